@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, dependencies pointing down only (docs/architecture.md):
+//   tunnelvision → TunnelVisionCLI → Evidence → ReportPDF / Capture → FlowStore → Audit (pure)
+//   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto.
+let package = Package(
+    name: "TunnelVisionEvidence",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tunnelvision", targets: ["tunnelvision"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCairoPango", pkgConfig: "pangocairo fontconfig cairo-pdf",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "Audit"),
+        .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
+        .target(name: "Capture", dependencies: ["Audit", "FlowStore", "CCrypto"]),
+        .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
+        .target(name: "Evidence", dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CCrypto"]),
+        .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence"]),
+        .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
+
+        .testTarget(name: "AuditTests", dependencies: ["Audit"]),
+        .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit"]),
+        .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Audit"],
+                    resources: [.copy("Golden")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Instants on disk are nanoseconds since the epoch; in the API they are `Date`.
+/// A `Date` is a double and cannot carry nanoseconds at today's epoch, so every
+/// instant is kept to the microsecond: that is what round-trips exactly.
+public enum Instant {
+    /// Nanoseconds since the epoch, rounded to the microsecond.
+    public static func nanoseconds(_ date: Date) -> Int64 {
+        microseconds(date) * 1_000
+    }
+
+    public static func microseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+    }
+
+    public static func date(nanoseconds: Int64) -> Date {
+        // Whole seconds and the rest are converted apart so the double loses nothing it can hold.
+        let seconds = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let micros = (Double(seconds.remainder) / 1_000).rounded() / 1_000_000
+        return Date(timeIntervalSince1970: Double(seconds.quotient) + micros)
+    }
+
+    public static func date(microseconds: Int64) -> Date {
+        date(nanoseconds: microseconds * 1_000)
+    }
+
+    /// RFC 3339 in UTC with the sub-second digits that exist: `2026-10-09T10:00:00Z`,
+    /// `2026-10-09T10:00:00.25Z`, `2026-10-09T10:00:00.123456Z`.
+    public static func rfc3339(_ date: Date) -> String {
+        let micros = microseconds(date)
+        var (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
+        if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
+        let civil = CivilTime(secondsSinceEpoch: seconds)
+        var text = civil.isoDate + "T" + civil.isoTime
+        if fraction != 0 {
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: 6 - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            text += "." + digits
+        }
+        return text + "Z"
+    }
+
+    /// Reads what `rfc3339` writes, and any RFC 3339 instant with an offset.
+    public static func parseRFC3339(_ text: String) -> Date? {
+        let pattern = #"^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        func group(_ i: Int) -> String? {
+            let range = match.range(at: i)
+            guard range.location != NSNotFound, let r = Range(range, in: text) else { return nil }
+            return String(text[r])
+        }
+        guard let y = Int(group(1)!), let mo = Int(group(2)!), let d = Int(group(3)!),
+              let h = Int(group(4)!), let mi = Int(group(5)!), let s = Int(group(6)!),
+              (1...12).contains(mo), (1...CivilTime.daysIn(month: mo, year: y)).contains(d),
+              h < 24, mi < 60, s < 60 else { return nil }
+        var seconds = CivilTime.daysSinceEpoch(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+        let zone = group(9)!
+        if zone != "Z" {
+            let sign: Int64 = zone.hasPrefix("-") ? -1 : 1
+            let parts = zone.dropFirst().split(separator: ":")
+            guard let oh = Int64(parts[0]), let om = Int64(parts[1]), oh < 24, om < 60 else { return nil }
+            seconds -= sign * (oh * 3600 + om * 60)
+        }
+        var micros = seconds * 1_000_000
+        if let fraction = group(8) {
+            let padded = (fraction + "000000000").prefix(9)
+            micros += (Int64(padded)! + 500) / 1_000
+        }
+        return date(microseconds: micros)
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic in UTC, without Foundation's calendars
+/// (whose output depends on the machine's settings).
+public struct CivilTime: Sendable, Hashable {
+    public let year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+
+    public init(secondsSinceEpoch: Int64) {
+        var days = secondsSinceEpoch / 86_400
+        var rest = secondsSinceEpoch % 86_400
+        if rest < 0 { rest += 86_400; days -= 1 }
+        // Howard Hinnant's days-to-civil.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        year = Int(yoe + era * 400 + (m <= 2 ? 1 : 0)); month = Int(m); day = Int(d)
+        hour = Int(rest / 3600); minute = Int(rest % 3600 / 60); second = Int(rest % 60)
+    }
+
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = Int64(month)
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public var isoDate: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
+    public var isoTime: String { pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}

@@ -1,0 +1,93 @@
+/// A JSON value, written deterministically: keys sorted by their UTF-8 bytes, strings escaped
+/// as RFC 8259 requires, two spaces of indentation.
+public indirect enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .integer(Int64(value)) }
+    public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    public static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
+    public static func ints<I: BinaryInteger>(_ values: [I]) -> JSONValue { .array(values.map { .integer(Int64($0)) }) }
+
+    /// The value as text, pretty-printed, ending without a newline.
+    public func serialized(indent: Int = 0) -> String {
+        var out = ""
+        JSONText.append(self, to: &out, indent: indent)
+        return out
+    }
+}
+
+public enum JSONText {
+    public static func append(_ value: JSONValue, to out: inout String, indent: Int) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .integer(let i): out += String(i)
+        case .double(let d): out += number(d)
+        case .string(let s): appendString(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += spaces(indent + 2)
+                append(item, to: &out, indent: indent + 2)
+                out += i == items.count - 1 ? "\n" : ",\n"
+            }
+            out += spaces(indent) + "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{\n"
+            let keys = sortedKeys(members.keys)
+            for (i, key) in keys.enumerated() {
+                out += spaces(indent + 2)
+                appendString(key, to: &out)
+                out += ": "
+                append(members[key]!, to: &out, indent: indent + 2)
+                out += i == keys.count - 1 ? "\n" : ",\n"
+            }
+            out += spaces(indent) + "}"
+        }
+    }
+
+    /// Keys in the order of their UTF-8 bytes (which is Unicode code point order).
+    public static func sortedKeys<S: Sequence>(_ keys: S) -> [String] where S.Element == String {
+        keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    public static func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
+
+    /// A finite double in the shortest form that reads back as the same value.
+    public static func number(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    public static func appendString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Whether a session can be started in a project, and why not.
+public enum SessionStartAvailability: Sendable, Hashable {
+    case available(suggestBaseline: Bool)
+    case blocked(by: AuditRecording, sameProject: Bool)
+
+    public init(project: AuditProject, sessions: [AuditSession], recording: AuditRecording?) {
+        if let recording {
+            self = .blocked(by: recording, sameProject: recording.session.projectID == project.id)
+        } else {
+            self = .available(suggestBaseline: !sessions.contains { $0.kind == .baseline })
+        }
+    }
+
+    public var isAvailable: Bool { if case .available = self { return true }; return false }
+
+    public var sentence: String {
+        switch self {
+        case .available(suggestBaseline: true):
+            return "Begin with a baseline: record the device without the audited app installed, so that its traffic can be told apart from everything else the device sends."
+        case .available(suggestBaseline: false):
+            return "A session can be started: tunnelvision session start PROJECT --version V --build B."
+        case .blocked(let recording, true):
+            return "Session \(recording.session.id) of this project is recording; end it before starting another."
+        case .blocked(let recording, false):
+            return "A session of “\(recording.projectName)” is recording (session \(recording.session.id)); only one session can record at a time, across all projects."
+        }
+    }
+}
+
+/// The facts a project's screen is drawn from.
+public struct ProjectOverview: Sendable, Hashable {
+    public let project: AuditProject
+    public let sessions: [AuditSession]          // newest first
+    public let connectionCounts: [Int64: Int]    // by session id
+    public let recording: AuditRecording?
+    public let catalogueIdentifier: String       // the project's choice or the default
+    public let catalogueIsDefault: Bool
+
+    public init(project: AuditProject, sessions: [AuditSession], connectionCounts: [Int64: Int],
+                recording: AuditRecording?, catalogueIdentifier: String, catalogueIsDefault: Bool) {
+        self.project = project; self.sessions = sessions; self.connectionCounts = connectionCounts
+        self.recording = recording; self.catalogueIdentifier = catalogueIdentifier
+        self.catalogueIsDefault = catalogueIsDefault
+    }
+
+    public var availability: SessionStartAvailability {
+        SessionStartAvailability(project: project, sessions: sessions, recording: recording)
+    }
+}
+
+public enum ProjectPresentation {
+    public static let recordingBadge = "● Recording"
+
+    /// `project list`: a line a project, its sessions counted; the recording one badged.
+    public static func list(_ projects: [(AuditProject, sessionCount: Int)], recording: AuditRecording?) -> String {
+        guard !projects.isEmpty else {
+            return "No projects yet. A project is the app being audited and the domains it is expected to contact: create one with 'tunnelvision project new NAME --allow DOMAIN'.\n"
+        }
+        let idWidth = projects.map { String($0.0.id).count }.max() ?? 1
+        let nameWidth = projects.map { $0.0.name.count }.max() ?? 1
+        var out = ""
+        for (project, count) in projects {
+            var line = pad(String(project.id), idWidth, right: true) + "  " + pad(project.name, nameWidth)
+                + "  " + AuditPresentation.count(count, "session")
+            if recording?.session.projectID == project.id { line += "  " + recordingBadge }
+            out += line.trailingSpacesTrimmed() + "\n"
+        }
+        return out
+    }
+
+    /// `project show`.
+    public static func text(_ o: ProjectOverview, zone: TimeZone) -> String {
+        var out = "\(o.project.name) (project \(o.project.id))\n"
+        out += "Created \(AuditPresentation.dateTime(o.project.createdAt, in: zone))\n"
+
+        out += "\nSessions, newest first\n"
+        if o.sessions.isEmpty {
+            out += "  None yet.\n"
+        } else {
+            let names = o.sessions.map { AuditPresentation.sessionName($0.kind) }
+            let idWidth = o.sessions.map { String($0.id).count }.max() ?? 1
+            let nameWidth = names.map(\.count).max() ?? 1
+            for (session, name) in zip(o.sessions, names) {
+                let state = session.isOpen ? recordingBadge : "Ended"
+                let count = AuditPresentation.count(o.connectionCounts[session.id] ?? 0, "connection")
+                var span = AuditPresentation.dateTime(session.startedAt, in: zone)
+                if let end = session.endedAt { span += " → " + AuditPresentation.dateTime(end, in: zone) }
+                out += "  " + pad(String(session.id), idWidth, right: true) + "  " + pad(name, nameWidth)
+                    + "  " + pad(state, recordingBadge.count) + "  " + pad(count, 16) + "  " + span + "\n"
+            }
+        }
+        out += "  " + o.availability.sentence + "\n"
+
+        out += "\nAllowed domains\n"
+        if o.project.allowlist.isEmpty {
+            out += "  None. With an empty allowlist no connection can be found outside it, and the host check is not assessed.\n"
+        }
+        for entry in o.project.allowlist {
+            out += "  " + entry.pattern.text + "\n"
+            if let note = entry.note { out += "      " + note + "\n" }
+        }
+        out += "  " + AllowlistPresentation.formsRule + "\n"
+
+        if let bundle = o.project.bundleIdentifier {
+            out += "\nAudited app\n  \(bundle)\n  \(AllowlistPresentation.bundleIdentifierCaveat)\n"
+        }
+
+        out += "\nRequirement catalogue\n  \(o.catalogueIdentifier)\(o.catalogueIsDefault ? " (the default)" : "")\n"
+        return out
+    }
+
+    public static func json(_ o: ProjectOverview) -> JSONValue {
+        var blocked: JSONValue = .null
+        if case .blocked(let recording, _) = o.availability {
+            blocked = .object(["sessionID": .int(recording.session.id), "projectName": .string(recording.projectName),
+                               "projectID": .int(recording.session.projectID)])
+        }
+        return .object([
+            "id": .int(o.project.id),
+            "name": .string(o.project.name),
+            "bundleIdentifier": .optional(o.project.bundleIdentifier),
+            "catalogue": .string(o.catalogueIdentifier),
+            "createdAt": .string(Instant.rfc3339(o.project.createdAt)),
+            "allowlist": .array(o.project.allowlist.map { allowlistJSON($0) }),
+            "sessions": .array(o.sessions.map { SessionPresentation.summaryJSON($0, connections: o.connectionCounts[$0.id] ?? 0) }),
+            "canStartSession": .bool(o.availability.isAvailable),
+            "startBlockedBy": blocked,
+            "startSessionNote": .string(o.availability.sentence),
+        ])
+    }
+
+    public static func allowlistJSON(_ entry: AllowlistEntry) -> JSONValue {
+        .object(["pattern": .string(entry.pattern.text), "note": .optional(entry.note)])
+    }
+
+    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return right ? fill + text : text + fill
+    }
+}
+
+extension String {
+    func trailingSpacesTrimmed() -> String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        return s
+    }
+}

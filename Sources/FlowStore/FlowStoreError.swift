@@ -1,0 +1,23 @@
+/// Why a store could not be opened or read. Rules of the audit model are `AuditStoreError`.
+public enum FlowStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The database was written by a newer version of the tool.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// The file is not a SQLite database, or not one of ours.
+    case notAStore(path: String, reason: String)
+    /// The store directory could not be created or read.
+    case directoryUnavailable(path: String, reason: String)
+    case sqlite(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case let .newerSchema(path, found, supported):
+            return "\(path) was written by a newer version of tunnelvision (schema \(found); this version reads up to \(supported)). Use that version, or another store."
+        case let .notAStore(path, reason):
+            return "\(path) is not a tunnelvision store: \(reason). It was left as it is."
+        case let .directoryUnavailable(path, reason):
+            return "The store directory \(path) cannot be used: \(reason)."
+        case .sqlite(let error):
+            return error.description
+        }
+    }
+}
