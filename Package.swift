@@ -28,10 +28,12 @@ let package = Package(
         .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence"]),
         .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
 
-        .testTarget(name: "AuditTests", dependencies: ["Audit"]),
-        .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit"]),
-        .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Audit"],
-                    resources: [.copy("Golden")]),
+        // Helpers the tests share: temporary directories, golden files, external tools.
+        .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
+        .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
+        .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Audit", "TestSupport"],
+                    exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,25 @@
+# The two commands of the README's quick start, and what they stand on.
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+
+SAMPLE_STORE ?= out/sample-store
+
+.PHONY: setup build sample test clean
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	swift build -c release --product tunnelvision
+
+# The main job: the sample store (created when absent) and what it holds.
+sample: build
+	@scripts/sample.sh "$(SAMPLE_STORE)"
+
+# The whole test suite. The executable is built first: tests run it as a separate process.
+test: setup
+	swift build --build-tests
+	swift test --skip-build
+
+clean:
+	rm -rf .build out

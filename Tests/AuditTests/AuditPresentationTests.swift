@@ -1,0 +1,73 @@
+import Audit
+import Foundation
+import XCTest
+
+final class AuditPresentationTests: XCTestCase {
+    let zone = TimeZone(identifier: "Europe/Berlin")!
+
+    func recording(project: String = "Example Health") -> AuditRecording {
+        AuditRecording(session: AuditSession(id: 4, projectID: 2, kind: .audit(AppRelease(version: "2.4.0", build: "187")),
+                                             environment: AuditEnvironment(deviceModel: "m", osVersion: "o", toolVersion: "t"),
+                                             inspection: .off, startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, notes: ""),
+                       projectName: project)
+    }
+
+    func testSessionsAreNamedAfterWhatTheyObservedExactlyAsTyped() {
+        XCTAssertEqual(AuditPresentation.sessionName(.baseline), "Baseline")
+        XCTAssertEqual(AuditPresentation.sessionName(.audit(AppRelease(version: "2.4.0-rc.1", build: "0187"))), "Version 2.4.0-rc.1 (0187)")
+    }
+
+    func testAPlacedMarkerSaysItsNameTheSecondAndTheProject() {
+        // 2026-10-09T19:58:34Z is 21:58:34 in Berlin (summer time).
+        let marker = SessionMarker(id: 1, sessionID: 4, date: Date(timeIntervalSince1970: 1_791_575_914.7), kind: .consentGiven)
+        XCTAssertEqual(AuditPresentation.markerPlaced(marker, in: recording(), zone: zone),
+                       "“Consent given” marked at 21:58:34 in Example Health.")
+    }
+
+    func testEveryRefusedMarkerBeginsNoMarkerWasPlaced() {
+        let refusals: [AuditPresentation.MarkerRefusal] = [
+            .noSessionRecording, .historyNotWritten("disk full"), .rule(.sessionAlreadyEnded(3)),
+            .rule(.dateBeforeSessionStart), .rule(.emptyMarkerLabel), .rule(.sessionNotFound(3)),
+        ]
+        let sentences = refusals.map(AuditPresentation.markerNotPlaced)
+        for sentence in sentences { XCTAssertTrue(sentence.hasPrefix("No marker was placed"), sentence) }
+        XCTAssertEqual(Set(sentences).count, sentences.count, "each reason has its own sentence")
+    }
+
+    func testPinningIsAssessableOnlyWithInspectionOnAndTheCATrusted() {
+        XCTAssertEqual(PinningEvidence(InspectionConditions(inspectionEnabled: true, caTrusted: true)), .assessable)
+        XCTAssertEqual(PinningEvidence(InspectionConditions(inspectionEnabled: false, caTrusted: true)), .notAssessed(.inspectionOff))
+        XCTAssertEqual(PinningEvidence(InspectionConditions(inspectionEnabled: false, caTrusted: false)), .notAssessed(.inspectionOff))
+        XCTAssertEqual(PinningEvidence(InspectionConditions(inspectionEnabled: true, caTrusted: false)), .notAssessed(.caNotTrusted))
+        let sentences = [PinningEvidence.assessable, .notAssessed(.inspectionOff), .notAssessed(.caNotTrusted)].map(\.sentence)
+        XCTAssertEqual(Set(sentences).count, 3)
+        for sentence in sentences {
+            for word in ["passed", "failed", "compliant"] {
+                XCTAssertNil(sentence.range(of: "\\b\(word)\\b", options: [.regularExpression, .caseInsensitive]), sentence)
+            }
+        }
+    }
+
+    func testStartingIsBlockedByAnotherProjectsSessionAndSaysWhose() {
+        let project = AuditProject(id: 1, name: "Mine", bundleIdentifier: nil, catalogueVersion: nil, allowlist: [], createdAt: Date())
+        let other = SessionStartAvailability(project: project, sessions: [], recording: recording(project: "Other App"))
+        XCTAssertFalse(other.isAvailable)
+        XCTAssertTrue(other.sentence.contains("“Other App”"), other.sentence)
+        XCTAssertEqual(SessionStartAvailability(project: project, sessions: [], recording: nil), .available(suggestBaseline: true))
+        XCTAssertTrue(SessionStartAvailability(project: project, sessions: [], recording: nil).sentence.hasPrefix("Begin with a baseline"))
+    }
+
+    func testEveryRejectedPatternHasItsOwnSentenceAndAURLIsToldWhichCharacter() {
+        let errors: [DomainPattern.ParseError] = [.empty, .misplacedWildcard, .nonASCII, .emptyLabel, .labelTooLong("x"), .nameTooLong, .invalidCharacter(":")]
+        let sentences = errors.map { AllowlistPresentation.sentence(for: $0, pattern: "p") }
+        XCTAssertEqual(Set(sentences).count, errors.count)
+        XCTAssertTrue(AllowlistPresentation.sentence(for: .invalidCharacter(":"), pattern: "https://a.de").contains("“:”"))
+    }
+
+    func testCountsAreGroupedByThousands() {
+        XCTAssertEqual(AuditPresentation.grouped(4842), "4,842")
+        XCTAssertEqual(AuditPresentation.grouped(1_234_567), "1,234,567")
+        XCTAssertEqual(AuditPresentation.count(1, "connection"), "1 connection")
+        XCTAssertEqual(AuditPresentation.count(412, "connection"), "412 connections")
+    }
+}

@@ -1,0 +1,89 @@
+import Audit
+import FlowStore
+import Foundation
+import TestSupport
+import XCTest
+
+final class FlowStoreMigrationTests: XCTestCase {
+    func testAnEmptyDirectoryBecomesAStoreAtTheCurrentSchema() throws {
+        let dir = TemporaryDirectory()
+        let store = try FlowStore(directory: dir.url.appendingPathComponent("new/store"))
+        XCTAssertEqual(try store.schemaVersionOnDisk(), FlowStore.schemaVersion)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.databaseURL.path))
+        var isDirectory: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.capturesDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        // The tables of the audit half exist, with the index that allows one open session.
+        let sqlite = try XCTUnwrap(ExternalTool.run("sqlite3", [store.databaseURL.path, "SELECT name FROM sqlite_master ORDER BY name"]))
+        for name in ["audit_projects", "audit_allowlist", "audit_sessions", "audit_markers", "audit_sessions_single_open",
+                     "flows", "flows_audit_session", "packets", "capture_sessions"] {
+            XCTAssertTrue(sqlite.output.split(separator: "\n").contains(Substring(name)), name)
+        }
+        let journal = try XCTUnwrap(ExternalTool.run("sqlite3", [store.databaseURL.path, "PRAGMA journal_mode"]))
+        XCTAssertEqual(journal.output.trimmingCharacters(in: .whitespacesAndNewlines), "wal")
+    }
+
+    func testReopeningAStoreKeepsWhatItHolds() throws {
+        let dir = TemporaryDirectory()
+        let id = try FlowStore(directory: dir.url).createAuditProject(AuditProjectDraft(name: "P"), at: FlowFixture.epoch).id
+        let reopened = try FlowStore(directory: dir.url)
+        XCTAssertEqual(try reopened.auditProject(id: id)?.name, "P")
+        XCTAssertEqual(try reopened.schemaVersionOnDisk(), FlowStore.schemaVersion)
+    }
+
+    func testADatabaseOfANewerVersionIsRefusedAndLeftAsItIs() throws {
+        let dir = TemporaryDirectory()
+        let store = try FlowStore(directory: dir.url)
+        let path = store.databaseURL.path
+        _ = try ExternalTool.run("sqlite3", [path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = 99"])
+        let before = try Data(contentsOf: store.databaseURL)
+        XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+            guard case FlowStoreError.newerSchema(_, let found, let supported)? = error as? FlowStoreError else {
+                return XCTFail("\(error)")
+            }
+            XCTAssertEqual(found, 99)
+            XCTAssertEqual(supported, FlowStore.schemaVersion)
+            XCTAssertTrue("\(error)".contains("newer version"))
+        }
+        XCTAssertEqual(try Data(contentsOf: store.databaseURL), before)
+    }
+
+    func testAFileThatIsNotADatabaseIsRefusedAndLeftAsItIs() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.path(FlowStore.databaseName)
+        let garbage = Data("this is a text file that somebody put here, not a database\n".utf8)
+        try garbage.write(to: file)
+        XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+            guard case FlowStoreError.notAStore(let path, _)? = error as? FlowStoreError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, file.path)
+            XCTAssertTrue("\(error)".contains("not a SQLite database"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: file), garbage)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + "-wal"))
+    }
+
+    func testASQLiteDatabaseOfAnotherApplicationIsRefusedAndLeftAsItIs() throws {
+        let dir = TemporaryDirectory()
+        let file = dir.path(FlowStore.databaseName)
+        _ = try ExternalTool.run("sqlite3", [file.path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');"])
+        let before = try Data(contentsOf: file)
+        XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+            guard case FlowStoreError.notAStore(_, let reason)? = error as? FlowStoreError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("another application"))
+        }
+        XCTAssertEqual(try Data(contentsOf: file), before)
+    }
+
+    func testAnSQLiteErrorCarriesTheExtendedCodeTheMessageAndTheSQL() throws {
+        let dir = TemporaryDirectory()
+        let store = try FlowStore(directory: dir.url)
+        var flow = FlowFixture.tcp()
+        flow.captureSessionID = 999   // no such capture session: the foreign key refuses it
+        XCTAssertThrowsError(try store.upsertFlow(flow)) { error in
+            guard case FlowStoreError.sqlite(let sqlite)? = error as? FlowStoreError else { return XCTFail("\(error)") }
+            XCTAssertEqual(sqlite.code, 787)          // SQLITE_CONSTRAINT_FOREIGNKEY
+            XCTAssertEqual(sqlite.primaryCode, 19)    // SQLITE_CONSTRAINT
+            XCTAssertTrue(sqlite.message.contains("FOREIGN KEY"), sqlite.message)
+            XCTAssertTrue(sqlite.sql?.hasPrefix("INSERT INTO flows") ?? false)
+        }
+    }
+}

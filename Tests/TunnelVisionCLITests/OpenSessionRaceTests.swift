@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// One open session across processes: the store's rule has to hold when two `tunnelvision`
+/// processes race to start one, not only inside one process.
+final class OpenSessionRaceTests: XCTestCase {
+    func testProcessesRacingToStartASessionLeaveExactlyOneOpen() throws {
+        let binary = try TunnelVisionBinary.url()
+        let dir = TemporaryDirectory("race")
+        let store = dir.url.appendingPathComponent("store").path
+        for name in ["A", "B", "C", "D"] {
+            XCTAssertEqual(try ExternalTool.run(binary.path, ["project", "new", name, "--store", store])?.status, 0)
+        }
+        // Eight processes at once, two per project.
+        var processes: [(Process, Pipe)] = []
+        for i in 0..<8 {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["session", "start", ["A", "B", "C", "D"][i % 4], "--version", "1.\(i)", "--build", "\(i)", "--store", store]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            processes.append((process, err))
+        }
+        for (process, _) in processes { try process.run() }
+        var statuses: [Int32] = []
+        var errors: [String] = []
+        for (process, err) in processes {
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            statuses.append(process.terminationStatus)
+            if process.terminationStatus != 0 { errors.append(text) }
+        }
+        XCTAssertEqual(statuses.filter { $0 == 0 }.count, 1, "\(statuses) \(errors)")
+        XCTAssertEqual(statuses.filter { $0 == 1 }.count, 7, "\(statuses) \(errors)")
+        for text in errors { XCTAssertTrue(text.contains("is recording, and only one session can record at a time"), text) }
+        let open = try XCTUnwrap(ExternalTool.run("sqlite3", [store + "/history.sqlite", "SELECT count(*) FROM audit_sessions WHERE ended_at IS NULL"]))
+        XCTAssertEqual(open.output.trimmingCharacters(in: .whitespacesAndNewlines), "1")
+    }
+}
+
+/// The built `tunnelvision` executable, beside the test bundle.
+enum TunnelVisionBinary {
+    static func url() throws -> URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("tunnelvision")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        throw NSError(domain: "TunnelVisionBinary", code: 1, userInfo: [NSLocalizedDescriptionKey:
+            "the tunnelvision executable is not built beside the tests; run 'swift build' before 'swift test' (make test does)"])
+    }
+}

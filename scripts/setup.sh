@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build, the tests and the sample need, if any is missing.
+set -euo pipefail
+packages=(libsqlite3-dev libcairo2-dev libpango1.0-dev zlib1g-dev libssl-dev pkg-config
+          sqlite3 unzip poppler-utils tshark)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "swift is in /opt/swift/usr/bin; add it to PATH." >&2
+  else
+    echo "No Swift toolchain found: install Swift 6 (swift.org) and put it on PATH." >&2
+  fi
+  exit 1
+fi
