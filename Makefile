@@ -19,7 +19,7 @@ sample: build
 # The whole test suite. The executable is built first: tests run it as a separate process.
 test: setup
 	swift build --build-tests
-	swift test --skip-build
+	swift test --skip-build --disable-swift-testing
 
 clean:
 	rm -rf .build out

@@ -73,7 +73,7 @@ extension CommandSupport {
         let sessions = try store.auditSessions(forProject: project.id)
         var counts: [Int64: Int] = [:]
         for session in sessions { counts[session.id] = try store.flowCount(inAuditSession: session.id) }
-        let catalogue = project.catalogueVersion ?? CatalogueChoice.defaultIdentifier
+        let catalogue = project.catalogueVersion ?? RequirementCatalogueLibrary.defaultIdentifier
         return ProjectOverview(project: project, sessions: sessions, connectionCounts: counts,
                                recording: try store.auditRecording(), catalogueIdentifier: catalogue,
                                catalogueIsDefault: project.catalogueVersion == nil)
@@ -87,7 +87,3 @@ extension CommandSupport {
     }
 }
 
-/// Which requirement catalogue a project is assessed against when it chose none.
-enum CatalogueChoice {
-    static let defaultIdentifier = "tr-03161-1_3.0"
-}

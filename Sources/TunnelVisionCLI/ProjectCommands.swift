@@ -4,6 +4,14 @@ import Foundation
 
 enum ProjectCommands {
     static let json = OptionDefinition.flag("json", "Print JSON instead of text.")
+    static let catalogue = OptionDefinition.value("catalogue", "id", "The requirement catalogue to assess against (default: \(RequirementCatalogueLibrary.defaultIdentifier)).")
+
+    /// Refuses an identifier this version does not ship.
+    static func bundledCatalogue(_ identifier: String?) throws -> String? {
+        guard let identifier else { return nil }
+        do { _ = try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch { throw RefusedError(error.description) }
+        return identifier
+    }
 
     static var definition: CommandDefinition {
         CommandDefinition(
@@ -19,13 +27,15 @@ enum ProjectCommands {
             arguments: [ArgumentDefinition(name: "name", help: "The project's name, usually the app's.")],
             options: [.value("bundle-id", "id", "The audited app's bundle identifier (informational: it filters nothing)."),
                       .value("allow", "pattern[=note]", "An allowed domain, with an optional note; repeat in order.", repeatable: true),
-                      json],
+                      catalogue, json],
             run: { parsed, context in
                 let support = CommandSupport(parsed: parsed, context: context)
                 let entries = try support.allowlist(parsed.all("allow"))
+                let catalogueID = try bundledCatalogue(parsed.value("catalogue"))
                 let store = try support.openStore()
                 let project = try store.createAuditProject(
-                    AuditProjectDraft(name: parsed.argument(0)!, bundleIdentifier: parsed.value("bundle-id"), allowlist: entries),
+                    AuditProjectDraft(name: parsed.argument(0)!, bundleIdentifier: parsed.value("bundle-id"),
+                                      catalogueVersion: catalogueID, allowlist: entries),
                     at: context.now())
                 if parsed.json { return context.printJSON(ProjectPresentation.json(try support.overview(of: project, in: store))) }
                 context.print("Created project “\(project.name)” (project \(project.id)) with \(AuditPresentation.count(project.allowlist.count, "allowed domain")).")
@@ -72,6 +82,7 @@ enum ProjectCommands {
             options: [.value("name", "name", "A new name."),
                       .value("bundle-id", "id", "A new bundle identifier."),
                       .flag("clear-bundle-id", "Remove the bundle identifier."),
+                      catalogue,
                       .flag("clear-allowlist", "Remove every allowlist entry (before adding those given with --allow)."),
                       .value("remove-allow", "pattern", "Remove an allowlist entry; repeatable.", repeatable: true),
                       .value("allow", "pattern[=note]", "Add an allowed domain at the end (or change the note of one already there); repeatable.", repeatable: true),
@@ -84,6 +95,7 @@ enum ProjectCommands {
                 if let name = parsed.value("name") { draft.name = name }
                 if parsed.flag("clear-bundle-id") { draft.bundleIdentifier = nil }
                 if let bundle = parsed.value("bundle-id") { draft.bundleIdentifier = bundle }
+                if let identifier = try bundledCatalogue(parsed.value("catalogue")) { draft.catalogueVersion = identifier }
                 if parsed.flag("clear-allowlist") { draft.allowlist = [] }
                 for text in parsed.all("remove-allow") {
                     let pattern: DomainPattern
