@@ -97,7 +97,7 @@ public struct RequirementCatalogue: Sendable, Hashable {
         }
         var reader = CatalogueReader(requirement: nil)
         let format = root["formatVersion"] as? Int
-        guard let format, format == Self.formatVersion, !(root["formatVersion"] is Bool) else {
+        guard let format, format == Self.formatVersion else {
             throw .formatVersion(found: root["formatVersion"].map { "\($0)" })
         }
         identifier = try reader.text(root, "identifier")
@@ -173,7 +173,7 @@ private struct CatalogueReader {
         let id = try reader.text(object, "requirements[\(index)].id", key: "id")
         reader.requirement = id
         let aspectObject = try reader.object(object["aspect"], "aspect")
-        guard let number = aspectObject["number"] as? Int, !(aspectObject["number"] is Bool) else {
+        guard let number = aspectObject["number"] as? Int else {
             throw .missingField(field: "aspect.number", requirement: id)
         }
         let aspect = RequirementAspect(number: number, name: try reader.text(aspectObject, "aspect.name", key: "name"))

@@ -22,6 +22,10 @@ public struct CheckCoverageSummary: Sendable, Hashable {
     public let satisfied: Int
     public let unassessed: Int
     public let notApplicable: Int
+    public init(check: FindingsCheck, flagged: Int, satisfied: Int, unassessed: Int, notApplicable: Int) {
+        self.check = check; self.flagged = flagged; self.satisfied = satisfied
+        self.unassessed = unassessed; self.notApplicable = notApplicable
+    }
     public var lookedAt: Int { flagged + satisfied }
     public var total: Int { flagged + satisfied + unassessed + notApplicable }
 }

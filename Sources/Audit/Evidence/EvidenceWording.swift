@@ -45,7 +45,7 @@ public enum EvidenceWording {
         }
     }
 
-    public static let verdictsNote = "A verdict here is not a test result in the sense of TR-03161-1 (PASS, INCONCLUSIVE, FAIL, N/A). It states what the recorded traffic showed against each requirement, within what the requirement's toolCoverage says this tool looks at. None states that a requirement is met: that judgement is the assessor's, on all the evidence."
+    public static let verdictsNote = "A verdict here is not one of the four test results of TR-03161-1 (its table 3), which are the assessor's to give. It states what the recorded traffic showed against each requirement, within what the requirement's toolCoverage says this tool looks at. None states that a requirement is met: that judgement is the assessor's, on all the evidence."
 
     // MARK: Why a check could not look at a flow
 
