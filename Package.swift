@@ -25,13 +25,15 @@ let package = Package(
         .target(name: "Capture", dependencies: ["Audit", "FlowStore", "CCrypto"]),
         .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
         .target(name: "Evidence", dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CCrypto"]),
-        .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence"]),
+        .target(name: "Sample", dependencies: ["Audit", "FlowStore", "Capture"]),
+        .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample"]),
         .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
 
         // Helpers the tests share: temporary directories, golden files, external tools.
         .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
         .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
         .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Audit", "TestSupport"],
                     exclude: ["Golden"]),
     ],

@@ -158,3 +158,15 @@ extension FlowStore {
         try wrap { try db.firstRow("SELECT count(*) FROM packets") { $0.int(0) } ?? 0 }
     }
 }
+
+extension FlowStore {
+    /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
+    /// session: audit evidence stays until its session is deleted. Returns how many went.
+    @discardableResult
+    public func prune(before date: Date) throws -> Int {
+        try transaction {
+            try db.run("DELETE FROM flows WHERE last_seen < ? AND audit_session_id IS NULL", [.integer(Instant.nanoseconds(date))])
+            return db.changes
+        }
+    }
+}

@@ -87,8 +87,12 @@ public final class SQLiteConnection {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
-    /// `BEGIN IMMEDIATE … COMMIT`, rolled back if the body throws.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// `BEGIN IMMEDIATE … COMMIT`, rolled back if the body throws. Inside a transaction
+    /// already open, the body joins it.
     public func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try body() }
         try execute("BEGIN IMMEDIATE")
         do {
             let value = try body()

@@ -19,7 +19,8 @@ public enum TunnelVisionCommand {
             abstract: "Turn an app's recorded network traffic into evidence for BSI TR-03161.",
             discussion: "A store holds connections and packets, and the audit model: projects, their sessions and the markers placed in them.",
             subcommands: [ProjectCommands.definition, SessionCommands.definition, MarkCommand.definition,
-                          AssessmentCommands.findings, AssessmentCommands.compare])
+                          AssessmentCommands.findings, AssessmentCommands.compare,
+                          StorageCommand.definition, SampleCommand.definition])
     }
 
     /// Runs one command line (without the program name) and returns the exit code.

@@ -118,6 +118,11 @@ public enum EvidenceWording {
         }
     }
 
+    /// The check's name inside a sentence: "the TLS version check".
+    public static func checkNoun(_ check: FindingsCheck) -> String {
+        check == .tlsVersion ? "TLS version" : checkName(check).lowercased()
+    }
+
     /// Words that no sentence of the bundle may contain.
     public static let forbiddenWords = ["passed", "pass", "compliant", "compliance", "fulfilled", "fulfils", "fulfills"]
 }

@@ -52,7 +52,7 @@ public enum FindingsPresentation {
                 }
             }
             if let c = r.coverage {
-                out += "      The \(EvidenceWording.checkName(c.check).lowercased()) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable)).\n"
+                out += "      The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable)).\n"
             }
         }
 

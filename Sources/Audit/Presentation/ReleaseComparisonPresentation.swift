@@ -55,12 +55,13 @@ public enum ReleaseComparisonPresentation {
 
         out += "\nNew domains\n"
         if diff.newDomains.isEmpty { out += "  \(noNewDomain)\n" }
+        let counts = diff.newDomains.map { AuditPresentation.count($0.later?.flowIDs.count ?? 0, "connection") }
         let width = diff.newDomains.map(\.host.count).max() ?? 0
-        for domain in diff.newDomains {
-            let count = AuditPresentation.count(domain.later?.flowIDs.count ?? 0, "connection")
+        let countWidth = counts.map(\.count).max() ?? 0
+        for (domain, count) in zip(diff.newDomains, counts) {
             let standing = standingText(domain.standing)
-            let host = domain.host + String(repeating: " ", count: width - domain.host.count)
-            out += ("  \(host)  \(count)" + (standing.isEmpty ? "" : "  \(standing)")).trailingSpacesTrimmed() + "\n"
+            out += ("  " + ProjectPresentation.pad(domain.host, width) + "  " + ProjectPresentation.pad(count, countWidth)
+                    + (standing.isEmpty ? "" : "  \(standing)")).trailingSpacesTrimmed() + "\n"
         }
         out += "  \(newMeaning)\n"
 
@@ -77,8 +78,9 @@ public enum ReleaseComparisonPresentation {
 
         out += "\nNo longer contacted\n"
         if diff.goneDomains.isEmpty { out += "  None.\n" }
+        let goneWidth = diff.goneDomains.map(\.host.count).max() ?? 0
         for domain in diff.goneDomains {
-            out += "  \(domain.host)  \(AuditPresentation.count(domain.earlier?.flowIDs.count ?? 0, "connection"))\n"
+            out += "  " + ProjectPresentation.pad(domain.host, goneWidth) + "  " + AuditPresentation.count(domain.earlier?.flowIDs.count ?? 0, "connection") + "\n"
         }
 
         if let closing = closingParagraph(diff) { out += "\nWhat the lists cannot say\n  \(closing)\n" }

@@ -1,0 +1,73 @@
+import Audit
+import Foundation
+
+/// One capture file opened for reading records at given offsets (`pread`): the header once,
+/// then per record a 16-byte header and incl_len bytes, bounded by the snaplen first.
+public final class CaptureFileReader {
+    public let sequence: UInt32
+    public let snaplen: UInt32
+    public let fileSize: UInt64
+    private let descriptor: Int32
+    private let bigEndian: Bool
+    private let nanoseconds: Bool
+
+    public init(url: URL, sequence: UInt32) throws(CaptureLibraryError) {
+        self.sequence = sequence
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw .notFound(sequence) }
+            throw .containerUnavailable("\(url.path): \(String(cString: strerror(errno)))")
+        }
+        descriptor = fd
+        var info = stat()
+        fstat(fd, &info)
+        fileSize = UInt64(info.st_size)
+        var header = [UInt8](repeating: 0, count: PcapFormat.globalHeaderLength)
+        let got = pread(fd, &header, header.count, 0)
+        guard got == header.count else {
+            close(fd)
+            throw .recordUnreadable(.notACapture(reason: "shorter than a pcap header"))
+        }
+        let magicLE = UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
+        switch magicLE {
+        case PcapFormat.magicMicroseconds: bigEndian = false; nanoseconds = false
+        case PcapFormat.magicNanoseconds: bigEndian = false; nanoseconds = true
+        case PcapFormat.magicMicroseconds.byteSwapped: bigEndian = true; nanoseconds = false
+        case PcapFormat.magicNanoseconds.byteSwapped: bigEndian = true; nanoseconds = true
+        default:
+            close(fd)
+            throw .recordUnreadable(.notACapture(reason: "no pcap magic"))
+        }
+        let snap = Self.u32(header, 16, bigEndian)
+        snaplen = snap == 0 || snap > PcapFormat.maximumSnaplen ? PcapFormat.maximumSnaplen : snap
+    }
+
+    deinit { close(descriptor) }
+
+    static func u32(_ bytes: [UInt8], _ at: Int, _ big: Bool) -> UInt32 {
+        let value = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        return big ? value.byteSwapped : value
+    }
+
+    public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
+        guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
+        guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
+        var header = [UInt8](repeating: 0, count: PcapFormat.recordHeaderLength)
+        guard pread(descriptor, &header, header.count, off_t(offset)) == header.count else {
+            throw .recordUnreadable(.recordCutShort(offset))
+        }
+        let seconds = Self.u32(header, 0, bigEndian), fraction = Self.u32(header, 4, bigEndian)
+        let included = Self.u32(header, 8, bigEndian), original = Self.u32(header, 12, bigEndian)
+        guard included <= snaplen else {
+            throw .recordUnreadable(.recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
+        }
+        let start = offset + UInt64(PcapFormat.recordHeaderLength)
+        guard start + UInt64(included) <= fileSize else { throw .recordUnreadable(.recordCutShort(offset)) }
+        var bytes = Data(count: Int(included))
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(included), off_t(start)) }
+        guard read == Int(included) else { throw .recordUnreadable(.recordCutShort(offset)) }
+        let micros = UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction))
+        return CaptureRecord(location: CaptureLocation(fileSequence: sequence, offset: offset), bytes: bytes,
+                             originalLength: original, timestampMicroseconds: micros)
+    }
+}

@@ -1,0 +1,80 @@
+import Audit
+import FlowStore
+import Foundation
+
+public struct StorageUsage: Sendable, Hashable {
+    /// Including the file being written.
+    public let captureBytes: UInt64
+    public let captureFileCount: Int
+    /// The database and its WAL sidecars.
+    public let historyBytes: UInt64
+    public let historyFlowCount: Int
+    public let historyPacketCount: Int
+    /// Capture files that hold audit evidence, and their bytes.
+    public let evidenceFileCount: Int
+    public let evidenceBytes: UInt64
+    public var totalBytes: UInt64 { captureBytes + historyBytes }
+}
+
+public struct RetentionOutcome: Sendable, Hashable {
+    public let deletedFiles: [UInt32]
+    public let bytesReclaimed: UInt64
+    public let prunedFlows: Int
+    public let failures: [String]
+    public let sizeCapUnreachable: Bool
+    public let sizeCapHeldByEvidence: Bool
+    public var didChangeAnything: Bool { !deletedFiles.isEmpty || prunedFlows > 0 }
+}
+
+/// Retention crosses both halves: it deletes capture files and prunes the history, and is the
+/// only place that knows about both.
+public struct StorageManager {
+    public let store: FlowStore
+    public let library: CaptureLibrary
+
+    public init(store: FlowStore) {
+        self.store = store
+        library = CaptureLibrary(directory: store.capturesDirectory)
+    }
+
+    public func usage() throws -> StorageUsage {
+        let files = try library.files()
+        let evidence = try store.auditEvidenceFileSequences()
+        let sidecars = ["", "-wal", "-shm"].map { store.databaseURL.path + $0 }
+        let historyBytes = sidecars.reduce(UInt64(0)) { sum, path in
+            sum + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.uint64Value ?? 0)
+        }
+        let evidenceFiles = files.filter { evidence.contains($0.sequence) }
+        return StorageUsage(captureBytes: files.reduce(0) { $0 + $1.byteCount }, captureFileCount: files.count,
+                            historyBytes: historyBytes, historyFlowCount: try store.historyFlowCount(),
+                            historyPacketCount: try store.historyPacketCount(),
+                            evidenceFileCount: evidenceFiles.count, evidenceBytes: evidenceFiles.reduce(0) { $0 + $1.byteCount })
+    }
+
+    public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionPlan {
+        RetentionPlanner.plan(files: try library.files(), settings: settings, now: now, recordingSequence: recordingSequence,
+                              evidenceSequences: try store.auditEvidenceFileSequences())
+    }
+
+    /// Applies the caps: deletes the planned files (a failure per file is kept, the rest goes on)
+    /// and prunes the history by age, never removing flows of an audit session.
+    @discardableResult
+    public func enforce(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionOutcome {
+        let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
+        var deleted: [UInt32] = [], failures: [String] = []
+        var reclaimed: UInt64 = 0
+        let sizes = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0.byteCount) })
+        for sequence in plan.filesToDelete {
+            do {
+                try library.delete(sequence: sequence)
+                deleted.append(sequence)
+                reclaimed += sizes[sequence] ?? 0
+            } catch {
+                failures.append(error.description)
+            }
+        }
+        let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
+        return RetentionOutcome(deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
+                                sizeCapUnreachable: plan.sizeCapUnreachable, sizeCapHeldByEvidence: plan.sizeCapHeldByEvidence)
+    }
+}
