@@ -172,9 +172,11 @@ public enum SampleScenario {
         let status: TLSInspectionStatus = host % 2 == 0 ? .inspected : .notInspectable
         let per = bulk.packets / bulk.flows + (index < bulk.packets % bulk.flows ? 1 : 0)
         let exchanges = max(1, (per - 7) / 2)
-        // Size the records so that the whole session's capture comes near `captureBytes`.
-        let perPacket = max(64, bulk.captureBytes / max(1, bulk.packets))
-        let recordSize = max(32, perPacket - 16 - 40 - 5)
+        // Size the records so that the session's capture comes near `captureBytes`: what is left per
+        // flow after its handshake, teardown and record headers, shared by its data packets.
+        let fixedPerFlow = 7 * 16 + 3 * 40 + 2 * 40 + 330 + 140
+        let perFlow = bulk.captureBytes / max(1, bulk.flows)
+        let recordSize = max(32, (perFlow - fixedPerFlow) / (2 * exchanges) - 16 - 40 - 5)
         var flow = maker.tls(sni: name, start: start, answer: .serverHello(.tls13), status: status, exchanges: 0)
         var tail = flow.packets.suffix(2)
         flow.packets.removeLast(2)
