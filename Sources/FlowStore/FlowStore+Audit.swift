@@ -286,3 +286,26 @@ extension FlowStore {
         }
     }
 }
+
+extension FlowStore {
+    /// What an export reads of a session, summed up: if it differs before and after, the history
+    /// changed under the export.
+    public func auditSessionFingerprint(id: Int64) throws -> String {
+        try wrap {
+            let session = try db.firstRow("SELECT coalesce(ended_at, -1), notes FROM audit_sessions WHERE id = ?", [.integer(id)]) {
+                "\($0.int64(0))|\($0.string(1).utf8.count)"
+            } ?? "gone"
+            let flows = try db.firstRow("""
+                SELECT count(*), coalesce(sum(packet_count), 0), coalesce(max(last_seen), 0), coalesce(sum(bytes_in + bytes_out), 0)
+                FROM flows WHERE audit_session_id = ?
+                """, [.integer(id)]) { "\($0.int64(0))|\($0.int64(1))|\($0.int64(2))|\($0.int64(3))" } ?? ""
+            let packets = try db.firstRow("""
+                SELECT count(*), coalesce(max(p.id), 0) FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?
+                """, [.integer(id)]) { "\($0.int64(0))|\($0.int64(1))" } ?? ""
+            let markers = try db.firstRow("SELECT count(*), coalesce(max(id), 0) FROM audit_markers WHERE session_id = ?", [.integer(id)]) {
+                "\($0.int64(0))|\($0.int64(1))"
+            } ?? ""
+            return [session, flows, packets, markers].joined(separator: "/")
+        }
+    }
+}

@@ -189,6 +189,11 @@ public enum SampleScenario {
             flow.packets.append(SamplePacket(offset: clock, outbound: false, tcpFlags: SampleFlowMaker.pushAck,
                                              payload: .tlsRecord(recordSize / 2 + maker.random.below(recordSize))))
         }
+        if (per - 7) % 2 == 1 && per > 8 {
+            clock += 0.01
+            flow.packets.append(SamplePacket(offset: clock, outbound: false, tcpFlags: SampleFlowMaker.pushAck,
+                                             payload: .tlsRecord(recordSize / 2 + maker.random.below(recordSize))))
+        }
         for i in tail.indices { tail[i].offset = clock + 0.02 * Double(i - tail.startIndex + 1) }
         flow.packets += tail
         return flow

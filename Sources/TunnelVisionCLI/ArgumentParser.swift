@@ -5,12 +5,13 @@ struct OptionDefinition {
     let valueName: String?       // nil: a flag
     let help: String
     var repeatable = false
+    var short: Character? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionDefinition {
         OptionDefinition(name: name, valueName: nil, help: help)
     }
-    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionDefinition {
-        OptionDefinition(name: name, valueName: valueName, help: help, repeatable: repeatable)
+    static func value(_ name: String, _ valueName: String, short: Character? = nil, _ help: String, repeatable: Bool = false) -> OptionDefinition {
+        OptionDefinition(name: name, valueName: valueName, help: help, repeatable: repeatable, short: short)
     }
 
     var synopsis: String {
@@ -92,10 +93,14 @@ enum ArgumentParser {
             }
             if word == "--" { onlyArguments = true; continue }
             if word == "--help" || word == "-h" { helpRequested = true; continue }
-            guard word.hasPrefix("--") else {
+            var name: String
+            if word.hasPrefix("--") {
+                name = String(word.dropFirst(2))
+            } else if word.count == 2, let option = options.first(where: { $0.short == word.last }) {
+                name = option.name
+            } else {
                 throw UsageError(message: "Unknown option '\(word)'", path: path)
             }
-            var name = String(word.dropFirst(2))
             var inlineValue: String?
             if let eq = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: eq)...])
@@ -171,7 +176,7 @@ enum ArgumentParser {
         }
         out += "\nOPTIONS:\n"
         for option in command.options + global {
-            out += row("--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+            out += row((option.short.map { "-\($0), " } ?? "") + "--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
         }
         out += row("-h, --help", helpOption.help)
         if !command.subcommands.isEmpty {

@@ -1,0 +1,76 @@
+import Foundation
+
+public enum EvidenceBundleError: Error, Sendable, Hashable {
+    case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
+    case sessionStillOpen
+    case duplicateFlow(id: Int64)
+}
+
+/// The documents of a closed session's bundle, built from values. Pure: no history, no clock, no disk.
+public struct EvidenceBundle: Sendable {
+    public static let formatVersion = 1
+
+    public let assessment: SessionAssessment
+    public let project: AuditProject
+    public let session: AuditSession
+    public let markers: [SessionMarker]
+    /// In the order they happened (firstSeen, then id).
+    public let flows: [StoredFlow]
+    public let exportedWith: String
+    public let exportedAt: Date
+    /// "F1", "F2"… of the findings each flow proves.
+    public let findingIDsByFlow: [Int64: [String]]
+
+    public init(project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
+                catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date) throws(EvidenceBundleError) {
+        guard session.projectID == project.id else {
+            throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
+        }
+        guard !session.isOpen else { throw .sessionStillOpen }
+        var seen = Set<Int64>()
+        for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
+        self.project = project; self.session = session; self.markers = markers
+        self.flows = flows.sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }
+        self.exportedWith = exportedWith; self.exportedAt = exportedAt
+        assessment = SessionAssessment(catalogue: catalogue, flows: self.flows, project: project, session: session, markers: markers)
+        var ids: [Int64: [String]] = [:]
+        for (index, finding) in assessment.findings.findings.enumerated() {
+            for flow in finding.flowIDs { ids[flow, default: []].append(FindingsPresentation.identifier(index)) }
+        }
+        findingIDsByFlow = ids
+    }
+
+    public var findings: [Finding] { assessment.findings.findings }
+    public var catalogue: RequirementCatalogue { assessment.catalogue }
+    public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }
+
+    public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
+
+    /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
+    public var fileStem: String {
+        let release = session.kind.release.map { "\($0.version)-\($0.build)" } ?? "baseline"
+        let raw = "\(project.name)-\(release)-session-\(session.id)-evidence"
+        let allowed = raw.unicodeScalars.map { scalar -> Character in
+            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-._".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+        }
+        var text = String(allowed)
+        while text.contains("--") { text = text.replacingOccurrences(of: "--", with: "-") }
+        return text
+    }
+
+    /// The file names of the bundle, as the manifest lists them (the manifest not among them).
+    public static let documentNames = ["session.json", "flows.json", "flows.csv", "findings.json"]
+    public static let captureNames = ["capture.pcapng", "capture.json"]
+    public static let reportName = "report.pdf"
+    public static let manifestName = "manifest.json"
+}
+
+/// The notes a bundle carries about itself, quoted by the screen and the report as written.
+public enum EvidenceNotes {
+    public static let attribution = "The tunnel sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it; what separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the device made during the session, not necessarily one the app made."
+    public static let contents = "This bundle holds connection metadata, what it shows against a requirement catalogue, and a capture of the session's packets as they travelled. Decrypted content is not part of it: what was encrypted stays encrypted in the capture."
+    public static let captureContents = "The packets of the session's connections, sliced from the device's capture files: every packet the history holds whose bytes could be read back. capture.json counts the packets that are not in it, and why."
+    public static let packetComments = "Each packet carries a comment naming its connection (flow=ID, as in flows.json) and the findings that connection proves (findings=F1,F2, as in findings.json)."
+    /// Nothing in the history says what the pinning of the app is: the session says whether it can be read.
+    public static func pinning(_ conditions: InspectionConditions) -> String { PinningEvidence(conditions).sentence }
+}

@@ -1,0 +1,238 @@
+import Audit
+import Foundation
+
+/// Opens an evidence bundle without the store and checks it: every manifest entry's size and
+/// digest, no file missing or extra, the capture's packet count against capture.json, every
+/// identifier cited resolving, and flows.csv against flows.json.
+public enum BundleVerifier {
+    public struct Check: Sendable, Hashable {
+        public let statement: String
+        public let problems: [String]
+        public var holds: Bool { problems.isEmpty }
+    }
+
+    public static func verify(_ url: URL) -> [Check] {
+        let archive: ZipArchiveReader
+        do { archive = try ZipArchiveReader(url: url) } catch {
+            return [Check(statement: "The file is a ZIP archive.", problems: ["\(error)"])]
+        }
+        var checks: [Check] = []
+        // 1. Every entry reads back with its CRC; the digests are computed on the way.
+        var digests: [String: (UInt64, String)] = [:]
+        var documents: [String: Data] = [:]
+        var capture = PcapngScan()
+        var archiveProblems: [String] = []
+        for entry in archive.entries {
+            let digest = SHA256Digest()
+            var count: UInt64 = 0
+            do {
+                try archive.read(entry) { chunk in
+                    digest.update(chunk)
+                    count += UInt64(chunk.count)
+                    if entry.name == EvidenceCaptureDocument.fileName { capture.feed(chunk) }
+                    else if entry.name.hasSuffix(".json") || entry.name.hasSuffix(".csv") { documents[entry.name, default: Data()].append(chunk) }
+                }
+                digests[entry.name] = (count, digest.finalHex())
+            } catch {
+                archiveProblems.append("\(error)")
+                // Read to the end but damaged: its digest still goes to the manifest's check.
+                if count == entry.size { digests[entry.name] = (count, digest.finalHex()) }
+            }
+        }
+        checks.append(Check(statement: "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.", problems: archiveProblems))
+
+        // 2. The manifest.
+        guard let manifestData = documents[EvidenceBundle.manifestName],
+              let manifest = try? JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
+              let files = manifest["files"] as? [[String: Any]] else {
+            checks.append(Check(statement: "manifest.json is there and lists the files.", problems: ["manifest.json is missing or is not the manifest's JSON"]))
+            return checks
+        }
+        var manifestProblems: [String] = []
+        var listed = Set<String>()
+        for file in files {
+            guard let name = file["name"] as? String, let size = (file["byteCount"] as? NSNumber)?.uint64Value, let sha = file["sha256"] as? String else {
+                manifestProblems.append("an entry of manifest.json lacks its name, byteCount or sha256"); continue
+            }
+            listed.insert(name)
+            guard let (actualSize, actualDigest) = digests[name] else { continue }
+            if actualSize != size { manifestProblems.append("\(name) has \(actualSize) bytes; the manifest says \(size)") }
+            if actualDigest != sha { manifestProblems.append("\(name) has SHA-256 \(actualDigest); the manifest says \(sha)") }
+        }
+        checks.append(Check(statement: "manifest.json lists \(AuditPresentation.count(files.count, "file")), each with the size and SHA-256 it states.", problems: manifestProblems))
+        let present = Set(archive.entries.map(\.name)).subtracting([EvidenceBundle.manifestName])
+        var setProblems: [String] = []
+        for name in listed.subtracting(present).sorted() { setProblems.append("\(name) is in the manifest but not in the archive") }
+        for name in present.subtracting(listed).sorted() { setProblems.append("\(name) is in the archive but not in the manifest") }
+        checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
+
+        // 3. Documents.
+        func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
+        guard let flowsDoc = json("flows.json"), let flows = flowsDoc["flows"] as? [[String: Any]],
+              let findingsDoc = json("findings.json"), let findings = findingsDoc["findings"] as? [[String: Any]],
+              let captureDoc = json("capture.json") else {
+            checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
+            return checks
+        }
+        let flowIDs = flows.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        let flowSet = Set(flowIDs)
+        let findingIDs = Set(findings.compactMap { $0["id"] as? String })
+        let flowFindings = Dictionary(flows.compactMap { flow -> (Int64, [String])? in
+            guard let id = (flow["id"] as? NSNumber)?.int64Value else { return nil }
+            return (id, flow["findingIDs"] as? [String] ?? [])
+        }, uniquingKeysWith: { a, _ in a })
+
+        // 4. The capture against capture.json.
+        let written = ((captureDoc["packets"] as? [String: Any])?["written"] as? NSNumber)?.intValue
+        var captureProblems = capture.problems
+        if capture.packets != written {
+            captureProblems.append("capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written")
+        }
+        checks.append(Check(statement: "capture.pcapng holds \(AuditPresentation.count(capture.packets, "packet")), as capture.json counts them.", problems: captureProblems))
+
+        // 5. Identifiers.
+        var idProblems: [String] = []
+        if flowSet.count != flowIDs.count { idProblems.append("flows.json lists a flow id more than once") }
+        for (flow, ids) in flowFindings.sorted(by: { $0.key < $1.key }) {
+            for id in ids where !findingIDs.contains(id) { idProblems.append("flow \(flow) cites \(id), which findings.json does not hold") }
+        }
+        for finding in findings {
+            let id = finding["id"] as? String ?? "?"
+            for flow in (finding["flowIDs"] as? [NSNumber] ?? []).map(\.int64Value) {
+                if !flowSet.contains(flow) { idProblems.append("\(id) cites flow \(flow), which flows.json does not hold") }
+                else if !(flowFindings[flow] ?? []).contains(id) { idProblems.append("\(id) cites flow \(flow), which does not cite \(id) back") }
+            }
+        }
+        for requirement in findingsDoc["requirements"] as? [[String: Any]] ?? [] {
+            for key in ["contraryFindingIDs", "supportingFindingIDs"] {
+                for id in requirement[key] as? [String] ?? [] where !findingIDs.contains(id) {
+                    idProblems.append("\(requirement["id"] as? String ?? "a requirement") cites \(id), which findings.json does not hold")
+                }
+            }
+        }
+        let captureFlows = (captureDoc["flows"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        if captureFlows != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
+        for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
+            guard let expected = flowFindings[flow] else { idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold"); continue }
+            if findingsCited != Set(expected) { idProblems.append("packets of flow \(flow) cite findings \(findingsCited.sorted().joined(separator: ",")); flows.json says \(expected.joined(separator: ","))") }
+        }
+        checks.append(Check(statement: "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).", problems: idProblems))
+
+        // 6. flows.csv against flows.json.
+        checks.append(csvCheck(documents["flows.csv"], flows: flows))
+        return checks
+    }
+
+    static func csvCheck(_ data: Data?, flows: [[String: Any]]) -> Check {
+        let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flows.count, "flow")), matching flows.json."
+        guard let data, let text = String(data: data, encoding: .utf8) else { return Check(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
+        let rows = CSVText.parse(text)
+        var problems: [String] = []
+        guard let header = rows.first, header == EvidenceFlowsCSV.headers else {
+            return Check(statement: statement, problems: ["flows.csv's header row is not the one the format defines"])
+        }
+        let body = rows.dropFirst()
+        if body.count != flows.count { problems.append("flows.csv has \(body.count) rows; flows.json has \(flows.count) flows") }
+        let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        for (index, (row, flow)) in zip(body, flows).enumerated() {
+            let id = (flow["id"] as? NSNumber).map { "\($0)" } ?? "?"
+            guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); continue }
+            let expected: [(String, String)] = [
+                ("id", id), ("protocol", flow["protocol"] as? String ?? ""), ("firstSeen", flow["firstSeen"] as? String ?? ""),
+                ("lastSeen", flow["lastSeen"] as? String ?? ""),
+                ("bytesOut", (flow["bytesOut"] as? NSNumber).map { "\($0)" } ?? ""), ("bytesIn", (flow["bytesIn"] as? NSNumber).map { "\($0)" } ?? ""),
+                ("packetCount", (flow["packetCount"] as? NSNumber).map { "\($0)" } ?? ""), ("tlsStatus", flow["tlsStatus"] as? String ?? ""),
+                ("sni", flow["sni"] as? String ?? ""), ("dnsName", flow["dnsName"] as? String ?? ""),
+                ("name", (flow["name"] as? [String: Any])?["text"] as? String ?? ""),
+                ("findingIDs", (flow["findingIDs"] as? [String] ?? []).joined(separator: " ")),
+            ]
+            for (key, value) in expected where row[column[key]!] != value {
+                problems.append("row \(index + 2) of flows.csv (flow \(id)) has \(key) “\(row[column[key]!])”; flows.json says “\(value)”")
+            }
+        }
+        return Check(statement: statement, problems: problems)
+    }
+}
+
+/// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.
+enum CSVText {
+    static func parse(_ text: String) -> [[String]] {
+        var rows: [[String]] = [], row: [String] = [], cell = ""
+        var quoted = false, afterQuote = false
+        var iterator = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        while let scalar = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if scalar == "\"" {
+                    let next = iterator.next()
+                    if next == "\"" { cell.unicodeScalars.append("\"") } else { quoted = false; afterQuote = true; pending = next }
+                } else { cell.unicodeScalars.append(scalar) }
+                continue
+            }
+            switch scalar {
+            case "\"" where cell.isEmpty && !afterQuote: quoted = true
+            case ",": row.append(cell); cell = ""; afterQuote = false
+            case "\r": continue
+            case "\n": row.append(cell); rows.append(row); row = []; cell = ""; afterQuote = false
+            default: cell.unicodeScalars.append(scalar)
+            }
+        }
+        if !cell.isEmpty || !row.isEmpty { row.append(cell); rows.append(row) }
+        return rows
+    }
+}
+
+/// Counts the Enhanced Packet Blocks of a pcapng stream fed in chunks, and reads their comments.
+struct PcapngScan {
+    private var buffer = Data()
+    private(set) var packets = 0
+    private(set) var problems: [String] = []
+    /// flow id → the findings its packets' comments cite.
+    private(set) var comments: [Int64: Set<String>] = [:]
+    private var offset: UInt64 = 0
+    private var sawHeader = false
+
+    mutating func feed(_ chunk: Data) {
+        buffer.append(chunk)
+        var at = buffer.startIndex
+        while buffer.endIndex - at >= 12 {
+            let type = u32(at), length = Int(u32(at + 4))
+            if !sawHeader && type != 0x0A0D_0D0A { problems.append("capture.pcapng does not begin with a section header"); buffer = Data(); return }
+            sawHeader = true
+            guard length >= 12, length % 4 == 0, length < 1 << 26 else {
+                problems.append("capture.pcapng has a block claiming \(length) bytes at offset \(offset)")
+                buffer = Data(); return
+            }
+            guard buffer.endIndex - at >= length else { break }
+            if type == 6 {
+                packets += 1
+                let captured = Int(u32(at + 20))
+                var option = at + 28 + ((captured + 3) & ~3)
+                while option + 4 <= at + length - 4 {
+                    let code = Int(u16(option)), size = Int(u16(option + 2))
+                    if code == 0 || option + 4 + size > at + length - 4 { break }
+                    if code == 1, let text = String(data: buffer[(option + 4)..<(option + 4 + size)], encoding: .utf8) { note(text) }
+                    option += 4 + ((size + 3) & ~3)
+                }
+            }
+            at += length
+            offset += UInt64(length)
+        }
+        buffer = Data(buffer[at...])
+    }
+
+    private mutating func note(_ comment: String) {
+        var flow: Int64?
+        var findings = Set<String>()
+        for part in comment.split(separator: " ") {
+            if part.hasPrefix("flow=") { flow = Int64(part.dropFirst(5)) }
+            if part.hasPrefix("findings=") { findings = Set(part.dropFirst(9).split(separator: ",").map(String.init)) }
+        }
+        if let flow { comments[flow, default: []].formUnion(findings) }
+        else { problems.append("a packet comment does not name its flow: “\(comment)”") }
+    }
+
+    private func u16(_ i: Int) -> UInt16 { UInt16(buffer[i]) | UInt16(buffer[i + 1]) << 8 }
+    private func u32(_ i: Int) -> UInt32 { UInt32(u16(i)) | UInt32(u16(i + 2)) << 16 }
+}

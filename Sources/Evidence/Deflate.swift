@@ -1,0 +1,74 @@
+import CZlib
+import Foundation
+
+/// zlib's raw deflate (windowBits −15, what ZIP wants) and CRC-32.
+enum Deflate {
+    static func crc32(_ crc: UInt32, _ data: Data) -> UInt32 {
+        data.withUnsafeBytes { raw in
+            UInt32(CZlib.crc32(uLong(crc), raw.bindMemory(to: Bytef.self).baseAddress, uInt(raw.count)))
+        }
+    }
+
+    /// Compresses whole chunks read from `next` until it returns nil.
+    static func compress(level: Int32 = 6, _ next: () throws -> Data?) throws -> Data {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw EvidenceWriteError("zlib could not start deflating")
+        }
+        defer { deflateEnd(&stream) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        func pump(_ input: Data, flush: Int32) throws {
+            var input = input
+            try input.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
+                stream.next_in = raw.bindMemory(to: Bytef.self).baseAddress
+                stream.avail_in = uInt(raw.count)
+                repeat {
+                    let produced: Int = try chunk.withUnsafeMutableBufferPointer { buffer in
+                        stream.next_out = buffer.baseAddress
+                        stream.avail_out = uInt(buffer.count)
+                        let rc = deflate(&stream, flush)
+                        guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else { throw EvidenceWriteError("zlib failed while deflating (\(rc))") }
+                        return buffer.count - Int(stream.avail_out)
+                    }
+                    output.append(contentsOf: chunk[0..<produced])
+                } while stream.avail_out == 0
+            }
+        }
+        while let input = try next() { try pump(input, flush: Z_NO_FLUSH) }
+        try pump(Data(), flush: Z_FINISH)
+        return output
+    }
+
+    /// Inflates raw deflate data, refusing to produce more than `limit` bytes.
+    static func decompress(_ data: Data, expected: Int, limit: Int) throws -> Data {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw EvidenceWriteError("zlib could not start inflating")
+        }
+        defer { inflateEnd(&stream) }
+        var output = Data()
+        output.reserveCapacity(min(expected, limit))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var input = data
+        var finished = false
+        try input.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
+            stream.next_in = raw.bindMemory(to: Bytef.self).baseAddress
+            stream.avail_in = uInt(raw.count)
+            while !finished {
+                let produced: Int = try chunk.withUnsafeMutableBufferPointer { buffer in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = uInt(buffer.count)
+                    let rc = inflate(&stream, Z_NO_FLUSH)
+                    if rc == Z_STREAM_END { finished = true }
+                    else if rc != Z_OK { throw EvidenceWriteError("the compressed data is damaged (zlib \(rc))") }
+                    return buffer.count - Int(stream.avail_out)
+                }
+                if produced == 0 && !finished && stream.avail_in == 0 { throw EvidenceWriteError("the compressed data ends early") }
+                output.append(contentsOf: chunk[0..<produced])
+                if output.count > limit { throw EvidenceWriteError("an entry inflates past its stated size") }
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,95 @@
+import Audit
+import Capture
+import FlowStore
+import Foundation
+
+public enum EvidenceCaptureError: Error, Sendable, Hashable {
+    case flowNotInBundle(id: Int64)
+    case destinationUnavailable(String)
+    case writeFailed(String)
+}
+
+public struct EvidenceCapture: Sendable, Hashable {
+    /// capture.json.
+    public let document: EvidenceCaptureDocument
+    /// capture.pcapng: size and SHA-256.
+    public let entry: EvidenceManifest.Entry
+}
+
+/// Slices the store's rotated `.pcap` files into capture.pcapng, one source file at a time so
+/// memory is bounded by a file and not by the session. The one part of the bundle that reads
+/// the history and the disk.
+public enum EvidenceCaptureWriter {
+    public static func write(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL, into folder: URL,
+                             application: String) throws -> EvidenceCapture {
+        let sessionID = bundle.session.id
+        let flowIDs = Set(bundle.flows.map(\.id))
+        var perFlow: [Int64: EvidencePacketTally] = [:]
+        var total = EvidencePacketTally()
+        var perFile: [UInt32: Int] = [:]
+        for count in try store.packetCounts(inAuditSession: sessionID) {
+            guard flowIDs.contains(count.flowID) else { throw EvidenceCaptureError.flowNotInBundle(id: count.flowID) }
+            if let sequence = count.fileSequence { perFile[sequence, default: 0] += count.packets }
+            else { perFlow[count.flowID, default: EvidencePacketTally()].add(.notCaptured, count.packets); total.add(.notCaptured, count.packets) }
+        }
+        let file: EvidenceFileWriter
+        do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
+            throw EvidenceCaptureError.destinationUnavailable("\(error)")
+        }
+        let start = Instant.microseconds(bundle.session.startedAt)
+        let end = bundle.session.endedAt.map(Instant.microseconds) ?? Int64.max
+        var snaplen: UInt32?
+        var before = 0, after = 0
+        var sources: [EvidenceSourceFile] = []
+        do {
+            try file.write(PcapngBlocks.sectionHeader(application: application))
+            var interfaceWritten = false
+            for sequence in perFile.keys.sorted() {
+                let packets = try store.capturedPackets(inAuditSession: sessionID, fileSequence: sequence)
+                let reader: CaptureFileReader
+                do {
+                    reader = try CaptureFileReader(url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)), sequence: sequence)
+                } catch {
+                    let reason: EvidenceMissingReason = error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
+                    for packet in packets { perFlow[packet.flowID, default: EvidencePacketTally()].add(reason); total.add(reason) }
+                    sources.append(EvidenceSourceFile(sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
+                                                      packets: packets.count, written: 0))
+                    continue
+                }
+                if !interfaceWritten {
+                    snaplen = reader.snaplen
+                    try file.write(PcapngBlocks.interface(snaplen: reader.snaplen))
+                    interfaceWritten = true
+                }
+                var written = 0
+                for packet in packets {
+                    do {
+                        let record = try reader.record(at: packet.offset)
+                        let micros = Int64(record.timestampMicroseconds)
+                        let comment = EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID))
+                        try file.write(PcapngBlocks.enhancedPacket(record.bytes, originalLength: record.originalLength,
+                                                                   microseconds: record.timestampMicroseconds,
+                                                                   outbound: packet.direction == .outbound, comment: comment))
+                        written += 1
+                        perFlow[packet.flowID, default: EvidencePacketTally()].written += 1
+                        total.written += 1
+                        if micros < start { before += 1 } else if micros > end { after += 1 }
+                    } catch {
+                        perFlow[packet.flowID, default: EvidencePacketTally()].add(.recordUnreadable)
+                        total.add(.recordUnreadable)
+                    }
+                }
+                sources.append(EvidenceSourceFile(sequence: sequence, status: .read, packets: packets.count, written: written))
+            }
+            if !interfaceWritten { try file.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen)) }
+        } catch let error as EvidenceWriteError {
+            throw EvidenceCaptureError.writeFailed(error.description)
+        }
+        let entry: EvidenceManifest.Entry
+        do { entry = try file.finish() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
+        let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
+                                               sourceFiles: sources,
+                                               flows: bundle.flows.map { ($0.id, perFlow[$0.id] ?? EvidencePacketTally()) })
+        return EvidenceCapture(document: document, entry: entry)
+    }
+}

@@ -1,0 +1,209 @@
+import Audit
+import Capture
+import FlowStore
+import Foundation
+
+public enum EvidenceExportError: Error, Sendable, Equatable {
+    case sessionNotFound
+    case sessionStillOpen
+    case catalogueNotBundled(identifier: String)
+    case catalogueUnusable(identifier: String)
+    case historyUnreadable(String)
+    case historyChangedWhileExporting
+    case captureDirectoryUnavailable(String)
+    case writeFailed(String)
+}
+
+public struct EvidenceExportResult: Sendable, Equatable {
+    /// The .zip.
+    public let url: URL
+    public let byteCount: UInt64
+    /// The files of the bundle, by name, in the archive's order.
+    public let fileNames: [String]
+    public let flowCount: Int
+    public let findingCount: Int
+    /// capture.json, as written.
+    public let capture: EvidenceCaptureDocument
+    public let sessionID: Int64
+}
+
+/// Draws report.pdf into a folder: the report layer plugs in here, the exporter knows no PDF.
+public typealias EvidenceReportRendering = (EvidenceBundle, EvidenceCaptureDocument, URL) throws -> Void
+
+/// Reads a closed session out of the history, has the documents, the capture and the report
+/// written into a folder of its own temporary directory, hashes them into the manifest and
+/// zips the folder. At most one bundle is left there; a failure leaves nothing.
+public final class EvidenceExporter {
+    public let store: FlowStore
+    public let temporaryDirectory: URL
+    public var report: EvidenceReportRendering?
+    /// An assessor's own catalogue instead of the project's choice.
+    public var catalogueOverride: RequirementCatalogue?
+    /// Runs after everything was read and written, before the history is checked again: the seam
+    /// through which a test changes the history under an export.
+    public var beforeFinalCheck: (() throws -> Void)?
+    public var zip64Threshold: UInt64 = 0xFFFF_FFFF
+
+    public init(store: FlowStore, temporaryDirectory: URL = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("tunnelvision-export-\(getuid())", isDirectory: true)) {
+        self.store = store
+        self.temporaryDirectory = temporaryDirectory
+    }
+
+    public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
+        func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
+            do { return try body() } catch { throw .historyUnreadable("\(error)") }
+        }
+        guard let session = try history({ try store.auditSession(id: sessionID) }) else { throw .sessionNotFound }
+        guard !session.isOpen else { throw .sessionStillOpen }
+        guard let project = try history({ try store.auditProject(id: session.projectID) }) else { throw .sessionNotFound }
+        let catalogue: RequirementCatalogue
+        if let catalogueOverride { catalogue = catalogueOverride } else {
+            do { catalogue = try RequirementCatalogueLibrary.catalogue(for: project) } catch {
+                switch error {
+                case .notBundled(let identifier): throw .catalogueNotBundled(identifier: identifier)
+                case .unusable(let identifier, _): throw .catalogueUnusable(identifier: identifier)
+                }
+            }
+        }
+        let fingerprint = try history { try store.auditSessionFingerprint(id: sessionID) }
+        let flows = try history { try store.flows(inAuditSession: sessionID) }
+        let markers = try history { try store.markers(forSession: sessionID) }
+        let bundle: EvidenceBundle
+        do {
+            bundle = try EvidenceBundle(project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
+                                        exportedWith: exportedWith, exportedAt: now)
+        } catch {
+            switch error {
+            case .sessionStillOpen: throw .sessionStillOpen
+            case .sessionOfAnotherProject, .duplicateFlow: throw .historyUnreadable("\(error)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        let captures = store.capturesDirectory
+        if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .captureDirectoryUnavailable("\(captures.path) is not a directory")
+        }
+
+        let fm = FileManager.default
+        let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem, isDirectory: true)
+        let archive = temporaryDirectory.appendingPathComponent(bundle.fileStem + ".zip")
+        do {
+            // At most one bundle in the exporter's directory: the previous one goes.
+            try fm.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+            for name in try fm.contentsOfDirectory(atPath: temporaryDirectory.path) {
+                try fm.removeItem(at: temporaryDirectory.appendingPathComponent(name))
+            }
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed("the export directory \(temporaryDirectory.path) cannot be used: \(error.localizedDescription)")
+        }
+        var succeeded = false
+        defer {
+            try? fm.removeItem(at: folder)
+            if !succeeded { try? fm.removeItem(at: archive) }
+        }
+        do {
+            var entries = try writeDocuments(bundle, into: folder)
+            let capture: EvidenceCapture
+            do {
+                capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: captures, into: folder,
+                                                          application: exportedWith)
+            } catch let error as EvidenceCaptureError {
+                switch error {
+                case .flowNotInBundle: throw EvidenceExportError.historyChangedWhileExporting
+                case .destinationUnavailable(let reason), .writeFailed(let reason): throw EvidenceExportError.writeFailed(reason)
+                }
+            } catch let error as FlowStoreError {
+                throw EvidenceExportError.historyUnreadable(error.description)
+            }
+            entries.append(capture.entry)
+            entries.append(try streamed(capture.document.document, name: "capture.json", into: folder,
+                                        elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) }))
+            if let report {
+                try report(bundle, capture.document, folder)
+                entries.append(try hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)))
+            }
+            try beforeFinalCheck?()
+            guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
+            let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries)
+            let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName))
+            try manifestWriter.write(manifest.text)
+            _ = try manifestWriter.finish()
+            let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
+            try ZipArchiveWriter.write(names.map { ZipArchiveWriter.Entry(name: $0, url: folder.appendingPathComponent($0)) },
+                                       to: archive, modified: now, zip64Threshold: zip64Threshold)
+            var final = archive
+            if let destination {
+                try Self.place(archive, at: destination)
+                final = destination
+            }
+            let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
+            succeeded = true
+            return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flows.count,
+                                        findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
+        } catch let error as EvidenceExportError {
+            throw error
+        } catch let error as EvidenceWriteError {
+            throw .writeFailed(error.description)
+        } catch let error as FlowStoreError {
+            throw .historyUnreadable(error.description)
+        } catch {
+            throw .writeFailed("\(error.localizedDescription)")
+        }
+    }
+
+    /// The four documents: session.json whole; flows.json, flows.csv and findings.json flow by flow.
+    private func writeDocuments(_ bundle: EvidenceBundle, into folder: URL) throws -> [EvidenceManifest.Entry] {
+        var entries: [EvidenceManifest.Entry] = []
+        let session = try EvidenceFileWriter(url: folder.appendingPathComponent("session.json"))
+        try session.write(bundle.sessionDocument.serialized() + "\n")
+        entries.append(try session.finish())
+        entries.append(try streamed(bundle.flowsDocument, name: "flows.json", into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry)))
+        let csv = try EvidenceFileWriter(url: folder.appendingPathComponent("flows.csv"))
+        try csv.write(EvidenceFlowsCSV.headerLine)
+        for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
+        entries.append(try csv.finish())
+        entries.append(try streamed(bundle.findingsDocument, name: "findings.json", into: folder,
+                                    elements: bundle.findings.indices.lazy.map(bundle.findingEntry)))
+        return entries
+    }
+
+    private func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> EvidenceManifest.Entry
+        where S.Element == JSONValue {
+        let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
+        try file.write(document.prefix)
+        var first = true
+        for element in elements {
+            try file.write(document.element(element, first: first))
+            first = false
+        }
+        try file.write(document.suffix(empty: first))
+        return try file.finish()
+    }
+
+    private func hashFile(_ url: URL) throws -> EvidenceManifest.Entry {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
+        defer { try? handle.close() }
+        let digest = SHA256Digest()
+        var count: UInt64 = 0
+        while let data = try handle.read(upToCount: 4 << 20), !data.isEmpty { digest.update(data); count += UInt64(data.count) }
+        return EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex())
+    }
+
+    /// Moves the archive to where it was asked for, through a temporary name beside it.
+    static func place(_ archive: URL, at destination: URL) throws {
+        let fm = FileManager.default
+        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())")
+        do {
+            try? fm.removeItem(at: partial)
+            try fm.copyItem(at: archive, to: partial)
+            if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
+            try fm.moveItem(at: partial, to: destination)
+            try? fm.removeItem(at: archive)
+        } catch {
+            try? fm.removeItem(at: partial)
+            throw EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
+        }
+    }
+}

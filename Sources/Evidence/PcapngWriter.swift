@@ -1,0 +1,61 @@
+import Audit
+import Foundation
+
+/// pcapng blocks: one section, one LINKTYPE_RAW interface, an Enhanced Packet Block per packet
+/// with its direction flag and a comment.
+enum PcapngBlocks {
+    static func padded(_ count: Int) -> Int { (count + 3) & ~3 }
+
+    static func option(_ code: UInt16, _ value: Data) -> Data {
+        var d = Data()
+        d.appendLE(code); d.appendLE(UInt16(value.count)); d.append(value)
+        d.append(Data(count: padded(value.count) - value.count))
+        return d
+    }
+
+    static let endOfOptions = Data([0, 0, 0, 0])
+
+    static func block(_ type: UInt32, _ body: Data) -> Data {
+        let total = UInt32(12 + body.count)
+        var d = Data(capacity: Int(total))
+        d.appendLE(type); d.appendLE(total); d.append(body); d.appendLE(total)
+        return d
+    }
+
+    static func sectionHeader(application: String) -> Data {
+        var body = Data()
+        body.appendLE(UInt32(0x1A2B_3C4D)); body.appendLE(UInt16(1)); body.appendLE(UInt16(0)); body.appendLE(Int64(-1))
+        body.append(option(4, Data(application.utf8)))
+        body.append(endOfOptions)
+        return block(0x0A0D_0D0A, body)
+    }
+
+    static func interface(snaplen: UInt32) -> Data {
+        var body = Data()
+        body.appendLE(UInt16(101)); body.appendLE(UInt16(0)); body.appendLE(snaplen)
+        body.append(option(2, Data("tunnel".utf8)))
+        body.append(option(9, Data([6])))   // microseconds
+        body.append(endOfOptions)
+        return block(0x0000_0001, body)
+    }
+
+    static func enhancedPacket(_ bytes: Data, originalLength: UInt32, microseconds: UInt64, outbound: Bool, comment: String) -> Data {
+        var body = Data(capacity: 28 + bytes.count + 64)
+        body.appendLE(UInt32(0))
+        body.appendLE(UInt32(truncatingIfNeeded: microseconds >> 32)); body.appendLE(UInt32(truncatingIfNeeded: microseconds))
+        body.appendLE(UInt32(bytes.count)); body.appendLE(originalLength)
+        body.append(bytes); body.append(Data(count: padded(bytes.count) - bytes.count))
+        body.append(option(1, Data(comment.utf8)))
+        var flags = Data(); flags.appendLE(UInt32(outbound ? 0b10 : 0b01))
+        body.append(option(2, flags))
+        body.append(endOfOptions)
+        return block(0x0000_0006, body)
+    }
+}
+
+extension Data {
+    mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+        var little = value.littleEndian
+        Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
+    }
+}

@@ -1,0 +1,93 @@
+import Audit
+import CCrypto
+import Foundation
+
+/// SHA-256 through OpenSSL's EVP interface (`EVP_DigestInit_ex` / `Update` / `Final_ex`).
+public final class SHA256Digest {
+    private let context: OpaquePointer
+
+    public init() {
+        context = EVP_MD_CTX_new()
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    public func update(_ data: Data) {
+        data.withUnsafeBytes { raw in _ = EVP_DigestUpdate(context, raw.baseAddress, raw.count) }
+    }
+
+    public func update(_ bytes: UnsafeRawBufferPointer) { _ = EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) }
+
+    /// Lower-case hex, as `sha256sum` prints it.
+    public func finalHex() -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        return Self.hex(digest)
+    }
+
+    public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0x0f)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func hex(of data: Data) -> String {
+        let digest = SHA256Digest()
+        digest.update(data)
+        return digest.finalHex()
+    }
+}
+
+/// A file written in order through a buffer, hashed and counted as it goes.
+public final class EvidenceFileWriter {
+    public let url: URL
+    private let handle: FileHandle
+    private var buffer = Data()
+    private let digest = SHA256Digest()
+    public private(set) var byteCount: UInt64 = 0
+    private static let bufferLimit = 4 << 20
+
+    public init(url: URL) throws {
+        self.url = url
+        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
+            throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
+        }
+        self.handle = handle
+        buffer.reserveCapacity(Self.bufferLimit)
+    }
+
+    public func write(_ text: String) throws { try write(Data(text.utf8)) }
+
+    public func write(_ data: Data) throws {
+        buffer.append(data)
+        byteCount += UInt64(data.count)
+        if buffer.count >= Self.bufferLimit { try flush() }
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        digest.update(buffer)
+        do { try handle.write(contentsOf: buffer) } catch {
+            throw EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Closes the file; returns its manifest entry.
+    public func finish() throws -> EvidenceManifest.Entry {
+        try flush()
+        try handle.close()
+        return EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: byteCount, sha256: digest.finalHex())
+    }
+}
+
+
+/// A write that failed, with what and where.
+public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

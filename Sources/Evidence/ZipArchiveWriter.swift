@@ -1,0 +1,131 @@
+import Audit
+import Foundation
+
+/// Writes a ZIP (PKWARE APPNOTE 6.3) deterministically: entries in the order given, every
+/// timestamp the one passed in, each stored or deflated by whichever is smaller, ZIP64 where a
+/// size or offset needs it.
+public enum ZipArchiveWriter {
+    public struct Entry: Sendable {
+        public let name: String
+        public let url: URL
+        public init(name: String, url: URL) { self.name = name; self.url = url }
+    }
+
+    public enum Method: UInt16, Sendable { case stored = 0, deflated = 8 }
+
+    /// The probe: an entry whose first 256 KiB does not shrink by a tenth is stored without
+    /// deflating the rest (a capture of encrypted traffic does not shrink); otherwise it is
+    /// deflated whole, and stored anyway if that came out larger.
+    static let probeLength = 256 * 1024
+    static let chunk = 4 << 20
+
+    /// Writes the archive to `url` (a temporary name, renamed at the end). Returns each entry's method.
+    @discardableResult
+    public static func write(_ entries: [Entry], to url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws -> [Method] {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        try? FileManager.default.removeItem(at: partial)
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let out = FileHandle(forWritingAtPath: partial.path) else {
+            throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
+        }
+        var methods: [Method] = []
+        do {
+            let (time, date) = dosTimeAndDate(modified)
+            var offset: UInt64 = 0
+            var central = Data()
+            for entry in entries {
+                guard let input = FileHandle(forReadingAtPath: entry.url.path) else { throw EvidenceWriteError("\(entry.name) could not be read") }
+                defer { try? input.close() }
+                let size = try input.seekToEnd()
+                try input.seek(toOffset: 0)
+                // CRC over the whole file, and the probe.
+                var crc: UInt32 = 0
+                var probe = Data()
+                while let data = try input.read(upToCount: chunk), !data.isEmpty {
+                    crc = Deflate.crc32(crc, data)
+                    if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
+                }
+                var method = Method.stored
+                var compressed: Data?
+                if size > 0 {
+                    var probed = false
+                    let probeOut = try Deflate.compress { defer { probed = true }; return probed ? nil : probe }
+                    if Double(probeOut.count) < Double(probe.count) * 0.9 {
+                        try input.seek(toOffset: 0)
+                        let whole = try Deflate.compress { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
+                        if UInt64(whole.count) < size { method = .deflated; compressed = whole }
+                    }
+                }
+                let compressedSize = compressed.map { UInt64($0.count) } ?? size
+                let sizeOver = size >= zip64Threshold, compressedOver = compressedSize >= zip64Threshold, offsetOver = offset >= zip64Threshold
+                let sizes64 = sizeOver || compressedOver
+                let needs64 = sizes64 || offsetOver
+                let name = Data(entry.name.utf8)
+                // The local header carries both sizes in its ZIP64 extra when either overflows.
+                var local = Data()
+                local.appendLE(UInt32(0x0403_4b50)); local.appendLE(UInt16(needs64 ? 45 : 20)); local.appendLE(UInt16(1 << 11))
+                local.appendLE(method.rawValue); local.appendLE(time); local.appendLE(date); local.appendLE(crc)
+                local.appendLE(sizes64 ? UInt32.max : UInt32(compressedSize)); local.appendLE(sizes64 ? UInt32.max : UInt32(size))
+                local.appendLE(UInt16(name.count)); local.appendLE(UInt16(sizes64 ? 20 : 0)); local.append(name)
+                if sizes64 { local.appendLE(UInt16(1)); local.appendLE(UInt16(16)); local.appendLE(size); local.appendLE(compressedSize) }
+                try out.write(contentsOf: local)
+                if let compressed {
+                    try out.write(contentsOf: compressed)
+                } else {
+                    try input.seek(toOffset: 0)
+                    while let data = try input.read(upToCount: chunk), !data.isEmpty { try out.write(contentsOf: data) }
+                }
+                // The central record: only the fields that overflowed go into its ZIP64 extra, in order.
+                var extra = Data()
+                if needs64 {
+                    var fields = Data()
+                    if sizeOver { fields.appendLE(size) }
+                    if compressedOver { fields.appendLE(compressedSize) }
+                    if offsetOver { fields.appendLE(offset) }
+                    extra.appendLE(UInt16(1)); extra.appendLE(UInt16(fields.count)); extra.append(fields)
+                }
+                central.appendLE(UInt32(0x0201_4b50)); central.appendLE(UInt16(3 << 8 | 45)); central.appendLE(UInt16(needs64 ? 45 : 20))
+                central.appendLE(UInt16(1 << 11)); central.appendLE(method.rawValue); central.appendLE(time); central.appendLE(date)
+                central.appendLE(crc)
+                central.appendLE(compressedOver ? UInt32.max : UInt32(compressedSize)); central.appendLE(sizeOver ? UInt32.max : UInt32(size))
+                central.appendLE(UInt16(name.count)); central.appendLE(UInt16(extra.count)); central.appendLE(UInt16(0))
+                central.appendLE(UInt16(0)); central.appendLE(UInt16(0)); central.appendLE(UInt32(0o100644) << 16)
+                central.appendLE(offsetOver ? UInt32.max : UInt32(offset)); central.append(name); central.append(extra)
+                offset += UInt64(local.count) + compressedSize
+                methods.append(method)
+            }
+            let centralOffset = offset
+            try out.write(contentsOf: central)
+            let count = UInt64(entries.count)
+            let needs64 = centralOffset >= zip64Threshold || UInt64(central.count) >= zip64Threshold || count >= 0xFFFF
+            var end = Data()
+            if needs64 {
+                let recordOffset = centralOffset + UInt64(central.count)
+                end.appendLE(UInt32(0x0606_4b50)); end.appendLE(UInt64(44)); end.appendLE(UInt16(3 << 8 | 45)); end.appendLE(UInt16(45))
+                end.appendLE(UInt32(0)); end.appendLE(UInt32(0)); end.appendLE(count); end.appendLE(count)
+                end.appendLE(UInt64(central.count)); end.appendLE(centralOffset)
+                end.appendLE(UInt32(0x0706_4b50)); end.appendLE(UInt32(0)); end.appendLE(recordOffset); end.appendLE(UInt32(1))
+            }
+            end.appendLE(UInt32(0x0605_4b50)); end.appendLE(UInt16(0)); end.appendLE(UInt16(0))
+            end.appendLE(UInt16(min(count, 0xFFFF))); end.appendLE(UInt16(min(count, 0xFFFF)))
+            end.appendLE(needs64 ? UInt32.max : UInt32(central.count)); end.appendLE(needs64 ? UInt32.max : UInt32(centralOffset))
+            end.appendLE(UInt16(0))
+            try out.write(contentsOf: end)
+            try out.close()
+            try? FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(at: partial, to: url)
+        } catch {
+            try? out.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
+        }
+        return methods
+    }
+
+    /// MS-DOS time and date of an instant, in UTC. Nothing before 1980 can be written.
+    static func dosTimeAndDate(_ date: Date) -> (UInt16, UInt16) {
+        let c = CivilTime(secondsSinceEpoch: max(315_532_800, Int64(date.timeIntervalSince1970.rounded(.down))))
+        let time = UInt16(c.hour << 11 | c.minute << 5 | c.second / 2)
+        let day = UInt16((c.year - 1980) << 9 | c.month << 5 | c.day)
+        return (time, day)
+    }
+}

@@ -1,0 +1,114 @@
+import Audit
+import Evidence
+import FlowStore
+import Foundation
+
+enum ExportCommands {
+    static let at = OptionDefinition.value("at", "instant", "The export instant, RFC 3339 (default: now). The same session and instant give the same bytes.")
+
+    static func instant(_ parsed: ParsedCommand, context: CommandContext) throws -> Date {
+        guard let text = parsed.value("at") else { return context.now() }
+        guard let date = Instant.parseRFC3339(text) else {
+            throw UsageError(message: "--at takes an RFC 3339 instant such as 2026-10-09T10:00:00Z; “\(text)” is not one", path: parsed.path)
+        }
+        return date
+    }
+
+    static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
+        switch error {
+        case .sessionNotFound: return .sessionNotFound
+        case .sessionStillOpen: return .sessionStillOpen
+        case .catalogueNotBundled(let id): return .catalogueNotBundled(id)
+        case .catalogueUnusable(let id): return .catalogueUnusable(id)
+        case .historyUnreadable(let reason): return .historyUnreadable(reason)
+        case .historyChangedWhileExporting: return .historyChangedWhileExporting
+        case .captureDirectoryUnavailable(let reason): return .captureDirectoryUnavailable(reason)
+        case .writeFailed(let reason): return .writeFailed(reason)
+        }
+    }
+
+    static var export: CommandDefinition {
+        CommandDefinition(
+            name: "export", abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
+            discussion: "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
+            arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+            options: [.value("output", "file", short: "o", "Where to write the ZIP (default: <project>-<release>-session-<id>-evidence.zip here)."),
+                      at, AssessmentCommands.catalogueFile, .flag("no-report", "Leave report.pdf out."), ProjectCommands.json],
+            run: { parsed, context in
+                let support = CommandSupport(parsed: parsed, context: context)
+                let store = try support.openStore()
+                let session = try support.session(parsed.argument(0)!, in: store)
+                let exporter = EvidenceExporter(store: store)
+                if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
+                if !parsed.flag("no-report") { exporter.report = ReportHook.renderer }
+                let now = try instant(parsed, context: context)
+                let destination: URL
+                if let output = parsed.value("output") {
+                    destination = URL(fileURLWithPath: output)
+                } else {
+                    guard let project = try store.auditProject(id: session.projectID) else { throw AuditStoreError.projectNotFound(session.projectID) }
+                    let stem = (try? EvidenceBundle(project: project, session: session, markers: [], flows: [],
+                                                    catalogue: RequirementCatalogueLibrary.catalogue(identifier: RequirementCatalogueLibrary.defaultIdentifier),
+                                                    exportedWith: "", exportedAt: now).fileStem) ?? "session-\(session.id)-evidence"
+                    destination = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(stem + ".zip")
+                }
+                if context.standardErrorIsTerminal { context.standardError("Exporting session \(session.id)…") }
+                let result: EvidenceExportResult
+                do {
+                    result = try exporter.export(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)", now: now,
+                                                 destination: destination)
+                } catch let error as EvidenceExportError {
+                    if context.standardErrorIsTerminal { context.standardError("\r\u{1B}[K") }
+                    throw RefusedError(EvidenceExportPresentation.failure(failure(error)))
+                }
+                if context.standardErrorIsTerminal { context.standardError("\r\u{1B}[K") }
+                let summary = EvidenceExportPresentation.Summary(path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
+                                                                 flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
+                if parsed.json {
+                    return context.printJSON(.object([
+                        "path": .string(result.url.path), "byteCount": .int(result.byteCount), "files": .strings(result.fileNames),
+                        "flows": .int(result.flowCount), "findings": .int(result.findingCount),
+                        "capture": result.capture.packets.json,
+                        "captureLines": .strings(EvidenceExportPresentation.captureLines(result.capture)),
+                    ]))
+                }
+                context.standardOutput(EvidenceExportPresentation.sheet(summary))
+            })
+    }
+}
+
+extension ExportCommands {
+    static var verify: CommandDefinition {
+        CommandDefinition(
+            name: "verify", abstract: "Check an evidence bundle without the store: digests, files, capture count, identifiers, the CSV.",
+            discussion: "Says what holds and, for anything that does not, what and where. Exits 1 if anything fails.",
+            arguments: [ArgumentDefinition(name: "bundle", help: "The .zip to check.")],
+            options: [ProjectCommands.json],
+            run: { parsed, context in
+                let path = parsed.argument(0)!
+                guard FileManager.default.fileExists(atPath: path) else { throw RefusedError("There is no file \(path).") }
+                let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
+                let failed = checks.filter { !$0.holds }
+                if parsed.json {
+                    context.printJSON(.object(["bundle": .string(path), "holds": .bool(failed.isEmpty),
+                                               "checks": .array(checks.map { .object(["statement": .string($0.statement), "holds": .bool($0.holds),
+                                                                                      "problems": .strings($0.problems)]) })]))
+                } else {
+                    var out = "Verifying \(path)\n"
+                    for check in checks {
+                        out += "  \(check.holds ? "✓" : "✗") \(check.statement)\n"
+                        for problem in check.problems.prefix(20) { out += "      \(problem)\n" }
+                        if check.problems.count > 20 { out += "      … and \(check.problems.count - 20) more\n" }
+                    }
+                    out += failed.isEmpty ? "Every check holds.\n" : "\(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.\n"
+                    context.standardOutput(out)
+                }
+                if !failed.isEmpty { throw RefusedError("\(path) does not verify: \(failed.count) of \(checks.count) checks do not hold.") }
+            })
+    }
+}
+
+/// Where the report layer plugs into the exporter (set when the report module is linked).
+enum ReportHook {
+    nonisolated(unsafe) static var renderer: EvidenceReportRendering? = nil
+}
