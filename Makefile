@@ -12,7 +12,7 @@ setup:
 build: setup
 	swift build -c release --product tunnelvision
 
-# The main job: the sample store (created when absent) and what it holds.
+# The main job: the sample store (created when absent), its 2.4.0 session exported and verified.
 sample: build
 	@scripts/sample.sh "$(SAMPLE_STORE)"
 

@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
         .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
         .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Audit", "TestSupport"],
                     exclude: ["Golden"]),
     ],

@@ -43,6 +43,10 @@ public final class EvidenceExporter {
     /// through which a test changes the history under an export.
     public var beforeFinalCheck: (() throws -> Void)?
     public var zip64Threshold: UInt64 = 0xFFFF_FFFF
+    /// Where catalogues come from: the bundled library, unless a test says otherwise.
+    public var catalogues: (AuditProject) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue = {
+        (project) throws(RequirementCatalogueLibraryError) in try RequirementCatalogueLibrary.catalogue(for: project)
+    }
 
     public init(store: FlowStore, temporaryDirectory: URL = FileManager.default.temporaryDirectory
                     .appendingPathComponent("tunnelvision-export-\(getuid())", isDirectory: true)) {
@@ -59,7 +63,7 @@ public final class EvidenceExporter {
         guard let project = try history({ try store.auditProject(id: session.projectID) }) else { throw .sessionNotFound }
         let catalogue: RequirementCatalogue
         if let catalogueOverride { catalogue = catalogueOverride } else {
-            do { catalogue = try RequirementCatalogueLibrary.catalogue(for: project) } catch {
+            do { catalogue = try catalogues(project) } catch {
                 switch error {
                 case .notBundled(let identifier): throw .catalogueNotBundled(identifier: identifier)
                 case .unusable(let identifier, _): throw .catalogueUnusable(identifier: identifier)

@@ -104,6 +104,7 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
 public struct EvidenceMissingPackets: Sendable, Hashable {
     public let reason: EvidenceMissingReason
     public let count: Int
+    public init(reason: EvidenceMissingReason, count: Int) { self.reason = reason; self.count = count }
 }
 
 /// Which of three cases the capture is in: not a tally with three zeroes.

@@ -1,0 +1,272 @@
+import Audit
+import Capture
+import Evidence
+import FlowStore
+import Foundation
+import Sample
+import TestSupport
+import XCTest
+
+/// Exports of the sample store through real files, checked with tools that are not ours.
+final class EvidenceExportTests: XCTestCase {
+    nonisolated(unsafe) static var sample: TemporaryDirectory!
+    static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)   // 2026-10-07T09:00:00Z
+
+    override class func setUp() {
+        sample = TemporaryDirectory("evidence-sample")
+        _ = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: sample.url.appendingPathComponent("store"), rotationBytes: 40_000)
+    }
+
+    /// A fresh copy of the sample store, for tests that change it.
+    func copyOfStore() throws -> (TemporaryDirectory, FlowStore) {
+        let dir = TemporaryDirectory("evidence-copy")
+        try FileManager.default.copyItem(at: Self.sample.url.appendingPathComponent("store"), to: dir.url.appendingPathComponent("store"))
+        return (dir, try FlowStore(directory: dir.url.appendingPathComponent("store")))
+    }
+
+    func laterSession(_ store: FlowStore) throws -> AuditSession {
+        let project = try XCTUnwrap(store.auditProjects().first { $0.name == "Example Health" })
+        return try XCTUnwrap(store.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" })
+    }
+
+    func export(_ store: FlowStore, into dir: TemporaryDirectory, name: String = "bundle.zip", session: Int64? = nil) throws -> EvidenceExportResult {
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        return try exporter.export(sessionID: try session ?? laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
+                                   now: Self.exportedAt, destination: dir.url.appendingPathComponent(name))
+    }
+
+    func unzip(_ archive: URL, into dir: URL) throws {
+        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", archive.path, dir.path]))
+        XCTAssertEqual(result.status, 0, result.error)
+    }
+
+    func testTheArchiveIsAcceptedByUnzipAndEverySizeAndDigestAgreesWithSha256sum() throws {
+        let (dir, store) = try copyOfStore()
+        let result = try export(store, into: dir)
+        XCTAssertEqual(result.fileNames, ["capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json", "session.json", "manifest.json"])
+        let test = try XCTUnwrap(ExternalTool.run("unzip", ["-t", result.url.path]))
+        XCTAssertEqual(test.status, 0, test.output)
+        XCTAssertTrue(test.output.contains("No errors detected"), test.output)
+        let out = dir.url.appendingPathComponent("out")
+        try unzip(result.url, into: out)
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let files = try XCTUnwrap(manifest["files"] as? [[String: Any]])
+        XCTAssertEqual(files.map { $0["name"] as? String }, ["capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json", "session.json"])
+        for file in files {
+            let path = out.appendingPathComponent(file["name"] as! String).path
+            let sum = try XCTUnwrap(ExternalTool.run("sha256sum", [path]))
+            XCTAssertEqual(String(sum.output.prefix(64)), file["sha256"] as? String, path)
+            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue, file["byteCount"] as? Int)
+        }
+        // Every JSON document parses with an independent parser.
+        for name in ["session.json", "flows.json", "findings.json", "capture.json"] {
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name))), name)
+        }
+    }
+
+    func testTheCaptureHoldsExactlyWhatCaptureJSONCountsWithCommentsAndDirections() throws {
+        guard ExternalTool.which("tshark") != nil else { throw XCTSkip("tshark is not installed (make test installs it)") }
+        let (dir, store) = try copyOfStore()
+        let result = try export(store, into: dir)
+        let out = dir.url.appendingPathComponent("out")
+        try unzip(result.url, into: out)
+        let pcapng = out.appendingPathComponent("capture.pcapng").path
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("capture.json"))) as? [String: Any])
+        let packetsObject = try XCTUnwrap(doc["packets"] as? [String: Any])
+        let packets = packetsObject.compactMapValues { $0 as? Int }
+        let without = try XCTUnwrap(packetsObject["withoutBytes"] as? [String: Int])
+        XCTAssertEqual(packets["recorded"], packets["written"]! + without.values.reduce(0, +), "recorded = written + every reason")
+        XCTAssertGreaterThan(without["notCaptured"]!, 0)
+        XCTAssertGreaterThan(without["captureFileMissing"]!, 0)
+        XCTAssertEqual(without["recordUnreadable"], 1)
+        XCTAssertGreaterThan((doc["writtenOutsideSession"] as? [String: Int])?["beforeStart"] ?? 0, 0)
+        let flows = try XCTUnwrap(doc["flows"] as? [[String: Any]])
+        XCTAssertEqual(flows.count, result.flowCount, "every flow, also those with no packets")
+        let sum = flows.reduce(0) { $0 + (($1["written"] as? Int) ?? 0) }
+        XCTAssertEqual(sum, packets["written"])
+        let sources = try XCTUnwrap(doc["sourceFiles"] as? [[String: Any]])
+        XCTAssertTrue(sources.contains { $0["status"] as? String == "missing" })
+        XCTAssertEqual(sources.map { $0["sequence"] as! Int }, sources.map { $0["sequence"] as! Int }.sorted())
+
+        let capinfos = try XCTUnwrap(ExternalTool.run("capinfos", ["-c", "-M", pcapng]))
+        XCTAssertTrue(capinfos.output.contains("Number of packets:   \(packets["written"]!)"), capinfos.output)
+        let fields = try XCTUnwrap(ExternalTool.run("tshark", ["-r", pcapng, "-T", "fields", "-e", "frame.comment", "-e", "frame.packet_flags_direction", "-e", "ip.src", "-e", "ipv6.src"]))
+        XCTAssertEqual(fields.status, 0, fields.error)
+        let lines = fields.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        XCTAssertEqual(lines.count, packets["written"])
+        // Each packet names its flow and that flow's findings, and its direction agrees with its source address.
+        let flowsDoc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("flows.json"))) as? [String: Any])
+        let findingIDs = Dictionary(uniqueKeysWithValues: (flowsDoc["flows"] as! [[String: Any]]).map { ($0["id"] as! Int, ($0["findingIDs"] as! [String]).joined(separator: ",")) })
+        let devices: Set<String> = ["10.0.0.2", "fd00:0:0:1::2"]
+        for line in lines {
+            let comment = line[0]
+            let parts = comment.split(separator: " ")
+            let flow = try XCTUnwrap(Int(parts[0].dropFirst("flow=".count)), comment)
+            XCTAssertEqual(String(parts.count > 1 ? parts[1].dropFirst("findings=".count) : ""), findingIDs[flow], comment)
+            let source = line[2].isEmpty ? line[3] : line[2]
+            let outbound = devices.contains(source)
+            XCTAssertTrue(line[1] == (outbound ? "2" : "1") || line[1] == (outbound ? "0x00000002" : "0x00000001"), "direction \(line[1]) for \(source)")
+        }
+    }
+
+    func testTwoExportsWithTheSameInstantAreByteIdentical() throws {
+        let (dir, store) = try copyOfStore()
+        let a = try Data(contentsOf: export(store, into: dir, name: "a.zip").url)
+        let b = try Data(contentsOf: export(store, into: dir, name: "b.zip").url)
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(SHA256Digest.hex(of: a), SHA256Digest.hex(of: b))
+    }
+
+    func testVerifyPassesAFreshBundle() throws {
+        let (dir, store) = try copyOfStore()
+        let checks = BundleVerifier.verify(try export(store, into: dir).url)
+        XCTAssertEqual(checks.count, 6)
+        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+    }
+
+    func testVerifyFailsABundleWithAChangedByteNamingTheFile() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        var data = try Data(contentsOf: url)
+        // A byte in the middle of capture.pcapng's data (stored or deflated, whichever it is here).
+        let archive = try ZipArchiveReader(url: url)
+        let entry = try XCTUnwrap(archive.entries.first { $0.name == "capture.pcapng" })
+        let at = Int(entry.localHeaderOffset) + 30 + entry.name.utf8.count + Int(entry.compressedSize / 2)
+        data[at] ^= 0xff
+        try data.write(to: url)
+        let failed = BundleVerifier.verify(url).filter { !$0.holds }
+        XCTAssertFalse(failed.isEmpty)
+        XCTAssertTrue(failed.flatMap(\.problems).contains { $0.hasPrefix("capture.pcapng") }, "\(failed)")
+    }
+
+    func testVerifyFailsABundleWithAMissingFileNamingIt() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        let stripped = dir.url.appendingPathComponent("stripped.zip")
+        let script = """
+        import zipfile,sys
+        src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
+        [dst.writestr(i, src.read(i)) for i in src.infolist() if i.filename != 'findings.json']
+        dst.close()
+        """
+        XCTAssertEqual(try ExternalTool.run("python3", ["-c", script, url.path, stripped.path])?.status, 0)
+        let failed = BundleVerifier.verify(stripped).filter { !$0.holds }
+        XCTAssertTrue(failed.flatMap(\.problems).contains("findings.json is in the manifest but not in the archive"), "\(failed)")
+    }
+
+    func testVerifyFailsAnEditedCSVRowNamingTheRowAndTheColumn() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        let edited = dir.url.appendingPathComponent("edited.zip")
+        let script = """
+        import zipfile,sys,csv,io,hashlib,json
+        src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
+        rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
+        col=rows[0].index('bytesOut'); rows[3][col]='999999'
+        out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(rows); data=out.getvalue().encode()
+        m=json.loads(src.read('manifest.json'))
+        for f in m['files']:
+            if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+        for i in src.infolist():
+            if i.filename=='flows.csv': dst.writestr(i, data)
+            elif i.filename=='manifest.json': dst.writestr(i, json.dumps(m))
+            else: dst.writestr(i, src.read(i))
+        dst.close()
+        """
+        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, edited.path]))
+        XCTAssertEqual(run.status, 0, run.error)
+        let failed = BundleVerifier.verify(edited).filter { !$0.holds }
+        XCTAssertEqual(failed.count, 1, "\(failed)")
+        XCTAssertTrue(failed[0].problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”") }, "\(failed)")
+    }
+
+    func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
+        let (dir, store) = try copyOfStore()
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        exporter.zip64Threshold = 1_000   // every size and offset above a kilobyte takes the ZIP64 path
+        let result = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+                                         destination: dir.url.appendingPathComponent("z64.zip"))
+        XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
+        let py = try XCTUnwrap(ExternalTool.run("python3", ["-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))", result.url.path]))
+        XCTAssertEqual(py.output, "None\n7\n", py.error)
+        XCTAssertTrue(BundleVerifier.verify(result.url).allSatisfy(\.holds))
+    }
+
+    // MARK: The eight failures, and nothing left behind
+
+    func assertFails(_ expected: EvidenceExportError, _ exporter: EvidenceExporter, session: Int64, destination: URL, line: UInt = #line) {
+        XCTAssertThrowsError(try exporter.export(sessionID: session, exportedWith: "t", now: Self.exportedAt, destination: destination), line: line) {
+            XCTAssertEqual($0 as? EvidenceExportError, expected, line: line)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "no archive left", line: line)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path)) ?? []
+        XCTAssertEqual(leftovers, [], "nothing left in the exporter's directory", line: line)
+    }
+
+    func testEveryExportFailureIsReachableAndLeavesNothing() throws {
+        let (dir, store) = try copyOfStore()
+        let session = try laterSession(store)
+        let destination = dir.url.appendingPathComponent("never.zip")
+        func exporter() -> EvidenceExporter { EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp")) }
+
+        assertFails(.sessionNotFound, exporter(), session: 999, destination: destination)
+
+        let project = try XCTUnwrap(store.auditProject(id: session.projectID))
+        let open = try store.startAuditSession(AuditSessionDraft(projectID: project.id, kind: .baseline, environment: FlowFixture.environment,
+                                                                 inspection: .off), at: Self.exportedAt)
+        assertFails(.sessionStillOpen, exporter(), session: open.id, destination: destination)
+        _ = try store.endAuditSession(id: open.id, at: Self.exportedAt)
+
+        var draft = AuditProjectDraft(project)
+        draft.catalogueVersion = "tr-03161-1_9.9"
+        _ = try store.updateAuditProject(id: project.id, with: draft)
+        assertFails(.catalogueNotBundled(identifier: "tr-03161-1_9.9"), exporter(), session: session.id, destination: destination)
+        draft.catalogueVersion = nil
+        _ = try store.updateAuditProject(id: project.id, with: draft)
+
+        let broken = exporter()
+        broken.catalogues = { _ throws(RequirementCatalogueLibraryError) in throw .unusable(identifier: "tr-03161-1_3.0", .noRequirements) }
+        assertFails(.catalogueUnusable(identifier: "tr-03161-1_3.0"), broken, session: session.id, destination: destination)
+
+        let changing = exporter()
+        changing.beforeFinalCheck = {
+            var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first)
+            flow.bytesIn += 1
+            try store.upsertFlow(flow)
+        }
+        assertFails(.historyChangedWhileExporting, changing, session: session.id, destination: destination)
+
+        let blocked = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("a-file/tmp"))
+        try Data("x".utf8).write(to: dir.url.appendingPathComponent("a-file"))
+        XCTAssertThrowsError(try blocked.export(sessionID: session.id, exportedWith: "t", now: Self.exportedAt, destination: destination)) {
+            guard case .writeFailed? = $0 as? EvidenceExportError else { return XCTFail("\($0)") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
+
+        let captures = store.capturesDirectory
+        let aside = dir.url.appendingPathComponent("captures-aside")
+        try FileManager.default.moveItem(at: captures, to: aside)
+        try Data("not a directory".utf8).write(to: captures)
+        guard case .captureDirectoryUnavailable? = Self.error(of: exporter(), session.id, destination) else { return XCTFail("capture directory") }
+        try FileManager.default.removeItem(at: captures)
+        try FileManager.default.moveItem(at: aside, to: captures)
+
+        _ = try ExternalTool.run("sqlite3", [store.databaseURL.path, "DROP INDEX flows_audit_session; ALTER TABLE flows RENAME TO flows_gone;"])
+        guard case .historyUnreadable? = Self.error(of: exporter(), session.id, destination) else { return XCTFail("history unreadable") }
+    }
+
+    static func error(of exporter: EvidenceExporter, _ session: Int64, _ destination: URL) -> EvidenceExportError? {
+        do { _ = try exporter.export(sessionID: session, exportedWith: "t", now: exportedAt, destination: destination); return nil } catch { return error }
+    }
+
+    func testAtMostOneBundleStaysInTheExportersDirectory() throws {
+        let (dir, store) = try copyOfStore()
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        let first = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: first.url.path))
+        let project = try XCTUnwrap(store.auditProjects().first { $0.name == "Example Health" })
+        let baseline = try XCTUnwrap(store.auditSessions(forProject: project.id).first { $0.kind == .baseline })
+        let second = try exporter.export(sessionID: baseline.id, exportedWith: "t", now: Self.exportedAt)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path), [second.url.lastPathComponent])
+    }
+}
