@@ -28,7 +28,7 @@ public struct EvidenceExportResult: Sendable, Equatable {
 }
 
 /// Draws report.pdf into a folder: the report layer plugs in here, the exporter knows no PDF.
-public typealias EvidenceReportRendering = (EvidenceBundle, EvidenceCaptureDocument, URL) throws -> Void
+public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCaptureDocument, URL) throws -> Void
 
 /// Reads a closed session out of the history, has the documents, the capture and the report
 /// written into a folder of its own temporary directory, hashes them into the manifest and

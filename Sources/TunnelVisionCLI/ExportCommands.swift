@@ -40,7 +40,7 @@ enum ExportCommands {
                 let session = try support.session(parsed.argument(0)!, in: store)
                 let exporter = EvidenceExporter(store: store)
                 if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
-                if !parsed.flag("no-report") { exporter.report = ReportHook.renderer }
+                if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
                 let now = try instant(parsed, context: context)
                 let destination: URL
                 if let output = parsed.value("output") {
@@ -108,7 +108,3 @@ extension ExportCommands {
     }
 }
 
-/// Where the report layer plugs into the exporter (set when the report module is linked).
-enum ReportHook {
-    nonisolated(unsafe) static var renderer: EvidenceReportRendering? = nil
-}

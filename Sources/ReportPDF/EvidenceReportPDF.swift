@@ -1,0 +1,171 @@
+import Audit
+import CCairoPango
+import Foundation
+
+/// Draws a laid-out report into a PDF with Cairo: each mark where the layout says, nothing decided
+/// here. Metadata, an outline entry per section, links from finding identifiers to where the
+/// finding is stated, page labels, and structure tags (headings, paragraphs, tables).
+public enum EvidenceReportPDF {
+    public struct Metadata: Sendable {
+        public let title: String
+        public let subject: String
+        public let creator: String
+        /// The export instant: the PDF's creation date.
+        public let created: Date
+        public init(title: String, subject: String, creator: String, created: Date) {
+            self.title = title; self.subject = subject; self.creator = creator; self.created = created
+        }
+    }
+
+    public struct DrawError: Error, CustomStringConvertible { public let description: String }
+
+    public static func write(_ layout: EvidenceReportLayout, typography: EvidenceReportTypography, metadata: Metadata, to url: URL) throws {
+        setlocale(LC_NUMERIC, "C")
+        let geometry = layout.geometry
+        guard let surface = cairo_pdf_surface_create(url.path, Double(geometry.width), Double(geometry.height)) else {
+            throw DrawError(description: "cairo could not create \(url.path)")
+        }
+        cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
+        let civil = CivilTime(secondsSinceEpoch: Int64(metadata.created.timeIntervalSince1970.rounded(.down)))
+        let date = civil.isoDate + "T" + civil.isoTime + "Z"
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        guard let cr = cairo_create(surface) else { throw DrawError(description: "cairo could not draw") }
+        let pango = pango_layout_new(typography.context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
+        var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
+        for style in EvidenceReportTextStyle.allCases { descriptions[style] = pango_font_description_from_string(EvidenceReportTypography.font(style)) }
+        defer { for d in descriptions.values { pango_font_description_free(d) } }
+
+        for kind in EvidenceReportSectionKind.allCases {
+            cairo_pdf_surface_add_outline(surface, Int32(CAIRO_PDF_OUTLINE_ROOT), kind.title, "dest='section-\(kind.rawValue)'", cairo_pdf_outline_flags_t(0))
+        }
+        var tags = StructureTags(cr: cr)
+        tags.open("Document")
+        for page in layout.pages {
+            cairo_pdf_surface_set_page_label(surface, "\(page.number)")
+            var sectionsToMark = page.sectionsStarting
+            for mark in page.body {
+                switch mark {
+                case .fill(let rect, let fill):
+                    draw(fill, rect, cr)
+                case .text(let line):
+                    tags.enter(line)
+                    if line.role == .heading1, let kind = sectionsToMark.first {
+                        cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'")
+                        cairo_tag_end(cr, CAIRO_TAG_DEST)
+                        sectionsToMark.removeFirst()
+                    }
+                    if let anchor = line.anchor {
+                        cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'")
+                        cairo_tag_end(cr, CAIRO_TAG_DEST)
+                    }
+                    if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
+                    draw(line, cr, pango, descriptions[line.style]!)
+                    if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
+                }
+            }
+            tags.closeAll(keeping: 1)
+            for mark in page.footer {
+                switch mark {
+                case .fill(let rect, let fill): draw(fill, rect, cr)
+                case .text(let line): draw(line, cr, pango, descriptions[line.style]!)
+                }
+            }
+            cairo_show_page(cr)
+        }
+        tags.closeAll(keeping: 0)
+        let status = cairo_status(cr)
+        cairo_destroy(cr)
+        cairo_surface_finish(surface)
+        let surfaceStatus = cairo_surface_status(surface)
+        cairo_surface_destroy(surface)
+        guard status == CAIRO_STATUS_SUCCESS, surfaceStatus == CAIRO_STATUS_SUCCESS else {
+            throw DrawError(description: "cairo failed: \(String(cString: cairo_status_to_string(status == CAIRO_STATUS_SUCCESS ? surfaceStatus : status)))")
+        }
+        // The dates with their D: prefix (cairo 1.16 leaves it out).
+        let written = try Data(contentsOf: url)
+        let fixed = PDFInfoDates.addPrefix(written)
+        if fixed != written { try fixed.write(to: url) }
+    }
+
+    static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {
+        switch style {
+        case .title, .sectionHeading: return (0.05, 0.22, 0.36)
+        case .heading: return (0.08, 0.18, 0.28)
+        case .note: return (0.22, 0.22, 0.25)
+        case .label, .footer, .subtitle: return (0.35, 0.35, 0.38)
+        default: return (0.08, 0.08, 0.1)
+        }
+    }
+
+    static func draw(_ fill: EvidenceReportFill, _ rect: CGRect, _ cr: OpaquePointer) {
+        switch fill {
+        case .rule: cairo_set_source_rgb(cr, 0.75, 0.77, 0.8)
+        case .quoteBar: cairo_set_source_rgb(cr, 0.45, 0.62, 0.78)
+        case .headerBand: cairo_set_source_rgb(cr, 0.91, 0.93, 0.95)
+        }
+        cairo_rectangle(cr, Double(rect.minX), Double(rect.minY), Double(rect.width), Double(rect.height))
+        cairo_fill(cr)
+    }
+
+    static func draw(_ line: EvidenceReportLine, _ cr: OpaquePointer, _ pango: OpaquePointer, _ font: OpaquePointer) {
+        let (r, g, b) = color(line.style)
+        cairo_set_source_rgb(cr, r, g, b)
+        pango_layout_set_font_description(pango, font)
+        pango_layout_set_width(pango, -1)
+        pango_layout_set_text(pango, line.text, -1)
+        // Centre the font's line in the line box the layout measured.
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(pango, &ink, &logical)
+        let natural = Double(logical.height) / Double(PANGO_SCALE)
+        cairo_move_to(cr, Double(line.origin.x), Double(line.origin.y) + (Double(line.height) - natural) / 2)
+        pango_cairo_show_layout(cr, pango)
+    }
+}
+
+/// Structure tags as the marks go by: a heading, a paragraph, a fact list or a table opens its
+/// element; a table's rows and cells open theirs inside it.
+struct StructureTags {
+    let cr: OpaquePointer
+    private var stack: [String] = []
+    private var element = -1, row = -1, column = -1
+
+    init(cr: OpaquePointer) { self.cr = cr }
+
+    mutating func open(_ tag: String) { cairo_tag_begin(cr, tag, nil); stack.append(tag) }
+    mutating func close() { if let tag = stack.popLast() { cairo_tag_end(cr, tag) } }
+    mutating func closeAll(keeping depth: Int) {
+        while stack.count > depth { close() }
+        element = -1; row = -1; column = -1
+    }
+
+    mutating func enter(_ line: EvidenceReportLine) {
+        let isTable = line.role == .tableHeader || line.role == .tableCell || line.role == .factLabel || line.role == .factValue
+        if line.element != element {
+            closeAll(keeping: 1)
+            element = line.element
+            switch line.role {
+            case .title, .heading1: open("H1")
+            case .heading2: open("H2")
+            case .note: open("BlockQuote"); open("P")
+            case .paragraph: open("P")
+            default: open("Table")
+            }
+        }
+        guard isTable, let lineRow = line.row, let lineColumn = line.column else { return }
+        if lineRow != row {
+            while stack.count > 2 { close() }
+            row = lineRow; column = -1
+            open("TR")
+        }
+        if lineColumn != column {
+            while stack.count > 3 { close() }
+            column = lineColumn
+            open(line.role == .tableHeader || line.role == .factLabel ? "TH" : "TD")
+        }
+    }
+}
