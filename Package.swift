@@ -31,10 +31,10 @@ let package = Package(
 
         // Helpers the tests share: temporary directories, golden files, external tools.
         .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Audit", "TestSupport"],
                     exclude: ["Golden"]),
     ],

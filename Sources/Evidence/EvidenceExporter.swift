@@ -54,7 +54,9 @@ public final class EvidenceExporter {
         self.temporaryDirectory = temporaryDirectory
     }
 
-    public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
+    /// Reads the session out of the history and builds its documents (pure), with the fingerprint
+    /// of what was read.
+    func bundle(sessionID: Int64, exportedWith: String, now: Date) throws(EvidenceExportError) -> (EvidenceBundle, String) {
         func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
             do { return try body() } catch { throw .historyUnreadable("\(error)") }
         }
@@ -73,16 +75,19 @@ public final class EvidenceExporter {
         let fingerprint = try history { try store.auditSessionFingerprint(id: sessionID) }
         let flows = try history { try store.flows(inAuditSession: sessionID) }
         let markers = try history { try store.markers(forSession: sessionID) }
-        let bundle: EvidenceBundle
         do {
-            bundle = try EvidenceBundle(project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-                                        exportedWith: exportedWith, exportedAt: now)
+            return (try EvidenceBundle(project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
+                                       exportedWith: exportedWith, exportedAt: now), fingerprint)
         } catch {
             switch error {
             case .sessionStillOpen: throw .sessionStillOpen
             case .sessionOfAnotherProject, .duplicateFlow: throw .historyUnreadable("\(error)")
             }
         }
+    }
+
+    public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
+        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
         var isDirectory: ObjCBool = false
         let captures = store.capturesDirectory
         if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -154,6 +159,31 @@ public final class EvidenceExporter {
             throw .historyUnreadable(error.description)
         } catch {
             throw .writeFailed("\(error.localizedDescription)")
+        }
+    }
+
+    /// report.pdf alone, at `destination`: the same reading, the capture counted (its slice is
+    /// written and thrown away), the same report the bundle would carry.
+    public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL) throws(EvidenceExportError) -> EvidenceReportRenderer.Timing {
+        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
+        let fm = FileManager.default
+        let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem + "-report", isDirectory: true)
+        defer { try? fm.removeItem(at: folder) }
+        do {
+            try? fm.removeItem(at: folder)
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+            let capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: store.capturesDirectory, into: folder,
+                                                          application: exportedWith)
+            let timing = try EvidenceReportRenderer.render(bundle, capture.document, into: folder)
+            guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
+            try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
+            return timing
+        } catch let error as EvidenceExportError {
+            throw error
+        } catch let error as FlowStoreError {
+            throw .historyUnreadable(error.description)
+        } catch {
+            throw .writeFailed("\(error)")
         }
     }
 

@@ -78,6 +78,29 @@ enum ExportCommands {
 }
 
 extension ExportCommands {
+    static var report: CommandDefinition {
+        CommandDefinition(
+            name: "report", abstract: "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
+            arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+            options: [.value("output", "file", short: "o", "Where to write the PDF (default: report.pdf here)."), at, AssessmentCommands.catalogueFile],
+            run: { parsed, context in
+                let support = CommandSupport(parsed: parsed, context: context)
+                let store = try support.openStore()
+                let session = try support.session(parsed.argument(0)!, in: store)
+                let exporter = EvidenceExporter(store: store)
+                if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
+                let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
+                let timing: EvidenceReportRenderer.Timing
+                do {
+                    timing = try exporter.report(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",
+                                                 now: try instant(parsed, context: context), destination: destination)
+                } catch let error as EvidenceExportError {
+                    throw RefusedError(EvidenceExportPresentation.failure(failure(error)).replacingOccurrences(of: "exported", with: "written"))
+                }
+                context.print("Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
+            })
+    }
+
     static var verify: CommandDefinition {
         CommandDefinition(
             name: "verify", abstract: "Check an evidence bundle without the store: digests, files, capture count, identifiers, the CSV.",

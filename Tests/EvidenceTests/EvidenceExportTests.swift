@@ -10,7 +10,7 @@ import XCTest
 /// Exports of the sample store through real files, checked with tools that are not ours.
 final class EvidenceExportTests: XCTestCase {
     nonisolated(unsafe) static var sample: TemporaryDirectory!
-    static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)   // 2026-10-07T09:00:00Z
+    static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)   // 2026-10-07T11:00:00Z
 
     override class func setUp() {
         sample = TemporaryDirectory("evidence-sample")

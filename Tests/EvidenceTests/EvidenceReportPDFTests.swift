@@ -1,0 +1,145 @@
+import Audit
+import Evidence
+import FlowStore
+import Foundation
+import ReportPDF
+import Sample
+import TestSupport
+import XCTest
+
+/// report.pdf of the sample's 2.4.0 session, checked with poppler's tools.
+final class EvidenceReportPDFTests: XCTestCase {
+    nonisolated(unsafe) static var directory: TemporaryDirectory!
+    nonisolated(unsafe) static var bundle: EvidenceBundle!
+    nonisolated(unsafe) static var capture: EvidenceCaptureDocument!
+    static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)
+
+    override class func setUp() {
+        directory = TemporaryDirectory("report")
+        let storeURL = directory.url.appendingPathComponent("store")
+        _ = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: storeURL)
+        let store = try! FlowStore(directory: storeURL)
+        let project = try! store.auditProjects().first { $0.name == "Example Health" }!
+        let session = try! store.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" }!
+        bundle = try! EvidenceBundle(project: project, session: session, markers: store.markers(forSession: session.id),
+                                     flows: store.flows(inAuditSession: session.id),
+                                     catalogue: RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0"),
+                                     exportedWith: "tunnelvision 0.1.0", exportedAt: exportedAt)
+        let folder = directory.url.appendingPathComponent("capture")
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        capture = try! EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: store.capturesDirectory, into: folder, application: "t").document
+        try! EvidenceReportRenderer.render(bundle, capture, into: directory.url)
+    }
+
+    var pdf: String { Self.directory.url.appendingPathComponent("report.pdf").path }
+
+    func layout() throws -> (EvidenceReportLayout, EvidenceReportTypography) {
+        let typography = try EvidenceReportTypography(fontsDirectory: ReportFonts.directory())
+        let report = try EvidenceReport(bundle: Self.bundle, capture: Self.capture, limits: .bundled)
+        return (EvidenceReportLayout(report: report, geometry: .a4, measuring: typography), typography)
+    }
+
+    func tool(_ name: String, _ arguments: [String]) throws -> String {
+        guard let result = try ExternalTool.run(name, arguments) else { throw XCTSkip("\(name) is not installed (make test installs poppler-utils)") }
+        XCTAssertEqual(result.status, 0, result.error)
+        return result.output
+    }
+
+    func testOnlyEmbeddedSubsetFontsFromTheBundledFamilyAreUsed() throws {
+        let rows = try tool("pdffonts", [pdf]).split(separator: "\n").dropFirst(2)
+        XCTAssertFalse(rows.isEmpty)
+        let bundled = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSansMono"]
+        for row in rows {
+            let columns = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            let name = String(columns[0].split(separator: "+").last!)
+            XCTAssertTrue(bundled.contains(name), "\(name) is not one of the bundled fonts")
+            XCTAssertTrue(columns[0].contains("+"), "a subset: \(columns[0])")
+            // emb sub uni: yes yes yes
+            XCTAssertEqual(Array(columns.suffix(5).prefix(3)), ["yes", "yes", "yes"], String(row))
+        }
+    }
+
+    func testTheTextHasEverySectionRequirementFindingAndTheCaptureStanding() throws {
+        let text = try tool("pdftotext", ["-layout", pdf, "-"])
+        let flat = text.replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+        for kind in EvidenceReportSectionKind.allCases { XCTAssertTrue(text.contains(kind.title), kind.title) }
+        for requirement in Self.bundle.catalogue.requirements { XCTAssertTrue(text.contains(requirement.id), requirement.id) }
+        for index in Self.bundle.findings.indices {
+            let id = FindingsPresentation.identifier(index)
+            XCTAssertNotNil(text.range(of: "\\b\(id)\\b", options: .regularExpression), id)
+        }
+        XCTAssertTrue(flat.contains("⚠ \(Self.capture.packets.written) of \(Self.capture.packets.recorded) recorded packets are in the capture."), "capture standing")
+        XCTAssertTrue(flat.contains("Einholung einer Einwilligungserklärung des Nutzers."))
+        for word in EvidenceWording.forbiddenWords {
+            XCTAssertNil(text.range(of: "\\b\(word)\\b", options: [.regularExpression, .caseInsensitive]), word)
+        }
+    }
+
+    func testPdfinfoShowsTheLayoutsPagesOnA4TaggedAndDated() throws {
+        let info = try tool("pdfinfo", [pdf])
+        let (layout, _) = try layout()
+        XCTAssertTrue(info.contains("Pages:           \(layout.pages.count)\n"), info)
+        XCTAssertTrue(info.contains("Page size:       595.276 x 841.89 pts (A4)"), info)
+        XCTAssertTrue(info.contains("Tagged:          yes"), info)
+        XCTAssertTrue(info.contains("Title:           Evidence report · Example Health"), info)
+        XCTAssertTrue(info.contains("Creator:         tunnelvision 0.1.0"), info)
+        let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
+        XCTAssertNotNil(raw.range(of: Data("/CreationDate (D:20261007110000Z)".utf8)), "the date with its D: prefix")
+        XCTAssertNotNil(raw.range(of: Data("/Outlines".utf8)))
+        XCTAssertGreaterThan(raw.count(of: "/Subtype /Link"), 3, "finding identifiers link to where they are stated")
+        XCTAssertEqual(raw.count(of: "/S /H1"), 9, "the title and the eight section headings")
+        XCTAssertGreaterThan(layout.pages.count, 8)
+    }
+
+    func testTheSameBundleAndInstantDrawTheSameBytes() throws {
+        let again = TemporaryDirectory("report-again")
+        try EvidenceReportRenderer.render(Self.bundle, Self.capture, into: again.url)
+        XCTAssertEqual(try Data(contentsOf: again.url.appendingPathComponent("report.pdf")), try Data(contentsOf: URL(fileURLWithPath: pdf)))
+    }
+
+    func testNoCharacterOfTheReportLacksAGlyphInTheBundledFonts() throws {
+        let (layout, typography) = try layout()
+        var checked = 0
+        for page in layout.pages {
+            for case .text(let line) in page.body + page.footer {
+                XCTAssertEqual(typography.unknownGlyphs(in: line.text, style: line.style), 0, line.text)
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 300)
+        XCTAssertEqual(typography.unknownGlyphs(in: "Prüfung · Größe ⚠ ▼ → “quoted” — 0x7F1C", style: .body), 0)
+        XCTAssertGreaterThan(typography.unknownGlyphs(in: "漢字", style: .body), 0, "the count can fail")
+    }
+
+    func testTheMeasurerBreaksLinesNoWiderThanAsked() throws {
+        let (_, typography) = try layout()
+        let text = EvidenceNotes.attribution + " a-very-long-host-name-without-spaces.tracker-analytics-collector.example-health.de"
+        for width in [120.0, 200, 483] {
+            let lines = typography.lines(of: text, style: .body, width: CGFloat(width))
+            XCTAssertGreaterThan(lines.count, 1)
+            for line in lines { XCTAssertLessThanOrEqual(typography.width(of: line, style: .body), CGFloat(width) + 0.01, line) }
+            XCTAssertEqual(lines.joined(separator: " ").replacingOccurrences(of: " ", with: ""), text.replacingOccurrences(of: " ", with: ""))
+        }
+    }
+
+    func testAGoldenLayoutOfTheSampleReportAtA4() throws {
+        let (layout, _) = try layout()
+        var text = "pages \(layout.pages.count)\n"
+        for page in layout.pages {
+            text += "--- page \(page.number)\n"
+            for case .text(let l) in page.body {
+                text += "\(Int(l.origin.x.rounded())),\(Int(l.origin.y.rounded())) \(l.role.rawValue)\(l.isRepeat ? " repeat" : ""): \(l.text)\n"
+            }
+        }
+        if let difference = Golden.compare(text, file: Golden.directory().appendingPathComponent("Golden/sample-report-layout.txt")) { XCTFail(difference) }
+    }
+}
+
+extension Data {
+    func count(of text: String) -> Int {
+        let needle = Data(text.utf8)
+        var count = 0, start = startIndex
+        while let range = self.range(of: needle, in: start..<endIndex) { count += 1; start = range.upperBound }
+        return count
+    }
+}
