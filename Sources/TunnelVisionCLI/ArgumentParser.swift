@@ -76,12 +76,24 @@ enum ArgumentParser {
         // Walk down the tree while the next word names a subcommand (`help X Y` reads as `X Y --help`).
         var helpRequested = false
         if words.first == "help" && !root.subcommands.isEmpty { helpRequested = true; index = 1 }
-        while index < words.count, let next = command.subcommands.first(where: { $0.name == words[index] }) {
+        // Global options may come before the subcommand (`tunnelvision --store DIR project list`).
+        var leading: [String] = []
+        while index < words.count {
+            let word = words[index]
+            if let option = global.first(where: { word == "--\($0.name)" || word.hasPrefix("--\($0.name)=") }) {
+                leading.append(word)
+                if option.valueName != nil && !word.contains("="), index + 1 < words.count { leading.append(words[index + 1]); index += 1 }
+                index += 1
+                continue
+            }
+            guard let next = command.subcommands.first(where: { $0.name == word }) else { break }
             command = next
             path.append(next.name)
             index += 1
         }
         var parsed = ParsedCommand(path: path)
+        let words = leading + words[index...]
+        index = 0
         let options = command.options + global
         var onlyArguments = false
         while index < words.count {

@@ -177,3 +177,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(cli.run("session", "show", "1").status, 1)
     }
 }
+
+extension CommandLineTests {
+    func testTheStoreOptionMayComeBeforeTheSubcommand() {
+        let cli = CLIHarness()
+        let other = cli.directory.url.appendingPathComponent("other").path
+        XCTAssertEqual(cli.run("--store", other, "project", "new", "Elsewhere").status, 0)
+        XCTAssertTrue(cli.run("--store=\(other)", "project", "list").output.contains("Elsewhere"))
+        XCTAssertFalse(cli.run("project", "list").output.contains("Elsewhere"), "the default store is another one")
+    }
+}
