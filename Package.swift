@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
         .target(name: "Evidence", dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CCrypto"]),
         .target(name: "Sample", dependencies: ["Audit", "FlowStore", "Capture"]),
-        .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample"]),
+        .target(name: "Import", dependencies: ["Audit", "FlowStore", "Capture", "CCrypto"]),
+        .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import"]),
         .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
 
         // Helpers the tests share: temporary directories, golden files, external tools.

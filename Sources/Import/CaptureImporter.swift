@@ -1,0 +1,134 @@
+import Audit
+import Capture
+import FlowStore
+import Foundation
+
+public enum CaptureImportError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case noPackets(path: String)
+    case markerOutsideCapture(SessionMarkerKind, Date)
+    case sessionRecording(Int64)
+    case writeFailed(String)
+
+    public var description: String {
+        switch self {
+        case let .unreadable(path, reason): return "\(path) cannot be imported: \(reason)."
+        case .noPackets(let path): return "\(path) holds no IP packet that could be read; no session was created."
+        case let .markerOutsideCapture(kind, date): return "The marker “\(AuditPresentation.markerName(kind))” at \(Instant.rfc3339(date)) lies outside the capture; a marker must fall between its first and its last packet."
+        case .sessionRecording(let id): return "Session \(id) is recording; an import creates a session of its own, and only one can be open. End it first."
+        case .writeFailed(let reason): return "The import could not be written (\(reason)); nothing was kept."
+        }
+    }
+}
+
+/// What an import asks for, besides the file.
+public struct CaptureImportRequest: Sendable {
+    public var projectID: Int64
+    public var kind: AuditSessionKind
+    public var devices: [String]
+    public var markers: [(SessionMarkerKind, Date)]
+    public var deviceModel: String?
+    public var osVersion: String?
+    public var toolVersion: String
+    public var notes: String
+    public init(projectID: Int64, kind: AuditSessionKind, devices: [String] = [], markers: [(SessionMarkerKind, Date)] = [],
+                deviceModel: String? = nil, osVersion: String? = nil, toolVersion: String, notes: String = "") {
+        self.projectID = projectID; self.kind = kind; self.devices = devices; self.markers = markers
+        self.deviceModel = deviceModel; self.osVersion = osVersion; self.toolVersion = toolVersion; self.notes = notes
+    }
+}
+
+/// Imports a pcap or pcapng file into an audit session: read it once to find the flows and their
+/// readings, then again to write its packets into the store's capture files, with the session open
+/// while its flows are written — the path live traffic takes. All or nothing.
+public enum CaptureImporter {
+    public static func analyse(_ url: URL, devices: [String] = [], progress: ((Int) -> Void)? = nil) throws -> CaptureAnalysis {
+        var analyser = CaptureAnalyser(devices: devices)
+        var decoder = CaptureFileDecoder()
+        var index = 0
+        do {
+            try decoder.decode(url) { frame in
+                analyser.add(frame, index: index)
+                index += 1
+                if index % 50_000 == 0 { progress?(index) }
+            }
+        } catch let error as CaptureFileError {
+            throw CaptureImportError.unreadable(path: url.path, reason: error.description)
+        } catch {
+            throw CaptureImportError.unreadable(path: url.path, reason: "\(error)")
+        }
+        var analysis = analyser.finish()
+        analysis.sections = decoder.sections
+        analysis.damagedRecords = decoder.damagedRecords
+        return analysis
+    }
+
+    public static func write(_ analysis: CaptureAnalysis, from url: URL, request: CaptureImportRequest, into store: FlowStore,
+                             rotationBytes: UInt64 = PcapWriter.defaultRotationBytes) throws -> AuditSession {
+        guard let first = analysis.firstMicroseconds, let last = analysis.lastMicroseconds, !analysis.packets.isEmpty else {
+            throw CaptureImportError.noPackets(path: url.path)
+        }
+        let start = Instant.date(microseconds: first), end = Instant.date(microseconds: last)
+        for (kind, date) in request.markers where date < start || date > end { throw CaptureImportError.markerOutsideCapture(kind, date) }
+        if let open = try store.openAuditSession() { throw CaptureImportError.sessionRecording(open.id) }
+        guard (try store.auditProject(id: request.projectID)) != nil else { throw AuditStoreError.projectNotFound(request.projectID) }
+
+        let section = analysis.sections.first ?? CaptureSectionInfo()
+        var notes = request.notes
+        let devicesLine = analysis.devicesInferred
+            ? "Imported from \(url.lastPathComponent). Device side inferred per connection: the side that opened it (sent the TCP SYN or the first datagram), the private address over a public one when the opening was not seen. Device addresses: \(analysis.deviceAddresses.prefix(8).joined(separator: ", "))."
+            : "Imported from \(url.lastPathComponent). Device addresses as given: \(analysis.deviceAddresses.joined(separator: ", "))."
+        notes = notes.isEmpty ? devicesLine : notes + "\n" + devicesLine
+        if let application = section.application { notes += "\nCaptured with \(application)." }
+        let environment = AuditEnvironment(deviceModel: request.deviceModel ?? section.hardware ?? "unknown (not in the capture)",
+                                           osVersion: request.osVersion ?? section.os ?? "unknown (not in the capture)",
+                                           toolVersion: request.toolVersion)
+        var created: [URL] = []
+        do {
+            let session: AuditSession = try store.transaction {
+                let capture = try store.beginCaptureSession(at: start)
+                let session = try store.startAuditSession(AuditSessionDraft(projectID: request.projectID, kind: request.kind,
+                                                                            environment: environment, inspection: .off, notes: notes), at: start)
+                var ids: [Int64] = []
+                for flow in analysis.flows {
+                    var stored = flow.flow
+                    stored.captureSessionID = capture
+                    ids.append(try store.upsertFlow(stored))
+                }
+                var clock = start
+                let writer = PcapWriter(directory: store.capturesDirectory, rotationBytes: rotationBytes) {
+                    let sequence = try store.claimCaptureFileSequence(at: clock)
+                    created.append(store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+                    return sequence
+                }
+                var pending: [StoredPacket] = []
+                var next = 0
+                var decoder = CaptureFileDecoder()
+                var index = 0
+                try decoder.decode(url) { frame in
+                    defer { index += 1 }
+                    guard next < analysis.packets.count, analysis.packets[next].frameIndex == index else { return }
+                    let packet = analysis.packets[next]
+                    next += 1
+                    guard case .packet(let dissected) = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType) else { return }
+                    let date = Instant.date(microseconds: packet.microseconds)
+                    clock = date
+                    let location = try writer.write(Data(dissected.datagram), at: date)
+                    pending.append(StoredPacket(flowID: ids[packet.flow], date: date, direction: packet.fromOpener ? .outbound : .inbound,
+                                                length: packet.length, tcpFlags: packet.tcpFlags, location: location))
+                    if pending.count >= 20_000 { try store.appendPackets(pending); pending.removeAll(keepingCapacity: true) }
+                }
+                try writer.close()
+                try store.appendPackets(pending)
+                for (kind, date) in request.markers { _ = try store.addMarker(kind, toSession: session.id, at: date) }
+                return try store.endAuditSession(id: session.id, at: end)
+            }
+            return session
+        } catch {
+            for file in created { try? FileManager.default.removeItem(at: file) }
+            if let error = error as? CaptureImportError { throw error }
+            if let error = error as? AuditStoreError { throw error }
+            throw CaptureImportError.writeFailed("\(error)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Imports captures with tunnelvision and checks its readings against tshark's on the same files.
+
+For every TLS and QUIC flow: the SNI, the negotiated TLS version and the ALPN list that
+tunnelvision stored must be what `tshark -T fields` reads. Prints one line per file and every
+disagreement; exits 1 if there is any.
+
+usage: compare-with-tshark.py TUNNELVISION CAPTURE...
+"""
+import json, os, subprocess, sys, tempfile, zipfile
+
+VERSIONS = {0x0300: "SSL 3.0", 0x0301: "TLS 1.0", 0x0302: "TLS 1.1", 0x0303: "TLS 1.2", 0x0304: "TLS 1.3"}
+
+
+def name_of(value):
+    return VERSIONS.get(value, "0x%04X" % value)
+
+
+def tshark(capture, display_filter, fields):
+    out = subprocess.run(["tshark", "-r", capture, "-Y", display_filter, "-T", "fields", "-E", "separator=\t",
+                          "-E", "occurrence=a", "-E", "aggregator=,"] + sum((["-e", f] for f in fields), []),
+                         capture_output=True, text=True, check=True).stdout
+    return [line.split("\t") for line in out.splitlines() if line.strip()]
+
+
+def key(src, sport, dst, dport, proto):
+    return (proto,) + tuple(sorted([(src, int(sport)), (dst, int(dport))]))
+
+
+def theirs(capture):
+    flows = {}
+    fields = ["ip.src", "ipv6.src", "tcp.srcport", "udp.srcport", "ip.dst", "ipv6.dst", "tcp.dstport", "udp.dstport",
+              "tls.handshake.extensions_server_name", "tls.handshake.extensions_alpn_str"]
+    for row in tshark(capture, "tls.handshake.type == 1", fields):
+        src, sport = row[0] or row[1], row[2] or row[3]
+        dst, dport = row[4] or row[5], row[6] or row[7]
+        proto = "udp" if row[3] else "tcp"
+        entry = flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], proto), {})
+        entry.setdefault("sni", row[8].split(",")[0] or None)
+        entry.setdefault("alpn", [a for a in row[9].split(",") if a])
+    for row in tshark(capture, "tls.handshake.type == 2", fields[:8] + ["tls.handshake.extensions.supported_version", "tls.handshake.version"]):
+        src, sport = row[0] or row[1], row[2] or row[3]
+        dst, dport = row[4] or row[5], row[6] or row[7]
+        proto = "udp" if row[3] else "tcp"
+        chosen = (row[8] or row[9]).split(",")[-1]
+        flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], proto), {})["version"] = name_of(int(chosen, 16))
+    return flows
+
+
+def ours(tunnelvision, capture, work):
+    store = os.path.join(work, "store")
+    run = lambda *args: subprocess.run([tunnelvision, "--store", store] + list(args), capture_output=True, text=True)
+    if not os.path.exists(store):
+        run("project", "new", "Comparison")
+    result = run("import", capture, "--project", "Comparison", "--version", "1", "--build", "1", "--json")
+    if result.returncode != 0:
+        raise SystemExit("import of %s failed: %s" % (capture, result.stderr.strip()))
+    session = json.loads(result.stdout)["sessionID"]
+    bundle = os.path.join(work, "bundle-%d.zip" % session)
+    exported = run("export", str(session), "--no-report", "-o", bundle, "--at", "2026-01-01T00:00:00Z")
+    if exported.returncode != 0:
+        raise SystemExit("export failed: %s" % exported.stderr.strip())
+    flows = {}
+    for flow in json.loads(zipfile.ZipFile(bundle).read("flows.json"))["flows"]:
+        a, b = flow["peers"]
+        entry = {"sni": flow["sni"], "alpn": (flow["clientTLS"] or {}).get("alpn", []),
+                 "version": (flow["serverTLS"] or {}).get("version") if (flow["serverTLS"] or {}).get("answer") == "negotiated" else None}
+        flows.setdefault(key(a["address"], a["port"], b["address"], b["port"], flow["protocol"]), entry)
+    return flows
+
+
+def main():
+    if len(sys.argv) < 3:
+        raise SystemExit(__doc__)
+    tunnelvision, captures = sys.argv[1], sys.argv[2:]
+    problems = 0
+    with tempfile.TemporaryDirectory() as work:
+        for capture in captures:
+            expected, actual = theirs(capture), ours(tunnelvision, capture, work)
+            checked = 0
+            for k, want in sorted(expected.items()):
+                got = actual.get(k)
+                if got is None:
+                    print("  %s: tshark reads a handshake of %s that tunnelvision has no flow for" % (os.path.basename(capture), k))
+                    problems += 1
+                    continue
+                for field in ("sni", "alpn", "version"):
+                    if field in want and want[field] != got[field]:
+                        print("  %s %s: %s is %r for tshark, %r for tunnelvision" % (os.path.basename(capture), k, field, want[field], got[field]))
+                        problems += 1
+                checked += 1
+            print("%s: %d TLS/QUIC flows compared" % (os.path.basename(capture), checked))
+    print("%d disagreements" % problems)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
