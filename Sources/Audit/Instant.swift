@@ -21,7 +21,8 @@ public enum Instant {
     }
 
     public static func date(microseconds: Int64) -> Date {
-        date(nanoseconds: microseconds * 1_000)
+        let (nanoseconds, overflow) = microseconds.multipliedReportingOverflow(by: 1_000)
+        return overflow ? Date(timeIntervalSince1970: Double(microseconds) / 1_000_000) : date(nanoseconds: nanoseconds)
     }
 
     /// RFC 3339 in UTC with the sub-second digits that exist: `2026-10-09T10:00:00Z`,

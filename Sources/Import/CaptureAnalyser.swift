@@ -29,6 +29,8 @@ struct CaptureAnalyser {
         case .packet(let p): packet = p
         }
         let micros = frame.microseconds
+        // Before 1970 or after 9999: not a time any capture was taken at.
+        guard (0...253_402_300_799_999_999).contains(micros) else { analysis.unparseable["timestamp out of range", default: 0] += 1; return }
         if analysis.firstMicroseconds == nil || micros < analysis.firstMicroseconds! { analysis.firstMicroseconds = micros }
         if analysis.lastMicroseconds == nil || micros > analysis.lastMicroseconds! { analysis.lastMicroseconds = micros }
         let key = Self.key(packet.source, packet.destination, packet.ipProtocol)

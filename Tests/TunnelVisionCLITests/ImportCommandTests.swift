@@ -1,0 +1,60 @@
+import Capture
+import Foundation
+import TestSupport
+import XCTest
+
+final class ImportCommandTests: XCTestCase {
+    /// A pcap of one TLS connection, byte by byte.
+    func capture(in dir: URL) throws -> URL {
+        var frames = Data([0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 101, 0, 0, 0])
+        let hello = TLSMessageBuilder.clientHello(serverName: "api.example-health.de", versions: [0x0304, 0x0303], alpn: ["h2"])
+        let packets = [
+            DatagramBuilder.datagram(from: ("10.0.0.2", 50000), to: ("203.0.113.7", 443), transport: .tcp(sequence: 1, acknowledgement: 0, flags: 0x02), payload: Data()),
+            DatagramBuilder.datagram(from: ("203.0.113.7", 443), to: ("10.0.0.2", 50000), transport: .tcp(sequence: 9, acknowledgement: 2, flags: 0x12), payload: Data()),
+            DatagramBuilder.datagram(from: ("10.0.0.2", 50000), to: ("203.0.113.7", 443), transport: .tcp(sequence: 2, acknowledgement: 10, flags: 0x18), payload: hello),
+            DatagramBuilder.datagram(from: ("203.0.113.7", 443), to: ("10.0.0.2", 50000), transport: .tcp(sequence: 10, acknowledgement: 2, flags: 0x18),
+                                     payload: TLSMessageBuilder.serverHello(supportedVersion: 0x0304, cipherSuite: 0x1301)),
+        ]
+        for (i, packet) in packets.enumerated() {
+            for value in [UInt32(1_791_540_000 + i), 0, UInt32(packet.count), UInt32(packet.count)] { withUnsafeBytes(of: value.littleEndian) { frames.append(contentsOf: $0) } }
+            frames.append(packet)
+        }
+        let url = dir.appendingPathComponent("phone.pcap")
+        try frames.write(to: url)
+        return url
+    }
+
+    func testAnImportSaysWhatItReadAndCreatesAnEndedSession() throws {
+        let cli = CLIHarness()
+        cli.run("project", "new", "Example Health", "--allow", "*.example-health.de")
+        let file = try capture(in: cli.directory.url)
+        let result = cli.run("import", file.path, "--project", "Example Health", "--version", "2.4.0", "--build", "187",
+                             "--marker", "consent-given@2026-10-09T10:00:02Z", "--device-model", "Pixel 8")
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertTrue(result.output.hasPrefix("Imported \(file.path) into session 1: Version 2.4.0 (187) of Example Health."), result.output)
+        XCTAssertTrue(result.output.contains("4 frames read, 4 packets in 1 connection."), result.output)
+        XCTAssertTrue(result.output.contains("Names: 1 from a ClientHello's SNI"), result.output)
+        let show = cli.run("session", "show", "1")
+        XCTAssertTrue(show.output.contains("Started  2026-10-09 12:00:00"), show.output)
+        XCTAssertTrue(show.output.contains("Ended    2026-10-09 12:00:03"), show.output)
+        XCTAssertTrue(show.output.contains("Consent given"), show.output)
+        XCTAssertTrue(show.output.contains("Device side inferred"), show.output)
+        XCTAssertTrue(cli.run("findings", "1").output.contains("api.example-health.de") == false, "an allowed host is no finding")
+    }
+
+    func testAnImportIsRefusedWithASentenceWhenItCannotBeDone() throws {
+        let cli = CLIHarness()
+        cli.run("project", "new", "P")
+        let file = try capture(in: cli.directory.url)
+        XCTAssertEqual(cli.run("import", file.path, "--version", "1", "--build", "1").status, 2)
+        let outside = cli.run("import", file.path, "--project", "P", "--baseline", "--marker", "logged-in@2020-01-01T00:00:00Z")
+        XCTAssertEqual(outside.status, 1)
+        XCTAssertTrue(outside.error.contains("lies outside the capture"), outside.error)
+        let garbage = cli.directory.url.appendingPathComponent("notes.txt")
+        try Data("not a capture".utf8).write(to: garbage)
+        let refused = cli.run("import", garbage.path, "--project", "P", "--baseline")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.error.contains("at byte 0: this is neither a pcap nor a pcapng file"), refused.error)
+        XCTAssertTrue(cli.run("session", "list", "P").output.contains("no sessions yet"), "nothing half-written")
+    }
+}
