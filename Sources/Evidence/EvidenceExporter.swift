@@ -56,7 +56,7 @@ public final class EvidenceExporter {
 
     /// Reads the session out of the history and builds its documents (pure), with the fingerprint
     /// of what was read.
-    func bundle(sessionID: Int64, exportedWith: String, now: Date) throws(EvidenceExportError) -> (EvidenceBundle, String) {
+    public func bundle(sessionID: Int64, exportedWith: String, now: Date) throws(EvidenceExportError) -> (EvidenceBundle, String) {
         func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
             do { return try body() } catch { throw .historyUnreadable("\(error)") }
         }

@@ -20,7 +20,7 @@ public enum TunnelVisionCommand {
             discussion: "A store holds connections and packets, and the audit model: projects, their sessions and the markers placed in them.",
             subcommands: [ProjectCommands.definition, SessionCommands.definition, MarkCommand.definition,
                           AssessmentCommands.findings, AssessmentCommands.compare,
-                          StorageCommand.definition, SampleCommand.definition, ExportCommands.export, ExportCommands.report, ExportCommands.verify, ImportCommand.definition])
+                          StorageCommand.definition, SampleCommand.definition, ExportCommands.export, ExportCommands.report, ExportCommands.verify, ImportCommand.definition, BenchCommand.definition])
     }
 
     /// Runs one command line (without the program name) and returns the exit code.

@@ -1,0 +1,232 @@
+import Audit
+import Capture
+import Evidence
+import FlowStore
+import Foundation
+import Sample
+
+/// `tunnelvision bench`: the reference workload, and each cost as a ratio to the machine's floor
+/// measured in the same run.
+enum BenchCommand {
+    static var definition: CommandDefinition {
+        CommandDefinition(
+            name: "bench", abstract: "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
+            discussion: "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own.",
+            options: [.value("scale", "factor", "Scale the workload (default: 1; the tests run 0.01)."),
+                      .value("json-output", "file", "Also write the figures as JSON to this file."),
+                      .flag("keep", "Keep the temporary directory and say where it is."),
+                      ProjectCommands.json],
+            run: { parsed, context in
+                let scale = Double(parsed.value("scale") ?? "1") ?? -1
+                guard scale > 0, scale <= 4 else { throw UsageError(message: "--scale takes a number above 0 and up to 4", path: parsed.path) }
+                let result = try Bench(scale: scale, context: context).run(keep: parsed.flag("keep"))
+                let json = result.json
+                if let path = parsed.value("json-output") { try (json.serialized() + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
+                if parsed.json { return context.printJSON(json) }
+                context.standardOutput(result.table)
+            })
+    }
+}
+
+struct Bench {
+    let scale: Double
+    let context: CommandContext
+
+    struct Run { var wall: Double; var cpu: Double; var peakMB: Double; var status: Int32 }
+    struct Workload {
+        var label: String
+        var flows: Int, packets: Int, captureBytes: Int
+        var generate: Double = 0
+        var floor: Double = 0
+        var exportBundle: Run? = nil, exportReport: Run? = nil, verify: Run? = nil, importRun: Run? = nil
+        var tshark: Double? = nil
+        var archiveBytes: UInt64 = 0, archiveWithReport: UInt64 = 0
+        var layout: Double = 0, drawing: Double = 0, pages = 0
+        var findings = 0, recorded = 0, captureFiles = 0
+    }
+
+    var executable: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
+
+    func note(_ text: String) { context.standardError(text + "\n") }
+
+    func run(keep: Bool) throws -> BenchResult {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tunnelvision-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: root) } else { note("Kept \(root.path)") } }
+        var workloads: [Workload] = []
+        for (label, factor) in [("tenth", 0.1 * scale), ("full", scale)] {
+            let flows = max(40, Int(20_000 * factor)), packets = max(800, Int(400_000 * factor)), bytes = max(400_000, Int(229_000_000 * factor))
+            workloads.append(try measure(Workload(label: label, flows: flows, packets: packets, captureBytes: bytes), in: root.appendingPathComponent(label)))
+        }
+        return BenchResult(workloads: workloads, scale: scale)
+    }
+
+    func measure(_ initial: Workload, in dir: URL) throws -> Workload {
+        var w = initial
+        let store = dir.appendingPathComponent("store")
+        note("[\(w.label)] writing the workload: \(w.flows) flows, \(w.packets) packets, \(w.captureBytes) capture bytes")
+        var start = Date()
+        _ = try SampleWriter.write(SampleScenario.plan(SampleOptions(flows: w.flows, packets: w.packets, captureBytes: w.captureBytes)), to: store)
+        w.generate = Date().timeIntervalSince(start)
+        let flowStore = try FlowStore(directory: store)
+        let project = try flowStore.auditProjects().first { $0.name == SampleScenario.projectName }!
+        let session = try flowStore.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" }!
+        let sequences = try flowStore.captureFileSequences(inAuditSession: session.id).sorted()
+        let library = CaptureLibrary(directory: flowStore.capturesDirectory)
+        let files = sequences.map { library.url(sequence: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+        w.captureFiles = files.count
+        // The floor: read, hash, write each capture file once.
+        note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
+        start = Date()
+        let copy = dir.appendingPathComponent("floor.bin")
+        let out = try EvidenceFileWriter(url: copy)
+        for file in files {
+            let handle = try FileHandle(forReadingFrom: file)
+            while let data = try handle.read(upToCount: 4 << 20), !data.isEmpty { try out.write(data) }
+            try handle.close()
+        }
+        _ = try out.finish()
+        w.floor = Date().timeIntervalSince(start)
+        try? FileManager.default.removeItem(at: copy)
+        let at = "2026-10-07T09:00:00Z"
+        note("[\(w.label)] exporting without the report")
+        let plain = dir.appendingPathComponent("plain.zip"), full = dir.appendingPathComponent("full.zip")
+        w.exportBundle = try child(["--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o", plain.path, "--json"])
+        w.archiveBytes = size(plain)
+        note("[\(w.label)] exporting with the report")
+        w.exportReport = try child(["--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json"])
+        w.archiveWithReport = size(full)
+        note("[\(w.label)] the report alone")
+        let exporter = EvidenceExporter(store: flowStore, temporaryDirectory: dir.appendingPathComponent("tmp"))
+        let timing = try exporter.report(sessionID: session.id, exportedWith: "bench", now: Date(timeIntervalSince1970: 1_791_370_800),
+                                         destination: dir.appendingPathComponent("report.pdf"))
+        w.layout = timing.layout; w.drawing = timing.drawing; w.pages = timing.pages
+        let (bundle, _) = try exporter.bundle(sessionID: session.id, exportedWith: "bench", now: Date())
+        w.findings = bundle.findings.count
+        w.recorded = try flowStore.packetCounts(inAuditSession: session.id).reduce(0) { $0 + $1.packets }
+        note("[\(w.label)] verifying the archive")
+        w.verify = try child(["verify", full.path, "--json"])
+        // Import: the session's captures as one pcap, beside tshark reading it.
+        let merged = dir.appendingPathComponent("workload.pcap")
+        try merge(files, into: merged)
+        note("[\(w.label)] importing \(size(merged)) bytes")
+        let importStore = dir.appendingPathComponent("import-store")
+        _ = try child(["--store", importStore.path, "project", "new", "Bench"])
+        w.importRun = try child(["--store", importStore.path, "import", merged.path, "--project", "Bench", "--baseline", "--json"])
+        if ExternalToolPath.find("tshark") != nil {
+            note("[\(w.label)] tshark reading the same file")
+            w.tshark = try child(["-r", merged.path, "-T", "fields", "-e", "tls.handshake.extensions_server_name"], program: ExternalToolPath.find("tshark")!).wall
+        }
+        try? FileManager.default.removeItem(at: merged)
+        return w
+    }
+
+    func size(_ url: URL) -> UInt64 { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)??.uint64Value ?? 0 }
+
+    /// The store's pcap files as one: the first header, then every complete record of each file
+    /// (a file whose last record was cut short gives the records before it).
+    func merge(_ files: [URL], into url: URL) throws {
+        let out = try EvidenceFileWriter(url: url)
+        for (i, file) in files.enumerated() {
+            let data = try Data(contentsOf: file, options: .alwaysMapped)
+            guard data.count >= PcapFormat.globalHeaderLength else { continue }
+            if i == 0 { try out.write(data.prefix(PcapFormat.globalHeaderLength)) }
+            var at = PcapFormat.globalHeaderLength
+            var end = at
+            while at + PcapFormat.recordHeaderLength <= data.count {
+                let included = Int(data[at + 8]) | Int(data[at + 9]) << 8 | Int(data[at + 10]) << 16 | Int(data[at + 11]) << 24
+                guard at + PcapFormat.recordHeaderLength + included <= data.count else { break }
+                at += PcapFormat.recordHeaderLength + included
+                end = at
+            }
+            try out.write(data[PcapFormat.globalHeaderLength..<end])
+        }
+        _ = try out.finish()
+    }
+
+    /// Runs a child process to its end: wall time, CPU time and peak resident memory of its own.
+    func child(_ arguments: [String], program: String? = nil) throws -> Run {
+        let path = program ?? executable
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let start = Date()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw RefusedError("The benchmark could not start \(path): \(String(cString: strerror(spawned))).") }
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let wall = Date().timeIntervalSince(start)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        let exit = (status >> 8) & 0xff
+        if exit != 0 && program == nil { throw RefusedError("The benchmark's step 'tunnelvision \(arguments.joined(separator: " "))' failed (exit \(exit)).") }
+        return Run(wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: exit)
+    }
+}
+
+enum ExternalToolPath {
+    static func find(_ name: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
+
+struct BenchResult {
+    let workloads: [Bench.Workload]
+    let scale: Double
+
+    static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+
+    var table: String {
+        var out = "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run\n\n"
+        out += "workload  flows   packets  capture MB  files  findings  pages\n"
+        for w in workloads {
+            out += "\(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(w.flows)  \(w.packets)  \(Self.f(Double(w.captureBytes) / 1e6, 1))  \(w.captureFiles)  \(w.findings)  \(w.pages)\n"
+        }
+        out += "\nstep                      workload   wall s   cpu s   peak MB   ratio\n"
+        for w in workloads {
+            func row(_ name: String, _ run: Bench.Run?) -> String {
+                guard let run else { return "" }
+                return "\(name.padding(toLength: 24, withPad: " ", startingAt: 0))  \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Self.f(run.wall))  \(Self.f(run.cpu))  \(Self.f(run.peakMB, 1))  \(Self.f(run.wall / max(w.floor, 1e-6)))×floor\n"
+            }
+            out += "floor (read+hash+write)   \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Self.f(w.floor))   —       —         1.00\n"
+            out += row("export, no report", w.exportBundle)
+            out += row("export with report", w.exportReport)
+            out += row("verify", w.verify)
+            if let run = w.importRun {
+                let versus = w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" } ?? "  (tshark not installed)"
+                out += row("import", run).trimmingCharacters(in: .newlines) + versus + "\n"
+            }
+            out += "report layout / drawing   \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s\n"
+            out += "archive                   \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it\n"
+        }
+        return out
+    }
+
+    var json: JSONValue {
+        func run(_ r: Bench.Run?) -> JSONValue {
+            guard let r else { return .null }
+            return .object(["wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu), "peakMegabytes": .double(r.peakMB)])
+        }
+        return .object(["scale": .double(scale), "workloads": .array(workloads.map { w in
+            .object(["label": .string(w.label), "flows": .int(w.flows), "packets": .int(w.packets), "captureBytes": .int(w.captureBytes),
+                     "captureFiles": .int(w.captureFiles), "findings": .int(w.findings), "recordedPackets": .int(w.recorded),
+                     "generateSeconds": .double(w.generate), "floorSeconds": .double(w.floor),
+                     "exportWithoutReport": run(w.exportBundle), "exportWithReport": run(w.exportReport), "verify": run(w.verify),
+                     "import": run(w.importRun), "tsharkSeconds": w.tshark.map(JSONValue.double) ?? .null,
+                     "exportWithReportOverFloor": .double((w.exportReport?.wall ?? 0) / max(w.floor, 1e-6)),
+                     "importOverTshark": w.tshark.map { .double((w.importRun?.wall ?? 0) / max($0, 1e-6)) } ?? .null,
+                     "report": .object(["pages": .int(w.pages), "layoutSeconds": .double(w.layout), "drawingSeconds": .double(w.drawing),
+                                        "pagesPerSecond": .double(Double(w.pages) / max(w.layout + w.drawing, 1e-6))]),
+                     "archiveBytes": .int(w.archiveBytes), "archiveWithReportBytes": .int(w.archiveWithReport)])
+        })])
+    }
+}
