@@ -4,7 +4,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 SAMPLE_STORE ?= out/sample-store
 
-.PHONY: setup build sample test clean
+.PHONY: setup build sample test bench clean
 
 setup:
 	@scripts/setup.sh
@@ -20,6 +20,10 @@ sample: build
 test: setup
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
+
+# The benchmark: the reference workload and a tenth of it, figures as ratios to the machine's floor.
+bench: build
+	.build/release/tunnelvision bench --json-output out/bench.json
 
 clean:
 	rm -rf .build out

@@ -49,6 +49,27 @@ public final class CaptureFileReader {
         return big ? value.byteSwapped : value
     }
 
+    /// The record at `offset` read into `bytes` (reused from call to call): its original length and time.
+    public func read(at offset: UInt64, into bytes: inout [UInt8]) throws(CaptureLibraryError) -> (originalLength: UInt32, microseconds: UInt64) {
+        guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
+        guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
+        var header = (UInt64(0), UInt64(0))
+        let got = withUnsafeMutableBytes(of: &header) { pread(descriptor, $0.baseAddress, 16, off_t(offset)) }
+        guard got == 16 else { throw .recordUnreadable(.recordCutShort(offset)) }
+        let raw = withUnsafeBytes(of: &header) { Array($0) }
+        let seconds = Self.u32(raw, 0, bigEndian), fraction = Self.u32(raw, 4, bigEndian)
+        let included = Self.u32(raw, 8, bigEndian), original = Self.u32(raw, 12, bigEndian)
+        guard included <= snaplen else {
+            throw .recordUnreadable(.recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
+        }
+        let start = offset + UInt64(PcapFormat.recordHeaderLength)
+        guard start + UInt64(included) <= fileSize else { throw .recordUnreadable(.recordCutShort(offset)) }
+        if bytes.count != Int(included) { bytes = [UInt8](repeating: 0, count: Int(included)) }
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(included), off_t(start)) }
+        guard read == Int(included) else { throw .recordUnreadable(.recordCutShort(offset)) }
+        return (original, UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction)))
+    }
+
     public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
         guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
         guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }

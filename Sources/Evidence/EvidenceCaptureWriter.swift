@@ -41,6 +41,8 @@ public enum EvidenceCaptureWriter {
         var snaplen: UInt32?
         var before = 0, after = 0
         var sources: [EvidenceSourceFile] = []
+        var record: [UInt8] = [], block: [UInt8] = [], comment: [UInt8] = []
+        var commentFlow: Int64 = -1
         do {
             try file.write(PcapngBlocks.sectionHeader(application: application))
             var interfaceWritten = false
@@ -64,12 +66,15 @@ public enum EvidenceCaptureWriter {
                 var written = 0
                 for packet in packets {
                     do {
-                        let record = try reader.record(at: packet.offset)
-                        let micros = Int64(record.timestampMicroseconds)
-                        let comment = EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID))
-                        try file.write(PcapngBlocks.enhancedPacket(record.bytes, originalLength: record.originalLength,
-                                                                   microseconds: record.timestampMicroseconds,
-                                                                   outbound: packet.direction == .outbound, comment: comment))
+                        let (original, timestamp) = try reader.read(at: packet.offset, into: &record)
+                        let micros = Int64(timestamp)
+                        if packet.flowID != commentFlow {
+                            commentFlow = packet.flowID
+                            comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
+                        }
+                        PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
+                                                    outbound: packet.direction == .outbound, comment: comment)
+                        try file.write(block)
                         written += 1
                         perFlow[packet.flowID, default: EvidencePacketTally()].written += 1
                         total.written += 1

@@ -113,9 +113,16 @@ public final class EvidenceExporter {
             if !succeeded { try? fm.removeItem(at: archive) }
         }
         do {
-            var entries = try writeDocuments(bundle, into: folder)
+            // The four documents need only the bundle, the capture needs the store: on two cores
+            // they are written side by side.
+            let documents = DocumentsInFlight()
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) {
+                do { documents.result = .success(try Self.writeDocuments(bundle, into: folder)) } catch { documents.result = .failure(error) }
+            }
             let capture: EvidenceCapture
             do {
+                defer { group.wait() }
                 capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: captures, into: folder,
                                                           application: exportedWith)
             } catch let error as EvidenceCaptureError {
@@ -126,8 +133,9 @@ public final class EvidenceExporter {
             } catch let error as FlowStoreError {
                 throw EvidenceExportError.historyUnreadable(error.description)
             }
+            var entries = try documents.result!.get()
             entries.append(capture.entry)
-            entries.append(try streamed(capture.document.document, name: "capture.json", into: folder,
+            entries.append(try Self.streamed(capture.document.document, name: "capture.json", into: folder,
                                         elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) }))
             if let report {
                 try report(bundle, capture.document, folder)
@@ -140,13 +148,11 @@ public final class EvidenceExporter {
             try manifestWriter.write(manifest.text)
             _ = try manifestWriter.finish()
             let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
+            // Straight to the destination when there is one (through a temporary name beside it):
+            // copying a 250 MB archive afterwards would cost as much as writing it.
+            let final = destination ?? archive
             try ZipArchiveWriter.write(names.map { ZipArchiveWriter.Entry(name: $0, url: folder.appendingPathComponent($0)) },
-                                       to: archive, modified: now, zip64Threshold: zip64Threshold)
-            var final = archive
-            if let destination {
-                try Self.place(archive, at: destination)
-                final = destination
-            }
+                                       to: final, modified: now, zip64Threshold: zip64Threshold)
             let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
             succeeded = true
             return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flows.count,
@@ -188,7 +194,7 @@ public final class EvidenceExporter {
     }
 
     /// The four documents: session.json whole; flows.json, flows.csv and findings.json flow by flow.
-    private func writeDocuments(_ bundle: EvidenceBundle, into folder: URL) throws -> [EvidenceManifest.Entry] {
+    private static func writeDocuments(_ bundle: EvidenceBundle, into folder: URL) throws -> [EvidenceManifest.Entry] {
         var entries: [EvidenceManifest.Entry] = []
         let session = try EvidenceFileWriter(url: folder.appendingPathComponent("session.json"))
         try session.write(bundle.sessionDocument.serialized() + "\n")
@@ -203,7 +209,7 @@ public final class EvidenceExporter {
         return entries
     }
 
-    private func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> EvidenceManifest.Entry
+    private static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> EvidenceManifest.Entry
         where S.Element == JSONValue {
         let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
         try file.write(document.prefix)
@@ -240,4 +246,9 @@ public final class EvidenceExporter {
             throw EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
         }
     }
+}
+
+/// The documents' outcome, handed from the thread that wrote them.
+private final class DocumentsInFlight: @unchecked Sendable {
+    var result: Result<[EvidenceManifest.Entry], Error>?
 }

@@ -39,6 +39,23 @@ enum PcapngBlocks {
         return block(0x0000_0001, body)
     }
 
+    /// An Enhanced Packet Block written into `out` (cleared first): one buffer reused for every packet.
+    static func enhancedPacket(into out: inout [UInt8], _ bytes: [UInt8], originalLength: UInt32, microseconds: UInt64, outbound: Bool, comment: [UInt8]) {
+        func le32(_ v: UInt32) { out.append(UInt8(v & 0xff)); out.append(UInt8(v >> 8 & 0xff)); out.append(UInt8(v >> 16 & 0xff)); out.append(UInt8(v >> 24)) }
+        func le16(_ v: UInt16) { out.append(UInt8(v & 0xff)); out.append(UInt8(v >> 8)) }
+        let data = padded(bytes.count), text = padded(comment.count)
+        let total = UInt32(12 + 20 + data + 4 + text + 4 + 4 + 4)
+        out.removeAll(keepingCapacity: true)
+        le32(6); le32(total)
+        le32(0); le32(UInt32(truncatingIfNeeded: microseconds >> 32)); le32(UInt32(truncatingIfNeeded: microseconds))
+        le32(UInt32(bytes.count)); le32(originalLength)
+        out.append(contentsOf: bytes); out.append(contentsOf: repeatElement(0, count: data - bytes.count))
+        le16(1); le16(UInt16(comment.count)); out.append(contentsOf: comment); out.append(contentsOf: repeatElement(0, count: text - comment.count))
+        le16(2); le16(4); le32(outbound ? 0b10 : 0b01)
+        le32(0)
+        le32(total)
+    }
+
     static func enhancedPacket(_ bytes: Data, originalLength: UInt32, microseconds: UInt64, outbound: Bool, comment: String) -> Data {
         var body = Data(capacity: 28 + bytes.count + 64)
         body.appendLE(UInt32(0))

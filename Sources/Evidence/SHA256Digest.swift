@@ -68,6 +68,12 @@ public final class EvidenceFileWriter {
         if buffer.count >= Self.bufferLimit { try flush() }
     }
 
+    public func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        byteCount += UInt64(bytes.count)
+        if buffer.count >= Self.bufferLimit { try flush() }
+    }
+
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         digest.update(buffer)

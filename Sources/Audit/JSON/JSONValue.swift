@@ -69,6 +69,13 @@ public enum JSONText {
     }
 
     public static func appendString(_ s: String, to out: inout String) {
+        // Most strings need no escape: append them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {

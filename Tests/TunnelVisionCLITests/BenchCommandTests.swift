@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The benchmark, tiny, so that it cannot rot: every step runs and every figure is there.
+final class BenchCommandTests: XCTestCase {
+    func testATinyBenchmarkRunsEveryStepAndReportsItsFigures() throws {
+        let binary = try TunnelVisionBinary.url()
+        let dir = TemporaryDirectory("bench")
+        let output = dir.url.appendingPathComponent("bench.json")
+        let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", output.path]))
+        XCTAssertEqual(result.status, 0, result.error)
+        XCTAssertTrue(result.output.contains("×floor"), result.output)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
+        XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
+        for w in workloads {
+            for key in ["exportWithoutReport", "exportWithReport", "verify", "import"] {
+                let run = try XCTUnwrap(w[key] as? [String: Double], key)
+                XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, key)
+                XCTAssertGreaterThan(run["peakMegabytes"] ?? 0, 1, key)
+            }
+            XCTAssertGreaterThan((w["report"] as? [String: Any])?["pages"] as? Int ?? 0, 8)
+            XCTAssertGreaterThan(w["archiveWithReportBytes"] as? Int ?? 0, w["archiveBytes"] as? Int ?? 0)
+            XCTAssertGreaterThan(w["floorSeconds"] as? Double ?? 0, 0)
+        }
+    }
+}
