@@ -14,6 +14,7 @@ public struct EvidenceCapture: Sendable, Hashable {
     public let document: EvidenceCaptureDocument
     /// capture.pcapng: size and SHA-256.
     public let entry: EvidenceManifest.Entry
+    public let crc32: UInt32
 }
 
 /// Slices the store's rotated `.pcap` files into capture.pcapng, one source file at a time so
@@ -90,11 +91,11 @@ public enum EvidenceCaptureWriter {
         } catch let error as EvidenceWriteError {
             throw EvidenceCaptureError.writeFailed(error.description)
         }
-        let entry: EvidenceManifest.Entry
-        do { entry = try file.finish() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
+        let written: WrittenFile
+        do { written = try file.finishFile() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
         let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
                                                sourceFiles: sources,
                                                flows: bundle.flows.map { ($0.id, perFlow[$0.id] ?? EvidencePacketTally()) })
-        return EvidenceCapture(document: document, entry: entry)
+        return EvidenceCapture(document: document, entry: written.entry, crc32: written.crc32)
     }
 }

@@ -43,6 +43,14 @@ public final class EvidenceExporter {
     /// through which a test changes the history under an export.
     public var beforeFinalCheck: (() throws -> Void)?
     public var zip64Threshold: UInt64 = 0xFFFF_FFFF
+    /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
+    public var trace: ((String, TimeInterval) -> Void)?
+    private var phaseStart = Date()
+    private func phase(_ name: String) {
+        let now = Date()
+        trace?(name, now.timeIntervalSince(phaseStart))
+        phaseStart = now
+    }
     /// Where catalogues come from: the bundled library, unless a test says otherwise.
     public var catalogues: (AuditProject) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue = {
         (project) throws(RequirementCatalogueLibraryError) in try RequirementCatalogueLibrary.catalogue(for: project)
@@ -87,7 +95,9 @@ public final class EvidenceExporter {
     }
 
     public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
+        phaseStart = Date()
         let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
+        phase("read the history and classified")
         var isDirectory: ObjCBool = false
         let captures = store.capturesDirectory
         if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -125,6 +135,7 @@ public final class EvidenceExporter {
                 defer { group.wait() }
                 capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: captures, into: folder,
                                                           application: exportedWith)
+                phase("sliced the capture (documents alongside)")
             } catch let error as EvidenceCaptureError {
                 switch error {
                 case .flowNotInBundle: throw EvidenceExportError.historyChangedWhileExporting
@@ -133,26 +144,32 @@ public final class EvidenceExporter {
             } catch let error as FlowStoreError {
                 throw EvidenceExportError.historyUnreadable(error.description)
             }
-            var entries = try documents.result!.get()
-            entries.append(capture.entry)
-            entries.append(try Self.streamed(capture.document.document, name: "capture.json", into: folder,
+            var files = try documents.result!.get()
+            files.append(WrittenFile(entry: capture.entry, crc32: capture.crc32))
+            files.append(try Self.streamed(capture.document.document, name: "capture.json", into: folder,
                                         elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) }))
+            phase("waited for the documents, wrote capture.json")
             if let report {
                 try report(bundle, capture.document, folder)
-                entries.append(try hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)))
+                phase("drew report.pdf")
+                files.append(try hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)))
             }
+            let entries = files.map(\.entry)
+            var crcs = Dictionary(uniqueKeysWithValues: files.map { ($0.entry.name, $0.crc32) })
             try beforeFinalCheck?()
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries)
             let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName))
             try manifestWriter.write(manifest.text)
-            _ = try manifestWriter.finish()
+            crcs[EvidenceBundle.manifestName] = try manifestWriter.finishFile().crc32
             let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
             // Straight to the destination when there is one (through a temporary name beside it):
             // copying a 250 MB archive afterwards would cost as much as writing it.
             let final = destination ?? archive
-            try ZipArchiveWriter.write(names.map { ZipArchiveWriter.Entry(name: $0, url: folder.appendingPathComponent($0)) },
+            phase("checked the history, wrote the manifest")
+            try ZipArchiveWriter.write(names.map { ZipArchiveWriter.Entry(name: $0, url: folder.appendingPathComponent($0), crc32: crcs[$0]) },
                                        to: final, modified: now, zip64Threshold: zip64Threshold)
+            phase("wrote the archive")
             let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
             succeeded = true
             return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flows.count,
@@ -194,22 +211,22 @@ public final class EvidenceExporter {
     }
 
     /// The four documents: session.json whole; flows.json, flows.csv and findings.json flow by flow.
-    private static func writeDocuments(_ bundle: EvidenceBundle, into folder: URL) throws -> [EvidenceManifest.Entry] {
-        var entries: [EvidenceManifest.Entry] = []
+    private static func writeDocuments(_ bundle: EvidenceBundle, into folder: URL) throws -> [WrittenFile] {
+        var entries: [WrittenFile] = []
         let session = try EvidenceFileWriter(url: folder.appendingPathComponent("session.json"))
         try session.write(bundle.sessionDocument.serialized() + "\n")
-        entries.append(try session.finish())
+        entries.append(try session.finishFile())
         entries.append(try streamed(bundle.flowsDocument, name: "flows.json", into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry)))
         let csv = try EvidenceFileWriter(url: folder.appendingPathComponent("flows.csv"))
         try csv.write(EvidenceFlowsCSV.headerLine)
         for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
-        entries.append(try csv.finish())
+        entries.append(try csv.finishFile())
         entries.append(try streamed(bundle.findingsDocument, name: "findings.json", into: folder,
                                     elements: bundle.findings.indices.lazy.map(bundle.findingEntry)))
         return entries
     }
 
-    private static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> EvidenceManifest.Entry
+    private static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
         where S.Element == JSONValue {
         let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
         try file.write(document.prefix)
@@ -219,16 +236,19 @@ public final class EvidenceExporter {
             first = false
         }
         try file.write(document.suffix(empty: first))
-        return try file.finish()
+        return try file.finishFile()
     }
 
-    private func hashFile(_ url: URL) throws -> EvidenceManifest.Entry {
+    private func hashFile(_ url: URL) throws -> WrittenFile {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
         defer { try? handle.close() }
         let digest = SHA256Digest()
         var count: UInt64 = 0
-        while let data = try handle.read(upToCount: 4 << 20), !data.isEmpty { digest.update(data); count += UInt64(data.count) }
-        return EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex())
+        var crc: UInt32 = 0
+        while let data = try handle.read(upToCount: 4 << 20), !data.isEmpty {
+            digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
+        }
+        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex()), crc32: crc)
     }
 
     /// Moves the archive to where it was asked for, through a temporary name beside it.
@@ -250,5 +270,5 @@ public final class EvidenceExporter {
 
 /// The documents' outcome, handed from the thread that wrote them.
 private final class DocumentsInFlight: @unchecked Sendable {
-    var result: Result<[EvidenceManifest.Entry], Error>?
+    var result: Result<[WrittenFile], Error>?
 }

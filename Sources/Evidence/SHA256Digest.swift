@@ -49,6 +49,8 @@ public final class EvidenceFileWriter {
     private var buffer = Data()
     private let digest = SHA256Digest()
     public private(set) var byteCount: UInt64 = 0
+    /// CRC-32 of what was written, computed on the same pass: the archive needs it and need not read the file again.
+    public private(set) var crc32: UInt32 = 0
     private static let bufferLimit = 4 << 20
 
     public init(url: URL) throws {
@@ -77,6 +79,7 @@ public final class EvidenceFileWriter {
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         digest.update(buffer)
+        crc32 = Deflate.crc32(crc32, buffer)
         do { try handle.write(contentsOf: buffer) } catch {
             throw EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
         }
@@ -84,10 +87,13 @@ public final class EvidenceFileWriter {
     }
 
     /// Closes the file; returns its manifest entry.
-    public func finish() throws -> EvidenceManifest.Entry {
+    public func finish() throws -> EvidenceManifest.Entry { try finishFile().entry }
+
+    /// Closes the file; returns its manifest entry and its CRC-32.
+    public func finishFile() throws -> WrittenFile {
         try flush()
         try handle.close()
-        return EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: byteCount, sha256: digest.finalHex())
+        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: byteCount, sha256: digest.finalHex()), crc32: crc32)
     }
 }
 
@@ -96,4 +102,10 @@ public final class EvidenceFileWriter {
 public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A file of the bundle as written: its manifest entry, and the CRC-32 the archive will need.
+public struct WrittenFile: Sendable, Hashable {
+    public let entry: EvidenceManifest.Entry
+    public let crc32: UInt32
 }

@@ -8,7 +8,9 @@ public enum ZipArchiveWriter {
     public struct Entry: Sendable {
         public let name: String
         public let url: URL
-        public init(name: String, url: URL) { self.name = name; self.url = url }
+        /// The file's CRC-32 when it is already known (computed while the file was written).
+        public let crc32: UInt32?
+        public init(name: String, url: URL, crc32: UInt32? = nil) { self.name = name; self.url = url; self.crc32 = crc32 }
     }
 
     public enum Method: UInt16, Sendable { case stored = 0, deflated = 8 }
@@ -40,12 +42,16 @@ public enum ZipArchiveWriter {
                 defer { try? input.close() }
                 let size = try input.seekToEnd()
                 try input.seek(toOffset: 0)
-                // CRC over the whole file, and the probe.
-                var crc: UInt32 = 0
+                // CRC over the whole file unless it is known, and the probe.
+                var crc: UInt32 = entry.crc32 ?? 0
                 var probe = Data()
-                while let data = try input.read(upToCount: chunk), !data.isEmpty {
-                    crc = Deflate.crc32(crc, data)
-                    if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
+                if entry.crc32 == nil {
+                    while let data = try input.read(upToCount: chunk), !data.isEmpty {
+                        crc = Deflate.crc32(crc, data)
+                        if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
+                    }
+                } else {
+                    probe = try input.read(upToCount: probeLength) ?? Data()
                 }
                 var method = Method.stored
                 var compressed: Data?
@@ -74,8 +80,7 @@ public enum ZipArchiveWriter {
                 if let compressed {
                     try out.write(contentsOf: compressed)
                 } else {
-                    try input.seek(toOffset: 0)
-                    while let data = try input.read(upToCount: chunk), !data.isEmpty { try out.write(contentsOf: data) }
+                    try copy(from: input, count: size, to: out)
                 }
                 // The central record: only the fields that overflowed go into its ZIP64 extra, in order.
                 var extra = Data()
@@ -122,6 +127,23 @@ public enum ZipArchiveWriter {
             throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
         }
         return methods
+    }
+
+    /// A stored entry's bytes, copied by the kernel (`sendfile`) from one file to the other.
+    static func copy(from input: FileHandle, count: UInt64, to out: FileHandle) throws {
+        var inputOffset = off_t(0)
+        var remaining = Int(count)
+        while remaining > 0 {
+            let copied = sendfile(out.fileDescriptor, input.fileDescriptor, &inputOffset, min(remaining, 1 << 30))
+            if copied > 0 { remaining -= copied; continue }
+            // Not supported between these files, or interrupted: the ordinary way for the rest.
+            try input.seek(toOffset: UInt64(inputOffset))
+            while remaining > 0, let data = try input.read(upToCount: min(chunk, remaining)), !data.isEmpty {
+                try out.write(contentsOf: data)
+                remaining -= data.count
+            }
+            guard remaining == 0 else { throw EvidenceWriteError("a file ended while it was being copied into the archive") }
+        }
     }
 
     /// MS-DOS time and date of an instant, in UTC. Nothing before 1980 can be written.

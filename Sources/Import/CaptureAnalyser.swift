@@ -85,6 +85,11 @@ struct CaptureAnalyser {
         }
         guard !packet.payload.isEmpty else { return }
         if fromOpener {
+            // Once the opening is known and, for TLS, the ClientHello read, the client's bytes say no more.
+            if let opening = flow.opening, opening != .tlsHandshake || flow.clientHello != nil {
+                if !flow.client.contiguous.isEmpty { flow.client = StreamReassembly(base: flow.client.base) }
+                return
+            }
             guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
             let stream = flow.client.contiguous
             if flow.opening == nil { flow.opening = StreamOpeningReader.opening(stream) }
@@ -93,7 +98,17 @@ struct CaptureAnalyser {
                 flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
             }
         } else {
-            guard flow.answer == nil || flow.chain.isEmpty, flow.server.add(sequence: packet.tcpSequence, packet.payload) else { return }
+            // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
+            if let answer = flow.answer {
+                var settled = !flow.chain.isEmpty
+                if case .hello(let version, _, let retry) = answer, version >= .tls13, !retry { settled = true }
+                if case .alert = answer { settled = true }
+                if settled || flow.server.contiguous.count >= TrackedFlow.streamLimit {
+                    if !flow.server.contiguous.isEmpty { flow.server = StreamReassembly(base: flow.server.base) }
+                    return
+                }
+            }
+            guard flow.server.add(sequence: packet.tcpSequence, packet.payload) else { return }
             let (messages, alert) = TLSHandshakeReader.handshakeMessages(flow.server.contiguous)
             var retry = false
             var answer: ServerAnswerReading?

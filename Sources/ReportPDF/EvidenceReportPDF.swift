@@ -37,7 +37,17 @@ public enum EvidenceReportPDF {
         let pango = pango_layout_new(typography.context)!
         defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
         var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
-        for style in EvidenceReportTextStyle.allCases { descriptions[style] = pango_font_description_from_string(EvidenceReportTypography.font(style)) }
+        var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
+        for style in EvidenceReportTextStyle.allCases {
+            let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
+            descriptions[style] = font
+            // The font's own line height, once per style: the line is centred in the box the layout measured.
+            pango_layout_set_font_description(pango, font)
+            pango_layout_set_text(pango, "Ag", -1)
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_extents(pango, &ink, &logical)
+            naturalHeights[style] = Double(logical.height) / Double(PANGO_SCALE)
+        }
         defer { for d in descriptions.values { pango_font_description_free(d) } }
 
         for kind in EvidenceReportSectionKind.allCases {
@@ -64,7 +74,7 @@ public enum EvidenceReportPDF {
                         cairo_tag_end(cr, CAIRO_TAG_DEST)
                     }
                     if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
-                    draw(line, cr, pango, descriptions[line.style]!)
+                    draw(line, cr, pango, descriptions[line.style]!, naturalHeights[line.style]!)
                     if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
                 }
             }
@@ -72,7 +82,7 @@ public enum EvidenceReportPDF {
             for mark in page.footer {
                 switch mark {
                 case .fill(let rect, let fill): draw(fill, rect, cr)
-                case .text(let line): draw(line, cr, pango, descriptions[line.style]!)
+                case .text(let line): draw(line, cr, pango, descriptions[line.style]!, naturalHeights[line.style]!)
                 }
             }
             cairo_show_page(cr)
@@ -112,16 +122,12 @@ public enum EvidenceReportPDF {
         cairo_fill(cr)
     }
 
-    static func draw(_ line: EvidenceReportLine, _ cr: OpaquePointer, _ pango: OpaquePointer, _ font: OpaquePointer) {
+    static func draw(_ line: EvidenceReportLine, _ cr: OpaquePointer, _ pango: OpaquePointer, _ font: OpaquePointer, _ natural: Double) {
         let (r, g, b) = color(line.style)
         cairo_set_source_rgb(cr, r, g, b)
         pango_layout_set_font_description(pango, font)
         pango_layout_set_width(pango, -1)
         pango_layout_set_text(pango, line.text, -1)
-        // Centre the font's line in the line box the layout measured.
-        var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_get_extents(pango, &ink, &logical)
-        let natural = Double(logical.height) / Double(PANGO_SCALE)
         cairo_move_to(cr, Double(line.origin.x), Double(line.origin.y) + (Double(line.height) - natural) / 2)
         pango_cairo_show_layout(cr, pango)
     }

@@ -11,6 +11,8 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     private let layout: OpaquePointer
     private var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
     private var widthCache: [String: CGFloat] = [:]
+    private var linesCache: [String: [String]] = [:]
+    private var lineHeights: [EvidenceReportTextStyle: CGFloat] = [:]
 
     public struct FontError: Error, CustomStringConvertible { public let description: String }
 
@@ -37,6 +39,7 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
         layout = pango_layout_new(context)
         for style in EvidenceReportTextStyle.allCases {
             descriptions[style] = pango_font_description_from_string(Self.font(style))
+            lineHeights[style] = (Self.size(style) * 1.32 * 4).rounded() / 4
         }
     }
 
@@ -70,7 +73,7 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
         CGFloat(Double(font(style).split(separator: " ").last!)!)
     }
 
-    public func lineHeight(of style: EvidenceReportTextStyle) -> CGFloat { (Self.size(style) * 1.32 * 4).rounded() / 4 }
+    public func lineHeight(of style: EvidenceReportTextStyle) -> CGFloat { lineHeights[style]! }
 
     func prepare(_ text: String, _ style: EvidenceReportTextStyle, width: CGFloat?) {
         let l = layout
@@ -92,6 +95,14 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     }
 
     public func lines(of text: String, style: EvidenceReportTextStyle, width: CGFloat) -> [String] {
+        let key = "\(style.rawValue)\u{0}\(width)\u{0}\(text)"
+        if let cached = linesCache[key] { return cached }
+        let result = breakLines(text, style, width)
+        linesCache[key] = result
+        return result
+    }
+
+    func breakLines(_ text: String, _ style: EvidenceReportTextStyle, _ width: CGFloat) -> [String] {
         prepare(text, style, width: width)
         let l = layout
         let bytes = Array(text.utf8)

@@ -41,6 +41,9 @@ enum ExportCommands {
                 let exporter = EvidenceExporter(store: store)
                 if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
                 if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
+                if context.environment["TUNNELVISION_TRACE"] == "1" {
+                    exporter.trace = { name, seconds in context.standardError(String(format: "%7.3f s  %@\n", seconds, name)) }
+                }
                 let now = try instant(parsed, context: context)
                 let destination: URL
                 if let output = parsed.value("output") {
