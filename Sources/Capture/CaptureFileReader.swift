@@ -71,24 +71,9 @@ public final class CaptureFileReader {
     }
 
     public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
-        guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
-        guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
-        var header = [UInt8](repeating: 0, count: PcapFormat.recordHeaderLength)
-        guard pread(descriptor, &header, header.count, off_t(offset)) == header.count else {
-            throw .recordUnreadable(.recordCutShort(offset))
-        }
-        let seconds = Self.u32(header, 0, bigEndian), fraction = Self.u32(header, 4, bigEndian)
-        let included = Self.u32(header, 8, bigEndian), original = Self.u32(header, 12, bigEndian)
-        guard included <= snaplen else {
-            throw .recordUnreadable(.recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
-        }
-        let start = offset + UInt64(PcapFormat.recordHeaderLength)
-        guard start + UInt64(included) <= fileSize else { throw .recordUnreadable(.recordCutShort(offset)) }
-        var bytes = Data(count: Int(included))
-        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(included), off_t(start)) }
-        guard read == Int(included) else { throw .recordUnreadable(.recordCutShort(offset)) }
-        let micros = UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction))
-        return CaptureRecord(location: CaptureLocation(fileSequence: sequence, offset: offset), bytes: bytes,
-                             originalLength: original, timestampMicroseconds: micros)
+        var bytes: [UInt8] = []
+        let (original, microseconds) = try read(at: offset, into: &bytes)
+        return CaptureRecord(location: CaptureLocation(fileSequence: sequence, offset: offset), bytes: Data(bytes),
+                             originalLength: original, timestampMicroseconds: microseconds)
     }
 }
