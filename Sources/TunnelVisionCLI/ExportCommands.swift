@@ -98,7 +98,7 @@ extension ExportCommands {
                     timing = try exporter.report(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",
                                                  now: try instant(parsed, context: context), destination: destination)
                 } catch let error as EvidenceExportError {
-                    throw RefusedError(EvidenceExportPresentation.failure(failure(error)).replacingOccurrences(of: "exported", with: "written"))
+                    throw RefusedError(EvidenceExportPresentation.failure(failure(error), making: .report))
                 }
                 context.print("Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
             })

@@ -71,3 +71,34 @@ final class AuditPresentationTests: XCTestCase {
         XCTAssertEqual(AuditPresentation.count(412, "connection"), "412 connections")
     }
 }
+
+extension AuditPresentationTests {
+    func testEachExportFailureHasASentenceOfItsOwnAndNoneClaimsMoreThanHappened() {
+        let failures: [EvidenceExportFailure] = [.sessionNotFound, .sessionStillOpen, .catalogueNotBundled("x"), .catalogueUnusable("x"),
+                                                 .historyUnreadable("r"), .historyChangedWhileExporting, .captureDirectoryUnavailable("r"), .writeFailed("disk full")]
+        for product in [EvidenceExportPresentation.Product.bundle, .report] {
+            let sentences = failures.map { EvidenceExportPresentation.failure($0, making: product) }
+            XCTAssertEqual(Set(sentences).count, failures.count)
+            XCTAssertTrue(sentences[2].contains("no other catalogue was used instead"))
+            XCTAssertTrue(sentences[5].contains("Try again"))
+            XCTAssertTrue(sentences[7].contains("free space"))
+        }
+        XCTAssertTrue(EvidenceExportPresentation.failure(.sessionNotFound, making: .report).hasSuffix("nothing was written."))
+    }
+
+    func testTheCaptureLinesSayWhichOfTheThreeCasesHoldsAndAlwaysWarnLast() {
+        func document(_ tally: EvidencePacketTally, before: Int = 0) -> EvidenceCaptureDocument {
+            EvidenceCaptureDocument(sessionID: 1, snaplen: nil, packets: tally, beforeStart: before, afterEnd: 0, sourceFiles: [], flows: [])
+        }
+        XCTAssertEqual(EvidenceExportPresentation.captureLines(document(EvidencePacketTally())),
+                       ["The session recorded no packets, so the capture is empty.", EvidenceExportPresentation.unencryptedWarning])
+        XCTAssertEqual(EvidenceExportPresentation.captureLines(document(EvidencePacketTally(written: 12))).first,
+                       "Every recorded packet of the session is in the capture: 12 packets.")
+        let lines = EvidenceExportPresentation.captureLines(document(EvidencePacketTally(written: 4842, withoutBytes: [.notCaptured: 52, .captureFileMissing: 0, .recordUnreadable: 1]), before: 1))
+        XCTAssertEqual(lines, ["⚠ 4,842 of 4,895 recorded packets are in the capture.",
+                               "52 were never written to a capture file.",
+                               "1 could not be read back from its capture file.",
+                               "1 packet in the capture falls outside the session's time window (1 before it started): its connection was also active during the session.",
+                               EvidenceExportPresentation.unencryptedWarning])
+    }
+}

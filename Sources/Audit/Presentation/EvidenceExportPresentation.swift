@@ -75,24 +75,29 @@ public enum EvidenceExportPresentation {
         return out
     }
 
-    public static func failure(_ error: EvidenceExportFailure) -> String {
+    /// What was being made when it failed: the bundle (exported) or the report alone (written).
+    public enum Product: Sendable { case bundle, report }
+
+    public static func failure(_ error: EvidenceExportFailure, making product: Product = .bundle) -> String {
+        let nothing = product == .bundle ? "nothing was exported" : "nothing was written"
+        let noun = product == .bundle ? "bundle" : "report"
         switch error {
         case .sessionNotFound:
-            return "The session is no longer in the store: nothing was exported."
+            return "The session is no longer in the store: \(nothing)."
         case .sessionStillOpen:
-            return "The session is still recording. A bundle is closed evidence: end the session first ('tunnelvision session end')."
+            return "The session is still recording. Evidence is of a closed session: end it first ('tunnelvision session end')."
         case .catalogueNotBundled(let identifier):
-            return "This version of tunnelvision does not include the catalogue “\(identifier)” the project is assessed against; no other catalogue was used instead, and nothing was exported."
+            return "This version of tunnelvision does not include the catalogue “\(identifier)” the project is assessed against; no other catalogue was used instead, and \(nothing)."
         case .catalogueUnusable(let identifier):
-            return "The catalogue “\(identifier)” cannot be read; no other catalogue was used instead, and nothing was exported."
+            return "The catalogue “\(identifier)” cannot be read; no other catalogue was used instead, and \(nothing)."
         case .historyUnreadable(let reason):
-            return "The history could not be read (\(reason)); nothing was exported."
+            return "The history could not be read (\(reason)); \(nothing)."
         case .historyChangedWhileExporting:
-            return "The session's history changed while it was being exported; nothing was kept. Export again."
+            return "The session's history changed while its \(noun) was being made; nothing was kept. Try again."
         case .captureDirectoryUnavailable(let reason):
-            return "The store's capture files cannot be read (\(reason)); nothing was exported."
+            return "The store's capture files cannot be read (\(reason)); \(nothing)."
         case .writeFailed(let reason):
-            return "The bundle could not be written (\(reason)). Nothing was left behind; check that there is free space and export again."
+            return "The \(noun) could not be written (\(reason)). Nothing was left behind; check that there is free space and try again."
         }
     }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The commands a reader runs on the sample store, with golden files of what they print.
+final class SampleCommandsTests: XCTestCase {
+    let golden = Golden.directory().appendingPathComponent("Golden")
+
+    func assertGolden(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        if let difference = Golden.compare(text, file: golden.appendingPathComponent(name)) { XCTFail(difference, file: file, line: line) }
+    }
+
+    func testFindingsCompareExportAndVerifyOnTheSampleStore() throws {
+        let cli = CLIHarness()
+        let sample = cli.run("sample")
+        XCTAssertEqual(sample.status, 0, sample.error)
+        XCTAssertTrue(sample.output.contains("session 3  Example Health · Version 2.4.0 (187): 33 connections"), sample.output)
+
+        let findings = cli.run("findings", "3")
+        XCTAssertEqual(findings.status, 0, findings.error)
+        assertGolden(findings.output, "sample-findings.txt")
+        let findingsJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(cli.run("findings", "3", "--json").output.utf8)) as? [String: Any])
+        XCTAssertEqual((findingsJSON["requirements"] as? [Any])?.count, 10)
+
+        let compare = cli.run("compare", "3", "2")
+        XCTAssertEqual(compare.status, 0, compare.error)
+        assertGolden(compare.output, "sample-compare.txt")
+        let compareJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(cli.run("compare", "2", "3", "--json").output.utf8)) as? [String: Any])
+        XCTAssertEqual((compareJSON["later"] as? [String: Any])?["id"] as? Int, 3)
+        XCTAssertEqual(cli.run("compare", "1", "3").status, 1)
+
+        let bundle = cli.directory.url.appendingPathComponent("bundle.zip").path
+        let export = cli.run("export", "3", "--at", "2026-10-07T09:00:00Z", "-o", bundle)
+        XCTAssertEqual(export.status, 0, export.error)
+        assertGolden(export.output.replacingOccurrences(of: bundle, with: "BUNDLE.zip"), "sample-export-sheet.txt")
+        XCTAssertTrue(export.output.contains("8 files"), export.output)
+
+        let verify = cli.run("verify", bundle)
+        XCTAssertEqual(verify.status, 0, verify.output)
+        XCTAssertTrue(verify.output.hasSuffix("Every check holds.\n"), verify.output)
+
+        let storage = cli.run("storage")
+        XCTAssertTrue(storage.output.hasPrefix("Captures  3 files"), storage.output)
+        XCTAssertTrue(storage.output.contains("hold audit evidence and are exempt from both limits"), storage.output)
+        XCTAssertEqual(cli.run("storage", "enforce").output, "Nothing was due: no capture file or history was deleted.\n")
+        XCTAssertEqual(cli.run("export", "99").status, 1)
+    }
+}
