@@ -38,6 +38,7 @@ public enum EvidenceReportPDF {
         defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
         var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
         var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
+        pango_layout_set_width(pango, -1)
         for style in EvidenceReportTextStyle.allCases {
             let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
             descriptions[style] = font
@@ -126,7 +127,6 @@ public enum EvidenceReportPDF {
         let (r, g, b) = color(line.style)
         cairo_set_source_rgb(cr, r, g, b)
         pango_layout_set_font_description(pango, font)
-        pango_layout_set_width(pango, -1)
         pango_layout_set_text(pango, line.text, -1)
         cairo_move_to(cr, Double(line.origin.x), Double(line.origin.y) + (Double(line.height) - natural) / 2)
         pango_cairo_show_layout(cr, pango)

@@ -97,7 +97,15 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     public func lines(of text: String, style: EvidenceReportTextStyle, width: CGFloat) -> [String] {
         let key = "\(style.rawValue)\u{0}\(width)\u{0}\(text)"
         if let cached = linesCache[key] { return cached }
-        let result = breakLines(text, style, width)
+        // What fits on one line is one line: no need to ask Pango to break it.
+        var result: [String]
+        if !text.contains("\n") && self.width(of: text, style: style) <= width {
+            var line = text
+            while let last = line.last, last == " " { line.removeLast() }
+            result = [line]
+        } else {
+            result = breakLines(text, style, width)
+        }
         linesCache[key] = result
         return result
     }

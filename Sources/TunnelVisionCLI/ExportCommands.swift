@@ -100,6 +100,10 @@ extension ExportCommands {
                 } catch let error as EvidenceExportError {
                     throw RefusedError(EvidenceExportPresentation.failure(failure(error), making: .report))
                 }
+                if context.environment["TUNNELVISION_TRACE"] == "1" {
+                    context.standardError(String(format: "layout %.3f s, drawing %.3f s, %.0f pages/s\n", timing.layout, timing.drawing,
+                                                 Double(timing.pages) / max(timing.layout + timing.drawing, 1e-6)))
+                }
                 context.print("Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
             })
     }
