@@ -44,6 +44,29 @@ public final class CaptureFileReader {
 
     deinit { close(descriptor) }
 
+    /// Records are read through a window of the file: reading a session's packets by ascending
+    /// offset takes one `pread` per 4 MiB instead of two per packet.
+    private var window: [UInt8] = []
+    private var windowStart: UInt64 = 0
+    /// The window starts small (one record read alone costs little) and doubles up to 4 MiB.
+    private var windowSize = 64 << 10
+    static let maximumWindow = 4 << 20
+
+    /// Copies `count` bytes at `offset` into `out` (starting at `at`); false if the file ends first.
+    private func copy(_ count: Int, at offset: UInt64, into out: UnsafeMutableRawPointer) -> Bool {
+        if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(window.count) {
+            let length = Int(min(UInt64(max(windowSize, count)), fileSize - min(offset, fileSize)))
+            windowSize = min(windowSize * 2, Self.maximumWindow)
+            if window.count != length { window = [UInt8](repeating: 0, count: length) }
+            let got = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(offset)) }
+            guard got == length else { window = []; return false }
+            windowStart = offset
+        }
+        guard offset + UInt64(count) <= windowStart + UInt64(window.count) else { return false }
+        window.withUnsafeBytes { out.copyMemory(from: $0.baseAddress! + Int(offset - windowStart), byteCount: count) }
+        return true
+    }
+
     static func u32(_ bytes: [UInt8], _ at: Int, _ big: Bool) -> UInt32 {
         let value = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         return big ? value.byteSwapped : value
@@ -54,8 +77,9 @@ public final class CaptureFileReader {
         guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
         guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
         var header = (UInt64(0), UInt64(0))
-        let got = withUnsafeMutableBytes(of: &header) { pread(descriptor, $0.baseAddress, 16, off_t(offset)) }
-        guard got == 16 else { throw .recordUnreadable(.recordCutShort(offset)) }
+        guard withUnsafeMutableBytes(of: &header, { copy(16, at: offset, into: $0.baseAddress!) }) else {
+            throw .recordUnreadable(.recordCutShort(offset))
+        }
         let raw = withUnsafeBytes(of: &header) { Array($0) }
         let seconds = Self.u32(raw, 0, bigEndian), fraction = Self.u32(raw, 4, bigEndian)
         let included = Self.u32(raw, 8, bigEndian), original = Self.u32(raw, 12, bigEndian)
@@ -65,8 +89,11 @@ public final class CaptureFileReader {
         let start = offset + UInt64(PcapFormat.recordHeaderLength)
         guard start + UInt64(included) <= fileSize else { throw .recordUnreadable(.recordCutShort(offset)) }
         if bytes.count != Int(included) { bytes = [UInt8](repeating: 0, count: Int(included)) }
-        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(included), off_t(start)) }
-        guard read == Int(included) else { throw .recordUnreadable(.recordCutShort(offset)) }
+        if included > 0 {
+            guard bytes.withUnsafeMutableBytes({ copy(Int(included), at: start, into: $0.baseAddress!) }) else {
+                throw .recordUnreadable(.recordCutShort(offset))
+            }
+        }
         return (original, UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction)))
     }
 
