@@ -149,27 +149,50 @@ public final class EvidenceExporter {
             files.append(try Self.streamed(capture.document.document, name: "capture.json", into: folder,
                                         elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) }))
             phase("waited for the documents, wrote capture.json")
-            if let report {
-                try report(bundle, capture.document, folder)
-                phase("drew report.pdf")
-                files.append(try hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)))
-            }
-            let entries = files.map(\.entry)
-            var crcs = Dictionary(uniqueKeysWithValues: files.map { ($0.entry.name, $0.crc32) })
-            try beforeFinalCheck?()
-            guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
-            let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: entries)
-            let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName))
-            try manifestWriter.write(manifest.text)
-            crcs[EvidenceBundle.manifestName] = try manifestWriter.finishFile().crc32
-            let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
             // Straight to the destination when there is one (through a temporary name beside it):
             // copying a 250 MB archive afterwards would cost as much as writing it.
             let final = destination ?? archive
-            phase("checked the history, wrote the manifest")
-            try ZipArchiveWriter.write(names.map { ZipArchiveWriter.Entry(name: $0, url: folder.appendingPathComponent($0), crc32: crcs[$0]) },
-                                       to: final, modified: now, zip64Threshold: zip64Threshold)
-            phase("wrote the archive")
+            let zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
+            var zipFinished = false
+            defer { if !zipFinished { zip.abandon() } }
+            func add(_ file: WrittenFile) throws {
+                try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32))
+            }
+            // The archive's entries go in the manifest's order (by name). Those before report.pdf are
+            // written while the report is drawn on the second core.
+            let byName = { (a: WrittenFile, b: WrittenFile) in a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8) }
+            let before = files.filter { $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }.sorted(by: byName)
+            var after = files.filter { !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
+            if let report {
+                let drawn = DocumentsInFlight()
+                let group = DispatchGroup()
+                let document = capture.document
+                DispatchQueue.global().async(group: group) {
+                    do { try report(bundle, document, folder); drawn.result = .success([]) } catch { drawn.result = .failure(error) }
+                }
+                do {
+                    defer { group.wait() }
+                    for file in before { try add(file) }
+                }
+                _ = try drawn.result!.get()
+                phase("drew report.pdf, archived the entries before it")
+                let reportFile = try hashFile(folder.appendingPathComponent(EvidenceBundle.reportName))
+                files.append(reportFile)
+                after.append(reportFile)
+            } else {
+                for file in before { try add(file) }
+            }
+            try beforeFinalCheck?()
+            guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
+            let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
+            let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName))
+            try manifestWriter.write(manifest.text)
+            let manifestFile = try manifestWriter.finishFile()
+            for file in after.sorted(by: byName) + [manifestFile] { try add(file) }
+            try zip.finish()
+            zipFinished = true
+            phase("checked the history, wrote the manifest, finished the archive")
+            let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
             let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
             succeeded = true
             return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flows.count,

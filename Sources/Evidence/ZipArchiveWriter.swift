@@ -27,83 +27,120 @@ public enum ZipArchiveWriter {
     /// Writes the archive to `url` (a temporary name, renamed at the end). Returns each entry's method.
     @discardableResult
     public static func write(_ entries: [Entry], to url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws -> [Method] {
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-        try? FileManager.default.removeItem(at: partial)
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let out = FileHandle(forWritingAtPath: partial.path) else {
-            throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
-        }
-        var methods: [Method] = []
+        let archive = try Archive(url: url, modified: modified, zip64Threshold: zip64Threshold)
         do {
-            let (time, date) = dosTimeAndDate(modified)
-            var offset: UInt64 = 0
-            var central = Data()
-            for entry in entries {
-                guard let input = FileHandle(forReadingAtPath: entry.url.path) else { throw EvidenceWriteError("\(entry.name) could not be read") }
-                defer { try? input.close() }
-                let size = try input.seekToEnd()
-                try input.seek(toOffset: 0)
-                // CRC over the whole file unless it is known, and the probe.
-                var crc: UInt32 = entry.crc32 ?? 0
-                var probe = Data()
-                if entry.crc32 == nil {
-                    while let data = try input.read(upToCount: chunk), !data.isEmpty {
-                        crc = Deflate.crc32(crc, data)
-                        if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
-                    }
-                } else {
-                    probe = try input.read(upToCount: probeLength) ?? Data()
-                }
-                var method = Method.stored
-                var compressed: Data?
-                if size > 0 {
-                    var probed = false
-                    let probeOut = try Deflate.compress { defer { probed = true }; return probed ? nil : probe }
-                    if Double(probeOut.count) < Double(probe.count) * worthDeflating {
-                        try input.seek(toOffset: 0)
-                        let whole = try Deflate.compress { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
-                        if UInt64(whole.count) < size { method = .deflated; compressed = whole }
-                    }
-                }
-                let compressedSize = compressed.map { UInt64($0.count) } ?? size
-                let sizeOver = size >= zip64Threshold, compressedOver = compressedSize >= zip64Threshold, offsetOver = offset >= zip64Threshold
-                let sizes64 = sizeOver || compressedOver
-                let needs64 = sizes64 || offsetOver
-                let name = Data(entry.name.utf8)
-                // The local header carries both sizes in its ZIP64 extra when either overflows.
-                var local = Data()
-                local.appendLE(UInt32(0x0403_4b50)); local.appendLE(UInt16(needs64 ? 45 : 20)); local.appendLE(UInt16(1 << 11))
-                local.appendLE(method.rawValue); local.appendLE(time); local.appendLE(date); local.appendLE(crc)
-                local.appendLE(sizes64 ? UInt32.max : UInt32(compressedSize)); local.appendLE(sizes64 ? UInt32.max : UInt32(size))
-                local.appendLE(UInt16(name.count)); local.appendLE(UInt16(sizes64 ? 20 : 0)); local.append(name)
-                if sizes64 { local.appendLE(UInt16(1)); local.appendLE(UInt16(16)); local.appendLE(size); local.appendLE(compressedSize) }
-                try out.write(contentsOf: local)
-                if let compressed {
-                    try out.write(contentsOf: compressed)
-                } else {
-                    try copy(from: input, count: size, to: out)
-                }
-                // The central record: only the fields that overflowed go into its ZIP64 extra, in order.
-                var extra = Data()
-                if needs64 {
-                    var fields = Data()
-                    if sizeOver { fields.appendLE(size) }
-                    if compressedOver { fields.appendLE(compressedSize) }
-                    if offsetOver { fields.appendLE(offset) }
-                    extra.appendLE(UInt16(1)); extra.appendLE(UInt16(fields.count)); extra.append(fields)
-                }
-                central.appendLE(UInt32(0x0201_4b50)); central.appendLE(UInt16(3 << 8 | 45)); central.appendLE(UInt16(needs64 ? 45 : 20))
-                central.appendLE(UInt16(1 << 11)); central.appendLE(method.rawValue); central.appendLE(time); central.appendLE(date)
-                central.appendLE(crc)
-                central.appendLE(compressedOver ? UInt32.max : UInt32(compressedSize)); central.appendLE(sizeOver ? UInt32.max : UInt32(size))
-                central.appendLE(UInt16(name.count)); central.appendLE(UInt16(extra.count)); central.appendLE(UInt16(0))
-                central.appendLE(UInt16(0)); central.appendLE(UInt16(0)); central.appendLE(UInt32(0o100644) << 16)
-                central.appendLE(offsetOver ? UInt32.max : UInt32(offset)); central.append(name); central.append(extra)
-                offset += UInt64(local.count) + compressedSize
-                methods.append(method)
+            for entry in entries { try archive.add(entry) }
+            try archive.finish()
+        } catch {
+            archive.abandon()
+            throw error
+        }
+        return archive.methods
+    }
+
+    /// An archive written entry by entry, so that the first entries can be written while a later
+    /// one is still being made. Nothing is at `url` until `finish()` renames it there.
+    public final class Archive {
+        let url: URL
+        let partial: URL
+        let out: FileHandle
+        let time: UInt16, date: UInt16
+        let zip64Threshold: UInt64
+        var offset: UInt64 = 0
+        var central = Data()
+        var count: UInt64 = 0
+        public private(set) var methods: [Method] = []
+
+        public init(url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
+            self.url = url
+            partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+            try? FileManager.default.removeItem(at: partial)
+            guard FileManager.default.createFile(atPath: partial.path, contents: nil), let out = FileHandle(forWritingAtPath: partial.path) else {
+                throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
             }
+            self.out = out
+            (time, date) = ZipArchiveWriter.dosTimeAndDate(modified)
+            self.zip64Threshold = zip64Threshold
+        }
+
+        /// Removes what was written; nothing is left.
+        public func abandon() {
+            try? out.close()
+            try? FileManager.default.removeItem(at: partial)
+        }
+
+        public func add(_ entry: Entry) throws {
+            do { try write(entry) } catch {
+                throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
+            }
+        }
+
+        func write(_ entry: Entry) throws {
+            guard let input = FileHandle(forReadingAtPath: entry.url.path) else { throw EvidenceWriteError("\(entry.name) could not be read") }
+            defer { try? input.close() }
+            let size = try input.seekToEnd()
+            try input.seek(toOffset: 0)
+            // CRC over the whole file unless it is known, and the probe.
+            var crc: UInt32 = entry.crc32 ?? 0
+            var probe = Data()
+            if entry.crc32 == nil {
+                while let data = try input.read(upToCount: chunk), !data.isEmpty {
+                    crc = Deflate.crc32(crc, data)
+                    if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
+                }
+            } else {
+                probe = try input.read(upToCount: probeLength) ?? Data()
+            }
+            var method = Method.stored
+            var compressed: Data?
+            if size > 0 {
+                var probed = false
+                let probeOut = try Deflate.compress { defer { probed = true }; return probed ? nil : probe }
+                if Double(probeOut.count) < Double(probe.count) * worthDeflating {
+                    try input.seek(toOffset: 0)
+                    let whole = try Deflate.compress { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
+                    if UInt64(whole.count) < size { method = .deflated; compressed = whole }
+                }
+            }
+            let compressedSize = compressed.map { UInt64($0.count) } ?? size
+            let sizeOver = size >= zip64Threshold, compressedOver = compressedSize >= zip64Threshold, offsetOver = offset >= zip64Threshold
+            let sizes64 = sizeOver || compressedOver
+            let needs64 = sizes64 || offsetOver
+            let name = Data(entry.name.utf8)
+            // The local header carries both sizes in its ZIP64 extra when either overflows.
+            var local = Data()
+            local.appendLE(UInt32(0x0403_4b50)); local.appendLE(UInt16(needs64 ? 45 : 20)); local.appendLE(UInt16(1 << 11))
+            local.appendLE(method.rawValue); local.appendLE(time); local.appendLE(date); local.appendLE(crc)
+            local.appendLE(sizes64 ? UInt32.max : UInt32(compressedSize)); local.appendLE(sizes64 ? UInt32.max : UInt32(size))
+            local.appendLE(UInt16(name.count)); local.appendLE(UInt16(sizes64 ? 20 : 0)); local.append(name)
+            if sizes64 { local.appendLE(UInt16(1)); local.appendLE(UInt16(16)); local.appendLE(size); local.appendLE(compressedSize) }
+            try out.write(contentsOf: local)
+            if let compressed { try out.write(contentsOf: compressed) } else { try copy(from: input, count: size, to: out) }
+            // The central record: only the fields that overflowed go into its ZIP64 extra, in order.
+            var extra = Data()
+            if needs64 {
+                var fields = Data()
+                if sizeOver { fields.appendLE(size) }
+                if compressedOver { fields.appendLE(compressedSize) }
+                if offsetOver { fields.appendLE(offset) }
+                extra.appendLE(UInt16(1)); extra.appendLE(UInt16(fields.count)); extra.append(fields)
+            }
+            central.appendLE(UInt32(0x0201_4b50)); central.appendLE(UInt16(3 << 8 | 45)); central.appendLE(UInt16(needs64 ? 45 : 20))
+            central.appendLE(UInt16(1 << 11)); central.appendLE(method.rawValue); central.appendLE(time); central.appendLE(date)
+            central.appendLE(crc)
+            central.appendLE(compressedOver ? UInt32.max : UInt32(compressedSize)); central.appendLE(sizeOver ? UInt32.max : UInt32(size))
+            central.appendLE(UInt16(name.count)); central.appendLE(UInt16(extra.count)); central.appendLE(UInt16(0))
+            central.appendLE(UInt16(0)); central.appendLE(UInt16(0)); central.appendLE(UInt32(0o100644) << 16)
+            central.appendLE(offsetOver ? UInt32.max : UInt32(offset)); central.append(name); central.append(extra)
+            offset += UInt64(local.count) + compressedSize
+            count += 1
+            methods.append(method)
+        }
+
+        /// Writes the central directory and the end records, and renames the archive into place.
+        public func finish() throws {
             let centralOffset = offset
             try out.write(contentsOf: central)
-            let count = UInt64(entries.count)
             let needs64 = centralOffset >= zip64Threshold || UInt64(central.count) >= zip64Threshold || count >= 0xFFFF
             var end = Data()
             if needs64 {
@@ -121,12 +158,7 @@ public enum ZipArchiveWriter {
             try out.close()
             try? FileManager.default.removeItem(at: url)
             try FileManager.default.moveItem(at: partial, to: url)
-        } catch {
-            try? out.close()
-            try? FileManager.default.removeItem(at: partial)
-            throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
         }
-        return methods
     }
 
     /// A stored entry's bytes, copied by the kernel (`sendfile`) from one file to the other.
