@@ -77,6 +77,7 @@ struct Bench {
         w.captureFiles = files.count
         // The floor: read, hash, write each capture file once.
         note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
+        sync()
         start = Date()
         let copy = dir.appendingPathComponent("floor.bin")
         let out = try EvidenceFileWriter(url: copy)
@@ -98,6 +99,7 @@ struct Bench {
         w.archiveWithReport = size(full)
         note("[\(w.label)] the report alone")
         let exporter = EvidenceExporter(store: flowStore, temporaryDirectory: dir.appendingPathComponent("tmp"))
+        sync()
         let timing = try exporter.report(sessionID: session.id, exportedWith: "bench", now: Date(timeIntervalSince1970: 1_791_370_800),
                                          destination: dir.appendingPathComponent("report.pdf"))
         w.layout = timing.layout; w.drawing = timing.drawing; w.pages = timing.pages
@@ -149,6 +151,9 @@ struct Bench {
     /// from this one would inherit this process's high-water mark across exec (Linux keeps the
     /// larger of the two), and its peak would be ours.
     func child(_ arguments: [String], program: String? = nil) throws -> Run {
+        // Each step starts with the page cache's dirty pages on disk, as the floor does: otherwise a
+        // step pays for flushing what the one before it wrote.
+        sync()
         guard let time = ExternalToolPath.find("time") ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil) else {
             return try spawn(arguments, program: program)
         }
