@@ -1,16 +1,18 @@
 import Audit
+import Evidence
 import FlowStore
 import Foundation
 
 enum AssessmentCommands {
     static let catalogueFile = OptionDefinition.value("catalogue-file", "file", "Assess against this catalogue file instead of the project's (validated like a bundled one).")
 
-    /// The catalogue to assess against: a file given on the command line, or the project's choice.
-    static func catalogue(for project: AuditProject, parsed: ParsedCommand) throws -> RequirementCatalogue {
+    /// The catalogue to assess against: a file given on the command line, or the project's choice
+    /// (bundled, or kept in the store).
+    static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws -> RequirementCatalogue {
         if let path = parsed.value("catalogue-file") {
             return try CatalogueFile.load(path)
         }
-        do { return try RequirementCatalogueLibrary.catalogue(for: project) } catch {
+        do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
             throw RefusedError(error.description)
         }
     }
@@ -26,7 +28,7 @@ enum AssessmentCommands {
                 let store = try support.openStore()
                 let session = try support.session(parsed.argument(0)!, in: store)
                 guard let project = try store.auditProject(id: session.projectID) else { throw AuditStoreError.projectNotFound(session.projectID) }
-                let catalogue = try catalogue(for: project, parsed: parsed)
+                let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)
                 let assessment = SessionAssessment(catalogue: catalogue, flows: try store.flows(inAuditSession: session.id),
                                                    project: project, session: session, markers: try store.markers(forSession: session.id))
                 let overview = try support.overview(of: session, in: store)

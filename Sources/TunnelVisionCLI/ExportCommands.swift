@@ -14,6 +14,14 @@ enum ExportCommands {
         return date
     }
 
+    /// An exporter reading the project's catalogue (bundled or kept in the store), or the one given on the command line.
+    static func exporter(for store: FlowStore, parsed: ParsedCommand, storeURL: URL) throws -> EvidenceExporter {
+        let exporter = EvidenceExporter(store: store)
+        if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
+        exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) }
+        return exporter
+    }
+
     static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
         switch error {
         case .sessionNotFound: return .sessionNotFound
@@ -38,8 +46,7 @@ enum ExportCommands {
                 let support = CommandSupport(parsed: parsed, context: context)
                 let store = try support.openStore()
                 let session = try support.session(parsed.argument(0)!, in: store)
-                let exporter = EvidenceExporter(store: store)
-                if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
+                let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
                 if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
                 if context.environment["TUNNELVISION_TRACE"] == "1" {
                     exporter.trace = { name, seconds in context.standardError(String(format: "%7.3f s  %@\n", seconds, name)) }
@@ -90,8 +97,7 @@ extension ExportCommands {
                 let support = CommandSupport(parsed: parsed, context: context)
                 let store = try support.openStore()
                 let session = try support.session(parsed.argument(0)!, in: store)
-                let exporter = EvidenceExporter(store: store)
-                if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
+                let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
                 let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
                 let timing: EvidenceReportRenderer.Timing
                 do {

@@ -1,4 +1,5 @@
 import Audit
+import Evidence
 import FlowStore
 import Foundation
 
@@ -6,11 +7,30 @@ enum ProjectCommands {
     static let json = OptionDefinition.flag("json", "Print JSON instead of text.")
     static let catalogue = OptionDefinition.value("catalogue", "id", "The requirement catalogue to assess against (default: \(RequirementCatalogueLibrary.defaultIdentifier)).")
 
-    /// Refuses an identifier this version does not ship.
-    static func bundledCatalogue(_ identifier: String?) throws -> String? {
-        guard let identifier else { return nil }
-        do { _ = try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch { throw RefusedError(error.description) }
-        return identifier
+    static let catalogueFile = OptionDefinition.value("catalogue-file", "file", "An assessor's own catalogue: validated, kept in the store, and chosen for the project.")
+
+    /// The catalogue a project is to be assessed against: a bundled identifier (anything else is
+    /// refused), or an assessor's file, validated like a bundled one and kept in the store.
+    static func chosenCatalogue(_ parsed: ParsedCommand, storeURL: URL) throws -> String? {
+        if parsed.value("catalogue") != nil && parsed.value("catalogue-file") != nil {
+            throw UsageError(message: "Choose a catalogue by --catalogue or by --catalogue-file, not both", path: parsed.path)
+        }
+        if let identifier = parsed.value("catalogue") {
+            do { _ = try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch { throw RefusedError(error.description) }
+            return identifier
+        }
+        guard let path = parsed.value("catalogue-file") else { return nil }
+        let catalogue = try CatalogueFile.load(path)
+        guard StoreCatalogues.isUsableIdentifier(catalogue.identifier) else {
+            throw RefusedError("The catalogue's identifier “\(catalogue.identifier)” cannot name a file; use letters, digits, dots, underscores and hyphens.")
+        }
+        guard !RequirementCatalogueLibrary.identifiers.contains(catalogue.identifier) else {
+            throw RefusedError("“\(catalogue.identifier)” is the identifier of a catalogue that ships with tunnelvision; give your catalogue an identifier of its own.")
+        }
+        do { try StoreCatalogues.add(try Data(contentsOf: URL(fileURLWithPath: path)), identifier: catalogue.identifier, storeDirectory: storeURL) } catch {
+            throw RefusedError("The catalogue could not be kept in the store: \(error.localizedDescription).")
+        }
+        return catalogue.identifier
     }
 
     static var definition: CommandDefinition {
@@ -27,12 +47,12 @@ enum ProjectCommands {
             arguments: [ArgumentDefinition(name: "name", help: "The project's name, usually the app's.")],
             options: [.value("bundle-id", "id", "The audited app's bundle identifier (informational: it filters nothing)."),
                       .value("allow", "pattern[=note]", "An allowed domain, with an optional note; repeat in order.", repeatable: true),
-                      catalogue, json],
+                      catalogue, catalogueFile, json],
             run: { parsed, context in
                 let support = CommandSupport(parsed: parsed, context: context)
                 let entries = try support.allowlist(parsed.all("allow"))
-                let catalogueID = try bundledCatalogue(parsed.value("catalogue"))
                 let store = try support.openStore()
+                let catalogueID = try chosenCatalogue(parsed, storeURL: support.storeURL)
                 let project = try store.createAuditProject(
                     AuditProjectDraft(name: parsed.argument(0)!, bundleIdentifier: parsed.value("bundle-id"),
                                       catalogueVersion: catalogueID, allowlist: entries),
@@ -82,7 +102,7 @@ enum ProjectCommands {
             options: [.value("name", "name", "A new name."),
                       .value("bundle-id", "id", "A new bundle identifier."),
                       .flag("clear-bundle-id", "Remove the bundle identifier."),
-                      catalogue,
+                      catalogue, catalogueFile,
                       .flag("clear-allowlist", "Remove every allowlist entry (before adding those given with --allow)."),
                       .value("remove-allow", "pattern", "Remove an allowlist entry; repeatable.", repeatable: true),
                       .value("allow", "pattern[=note]", "Add an allowed domain at the end (or change the note of one already there); repeatable.", repeatable: true),
@@ -95,7 +115,7 @@ enum ProjectCommands {
                 if let name = parsed.value("name") { draft.name = name }
                 if parsed.flag("clear-bundle-id") { draft.bundleIdentifier = nil }
                 if let bundle = parsed.value("bundle-id") { draft.bundleIdentifier = bundle }
-                if let identifier = try bundledCatalogue(parsed.value("catalogue")) { draft.catalogueVersion = identifier }
+                if let identifier = try chosenCatalogue(parsed, storeURL: support.storeURL) { draft.catalogueVersion = identifier }
                 if parsed.flag("clear-allowlist") { draft.allowlist = [] }
                 for text in parsed.all("remove-allow") {
                     let pattern: DomainPattern

@@ -187,3 +187,43 @@ extension CommandLineTests {
         XCTAssertFalse(cli.run("project", "list").output.contains("Elsewhere"), "the default store is another one")
     }
 }
+
+extension CommandLineTests {
+    func testAProjectTakesABundledCatalogueOrAnAssessorsOwnKeptInTheStore() throws {
+        let cli = CLIHarness()
+        let refused = cli.run("project", "new", "P", "--catalogue", "tr-03161-1_9.9")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.error.contains("does not include the catalogue “tr-03161-1_9.9”"), refused.error)
+        XCTAssertEqual(cli.run("project", "new", "P", "--catalogue", "tr-03161-1_3.0").status, 0)
+
+        // An assessor's own catalogue: the bundled one with another identifier and one requirement fewer.
+        let root = Golden.directory().deletingLastPathComponent().deletingLastPathComponent()
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("Catalogues/tr-03161-1_3.0.json"))) as? [String: Any])
+        object["identifier"] = "lab-tls-only_1"
+        object["requirements"] = (object["requirements"] as! [[String: Any]]).filter { $0["id"] as? String == "O.Ntwk_2" }
+        let file = cli.directory.url.appendingPathComponent("mine.json")
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        let edited = cli.run("project", "edit", "P", "--catalogue-file", file.path, "--json")
+        XCTAssertEqual(edited.status, 0, edited.error)
+        XCTAssertTrue(edited.output.contains("\"catalogue\": \"lab-tls-only_1\""), edited.output)
+        try FileManager.default.removeItem(at: file)   // kept in the store: the original is not needed any more
+        cli.run("session", "start", "P", "--baseline")
+        cli.run("session", "end")
+        let findings = cli.run("findings", "1", "--json")
+        XCTAssertEqual(findings.status, 0, findings.error)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(findings.output.utf8)) as? [String: Any])
+        XCTAssertEqual(json["catalogue"] as? String, "lab-tls-only_1")
+        XCTAssertEqual((json["requirements"] as? [[String: Any]])?.map { $0["id"] as? String }, ["O.Ntwk_2"])
+
+        // A miswritten file is refused with the requirement it is in, and nothing changes.
+        object["identifier"] = "broken"
+        var requirements = object["requirements"] as! [[String: Any]]
+        requirements[0]["toolCoverage"] = nil
+        object["requirements"] = requirements
+        try JSONSerialization.data(withJSONObject: object).write(to: file)
+        let broken = cli.run("project", "edit", "P", "--catalogue-file", file.path)
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.error.contains("Requirement O.Ntwk_2 reads findings but has no toolCoverage"), broken.error)
+        XCTAssertTrue(cli.run("project", "show", "P").output.contains("lab-tls-only_1"))
+    }
+}
