@@ -68,19 +68,18 @@ public enum BundleVerifier {
 
         // 3. Documents.
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
-        guard let flowsDoc = json("flows.json"), let flows = flowsDoc["flows"] as? [[String: Any]],
+        // flows.json is read into the few fields checked here: as dictionaries, 20 000 flows take half a gigabyte.
+        let flowsDocument = documents.removeValue(forKey: "flows.json").flatMap { try? JSONDecoder().decode(VerifiedFlows.self, from: $0) }
+        guard let flows = flowsDocument?.flows,
               let findingsDoc = json("findings.json"), let findings = findingsDoc["findings"] as? [[String: Any]],
               let captureDoc = json("capture.json") else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
         }
-        let flowIDs = flows.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        let flowIDs = flows.map(\.id)
         let flowSet = Set(flowIDs)
         let findingIDs = Set(findings.compactMap { $0["id"] as? String })
-        let flowFindings = Dictionary(flows.compactMap { flow -> (Int64, [String])? in
-            guard let id = (flow["id"] as? NSNumber)?.int64Value else { return nil }
-            return (id, flow["findingIDs"] as? [String] ?? [])
-        }, uniquingKeysWith: { a, _ in a })
+        let flowFindings = Dictionary(flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
 
         // 4. The capture against capture.json.
         let written = ((captureDoc["packets"] as? [String: Any])?["written"] as? NSNumber)?.intValue
@@ -123,7 +122,7 @@ public enum BundleVerifier {
         return checks
     }
 
-    static func csvCheck(_ data: Data?, flows: [[String: Any]]) -> Check {
+    static func csvCheck(_ data: Data?, flows: [VerifiedFlow]) -> Check {
         let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flows.count, "flow")), matching flows.json."
         guard let data, let text = String(data: data, encoding: .utf8) else { return Check(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
         let rows = CSVText.parse(text)
@@ -135,16 +134,13 @@ public enum BundleVerifier {
         if body.count != flows.count { problems.append("flows.csv has \(body.count) rows; flows.json has \(flows.count) flows") }
         let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         for (index, (row, flow)) in zip(body, flows).enumerated() {
-            let id = (flow["id"] as? NSNumber).map { "\($0)" } ?? "?"
+            let id = String(flow.id)
             guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); continue }
             let expected: [(String, String)] = [
-                ("id", id), ("protocol", flow["protocol"] as? String ?? ""), ("firstSeen", flow["firstSeen"] as? String ?? ""),
-                ("lastSeen", flow["lastSeen"] as? String ?? ""),
-                ("bytesOut", (flow["bytesOut"] as? NSNumber).map { "\($0)" } ?? ""), ("bytesIn", (flow["bytesIn"] as? NSNumber).map { "\($0)" } ?? ""),
-                ("packetCount", (flow["packetCount"] as? NSNumber).map { "\($0)" } ?? ""), ("tlsStatus", flow["tlsStatus"] as? String ?? ""),
-                ("sni", flow["sni"] as? String ?? ""), ("dnsName", flow["dnsName"] as? String ?? ""),
-                ("name", (flow["name"] as? [String: Any])?["text"] as? String ?? ""),
-                ("findingIDs", (flow["findingIDs"] as? [String] ?? []).joined(separator: " ")),
+                ("id", id), ("protocol", flow.protocol), ("firstSeen", flow.firstSeen), ("lastSeen", flow.lastSeen),
+                ("bytesOut", String(flow.bytesOut)), ("bytesIn", String(flow.bytesIn)), ("packetCount", String(flow.packetCount)),
+                ("tlsStatus", flow.tlsStatus), ("sni", flow.sni ?? ""), ("dnsName", flow.dnsName ?? ""), ("name", flow.name?.text ?? ""),
+                ("findingIDs", flow.findingIDs.joined(separator: " ")),
             ]
             for (key, value) in expected where row[column[key]!] != value {
                 problems.append("row \(index + 2) of flows.csv (flow \(id)) has \(key) “\(row[column[key]!])”; flows.json says “\(value)”")
@@ -152,6 +148,25 @@ public enum BundleVerifier {
         }
         return Check(statement: statement, problems: problems)
     }
+}
+
+/// The fields of flows.json that verify checks.
+struct VerifiedFlows: Decodable { let flows: [VerifiedFlow] }
+
+struct VerifiedFlow: Decodable {
+    struct Name: Decodable { let text: String }
+    let id: Int64
+    let `protocol`: String
+    let firstSeen: String
+    let lastSeen: String
+    let bytesOut: UInt64
+    let bytesIn: UInt64
+    let packetCount: Int
+    let tlsStatus: String
+    let sni: String?
+    let dnsName: String?
+    let name: Name?
+    let findingIDs: [String]
 }
 
 /// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.
