@@ -129,18 +129,21 @@ extension FlowStore {
 
     public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
         try transaction {
-            guard let session = try db.firstRow("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?",
-                                                [.integer(id)], Self.session(from:)) else {
-                throw AuditStoreError.sessionNotFound(id)
-            }
-            guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
-            guard Instant.nanoseconds(date) >= Instant.nanoseconds(session.startedAt) else {
-                throw AuditStoreError.dateBeforeSessionStart
-            }
+            try requireOpenSession(id, acceptingChangeAt: date)
             try db.run("UPDATE audit_sessions SET ended_at = ? WHERE id = ?", [.integer(Instant.nanoseconds(date)), .integer(id)])
         }
         guard let session = try auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
         return session
+    }
+
+    /// The rules an end and a marker share: the session exists, is open, and began before `date`.
+    private func requireOpenSession(_ id: Int64, acceptingChangeAt date: Date) throws {
+        guard let session = try db.firstRow("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?",
+                                            [.integer(id)], Self.session(from:)) else {
+            throw AuditStoreError.sessionNotFound(id)
+        }
+        guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
+        guard Instant.nanoseconds(date) >= Instant.nanoseconds(session.startedAt) else { throw AuditStoreError.dateBeforeSessionStart }
     }
 
     /// Open or ended. Its markers go with it; its flows stay in the history, untagged.
@@ -174,14 +177,7 @@ extension FlowStore {
         let trimmedLabel = label?.trimmingCharacters(in: .whitespacesAndNewlines)
         if case .custom = kind, trimmedLabel?.isEmpty ?? true { throw AuditStoreError.emptyMarkerLabel }
         let markerID: Int64 = try transaction {
-            guard let session = try db.firstRow("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?",
-                                                [.integer(id)], Self.session(from:)) else {
-                throw AuditStoreError.sessionNotFound(id)
-            }
-            guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
-            guard Instant.nanoseconds(date) >= Instant.nanoseconds(session.startedAt) else {
-                throw AuditStoreError.dateBeforeSessionStart
-            }
+            try requireOpenSession(id, acceptingChangeAt: date)
             try db.run("INSERT INTO audit_markers (session_id, ts, kind, label) VALUES (?, ?, ?, ?)",
                        [.integer(id), .integer(Instant.nanoseconds(date)), .integer(code), .string(trimmedLabel)])
             return db.lastInsertRowID
