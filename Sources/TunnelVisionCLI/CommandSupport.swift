@@ -83,7 +83,8 @@ extension CommandSupport {
         let project = try store.auditProject(id: session.projectID)
         return SessionOverview(session: session, projectName: project?.name ?? "project \(session.projectID)",
                                markers: try store.markers(forSession: session.id),
-                               connectionCount: try store.flowCount(inAuditSession: session.id))
+                               connectionCount: try store.flowCount(inAuditSession: session.id),
+                               otherSessions: try store.auditSessions(forProject: session.projectID))
     }
 }
 

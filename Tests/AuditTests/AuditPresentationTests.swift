@@ -102,3 +102,23 @@ extension AuditPresentationTests {
                                EvidenceExportPresentation.unencryptedWarning])
     }
 }
+
+extension AuditPresentationTests {
+    func session(_ id: Int64, _ kind: AuditSessionKind, open: Bool = false) -> AuditSession {
+        AuditSession(id: id, projectID: 1, kind: kind, environment: AuditEnvironment(deviceModel: "m", osVersion: "o", toolVersion: "t"),
+                     inspection: .off, startedAt: Date(timeIntervalSince1970: Double(id) * 1000),
+                     endedAt: open ? nil : Date(timeIntervalSince1970: Double(id) * 1000 + 10), notes: "")
+    }
+
+    func testAnEndedAuditSessionOffersTheProjectsOtherEndedAuditSessionsAndABaselineOffersNone() {
+        let release = AuditSessionKind.audit(AppRelease(version: "1", build: "1"))
+        let all = [session(5, release, open: true), session(4, release), session(3, .baseline), session(2, release)]
+        let overview = SessionOverview(session: all[1], projectName: "P", markers: [], connectionCount: 0, otherSessions: all)
+        XCTAssertEqual(overview.comparable.map(\.id), [2], "not itself, not the baseline, not the one recording")
+        XCTAssertTrue(SessionPresentation.text(overview, zone: zone).contains("Compare with\n  Version 1 (1)  tunnelvision compare 4 2\n"))
+        XCTAssertEqual(SessionOverview(session: all[2], projectName: "P", markers: [], connectionCount: 0, otherSessions: all).comparable, [])
+        XCTAssertEqual(SessionOverview(session: all[0], projectName: "P", markers: [], connectionCount: 0, otherSessions: all).comparable, [])
+        let alone = SessionOverview(session: all[3], projectName: "P", markers: [], connectionCount: 0, otherSessions: [all[3]])
+        XCTAssertFalse(SessionPresentation.text(alone, zone: zone).contains("Compare with"), "absent when there is none")
+    }
+}

@@ -6,8 +6,17 @@ public struct SessionOverview: Sendable, Hashable {
     public let projectName: String
     public let markers: [SessionMarker]
     public let connectionCount: Int
-    public init(session: AuditSession, projectName: String, markers: [SessionMarker], connectionCount: Int) {
+    /// The project's other sessions, newest first: those this one can be compared with are chosen here.
+    public let otherSessions: [AuditSession]
+    public init(session: AuditSession, projectName: String, markers: [SessionMarker], connectionCount: Int, otherSessions: [AuditSession] = []) {
         self.session = session; self.projectName = projectName; self.markers = markers; self.connectionCount = connectionCount
+        self.otherSessions = otherSessions
+    }
+
+    /// The project's other ended audit sessions; none for a baseline or a session still recording.
+    public var comparable: [AuditSession] {
+        guard session.kind != .baseline, !session.isOpen else { return [] }
+        return otherSessions.filter { $0.id != session.id && $0.kind != .baseline && !$0.isOpen }
     }
 }
 
@@ -27,6 +36,11 @@ public enum SessionPresentation {
         }
     }
 
+    /// Where an ended session's evidence comes from.
+    public static func evidenceRow(_ session: AuditSession) -> String {
+        "tunnelvision export \(session.id) -o FILE.zip writes it: the documents, the capture and report.pdf, with their digests."
+    }
+
     /// What ending a session means, said once it is ended.
     public static let endedConsequence = "Tagging has stopped and no marker can be added any more."
 
@@ -44,6 +58,18 @@ public enum SessionPresentation {
         out += "  Started  \(AuditPresentation.dateTime(s.startedAt, in: zone))\n"
         if let end = s.endedAt { out += "  Ended    \(AuditPresentation.dateTime(end, in: zone))\n" }
         out += "  \(s.isOpen ? recordingFooter : endedFooter)\n"
+        if !s.isOpen {
+            out += "\nEvidence bundle\n  \(evidenceRow(s))\n"
+            let others = o.comparable
+            if !others.isEmpty {
+                out += "\nCompare with\n"
+                let names = others.map { AuditPresentation.sessionName($0.kind) }
+                let width = names.map(\.count).max() ?? 0
+                for (other, name) in zip(others, names) {
+                    out += "  " + ProjectPresentation.pad(name, width) + "  tunnelvision compare \(s.id) \(other.id)\n"
+                }
+            }
+        }
 
         out += "\nMarkers\n"
         if o.markers.isEmpty { out += "  \(noMarkers)\n" }
