@@ -32,7 +32,8 @@ public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCa
 
 /// Reads a closed session out of the history, has the documents, the capture and the report
 /// written into a folder of its own temporary directory, hashes them into the manifest and
-/// zips the folder. At most one bundle is left there; a failure leaves nothing.
+/// zips the folder. At most one bundle is left there; a failure leaves nothing. The default
+/// directory is the exporter's own, so exports running at once never clear each other's files.
 public final class EvidenceExporter {
     public let store: FlowStore
     public let temporaryDirectory: URL
@@ -57,7 +58,7 @@ public final class EvidenceExporter {
     }
 
     public init(store: FlowStore, temporaryDirectory: URL = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("tunnelvision-export-\(getuid())", isDirectory: true)) {
+                    .appendingPathComponent("tunnelvision-export-\(getuid())-\(UUID().uuidString)", isDirectory: true)) {
         self.store = store
         self.temporaryDirectory = temporaryDirectory
     }

@@ -15,11 +15,17 @@ enum ExportCommands {
     }
 
     /// An exporter reading the project's catalogue (bundled or kept in the store), or the one given on the command line.
+    /// It works in a directory of its own (one per exporter), so that exports running at once (two terminals, a script) never
+    /// clear each other's files; the caller removes it with `removeWorkingDirectory(of:)`.
     static func exporter(for store: FlowStore, parsed: ParsedCommand, storeURL: URL) throws -> EvidenceExporter {
         let exporter = EvidenceExporter(store: store)
         if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
         exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) }
         return exporter
+    }
+
+    static func removeWorkingDirectory(of exporter: EvidenceExporter) {
+        try? FileManager.default.removeItem(at: exporter.temporaryDirectory)
     }
 
     static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
@@ -47,6 +53,7 @@ enum ExportCommands {
                 let store = try support.openStore()
                 let session = try support.session(parsed.argument(0)!, in: store)
                 let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
+                defer { removeWorkingDirectory(of: exporter) }
                 if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
                 if context.environment["TUNNELVISION_TRACE"] == "1" {
                     exporter.trace = { name, seconds in context.standardError(String(format: "%7.3f s  %@\n", seconds, name)) }
@@ -98,6 +105,7 @@ extension ExportCommands {
                 let store = try support.openStore()
                 let session = try support.session(parsed.argument(0)!, in: store)
                 let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
+                defer { removeWorkingDirectory(of: exporter) }
                 let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
                 let timing: EvidenceReportRenderer.Timing
                 do {

@@ -53,3 +53,39 @@ enum TunnelVisionBinary {
             "the tunnelvision executable is not built beside the tests; run 'swift build' before 'swift test' (make test does)"])
     }
 }
+
+/// Exports running at once from separate processes: each works in a directory of its own, so
+/// none clears another's files and every bundle comes out whole.
+final class ConcurrentExportTests: XCTestCase {
+    func testFourExportsRunningAtOnceEachWriteAWholeBundle() throws {
+        let binary = try TunnelVisionBinary.url()
+        let dir = TemporaryDirectory("concurrent-export")
+        let store = dir.url.appendingPathComponent("store").path
+        XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+        var processes: [(Process, Pipe, String)] = []
+        for i in 0..<4 {
+            let bundle = dir.url.appendingPathComponent("bundle-\(i).zip").path
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["export", i % 2 == 0 ? "2" : "3", "-o", bundle, "--no-report", "--at", "2026-10-09T10:00:00Z", "--store", store]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            processes.append((process, err, bundle))
+        }
+        for (process, _, _) in processes { try process.run() }
+        for (process, err, bundle) in processes {
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, text)
+            let test = try XCTUnwrap(ExternalTool.run("unzip", ["-t", bundle]))
+            XCTAssertEqual(test.status, 0, test.output)
+            XCTAssertTrue(test.output.contains("No errors detected"), test.output)
+        }
+        // The two exports of one session at one instant are the same bytes.
+        let digests = try processes.map { try XCTUnwrap(ExternalTool.run("sha256sum", [$0.2])).output.prefix(64) }
+        XCTAssertEqual(digests[0], digests[2])
+        XCTAssertEqual(digests[1], digests[3])
+        XCTAssertNotEqual(digests[0], digests[1])
+    }
+}
