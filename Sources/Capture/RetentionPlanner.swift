@@ -75,7 +75,6 @@ public enum RetentionPlanner {
     public static func plan(files: [CaptureFileInfo], settings: RetentionSettings, now: Date,
                             recordingSequence: UInt32?, evidenceSequences: Set<UInt32>) -> RetentionPlan {
         let ordered = files.sorted { $0.sequence < $1.sequence }
-        let total = ordered.reduce(UInt64(0)) { $0 + $1.byteCount }
         func deletable(_ file: CaptureFileInfo) -> Bool {
             file.sequence != recordingSequence && !evidenceSequences.contains(file.sequence)
         }

@@ -67,7 +67,7 @@ enum PacketDissector {
         var storage = [CChar](repeating: 0, count: 64)
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         let ok = Array(bytes).withUnsafeBytes { inet_ntop(family, $0.baseAddress, &storage, 64) != nil }
-        return ok ? String(cString: storage) : "?"
+        return ok ? String(decoding: storage.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
     }
 
     static func ip(_ frame: [UInt8], _ start: Int) -> DissectResult {

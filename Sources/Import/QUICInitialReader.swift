@@ -92,7 +92,7 @@ enum QUICInitialReader {
         let bytes = Array(packet)
         let sample = Array(bytes[(pnOffset + 4)..<(pnOffset + 20)])
         guard let mask = aesECB(keys.hp, sample) else { return nil }
-        var header0 = bytes[0] ^ (mask[0] & 0x0f)
+        let header0 = bytes[0] ^ (mask[0] & 0x0f)
         let pnLength = Int(header0 & 0x03) + 1
         var pn: UInt64 = 0
         var headerBytes = Array(bytes[0..<(pnOffset + pnLength)])

@@ -169,7 +169,7 @@ final class SampleStoreTests: XCTestCase {
                     XCTAssertEqual(Int64(record.timestampMicroseconds), Instant.microseconds(packet.date))
                     readable += 1
                 } catch {
-                    if case .recordUnreadable(.recordCutShort)? = error as? CaptureLibraryError { unreadable += 1 } else { throw error }
+                    if case .recordUnreadable(.recordCutShort) = error { unreadable += 1 } else { throw error }
                 }
             }
         }

@@ -95,7 +95,7 @@ public struct RequirementCatalogue: Sendable, Hashable {
         } catch {
             throw .notJSON("it is not valid JSON")
         }
-        var reader = CatalogueReader(requirement: nil)
+        let reader = CatalogueReader(requirement: nil)
         let format = root["formatVersion"] as? Int
         guard let format, format == Self.formatVersion else {
             throw .formatVersion(found: root["formatVersion"].map { "\($0)" })
