@@ -12,7 +12,7 @@ enum BenchCommand {
         CommandDefinition(
             name: "bench", abstract: "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
             discussion: "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own.",
-            options: [.value("scale", "factor", "Scale the workload (default: 1; the tests run 0.01)."),
+            options: [.value("scale", "factor", "Scale the workload (default: 1; the tests run 0.005)."),
                       .value("json-output", "file", "Also write the figures as JSON to this file."),
                       .flag("keep", "Keep the temporary directory and say where it is."),
                       ProjectCommands.json],
@@ -210,29 +210,42 @@ struct BenchResult {
 
     static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
+    /// Rows of cells, each column as wide as its widest cell, two spaces between columns.
+    static func aligned(_ rows: [[String]]) -> String {
+        let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
+            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+        }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
     var table: String {
         var out = "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run\n\n"
-        out += "workload  flows   packets  capture MB  files  findings  pages\n"
+        out += Self.aligned([["workload", "flows", "packets", "capture MB", "files", "findings", "pages"]] + workloads.map { w in
+            [w.label, "\(w.flows)", "\(w.packets)", Self.f(Double(w.captureBytes) / 1e6, 1), "\(w.captureFiles)", "\(w.findings)", "\(w.pages)"]
+        })
+        var steps: [[String]] = [["step", "workload", "wall s", "cpu s", "peak MB", "ratio"]]
+        var notes: [[String]] = []
         for w in workloads {
-            out += "\(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(w.flows)  \(w.packets)  \(Self.f(Double(w.captureBytes) / 1e6, 1))  \(w.captureFiles)  \(w.findings)  \(w.pages)\n"
-        }
-        out += "\nstep                      workload   wall s   cpu s   peak MB   ratio\n"
-        for w in workloads {
-            func row(_ name: String, _ run: Bench.Run?) -> String {
-                guard let run else { return "" }
-                return "\(name.padding(toLength: 24, withPad: " ", startingAt: 0))  \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Self.f(run.wall))  \(Self.f(run.cpu))  \(Self.f(run.peakMB, 1))  \(Self.f(run.wall / max(w.floor, 1e-6)))×floor\n"
+            func row(_ name: String, _ run: Bench.Run?, _ extra: String = "") {
+                guard let run else { return }
+                steps.append([name, w.label, Self.f(run.wall), Self.f(run.cpu), Self.f(run.peakMB, 1),
+                              "\(Self.f(run.wall / max(w.floor, 1e-6)))×floor" + extra])
             }
-            out += "floor (read+hash+write)   \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Self.f(w.floor))   —       —         1.00\n"
-            out += row("export, no report", w.exportBundle)
-            out += row("export with report", w.exportReport)
-            out += row("verify", w.verify)
+            steps.append(["floor (read+hash+write)", w.label, Self.f(w.floor), "—", "—", "1.00"])
+            row("export, no report", w.exportBundle)
+            row("export with report", w.exportReport)
+            row("verify", w.verify)
             if let run = w.importRun {
-                let versus = w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" } ?? "  (tshark not installed)"
-                out += row("import", run).trimmingCharacters(in: .newlines) + versus + "\n"
+                row("import", run, w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" } ?? "  (tshark not installed)")
             }
-            out += "report layout / drawing   \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s\n"
-            out += "archive                   \(w.label.padding(toLength: 8, withPad: " ", startingAt: 0))  \(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it\n"
+            notes.append(["report layout / drawing", w.label, "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s"])
+            notes.append(["archive", w.label, "\(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it"])
         }
+        out += "\n" + Self.aligned(steps) + "\n" + Self.aligned(notes)
         return out
     }
 

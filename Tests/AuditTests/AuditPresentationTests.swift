@@ -12,6 +12,26 @@ final class AuditPresentationTests: XCTestCase {
                        projectName: project)
     }
 
+    func testSessionListsKeepTheirDatesInOneColumnWhateverTheConnectionCounts() throws {
+        let project = AuditProject(id: 2, name: "Example Health", bundleIdentifier: nil, catalogueVersion: nil, allowlist: [],
+                                   createdAt: Date(timeIntervalSince1970: 0))
+        let sessions = [(3, 20_000), (2, 14), (1, 3)].map { id, _ in
+            AuditSession(id: Int64(id), projectID: 2, kind: .audit(AppRelease(version: "2.\(id)", build: "1")),
+                         environment: AuditEnvironment(deviceModel: "m", osVersion: "o", toolVersion: "t"),
+                         inspection: .off, startedAt: Date(timeIntervalSince1970: 1_791_540_000 + Double(id) * 86_400),
+                         endedAt: Date(timeIntervalSince1970: 1_791_541_000 + Double(id) * 86_400), notes: "")
+        }
+        let overview = ProjectOverview(project: project, sessions: sessions, connectionCounts: [3: 20_000, 2: 14, 1: 3], recording: nil,
+                                       catalogueIdentifier: "tr-03161-1", catalogueIsDefault: true)
+        for text in [SessionPresentation.list(overview, zone: zone), ProjectPresentation.text(overview, zone: zone)] {
+            let lines = text.split(separator: "\n").filter { $0.contains("  Ended  ") }
+            XCTAssertEqual(lines.count, 3, text)
+            let columns = Set(lines.map { line in line.range(of: "2026-").map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+            XCTAssertEqual(columns.count, 1, text)
+            XCTAssertTrue(lines[0].contains("20,000 connections  2026-"), text)
+        }
+    }
+
     func testSessionsAreNamedAfterWhatTheyObservedExactlyAsTyped() {
         XCTAssertEqual(AuditPresentation.sessionName(.baseline), "Baseline")
         XCTAssertEqual(AuditPresentation.sessionName(.audit(AppRelease(version: "2.4.0-rc.1", build: "0187"))), "Version 2.4.0-rc.1 (0187)")

@@ -11,6 +11,16 @@ final class BenchCommandTests: XCTestCase {
         let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", output.path]))
         XCTAssertEqual(result.status, 0, result.error)
         XCTAssertTrue(result.output.contains("×floor"), result.output)
+        // Each step's ratio starts in the column its heading does.
+        let lines = result.output.split(separator: "\n")
+        let heading = try XCTUnwrap(lines.first { $0.hasPrefix("step ") })
+        let ratioColumn = try XCTUnwrap(heading.range(of: "ratio")).lowerBound.utf16Offset(in: heading)
+        let steps = lines.filter { $0.contains("×floor") || $0.hasPrefix("floor ") }
+        XCTAssertEqual(steps.count, 10, result.output)
+        for line in steps {
+            let around = String(decoding: Array(line.utf16.dropFirst(ratioColumn - 1).prefix(2)), as: UTF16.self)
+            XCTAssertTrue(around.first == " " && around.last?.isNumber == true, "\(line)")
+        }
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
         let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
         XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])

@@ -82,13 +82,15 @@ public enum ProjectPresentation {
             let names = o.sessions.map { AuditPresentation.sessionName($0.kind) }
             let idWidth = o.sessions.map { String($0.id).count }.max() ?? 1
             let nameWidth = names.map(\.count).max() ?? 1
-            for (session, name) in zip(o.sessions, names) {
+            let counts = o.sessions.map { AuditPresentation.count(o.connectionCounts[$0.id] ?? 0, "connection") }
+            let countWidth = counts.map(\.count).max() ?? 1
+            for (index, (session, name)) in zip(o.sessions, names).enumerated() {
                 let state = session.isOpen ? recordingBadge : "Ended"
-                let count = AuditPresentation.count(o.connectionCounts[session.id] ?? 0, "connection")
+                let count = counts[index]
                 var span = AuditPresentation.dateTime(session.startedAt, in: zone)
                 if let end = session.endedAt { span += " → " + AuditPresentation.dateTime(end, in: zone) }
                 out += "  " + pad(String(session.id), idWidth, right: true) + "  " + pad(name, nameWidth)
-                    + "  " + pad(state, recordingBadge.count) + "  " + pad(count, 16) + "  " + span + "\n"
+                    + "  " + pad(state, recordingBadge.count) + "  " + pad(count, countWidth) + "  " + span + "\n"
             }
         }
         out += "  " + o.availability.sentence + "\n"

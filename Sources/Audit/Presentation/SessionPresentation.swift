@@ -150,12 +150,14 @@ extension SessionPresentation {
         let names = o.sessions.map { AuditPresentation.sessionName($0.kind) }
         let idWidth = o.sessions.map { String($0.id).count }.max() ?? 1
         let nameWidth = names.map(\.count).max() ?? 1
+        let counts = o.sessions.map { AuditPresentation.count(o.connectionCounts[$0.id] ?? 0, "connection") }
+        let countWidth = counts.map(\.count).max() ?? 1
         var out = ""
-        for (session, name) in zip(o.sessions, names) {
+        for (index, (session, name)) in zip(o.sessions, names).enumerated() {
             let state = session.isOpen ? ProjectPresentation.recordingBadge : "Ended"
             var line = ProjectPresentation.pad(String(session.id), idWidth, right: true) + "  " + ProjectPresentation.pad(name, nameWidth)
             line += "  " + ProjectPresentation.pad(state, ProjectPresentation.recordingBadge.count)
-            line += "  " + ProjectPresentation.pad(AuditPresentation.count(o.connectionCounts[session.id] ?? 0, "connection"), 16)
+            line += "  " + ProjectPresentation.pad(counts[index], countWidth)
             line += "  " + AuditPresentation.dateTime(session.startedAt, in: zone)
             out += line + "\n"
         }
