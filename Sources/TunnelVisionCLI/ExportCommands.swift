@@ -41,6 +41,15 @@ enum ExportCommands {
         }
     }
 
+    /// Refuses, before anything is read or written, a destination whose directory is not there.
+    static func requireDirectory(of destination: URL, making product: EvidenceExportPresentation.Product) throws {
+        let directory = destination.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw RefusedError(EvidenceExportPresentation.failure(.destinationDirectoryMissing(directory.path), making: product))
+        }
+    }
+
     static var export: CommandDefinition {
         CommandDefinition(
             name: "export", abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
@@ -69,6 +78,7 @@ enum ExportCommands {
                                                     exportedWith: "", exportedAt: now).fileStem) ?? "session-\(session.id)-evidence"
                     destination = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(stem + ".zip")
                 }
+                try requireDirectory(of: destination, making: .bundle)
                 if context.standardErrorIsTerminal { context.standardError("Exporting session \(session.id)…") }
                 let result: EvidenceExportResult
                 do {
@@ -107,6 +117,7 @@ extension ExportCommands {
                 let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
                 defer { removeWorkingDirectory(of: exporter) }
                 let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
+                try requireDirectory(of: destination, making: .report)
                 let timing: EvidenceReportRenderer.Timing
                 do {
                     timing = try exporter.report(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",

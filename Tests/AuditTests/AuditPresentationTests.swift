@@ -95,13 +95,16 @@ final class AuditPresentationTests: XCTestCase {
 extension AuditPresentationTests {
     func testEachExportFailureHasASentenceOfItsOwnAndNoneClaimsMoreThanHappened() {
         let failures: [EvidenceExportFailure] = [.sessionNotFound, .sessionStillOpen, .catalogueNotBundled("x"), .catalogueUnusable("x"),
-                                                 .historyUnreadable("r"), .historyChangedWhileExporting, .captureDirectoryUnavailable("r"), .writeFailed("disk full")]
+                                                 .historyUnreadable("r"), .historyChangedWhileExporting, .captureDirectoryUnavailable("r"), .writeFailed("disk full"),
+                                                 .destinationDirectoryMissing("/nowhere")]
         for product in [EvidenceExportPresentation.Product.bundle, .report] {
             let sentences = failures.map { EvidenceExportPresentation.failure($0, making: product) }
             XCTAssertEqual(Set(sentences).count, failures.count)
             XCTAssertTrue(sentences[2].contains("no other catalogue was used instead"))
             XCTAssertTrue(sentences[5].contains("Try again"))
             XCTAssertTrue(sentences[7].contains("free space"))
+            XCTAssertTrue(sentences[8].hasPrefix("There is no directory /nowhere to write the \(product == .bundle ? "bundle" : "report") into"), sentences[8])
+            XCTAssertTrue(sentences[8].hasSuffix(product == .bundle ? "Nothing was exported." : "Nothing was written."), sentences[8])
         }
         XCTAssertTrue(EvidenceExportPresentation.failure(.sessionNotFound, making: .report).hasSuffix("nothing was written."))
     }

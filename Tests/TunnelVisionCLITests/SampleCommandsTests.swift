@@ -10,6 +10,18 @@ final class SampleCommandsTests: XCTestCase {
         if let difference = Golden.compare(text, file: golden.appendingPathComponent(name)) { XCTFail(difference, file: file, line: line) }
     }
 
+    func testAnOutputIntoAMissingDirectoryIsRefusedBeforeAnythingIsWritten() throws {
+        let cli = CLIHarness()
+        XCTAssertEqual(cli.run("sample").status, 0)
+        let missing = cli.directory.url.appendingPathComponent("no-such-dir")
+        for (words, noun, nothing) in [(["export", "3"], "bundle", "Nothing was exported."), (["report", "3"], "report", "Nothing was written.")] {
+            let result = cli.run(words + ["-o", missing.appendingPathComponent("out").path])
+            XCTAssertEqual(result.status, 1, result.error)
+            XCTAssertEqual(result.error, "Error: There is no directory \(missing.path) to write the \(noun) into; create it or give --output another place. \(nothing)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path))
+        }
+    }
+
     func testFindingsCompareExportAndVerifyOnTheSampleStore() throws {
         let cli = CLIHarness()
         let sample = cli.run("sample")

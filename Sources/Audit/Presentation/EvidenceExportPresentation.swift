@@ -97,7 +97,9 @@ public enum EvidenceExportPresentation {
         case .captureDirectoryUnavailable(let reason):
             return "The store's capture files cannot be read (\(reason)); \(nothing)."
         case .writeFailed(let reason):
-            return "The \(noun) could not be written (\(reason)). Nothing was left behind; check that there is free space and try again."
+            return "The \(noun) could not be written (\(reason)). Nothing was left behind; check that the destination can be written and has free space, and try again."
+        case .destinationDirectoryMissing(let directory):
+            return "There is no directory \(directory) to write the \(noun) into; create it or give --output another place. \(nothing.prefix(1).uppercased() + nothing.dropFirst())."
         }
     }
 }
@@ -108,4 +110,6 @@ public enum EvidenceExportFailure: Sendable, Hashable {
     case catalogueNotBundled(String), catalogueUnusable(String)
     case historyUnreadable(String), historyChangedWhileExporting
     case captureDirectoryUnavailable(String), writeFailed(String)
+    /// Found before anything is read: the directory the file would go into is not there.
+    case destinationDirectoryMissing(String)
 }
