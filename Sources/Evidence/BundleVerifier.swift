@@ -134,39 +134,81 @@ public enum BundleVerifier {
         if body.count != flows.count { problems.append("flows.csv has \(body.count) rows; flows.json has \(flows.count) flows") }
         let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         for (index, (row, flow)) in zip(body, flows).enumerated() {
-            let id = String(flow.id)
             guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); continue }
-            let expected: [(String, String)] = [
-                ("id", id), ("protocol", flow.protocol), ("firstSeen", flow.firstSeen), ("lastSeen", flow.lastSeen),
-                ("bytesOut", String(flow.bytesOut)), ("bytesIn", String(flow.bytesIn)), ("packetCount", String(flow.packetCount)),
-                ("tlsStatus", flow.tlsStatus), ("sni", flow.sni ?? ""), ("dnsName", flow.dnsName ?? ""), ("name", flow.name?.text ?? ""),
-                ("findingIDs", flow.findingIDs.joined(separator: " ")),
-            ]
-            for (key, value) in expected where row[column[key]!] != value {
-                problems.append("row \(index + 2) of flows.csv (flow \(id)) has \(key) “\(row[column[key]!])”; flows.json says “\(value)”")
+            let expected = flow.csvCells
+            for (column, key) in header.enumerated() where row[column] != expected[key] {
+                // The duration is a number, which the two files may spell differently.
+                if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds { continue }
+                problems.append("row \(index + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(expected[key] ?? "")”")
             }
         }
         return Check(statement: statement, problems: problems)
     }
 }
 
-/// The fields of flows.json that verify checks.
+/// flows.json as verify reads it: every field flows.csv flattens.
 struct VerifiedFlows: Decodable { let flows: [VerifiedFlow] }
 
 struct VerifiedFlow: Decodable {
-    struct Name: Decodable { let text: String }
+    struct Name: Decodable { let text: String; let origin: String }
+    struct Peer: Decodable { let address: String; let port: Int }
+    struct ClientTLS: Decodable {
+        let versionsForm: String, versions: [String], alpn: [String], droppedALPNCount: Int, encryptedClientHello: Bool
+    }
+    struct ServerTLS: Decodable {
+        let answer: String, version: String?, cipherSuite: String?, fromHelloRetryRequest: Bool?, source: String?, alert: Int?
+    }
+    struct QUIC: Decodable { let version: String, end: String }
+    struct Certificate: Decodable { let visibility: String, chain: [String]?, chainIsComplete: Bool? }
     let id: Int64
     let `protocol`: String
     let firstSeen: String
     let lastSeen: String
+    let durationSeconds: Double
     let bytesOut: UInt64
     let bytesIn: UInt64
     let packetCount: Int
+    let peers: [Peer]
     let tlsStatus: String
+    let name: Name?
     let sni: String?
     let dnsName: String?
-    let name: Name?
+    let dnsOtherNames: [String]
+    let streamOpening: String?
+    let clientTLS: ClientTLS?
+    let serverTLS: ServerTLS?
+    let quic: QUIC?
+    let serverCertificate: Certificate
     let findingIDs: [String]
+
+    /// The row flows.csv must have for this flow, by column, derived from flows.json alone (the
+    /// flattening docs/bundle-format.md describes).
+    var csvCells: [String: String] {
+        func peer(_ i: Int) -> String {
+            guard i < peers.count else { return "" }
+            let p = peers[i]
+            return p.address.contains(":") ? "[\(p.address)]:\(p.port)" : "\(p.address):\(p.port)"
+        }
+        func flag(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "" }
+        let compact = { (version: String) in version.replacingOccurrences(of: " ", with: "") }
+        return [
+            "id": String(id), "protocol": `protocol`, "firstSeen": firstSeen, "lastSeen": lastSeen,
+            "durationSeconds": JSONText.number(durationSeconds),
+            "bytesOut": String(bytesOut), "bytesIn": String(bytesIn), "packetCount": String(packetCount),
+            "peerA": peer(0), "peerB": peer(1), "tlsStatus": tlsStatus,
+            "name": name?.text ?? "", "nameOrigin": name?.origin ?? "", "sni": sni ?? "", "dnsName": dnsName ?? "",
+            "dnsOtherNames": dnsOtherNames.joined(separator: " "), "streamOpening": streamOpening ?? "",
+            "clientVersionsForm": clientTLS?.versionsForm ?? "", "clientVersions": clientTLS?.versions.map(compact).joined(separator: " ") ?? "",
+            "alpn": clientTLS?.alpn.joined(separator: " ") ?? "", "droppedALPNCount": clientTLS.map { String($0.droppedALPNCount) } ?? "",
+            "encryptedClientHello": flag(clientTLS?.encryptedClientHello),
+            "serverAnswer": serverTLS?.answer ?? "", "serverVersion": serverTLS?.version.map(compact) ?? "",
+            "cipherSuite": serverTLS?.cipherSuite ?? "", "fromHelloRetryRequest": flag(serverTLS?.fromHelloRetryRequest),
+            "serverSource": serverTLS?.source ?? "", "alert": serverTLS?.alert.map(String.init) ?? "",
+            "quicVersion": quic?.version ?? "", "quicEnd": quic?.end ?? "", "certificateVisibility": serverCertificate.visibility,
+            "serverCertificate": serverCertificate.chain?.first ?? "", "chainIsComplete": flag(serverCertificate.chainIsComplete),
+            "findingIDs": findingIDs.joined(separator: " "),
+        ]
+    }
 }
 
 /// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.

@@ -180,6 +180,41 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertTrue(failed[0].problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”") }, "\(failed)")
     }
 
+    func testVerifyComparesEveryColumnOfFlowsCSVWithFlowsJSON() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        // One archive per column, each with that column's cell of the fourth row changed and the
+        // manifest updated to match, so that only the comparison with flows.json can tell.
+        let script = """
+        import zipfile,sys,csv,io,hashlib,json,os,copy
+        src=zipfile.ZipFile(sys.argv[1])
+        rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
+        for col,name in enumerate(rows[0]):
+            edited=[list(r) for r in rows]; edited[3][col]=edited[3][col]+'9' if edited[3][col] else 'x'
+            out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(edited); data=out.getvalue().encode()
+            m=json.loads(src.read('manifest.json'))
+            for f in m['files']:
+                if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+            dst=zipfile.ZipFile(os.path.join(sys.argv[2], name+'.zip'),'w')
+            for i in src.infolist():
+                info=copy.copy(i)
+                if i.filename=='flows.csv': dst.writestr(info, data)
+                elif i.filename=='manifest.json': dst.writestr(info, json.dumps(m))
+                else: dst.writestr(info, src.read(i))
+            dst.close()
+        """
+        let edits = dir.url.appendingPathComponent("edits")
+        try FileManager.default.createDirectory(at: edits, withIntermediateDirectories: true)
+        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, edits.path]))
+        XCTAssertEqual(run.status, 0, run.error)
+        for column in EvidenceFlowsCSV.headers {
+            let failed = BundleVerifier.verify(edits.appendingPathComponent(column + ".zip")).filter { !$0.holds }
+            XCTAssertEqual(failed.count, 1, "\(column): \(failed)")
+            XCTAssertTrue(failed.first?.problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains(" has \(column) “") } == true,
+                          "\(column): \(failed)")
+        }
+    }
+
     func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
         let (dir, store) = try copyOfStore()
         let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
