@@ -24,6 +24,19 @@ enum ExportCommands {
         return exporter
     }
 
+    /// This process's resident memory now and at its peak, from /proc/self/status (Linux), for the trace.
+    enum ResidentMemory {
+        static func status() -> String? {
+            guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            func kB(_ key: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+                    .flatMap { Double($0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
+            }
+            guard let now = kB("VmRSS"), let peak = kB("VmHWM") else { return nil }
+            return String(format: "resident %.1f MiB, peak %.1f MiB", now / 1024, peak / 1024)
+        }
+    }
+
     static func removeWorkingDirectory(of exporter: EvidenceExporter) {
         try? FileManager.default.removeItem(at: exporter.temporaryDirectory)
     }
@@ -65,7 +78,9 @@ enum ExportCommands {
                 defer { removeWorkingDirectory(of: exporter) }
                 if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
                 if context.environment["TUNNELVISION_TRACE"] == "1" {
-                    exporter.trace = { name, seconds in context.standardError(String(format: "%7.3f s  %@\n", seconds, name)) }
+                    exporter.trace = { name, seconds in
+                        context.standardError(String(format: "%7.3f s  %@%@\n", seconds, name, ResidentMemory.status().map { "  (\($0))" } ?? ""))
+                    }
                 }
                 let now = try instant(parsed, context: context)
                 let destination: URL
