@@ -132,7 +132,6 @@ public enum BundleVerifier {
         }
         let body = rows.dropFirst()
         if body.count != flows.count { problems.append("flows.csv has \(body.count) rows; flows.json has \(flows.count) flows") }
-        let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         for (index, (row, flow)) in zip(body, flows).enumerated() {
             guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); continue }
             let expected = flow.csvCells
