@@ -16,7 +16,7 @@ enum ExportCommands {
 
     /// An exporter reading the project's catalogue (bundled or kept in the store), or the one given on the command line.
     /// It works in a directory of its own (one per exporter), so that exports running at once (two terminals, a script) never
-    /// clear each other's files; the caller removes it with `removeWorkingDirectory(of:)`.
+    /// clear each other's files; `withExporter` removes it.
     static func exporter(for store: FlowStore, parsed: ParsedCommand, storeURL: URL) throws -> EvidenceExporter {
         let exporter = EvidenceExporter(store: store)
         if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
@@ -37,8 +37,16 @@ enum ExportCommands {
         }
     }
 
-    static func removeWorkingDirectory(of exporter: EvidenceExporter) {
-        try? FileManager.default.removeItem(at: exporter.temporaryDirectory)
+    /// The store, the session named by the first argument and an exporter for it; the exporter's
+    /// working directory is removed when `body` returns or throws.
+    static func withExporter<T>(_ parsed: ParsedCommand, _ context: CommandContext,
+                                _ body: (FlowStore, AuditSession, EvidenceExporter) throws -> T) throws -> T {
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let session = try support.session(parsed.argument(0)!, in: store)
+        let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
+        defer { try? FileManager.default.removeItem(at: exporter.temporaryDirectory) }
+        return try body(store, session, exporter)
     }
 
     static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
@@ -70,12 +78,7 @@ enum ExportCommands {
             arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
             options: [.value("output", "file", short: "o", "Where to write the ZIP (default: <project>-<release>-session-<id>-evidence.zip here)."),
                       at, AssessmentCommands.catalogueFile, .flag("no-report", "Leave report.pdf out."), ProjectCommands.json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let session = try support.session(parsed.argument(0)!, in: store)
-                let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
-                defer { removeWorkingDirectory(of: exporter) }
+            run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
                 if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
                 if context.environment["TUNNELVISION_TRACE"] == "1" {
                     exporter.trace = { name, seconds in
@@ -115,7 +118,7 @@ enum ExportCommands {
                     ]))
                 }
                 context.standardOutput(EvidenceExportPresentation.sheet(summary))
-            })
+            } })
     }
 }
 
@@ -125,12 +128,7 @@ extension ExportCommands {
             name: "report", abstract: "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
             arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
             options: [.value("output", "file", short: "o", "Where to write the PDF (default: report.pdf here)."), at, AssessmentCommands.catalogueFile],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let session = try support.session(parsed.argument(0)!, in: store)
-                let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
-                defer { removeWorkingDirectory(of: exporter) }
+            run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
                 let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
                 try requireDirectory(of: destination, making: .report)
                 let timing: EvidenceReportRenderer.Timing
@@ -145,7 +143,7 @@ extension ExportCommands {
                                                  Double(timing.pages) / max(timing.layout + timing.drawing, 1e-6)))
                 }
                 context.print("Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
-            })
+            } })
     }
 
     static var verify: CommandDefinition {
