@@ -98,9 +98,7 @@ public enum EvidenceReportPDF {
             throw DrawError(description: "cairo failed: \(String(cString: cairo_status_to_string(status == CAIRO_STATUS_SUCCESS ? surfaceStatus : status)))")
         }
         // The dates with their D: prefix (cairo 1.16 leaves it out).
-        let written = try Data(contentsOf: url)
-        let fixed = PDFInfoDates.addPrefix(written)
-        if fixed != written { try fixed.write(to: url) }
+        try PDFInfoDates.addPrefix(inFileAt: url)
     }
 
     static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {

@@ -91,6 +91,29 @@ final class EvidenceReportPDFTests: XCTestCase {
         XCTAssertGreaterThan(layout.pages.count, 8)
     }
 
+    func testEveryCrossReferenceEntryPointsAtItsObjectAfterTheDatesArePrefixed() throws {
+        // The D: prefix moves the bytes after the Info dictionary; the table must have moved with them.
+        let raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
+        let text = String(decoding: raw, as: UTF8.self)
+        let startxref = try XCTUnwrap(text.range(of: "startxref", options: .backwards))
+        let xrefOffset = try XCTUnwrap(Int(text[startxref.upperBound...].split(whereSeparator: \.isNewline)[0]))
+        XCTAssertLessThan(xrefOffset, raw.count)
+        let table = String(decoding: raw[min(xrefOffset, raw.count)...], as: UTF8.self).split(separator: "\n")
+        guard table.count > 2, table[0] == "xref" else { return XCTFail("startxref \(xrefOffset) does not point at the table: \(table.prefix(2))") }
+        let count = try XCTUnwrap(table[1].split(separator: " ").last.flatMap { Int($0) })
+        var checked = 0
+        for number in 1..<min(count, table.count - 2) {
+            let entry = table[2 + number]
+            guard entry.hasSuffix(" n") || entry.hasSuffix(" n ") else { continue }
+            let offset = try XCTUnwrap(Int(entry.prefix(10)))
+            let at = String(decoding: raw[min(offset, raw.count)..<min(raw.count, offset + 20)], as: UTF8.self)
+            XCTAssertTrue(at.hasPrefix("\(number) 0 obj"), "object \(number) at \(offset): \(at)")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 100)
+        XCTAssertNotNil(text.range(of: "/ModDate (D:20261007110000Z)"))
+    }
+
     func testTheSameBundleAndInstantDrawTheSameBytes() throws {
         let again = TemporaryDirectory("report-again")
         try EvidenceReportRenderer.render(Self.bundle, Self.capture, into: again.url)
