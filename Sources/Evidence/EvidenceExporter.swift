@@ -278,16 +278,14 @@ public final class EvidenceExporter {
     /// Moves the archive to where it was asked for, through a temporary name beside it.
     static func place(_ archive: URL, at destination: URL) throws {
         let fm = FileManager.default
-        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())")
+        let partial = AtomicRename.partialName(for: destination)
         do {
-            try? fm.removeItem(at: partial)
             try fm.copyItem(at: archive, to: partial)
-            if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
-            try fm.moveItem(at: partial, to: destination)
+            try AtomicRename.rename(partial, to: destination)
             try? fm.removeItem(at: archive)
         } catch {
             try? fm.removeItem(at: partial)
-            throw EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
+            throw error as? EvidenceWriteError ?? EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
         }
     }
 }

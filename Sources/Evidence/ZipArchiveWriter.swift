@@ -53,8 +53,7 @@ public enum ZipArchiveWriter {
 
         public init(url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
             self.url = url
-            partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
-            try? FileManager.default.removeItem(at: partial)
+            partial = AtomicRename.partialName(for: url)
             guard FileManager.default.createFile(atPath: partial.path, contents: nil), let out = FileHandle(forWritingAtPath: partial.path) else {
                 throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
             }
@@ -156,8 +155,10 @@ public enum ZipArchiveWriter {
             end.appendLE(UInt16(0))
             try out.write(contentsOf: end)
             try out.close()
-            try? FileManager.default.removeItem(at: url)
-            try FileManager.default.moveItem(at: partial, to: url)
+            do { try AtomicRename.rename(partial, to: url) } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw error
+            }
         }
     }
 

@@ -88,4 +88,52 @@ final class ConcurrentExportTests: XCTestCase {
         XCTAssertEqual(digests[1], digests[3])
         XCTAssertNotEqual(digests[0], digests[1])
     }
+
+    func testExportsRacingToOneDestinationLeaveOneWholeBundleAndNoPartialFiles() throws {
+        let binary = try TunnelVisionBinary.url()
+        let dir = TemporaryDirectory("same-destination")
+        let store = dir.url.appendingPathComponent("store").path
+        XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+        let out = dir.url.appendingPathComponent("out", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let bundle = out.appendingPathComponent("bundle.zip").path
+        let reference = dir.url.appendingPathComponent("reference.zip").path
+        let arguments = ["export", "3", "--no-report", "--at", "2026-10-09T10:00:00Z", "--store", store, "-o"]
+        XCTAssertEqual(try ExternalTool.run(binary.path, arguments + [reference])?.status, 0)
+        let processes = try (0..<4).map { _ -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments + [bundle]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            try process.run()
+            return (process, err)
+        }
+        for (process, err) in processes {
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, text)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bundle)), try Data(contentsOf: URL(fileURLWithPath: reference)))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["bundle.zip"])
+    }
+
+    func testADestinationThatCannotBeReplacedIsNamedAndKept() throws {
+        let binary = try TunnelVisionBinary.url()
+        let dir = TemporaryDirectory("unreplaceable")
+        let store = dir.url.appendingPathComponent("store").path
+        XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+        // A directory with something in it where the bundle should go: rename(2) cannot replace it.
+        let destination = dir.url.appendingPathComponent("bundle.zip", isDirectory: true)
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        try Data("kept".utf8).write(to: destination.appendingPathComponent("inside"))
+        let result = try XCTUnwrap(ExternalTool.run(binary.path, ["export", "3", "--no-report", "--store", store, "-o", destination.path]))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.error.contains("bundle.zip could not be put in place in \(dir.url.path)"), result.error)
+        XCTAssertTrue(result.error.contains("Nothing was left behind"), result.error)
+        XCTAssertEqual(try String(contentsOf: destination.appendingPathComponent("inside"), encoding: .utf8), "kept")
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.url.path)), ["store", "bundle.zip"])
+    }
+
 }
