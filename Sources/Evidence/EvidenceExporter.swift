@@ -281,7 +281,7 @@ public final class EvidenceExporter {
         let partial = AtomicRename.partialName(for: destination)
         do {
             try fm.copyItem(at: archive, to: partial)
-            try AtomicRename.rename(partial, to: destination)
+            do { try AtomicRename.rename(partial, to: destination) } catch { throw EvidenceWriteError(error.description) }
             try? fm.removeItem(at: archive)
         } catch {
             try? fm.removeItem(at: partial)

@@ -1,4 +1,5 @@
 import Audit
+import Capture
 import Foundation
 
 /// Writes a ZIP (PKWARE APPNOTE 6.3) deterministically: entries in the order given, every
@@ -157,7 +158,7 @@ public enum ZipArchiveWriter {
             try out.close()
             do { try AtomicRename.rename(partial, to: url) } catch {
                 try? FileManager.default.removeItem(at: partial)
-                throw error
+                throw EvidenceWriteError(error.description)
             }
         }
     }

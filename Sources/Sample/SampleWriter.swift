@@ -19,10 +19,12 @@ public struct SampleSummary: Sendable, Hashable {
 
 public enum SampleWriterError: Error, Sendable, Hashable, CustomStringConvertible {
     case storeNotEmpty(String)
+    case directoryNotEmpty(String)
     case cannotPrepare(String)
     public var description: String {
         switch self {
         case .storeNotEmpty(let path): return "\(path) already holds a store; the sample is only written into a new directory. Choose another --store, or remove that one."
+        case .directoryNotEmpty(let path): return "\(path) is not empty; the sample is only written into a new or empty directory. Choose another --store."
         case .cannotPrepare(let reason): return "The sample store could not be written: \(reason)."
         }
     }
@@ -52,18 +54,18 @@ public final class SampleWriter {
             throw SampleWriterError.storeNotEmpty(directory.path)
         }
         if let contents = try? fm.contentsOfDirectory(atPath: directory.path), !contents.isEmpty {
-            throw SampleWriterError.storeNotEmpty(directory.path)
+            throw SampleWriterError.directoryNotEmpty(directory.path)
         }
         let parent = directory.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).partial-\(getpid())")
+        let staging = AtomicRename.partialName(for: directory)
         do { try fm.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
             throw SampleWriterError.cannotPrepare("\(parent.path): \(error.localizedDescription)")
         }
         try? fm.removeItem(at: staging)
         do {
             let summary = try SampleWriter(directory: staging, plan: plan, rotationBytes: rotationBytes).run(plan, progress: progress)
-            if fm.fileExists(atPath: directory.path) { try fm.removeItem(at: directory) }   // an empty directory
-            try fm.moveItem(at: staging, to: directory)
+            // Replaces an empty directory; one that has filled meanwhile is refused and kept.
+            do { try AtomicRename.rename(staging, to: directory) } catch { throw SampleWriterError.cannotPrepare(error.description) }
             return summary
         } catch {
             try? fm.removeItem(at: staging)

@@ -47,6 +47,17 @@ final class SampleStoreTests: XCTestCase {
         }
     }
 
+    func testADirectoryHoldingOtherFilesIsRefusedAsNotEmptyAndKept() throws {
+        let dir = TemporaryDirectory("sample-not-empty")
+        try Data("mine".utf8).write(to: dir.url.appendingPathComponent("notes.txt"))
+        XCTAssertThrowsError(try SampleWriter.write(SampleScenario.plan(SampleOptions()), to: dir.url)) {
+            XCTAssertEqual($0 as? SampleWriterError, .directoryNotEmpty(dir.url.path))
+            XCTAssertEqual("\($0)", "\(dir.url.path) is not empty; the sample is only written into a new or empty directory. Choose another --store.")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), ["notes.txt"])
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: dir.url.deletingLastPathComponent().path).contains { $0.hasPrefix(".\(dir.url.lastPathComponent).partial") })
+    }
+
     func testTheProjectSessionsAndMarkersAreThere() throws {
         let s = try store()
         let project = try XCTUnwrap(s.auditProjects().first { $0.name == "Example Health" })
