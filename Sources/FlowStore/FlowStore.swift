@@ -31,7 +31,7 @@ public final class FlowStore {
         do {
             db = try SQLiteConnection(path: databaseURL.path)
         } catch let error as SQLiteError {
-            throw FlowStoreError.sqlite(error)
+            throw FlowStoreError.of(error, path: databaseURL.path)
         }
         try openAndMigrate()
     }
@@ -63,7 +63,7 @@ public final class FlowStore {
         } catch let error as SQLiteError where error.primaryCode == SQLITE_NOTADB {
             throw FlowStoreError.notAStore(path: path, reason: "it is not a SQLite database")
         } catch let error as SQLiteError {
-            throw FlowStoreError.sqlite(error)
+            throw FlowStoreError.of(error, path: path)
         }
         if found.application != StoreSchema.applicationID && (found.application != 0 || found.objects > 0) {
             throw FlowStoreError.notAStore(path: path, reason: "it is a SQLite database of another application")
@@ -90,7 +90,7 @@ public final class FlowStore {
 
     /// Turns SQLite's errors into the store's.
     func wrap<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw FlowStoreError.sqlite(error) }
+        do { return try body() } catch let error as SQLiteError { throw FlowStoreError.of(error, path: databaseURL.path) }
     }
 
     /// Runs `body` in one immediate transaction.

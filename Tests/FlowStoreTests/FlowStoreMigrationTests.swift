@@ -61,6 +61,29 @@ final class FlowStoreMigrationTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + "-wal"))
     }
 
+    func testADamagedDatabaseIsRefusedNamingTheFileAndLeftAsItIs() throws {
+        let dir = TemporaryDirectory()
+        let url: URL
+        do {
+            let store = try FlowStore(directory: dir.url)
+            url = store.databaseURL
+            for i in 0..<300 {
+                _ = try store.createAuditProject(AuditProjectDraft(name: "Project \(i) " + String(repeating: "x", count: 200)), at: FlowFixture.epoch)
+            }
+        }   // closed: the last connection checkpoints the WAL into the file
+        let whole = try Data(contentsOf: url)
+        XCTAssertGreaterThan(whole.count, 40_000)
+        let half = whole.prefix(whole.count / 2)
+        try half.write(to: url)
+        XCTAssertThrowsError(try FlowStore(directory: dir.url).auditProjects()) { error in
+            guard case FlowStoreError.damaged(let path, let sqlite)? = error as? FlowStoreError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, url.path)
+            XCTAssertEqual(sqlite.primaryCode, 11)
+            XCTAssertEqual("\(error)", "\(url.path) is damaged: SQLite reports “\(sqlite.message)”. Restore it from a backup, or use another --store.")
+        }
+        XCTAssertEqual(try Data(contentsOf: url), half)
+    }
+
     func testASQLiteDatabaseOfAnotherApplicationIsRefusedAndLeftAsItIs() throws {
         let dir = TemporaryDirectory()
         let file = dir.path(FlowStore.databaseName)
