@@ -5,7 +5,8 @@ import Foundation
 
 public enum CaptureImportError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
-    case noPackets(path: String)
+    /// No frame held a packet to import; `unread` counts the frames by why they were not read.
+    case noPackets(path: String, unread: [String: Int])
     case markerOutsideCapture(SessionMarkerKind, Date)
     case sessionRecording(Int64)
     case writeFailed(String)
@@ -13,7 +14,10 @@ public enum CaptureImportError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case let .unreadable(path, reason): return "\(path) cannot be imported: \(reason)."
-        case .noPackets(let path): return "\(path) holds no IP packet that could be read; no session was created."
+        case let .noPackets(path, unread):
+            let why = unread.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(3)
+                .map { "\(AuditPresentation.count($0.value, "frame")): \($0.key)" }.joined(separator: "; ")
+            return "\(path) holds no IP packet that could be read\(why.isEmpty ? "" : " (\(why))"); no session was created."
         case let .markerOutsideCapture(kind, date): return "The marker “\(AuditPresentation.markerName(kind))” at \(Instant.rfc3339(date)) lies outside the capture; a marker must fall between its first and its last packet."
         case .sessionRecording(let id): return "Session \(id) is recording; an import creates a session of its own, and only one can be open. End it first."
         case .writeFailed(let reason): return "The import could not be written (\(reason)); nothing was kept."
@@ -66,7 +70,7 @@ public enum CaptureImporter {
     public static func write(_ analysis: CaptureAnalysis, from url: URL, request: CaptureImportRequest, into store: FlowStore,
                              rotationBytes: UInt64 = PcapWriter.defaultRotationBytes) throws -> AuditSession {
         guard let first = analysis.firstMicroseconds, let last = analysis.lastMicroseconds, !analysis.packets.isEmpty else {
-            throw CaptureImportError.noPackets(path: url.path)
+            throw CaptureImportError.noPackets(path: url.path, unread: analysis.unparseable)
         }
         let start = Instant.date(microseconds: first), end = Instant.date(microseconds: last)
         for (kind, date) in request.markers where date < start || date > end { throw CaptureImportError.markerOutsideCapture(kind, date) }

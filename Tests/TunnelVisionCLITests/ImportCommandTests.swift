@@ -57,4 +57,21 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(refused.error.contains("at byte 0: this is neither a pcap nor a pcapng file"), refused.error)
         XCTAssertTrue(cli.run("session", "list", "P").output.contains("no sessions yet"), "nothing half-written")
     }
+
+    func testACaptureWithoutAnIPPacketSaysWhyItsFramesWereNotRead() throws {
+        let cli = CLIHarness()
+        cli.run("project", "new", "P")
+        // Link type 147 (USER0): two frames tunnelvision cannot read as IP.
+        var frames = Data([0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 147, 0, 0, 0])
+        for i in 0..<2 {
+            for value in [UInt32(1_791_540_000 + i), 0, 8, 8] { withUnsafeBytes(of: value.littleEndian) { frames.append(contentsOf: $0) } }
+            frames.append(Data(repeating: 0x45, count: 8))
+        }
+        let file = cli.directory.url.appendingPathComponent("user0.pcap")
+        try frames.write(to: file)
+        let refused = cli.run("import", file.path, "--project", "P", "--baseline")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.error, "Error: \(file.path) holds no IP packet that could be read (2 frames: link type 147 is not read); no session was created.\n")
+        XCTAssertTrue(cli.run("session", "list", "P").output.contains("no sessions yet"))
+    }
 }
