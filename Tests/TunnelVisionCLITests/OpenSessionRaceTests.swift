@@ -13,25 +13,11 @@ final class OpenSessionRaceTests: XCTestCase {
             XCTAssertEqual(try ExternalTool.run(binary.path, ["project", "new", name, "--store", store])?.status, 0)
         }
         // Eight processes at once, two per project.
-        var processes: [(Process, Pipe)] = []
-        for i in 0..<8 {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["session", "start", ["A", "B", "C", "D"][i % 4], "--version", "1.\(i)", "--build", "\(i)", "--store", store]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = Pipe()
-            processes.append((process, err))
-        }
-        for (process, _) in processes { try process.run() }
-        var statuses: [Int32] = []
-        var errors: [String] = []
-        for (process, err) in processes {
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            statuses.append(process.terminationStatus)
-            if process.terminationStatus != 0 { errors.append(text) }
-        }
+        let finished = try TunnelVisionBinary.runAtOnce(binary, (0..<8).map { i in
+            ["session", "start", ["A", "B", "C", "D"][i % 4], "--version", "1.\(i)", "--build", "\(i)", "--store", store]
+        })
+        let statuses = finished.map(\.status)
+        let errors = finished.filter { $0.status != 0 }.map(\.error)
         XCTAssertEqual(statuses.filter { $0 == 0 }.count, 1, "\(statuses) \(errors)")
         XCTAssertEqual(statuses.filter { $0 == 1 }.count, 7, "\(statuses) \(errors)")
         for text in errors { XCTAssertTrue(text.contains("is recording, and only one session can record at a time"), text) }
@@ -42,6 +28,25 @@ final class OpenSessionRaceTests: XCTestCase {
 
 /// The built `tunnelvision` executable, beside the test bundle.
 enum TunnelVisionBinary {
+    /// Starts one process per argument list, all before any is waited for; their exit statuses and stderr, in order.
+    static func runAtOnce(_ binary: URL, _ argumentLists: [[String]]) throws -> [(status: Int32, error: String)] {
+        let started = argumentLists.map { arguments -> (Process, Pipe) in
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            return (process, err)
+        }
+        for (process, _) in started { try process.run() }
+        return started.map { process, err in
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+    }
+
     static func url() throws -> URL {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -57,73 +62,51 @@ enum TunnelVisionBinary {
 /// Exports running at once from separate processes: each works in a directory of its own, so
 /// none clears another's files and every bundle comes out whole.
 final class ConcurrentExportTests: XCTestCase {
-    func testFourExportsRunningAtOnceEachWriteAWholeBundle() throws {
+    /// The binary and a sample store in a directory of its own.
+    func sampleStore(_ name: String) throws -> (binary: URL, dir: TemporaryDirectory, store: String) {
         let binary = try TunnelVisionBinary.url()
-        let dir = TemporaryDirectory("concurrent-export")
+        let dir = TemporaryDirectory(name)
         let store = dir.url.appendingPathComponent("store").path
         XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
-        var processes: [(Process, Pipe, String)] = []
-        for i in 0..<4 {
-            let bundle = dir.url.appendingPathComponent("bundle-\(i).zip").path
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["export", i % 2 == 0 ? "2" : "3", "-o", bundle, "--no-report", "--at", "2026-10-09T10:00:00Z", "--store", store]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = Pipe()
-            processes.append((process, err, bundle))
-        }
-        for (process, _, _) in processes { try process.run() }
-        for (process, err, bundle) in processes {
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, text)
+        return (binary, dir, store)
+    }
+
+    func testFourExportsRunningAtOnceEachWriteAWholeBundle() throws {
+        let (binary, dir, store) = try sampleStore("concurrent-export")
+        let bundles = (0..<4).map { dir.url.appendingPathComponent("bundle-\($0).zip").path }
+        let finished = try TunnelVisionBinary.runAtOnce(binary, bundles.indices.map { i in
+            ["export", i % 2 == 0 ? "2" : "3", "-o", bundles[i], "--no-report", "--at", "2026-10-09T10:00:00Z", "--store", store]
+        })
+        for (result, bundle) in zip(finished, bundles) {
+            XCTAssertEqual(result.status, 0, result.error)
             let test = try XCTUnwrap(ExternalTool.run("unzip", ["-t", bundle]))
             XCTAssertEqual(test.status, 0, test.output)
             XCTAssertTrue(test.output.contains("No errors detected"), test.output)
         }
         // The two exports of one session at one instant are the same bytes.
-        let digests = try processes.map { try XCTUnwrap(ExternalTool.run("sha256sum", [$0.2])).output.prefix(64) }
+        let digests = try bundles.map { try XCTUnwrap(ExternalTool.run("sha256sum", [$0])).output.prefix(64) }
         XCTAssertEqual(digests[0], digests[2])
         XCTAssertEqual(digests[1], digests[3])
         XCTAssertNotEqual(digests[0], digests[1])
     }
 
     func testExportsRacingToOneDestinationLeaveOneWholeBundleAndNoPartialFiles() throws {
-        let binary = try TunnelVisionBinary.url()
-        let dir = TemporaryDirectory("same-destination")
-        let store = dir.url.appendingPathComponent("store").path
-        XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+        let (binary, dir, store) = try sampleStore("same-destination")
         let out = dir.url.appendingPathComponent("out", isDirectory: true)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let bundle = out.appendingPathComponent("bundle.zip").path
         let reference = dir.url.appendingPathComponent("reference.zip").path
         let arguments = ["export", "3", "--no-report", "--at", "2026-10-09T10:00:00Z", "--store", store, "-o"]
         XCTAssertEqual(try ExternalTool.run(binary.path, arguments + [reference])?.status, 0)
-        let processes = try (0..<4).map { _ -> (Process, Pipe) in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments + [bundle]
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = Pipe()
-            try process.run()
-            return (process, err)
-        }
-        for (process, err) in processes {
-            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0, text)
+        for result in try TunnelVisionBinary.runAtOnce(binary, Array(repeating: arguments + [bundle], count: 4)) {
+            XCTAssertEqual(result.status, 0, result.error)
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bundle)), try Data(contentsOf: URL(fileURLWithPath: reference)))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["bundle.zip"])
     }
 
     func testADestinationThatCannotBeReplacedIsNamedAndKept() throws {
-        let binary = try TunnelVisionBinary.url()
-        let dir = TemporaryDirectory("unreplaceable")
-        let store = dir.url.appendingPathComponent("store").path
-        XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+        let (binary, dir, store) = try sampleStore("unreplaceable")
         // A directory with something in it where the bundle should go: rename(2) cannot replace it.
         let destination = dir.url.appendingPathComponent("bundle.zip", isDirectory: true)
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
