@@ -154,27 +154,39 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertTrue(failed.flatMap(\.problems).contains("findings.json is in the manifest but not in the archive"), "\(failed)")
     }
 
+    /// Copies of the bundle at `url`, one per edit, each with one cell of flows.csv's fourth row
+    /// changed and the manifest updated to match, so that only the comparison with flows.json can
+    /// tell. An edit without a value appends "9" to the cell (or writes "x" into an empty one).
+    func copiesWithAnEditedCSVCell(of url: URL, into dir: URL, _ edits: [(file: String, column: String, value: String?)]) throws -> [URL] {
+        let script = """
+        import zipfile,sys,csv,io,hashlib,json,os,copy
+        src=zipfile.ZipFile(sys.argv[1])
+        rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
+        for edit in json.loads(sys.argv[3]):
+            col=rows[0].index(edit['column']); edited=[list(r) for r in rows]
+            cell=edited[3][col]; edited[3][col]=edit['value'] if edit['value'] is not None else (cell+'9' if cell else 'x')
+            out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(edited); data=out.getvalue().encode()
+            m=json.loads(src.read('manifest.json'))
+            for f in m['files']:
+                if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+            dst=zipfile.ZipFile(os.path.join(sys.argv[2], edit['file']),'w')
+            for i in src.infolist():
+                info=copy.copy(i)
+                if i.filename=='flows.csv': dst.writestr(info, data)
+                elif i.filename=='manifest.json': dst.writestr(info, json.dumps(m))
+                else: dst.writestr(info, src.read(i))
+            dst.close()
+        """
+        let list = JSONValue.array(edits.map { .object(["file": .string($0.file), "column": .string($0.column), "value": $0.value.map(JSONValue.string) ?? .null]) })
+        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, dir.path, list.serialized()]))
+        XCTAssertEqual(run.status, 0, run.error)
+        return edits.map { dir.appendingPathComponent($0.file) }
+    }
+
     func testVerifyFailsAnEditedCSVRowNamingTheRowAndTheColumn() throws {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url
-        let edited = dir.url.appendingPathComponent("edited.zip")
-        let script = """
-        import zipfile,sys,csv,io,hashlib,json
-        src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
-        rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
-        col=rows[0].index('bytesOut'); rows[3][col]='999999'
-        out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(rows); data=out.getvalue().encode()
-        m=json.loads(src.read('manifest.json'))
-        for f in m['files']:
-            if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-        for i in src.infolist():
-            if i.filename=='flows.csv': dst.writestr(i, data)
-            elif i.filename=='manifest.json': dst.writestr(i, json.dumps(m))
-            else: dst.writestr(i, src.read(i))
-        dst.close()
-        """
-        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, edited.path]))
-        XCTAssertEqual(run.status, 0, run.error)
+        let edited = try copiesWithAnEditedCSVCell(of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
         let failed = BundleVerifier.verify(edited).filter { !$0.holds }
         XCTAssertEqual(failed.count, 1, "\(failed)")
         XCTAssertTrue(failed[0].problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”") }, "\(failed)")
@@ -183,32 +195,11 @@ final class EvidenceExportTests: XCTestCase {
     func testVerifyComparesEveryColumnOfFlowsCSVWithFlowsJSON() throws {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url
-        // One archive per column, each with that column's cell of the fourth row changed and the
-        // manifest updated to match, so that only the comparison with flows.json can tell.
-        let script = """
-        import zipfile,sys,csv,io,hashlib,json,os,copy
-        src=zipfile.ZipFile(sys.argv[1])
-        rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
-        for col,name in enumerate(rows[0]):
-            edited=[list(r) for r in rows]; edited[3][col]=edited[3][col]+'9' if edited[3][col] else 'x'
-            out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(edited); data=out.getvalue().encode()
-            m=json.loads(src.read('manifest.json'))
-            for f in m['files']:
-                if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-            dst=zipfile.ZipFile(os.path.join(sys.argv[2], name+'.zip'),'w')
-            for i in src.infolist():
-                info=copy.copy(i)
-                if i.filename=='flows.csv': dst.writestr(info, data)
-                elif i.filename=='manifest.json': dst.writestr(info, json.dumps(m))
-                else: dst.writestr(info, src.read(i))
-            dst.close()
-        """
         let edits = dir.url.appendingPathComponent("edits")
         try FileManager.default.createDirectory(at: edits, withIntermediateDirectories: true)
-        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, edits.path]))
-        XCTAssertEqual(run.status, 0, run.error)
-        for column in EvidenceFlowsCSV.headers {
-            let failed = BundleVerifier.verify(edits.appendingPathComponent(column + ".zip")).filter { !$0.holds }
+        let copies = try copiesWithAnEditedCSVCell(of: url, into: edits, EvidenceFlowsCSV.headers.map { ($0 + ".zip", $0, nil) })
+        for (column, copy) in zip(EvidenceFlowsCSV.headers, copies) {
+            let failed = BundleVerifier.verify(copy).filter { !$0.holds }
             XCTAssertEqual(failed.count, 1, "\(column): \(failed)")
             XCTAssertTrue(failed.first?.problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains(" has \(column) “") } == true,
                           "\(column): \(failed)")
