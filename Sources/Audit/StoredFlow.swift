@@ -273,3 +273,12 @@ public struct StoredPacket: Sendable, Hashable {
         self.tcpFlags = tcpFlags; self.location = location
     }
 }
+
+extension Array where Element == StoredFlow {
+    /// The session's order: by first packet, then by id. The history hands flows over in it
+    /// already, and then they are returned as they are, not copied.
+    public func inSessionOrder() -> [StoredFlow] {
+        let precedes = { (a: StoredFlow, b: StoredFlow) in (a.firstSeen, a.id) < (b.firstSeen, b.id) }
+        return zip(self, dropFirst()).allSatisfy { !precedes($1, $0) } ? self : sorted(by: precedes)
+    }
+}

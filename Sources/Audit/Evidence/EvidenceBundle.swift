@@ -30,7 +30,7 @@ public struct EvidenceBundle: Sendable {
         var seen = Set<Int64>()
         for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
         self.project = project; self.session = session; self.markers = markers
-        self.flows = flows.sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }
+        self.flows = flows.inSessionOrder()
         self.exportedWith = exportedWith; self.exportedAt = exportedAt
         assessment = SessionAssessment(catalogue: catalogue, flows: self.flows, project: project, session: session, markers: markers)
         var ids: [Int64: [String]] = [:]

@@ -27,7 +27,7 @@ public struct SessionFindings: Sendable, Hashable {
 public enum FindingsClassifier {
     public static func classify(flows: [StoredFlow], project: AuditProject, session: AuditSession,
                                 markers: [SessionMarker], policy: FindingsPolicy) -> SessionFindings {
-        let ordered = flows.sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }
+        let ordered = flows.inSessionOrder()
         var findings = FindingAccumulator()
         var tls = CoverageAccumulator<TLSVersionGap>(), encryption = CoverageAccumulator<EncryptionGap>()
         var host = CoverageAccumulator<HostGap>(), pinning = CoverageAccumulator<PinningGap>()

@@ -45,7 +45,7 @@ public struct SessionDomains: Sendable, Hashable {
         var sightings: [String: [(TLSVersionObservation, Int64)]] = [:], withoutReading: [String: [Int64]] = [:]
         var unnamed: [Int64] = []
         func note(_ host: String) { if seen[host] == nil && candidates[host] == nil { order.append(host) } }
-        for flow in flows.sorted(by: { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }) {
+        for flow in flows.inSessionOrder() {
             guard let name = flow.name else { unnamed.append(flow.id); continue }
             let host = DomainPattern.normalised(host: name.text)
             let others = flow.dnsOtherNames.map(DomainPattern.normalised(host:)).filter { $0 != host }
