@@ -16,11 +16,6 @@ public struct SessionFindings: Sendable, Hashable {
         let flagged = Set(findings.filter { $0.kind.check == check }.flatMap(\.flowIDs))
         return flowIDs.filter(flagged.contains)
     }
-
-    /// The findings a flow proves, by index into `findings`.
-    public func findingIndices(ofFlow id: Int64) -> [Int] {
-        findings.indices.filter { findings[$0].flowIDs.contains(id) }
-    }
 }
 
 /// Turns a session's flows into what they prove. Pure: it decides no verdict.
