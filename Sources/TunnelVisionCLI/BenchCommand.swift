@@ -210,17 +210,7 @@ struct BenchResult {
 
     static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
-    /// Rows of cells, each column as wide as its widest cell, two spaces between columns.
-    static func aligned(_ rows: [[String]]) -> String {
-        let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
-            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
-        }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
-    }
+    static func aligned(_ rows: [[String]]) -> String { TextColumns().lines(rows).map { $0 + "\n" }.joined() }
 
     var table: String {
         var out = "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run\n\n"

@@ -58,16 +58,11 @@ public enum ProjectPresentation {
         guard !projects.isEmpty else {
             return "No projects yet. A project is the app being audited and the domains it is expected to contact: create one with 'tunnelvision project new NAME --allow DOMAIN'.\n"
         }
-        let idWidth = projects.map { String($0.0.id).count }.max() ?? 1
-        let nameWidth = projects.map { $0.0.name.count }.max() ?? 1
-        var out = ""
-        for (project, count) in projects {
-            var line = pad(String(project.id), idWidth, right: true) + "  " + pad(project.name, nameWidth)
-                + "  " + AuditPresentation.count(count, "session")
-            if recording?.session.projectID == project.id { line += "  " + recordingBadge }
-            out += line.trailingSpacesTrimmed() + "\n"
+        let rows = projects.map { project, count in
+            [String(project.id), project.name,
+             AuditPresentation.count(count, "session") + (recording?.session.projectID == project.id ? "  " + recordingBadge : "")]
         }
-        return out
+        return TextColumns(rightAligned: [0]).lines(rows).map { $0 + "\n" }.joined()
     }
 
     /// `project show`.
@@ -79,19 +74,7 @@ public enum ProjectPresentation {
         if o.sessions.isEmpty {
             out += "  None yet.\n"
         } else {
-            let names = o.sessions.map { AuditPresentation.sessionName($0.kind) }
-            let idWidth = o.sessions.map { String($0.id).count }.max() ?? 1
-            let nameWidth = names.map(\.count).max() ?? 1
-            let counts = o.sessions.map { AuditPresentation.count(o.connectionCounts[$0.id] ?? 0, "connection") }
-            let countWidth = counts.map(\.count).max() ?? 1
-            for (index, (session, name)) in zip(o.sessions, names).enumerated() {
-                let state = session.isOpen ? recordingBadge : "Ended"
-                let count = counts[index]
-                var span = AuditPresentation.dateTime(session.startedAt, in: zone)
-                if let end = session.endedAt { span += " → " + AuditPresentation.dateTime(end, in: zone) }
-                out += "  " + pad(String(session.id), idWidth, right: true) + "  " + pad(name, nameWidth)
-                    + "  " + pad(state, recordingBadge.count) + "  " + pad(count, countWidth) + "  " + span + "\n"
-            }
+            for line in SessionPresentation.rows(o, zone: zone, withEnd: true) { out += "  " + line + "\n" }
         }
         out += "  " + o.availability.sentence + "\n"
 
@@ -135,11 +118,6 @@ public enum ProjectPresentation {
 
     public static func allowlistJSON(_ entry: AllowlistEntry) -> JSONValue {
         .object(["pattern": .string(entry.pattern.text), "note": .optional(entry.note)])
-    }
-
-    static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let fill = String(repeating: " ", count: max(0, width - text.count))
-        return right ? fill + text : text + fill
     }
 }
 

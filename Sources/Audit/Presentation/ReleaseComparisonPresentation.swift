@@ -55,14 +55,9 @@ public enum ReleaseComparisonPresentation {
 
         out += "\nNew domains\n"
         if diff.newDomains.isEmpty { out += "  \(noNewDomain)\n" }
-        let counts = diff.newDomains.map { AuditPresentation.count($0.later?.flowIDs.count ?? 0, "connection") }
-        let width = diff.newDomains.map(\.host.count).max() ?? 0
-        let countWidth = counts.map(\.count).max() ?? 0
-        for (domain, count) in zip(diff.newDomains, counts) {
-            let standing = standingText(domain.standing)
-            out += ("  " + ProjectPresentation.pad(domain.host, width) + "  " + ProjectPresentation.pad(count, countWidth)
-                    + (standing.isEmpty ? "" : "  \(standing)")).trailingSpacesTrimmed() + "\n"
-        }
+        for line in TextColumns().lines(diff.newDomains.map {
+            [$0.host, AuditPresentation.count($0.later?.flowIDs.count ?? 0, "connection"), standingText($0.standing)]
+        }) { out += "  " + line + "\n" }
         out += "  \(newMeaning)\n"
 
         let changed = diff.domainsWithTLSChange
@@ -78,9 +73,8 @@ public enum ReleaseComparisonPresentation {
 
         out += "\nNo longer contacted\n"
         if diff.goneDomains.isEmpty { out += "  None.\n" }
-        let goneWidth = diff.goneDomains.map(\.host.count).max() ?? 0
-        for domain in diff.goneDomains {
-            out += "  " + ProjectPresentation.pad(domain.host, goneWidth) + "  " + AuditPresentation.count(domain.earlier?.flowIDs.count ?? 0, "connection") + "\n"
+        for line in TextColumns().lines(diff.goneDomains.map { [$0.host, AuditPresentation.count($0.earlier?.flowIDs.count ?? 0, "connection")] }) {
+            out += "  " + line + "\n"
         }
 
         if let closing = closingParagraph(diff) { out += "\nWhat the lists cannot say\n  \(closing)\n" }

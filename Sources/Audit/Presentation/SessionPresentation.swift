@@ -63,10 +63,8 @@ public enum SessionPresentation {
             let others = o.comparable
             if !others.isEmpty {
                 out += "\nCompare with\n"
-                let names = others.map { AuditPresentation.sessionName($0.kind) }
-                let width = names.map(\.count).max() ?? 0
-                for (other, name) in zip(others, names) {
-                    out += "  " + ProjectPresentation.pad(name, width) + "  tunnelvision compare \(s.id) \(other.id)\n"
+                for line in TextColumns().lines(others.map { [AuditPresentation.sessionName($0.kind), "tunnelvision compare \(s.id) \($0.id)"] }) {
+                    out += "  " + line + "\n"
                 }
             }
         }
@@ -147,20 +145,17 @@ extension SessionPresentation {
     /// `session list`: a line a session, newest first.
     public static func list(_ o: ProjectOverview, zone: TimeZone) -> String {
         guard !o.sessions.isEmpty else { return "“\(o.project.name)” has no sessions yet. \(o.availability.sentence)\n" }
-        let names = o.sessions.map { AuditPresentation.sessionName($0.kind) }
-        let idWidth = o.sessions.map { String($0.id).count }.max() ?? 1
-        let nameWidth = names.map(\.count).max() ?? 1
-        let counts = o.sessions.map { AuditPresentation.count(o.connectionCounts[$0.id] ?? 0, "connection") }
-        let countWidth = counts.map(\.count).max() ?? 1
-        var out = ""
-        for (index, (session, name)) in zip(o.sessions, names).enumerated() {
-            let state = session.isOpen ? ProjectPresentation.recordingBadge : "Ended"
-            var line = ProjectPresentation.pad(String(session.id), idWidth, right: true) + "  " + ProjectPresentation.pad(name, nameWidth)
-            line += "  " + ProjectPresentation.pad(state, ProjectPresentation.recordingBadge.count)
-            line += "  " + ProjectPresentation.pad(counts[index], countWidth)
-            line += "  " + AuditPresentation.dateTime(session.startedAt, in: zone)
-            out += line + "\n"
+        return rows(o, zone: zone, withEnd: false).map { $0 + "\n" }.joined()
+    }
+
+    /// A line a session: id, name, state, connections, and when it started (and ended, `withEnd`).
+    static func rows(_ o: ProjectOverview, zone: TimeZone, withEnd: Bool) -> [String] {
+        let rows = o.sessions.map { session -> [String] in
+            var span = AuditPresentation.dateTime(session.startedAt, in: zone)
+            if withEnd, let end = session.endedAt { span += " → " + AuditPresentation.dateTime(end, in: zone) }
+            return [String(session.id), AuditPresentation.sessionName(session.kind), session.isOpen ? ProjectPresentation.recordingBadge : "Ended",
+                    AuditPresentation.count(o.connectionCounts[session.id] ?? 0, "connection"), span]
         }
-        return out
+        return TextColumns(rightAligned: [0], minimumWidths: [2: ProjectPresentation.recordingBadge.count]).lines(rows)
     }
 }
