@@ -150,7 +150,7 @@ struct VerifiedFlows: Decodable { let flows: [VerifiedFlow] }
 
 struct VerifiedFlow: Decodable {
     struct Name: Decodable { let text: String; let origin: String }
-    struct Peer: Decodable { let address: String; let port: Int }
+    struct Peer: Decodable { let address: String; let port: UInt16 }
     struct ClientTLS: Decodable {
         let versionsForm: String, versions: [String], alpn: [String], droppedALPNCount: Int, encryptedClientHello: Bool
     }
@@ -185,8 +185,7 @@ struct VerifiedFlow: Decodable {
     var csvCells: [String: String] {
         func peer(_ i: Int) -> String {
             guard i < peers.count else { return "" }
-            let p = peers[i]
-            return p.address.contains(":") ? "[\(p.address)]:\(p.port)" : "\(p.address):\(p.port)"
+            return FlowEndpoint(address: peers[i].address, port: peers[i].port).text
         }
         func flag(_ value: Bool?) -> String { value.map { $0 ? "true" : "false" } ?? "" }
         let compact = { (version: String) in version.replacingOccurrences(of: " ", with: "") }
