@@ -12,6 +12,8 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case historyChangedWhileExporting
     case captureDirectoryUnavailable(String)
     case writeFailed(String)
+    /// The directory the file was asked for in is not there (found before anything is read).
+    case destinationDirectoryMissing(String)
 }
 
 public struct EvidenceExportResult: Sendable, Equatable {
@@ -96,6 +98,7 @@ public final class EvidenceExporter {
     }
 
     public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
+        if let destination { try Self.requireDirectory(of: destination) }
         phaseStart = Date()
         let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
         phase("read the history and classified")
@@ -212,6 +215,7 @@ public final class EvidenceExporter {
     /// report.pdf alone, at `destination`: the same reading, the capture counted (its slice is
     /// written and thrown away), the same report the bundle would carry.
     public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL) throws(EvidenceExportError) -> EvidenceReportRenderer.Timing {
+        try Self.requireDirectory(of: destination)
         let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
         let fm = FileManager.default
         let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem + "-report", isDirectory: true)
@@ -273,6 +277,15 @@ public final class EvidenceExporter {
             digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
         }
         return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex()), crc32: crc)
+    }
+
+    /// Refuses a destination whose directory is not there, before the session is read or sliced.
+    static func requireDirectory(of destination: URL) throws(EvidenceExportError) {
+        let directory = destination.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .destinationDirectoryMissing(directory.path)
+        }
     }
 
     /// Moves the archive to where it was asked for, through a temporary name beside it.

@@ -59,15 +59,7 @@ enum ExportCommands {
         case .historyChangedWhileExporting: return .historyChangedWhileExporting
         case .captureDirectoryUnavailable(let reason): return .captureDirectoryUnavailable(reason)
         case .writeFailed(let reason): return .writeFailed(reason)
-        }
-    }
-
-    /// Refuses, before anything is read or written, a destination whose directory is not there.
-    static func requireDirectory(of destination: URL, making product: EvidenceExportPresentation.Product) throws {
-        let directory = destination.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw RefusedError(EvidenceExportPresentation.failure(.destinationDirectoryMissing(directory.path), making: product))
+        case .destinationDirectoryMissing(let directory): return .destinationDirectoryMissing(directory)
         }
     }
 
@@ -96,7 +88,6 @@ enum ExportCommands {
                                                     exportedWith: "", exportedAt: now).fileStem) ?? "session-\(session.id)-evidence"
                     destination = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(stem + ".zip")
                 }
-                try requireDirectory(of: destination, making: .bundle)
                 if context.standardErrorIsTerminal { context.standardError("Exporting session \(session.id)…") }
                 let result: EvidenceExportResult
                 do {
@@ -130,7 +121,6 @@ extension ExportCommands {
             options: [.value("output", "file", short: "o", "Where to write the PDF (default: report.pdf here)."), at, AssessmentCommands.catalogueFile],
             run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
                 let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
-                try requireDirectory(of: destination, making: .report)
                 let timing: EvidenceReportRenderer.Timing
                 do {
                     timing = try exporter.report(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",

@@ -237,6 +237,14 @@ final class EvidenceExportTests: XCTestCase {
 
         assertFails(.sessionNotFound, exporter(), session: 999, destination: destination)
 
+        // A missing directory is found first, before the session is even looked up.
+        let nowhere = dir.url.appendingPathComponent("no-such-dir")
+        assertFails(.destinationDirectoryMissing(nowhere.path), exporter(), session: 999, destination: nowhere.appendingPathComponent("b.zip"))
+        XCTAssertThrowsError(try exporter().report(sessionID: 999, exportedWith: "t", now: Self.exportedAt, destination: nowhere.appendingPathComponent("r.pdf"))) {
+            XCTAssertEqual($0 as? EvidenceExportError, .destinationDirectoryMissing(nowhere.path))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path))
+
         let project = try XCTUnwrap(store.auditProject(id: session.projectID))
         let open = try store.startAuditSession(AuditSessionDraft(projectID: project.id, kind: .baseline, environment: FlowFixture.environment,
                                                                  inspection: .off), at: Self.exportedAt)
