@@ -30,7 +30,16 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
     }
 
     /// Without the space, as a spreadsheet cell carries it: "TLS1.2", "0x7F1C".
-    public var compactName: String { isPublished ? name.replacingOccurrences(of: " ", with: "") : hex }
+    public var compactName: String {
+        switch self {
+        case .ssl3: return "SSL3.0"
+        case .tls10: return "TLS1.0"
+        case .tls11: return "TLS1.1"
+        case .tls12: return "TLS1.2"
+        case .tls13: return "TLS1.3"
+        default: return hex
+        }
+    }
 
     public var hex: String {
         let digits = String(rawValue, radix: 16, uppercase: true)

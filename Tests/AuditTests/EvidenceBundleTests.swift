@@ -168,6 +168,15 @@ final class EvidenceBundleTests: XCTestCase {
         XCTAssertTrue(rows.allSatisfy { $0.count == EvidenceFlowsCSV.headers.count })
     }
 
+    func testACellWithACommaAQuoteOrALineBreakIsQuotedAndAnIndependentParserReadsItBack() throws {
+        let cells = ["plain", "a,b", "say \"hi\"", "two\r\nlines", "lf\nonly", "ünïcödé, 🩺", ""]
+        let line = EvidenceFlowsCSV.line(cells)
+        XCTAssertEqual(line, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\r\nlines\",\"lf\nonly\",\"ünïcödé, 🩺\",\r\n")
+        let script = "import csv,sys,json; print(json.dumps(list(csv.reader(sys.stdin.read().splitlines(keepends=True)))))"
+        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: Data(line.utf8)))
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String]], [cells])
+    }
+
     func testTheCaptureStandingHasThreeCasesAndOnlyReasonsWithPackets() {
         XCTAssertEqual(EvidenceCaptureStanding(EvidencePacketTally()), .nothingRecorded)
         XCTAssertEqual(EvidenceCaptureStanding(EvidencePacketTally(written: 5)), .complete(packets: 5))

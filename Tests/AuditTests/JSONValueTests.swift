@@ -22,6 +22,13 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(parsed?["b"] as? Int, 2)
     }
 
+    func testKeysThatShareAPrefixOrLeaveASCIIAreOrderedByTheirUTF8Bytes() {
+        let keys = ["ab", "a", "é", "z", "Z", "ä", "a\u{0}", "🩺", "", "e\u{301}"]
+        let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        XCTAssertEqual(JSONText.sortedKeys(keys), expected)
+        XCTAssertEqual(expected.prefix(4), ["", "Z", "a", "a\u{0}"])
+    }
+
     func testStringsAreEscapedSoThatAnIndependentParserReadsThemBack() throws {
         let nasty = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} emoji 🩺 ünïcödé"
         let text = JSONValue.array([.string(nasty)]).serialized()

@@ -98,9 +98,20 @@ public enum EvidenceFlowsCSV {
 
     /// Cells quoted when they hold a comma, a quote, CR or LF; quotes doubled; the line ends CRLF.
     public static func line(_ cells: [String]) -> String {
-        cells.map { cell in
-            cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" })
-                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
-        }.joined(separator: ",") + "\r\n"
+        var text = ""
+        for (i, cell) in cells.enumerated() {
+            if i > 0 { text += "," }
+            // Scanned as bytes: a comma, a quote, CR or LF is never part of a longer UTF-8 sequence.
+            if cell.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) {
+                text += "\""
+                for character in cell.unicodeScalars {
+                    if character == "\"" { text += "\"\"" } else { text.unicodeScalars.append(character) }
+                }
+                text += "\""
+            } else {
+                text += cell
+            }
+        }
+        return text + "\r\n"
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON value, written deterministically: keys sorted by their UTF-8 bytes, strings escaped
 /// as RFC 8259 requires, two spaces of indentation.
 public indirect enum JSONValue: Sendable, Hashable {
@@ -42,13 +44,13 @@ public enum JSONText {
         case .object(let members):
             if members.isEmpty { out += "{}"; return }
             out += "{\n"
-            let keys = sortedKeys(members.keys)
-            for (i, key) in keys.enumerated() {
+            let sorted = members.sorted { precedes($0.key, $1.key) }
+            for (i, member) in sorted.enumerated() {
                 out += spaces(indent + 2)
-                appendString(key, to: &out)
+                appendString(member.key, to: &out)
                 out += ": "
-                append(members[key]!, to: &out, indent: indent + 2)
-                out += i == keys.count - 1 ? "\n" : ",\n"
+                append(member.value, to: &out, indent: indent + 2)
+                out += i == sorted.count - 1 ? "\n" : ",\n"
             }
             out += spaces(indent) + "}"
         }
@@ -56,10 +58,27 @@ public enum JSONText {
 
     /// Keys in the order of their UTF-8 bytes (which is Unicode code point order).
     public static func sortedKeys<S: Sequence>(_ keys: S) -> [String] where S.Element == String {
-        keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        keys.sorted(by: precedes)
     }
 
-    public static func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
+    /// UTF-8 byte order, compared a buffer at a time.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
+    }
+
+    public static func spaces(_ count: Int) -> String { count < indents.count ? indents[count] : String(repeating: " ", count: count) }
+    /// The indentations documents reach, made once.
+    private static let indents = (0..<24).map { String(repeating: " ", count: $0) }
 
     /// A finite double in the shortest form that reads back as the same value.
     public static func number(_ d: Double) -> String {
