@@ -21,14 +21,57 @@ public struct EvidenceCapture: Sendable, Hashable {
 /// memory is bounded by a file and not by the session. The one part of the bundle that reads
 /// the history and the disk.
 public enum EvidenceCaptureWriter {
+    /// The session's time window in microseconds, as capture records carry time.
+    static func window(of bundle: EvidenceBundle) -> (start: Int64, end: Int64) {
+        (Instant.microseconds(bundle.session.startedAt), bundle.session.endedAt.map(Instant.microseconds) ?? Int64.max)
+    }
+
+    /// The history's packet counts per flow and file, with those dated outside the session.
+    public static func packetCounts(for bundle: EvidenceBundle, from store: FlowStore) throws -> [SessionPacketCount] {
+        let (start, end) = window(of: bundle)
+        return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
+    }
+
+    /// What capture.json will count, from the counts, each file's header and size, and the
+    /// packets at the files' edges: no record is read.
+    public static func forecast(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
+                                captureDirectory: URL) throws -> EvidenceCaptureSummary {
+        var files: [EvidenceCaptureForecast.File] = []
+        for sequence in Set(counts.compactMap(\.fileSequence)).sorted() {
+            let reader: CaptureFileReader
+            do {
+                reader = try CaptureFileReader(url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)), sequence: sequence)
+            } catch {
+                files.append(.init(sequence: sequence, standing: error == .notFound(sequence) ? .missing : .unreadable))
+                continue
+            }
+            let edges = try store.capturedPackets(inAuditSession: bundle.session.id, fileSequence: sequence,
+                                                  headerEnd: UInt64(PcapFormat.globalHeaderLength),
+                                                  tailFrom: EvidenceCaptureForecast.tailFrom(size: reader.fileSize, snaplen: reader.snaplen))
+            files.append(.init(sequence: sequence, standing: .readable(size: reader.fileSize, snaplen: reader.snaplen, edgePackets: edges.map {
+                EvidenceCaptureForecast.EdgePacket(offset: $0.offset, length: $0.length, microseconds: Instant.microseconds($0.date))
+            })))
+        }
+        let (start, end) = window(of: bundle)
+        return EvidenceCaptureForecast.summary(sessionID: bundle.session.id,
+                                               counts: counts.map { ($0.fileSequence, $0.packets, $0.beforeStart, $0.afterEnd) },
+                                               files: files, start: start, end: end)
+    }
+
     public static func write(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL, into folder: URL,
                              application: String) throws -> EvidenceCapture {
+        try write(for: bundle, counts: try packetCounts(for: bundle, from: store), from: store, captureDirectory: captureDirectory,
+                  into: folder, application: application)
+    }
+
+    public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
+                             into folder: URL, application: String) throws -> EvidenceCapture {
         let sessionID = bundle.session.id
         let flowIDs = Set(bundle.flows.map(\.id))
         var perFlow: [Int64: EvidencePacketTally] = [:]
         var total = EvidencePacketTally()
         var perFile: [UInt32: Int] = [:]
-        for count in try store.packetCounts(inAuditSession: sessionID) {
+        for count in counts {
             guard flowIDs.contains(count.flowID) else { throw EvidenceCaptureError.flowNotInBundle(id: count.flowID) }
             if let sequence = count.fileSequence { perFile[sequence, default: 0] += count.packets }
             else { perFlow[count.flowID, default: EvidencePacketTally()].add(.notCaptured, count.packets); total.add(.notCaptured, count.packets) }
@@ -37,8 +80,7 @@ public enum EvidenceCaptureWriter {
         do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
             throw EvidenceCaptureError.destinationUnavailable("\(error)")
         }
-        let start = Instant.microseconds(bundle.session.startedAt)
-        let end = bundle.session.endedAt.map(Instant.microseconds) ?? Int64.max
+        let (start, end) = window(of: bundle)
         var snaplen: UInt32?
         var before = 0, after = 0
         var sources: [EvidenceSourceFile] = []

@@ -30,7 +30,7 @@ public struct EvidenceExportResult: Sendable, Equatable {
 }
 
 /// Draws report.pdf into a folder: the report layer plugs in here, the exporter knows no PDF.
-public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCaptureDocument, URL) throws -> Void
+public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCaptureSummary, URL) throws -> Void
 
 /// Reads a closed session out of the history, has the documents, the capture and the report
 /// written into a folder of its own temporary directory, hashes them into the manifest and
@@ -127,21 +127,46 @@ public final class EvidenceExporter {
             if !succeeded { try? fm.removeItem(at: archive) }
         }
         do {
-            // The four documents need only the bundle, the capture needs the store: on two cores
-            // they are written side by side.
-            let documents = DocumentsInFlight()
+            // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
+            // from them what capture.json will count, slices the capture and archives the entries.
+            // The other writes the four documents (they need only the bundle) and then draws
+            // report.pdf from the forecast, while the capture is still being sliced. If the capture
+            // turns out to count otherwise, the report is drawn again from what it does count.
+            let second = SecondCore()
             let group = DispatchGroup()
+            let report = self.report
             DispatchQueue.global().async(group: group) {
                 let start = Date()
-                do { documents.result = .success(try Self.writeDocuments(bundle, into: folder)) } catch { documents.result = .failure(error) }
-                documents.seconds = Date().timeIntervalSince(start)
+                do { second.documents = .success(try Self.writeDocuments(bundle, into: folder)) } catch { second.documents = .failure(error) }
+                second.documentSeconds = Date().timeIntervalSince(start)
+                second.documentsWritten.signal()
+                second.forecastMade.wait()
+                guard let report, case .success = second.documents, case .success(let forecast)? = second.forecast else { return }
+                let drawing = Date()
+                second.report = Result { try report(bundle, forecast, folder); return try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)) }
+                second.reportSeconds = Date().timeIntervalSince(drawing)
+            }
+            var forecastHandedOver = false
+            func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
+                second.forecast = forecast
+                second.forecastMade.signal()
+                forecastHandedOver = true
+            }
+            defer {
+                if !forecastHandedOver { handOver(.failure(CancellationError())) }
+                group.wait()
             }
             let capture: EvidenceCapture
             do {
-                defer { group.wait() }
-                capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: captures, into: folder,
+                let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+                if report != nil {
+                    handOver(Result { try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures) })
+                } else {
+                    handOver(.failure(CancellationError()))
+                }
+                capture = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: captures, into: folder,
                                                           application: exportedWith)
-                phase("sliced the capture (documents alongside)")
+                phase("sliced the capture (documents, then the report, alongside)")
             } catch let error as EvidenceCaptureError {
                 switch error {
                 case .flowNotInBundle: throw EvidenceExportError.historyChangedWhileExporting
@@ -150,12 +175,14 @@ public final class EvidenceExporter {
             } catch let error as FlowStoreError {
                 throw EvidenceExportError.historyUnreadable(error.description)
             }
-            trace?("  of which the documents, on the second core", documents.seconds)
-            var files = try documents.result!.get()
+            let captureJSON = try Self.streamed(capture.document.document, name: "capture.json", into: folder,
+                                                elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) })
+            second.documentsWritten.wait()
+            trace?("  of which the documents, on the second core", second.documentSeconds)
+            var files = try second.documents!.get()
             files.append(WrittenFile(entry: capture.entry, crc32: capture.crc32))
-            files.append(try Self.streamed(capture.document.document, name: "capture.json", into: folder,
-                                        elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) }))
-            phase("waited for the documents, wrote capture.json")
+            files.append(captureJSON)
+            phase("wrote capture.json, waited for the documents")
             // Straight to the destination when there is one (through a temporary name beside it):
             // copying a 250 MB archive afterwards would cost as much as writing it.
             let final = destination ?? archive
@@ -166,29 +193,26 @@ public final class EvidenceExporter {
                 try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32))
             }
             // The archive's entries go in the manifest's order (by name). Those before report.pdf are
-            // written while the report is drawn on the second core.
+            // written while the report may still be drawn on the second core.
             let byName = { (a: WrittenFile, b: WrittenFile) in a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8) }
             let before = files.filter { $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }.sorted(by: byName)
             var after = files.filter { !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
+            for file in before { try add(file) }
             if let report {
-                let drawn = DocumentsInFlight()
-                let group = DispatchGroup()
-                let document = capture.document
-                DispatchQueue.global().async(group: group) {
-                    do { try report(bundle, document, folder); drawn.result = .success([]) } catch { drawn.result = .failure(error) }
+                group.wait()
+                trace?("  of which the report, on the second core", second.reportSeconds)
+                var reportFile = try second.report!.get()
+                if try second.forecast!.get() != capture.document.summary {
+                    // The forecast was wrong (a record unreadable for what only its own header says):
+                    // the report must state what the capture holds, so it is drawn again.
+                    try report(bundle, capture.document.summary, folder)
+                    reportFile = try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName))
+                    trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
                 }
-                do {
-                    defer { group.wait() }
-                    for file in before { try add(file) }
-                }
-                _ = try drawn.result!.get()
-                phase("drew report.pdf, archived the entries before it")
-                let reportFile = try hashFile(folder.appendingPathComponent(EvidenceBundle.reportName))
                 files.append(reportFile)
                 after.append(reportFile)
-            } else {
-                for file in before { try add(file) }
             }
+            phase("archived the entries before report.pdf, had the report")
             try beforeFinalCheck?()
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
@@ -228,7 +252,7 @@ public final class EvidenceExporter {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
             let capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: store.capturesDirectory, into: folder,
                                                           application: exportedWith)
-            let timing = try EvidenceReportRenderer.render(bundle, capture.document, into: folder)
+            let timing = try EvidenceReportRenderer.render(bundle, capture.document.summary, into: folder)
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
             return timing
@@ -270,7 +294,7 @@ public final class EvidenceExporter {
         return try file.finishFile()
     }
 
-    private func hashFile(_ url: URL) throws -> WrittenFile {
+    private static func hashFile(_ url: URL) throws -> WrittenFile {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
         defer { try? handle.close() }
         let digest = SHA256Digest()
@@ -306,8 +330,14 @@ public final class EvidenceExporter {
     }
 }
 
-/// The documents' outcome, handed from the thread that wrote them.
-private final class DocumentsInFlight: @unchecked Sendable {
-    var result: Result<[WrittenFile], Error>?
-    var seconds: TimeInterval = 0
+/// What the second core hands over, each field written before the semaphore that announces it
+/// (or before the thread ends) and read after it.
+private final class SecondCore: @unchecked Sendable {
+    var documents: Result<[WrittenFile], Error>?
+    var documentSeconds: TimeInterval = 0
+    let documentsWritten = DispatchSemaphore(value: 0)
+    var forecast: Result<EvidenceCaptureSummary, Error>?
+    let forecastMade = DispatchSemaphore(value: 0)
+    var report: Result<WrittenFile, Error>?
+    var reportSeconds: TimeInterval = 0
 }

@@ -10,6 +10,12 @@ public enum EvidenceReportRenderer {
     @discardableResult
     public static func render(_ bundle: EvidenceBundle, _ capture: EvidenceCaptureDocument, into folder: URL,
                               limits: EvidenceReportLimits = .bundled, fileName: String = EvidenceBundle.reportName) throws -> Timing {
+        try render(bundle, capture.summary, into: folder, limits: limits, fileName: fileName)
+    }
+
+    @discardableResult
+    public static func render(_ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, into folder: URL,
+                              limits: EvidenceReportLimits = .bundled, fileName: String = EvidenceBundle.reportName) throws -> Timing {
         let report = try EvidenceReport(bundle: bundle, capture: capture, limits: limits)
         let typography = try EvidenceReportTypography(fontsDirectory: try ReportFonts.directory())
         var timing = Timing()

@@ -251,17 +251,42 @@ extension FlowStore {
         }
     }
 
-    /// Per flow and per capture file (nil: never captured), how many packets the history holds.
-    public func packetCounts(inAuditSession id: Int64) throws -> [SessionPacketCount] {
-        try wrap {
+    /// Per flow and per capture file (nil: never captured), how many packets the history holds,
+    /// and how many of them are dated before `start` or after `end` (microseconds, as a capture
+    /// record carries its time).
+    public func packetCounts(inAuditSession id: Int64, start: Int64 = .min, end: Int64 = .max) throws -> [SessionPacketCount] {
+        // A record's microseconds are its nanoseconds divided down: before `start` is before
+        // start × 1000 ns, after `end` is from (end + 1) × 1000 ns on.
+        let before = start.multipliedReportingOverflow(by: 1_000)
+        let after = (end == .max ? end : end + 1).multipliedReportingOverflow(by: 1_000)
+        return try wrap {
             try db.rows("""
-                SELECT p.flow_id, CASE WHEN p.file_seq = 0 AND p.file_offset = 0 THEN NULL ELSE p.file_seq END AS seq, count(*)
+                SELECT p.flow_id, CASE WHEN p.file_seq = 0 AND p.file_offset = 0 THEN NULL ELSE p.file_seq END AS seq, count(*),
+                       sum(p.ts < ?), sum(p.ts >= ?)
                 FROM packets p JOIN flows f ON f.id = p.flow_id
                 WHERE f.audit_session_id = ?
                 GROUP BY p.flow_id, seq ORDER BY p.flow_id, seq
-                """, [.integer(id)]) {
+                """, [.integer(before.overflow ? .min : before.partialValue), .integer(after.overflow ? .max : after.partialValue), .integer(id)]) {
                 SessionPacketCount(flowID: $0.int64(0), fileSequence: $0.optionalInt64(1).map { UInt32(truncatingIfNeeded: $0) },
-                                   packets: $0.int(2))
+                                   packets: $0.int(2), beforeStart: $0.int(3), afterEnd: $0.int(4))
+            }
+        }
+    }
+
+    /// The session's packets in one file that lie in its first `headerEnd` bytes or start after
+    /// `tailFrom`: the only ones a file's size can show to be unreadable before a record is read.
+    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32, headerEnd: UInt64, tailFrom: UInt64) throws -> [SessionCapturedPacket] {
+        try wrap {
+            try db.rows("""
+                SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
+                FROM packets p JOIN flows f ON f.id = p.flow_id
+                WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
+                  AND (p.file_offset < ? OR p.file_offset > ?)
+                ORDER BY p.file_offset
+                """, [.integer(id), .int(fileSequence), .integer(Int64(clamping: headerEnd)), .integer(Int64(clamping: tailFrom))]) {
+                SessionCapturedPacket(flowID: $0.int64(0), date: $0.date(1),
+                                      direction: PacketDirection(rawValue: $0.int(2)) ?? .outbound,
+                                      length: $0.int(3), offset: UInt64($0.int64(4)))
             }
         }
     }

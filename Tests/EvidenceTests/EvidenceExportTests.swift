@@ -303,4 +303,61 @@ final class EvidenceExportTests: XCTestCase {
         let second = try exporter.export(sessionID: baseline.id, exportedWith: "t", now: Self.exportedAt)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path), [second.url.lastPathComponent])
     }
+
+    /// A report hook that writes the written-packet count it was given, and remembers each call.
+    final class ReportCalls: @unchecked Sendable {
+        var summaries: [EvidenceCaptureSummary] = []
+        let lock = NSLock()
+        var hook: EvidenceReportRendering {
+            { _, summary, folder in
+                self.lock.lock(); self.summaries.append(summary); self.lock.unlock()
+                try Data("written=\(summary.packets.written)".utf8).write(to: folder.appendingPathComponent(EvidenceBundle.reportName))
+            }
+        }
+    }
+
+    func exportWithReport(_ store: FlowStore, into dir: TemporaryDirectory, calls: ReportCalls) throws -> (EvidenceExportResult, String) {
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        exporter.report = calls.hook
+        let result = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+                                         destination: dir.url.appendingPathComponent("bundle.zip"))
+        let out = dir.url.appendingPathComponent("out")
+        try unzip(result.url, into: out)
+        return (result, try String(contentsOf: out.appendingPathComponent(EvidenceBundle.reportName), encoding: .utf8))
+    }
+
+    func testTheReportIsDrawnOnceFromAForecastThatCountsWhatTheCaptureHolds() throws {
+        // The sample has packets never captured, in a removed file, in a record cut short and
+        // before the session started: the forecast sees each from the history and the files' sizes.
+        let (dir, store) = try copyOfStore()
+        let calls = ReportCalls()
+        let (result, report) = try exportWithReport(store, into: dir, calls: calls)
+        XCTAssertEqual(calls.summaries, [result.capture.summary])
+        XCTAssertEqual(report, "written=\(result.capture.packets.written)")
+        XCTAssertGreaterThan(result.capture.beforeStart, 0)
+        for reason in EvidenceMissingReason.allCases { XCTAssertGreaterThan(result.capture.packets.withoutBytes[reason] ?? 0, 0, "\(reason)") }
+    }
+
+    func testARecordOnlyItsOwnHeaderShowsUnreadableGetsTheReportDrawnAgainFromTheCapture() throws {
+        let (dir, store) = try copyOfStore()
+        // A record in the middle of a file claims more bytes than the snaplen: only reading its
+        // header shows it, so the forecast counts it as written.
+        let session = try laterSession(store)
+        let sequence = try XCTUnwrap(store.captureFileSequences(inAuditSession: session.id).sorted().first {
+            FileManager.default.fileExists(atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0)).path)
+        })
+        let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
+        let victim = packets[packets.count / 2]
+        let file = try FileHandle(forUpdating: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+        try file.seek(toOffset: victim.offset + 8)
+        try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
+        try file.close()
+
+        let calls = ReportCalls()
+        let (result, report) = try exportWithReport(store, into: dir, calls: calls)
+        XCTAssertEqual(calls.summaries.count, 2, "drawn from the forecast, then again from the capture")
+        XCTAssertEqual(calls.summaries.first?.packets.written, result.capture.packets.written + 1)
+        XCTAssertEqual(calls.summaries.last, result.capture.summary)
+        XCTAssertEqual(report, "written=\(result.capture.packets.written)", "the bundle carries the report of the capture it holds")
+    }
 }

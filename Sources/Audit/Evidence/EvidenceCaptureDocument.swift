@@ -65,6 +65,11 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
 
     public var standing: EvidenceCaptureStanding { EvidenceCaptureStanding(packets) }
 
+    /// What the report and the evidence sheet say of the capture.
+    public var summary: EvidenceCaptureSummary {
+        EvidenceCaptureSummary(sessionID: sessionID, packets: packets, beforeStart: beforeStart, afterEnd: afterEnd)
+    }
+
     /// The document, its flows streamed.
     public var document: StreamedJSONObject {
         var fields: [String: JSONValue] = [
@@ -99,6 +104,26 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
     public static func packetComment(flowID: Int64, findingIDs: [String]) -> String {
         "flow=\(flowID) findings=\(findingIDs.joined(separator: ","))"
     }
+}
+
+/// capture.json's totals: all that report.pdf and the evidence sheet say of the capture.
+public struct EvidenceCaptureSummary: Sendable, Hashable {
+    public let sessionID: Int64
+    public let packets: EvidencePacketTally
+    public let beforeStart: Int
+    public let afterEnd: Int
+    public init(sessionID: Int64, packets: EvidencePacketTally, beforeStart: Int, afterEnd: Int) {
+        self.sessionID = sessionID; self.packets = packets; self.beforeStart = beforeStart; self.afterEnd = afterEnd
+    }
+    public var standing: EvidenceCaptureStanding { EvidenceCaptureStanding(packets) }
+
+    /// The same counts, whether a reason with no packets is listed or left out.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.sessionID == rhs.sessionID && lhs.beforeStart == rhs.beforeStart && lhs.afterEnd == rhs.afterEnd
+            && lhs.packets.written == rhs.packets.written
+            && EvidenceMissingReason.allCases.allSatisfy { lhs.packets.withoutBytes[$0] ?? 0 == rhs.packets.withoutBytes[$0] ?? 0 }
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(sessionID); hasher.combine(packets.written) }
 }
 
 public struct EvidenceMissingPackets: Sendable, Hashable {

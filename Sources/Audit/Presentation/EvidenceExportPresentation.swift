@@ -41,7 +41,9 @@ public enum EvidenceExportPresentation {
     }
 
     /// The capture's lines: which of the three cases holds, then the packets outside the window.
-    public static func captureLines(_ document: EvidenceCaptureDocument) -> [String] {
+    public static func captureLines(_ document: EvidenceCaptureDocument) -> [String] { captureLines(document.summary) }
+
+    public static func captureLines(_ document: EvidenceCaptureSummary) -> [String] {
         var lines: [String] = []
         switch document.standing {
         case .nothingRecorded:

@@ -34,7 +34,7 @@ public enum EvidenceReportWording {
 /// Builds the blocks of each section from the bundle's documents.
 struct EvidenceReportContent {
     let bundle: EvidenceBundle
-    let capture: EvidenceCaptureDocument
+    let capture: EvidenceCaptureSummary
     let limits: EvidenceReportLimits
 
     func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {

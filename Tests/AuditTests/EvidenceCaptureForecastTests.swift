@@ -1,0 +1,60 @@
+import Audit
+import XCTest
+
+final class EvidenceCaptureForecastTests: XCTestCase {
+    typealias Forecast = EvidenceCaptureForecast
+
+    func summary(_ counts: [(fileSequence: UInt32?, packets: Int, beforeStart: Int, afterEnd: Int)], _ files: [Forecast.File]) -> EvidenceCaptureSummary {
+        Forecast.summary(sessionID: 7, counts: counts, files: files, start: 1_000, end: 2_000)
+    }
+
+    func testPacketsNeverCapturedOrInAMissingOrUnreadableFileAreCountedByReason() {
+        let s = summary([(nil, 3, 0, 0), (1, 4, 0, 0), (2, 5, 1, 0), (3, 6, 0, 2)],
+                        [.init(sequence: 1, standing: .missing), .init(sequence: 2, standing: .unreadable),
+                         .init(sequence: 3, standing: .readable(size: 10_000, snaplen: 1_500, edgePackets: []))])
+        XCTAssertEqual(s.packets.withoutBytes[.notCaptured], 3)
+        XCTAssertEqual(s.packets.withoutBytes[.captureFileMissing], 4)
+        XCTAssertEqual(s.packets.withoutBytes[.recordUnreadable], 5)
+        XCTAssertEqual(s.packets.written, 6)
+        XCTAssertEqual(s.beforeStart, 0, "packets outside the window count only when they are written")
+        XCTAssertEqual(s.afterEnd, 2)
+    }
+
+    func testARecordInTheHeaderPastTheEndOrCutShortIsUnreadableAndLeavesTheWindowCounts() {
+        let edges: [Forecast.EdgePacket] = [
+            .init(offset: 10, length: 60, microseconds: 500),          // inside the 24-byte header, before the start
+            .init(offset: 9_900, length: 60, microseconds: 1_500),     // 9900 + 16 + 60 fits in 10 000
+            .init(offset: 9_950, length: 60, microseconds: 2_500),     // cut short, after the end
+            .init(offset: 10_000, length: 0, microseconds: 1_500),     // past the end
+        ]
+        let s = summary([(1, 20, 3, 4)], [.init(sequence: 1, standing: .readable(size: 10_000, snaplen: 1_500, edgePackets: edges))])
+        XCTAssertEqual(s.packets.withoutBytes[.recordUnreadable], 3)
+        XCTAssertEqual(s.packets.written, 17)
+        XCTAssertEqual(s.beforeStart, 2)
+        XCTAssertEqual(s.afterEnd, 3)
+    }
+
+    func testALengthOverTheSnaplenIsReadAsTheSnaplen() {
+        // The writer kept at most snaplen bytes of a longer packet.
+        let fits = Forecast.EdgePacket(offset: 8_000, length: 65_535, microseconds: 1_500)
+        let s = summary([(1, 1, 0, 0)], [.init(sequence: 1, standing: .readable(size: 8_000 + 16 + 1_500, snaplen: 1_500, edgePackets: [fits]))])
+        XCTAssertEqual(s.packets.written, 1)
+        let short = summary([(1, 1, 0, 0)], [.init(sequence: 1, standing: .readable(size: 8_000 + 16 + 1_499, snaplen: 1_500, edgePackets: [fits]))])
+        XCTAssertEqual(short.packets.withoutBytes[.recordUnreadable], 1)
+    }
+
+    func testEveryRecordThatCanBeCutShortStartsAfterTheTailBound() {
+        for size: UInt64 in [0, 24, 100, 1_540, 1_541, 10_000] {
+            let tail = Forecast.tailFrom(size: size, snaplen: 1_500)
+            // A record starting at or before the bound holds at most 16 + 1500 bytes and still fits.
+            if size > 1_516 { XCTAssertLessThanOrEqual(tail + 16 + 1_500, size) } else { XCTAssertEqual(tail, 0) }
+        }
+    }
+
+    func testTwoSummariesAreEqualWhetherAReasonWithoutPacketsIsListedOrNot() {
+        let a = EvidenceCaptureSummary(sessionID: 1, packets: EvidencePacketTally(written: 3, withoutBytes: [.notCaptured: 0]), beforeStart: 0, afterEnd: 0)
+        let b = EvidenceCaptureSummary(sessionID: 1, packets: EvidencePacketTally(written: 3), beforeStart: 0, afterEnd: 0)
+        XCTAssertEqual(a, b)
+        XCTAssertNotEqual(a, EvidenceCaptureSummary(sessionID: 1, packets: EvidencePacketTally(written: 3, withoutBytes: [.notCaptured: 1]), beforeStart: 0, afterEnd: 0))
+    }
+}
