@@ -50,7 +50,7 @@ public final class CaptureFileReader {
     private var windowStart: UInt64 = 0
     /// The window starts small (one record read alone costs little) and doubles up to 4 MiB.
     private var windowSize = 64 << 10
-    static let maximumWindow = 4 << 20
+    static let maximumWindow = 1 << 20
 
     /// Copies `count` bytes at `offset` into `out` (starting at `at`); false if the file ends first.
     private func copy(_ count: Int, at offset: UInt64, into out: UnsafeMutableRawPointer) -> Bool {

@@ -90,15 +90,17 @@ public enum EvidenceCaptureWriter {
             try file.write(PcapngBlocks.sectionHeader(application: application))
             var interfaceWritten = false
             for sequence in perFile.keys.sorted() {
-                let packets = try store.capturedPackets(inAuditSession: sessionID, fileSequence: sequence)
                 let reader: CaptureFileReader
                 do {
                     reader = try CaptureFileReader(url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)), sequence: sequence)
                 } catch {
                     let reason: EvidenceMissingReason = error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
-                    for packet in packets { perFlow[packet.flowID, default: EvidencePacketTally()].add(reason); total.add(reason) }
+                    var count = 0
+                    try store.forEachCapturedPacket(inAuditSession: sessionID, fileSequence: sequence) { packet in
+                        perFlow[packet.flowID, default: EvidencePacketTally()].add(reason); total.add(reason); count += 1
+                    }
                     sources.append(EvidenceSourceFile(sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
-                                                      packets: packets.count, written: 0))
+                                                      packets: count, written: 0))
                     continue
                 }
                 if !interfaceWritten {
@@ -106,28 +108,29 @@ public enum EvidenceCaptureWriter {
                     try file.write(PcapngBlocks.interface(snaplen: reader.snaplen))
                     interfaceWritten = true
                 }
-                var written = 0
-                for packet in packets {
-                    do {
-                        let (original, timestamp) = try reader.read(at: packet.offset, into: &record)
-                        let micros = Int64(timestamp)
-                        if packet.flowID != commentFlow {
-                            commentFlow = packet.flowID
-                            comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
-                        }
-                        PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
-                                                    outbound: packet.direction == .outbound, comment: comment)
-                        try file.write(block)
-                        written += 1
-                        perFlow[packet.flowID, default: EvidencePacketTally()].written += 1
-                        total.written += 1
-                        if micros < start { before += 1 } else if micros > end { after += 1 }
-                    } catch {
+                var written = 0, count = 0
+                try store.forEachCapturedPacket(inAuditSession: sessionID, fileSequence: sequence) { packet in
+                    count += 1
+                    let original: UInt32, timestamp: UInt64
+                    do { (original, timestamp) = try reader.read(at: packet.offset, into: &record) } catch {
                         perFlow[packet.flowID, default: EvidencePacketTally()].add(.recordUnreadable)
                         total.add(.recordUnreadable)
+                        return
                     }
+                    let micros = Int64(timestamp)
+                    if packet.flowID != commentFlow {
+                        commentFlow = packet.flowID
+                        comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
+                    }
+                    PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
+                                                outbound: packet.direction == .outbound, comment: comment)
+                    try file.write(block)
+                    written += 1
+                    perFlow[packet.flowID, default: EvidencePacketTally()].written += 1
+                    total.written += 1
+                    if micros < start { before += 1 } else if micros > end { after += 1 }
                 }
-                sources.append(EvidenceSourceFile(sequence: sequence, status: .read, packets: packets.count, written: written))
+                sources.append(EvidenceSourceFile(sequence: sequence, status: .read, packets: count, written: written))
             }
             if !interfaceWritten { try file.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen)) }
         } catch let error as EvidenceWriteError {

@@ -51,7 +51,7 @@ public final class EvidenceFileWriter {
     public private(set) var byteCount: UInt64 = 0
     /// CRC-32 of what was written, computed on the same pass: the archive needs it and need not read the file again.
     public private(set) var crc32: UInt32 = 0
-    private static let bufferLimit = 4 << 20
+    private static let bufferLimit = 1 << 20
 
     public init(url: URL) throws {
         self.url = url

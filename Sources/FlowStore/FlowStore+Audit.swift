@@ -293,16 +293,24 @@ extension FlowStore {
 
     /// The session's packets whose bytes are in one file, by ascending offset.
     public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
+        var packets: [SessionCapturedPacket] = []
+        try forEachCapturedPacket(inAuditSession: id, fileSequence: fileSequence) { packets.append($0) }
+        return packets
+    }
+
+    /// The same packets handed over one at a time as SQLite steps to them: memory stays the same
+    /// however many packets a file holds.
+    public func forEachCapturedPacket(inAuditSession id: Int64, fileSequence: UInt32, _ body: (SessionCapturedPacket) throws -> Void) throws {
         try wrap {
-            try db.rows("""
+            try db.query("""
                 SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
                 FROM packets p JOIN flows f ON f.id = p.flow_id
                 WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
                 ORDER BY p.file_offset
                 """, [.integer(id), .int(fileSequence)]) {
-                SessionCapturedPacket(flowID: $0.int64(0), date: $0.date(1),
-                                      direction: PacketDirection(rawValue: $0.int(2)) ?? .outbound,
-                                      length: $0.int(3), offset: UInt64($0.int64(4)))
+                try body(SessionCapturedPacket(flowID: $0.int64(0), date: $0.date(1),
+                                               direction: PacketDirection(rawValue: $0.int(2)) ?? .outbound,
+                                               length: $0.int(3), offset: UInt64($0.int64(4))))
             }
         }
     }
