@@ -14,7 +14,12 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case writeFailed(String)
     /// The directory the file was asked for in is not there (found before anything is read).
     case destinationDirectoryMissing(String)
+    /// report.pdf could not be drawn (its fonts not found, Cairo refusing): why.
+    case reportNotDrawn(String)
 }
+
+/// A failure of the report hook, kept apart from failures to write.
+struct ReportNotDrawn: Error { let reason: String }
 
 public struct EvidenceExportResult: Sendable, Equatable {
     /// The .zip.
@@ -143,7 +148,7 @@ public final class EvidenceExporter {
                 second.forecastMade.wait()
                 guard let report, case .success = second.documents, case .success(let forecast)? = second.forecast else { return }
                 let drawing = Date()
-                second.report = Result { try report(bundle, forecast, folder); return try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)) }
+                second.report = Result { try Self.draw(report, bundle, forecast, folder); return try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)) }
                 second.reportSeconds = Date().timeIntervalSince(drawing)
             }
             var forecastHandedOver = false
@@ -205,7 +210,7 @@ public final class EvidenceExporter {
                 if try second.forecast!.get() != capture.document.summary {
                     // The forecast was wrong (a record unreadable for what only its own header says):
                     // the report must state what the capture holds, so it is drawn again.
-                    try report(bundle, capture.document.summary, folder)
+                    try Self.draw(report, bundle, capture.document.summary, folder)
                     reportFile = try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName))
                     trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
                 }
@@ -230,6 +235,8 @@ public final class EvidenceExporter {
                                         findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
         } catch let error as EvidenceExportError {
             throw error
+        } catch let error as ReportNotDrawn {
+            throw .reportNotDrawn(error.reason)
         } catch let error as EvidenceWriteError {
             throw .writeFailed(error.description)
         } catch let error as FlowStoreError {
@@ -252,12 +259,15 @@ public final class EvidenceExporter {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
             let capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: store.capturesDirectory, into: folder,
                                                           application: exportedWith)
-            let timing = try EvidenceReportRenderer.render(bundle, capture.document.summary, into: folder)
+            let timing: EvidenceReportRenderer.Timing
+            do { timing = try EvidenceReportRenderer.render(bundle, capture.document.summary, into: folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
             return timing
         } catch let error as EvidenceExportError {
             throw error
+        } catch let error as ReportNotDrawn {
+            throw .reportNotDrawn(error.reason)
         } catch let error as FlowStoreError {
             throw .historyUnreadable(error.description)
         } catch {
@@ -292,6 +302,10 @@ public final class EvidenceExporter {
         }
         try file.write(document.suffix(empty: first))
         return try file.finishFile()
+    }
+
+    private static func draw(_ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, _ folder: URL) throws {
+        do { try report(bundle, capture, folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
     }
 
     private static func hashFile(_ url: URL) throws -> WrittenFile {

@@ -60,6 +60,7 @@ enum ExportCommands {
         case .captureDirectoryUnavailable(let reason): return .captureDirectoryUnavailable(reason)
         case .writeFailed(let reason): return .writeFailed(reason)
         case .destinationDirectoryMissing(let directory): return .destinationDirectoryMissing(directory)
+        case .reportNotDrawn(let reason): return .reportNotDrawn(reason)
         }
     }
 

@@ -96,7 +96,7 @@ extension AuditPresentationTests {
     func testEachExportFailureHasASentenceOfItsOwnAndNoneClaimsMoreThanHappened() {
         let failures: [EvidenceExportFailure] = [.sessionNotFound, .sessionStillOpen, .catalogueNotBundled("x"), .catalogueUnusable("x"),
                                                  .historyUnreadable("r"), .historyChangedWhileExporting, .captureDirectoryUnavailable("r"), .writeFailed("disk full"),
-                                                 .destinationDirectoryMissing("/nowhere")]
+                                                 .destinationDirectoryMissing("/nowhere"), .reportNotDrawn("The report's fonts were not found.")]
         for product in [EvidenceExportPresentation.Product.bundle, .report] {
             let sentences = failures.map { EvidenceExportPresentation.failure($0, making: product) }
             XCTAssertEqual(Set(sentences).count, failures.count)
@@ -105,6 +105,8 @@ extension AuditPresentationTests {
             XCTAssertTrue(sentences[7].contains("free space"))
             XCTAssertTrue(sentences[8].hasPrefix("There is no directory /nowhere to write the \(product == .bundle ? "bundle" : "report") into"), sentences[8])
             XCTAssertTrue(sentences[8].hasSuffix(product == .bundle ? "Nothing was exported." : "Nothing was written."), sentences[8])
+            XCTAssertEqual(sentences[9], "report.pdf could not be drawn: The report's fonts were not found. \(product == .bundle ? "Nothing was exported." : "Nothing was written.")")
+            XCTAssertFalse(sentences[9].contains("free space"), "a report that cannot be drawn is not a full disk")
         }
         XCTAssertTrue(EvidenceExportPresentation.failure(.sessionNotFound, making: .report).hasSuffix("nothing was written."))
     }

@@ -262,6 +262,11 @@ final class EvidenceExportTests: XCTestCase {
         broken.catalogues = { _ throws(RequirementCatalogueLibraryError) in throw .unusable(identifier: "tr-03161-1_3.0", .noRequirements) }
         assertFails(.catalogueUnusable(identifier: "tr-03161-1_3.0"), broken, session: session.id, destination: destination)
 
+        struct NoFonts: Error, CustomStringConvertible { var description: String { "no fonts here" } }
+        let undrawable = exporter()
+        undrawable.report = { _, _, _ in throw NoFonts() }
+        assertFails(.reportNotDrawn("no fonts here"), undrawable, session: session.id, destination: destination)
+
         let changing = exporter()
         changing.beforeFinalCheck = {
             var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first)

@@ -100,6 +100,8 @@ public enum EvidenceExportPresentation {
             return "The store's capture files cannot be read (\(reason)); \(nothing)."
         case .writeFailed(let reason):
             return "The \(noun) could not be written (\(reason)). Nothing was left behind; check that the destination can be written and has free space, and try again."
+        case .reportNotDrawn(let reason):
+            return "report.pdf could not be drawn: \(reason) \(nothing.prefix(1).uppercased() + nothing.dropFirst())."
         case .destinationDirectoryMissing(let directory):
             return "There is no directory \(directory) to write the \(noun) into; create it or give --output another place. \(nothing.prefix(1).uppercased() + nothing.dropFirst())."
         }
@@ -114,4 +116,5 @@ public enum EvidenceExportFailure: Sendable, Hashable {
     case captureDirectoryUnavailable(String), writeFailed(String)
     /// Found before anything is read: the directory the file would go into is not there.
     case destinationDirectoryMissing(String)
+    case reportNotDrawn(String)
 }
