@@ -13,13 +13,16 @@ enum BenchCommand {
             name: "bench", abstract: "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
             discussion: "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own.",
             options: [.value("scale", "factor", "Scale the workload (default: 1; the tests run 0.005)."),
+                      .value("repeat", "count", "Measure the floor and each export this many times and show the median (default: 3)."),
                       .value("json-output", "file", "Also write the figures as JSON to this file."),
                       .flag("keep", "Keep the temporary directory and say where it is."),
                       ProjectCommands.json],
             run: { parsed, context in
                 let scale = Double(parsed.value("scale") ?? "1") ?? -1
                 guard scale > 0, scale <= 4 else { throw UsageError(message: "--scale takes a number above 0 and up to 4", path: parsed.path) }
-                let result = try Bench(scale: scale, context: context).run(keep: parsed.flag("keep"))
+                let repeats = Int(parsed.value("repeat") ?? "3") ?? 0
+                guard (1...20).contains(repeats) else { throw UsageError(message: "--repeat takes a whole number from 1 to 20", path: parsed.path) }
+                let result = try Bench(scale: scale, repeats: repeats, context: context).run(keep: parsed.flag("keep"))
                 let json = result.json
                 if let path = parsed.value("json-output") { try (json.serialized() + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
                 if parsed.json { return context.printJSON(json) }
@@ -30,7 +33,18 @@ enum BenchCommand {
 
 struct Bench {
     let scale: Double
+    /// How many times the floor and each export are measured; the median by wall time is kept.
+    var repeats = 3
     let context: CommandContext
+
+    init(scale: Double, repeats: Int = 3, context: CommandContext) { self.scale = scale; self.repeats = repeats; self.context = context }
+
+    /// The run of median wall time.
+    func median(_ measure: () throws -> Run) rethrows -> Run {
+        var runs: [Run] = []
+        for _ in 0..<repeats { runs.append(try measure()) }
+        return runs.sorted { $0.wall < $1.wall }[runs.count / 2]
+    }
 
     struct Run { var wall: Double; var cpu: Double; var peakMB: Double; var status: Int32 }
     struct Workload {
@@ -58,7 +72,7 @@ struct Bench {
             let flows = max(40, Int(20_000 * factor)), packets = max(800, Int(400_000 * factor)), bytes = max(400_000, Int(229_000_000 * factor))
             workloads.append(try measure(Workload(label: label, flows: flows, packets: packets, captureBytes: bytes), in: root.appendingPathComponent(label)))
         }
-        return BenchResult(workloads: workloads, scale: scale)
+        return BenchResult(workloads: workloads, scale: scale, repeats: repeats)
     }
 
     func measure(_ initial: Workload, in dir: URL) throws -> Workload {
@@ -77,25 +91,28 @@ struct Bench {
         w.captureFiles = files.count
         // The floor: read, hash, write each capture file once.
         note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
-        sync()
-        start = Date()
-        let copy = dir.appendingPathComponent("floor.bin")
-        let out = try EvidenceFileWriter(url: copy)
-        for file in files {
-            let handle = try FileHandle(forReadingFrom: file)
-            while let data = try handle.read(upToCount: 4 << 20), !data.isEmpty { try out.write(data) }
-            try handle.close()
-        }
-        _ = try out.finish()
-        w.floor = Date().timeIntervalSince(start)
-        try? FileManager.default.removeItem(at: copy)
+        w.floor = try median {
+            sync()
+            let start = Date()
+            let copy = dir.appendingPathComponent("floor.bin")
+            let out = try EvidenceFileWriter(url: copy)
+            for file in files {
+                let handle = try FileHandle(forReadingFrom: file)
+                while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { try out.write(data) }
+                try handle.close()
+            }
+            _ = try out.finish()
+            let wall = Date().timeIntervalSince(start)
+            try? FileManager.default.removeItem(at: copy)
+            return Run(wall: wall, cpu: 0, peakMB: 0, status: 0)
+        }.wall
         let at = "2026-10-07T09:00:00Z"
         note("[\(w.label)] exporting without the report")
         let plain = dir.appendingPathComponent("plain.zip"), full = dir.appendingPathComponent("full.zip")
-        w.exportBundle = try child(["--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o", plain.path, "--json"])
+        w.exportBundle = try median { try child(["--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o", plain.path, "--json"]) }
         w.archiveBytes = size(plain)
         note("[\(w.label)] exporting with the report")
-        w.exportReport = try child(["--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json"])
+        w.exportReport = try median { try child(["--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json"]) }
         w.archiveWithReport = size(full)
         note("[\(w.label)] the report alone")
         let exporter = EvidenceExporter(store: flowStore, temporaryDirectory: dir.appendingPathComponent("tmp"))
@@ -207,13 +224,15 @@ enum ExternalToolPath {
 struct BenchResult {
     let workloads: [Bench.Workload]
     let scale: Double
+    var repeats = 1
 
     static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
     static func aligned(_ rows: [[String]]) -> String { TextColumns().lines(rows).map { $0 + "\n" }.joined() }
 
     var table: String {
-        var out = "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run\n\n"
+        var out = "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run"
+        out += repeats > 1 ? "; the floor and the exports are the median of \(repeats) runs\n\n" : "\n\n"
         out += Self.aligned([["workload", "flows", "packets", "capture MB", "files", "findings", "pages"]] + workloads.map { w in
             [w.label, "\(w.flows)", "\(w.packets)", Self.f(Double(w.captureBytes) / 1e6, 1), "\(w.captureFiles)", "\(w.findings)", "\(w.pages)"]
         })
@@ -244,7 +263,7 @@ struct BenchResult {
             guard let r else { return .null }
             return .object(["wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu), "peakMegabytes": .double(r.peakMB)])
         }
-        return .object(["scale": .double(scale), "workloads": .array(workloads.map { w in
+        return .object(["scale": .double(scale), "repeats": .int(repeats), "workloads": .array(workloads.map { w in
             .object(["label": .string(w.label), "flows": .int(w.flows), "packets": .int(w.packets), "captureBytes": .int(w.captureBytes),
                      "captureFiles": .int(w.captureFiles), "findings": .int(w.findings), "recordedPackets": .int(w.recorded),
                      "generateSeconds": .double(w.generate), "floorSeconds": .double(w.floor),

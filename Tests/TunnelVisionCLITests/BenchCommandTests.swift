@@ -22,6 +22,8 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertTrue(around.first == " " && around.last?.isNumber == true, "\(line)")
         }
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        XCTAssertEqual(json["repeats"] as? Int, 3, "the floor and the exports are the median of three runs by default")
+        XCTAssertTrue(result.output.contains("the median of 3 runs"), result.output)
         let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
         XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
         for w in workloads {
@@ -33,6 +35,15 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertGreaterThan((w["report"] as? [String: Any])?["pages"] as? Int ?? 0, 8)
             XCTAssertGreaterThan(w["archiveWithReportBytes"] as? Int ?? 0, w["archiveBytes"] as? Int ?? 0)
             XCTAssertGreaterThan(w["floorSeconds"] as? Double ?? 0, 0)
+        }
+    }
+
+    func testARepeatCountOutsideOneToTwentyIsAUsageError() throws {
+        let binary = try TunnelVisionBinary.url()
+        for bad in ["0", "21", "three"] {
+            let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--repeat", bad]))
+            XCTAssertEqual(result.status, 2, bad)
+            XCTAssertTrue(result.error.hasPrefix("Error: --repeat takes a whole number from 1 to 20"), result.error)
         }
     }
 }
