@@ -224,7 +224,7 @@ extension FlowStore {
     /// Oldest first.
     public func flows(inAuditSession id: Int64, limit: Int = Int.max) throws -> [StoredFlow] {
         try readFlows("SELECT \(Self.flowColumns) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?",
-                      [.integer(id), .int(limit)])
+                      [.integer(id), .int(limit)], expected: min(limit, try flowCount(inAuditSession: id)))
     }
 
     public func flowCount(inAuditSession id: Int64) throws -> Int {
@@ -259,17 +259,31 @@ extension FlowStore {
         // start × 1000 ns, after `end` is from (end + 1) × 1000 ns on.
         let before = start.multipliedReportingOverflow(by: 1_000)
         let after = (end == .max ? end : end + 1).multipliedReportingOverflow(by: 1_000)
-        return try wrap {
-            try db.rows("""
-                SELECT p.flow_id, CASE WHEN p.file_seq = 0 AND p.file_offset = 0 THEN NULL ELSE p.file_seq END AS seq, count(*),
-                       sum(p.ts < ?), sum(p.ts >= ?)
-                FROM packets p JOIN flows f ON f.id = p.flow_id
+        let beforeNanoseconds = before.overflow ? Int64.min : before.partialValue
+        let afterNanoseconds = after.overflow ? Int64.max : after.partialValue
+        // Summed here rather than with GROUP BY: SQLite's temporary B-tree for the grouping cost
+        // more than reading the rows (0.18 s against 0.07 s for 400 000 packets).
+        struct Key: Hashable { let flow: Int64; let file: UInt32? }
+        var sums: [Key: (packets: Int, before: Int, after: Int)] = [:]
+        try wrap {
+            try db.query("""
+                SELECT p.flow_id, p.file_seq, p.file_offset, p.ts
+                FROM flows f JOIN packets p ON p.flow_id = f.id
                 WHERE f.audit_session_id = ?
-                GROUP BY p.flow_id, seq ORDER BY p.flow_id, seq
-                """, [.integer(before.overflow ? .min : before.partialValue), .integer(after.overflow ? .max : after.partialValue), .integer(id)]) {
-                SessionPacketCount(flowID: $0.int64(0), fileSequence: $0.optionalInt64(1).map { UInt32(truncatingIfNeeded: $0) },
-                                   packets: $0.int(2), beforeStart: $0.int(3), afterEnd: $0.int(4))
+                """, [.integer(id)]) { row in
+                let sequence = row.int64(1), offset = row.int64(2), ts = row.int64(3)
+                let key = Key(flow: row.int64(0), file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
+                var sum = sums[key] ?? (0, 0, 0)
+                sum.packets += 1
+                if ts < beforeNanoseconds { sum.before += 1 }
+                if ts >= afterNanoseconds { sum.after += 1 }
+                sums[key] = sum
             }
+        }
+        // By flow, then file, the never-captured first.
+        return sums.keys.sorted { ($0.flow, $0.file.map { Int64($0) } ?? -1) < ($1.flow, $1.file.map { Int64($0) } ?? -1) }.map { key in
+            let sum = sums[key]!
+            return SessionPacketCount(flowID: key.flow, fileSequence: key.file, packets: sum.packets, beforeStart: sum.before, afterEnd: sum.after)
         }
     }
 

@@ -111,9 +111,13 @@ extension FlowStore {
         try wrap { try db.firstRow("SELECT count(*) FROM flows") { $0.int(0) } ?? 0 }
     }
 
-    func readFlows(_ sql: String, _ bindings: [SQLiteValue]) throws -> [StoredFlow] {
+    /// `expected`: how many rows the caller counted, so that the array is made once at its size
+    /// instead of growing by doubling (20 000 flows: 5 MB instead of 8 MB and the copies between).
+    func readFlows(_ sql: String, _ bindings: [SQLiteValue], expected: Int = 0) throws -> [StoredFlow] {
         try wrap {
-            var flows = try db.rows(sql, bindings, FlowRow.flow(from:))
+            var flows: [StoredFlow] = []
+            flows.reserveCapacity(expected)
+            try db.query(sql, bindings) { flows.append(FlowRow.flow(from: $0)) }
             let presented = flows.indices.filter { if case .presented = flows[$0].serverCertificate { return true }; return false }
             for index in presented {
                 let chain = try db.rows("SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position",

@@ -127,6 +127,16 @@ final class FlowHistoryTests: XCTestCase {
             SessionPacketCount(flowID: b, fileSequence: 2, packets: 1),
             SessionPacketCount(flowID: b, fileSequence: nil, packets: 2),
         ])
+        XCTAssertEqual(try store.packetCounts(inAuditSession: s.id).map { "\($0.flowID)/\($0.fileSequence.map(String.init) ?? "-")" },
+                       ["\(a)/-", "\(a)/1", "\(a)/2", "\(b)/-", "\(b)/2"], "by flow, then file, the never-captured first")
+        // Dated against a window in microseconds, as capture records carry time: [2 s, 5 s].
+        let window = try store.packetCounts(inAuditSession: s.id, start: Instant.microseconds(FlowFixture.at(2)),
+                                            end: Instant.microseconds(FlowFixture.at(5)))
+        XCTAssertEqual(window.map(\.beforeStart), [0, 1, 0, 0, 0], "only the packet at 1 s is before 2 s")
+        XCTAssertEqual(window.map(\.afterEnd), [0, 0, 0, 2, 0], "the two at 6 s and 7 s are after 5 s; the one at 5 s is not")
+        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 1, headerEnd: 24, tailFrom: 500).map(\.offset), [900],
+                       "only packets in the header or past the tail bound")
+        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 2, headerEnd: 25, tailFrom: 1_000).map(\.offset), [24])
         XCTAssertEqual(try store.captureFileSequences(inAuditSession: s.id), [1, 2])
         XCTAssertEqual(try store.auditEvidenceFileSequences(), [1, 2])
         let inFile1 = try store.capturedPackets(inAuditSession: s.id, fileSequence: 1)
