@@ -84,8 +84,9 @@ public enum EvidenceCaptureWriter {
         var snaplen: UInt32?
         var before = 0, after = 0
         var sources: [EvidenceSourceFile] = []
-        var record: [UInt8] = [], block: [UInt8] = [], comment: [UInt8] = []
-        var commentFlow: Int64 = -1
+        var record: [UInt8] = [], block: [UInt8] = []
+        // Packets come by file offset, so flows interleave: each flow's comment is made once.
+        var comments: [Int64: [UInt8]] = [:]
         do {
             try file.write(PcapngBlocks.sectionHeader(application: application))
             var interfaceWritten = false
@@ -118,9 +119,10 @@ public enum EvidenceCaptureWriter {
                         return
                     }
                     let micros = Int64(timestamp)
-                    if packet.flowID != commentFlow {
-                        commentFlow = packet.flowID
+                    let comment: [UInt8]
+                    if let made = comments[packet.flowID] { comment = made } else {
                         comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
+                        comments[packet.flowID] = comment
                     }
                     PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
                                                 outbound: packet.direction == .outbound, comment: comment)

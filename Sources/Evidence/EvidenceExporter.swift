@@ -133,23 +133,26 @@ public final class EvidenceExporter {
         }
         do {
             // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
-            // from them what capture.json will count, slices the capture and archives the entries.
-            // The other writes the four documents (they need only the bundle) and then draws
-            // report.pdf from the forecast, while the capture is still being sliced. If the capture
-            // turns out to count otherwise, the report is drawn again from what it does count.
+            // from them what capture.json will count, and slices the capture. The other writes
+            // flows.json and then draws report.pdf from the forecast while the capture is still
+            // being sliced, then writes such documents as are left; this thread takes the rest once
+            // the capture is done. If the capture counts otherwise than forecast, the report is
+            // drawn again from what it does count.
             let second = SecondCore()
             let group = DispatchGroup()
             let report = self.report
+            let documents = EvidenceDocumentQueue(bundle: bundle, folder: folder)
             DispatchQueue.global().async(group: group) {
-                let start = Date()
-                do { second.documents = .success(try Self.writeDocuments(bundle, into: folder)) } catch { second.documents = .failure(error) }
-                second.documentSeconds = Date().timeIntervalSince(start)
-                second.documentsWritten.signal()
-                second.forecastMade.wait()
-                guard let report, case .success = second.documents, case .success(let forecast)? = second.forecast else { return }
-                let drawing = Date()
-                second.report = Result { try Self.draw(report, bundle, forecast, folder); return try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)) }
-                second.reportSeconds = Date().timeIntervalSince(drawing)
+                _ = documents.writeNext(onSecondCore: true)
+                if let report {
+                    second.forecastMade.wait()
+                    if case .success(let forecast)? = second.forecast {
+                        let drawing = Date()
+                        second.report = Result { try Self.draw(report, bundle, forecast, folder); return try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)) }
+                        second.reportSeconds = Date().timeIntervalSince(drawing)
+                    }
+                }
+                while documents.writeNext(onSecondCore: true) {}
             }
             var forecastHandedOver = false
             func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
@@ -171,7 +174,7 @@ public final class EvidenceExporter {
                 }
                 capture = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: captures, into: folder,
                                                           application: exportedWith)
-                phase("sliced the capture (documents, then the report, alongside)")
+                phase("sliced the capture (documents and the report alongside)")
             } catch let error as EvidenceCaptureError {
                 switch error {
                 case .flowNotInBundle: throw EvidenceExportError.historyChangedWhileExporting
@@ -182,12 +185,12 @@ public final class EvidenceExporter {
             }
             let captureJSON = try Self.streamed(capture.document.document, name: "capture.json", into: folder,
                                                 elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) })
-            second.documentsWritten.wait()
-            trace?("  of which the documents, on the second core", second.documentSeconds)
-            var files = try second.documents!.get()
+            let written = try documents.finish()
+            for (name, done) in written { trace?("  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds) }
+            var files = try written.map { try $0.done.file.get() }
             files.append(WrittenFile(entry: capture.entry, crc32: capture.crc32))
             files.append(captureJSON)
-            phase("wrote capture.json, waited for the documents")
+            phase("wrote capture.json and the documents left")
             // Straight to the destination when there is one (through a temporary name beside it):
             // copying a 250 MB archive afterwards would cost as much as writing it.
             let final = destination ?? archive
@@ -275,20 +278,26 @@ public final class EvidenceExporter {
         }
     }
 
-    /// The four documents: session.json whole; flows.json, flows.csv and findings.json flow by flow.
-    private static func writeDocuments(_ bundle: EvidenceBundle, into folder: URL) throws -> [WrittenFile] {
-        var entries: [WrittenFile] = []
-        let session = try EvidenceFileWriter(url: folder.appendingPathComponent("session.json"))
-        try session.write(bundle.sessionDocument.serialized() + "\n")
-        entries.append(try session.finishFile())
-        entries.append(try streamed(bundle.flowsDocument, name: "flows.json", into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry)))
-        let csv = try EvidenceFileWriter(url: folder.appendingPathComponent("flows.csv"))
-        try csv.write(EvidenceFlowsCSV.headerLine)
-        for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
-        entries.append(try csv.finishFile())
-        entries.append(try streamed(bundle.findingsDocument, name: "findings.json", into: folder,
-                                    elements: bundle.findings.indices.lazy.map(bundle.findingEntry)))
-        return entries
+    /// One of the four documents: session.json whole; flows.json, flows.csv and findings.json
+    /// flow by flow (finding by finding).
+    static func writeDocument(_ name: String, of bundle: EvidenceBundle, into folder: URL) throws -> WrittenFile {
+        switch name {
+        case "session.json":
+            let session = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
+            try session.write(bundle.sessionDocument.serialized() + "\n")
+            return try session.finishFile()
+        case "flows.json":
+            return try streamed(bundle.flowsDocument, name: name, into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry))
+        case "flows.csv":
+            let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
+            try csv.write(EvidenceFlowsCSV.headerLine)
+            for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
+            return try csv.finishFile()
+        case "findings.json":
+            return try streamed(bundle.findingsDocument, name: name, into: folder, elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
+        default:
+            preconditionFailure("\(name) is not one of the bundle's documents")
+        }
     }
 
     private static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
@@ -347,9 +356,6 @@ public final class EvidenceExporter {
 /// What the second core hands over, each field written before the semaphore that announces it
 /// (or before the thread ends) and read after it.
 private final class SecondCore: @unchecked Sendable {
-    var documents: Result<[WrittenFile], Error>?
-    var documentSeconds: TimeInterval = 0
-    let documentsWritten = DispatchSemaphore(value: 0)
     var forecast: Result<EvidenceCaptureSummary, Error>?
     let forecastMade = DispatchSemaphore(value: 0)
     var report: Result<WrittenFile, Error>?
