@@ -11,33 +11,9 @@ enum Deflate {
 
     /// Compresses whole chunks read from `next` until it returns nil.
     static func compress(level: Int32 = 6, _ next: () throws -> Data?) throws -> Data {
-        var stream = z_stream()
-        guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw EvidenceWriteError("zlib could not start deflating")
-        }
-        defer { deflateEnd(&stream) }
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        func pump(_ input: Data, flush: Int32) throws {
-            var input = input
-            try input.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
-                stream.next_in = raw.bindMemory(to: Bytef.self).baseAddress
-                stream.avail_in = uInt(raw.count)
-                repeat {
-                    let produced: Int = try chunk.withUnsafeMutableBufferPointer { buffer in
-                        stream.next_out = buffer.baseAddress
-                        stream.avail_out = uInt(buffer.count)
-                        let rc = deflate(&stream, flush)
-                        guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else { throw EvidenceWriteError("zlib failed while deflating (\(rc))") }
-                        return buffer.count - Int(stream.avail_out)
-                    }
-                    output.append(contentsOf: chunk[0..<produced])
-                } while stream.avail_out == 0
-            }
-        }
-        while let input = try next() { try pump(input, flush: Z_NO_FLUSH) }
-        try pump(Data(), flush: Z_FINISH)
-        return output
+        let stream = try DeflateStream(level: level)
+        while let input = try next() { try input.withUnsafeBytes { try stream.append($0) } }
+        return try stream.finish()
     }
 
     /// Inflates raw deflate data, refusing to produce more than `limit` bytes.
@@ -70,5 +46,45 @@ enum Deflate {
             }
         }
         return output
+    }
+}
+
+/// Raw deflate fed piece by piece, its output kept in memory: a document is deflated as it is
+/// written, by whichever core writes it. zlib's output does not depend on how the input is cut.
+final class DeflateStream {
+    private var stream = z_stream()
+    private var output = Data()
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    private var finished = false
+
+    init(level: Int32) throws {
+        guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw EvidenceWriteError("zlib could not start deflating")
+        }
+    }
+
+    deinit { deflateEnd(&stream) }
+
+    func append(_ input: UnsafeRawBufferPointer) throws { try pump(input, flush: Z_NO_FLUSH) }
+
+    /// Everything deflated, the stream ended.
+    func finish() throws -> Data {
+        if !finished { try pump(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH); finished = true }
+        return output
+    }
+
+    private func pump(_ input: UnsafeRawBufferPointer, flush: Int32) throws {
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(input.count)
+        repeat {
+            let produced: Int = try chunk.withUnsafeMutableBufferPointer { buffer in
+                stream.next_out = buffer.baseAddress
+                stream.avail_out = uInt(buffer.count)
+                let rc = deflate(&stream, flush)
+                guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else { throw EvidenceWriteError("zlib failed while deflating (\(rc))") }
+                return buffer.count - Int(stream.avail_out)
+            }
+            output.append(contentsOf: chunk[0..<produced])
+        } while stream.avail_out == 0
     }
 }

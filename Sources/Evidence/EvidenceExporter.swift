@@ -198,7 +198,8 @@ public final class EvidenceExporter {
             var zipFinished = false
             defer { if !zipFinished { zip.abandon() } }
             func add(_ file: WrittenFile) throws {
-                try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32))
+                try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32,
+                                                   deflated: file.deflated))
             }
             // The archive's entries go in the manifest's order (by name). Those before report.pdf are
             // written while the report may still be drawn on the second core.
@@ -224,7 +225,7 @@ public final class EvidenceExporter {
             try beforeFinalCheck?()
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
-            let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName))
+            let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
             try manifestWriter.write(manifest.text)
             let manifestFile = try manifestWriter.finishFile()
             for file in after.sorted(by: byName) + [manifestFile] { try add(file) }
@@ -283,13 +284,13 @@ public final class EvidenceExporter {
     static func writeDocument(_ name: String, of bundle: EvidenceBundle, into folder: URL) throws -> WrittenFile {
         switch name {
         case "session.json":
-            let session = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
+            let session = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try session.write(bundle.sessionDocument.serialized() + "\n")
             return try session.finishFile()
         case "flows.json":
             return try streamed(bundle.flowsDocument, name: name, into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry))
         case "flows.csv":
-            let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
+            let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try csv.write(EvidenceFlowsCSV.headerLine)
             for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
             return try csv.finishFile()
@@ -302,7 +303,7 @@ public final class EvidenceExporter {
 
     private static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
         where S.Element == JSONValue {
-        let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name))
+        let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
         try file.write(document.prefix)
         var first = true
         for element in elements {
@@ -321,12 +322,15 @@ public final class EvidenceExporter {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
         defer { try? handle.close() }
         let digest = SHA256Digest()
+        let deflater = try DeflateStream(level: ZipArchiveWriter.deflateLevel)
         var count: UInt64 = 0
         var crc: UInt32 = 0
-        while let data = try handle.read(upToCount: 4 << 20), !data.isEmpty {
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
             digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
+            try data.withUnsafeBytes { try deflater.append($0) }
         }
-        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex()), crc32: crc)
+        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex()), crc32: crc,
+                           deflated: try deflater.finish())
     }
 
     /// Refuses a destination whose directory is not there, before the session is read or sliced.

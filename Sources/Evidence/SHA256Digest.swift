@@ -53,8 +53,13 @@ public final class EvidenceFileWriter {
     public private(set) var crc32: UInt32 = 0
     private static let bufferLimit = 1 << 20
 
-    public init(url: URL) throws {
+    /// The bytes deflated as they are written, when asked for: the archive then need not read the
+    /// file again nor deflate it on the thread that assembles it.
+    private let deflater: DeflateStream?
+
+    public init(url: URL, deflating: Bool = false) throws {
         self.url = url
+        deflater = deflating ? try DeflateStream(level: ZipArchiveWriter.deflateLevel) : nil
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
             throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
         }
@@ -80,6 +85,7 @@ public final class EvidenceFileWriter {
         guard !buffer.isEmpty else { return }
         digest.update(buffer)
         crc32 = Deflate.crc32(crc32, buffer)
+        if let deflater { try buffer.withUnsafeBytes { try deflater.append($0) } }
         do { try handle.write(contentsOf: buffer) } catch {
             throw EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
         }
@@ -93,7 +99,8 @@ public final class EvidenceFileWriter {
     public func finishFile() throws -> WrittenFile {
         try flush()
         try handle.close()
-        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: byteCount, sha256: digest.finalHex()), crc32: crc32)
+        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: byteCount, sha256: digest.finalHex()), crc32: crc32,
+                           deflated: try deflater?.finish())
     }
 }
 
@@ -108,4 +115,6 @@ public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvert
 public struct WrittenFile: Sendable, Hashable {
     public let entry: EvidenceManifest.Entry
     public let crc32: UInt32
+    /// The file deflated, when it was deflated as it was written.
+    public var deflated: Data? = nil
 }

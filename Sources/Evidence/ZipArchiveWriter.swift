@@ -11,7 +11,11 @@ public enum ZipArchiveWriter {
         public let url: URL
         /// The file's CRC-32 when it is already known (computed while the file was written).
         public let crc32: UInt32?
-        public init(name: String, url: URL, crc32: UInt32? = nil) { self.name = name; self.url = url; self.crc32 = crc32 }
+        /// The file already deflated (with `crc32`): stored or deflated by whichever is smaller, no probe.
+        public let deflated: Data?
+        public init(name: String, url: URL, crc32: UInt32? = nil, deflated: Data? = nil) {
+            self.name = name; self.url = url; self.crc32 = crc32; self.deflated = deflated
+        }
     }
 
     public enum Method: UInt16, Sendable { case stored = 0, deflated = 8 }
@@ -92,12 +96,14 @@ public enum ZipArchiveWriter {
                     crc = Deflate.crc32(crc, data)
                     if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
                 }
-            } else {
+            } else if entry.deflated == nil {
                 probe = try input.read(upToCount: probeLength) ?? Data()
             }
             var method = Method.stored
             var compressed: Data?
-            if size > 0 {
+            if let deflated = entry.deflated, entry.crc32 != nil {
+                if UInt64(deflated.count) < size { method = .deflated; compressed = deflated }
+            } else if size > 0 {
                 var probed = false
                 let probeOut = try Deflate.compress(level: deflateLevel) { defer { probed = true }; return probed ? nil : probe }
                 if Double(probeOut.count) < Double(probe.count) * worthDeflating {
