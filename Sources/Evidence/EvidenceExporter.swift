@@ -306,8 +306,11 @@ public final class EvidenceExporter {
         let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
         try file.write(document.prefix)
         var first = true
+        var bytes: [UInt8] = []
         for element in elements {
-            try file.write(document.element(element, first: first))
+            bytes.removeAll(keepingCapacity: true)
+            document.append(element, first: first, to: &bytes)
+            try file.write(bytes)
             first = false
         }
         try file.write(document.suffix(empty: first))

@@ -36,7 +36,9 @@ final class EvidenceBundleTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
     func streamed(_ object: StreamedJSONObject, _ elements: [JSONValue]) -> String {
-        object.prefix + elements.enumerated().map { object.element($1, first: $0 == 0) }.joined() + object.suffix(empty: elements.isEmpty)
+        var bytes = object.prefix
+        for (i, element) in elements.enumerated() { object.append(element, first: i == 0, to: &bytes) }
+        return String(decoding: bytes + object.suffix(empty: elements.isEmpty), as: UTF8.self)
     }
 
     // MARK: Refusals

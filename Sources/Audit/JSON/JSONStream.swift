@@ -13,36 +13,36 @@ public struct StreamedJSONObject: Sendable {
     private var keys: [String] { JSONText.sortedKeys(Array(fields.keys) + [streamedKey]) }
 
     /// Everything up to the opening bracket of the streamed array.
-    public var prefix: String {
-        var out = "{\n"
+    public var prefix: [UInt8] {
+        var out = Array("{\n".utf8)
         for key in keys {
-            out += "  "
+            out.append(contentsOf: "  ".utf8)
             JSONText.appendString(key, to: &out)
-            out += ": "
-            if key == streamedKey { out += "["; break }
+            out.append(contentsOf: ": ".utf8)
+            if key == streamedKey { out.append(UInt8(ascii: "[")); break }
             JSONText.append(fields[key]!, to: &out, indent: 2)
-            out += ",\n"
+            out.append(contentsOf: ",\n".utf8)
         }
         return out
     }
 
-    /// One element; `first` tells whether a separating comma is due before it.
-    public func element(_ value: JSONValue, first: Bool) -> String {
-        var out = first ? "\n    " : ",\n    "
+    /// One element appended to `out`; `first` tells whether a separating comma is due before it.
+    public func append(_ value: JSONValue, first: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: (first ? "\n    " : ",\n    ").utf8)
         JSONText.append(value, to: &out, indent: 4)
-        return out
     }
 
     /// From the closing bracket to the end; `empty` when no element was written.
-    public func suffix(empty: Bool) -> String {
-        var out = empty ? "]" : "\n  ]"
+    public func suffix(empty: Bool) -> [UInt8] {
+        var out = Array((empty ? "]" : "\n  ]").utf8)
         let rest = keys.drop { $0 != streamedKey }.dropFirst()
         for key in rest {
-            out += ",\n  "
+            out.append(contentsOf: ",\n  ".utf8)
             JSONText.appendString(key, to: &out)
-            out += ": "
+            out.append(contentsOf: ": ".utf8)
             JSONText.append(fields[key]!, to: &out, indent: 2)
         }
-        return out + "\n}\n"
+        out.append(contentsOf: "\n}\n".utf8)
+        return out
     }
 }
