@@ -67,6 +67,11 @@ public final class CaptureFileReader {
         return true
     }
 
+    static func u32(_ raw: UnsafeRawBufferPointer, _ at: Int, _ big: Bool) -> UInt32 {
+        let value = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian
+        return big ? value.byteSwapped : value
+    }
+
     static func u32(_ bytes: [UInt8], _ at: Int, _ big: Bool) -> UInt32 {
         let value = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
         return big ? value.byteSwapped : value
@@ -80,9 +85,10 @@ public final class CaptureFileReader {
         guard withUnsafeMutableBytes(of: &header, { copy(16, at: offset, into: $0.baseAddress!) }) else {
             throw .recordUnreadable(.recordCutShort(offset))
         }
-        let raw = withUnsafeBytes(of: &header) { Array($0) }
-        let seconds = Self.u32(raw, 0, bigEndian), fraction = Self.u32(raw, 4, bigEndian)
-        let included = Self.u32(raw, 8, bigEndian), original = Self.u32(raw, 12, bigEndian)
+        // The header's four fields, read in place (no array per record).
+        let (seconds, fraction, included, original) = withUnsafeBytes(of: &header) { raw in
+            (Self.u32(raw, 0, bigEndian), Self.u32(raw, 4, bigEndian), Self.u32(raw, 8, bigEndian), Self.u32(raw, 12, bigEndian))
+        }
         guard included <= snaplen else {
             throw .recordUnreadable(.recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
         }

@@ -67,14 +67,15 @@ public enum EvidenceCaptureWriter {
     public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
                              into folder: URL, application: String) throws -> EvidenceCapture {
         let sessionID = bundle.session.id
-        let flowIDs = Set(bundle.flows.map(\.id))
-        var perFlow: [Int64: EvidencePacketTally] = [:]
+        // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
+        let position = Dictionary(uniqueKeysWithValues: bundle.flows.enumerated().map { ($1.id, $0) })
+        var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flows.count)
         var total = EvidencePacketTally()
         var perFile: [UInt32: Int] = [:]
         for count in counts {
-            guard flowIDs.contains(count.flowID) else { throw EvidenceCaptureError.flowNotInBundle(id: count.flowID) }
+            guard let at = position[count.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: count.flowID) }
             if let sequence = count.fileSequence { perFile[sequence, default: 0] += count.packets }
-            else { perFlow[count.flowID, default: EvidencePacketTally()].add(.notCaptured, count.packets); total.add(.notCaptured, count.packets) }
+            else { perFlow[at].add(.notCaptured, count.packets); total.add(.notCaptured, count.packets) }
         }
         let file: EvidenceFileWriter
         do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
@@ -86,7 +87,7 @@ public enum EvidenceCaptureWriter {
         var sources: [EvidenceSourceFile] = []
         var record: [UInt8] = [], block: [UInt8] = []
         // Packets come by file offset, so flows interleave: each flow's comment is made once.
-        var comments: [Int64: [UInt8]] = [:]
+        var comments = [[UInt8]?](repeating: nil, count: bundle.flows.count)
         do {
             try file.write(PcapngBlocks.sectionHeader(application: application))
             var interfaceWritten = false
@@ -98,7 +99,8 @@ public enum EvidenceCaptureWriter {
                     let reason: EvidenceMissingReason = error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
                     var count = 0
                     try store.forEachCapturedPacket(inAuditSession: sessionID, fileSequence: sequence) { packet in
-                        perFlow[packet.flowID, default: EvidencePacketTally()].add(reason); total.add(reason); count += 1
+                        guard let at = position[packet.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID) }
+                        perFlow[at].add(reason); total.add(reason); count += 1
                     }
                     sources.append(EvidenceSourceFile(sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
                                                       packets: count, written: 0))
@@ -112,23 +114,24 @@ public enum EvidenceCaptureWriter {
                 var written = 0, count = 0
                 try store.forEachCapturedPacket(inAuditSession: sessionID, fileSequence: sequence) { packet in
                     count += 1
+                    guard let at = position[packet.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID) }
                     let original: UInt32, timestamp: UInt64
                     do { (original, timestamp) = try reader.read(at: packet.offset, into: &record) } catch {
-                        perFlow[packet.flowID, default: EvidencePacketTally()].add(.recordUnreadable)
+                        perFlow[at].add(.recordUnreadable)
                         total.add(.recordUnreadable)
                         return
                     }
                     let micros = Int64(timestamp)
                     let comment: [UInt8]
-                    if let made = comments[packet.flowID] { comment = made } else {
+                    if let made = comments[at] { comment = made } else {
                         comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
-                        comments[packet.flowID] = comment
+                        comments[at] = comment
                     }
                     PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
                                                 outbound: packet.direction == .outbound, comment: comment)
                     try file.write(block)
                     written += 1
-                    perFlow[packet.flowID, default: EvidencePacketTally()].written += 1
+                    perFlow[at].written += 1
                     total.written += 1
                     if micros < start { before += 1 } else if micros > end { after += 1 }
                 }
@@ -142,7 +145,7 @@ public enum EvidenceCaptureWriter {
         do { written = try file.finishFile() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
         let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
                                                sourceFiles: sources,
-                                               flows: bundle.flows.map { ($0.id, perFlow[$0.id] ?? EvidencePacketTally()) })
+                                               flows: bundle.flows.enumerated().map { ($1.id, perFlow[$0]) })
         return EvidenceCapture(document: document, entry: written.entry, crc32: written.crc32)
     }
 }
