@@ -11,6 +11,8 @@ final class SampleStoreTests: XCTestCase {
     nonisolated(unsafe) static var directory: TemporaryDirectory!
     nonisolated(unsafe) static var summary: SampleSummary!
 
+    override class func tearDown() { directory = nil; summary = nil; super.tearDown() }
+
     override class func setUp() {
         directory = TemporaryDirectory("sample")
         summary = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: directory.url.appendingPathComponent("store"))

@@ -12,6 +12,8 @@ final class EvidenceExportTests: XCTestCase {
     nonisolated(unsafe) static var sample: TemporaryDirectory!
     static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)   // 2026-10-07T11:00:00Z
 
+    override class func tearDown() { sample = nil; super.tearDown() }
+
     override class func setUp() {
         sample = TemporaryDirectory("evidence-sample")
         _ = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: sample.url.appendingPathComponent("store"), rotationBytes: 40_000)

@@ -14,6 +14,8 @@ final class EvidenceReportPDFTests: XCTestCase {
     nonisolated(unsafe) static var capture: EvidenceCaptureDocument!
     static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)
 
+    override class func tearDown() { directory = nil; bundle = nil; capture = nil; super.tearDown() }
+
     override class func setUp() {
         directory = TemporaryDirectory("report")
         let storeURL = directory.url.appendingPathComponent("store")

@@ -8,6 +8,13 @@ final class AuditStoreTests: XCTestCase {
     var dir: TemporaryDirectory!
     var store: FlowStore!
 
+    // XCTest keeps every test case object until the process ends, so what setUp made is let go here.
+    override func tearDown() {
+        store = nil
+        dir = nil
+        super.tearDown()
+    }
+
     override func setUpWithError() throws {
         dir = TemporaryDirectory()
         store = try FlowStore(directory: dir.url)

@@ -10,6 +10,13 @@ final class FlowHistoryTests: XCTestCase {
     var capture: Int64 = 0
     var projectID: Int64 = 0
 
+    // XCTest keeps every test case object until the process ends, so what setUp made is let go here.
+    override func tearDown() {
+        store = nil
+        dir = nil
+        super.tearDown()
+    }
+
     override func setUpWithError() throws {
         dir = TemporaryDirectory()
         store = try FlowStore(directory: dir.url)
