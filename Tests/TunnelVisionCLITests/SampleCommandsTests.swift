@@ -47,6 +47,12 @@ final class SampleCommandsTests: XCTestCase {
         assertGolden(export.output.replacingOccurrences(of: bundle, with: "BUNDLE.zip"), "sample-export-sheet.txt")
         XCTAssertTrue(export.output.contains("8 files"), export.output)
 
+        // What Samples/ shows a reader is what this build exports (scripts/samples.sh remakes it).
+        let committed = Golden.directory().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples/example-health-2.4.0-evidence.zip")
+        XCTAssertTrue(try Data(contentsOf: URL(fileURLWithPath: bundle)) == Data(contentsOf: committed),
+                      "Samples/example-health-2.4.0-evidence.zip is not what this build exports; run scripts/samples.sh")
+
         let verify = cli.run("verify", bundle)
         XCTAssertEqual(verify.status, 0, verify.output)
         XCTAssertTrue(verify.output.hasSuffix("Every check holds.\n"), verify.output)
