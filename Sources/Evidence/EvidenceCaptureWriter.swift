@@ -32,10 +32,10 @@ public enum EvidenceCaptureWriter {
         return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
     }
 
-    /// What capture.json will count, from the counts, each file's header and size, and the
-    /// packets at the files' edges: no record is read.
+    /// capture.json as it will be, from the counts, each file's header and size, and the packets at
+    /// the files' edges: no record is read.
     public static func forecast(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
-                                captureDirectory: URL) throws -> EvidenceCaptureSummary {
+                                captureDirectory: URL) throws -> EvidenceCaptureDocument {
         var files: [EvidenceCaptureForecast.File] = []
         for sequence in Set(counts.compactMap(\.fileSequence)).sorted() {
             let reader: CaptureFileReader
@@ -49,13 +49,14 @@ public enum EvidenceCaptureWriter {
                                                   headerEnd: UInt64(PcapFormat.globalHeaderLength),
                                                   tailFrom: EvidenceCaptureForecast.tailFrom(size: reader.fileSize, snaplen: reader.snaplen))
             files.append(.init(sequence: sequence, standing: .readable(size: reader.fileSize, snaplen: reader.snaplen, edgePackets: edges.map {
-                EvidenceCaptureForecast.EdgePacket(offset: $0.offset, length: $0.length, microseconds: Instant.microseconds($0.date))
+                EvidenceCaptureForecast.EdgePacket(flowID: $0.flowID, offset: $0.offset, length: $0.length, microseconds: Instant.microseconds($0.date))
             })))
         }
         let (start, end) = window(of: bundle)
-        return EvidenceCaptureForecast.summary(sessionID: bundle.session.id,
-                                               counts: counts.map { ($0.fileSequence, $0.packets, $0.beforeStart, $0.afterEnd) },
-                                               files: files, start: start, end: end)
+        return EvidenceCaptureForecast.document(
+            sessionID: bundle.session.id, flowIDs: bundle.flows.map(\.id),
+            counts: counts.map { .init(flowID: $0.flowID, fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
+            files: files, start: start, end: end)
     }
 
     public static func write(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL, into folder: URL,

@@ -168,7 +168,7 @@ public final class EvidenceExporter {
             do {
                 let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
                 if report != nil {
-                    handOver(Result { try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures) })
+                    handOver(Result { try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures).summary })
                 } else {
                     handOver(.failure(CancellationError()))
                 }

@@ -5,7 +5,8 @@ final class EvidenceCaptureForecastTests: XCTestCase {
     typealias Forecast = EvidenceCaptureForecast
 
     func summary(_ counts: [(fileSequence: UInt32?, packets: Int, beforeStart: Int, afterEnd: Int)], _ files: [Forecast.File]) -> EvidenceCaptureSummary {
-        Forecast.summary(sessionID: 7, counts: counts, files: files, start: 1_000, end: 2_000)
+        Forecast.summary(sessionID: 7, counts: counts.map { Forecast.Count(fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
+                         files: files, start: 1_000, end: 2_000)
     }
 
     func testPacketsNeverCapturedOrInAMissingOrUnreadableFileAreCountedByReason() {
@@ -32,6 +33,24 @@ final class EvidenceCaptureForecastTests: XCTestCase {
         XCTAssertEqual(s.packets.written, 17)
         XCTAssertEqual(s.beforeStart, 2)
         XCTAssertEqual(s.afterEnd, 3)
+    }
+
+    func testEachFlowIsTalliedAndEachSourceFileListedInSequenceOrder() {
+        let edges = [Forecast.EdgePacket(flowID: 2, offset: 9_990, length: 60, microseconds: 1_500)]
+        let doc = Forecast.document(sessionID: 7, flowIDs: [2, 1, 3],
+                                    counts: [.init(flowID: 1, fileSequence: nil, packets: 2), .init(flowID: 1, fileSequence: 5, packets: 3),
+                                             .init(flowID: 2, fileSequence: 4, packets: 4, beforeStart: 1), .init(flowID: 2, fileSequence: 5, packets: 1)],
+                                    files: [.init(sequence: 5, standing: .missing),
+                                            .init(sequence: 4, standing: .readable(size: 10_000, snaplen: 1_400, edgePackets: edges))],
+                                    start: 1_000, end: 2_000)
+        XCTAssertEqual(doc.flows.map(\.id), [2, 1, 3], "flows.json's order")
+        XCTAssertEqual(doc.flows[0].tally, EvidencePacketTally(written: 3, withoutBytes: [.recordUnreadable: 1, .captureFileMissing: 1]))
+        XCTAssertEqual(doc.flows[1].tally, EvidencePacketTally(written: 0, withoutBytes: [.notCaptured: 2, .captureFileMissing: 3]))
+        XCTAssertEqual(doc.flows[2].tally, EvidencePacketTally(), "a flow without packets is listed with nothing")
+        XCTAssertEqual(doc.sourceFiles, [EvidenceSourceFile(sequence: 4, status: .read, packets: 4, written: 3),
+                                         EvidenceSourceFile(sequence: 5, status: .missing, packets: 4, written: 0)])
+        XCTAssertEqual(doc.snaplen, 1_400)
+        XCTAssertEqual(doc.beforeStart, 1)
     }
 
     func testALengthOverTheSnaplenIsReadAsTheSnaplen() {

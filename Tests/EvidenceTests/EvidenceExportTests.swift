@@ -333,6 +333,18 @@ final class EvidenceExportTests: XCTestCase {
         return (result, try String(contentsOf: out.appendingPathComponent(EvidenceBundle.reportName), encoding: .utf8))
     }
 
+    func testTheForecastOfCaptureJSONIsTheDocumentTheSlicingWrites() throws {
+        let (dir, store) = try copyOfStore()
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        let (bundle, _) = try exporter.bundle(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt)
+        let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+        let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: store.capturesDirectory)
+        let written = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: store.capturesDirectory,
+                                                      into: dir.url, application: "t")
+        XCTAssertEqual(forecast, written.document, "every flow's tally, every source file, the snaplen and the window counts")
+        XCTAssertEqual(Set(written.document.sourceFiles.map(\.status)), [.read, .missing], "the sample has a removed file")
+    }
+
     func testTheReportIsDrawnOnceFromAForecastThatCountsWhatTheCaptureHolds() throws {
         // The sample has packets never captured, in a removed file, in a record cut short and
         // before the session started: the forecast sees each from the history and the files' sizes.

@@ -1,7 +1,8 @@
-/// What capture.json will count, said before a record is read: from the history's counts and
-/// what each capture file's header and size show. A record that turns out unreadable for a
-/// reason only its own header tells (a length over the snaplen) makes the forecast wrong; the
-/// exporter compares it with the capture it wrote, and draws the report again when they differ.
+/// What capture.json will say, said before a record is read: from the history's counts and what
+/// each capture file's header and size show. A record that turns out unreadable for a reason only
+/// its own header tells (a length over the snaplen) makes the forecast wrong; the exporter
+/// compares it with the capture it wrote, and makes capture.json and the report again when they
+/// differ.
 public enum EvidenceCaptureForecast {
     /// One source file as it stands before slicing.
     public struct File: Sendable, Hashable {
@@ -18,10 +19,25 @@ public enum EvidenceCaptureForecast {
     }
 
     public struct EdgePacket: Sendable, Hashable {
+        public let flowID: Int64
         public let offset: UInt64
         public let length: Int
         public let microseconds: Int64
-        public init(offset: UInt64, length: Int, microseconds: Int64) { self.offset = offset; self.length = length; self.microseconds = microseconds }
+        public init(flowID: Int64 = 0, offset: UInt64, length: Int, microseconds: Int64) {
+            self.flowID = flowID; self.offset = offset; self.length = length; self.microseconds = microseconds
+        }
+    }
+
+    /// The history's count of one flow's packets in one file (nil: never captured).
+    public struct Count: Sendable, Hashable {
+        public let flowID: Int64
+        public let fileSequence: UInt32?
+        public let packets: Int
+        public let beforeStart: Int
+        public let afterEnd: Int
+        public init(flowID: Int64 = 0, fileSequence: UInt32?, packets: Int, beforeStart: Int = 0, afterEnd: Int = 0) {
+            self.flowID = flowID; self.fileSequence = fileSequence; self.packets = packets; self.beforeStart = beforeStart; self.afterEnd = afterEnd
+        }
     }
 
     /// How far from a file's end a record may start and still be cut short.
@@ -39,30 +55,60 @@ public enum EvidenceCaptureForecast {
         return packet.offset + UInt64(pcapRecordHeader) + included > size
     }
 
-    public static func summary(sessionID: Int64, counts: [(fileSequence: UInt32?, packets: Int, beforeStart: Int, afterEnd: Int)],
-                               files: [File], start: Int64, end: Int64) -> EvidenceCaptureSummary {
-        var tally = EvidencePacketTally()
+    /// capture.json as the slicing will write it, if every record the sizes do not rule out reads.
+    /// `flowIDs`: the bundle's flows, in flows.json's order.
+    public static func document(sessionID: Int64, flowIDs: [Int64], counts: [Count], files: [File], start: Int64, end: Int64) -> EvidenceCaptureDocument {
+        let position = Dictionary(flowIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: flowIDs.count)
+        var total = EvidencePacketTally()
         var before = 0, after = 0
-        var perFile: [UInt32: (packets: Int, before: Int, after: Int)] = [:]
+        var perFile: [UInt32: [Count]] = [:]
         for count in counts {
-            guard let sequence = count.fileSequence else { tally.add(.notCaptured, count.packets); continue }
-            var sum = perFile[sequence] ?? (0, 0, 0)
-            sum.packets += count.packets; sum.before += count.beforeStart; sum.after += count.afterEnd
-            perFile[sequence] = sum
+            guard let sequence = count.fileSequence else {
+                if let at = position[count.flowID], count.packets > 0 { perFlow[at].add(.notCaptured, count.packets) }
+                if count.packets > 0 { total.add(.notCaptured, count.packets) }
+                continue
+            }
+            perFile[sequence, default: []].append(count)
         }
-        for file in files {
-            guard let sum = perFile[file.sequence] else { continue }
+        var snaplen: UInt32?
+        var sources: [EvidenceSourceFile] = []
+        for file in files.sorted(by: { $0.sequence < $1.sequence }) {
+            guard let inFile = perFile[file.sequence] else { continue }
+            let packets = inFile.reduce(0) { $0 + $1.packets }
             switch file.standing {
-            case .missing: tally.add(.captureFileMissing, sum.packets)
-            case .unreadable: tally.add(.recordUnreadable, sum.packets)
-            case let .readable(size, snaplen, edges):
-                let lost = edges.filter { unreadable($0, size: size, snaplen: snaplen) }
-                if !lost.isEmpty { tally.add(.recordUnreadable, lost.count) }
-                tally.written += sum.packets - lost.count
-                before += sum.before - lost.filter { $0.microseconds < start }.count
-                after += sum.after - lost.filter { $0.microseconds > end }.count
+            case .missing, .unreadable:
+                let reason: EvidenceMissingReason = file.standing == .missing ? .captureFileMissing : .recordUnreadable
+                for count in inFile where count.packets > 0 {
+                    if let at = position[count.flowID] { perFlow[at].add(reason, count.packets) }
+                    total.add(reason, count.packets)
+                }
+                sources.append(EvidenceSourceFile(sequence: file.sequence, status: file.standing == .missing ? .missing : .unreadable,
+                                                  packets: packets, written: 0))
+            case let .readable(size, fileSnaplen, edges):
+                if snaplen == nil { snaplen = fileSnaplen }
+                let lost = edges.filter { unreadable($0, size: size, snaplen: fileSnaplen) }
+                var lostPerFlow: [Int64: Int] = [:]
+                for packet in lost { lostPerFlow[packet.flowID, default: 0] += 1 }
+                for count in inFile {
+                    let gone = lostPerFlow[count.flowID] ?? 0
+                    guard let at = position[count.flowID] else { continue }
+                    perFlow[at].written += count.packets - gone
+                    if gone > 0 { perFlow[at].add(.recordUnreadable, gone) }
+                }
+                if !lost.isEmpty { total.add(.recordUnreadable, lost.count) }
+                total.written += packets - lost.count
+                before += inFile.reduce(0) { $0 + $1.beforeStart } - lost.filter { $0.microseconds < start }.count
+                after += inFile.reduce(0) { $0 + $1.afterEnd } - lost.filter { $0.microseconds > end }.count
+                sources.append(EvidenceSourceFile(sequence: file.sequence, status: .read, packets: packets, written: packets - lost.count))
             }
         }
-        return EvidenceCaptureSummary(sessionID: sessionID, packets: tally, beforeStart: before, afterEnd: after)
+        return EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
+                                       sourceFiles: sources, flows: flowIDs.enumerated().map { ($1, perFlow[$0]) })
+    }
+
+    /// The totals alone, as the report reads them.
+    public static func summary(sessionID: Int64, counts: [Count], files: [File], start: Int64, end: Int64) -> EvidenceCaptureSummary {
+        document(sessionID: sessionID, flowIDs: [], counts: counts, files: files, start: start, end: end).summary
     }
 }
