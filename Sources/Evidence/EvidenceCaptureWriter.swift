@@ -67,6 +67,31 @@ public enum EvidenceCaptureWriter {
 
     public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
                              into folder: URL, application: String) throws -> EvidenceCapture {
+        let file: EvidenceFileWriter
+        do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
+            throw EvidenceCaptureError.destinationUnavailable("\(error)")
+        }
+        return try write(for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file, application: application)
+    }
+
+    /// The most bytes capture.pcapng can take: every source file whole, and per recorded packet
+    /// the most an Enhanced Packet Block adds to a pcap record (its longest comment included).
+    public static func sizeBound(for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL) -> UInt64 {
+        var bound: UInt64 = 64 << 10
+        for sequence in Set(counts.compactMap(\.fileSequence)) {
+            let path = captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)).path
+            bound += (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+        }
+        let longestComment = bundle.flows.map {
+            EvidenceCaptureDocument.packetComment(flowID: $0.id, findingIDs: bundle.findingIDs(ofFlow: $0.id)).utf8.count
+        }.max() ?? 0
+        let packets = counts.reduce(0) { $0 + $1.packets }
+        return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
+    }
+
+    /// Slices into `file`: a file of its own, or an entry streamed into the archive.
+    public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
+                             into file: EvidenceFileWriter, application: String) throws -> EvidenceCapture {
         let sessionID = bundle.session.id
         // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
         let position = Dictionary(uniqueKeysWithValues: bundle.flows.enumerated().map { ($1.id, $0) })
@@ -77,10 +102,6 @@ public enum EvidenceCaptureWriter {
             guard let at = position[count.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: count.flowID) }
             if let sequence = count.fileSequence { perFile[sequence, default: 0] += count.packets }
             else { perFlow[at].add(.notCaptured, count.packets); total.add(.notCaptured, count.packets) }
-        }
-        let file: EvidenceFileWriter
-        do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
-            throw EvidenceCaptureError.destinationUnavailable("\(error)")
         }
         let (start, end) = window(of: bundle)
         var snaplen: UInt32?

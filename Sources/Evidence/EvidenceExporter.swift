@@ -164,16 +164,72 @@ public final class EvidenceExporter {
                 if !forecastHandedOver { handOver(.failure(CancellationError())) }
                 group.wait()
             }
+            // Straight to the destination when there is one (through a temporary name beside it):
+            // copying a 250 MB archive afterwards would cost as much as writing it.
+            let final = destination ?? archive
+            var zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
+            var zipFinished = false
+            defer { if !zipFinished { zip.abandon() } }
+            func add(_ file: WrittenFile) throws {
+                try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32,
+                                                   deflated: file.deflated))
+            }
+            func captureJSON(_ document: EvidenceCaptureDocument) throws -> WrittenFile {
+                try Self.streamed(document.document, name: "capture.json", into: folder,
+                                  elements: document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) })
+            }
+            // The entries in the archive, in the manifest's order (by name), the manifest last.
+            var files: [WrittenFile] = []
+            var archived = 0
             let capture: EvidenceCapture
             do {
                 let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
-                if report != nil {
-                    handOver(Result { try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures).summary })
-                } else {
-                    handOver(.failure(CancellationError()))
+                let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures)
+                handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
+                // The capture is written once, straight into the archive after capture.json as
+                // forecast, unless its first 256 KiB shrink by a fifth: then it goes to a file of its
+                // own, to be deflated into the archive like any other entry. Should the slicing count
+                // otherwise than forecast, the archive is begun again with the capture.json it does
+                // count, and the capture copied over from the first one.
+                var streamed: (entry: ZipArchiveWriter.Archive.OpenEntry, forecastJSON: WrittenFile)?
+                let sink = EvidenceFileWriter(name: EvidenceCaptureDocument.fileName) { first in
+                    if ZipArchiveWriter.probeSaysDeflate(first.prefix(ZipArchiveWriter.probeLength)) {
+                        let url = folder.appendingPathComponent(EvidenceCaptureDocument.fileName)
+                        guard FileManager.default.createFile(atPath: url.path, contents: nil), let file = FileHandle(forWritingAtPath: url.path) else {
+                            throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(folder.path)")
+                        }
+                        return (file, true)
+                    }
+                    let forecastJSON = try captureJSON(forecast)
+                    try add(forecastJSON)
+                    let bound = EvidenceCaptureWriter.sizeBound(for: bundle, counts: counts, captureDirectory: captures)
+                    streamed = (try zip.beginStoredEntry(name: EvidenceCaptureDocument.fileName, sizeBound: bound), forecastJSON)
+                    return (zip.output, false)
                 }
-                capture = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: captures, into: folder,
+                capture = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: captures, into: sink,
                                                           application: exportedWith)
+                let captureFile = WrittenFile(entry: capture.entry, crc32: capture.crc32)
+                if let (entry, forecastJSON) = streamed {
+                    try zip.finishStoredEntry(captureFile)
+                    if capture.document == forecast {
+                        files = [forecastJSON, captureFile]
+                    } else {
+                        let countedJSON = try captureJSON(capture.document)
+                        let first = zip
+                        zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
+                        try add(countedJSON)
+                        try zip.add(ZipArchiveWriter.Entry(name: EvidenceCaptureDocument.fileName, url: first.partial, crc32: capture.crc32,
+                                                           range: entry.dataOffset..<(entry.dataOffset + capture.entry.byteCount)))
+                        first.abandon()
+                        files = [countedJSON, captureFile]
+                        trace?("  the capture counted otherwise than forecast: the archive begun again", 0)
+                    }
+                    archived = 2
+                    trace?("  capture.pcapng went straight into the archive", 0)
+                } else {
+                    files = [try captureJSON(capture.document), captureFile]
+                    trace?("  capture.pcapng shrinks when deflated: written to a file of its own first", 0)
+                }
                 phase("sliced the capture (documents and the report alongside)")
             } catch let error as EvidenceCaptureError {
                 switch error {
@@ -183,29 +239,17 @@ public final class EvidenceExporter {
             } catch let error as FlowStoreError {
                 throw EvidenceExportError.historyUnreadable(error.description)
             }
-            let captureJSON = try Self.streamed(capture.document.document, name: "capture.json", into: folder,
-                                                elements: capture.document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) })
             let written = try documents.finish()
             for (name, done) in written { trace?("  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds) }
-            var files = try written.map { try $0.done.file.get() }
-            files.append(WrittenFile(entry: capture.entry, crc32: capture.crc32))
-            files.append(captureJSON)
-            phase("wrote capture.json and the documents left")
-            // Straight to the destination when there is one (through a temporary name beside it):
-            // copying a 250 MB archive afterwards would cost as much as writing it.
-            let final = destination ?? archive
-            let zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
-            var zipFinished = false
-            defer { if !zipFinished { zip.abandon() } }
-            func add(_ file: WrittenFile) throws {
-                try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32,
-                                                   deflated: file.deflated))
-            }
-            // The archive's entries go in the manifest's order (by name). Those before report.pdf are
-            // written while the report may still be drawn on the second core.
+            files += try written.map { try $0.done.file.get() }
+            phase("wrote the documents left")
+            // The entries before report.pdf are archived while the report may still be drawn on the
+            // second core.
             let byName = { (a: WrittenFile, b: WrittenFile) in a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8) }
-            let before = files.filter { $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }.sorted(by: byName)
-            var after = files.filter { !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
+            let inArchive = Set(files.prefix(archived).map(\.entry.name))
+            let pending = files.sorted(by: byName).filter { !inArchive.contains($0.entry.name) }
+            let before = pending.filter { $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
+            var after = pending.filter { !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
             for file in before { try add(file) }
             if let report {
                 group.wait()

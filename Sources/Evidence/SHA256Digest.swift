@@ -44,8 +44,12 @@ public final class SHA256Digest {
 
 /// A file written in order through a buffer, hashed and counted as it goes.
 public final class EvidenceFileWriter {
-    public let url: URL
-    private let handle: FileHandle
+    /// The name the manifest gives it.
+    public let name: String
+    private var handle: FileHandle?
+    private var choice: TargetChoice?
+    /// False when the bytes go into a file someone else owns (an archive's entry).
+    private var ownsHandle = true
     private var buffer = Data()
     private let digest = SHA256Digest()
     public private(set) var byteCount: UInt64 = 0
@@ -58,12 +62,24 @@ public final class EvidenceFileWriter {
     private let deflater: DeflateStream?
 
     public init(url: URL, deflating: Bool = false) throws {
-        self.url = url
+        name = url.lastPathComponent
         deflater = deflating ? try DeflateStream(level: ZipArchiveWriter.deflateLevel) : nil
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
             throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
         }
         self.handle = handle
+        buffer.reserveCapacity(Self.bufferLimit)
+    }
+
+    /// Where the bytes go, chosen once the first of them are known (up to the buffer's size, or all
+    /// of them when there are fewer): a file to own and close, or one that stays open (an archive
+    /// the bytes are an entry of).
+    public typealias TargetChoice = (_ firstBytes: Data) throws -> (handle: FileHandle, closeWhenFinished: Bool)
+
+    public init(name: String, choosingTarget choose: @escaping TargetChoice) {
+        self.name = name
+        choice = choose
+        deflater = nil
         buffer.reserveCapacity(Self.bufferLimit)
     }
 
@@ -86,8 +102,14 @@ public final class EvidenceFileWriter {
         digest.update(buffer)
         crc32 = Deflate.crc32(crc32, buffer)
         if let deflater { try buffer.withUnsafeBytes { try deflater.append($0) } }
-        do { try handle.write(contentsOf: buffer) } catch {
-            throw EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
+        if handle == nil, let choose = choice {
+            let chosen = try choose(buffer)
+            handle = chosen.handle
+            ownsHandle = chosen.closeWhenFinished
+            choice = nil
+        }
+        do { try handle?.write(contentsOf: buffer) } catch {
+            throw EvidenceWriteError("\(name) could not be written: \(error.localizedDescription)")
         }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -97,9 +119,14 @@ public final class EvidenceFileWriter {
 
     /// Closes the file; returns its manifest entry and its CRC-32.
     public func finishFile() throws -> WrittenFile {
+        if buffer.isEmpty, handle == nil, let choose = choice {
+            // Nothing was written: the target is still chosen, so that an empty file exists.
+            let chosen = try choose(buffer)
+            handle = chosen.handle; ownsHandle = chosen.closeWhenFinished; choice = nil
+        }
         try flush()
-        try handle.close()
-        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: byteCount, sha256: digest.finalHex()), crc32: crc32,
+        if ownsHandle { try handle?.close() }
+        return WrittenFile(entry: EvidenceManifest.Entry(name: name, byteCount: byteCount, sha256: digest.finalHex()), crc32: crc32,
                            deflated: try deflater?.finish())
     }
 }

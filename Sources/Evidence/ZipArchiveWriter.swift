@@ -13,8 +13,10 @@ public enum ZipArchiveWriter {
         public let crc32: UInt32?
         /// The file already deflated (with `crc32`): stored or deflated by whichever is smaller, no probe.
         public let deflated: Data?
-        public init(name: String, url: URL, crc32: UInt32? = nil, deflated: Data? = nil) {
-            self.name = name; self.url = url; self.crc32 = crc32; self.deflated = deflated
+        /// Only these bytes of the file (with `crc32`), stored: an entry copied out of another archive.
+        public let range: Range<UInt64>?
+        public init(name: String, url: URL, crc32: UInt32? = nil, deflated: Data? = nil, range: Range<UInt64>? = nil) {
+            self.name = name; self.url = url; self.crc32 = crc32; self.deflated = deflated; self.range = range
         }
     }
 
@@ -32,6 +34,14 @@ public enum ZipArchiveWriter {
     static let deflateLevel: Int32 = 1
     static let worthDeflating = 0.8
     static let chunk = 4 << 20
+
+    /// Whether the first bytes of an entry shrink enough for deflating the rest to pay.
+    static func probeSaysDeflate(_ probe: Data) -> Bool {
+        guard !probe.isEmpty else { return false }
+        var probed = false
+        guard let out = try? Deflate.compress(level: deflateLevel, { defer { probed = true }; return probed ? nil : probe }) else { return false }
+        return Double(out.count) < Double(probe.count) * worthDeflating
+    }
 
     /// Writes the archive to `url` (a temporary name, renamed at the end). Returns each entry's method.
     @discardableResult
@@ -84,8 +94,17 @@ public enum ZipArchiveWriter {
         }
 
         func write(_ entry: Entry) throws {
+            precondition(open == nil, "an entry is still being streamed into the archive")
             guard let input = FileHandle(forReadingAtPath: entry.url.path) else { throw EvidenceWriteError("\(entry.name) could not be read") }
             defer { try? input.close() }
+            if let range = entry.range, let crc = entry.crc32 {
+                let header = localHeader(entry.name, .stored, crc: crc, size: UInt64(range.count), compressedSize: UInt64(range.count),
+                                         sizes64: UInt64(range.count) >= zip64Threshold)
+                try out.write(contentsOf: header)
+                try copy(from: input, at: range.lowerBound, count: UInt64(range.count), to: out)
+                record(entry.name, .stored, crc: crc, size: UInt64(range.count), compressedSize: UInt64(range.count), headerLength: header.count)
+                return
+            }
             let size = try input.seekToEnd()
             try input.seek(toOffset: 0)
             // CRC over the whole file unless it is known, and the probe.
@@ -103,30 +122,38 @@ public enum ZipArchiveWriter {
             var compressed: Data?
             if let deflated = entry.deflated, entry.crc32 != nil {
                 if UInt64(deflated.count) < size { method = .deflated; compressed = deflated }
-            } else if size > 0 {
-                var probed = false
-                let probeOut = try Deflate.compress(level: deflateLevel) { defer { probed = true }; return probed ? nil : probe }
-                if Double(probeOut.count) < Double(probe.count) * worthDeflating {
-                    try input.seek(toOffset: 0)
-                    let whole = try Deflate.compress(level: deflateLevel) { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
-                    if UInt64(whole.count) < size { method = .deflated; compressed = whole }
-                }
+            } else if size > 0, ZipArchiveWriter.probeSaysDeflate(probe) {
+                try input.seek(toOffset: 0)
+                let whole = try Deflate.compress(level: deflateLevel) { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
+                if UInt64(whole.count) < size { method = .deflated; compressed = whole }
             }
             let compressedSize = compressed.map { UInt64($0.count) } ?? size
-            let sizeOver = size >= zip64Threshold, compressedOver = compressedSize >= zip64Threshold, offsetOver = offset >= zip64Threshold
-            let sizes64 = sizeOver || compressedOver
-            let needs64 = sizes64 || offsetOver
-            let name = Data(entry.name.utf8)
-            // The local header carries both sizes in its ZIP64 extra when either overflows.
+            let header = localHeader(entry.name, method, crc: crc, size: size, compressedSize: compressedSize,
+                                     sizes64: size >= zip64Threshold || compressedSize >= zip64Threshold)
+            try out.write(contentsOf: header)
+            if let compressed { try out.write(contentsOf: compressed) } else { try copy(from: input, at: 0, count: size, to: out) }
+            record(entry.name, method, crc: crc, size: size, compressedSize: compressedSize, headerLength: header.count)
+        }
+
+        /// The local header. It carries both sizes in its ZIP64 extra when `sizes64`.
+        func localHeader(_ name: String, _ method: Method, crc: UInt32, size: UInt64, compressedSize: UInt64, sizes64: Bool) -> Data {
+            let name = Data(name.utf8)
+            let needs64 = sizes64 || offset >= zip64Threshold
             var local = Data()
             local.appendLE(UInt32(0x0403_4b50)); local.appendLE(UInt16(needs64 ? 45 : 20)); local.appendLE(UInt16(1 << 11))
             local.appendLE(method.rawValue); local.appendLE(time); local.appendLE(date); local.appendLE(crc)
             local.appendLE(sizes64 ? UInt32.max : UInt32(compressedSize)); local.appendLE(sizes64 ? UInt32.max : UInt32(size))
             local.appendLE(UInt16(name.count)); local.appendLE(UInt16(sizes64 ? 20 : 0)); local.append(name)
             if sizes64 { local.appendLE(UInt16(1)); local.appendLE(UInt16(16)); local.appendLE(size); local.appendLE(compressedSize) }
-            try out.write(contentsOf: local)
-            if let compressed { try out.write(contentsOf: compressed) } else { try copy(from: input, count: size, to: out) }
-            // The central record: only the fields that overflowed go into its ZIP64 extra, in order.
+            return local
+        }
+
+        /// The central record of the entry just written at `offset`, and the offset moved past it.
+        /// Only the fields that overflowed go into its ZIP64 extra, in order.
+        func record(_ entryName: String, _ method: Method, crc: UInt32, size: UInt64, compressedSize: UInt64, headerLength: Int) {
+            let name = Data(entryName.utf8)
+            let sizeOver = size >= zip64Threshold, compressedOver = compressedSize >= zip64Threshold, offsetOver = offset >= zip64Threshold
+            let needs64 = sizeOver || compressedOver || offsetOver
             var extra = Data()
             if needs64 {
                 var fields = Data()
@@ -142,9 +169,50 @@ public enum ZipArchiveWriter {
             central.appendLE(UInt16(name.count)); central.appendLE(UInt16(extra.count)); central.appendLE(UInt16(0))
             central.appendLE(UInt16(0)); central.appendLE(UInt16(0)); central.appendLE(UInt32(0o100644) << 16)
             central.appendLE(offsetOver ? UInt32.max : UInt32(offset)); central.append(name); central.append(extra)
-            offset += UInt64(local.count) + compressedSize
+            offset += UInt64(headerLength) + compressedSize
             count += 1
             methods.append(method)
+        }
+
+        /// An entry written into the archive as it is made, stored: its header goes first with the
+        /// CRC-32 and sizes left open, and is written again in place once they are known. Its
+        /// header carries ZIP64 sizes when `sizeBound` (the most it can hold) reaches 4 GiB.
+        public struct OpenEntry: Sendable {
+            public let name: String
+            public let headerOffset: UInt64
+            public let sizes64: Bool
+            /// Where its bytes start in the archive.
+            public let dataOffset: UInt64
+        }
+        private var open: OpenEntry?
+
+        /// Starts a stored entry: its bytes are then written to `output`, then `finishStoredEntry`.
+        public func beginStoredEntry(name: String, sizeBound: UInt64) throws -> OpenEntry {
+            precondition(open == nil, "an entry is still being streamed into the archive")
+            let sizes64 = sizeBound >= zip64Threshold
+            let header = localHeader(name, .stored, crc: 0, size: 0, compressedSize: 0, sizes64: sizes64)
+            try out.write(contentsOf: header)
+            let entry = OpenEntry(name: name, headerOffset: offset, sizes64: sizes64, dataOffset: offset + UInt64(header.count))
+            open = entry
+            return entry
+        }
+
+        /// The archive's file, where an open entry's bytes go.
+        public var output: FileHandle { out }
+
+        /// Finishes the stored entry `writer` wrote (its `finishFile()` result): the header is
+        /// written again with the CRC-32 and sizes.
+        public func finishStoredEntry(_ written: WrittenFile) throws {
+            guard let entry = open else { preconditionFailure("no entry is being streamed") }
+            let size = written.entry.byteCount
+            guard entry.sizes64 || size < zip64Threshold else {
+                throw EvidenceWriteError("\(entry.name) grew past the size its archive header was made for")
+            }
+            let header = localHeader(entry.name, .stored, crc: written.crc32, size: size, compressedSize: size, sizes64: entry.sizes64)
+            let wrote = header.withUnsafeBytes { pwrite(out.fileDescriptor, $0.baseAddress, $0.count, off_t(entry.headerOffset)) }
+            guard wrote == header.count else { throw EvidenceWriteError("\(entry.name)'s header could not be written: \(String(cString: strerror(errno)))") }
+            open = nil
+            record(entry.name, .stored, crc: written.crc32, size: size, compressedSize: size, headerLength: header.count)
         }
 
         /// Writes the central directory and the end records, and renames the archive into place.
@@ -174,8 +242,8 @@ public enum ZipArchiveWriter {
     }
 
     /// A stored entry's bytes, copied by the kernel (`sendfile`) from one file to the other.
-    static func copy(from input: FileHandle, count: UInt64, to out: FileHandle) throws {
-        var inputOffset = off_t(0)
+    static func copy(from input: FileHandle, at start: UInt64, count: UInt64, to out: FileHandle) throws {
+        var inputOffset = off_t(start)
         var remaining = Int(count)
         while remaining > 0 {
             let copied = sendfile(out.fileDescriptor, input.fileDescriptor, &inputOffset, min(remaining, 1 << 30))

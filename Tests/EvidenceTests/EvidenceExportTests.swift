@@ -379,4 +379,98 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertEqual(calls.summaries.last, result.capture.summary)
         XCTAssertEqual(report, "written=\(result.capture.packets.written)", "the bundle carries the report of the capture it holds")
     }
+
+    // MARK: A capture of encrypted traffic, written once straight into the archive
+
+    /// A store whose capture does not shrink when deflated (random payloads, as encrypted traffic).
+    func incompressibleStore() throws -> (TemporaryDirectory, FlowStore) {
+        let dir = TemporaryDirectory("evidence-streamed")
+        _ = try SampleWriter.write(SampleScenario.plan(SampleOptions(flows: 120, packets: 3_000, captureBytes: 2_500_000)),
+                                   to: dir.url.appendingPathComponent("store"))
+        return (dir, try FlowStore(directory: dir.url.appendingPathComponent("store")))
+    }
+
+    func streamedExport(_ store: FlowStore, into dir: TemporaryDirectory, name: String, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws -> (EvidenceExportResult, [String]) {
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        exporter.zip64Threshold = zip64Threshold
+        let lines = TraceLines()
+        exporter.trace = { name, _ in lines.add(name) }
+        let result = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+                                         destination: dir.url.appendingPathComponent(name))
+        return (result, lines.all)
+    }
+
+    final class TraceLines: @unchecked Sendable {
+        private var lines: [String] = []
+        private let lock = NSLock()
+        func add(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    /// The archive's entries in the order their bytes lie in the file, with each method.
+    func physicalOrder(_ archive: URL) throws -> String {
+        let script = "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(' '.join(f'{i.filename}:{i.compress_type}' for i in sorted(z.infolist(), key=lambda i: i.header_offset)))"
+        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, archive.path]))
+        XCTAssertEqual(result.status, 0, result.error)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testAnIncompressibleCaptureGoesStraightIntoTheArchiveAfterItsForecastCaptureJSON() throws {
+        let (dir, store) = try incompressibleStore()
+        let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
+        XCTAssertTrue(trace.contains("  capture.pcapng went straight into the archive"), "\(trace)")
+        XCTAssertEqual(try physicalOrder(result.url), "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8",
+                       "the manifest's order in the file, the capture stored")
+        XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
+        let checks = BundleVerifier.verify(result.url)
+        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+        let out = dir.url.appendingPathComponent("out")
+        try unzip(result.url, into: out)
+        let sum = try XCTUnwrap(ExternalTool.run("sha256sum", [out.appendingPathComponent("capture.pcapng").path]))
+        XCTAssertEqual(String(sum.output.prefix(64)), try manifestDigest(out, "capture.pcapng"), "sha256sum agrees with the manifest")
+        if ExternalTool.which("capinfos") != nil {
+            let capinfos = try XCTUnwrap(ExternalTool.run("capinfos", ["-c", "-M", out.appendingPathComponent("capture.pcapng").path]))
+            XCTAssertTrue(capinfos.output.contains("Number of packets:   \(result.capture.packets.written)"), capinfos.output)
+        }
+        // The same bundle, byte for byte, whatever the archive's size forces: ZIP64 headers read by Info-ZIP and Python.
+        let (big, _) = try streamedExport(store, into: dir, name: "z64.zip", zip64Threshold: 1_000)
+        XCTAssertEqual(try ExternalTool.run("unzip", ["-t", big.url.path])?.status, 0)
+        XCTAssertTrue(BundleVerifier.verify(big.url).allSatisfy(\.holds))
+        let again = dir.url.appendingPathComponent("again")
+        try unzip(big.url, into: again)
+        XCTAssertEqual(try Data(contentsOf: again.appendingPathComponent("capture.pcapng")), try Data(contentsOf: out.appendingPathComponent("capture.pcapng")))
+    }
+
+    func manifestDigest(_ folder: URL, _ name: String) throws -> String? {
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as? [String: Any])
+        return (manifest["files"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["sha256"] as? String
+    }
+
+    func testAStreamedCaptureThatCountsOtherwiseThanForecastGetsTheArchiveBegunAgain() throws {
+        let (dir, store) = try incompressibleStore()
+        let session = try laterSession(store)
+        let sequence = try XCTUnwrap(store.captureFileSequences(inAuditSession: session.id).sorted().first {
+            FileManager.default.fileExists(atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0)).path)
+        })
+        let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
+        let file = try FileHandle(forUpdating: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+        try file.seek(toOffset: packets[packets.count / 2].offset + 8)
+        try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
+        try file.close()
+
+        let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
+        XCTAssertTrue(trace.contains("  the capture counted otherwise than forecast: the archive begun again"), "\(trace)")
+        XCTAssertEqual(try physicalOrder(result.url), "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8")
+        let checks = BundleVerifier.verify(result.url)
+        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+        let out = dir.url.appendingPathComponent("out")
+        try unzip(result.url, into: out)
+        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("capture.json"))) as? [String: Any])
+        XCTAssertEqual(((doc["packets"] as? [String: Any])?["withoutBytes"] as? [String: Int])?["recordUnreadable"],
+                       result.capture.packets.withoutBytes[.recordUnreadable], "capture.json counts what the capture holds")
+        XCTAssertGreaterThan(result.capture.packets.withoutBytes[.recordUnreadable] ?? 0, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".") }, [],
+                       "the first archive is gone")
+    }
 }
+
