@@ -92,6 +92,19 @@ public enum EvidenceCaptureWriter {
     /// Slices into `file`: a file of its own, or an entry streamed into the archive.
     public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
                              into file: EvidenceFileWriter, application: String) throws -> EvidenceCapture {
+        let (document, written) = try slice(for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file, application: application)
+        return EvidenceCapture(document: document, entry: written!.entry, crc32: written!.crc32)
+    }
+
+    /// capture.json as slicing would write it, every record read but nothing written: what the
+    /// report alone states, which only reading each record can make sure of.
+    public static func count(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL) throws -> EvidenceCaptureDocument {
+        try slice(for: bundle, counts: try packetCounts(for: bundle, from: store), from: store, captureDirectory: captureDirectory,
+                  into: nil, application: "").document
+    }
+
+    static func slice(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
+                      into file: EvidenceFileWriter?, application: String) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
         let sessionID = bundle.session.id
         // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
         let position = Dictionary(uniqueKeysWithValues: bundle.flows.enumerated().map { ($1.id, $0) })
@@ -111,7 +124,7 @@ public enum EvidenceCaptureWriter {
         // Packets come by file offset, so flows interleave: each flow's comment is made once.
         var comments = [[UInt8]?](repeating: nil, count: bundle.flows.count)
         do {
-            try file.write(PcapngBlocks.sectionHeader(application: application))
+            try file?.write(PcapngBlocks.sectionHeader(application: application))
             var interfaceWritten = false
             for sequence in perFile.keys.sorted() {
                 let reader: CaptureFileReader
@@ -130,7 +143,7 @@ public enum EvidenceCaptureWriter {
                 }
                 if !interfaceWritten {
                     snaplen = reader.snaplen
-                    try file.write(PcapngBlocks.interface(snaplen: reader.snaplen))
+                    try file?.write(PcapngBlocks.interface(snaplen: reader.snaplen))
                     interfaceWritten = true
                 }
                 var written = 0, count = 0
@@ -144,14 +157,16 @@ public enum EvidenceCaptureWriter {
                         return
                     }
                     let micros = Int64(timestamp)
-                    let comment: [UInt8]
-                    if let made = comments[at] { comment = made } else {
-                        comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
-                        comments[at] = comment
+                    if let file {
+                        let comment: [UInt8]
+                        if let made = comments[at] { comment = made } else {
+                            comment = Array(EvidenceCaptureDocument.packetComment(flowID: packet.flowID, findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
+                            comments[at] = comment
+                        }
+                        PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
+                                                    outbound: packet.direction == .outbound, comment: comment)
+                        try file.write(block)
                     }
-                    PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
-                                                outbound: packet.direction == .outbound, comment: comment)
-                    try file.write(block)
                     written += 1
                     perFlow[at].written += 1
                     total.written += 1
@@ -159,15 +174,15 @@ public enum EvidenceCaptureWriter {
                 }
                 sources.append(EvidenceSourceFile(sequence: sequence, status: .read, packets: count, written: written))
             }
-            if !interfaceWritten { try file.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen)) }
+            if !interfaceWritten { try file?.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen)) }
         } catch let error as EvidenceWriteError {
             throw EvidenceCaptureError.writeFailed(error.description)
         }
-        let written: WrittenFile
-        do { written = try file.finishFile() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
+        var written: WrittenFile?
+        do { written = try file?.finishFile() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
         let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
                                                sourceFiles: sources,
                                                flows: bundle.flows.enumerated().map { ($1.id, perFlow[$0]) })
-        return EvidenceCapture(document: document, entry: written.entry, crc32: written.crc32)
+        return (document, written)
     }
 }

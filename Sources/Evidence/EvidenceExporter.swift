@@ -294,8 +294,8 @@ public final class EvidenceExporter {
         }
     }
 
-    /// report.pdf alone, at `destination`: the same reading, the capture counted (its slice is
-    /// written and thrown away), the same report the bundle would carry.
+    /// report.pdf alone, at `destination`: the same reading, every record of the capture read to
+    /// count it (nothing of it written), the same report the bundle would carry.
     public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL) throws(EvidenceExportError) -> EvidenceReportRenderer.Timing {
         try Self.requireDirectory(of: destination)
         let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
@@ -305,10 +305,9 @@ public final class EvidenceExporter {
         do {
             try? fm.removeItem(at: folder)
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-            let capture = try EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: store.capturesDirectory, into: folder,
-                                                          application: exportedWith)
+            let capture = try EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
             let timing: EvidenceReportRenderer.Timing
-            do { timing = try EvidenceReportRenderer.render(bundle, capture.document.summary, into: folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
+            do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
             return timing
