@@ -79,7 +79,7 @@ struct Bench {
         var w = initial
         let store = dir.appendingPathComponent("store")
         note("[\(w.label)] writing the workload: \(w.flows) flows, \(w.packets) packets, \(w.captureBytes) capture bytes")
-        var start = Date()
+        let start = Date()
         _ = try SampleWriter.write(SampleScenario.plan(SampleOptions(flows: w.flows, packets: w.packets, captureBytes: w.captureBytes)), to: store)
         w.generate = Date().timeIntervalSince(start)
         let flowStore = try FlowStore(directory: store)
