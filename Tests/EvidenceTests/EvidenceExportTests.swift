@@ -357,20 +357,23 @@ final class EvidenceExportTests: XCTestCase {
         for reason in EvidenceMissingReason.allCases { XCTAssertGreaterThan(result.capture.packets.withoutBytes[reason] ?? 0, 0, "\(reason)") }
     }
 
-    func testARecordOnlyItsOwnHeaderShowsUnreadableGetsTheReportDrawnAgainFromTheCapture() throws {
-        let (dir, store) = try copyOfStore()
-        // A record in the middle of a file claims more bytes than the snaplen: only reading its
-        // header shows it, so the forecast counts it as written.
+    /// A record in the middle of the session's first capture file claims more bytes than the
+    /// snaplen: only reading its header shows it, so the forecast counts it as written.
+    func spoilARecordHeader(in store: FlowStore) throws {
         let session = try laterSession(store)
         let sequence = try XCTUnwrap(store.captureFileSequences(inAuditSession: session.id).sorted().first {
             FileManager.default.fileExists(atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0)).path)
         })
         let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
-        let victim = packets[packets.count / 2]
         let file = try FileHandle(forUpdating: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
-        try file.seek(toOffset: victim.offset + 8)
+        try file.seek(toOffset: packets[packets.count / 2].offset + 8)
         try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
         try file.close()
+    }
+
+    func testARecordOnlyItsOwnHeaderShowsUnreadableGetsTheReportDrawnAgainFromTheCapture() throws {
+        let (dir, store) = try copyOfStore()
+        try spoilARecordHeader(in: store)
 
         let calls = ReportCalls()
         let (result, report) = try exportWithReport(store, into: dir, calls: calls)
@@ -448,15 +451,7 @@ final class EvidenceExportTests: XCTestCase {
 
     func testAStreamedCaptureThatCountsOtherwiseThanForecastGetsTheArchiveBegunAgain() throws {
         let (dir, store) = try incompressibleStore()
-        let session = try laterSession(store)
-        let sequence = try XCTUnwrap(store.captureFileSequences(inAuditSession: session.id).sorted().first {
-            FileManager.default.fileExists(atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0)).path)
-        })
-        let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
-        let file = try FileHandle(forUpdating: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
-        try file.seek(toOffset: packets[packets.count / 2].offset + 8)
-        try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
-        try file.close()
+        try spoilARecordHeader(in: store)
 
         let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
         XCTAssertTrue(trace.contains("  the capture counted otherwise than forecast: the archive begun again"), "\(trace)")

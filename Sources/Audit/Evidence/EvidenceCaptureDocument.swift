@@ -41,34 +41,30 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
     public static let fileName = "capture.pcapng"
     public static let linkType = 101
 
-    public let sessionID: Int64
+    /// The totals: what the report and the evidence sheet say of the capture.
+    public let summary: EvidenceCaptureSummary
     public let snaplen: UInt32?
-    public let packets: EvidencePacketTally
-    public let beforeStart: Int
-    public let afterEnd: Int
     public let sourceFiles: [EvidenceSourceFile]
     /// Every flow of flows.json, in its order.
     public let flows: [(id: Int64, tally: EvidencePacketTally)]
 
+    public var sessionID: Int64 { summary.sessionID }
+    public var packets: EvidencePacketTally { summary.packets }
+    public var beforeStart: Int { summary.beforeStart }
+    public var afterEnd: Int { summary.afterEnd }
+    public var standing: EvidenceCaptureStanding { summary.standing }
+
     public init(sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, beforeStart: Int, afterEnd: Int,
                 sourceFiles: [EvidenceSourceFile], flows: [(id: Int64, tally: EvidencePacketTally)]) {
-        self.sessionID = sessionID; self.snaplen = snaplen; self.packets = packets; self.beforeStart = beforeStart
-        self.afterEnd = afterEnd; self.sourceFiles = sourceFiles; self.flows = flows
+        summary = EvidenceCaptureSummary(sessionID: sessionID, packets: packets, beforeStart: beforeStart, afterEnd: afterEnd)
+        self.snaplen = snaplen; self.sourceFiles = sourceFiles; self.flows = flows
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.sessionID == rhs.sessionID && lhs.snaplen == rhs.snaplen && lhs.packets == rhs.packets && lhs.beforeStart == rhs.beforeStart
-            && lhs.afterEnd == rhs.afterEnd && lhs.sourceFiles == rhs.sourceFiles
+        lhs.summary == rhs.summary && lhs.snaplen == rhs.snaplen && lhs.sourceFiles == rhs.sourceFiles
             && lhs.flows.map(\.id) == rhs.flows.map(\.id) && lhs.flows.map(\.tally) == rhs.flows.map(\.tally)
     }
-    public func hash(into hasher: inout Hasher) { hasher.combine(sessionID); hasher.combine(packets) }
-
-    public var standing: EvidenceCaptureStanding { EvidenceCaptureStanding(packets) }
-
-    /// What the report and the evidence sheet say of the capture.
-    public var summary: EvidenceCaptureSummary {
-        EvidenceCaptureSummary(sessionID: sessionID, packets: packets, beforeStart: beforeStart, afterEnd: afterEnd)
-    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(summary) }
 
     /// The document, its flows streamed.
     public var document: StreamedJSONObject {
