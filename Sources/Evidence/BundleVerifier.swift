@@ -72,7 +72,7 @@ public enum BundleVerifier {
         let flowsDocument = documents.removeValue(forKey: "flows.json").flatMap { try? JSONDecoder().decode(VerifiedFlows.self, from: $0) }
         guard let flows = flowsDocument?.flows,
               let findingsDoc = json("findings.json"), let findings = findingsDoc["findings"] as? [[String: Any]],
-              let captureDoc = json("capture.json") else {
+              let captureDoc = documents["capture.json"].flatMap({ try? JSONDecoder().decode(VerifiedCapture.self, from: $0) }) else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
         }
@@ -82,7 +82,7 @@ public enum BundleVerifier {
         let flowFindings = Dictionary(flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
 
         // 4. The capture against capture.json.
-        let written = ((captureDoc["packets"] as? [String: Any])?["written"] as? NSNumber)?.intValue
+        let written = captureDoc.packets.written
         var captureProblems = capture.problems
         if capture.packets != written {
             captureProblems.append("capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written")
@@ -109,7 +109,7 @@ public enum BundleVerifier {
                 }
             }
         }
-        let captureFlows = (captureDoc["flows"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+        let captureFlows = captureDoc.flows.map(\.id)
         if captureFlows != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
         for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
             guard let expected = flowFindings[flow] else { idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold"); continue }
@@ -122,18 +122,37 @@ public enum BundleVerifier {
         return checks
     }
 
+    static func isUTF8(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var iterator = raw.bindMemory(to: UInt8.self).makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
+    }
+
     static func csvCheck(_ data: Data?, flows: [VerifiedFlow]) -> Check {
         let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flows.count, "flow")), matching flows.json."
-        guard let data, let text = String(data: data, encoding: .utf8) else { return Check(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
-        let rows = CSVText.parse(text)
-        var problems: [String] = []
-        guard let header = rows.first, header == EvidenceFlowsCSV.headers else {
-            return Check(statement: statement, problems: ["flows.csv's header row is not the one the format defines"])
+        guard let data, isUTF8(data) else {
+            return Check(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
         }
-        let body = rows.dropFirst()
-        if body.count != flows.count { problems.append("flows.csv has \(body.count) rows; flows.json has \(flows.count) flows") }
-        for (index, (row, flow)) in zip(body, flows).enumerated() {
-            guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); continue }
+        let header = EvidenceFlowsCSV.headers
+        var problems: [String] = []
+        var index = -1   // -1: the header row
+        var headerHolds = true
+        // Row by row: the rows are compared as they are read, never held all at once.
+        CSVText.forEachRow(data) { row in
+            defer { index += 1 }
+            if index < 0 { headerHolds = row == header; return }
+            guard headerHolds else { return }
+            guard index < flows.count else { return }
+            let flow = flows[index]
+            guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); return }
             let expected = flow.csvCells
             for (column, key) in header.enumerated() where row[column] != expected[key] {
                 // The duration is a number, which the two files may spell differently.
@@ -141,8 +160,21 @@ public enum BundleVerifier {
                 problems.append("row \(index + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(expected[key] ?? "")”")
             }
         }
+        guard index >= 0, headerHolds else {
+            return Check(statement: statement, problems: ["flows.csv's header row is not the one the format defines"])
+        }
+        if index != flows.count { problems.insert("flows.csv has \(index) rows; flows.json has \(flows.count) flows", at: 0) }
         return Check(statement: statement, problems: problems)
     }
+}
+
+/// capture.json as verify reads it: what the capture is counted against, and its flows' order
+/// (as dictionaries, 20 000 flows' tallies take tens of megabytes).
+struct VerifiedCapture: Decodable {
+    struct Packets: Decodable { let written: Int? }
+    struct Flow: Decodable { let id: Int64 }
+    let packets: Packets
+    let flows: [Flow]
 }
 
 /// flows.json as verify reads it: every field flows.csv flattens.
@@ -212,29 +244,40 @@ struct VerifiedFlow: Decodable {
 /// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.
 enum CSVText {
     static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = [], row: [String] = [], cell = ""
-        var quoted = false, afterQuote = false
-        var iterator = text.unicodeScalars.makeIterator()
-        var pending: Unicode.Scalar? = nil
-        while let scalar = pending ?? iterator.next() {
-            pending = nil
-            if quoted {
-                if scalar == "\"" {
-                    let next = iterator.next()
-                    if next == "\"" { cell.unicodeScalars.append("\"") } else { quoted = false; afterQuote = true; pending = next }
-                } else { cell.unicodeScalars.append(scalar) }
-                continue
-            }
-            switch scalar {
-            case "\"" where cell.isEmpty && !afterQuote: quoted = true
-            case ",": row.append(cell); cell = ""; afterQuote = false
-            case "\r": continue
-            case "\n": row.append(cell); rows.append(row); row = []; cell = ""; afterQuote = false
-            default: cell.unicodeScalars.append(scalar)
-            }
-        }
-        if !cell.isEmpty || !row.isEmpty { row.append(cell); rows.append(row) }
+        var rows: [[String]] = []
+        forEachRow(Data(text.utf8)) { rows.append($0) }
         return rows
+    }
+
+    /// RFC 4180 rows handed over one at a time, read from UTF-8 bytes: a comma, a quote, CR and
+    /// LF are never part of a longer UTF-8 sequence, so cells are cut on bytes.
+    static func forEachRow(_ data: Data, _ body: ([String]) -> Void) {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var row: [String] = [], cell: [UInt8] = []
+            var quoted = false, afterQuote = false, started = false
+            var i = 0
+            func endCell() { row.append(String(decoding: cell, as: UTF8.self)); cell.removeAll(keepingCapacity: true); afterQuote = false }
+            while i < bytes.count {
+                let byte = bytes[i]
+                i += 1
+                started = true
+                if quoted {
+                    if byte == UInt8(ascii: "\"") {
+                        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") { cell.append(byte); i += 1 } else { quoted = false; afterQuote = true }
+                    } else { cell.append(byte) }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
+                case UInt8(ascii: ","): endCell()
+                case 0x0D: continue
+                case 0x0A: endCell(); body(row); row.removeAll(keepingCapacity: true); started = false
+                default: cell.append(byte)
+                }
+            }
+            if started && (!cell.isEmpty || !row.isEmpty) { endCell(); body(row) }
+        }
     }
 }
 

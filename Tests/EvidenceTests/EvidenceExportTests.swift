@@ -208,6 +208,41 @@ final class EvidenceExportTests: XCTestCase {
         }
     }
 
+    func testVerifyNamesAMissingRowAChangedHeaderAndBytesThatAreNotUTF8InFlowsCSV() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        // Each copy gets another flows.csv (and a manifest that agrees), so only the CSV check can tell.
+        let script = """
+        import zipfile,sys,hashlib,json,copy
+        src=zipfile.ZipFile(sys.argv[1]); csv=src.read('flows.csv')
+        lines=csv.split(b'\\r\\n')
+        data={'dropped': b'\\r\\n'.join(lines[:3]+lines[4:]), 'header': csv.replace(b'bytesOut', b'bytes_out', 1),
+              'latin1': csv + b'\\xff\\xfe\\r\\n'}[sys.argv[3]]
+        m=json.loads(src.read('manifest.json'))
+        for f in m['files']:
+            if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+        dst=zipfile.ZipFile(sys.argv[2],'w')
+        for i in src.infolist():
+            info=copy.copy(i)
+            dst.writestr(info, data if i.filename=='flows.csv' else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
+        dst.close()
+        """
+        func problems(_ mode: String) throws -> [String] {
+            let copy = dir.url.appendingPathComponent("\(mode).zip")
+            let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path, mode]))
+            XCTAssertEqual(run.status, 0, run.error)
+            let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+            XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
+            return failed.flatMap(\.problems)
+        }
+        let flows = try export(store, into: dir, name: "again.zip").flowCount
+        let dropped = try problems("dropped")
+        XCTAssertEqual(dropped.first, "flows.csv has \(flows - 1) rows; flows.json has \(flows) flows", "\(dropped)")
+        XCTAssertTrue(dropped.contains { $0.hasPrefix("row 4 of flows.csv") }, "the rows after the gap no longer match: \(dropped)")
+        XCTAssertEqual(try problems("header"), ["flows.csv's header row is not the one the format defines"])
+        XCTAssertEqual(try problems("latin1"), ["flows.csv is missing or is not UTF-8"])
+    }
+
     func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
         let (dir, store) = try copyOfStore()
         let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
