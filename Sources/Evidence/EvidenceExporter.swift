@@ -216,11 +216,12 @@ public final class EvidenceExporter {
                     } else {
                         let countedJSON = try captureJSON(capture.document)
                         let first = zip
+                        // The first archive goes once its capture is copied, or if copying it fails.
+                        defer { first.abandon() }
                         zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
                         try add(countedJSON)
                         try zip.add(ZipArchiveWriter.Entry(name: EvidenceCaptureDocument.fileName, url: first.partial, crc32: capture.crc32,
                                                            range: entry.dataOffset..<(entry.dataOffset + capture.entry.byteCount)))
-                        first.abandon()
                         files = [countedJSON, captureFile]
                         trace?("  the capture counted otherwise than forecast: the archive begun again", 0)
                     }
