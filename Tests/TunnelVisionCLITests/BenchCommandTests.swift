@@ -23,7 +23,7 @@ final class BenchCommandTests: XCTestCase {
         }
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
         XCTAssertEqual(json["repeats"] as? Int, 3, "the floor and the exports are the median of three runs by default")
-        XCTAssertTrue(result.output.contains("the median of 3 runs"), result.output)
+        XCTAssertTrue(result.output.contains("the floor, the exports and the report are the median of 3 runs"), result.output)
         let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
         XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
         for w in workloads {
