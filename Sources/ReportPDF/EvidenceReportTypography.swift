@@ -10,8 +10,10 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     let context: OpaquePointer
     private let layout: OpaquePointer
     private var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
-    private var widthCache: [String: CGFloat] = [:]
-    private var linesCache: [String: [String]] = [:]
+    private struct WidthKey: Hashable { let style: EvidenceReportTextStyle; let text: String }
+    private struct LinesKey: Hashable { let style: EvidenceReportTextStyle; let width: CGFloat; let text: String }
+    private var widthCache: [WidthKey: CGFloat] = [:]
+    private var linesCache: [LinesKey: [String]] = [:]
     private var lineHeights: [EvidenceReportTextStyle: CGFloat] = [:]
 
     public struct FontError: Error, CustomStringConvertible { public let description: String }
@@ -84,7 +86,7 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     }
 
     public func width(of text: String, style: EvidenceReportTextStyle) -> CGFloat {
-        let key = style.rawValue + "\u{0}" + text
+        let key = WidthKey(style: style, text: text)
         if let cached = widthCache[key] { return cached }
         prepare(text, style, width: nil)
         var ink = PangoRectangle(), logical = PangoRectangle()
@@ -95,7 +97,7 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     }
 
     public func lines(of text: String, style: EvidenceReportTextStyle, width: CGFloat) -> [String] {
-        let key = "\(style.rawValue)\u{0}\(width)\u{0}\(text)"
+        let key = LinesKey(style: style, width: width, text: text)
         if let cached = linesCache[key] { return cached }
         // What fits on one line is one line: no need to ask Pango to break it.
         var result: [String]
