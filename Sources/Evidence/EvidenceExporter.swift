@@ -167,70 +167,18 @@ public final class EvidenceExporter {
             // Straight to the destination when there is one (through a temporary name beside it):
             // copying a 250 MB archive afterwards would cost as much as writing it.
             let final = destination ?? archive
-            var zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
+            let zip = try EvidenceBundleArchive(url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
             var zipFinished = false
             defer { if !zipFinished { zip.abandon() } }
-            func add(_ file: WrittenFile) throws {
-                try zip.add(ZipArchiveWriter.Entry(name: file.entry.name, url: folder.appendingPathComponent(file.entry.name), crc32: file.crc32,
-                                                   deflated: file.deflated))
-            }
-            func captureJSON(_ document: EvidenceCaptureDocument) throws -> WrittenFile {
-                try Self.streamed(document.document, name: "capture.json", into: folder,
-                                  elements: document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) })
-            }
-            // The entries in the archive, in the manifest's order (by name), the manifest last.
+            // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
             var files: [WrittenFile] = []
-            var archived = 0
             let capture: EvidenceCapture
             do {
                 let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
                 let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures)
                 handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
-                // The capture is written once, straight into the archive after capture.json as
-                // forecast, unless its first 256 KiB shrink by a fifth: then it goes to a file of its
-                // own, to be deflated into the archive like any other entry. Should the slicing count
-                // otherwise than forecast, the archive is begun again with the capture.json it does
-                // count, and the capture copied over from the first one.
-                var streamed: (entry: ZipArchiveWriter.Archive.OpenEntry, forecastJSON: WrittenFile)?
-                let sink = EvidenceFileWriter(name: EvidenceCaptureDocument.fileName) { first in
-                    if ZipArchiveWriter.probeSaysDeflate(first.prefix(ZipArchiveWriter.probeLength)) {
-                        let url = folder.appendingPathComponent(EvidenceCaptureDocument.fileName)
-                        guard FileManager.default.createFile(atPath: url.path, contents: nil), let file = FileHandle(forWritingAtPath: url.path) else {
-                            throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(folder.path)")
-                        }
-                        return (file, true)
-                    }
-                    let forecastJSON = try captureJSON(forecast)
-                    try add(forecastJSON)
-                    let bound = EvidenceCaptureWriter.sizeBound(for: bundle, counts: counts, captureDirectory: captures)
-                    streamed = (try zip.beginStoredEntry(name: EvidenceCaptureDocument.fileName, sizeBound: bound), forecastJSON)
-                    return (zip.output, false)
-                }
-                capture = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: captures, into: sink,
-                                                          application: exportedWith)
-                let captureFile = WrittenFile(entry: capture.entry, crc32: capture.crc32)
-                if let (entry, forecastJSON) = streamed {
-                    try zip.finishStoredEntry(captureFile)
-                    if capture.document == forecast {
-                        files = [forecastJSON, captureFile]
-                    } else {
-                        let countedJSON = try captureJSON(capture.document)
-                        let first = zip
-                        // The first archive goes once its capture is copied, or if copying it fails.
-                        defer { first.abandon() }
-                        zip = try ZipArchiveWriter.Archive(url: final, modified: now, zip64Threshold: zip64Threshold)
-                        try add(countedJSON)
-                        try zip.add(ZipArchiveWriter.Entry(name: EvidenceCaptureDocument.fileName, url: first.partial, crc32: capture.crc32,
-                                                           range: entry.dataOffset..<(entry.dataOffset + capture.entry.byteCount)))
-                        files = [countedJSON, captureFile]
-                        trace?("  the capture counted otherwise than forecast: the archive begun again", 0)
-                    }
-                    archived = 2
-                    trace?("  capture.pcapng went straight into the archive", 0)
-                } else {
-                    files = [try captureJSON(capture.document), captureFile]
-                    trace?("  capture.pcapng shrinks when deflated: written to a file of its own first", 0)
-                }
+                (capture, files) = try zip.addCapture(for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
+                                                      application: exportedWith, trace: trace)
                 phase("sliced the capture (documents and the report alongside)")
             } catch let error as EvidenceCaptureError {
                 switch error {
@@ -247,11 +195,10 @@ public final class EvidenceExporter {
             // The entries before report.pdf are archived while the report may still be drawn on the
             // second core.
             let byName = { (a: WrittenFile, b: WrittenFile) in a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8) }
-            let inArchive = Set(files.prefix(archived).map(\.entry.name))
-            let pending = files.sorted(by: byName).filter { !inArchive.contains($0.entry.name) }
+            let pending = files.sorted(by: byName).filter { !zip.archived.contains($0.entry.name) }
             let before = pending.filter { $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
             var after = pending.filter { !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
-            for file in before { try add(file) }
+            for file in before { try zip.add(file) }
             if let report {
                 group.wait()
                 trace?("  of which the report, on the second core", second.reportSeconds)
@@ -273,7 +220,7 @@ public final class EvidenceExporter {
             let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
             try manifestWriter.write(manifest.text)
             let manifestFile = try manifestWriter.finishFile()
-            for file in after.sorted(by: byName) + [manifestFile] { try add(file) }
+            for file in after.sorted(by: byName) + [manifestFile] { try zip.add(file) }
             try zip.finish()
             zipFinished = true
             phase("checked the history, wrote the manifest, finished the archive")
@@ -345,7 +292,7 @@ public final class EvidenceExporter {
         }
     }
 
-    private static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
+    static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
         where S.Element == JSONValue {
         let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
         try file.write(document.prefix)
