@@ -45,10 +45,10 @@ public final class CaptureFileReader {
     deinit { close(descriptor) }
 
     /// Records are read through a window of the file: reading a session's packets by ascending
-    /// offset takes one `pread` per 4 MiB instead of two per packet.
+    /// offset takes one `pread` per MiB instead of two per packet.
     private var window: [UInt8] = []
     private var windowStart: UInt64 = 0
-    /// The window starts small (one record read alone costs little) and doubles up to 4 MiB.
+    /// The window starts small (one record read alone costs little) and doubles up to 1 MiB (a larger one falls out of the CPU caches and costs more than the extra calls).
     private var windowSize = 64 << 10
     static let maximumWindow = 1 << 20
 
