@@ -48,7 +48,8 @@ public final class CaptureFileReader {
     /// offset takes one `pread` per MiB instead of two per packet.
     private var window: [UInt8] = []
     private var windowStart: UInt64 = 0
-    /// The window starts small (one record read alone costs little) and doubles up to 1 MiB (a larger one falls out of the CPU caches and costs more than the extra calls).
+    /// The window starts small (one record read alone costs little) and doubles up to 1 MiB: a
+    /// larger one falls out of the CPU's caches and costs more than the calls it saves.
     private var windowSize = 64 << 10
     static let maximumWindow = 1 << 20
 
