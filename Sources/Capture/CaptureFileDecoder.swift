@@ -180,7 +180,7 @@ enum Bytes {
     }
 }
 
-/// Reads a file in order through a 4 MiB window.
+/// Reads a file in order through a 1 MiB window.
 struct ChunkReader {
     let handle: FileHandle
     let size: UInt64
@@ -195,7 +195,7 @@ struct ChunkReader {
         buffer = Array(buffer[position...])
         position = 0
         while buffer.count < count {
-            guard let data = try handle.read(upToCount: max(4 << 20, count - buffer.count)), !data.isEmpty else { return false }
+            guard let data = try handle.read(upToCount: max(1 << 20, count - buffer.count)), !data.isEmpty else { return false }
             buffer += data
         }
         return true
