@@ -21,6 +21,7 @@ public enum EvidenceReportRenderer {
         var timing = Timing()
         let start = Date()
         let layout = EvidenceReportLayout(report: report, geometry: .a4, measuring: typography)
+        typography.forgetMeasurements()
         timing.layout = Date().timeIntervalSince(start)
         let drawStart = Date()
         try EvidenceReportPDF.write(layout, typography: typography,

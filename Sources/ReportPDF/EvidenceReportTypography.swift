@@ -128,6 +128,13 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
         return result
     }
 
+    /// Lets go of the widths and line breaks measured so far: once the layout is done, drawing
+    /// needs none of them.
+    public func forgetMeasurements() {
+        widthCache = [:]
+        linesCache = [:]
+    }
+
     /// How many characters of the text no bundled font has a glyph for.
     public func unknownGlyphs(in text: String, style: EvidenceReportTextStyle) -> Int {
         prepare(text, style, width: nil)

@@ -49,8 +49,8 @@ public struct EvidenceReportLayout: Sendable, Hashable {
         tableShapes = shapes
         // Break and paginate.
         var builder = UnitBuilder(measuring: m, body: body, labelWidth: labelWidth, shapes: shapes)
-        let units = builder.units(for: report)
-        pages = Paginator(geometry: geometry, measuring: m, title: report.title).paginate(units)
+        var units = builder.units(for: report)
+        pages = Paginator(geometry: geometry, measuring: m, title: report.title).paginate(&units)
     }
 
     static func longestWord(_ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring) -> CGFloat {
@@ -271,7 +271,9 @@ struct Paginator {
         self.geometry = geometry; self.measuring = measuring; self.title = title
     }
 
-    func paginate(_ units: [LayoutUnit]) -> [EvidenceReportPage] {
+    /// Each unit's marks are let go once they are placed (as the page's copy), so that a long report
+    /// is not held twice while it is paginated.
+    func paginate(_ units: inout [LayoutUnit]) -> [EvidenceReportPage] {
         let body = geometry.bodyFrame
         var pages: [([EvidenceReportMark], [EvidenceReportSectionKind])] = [([], [])]
         var y: CGFloat = 0
@@ -315,6 +317,7 @@ struct Paginator {
             }
             if unit.kind == .tableHeader, let id = unit.tableID { headers[id] = unit }
             place(unit)
+            units[i].marks = []
             i += 1
         }
         let total = pages.count
