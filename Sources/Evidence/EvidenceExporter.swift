@@ -298,9 +298,10 @@ public final class EvidenceExporter {
         try file.write(document.prefix)
         var first = true
         var bytes: [UInt8] = []
+        let orders = JSONKeyOrders()
         for element in elements {
             bytes.removeAll(keepingCapacity: true)
-            document.append(element, first: first, to: &bytes)
+            document.append(element, first: first, to: &bytes, orders: orders)
             try file.write(bytes)
             first = false
         }

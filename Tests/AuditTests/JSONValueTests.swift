@@ -29,6 +29,26 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(expected.prefix(4), ["", "Z", "a", "a\u{0}"])
     }
 
+    func testRememberedKeyOrdersWriteTheSameBytesAsSortingEachObject() {
+        // Objects of different kinds with as many keys, interleaved, and one kind with its keys
+        // inserted in another order: each must still come out sorted.
+        let peer = JSONValue.object(["port": .int(443), "address": .string("10.0.0.2")])
+        let name = JSONValue.object(["text": .string("api.example.com"), "origin": .string("sni")])
+        var built: [String: JSONValue] = [:]
+        for key in ["zeta", "alpha", "mid", "Beta"] { built[key] = .int(key.count) }
+        let values: [JSONValue] = [peer, name, peer, .object(built), name, .array([peer, name, .object(built)])]
+        let orders = JSONKeyOrders()
+        for value in values {
+            var remembered: [UInt8] = [], fresh: [UInt8] = []
+            JSONText.append(value, to: &remembered, indent: 0, orders: orders)
+            JSONText.append(value, to: &fresh, indent: 0)
+            XCTAssertEqual(String(decoding: remembered, as: UTF8.self), String(decoding: fresh, as: UTF8.self))
+        }
+        var out: [UInt8] = []
+        JSONText.append(.object(built), to: &out, indent: 0, orders: orders)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n  \"Beta\": 4,\n  \"alpha\": 5,\n  \"mid\": 3,\n  \"zeta\": 4\n}")
+    }
+
     func testStringsAreEscapedSoThatAnIndependentParserReadsThemBack() throws {
         let nasty = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} emoji 🩺 ünïcödé"
         let text = JSONValue.array([.string(nasty)]).serialized()

@@ -27,9 +27,9 @@ public struct StreamedJSONObject: Sendable {
     }
 
     /// One element appended to `out`; `first` tells whether a separating comma is due before it.
-    public func append(_ value: JSONValue, first: Bool, to out: inout [UInt8]) {
+    public func append(_ value: JSONValue, first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil) {
         out.append(contentsOf: (first ? "\n    " : ",\n    ").utf8)
-        JSONText.append(value, to: &out, indent: 4)
+        JSONText.append(value, to: &out, indent: 4, orders: orders)
     }
 
     /// From the closing bracket to the end; `empty` when no element was written.

@@ -24,6 +24,27 @@ public indirect enum JSONValue: Sendable, Hashable {
     }
 }
 
+/// The order an object's keys are written in, remembered for the key lists it has seen: the
+/// objects of a document (a flow, a peer, a tally) come again and again with the same keys in
+/// the same dictionary order, and comparing a list is cheaper than sorting it. One per writer:
+/// it is not shared between threads.
+public final class JSONKeyOrders {
+    /// By the number of keys and the first of them in dictionary order: objects of different kinds
+    /// (a peer and a name both have two keys) keep orders of their own.
+    private struct Kind: Hashable { let count: Int; let first: String }
+    private var seen: [Kind: (keys: [String], order: [Int])] = [:]
+    public init() {}
+
+    /// The positions of `keys` in UTF-8 byte order of the keys.
+    func order(of keys: [String]) -> [Int] {
+        let kind = Kind(count: keys.count, first: keys.first ?? "")
+        if let known = seen[kind], known.keys == keys { return known.order }
+        let order = keys.indices.sorted { JSONText.precedes(keys[$0], keys[$1]) }
+        seen[kind] = (keys, order)
+        return order
+    }
+}
+
 /// JSON written as UTF-8 bytes: a document of twenty thousand flows is some 27 MB of text, and
 /// bytes are appended several times faster than a String grows.
 public enum JSONText {
@@ -33,7 +54,8 @@ public enum JSONText {
         out += String(decoding: bytes, as: UTF8.self)
     }
 
-    public static func append(_ value: JSONValue, to out: inout [UInt8], indent: Int) {
+    public static func append(_ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil) {
+        let orders = orders ?? JSONKeyOrders()
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -45,7 +67,7 @@ public enum JSONText {
             out.append(contentsOf: "[\n".utf8)
             for (i, item) in items.enumerated() {
                 appendSpaces(indent + 2, to: &out)
-                append(item, to: &out, indent: indent + 2)
+                append(item, to: &out, indent: indent + 2, orders: orders)
                 if i < items.count - 1 { out.append(UInt8(ascii: ",")) }
                 out.append(UInt8(ascii: "\n"))
             }
@@ -56,12 +78,12 @@ public enum JSONText {
             out.append(contentsOf: "{\n".utf8)
             // Keys and values of one dictionary come in the same order: sort positions, not pairs.
             let keys = Array(members.keys), values = Array(members.values)
-            let order = keys.indices.sorted { precedes(keys[$0], keys[$1]) }
+            let order = orders.order(of: keys)
             for (n, i) in order.enumerated() {
                 appendSpaces(indent + 2, to: &out)
                 appendString(keys[i], to: &out)
                 out.append(contentsOf: ": ".utf8)
-                append(values[i], to: &out, indent: indent + 2)
+                append(values[i], to: &out, indent: indent + 2, orders: orders)
                 if n < order.count - 1 { out.append(UInt8(ascii: ",")) }
                 out.append(UInt8(ascii: "\n"))
             }
