@@ -95,7 +95,11 @@ public final class CaptureFileReader {
         }
         let start = offset + UInt64(PcapFormat.recordHeaderLength)
         guard start + UInt64(included) <= fileSize else { throw .recordUnreadable(.recordCutShort(offset)) }
-        if bytes.count != Int(included) { bytes = [UInt8](repeating: 0, count: Int(included)) }
+        // Sized to the record in place: the buffer keeps its capacity from record to record.
+        let wanted = Int(included)
+        if bytes.count > wanted { bytes.removeLast(bytes.count - wanted) } else if bytes.count < wanted {
+            bytes.append(contentsOf: repeatElement(0, count: wanted - bytes.count))
+        }
         if included > 0 {
             guard bytes.withUnsafeMutableBytes({ copy(Int(included), at: start, into: $0.baseAddress!) }) else {
                 throw .recordUnreadable(.recordCutShort(offset))
