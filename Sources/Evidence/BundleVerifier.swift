@@ -68,9 +68,10 @@ public enum BundleVerifier {
 
         // 3. Documents.
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
-        // flows.json is read into the few fields checked here: as dictionaries, 20 000 flows take half a gigabyte.
-        let flowsDocument = documents.removeValue(forKey: "flows.json").flatMap { try? JSONDecoder().decode(VerifiedFlows.self, from: $0) }
-        guard let flows = flowsDocument?.flows,
+        // flows.json is read into the fields checked here, a flow at a time: as dictionaries,
+        // 20 000 flows take half a gigabyte, and decoded whole still some 160 MB.
+        let flowsDocument = documents.removeValue(forKey: "flows.json").flatMap(Self.decodeFlows)
+        guard let flows = flowsDocument,
               let findingsDoc = json("findings.json"), let findings = findingsDoc["findings"] as? [[String: Any]],
               let captureDoc = documents["capture.json"].flatMap({ try? JSONDecoder().decode(VerifiedCapture.self, from: $0) }) else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
@@ -120,6 +121,22 @@ public enum BundleVerifier {
         // 6. flows.csv against flows.json.
         checks.append(csvCheck(documents["flows.csv"], flows: flows))
         return checks
+    }
+
+    /// The flows of flows.json, decoded one at a time where its array can be found, else whole.
+    static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
+        let decoder = JSONDecoder()
+        guard let (ranges, array) = JSONArrayElements.ranges(of: "flows", in: data) else { return try? decoder.decode(VerifiedFlows.self, from: data).flows }
+        // The rest of the document must be JSON as well: read with the array emptied.
+        let skeleton = data.subdata(in: 0..<array.lowerBound) + Data("[]".utf8) + data.subdata(in: array.upperBound..<data.count)
+        guard let outline = try? JSONSerialization.jsonObject(with: skeleton) as? [String: Any], outline["flows"] is [Any] else { return nil }
+        var flows: [VerifiedFlow] = []
+        flows.reserveCapacity(ranges.count)
+        for range in ranges {
+            guard let flow = try? decoder.decode(VerifiedFlow.self, from: data.subdata(in: range)) else { return nil }
+            flows.append(flow)
+        }
+        return flows
     }
 
     static func isUTF8(_ data: Data) -> Bool {
