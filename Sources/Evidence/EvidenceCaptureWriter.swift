@@ -133,8 +133,9 @@ public enum EvidenceCaptureWriter {
                 } catch {
                     let reason: EvidenceMissingReason = error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
                     var count = 0
-                    try store.forEachCapturedPacket(inAuditSession: sessionID, fileSequence: sequence) { packet in
-                        guard let at = position[packet.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID) }
+                    try store.forEachPacket(inFile: sequence) { packet in
+                        // Packets of flows not in the bundle belong to other sessions.
+                        guard let at = position[packet.flowID] else { return }
                         perFlow[at].add(reason); total.add(reason); count += 1
                     }
                     sources.append(EvidenceSourceFile(sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
@@ -147,9 +148,11 @@ public enum EvidenceCaptureWriter {
                     interfaceWritten = true
                 }
                 var written = 0, count = 0
-                try store.forEachCapturedPacket(inAuditSession: sessionID, fileSequence: sequence) { packet in
+                try store.forEachPacket(inFile: sequence) { packet in
+                    // Packets of flows not in the bundle belong to other sessions (a flow of this
+                    // session added since it was read changes its fingerprint, checked at the end).
+                    guard let at = position[packet.flowID] else { return }
                     count += 1
-                    guard let at = position[packet.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: packet.flowID) }
                     let original: UInt32, timestamp: UInt64
                     do { (original, timestamp) = try reader.read(at: packet.offset, into: &record) } catch {
                         perFlow[at].add(.recordUnreadable)
