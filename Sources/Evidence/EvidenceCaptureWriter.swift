@@ -45,9 +45,10 @@ public enum EvidenceCaptureWriter {
                 files.append(.init(sequence: sequence, standing: error == .notFound(sequence) ? .missing : .unreadable))
                 continue
             }
+            let tail = EvidenceCaptureForecast.tailFrom(size: reader.fileSize, snaplen: reader.snaplen)
+            let header = UInt64(PcapFormat.globalHeaderLength)
             let edges = try store.capturedPackets(inAuditSession: bundle.session.id, fileSequence: sequence,
-                                                  headerEnd: UInt64(PcapFormat.globalHeaderLength),
-                                                  tailFrom: EvidenceCaptureForecast.tailFrom(size: reader.fileSize, snaplen: reader.snaplen))
+                                                  outside: tail >= header ? header...tail : nil)
             files.append(.init(sequence: sequence, standing: .readable(size: reader.fileSize, snaplen: reader.snaplen, edgePackets: edges.map {
                 EvidenceCaptureForecast.EdgePacket(flowID: $0.flowID, offset: $0.offset, length: $0.length, microseconds: Instant.microseconds($0.date))
             })))
@@ -57,12 +58,6 @@ public enum EvidenceCaptureWriter {
             sessionID: bundle.session.id, flowIDs: bundle.flows.map(\.id),
             counts: counts.map { .init(flowID: $0.flowID, fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
             files: files, start: start, end: end)
-    }
-
-    public static func write(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL, into folder: URL,
-                             application: String) throws -> EvidenceCapture {
-        try write(for: bundle, counts: try packetCounts(for: bundle, from: store), from: store, captureDirectory: captureDirectory,
-                  into: folder, application: application)
     }
 
     public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,

@@ -287,29 +287,21 @@ extension FlowStore {
         }
     }
 
-    /// The session's packets in one file that lie in its first `headerEnd` bytes or start after
-    /// `tailFrom`: the only ones a file's size can show to be unreadable before a record is read.
-    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32, headerEnd: UInt64, tailFrom: UInt64) throws -> [SessionCapturedPacket] {
-        try wrap {
+    /// The session's packets whose bytes are in one file, by ascending offset; with `outside`, only
+    /// those whose offset is not in it (the forecast wants the packets at a file's edges: in its
+    /// header, or close enough to its end that their record may not fit).
+    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32, outside middle: ClosedRange<UInt64>? = nil) throws -> [SessionCapturedPacket] {
+        // Without a middle to leave out, an empty one (1...0 matches no offset).
+        let low = middle.map { Int64(clamping: $0.lowerBound) } ?? 1, high = middle.map { Int64(clamping: $0.upperBound) } ?? 0
+        return try wrap {
             try db.rows("""
                 SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
                 FROM packets p JOIN flows f ON f.id = p.flow_id
                 WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-                  AND (p.file_offset < ? OR p.file_offset > ?)
+                  AND NOT (p.file_offset >= ? AND p.file_offset <= ?)
                 ORDER BY p.file_offset
-                """, [.integer(id), .int(fileSequence), .integer(Int64(clamping: headerEnd)), .integer(Int64(clamping: tailFrom))]) {
-                SessionCapturedPacket(flowID: $0.int64(0), date: $0.date(1),
-                                      direction: PacketDirection(rawValue: $0.int(2)) ?? .outbound,
-                                      length: $0.int(3), offset: UInt64($0.int64(4)))
-            }
+                """, [.integer(id), .int(fileSequence), .integer(low), .integer(high)], Self.capturedPacket)
         }
-    }
-
-    /// The session's packets whose bytes are in one file, by ascending offset.
-    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32) throws -> [SessionCapturedPacket] {
-        var packets: [SessionCapturedPacket] = []
-        try forEachCapturedPacket(inAuditSession: id, fileSequence: fileSequence) { packets.append($0) }
-        return packets
     }
 
     /// Every packet whose bytes are in one file, whatever its session, by ascending offset, handed
@@ -323,29 +315,14 @@ extension FlowStore {
                 FROM packets p
                 WHERE p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
                 ORDER BY p.file_offset
-                """, [.int(fileSequence)]) {
-                try body(SessionCapturedPacket(flowID: $0.int64(0), date: $0.date(1),
-                                               direction: PacketDirection(rawValue: $0.int(2)) ?? .outbound,
-                                               length: $0.int(3), offset: UInt64($0.int64(4))))
-            }
+                """, [.int(fileSequence)]) { try body(Self.capturedPacket($0)) }
         }
     }
 
-    /// The same packets handed over one at a time as SQLite steps to them: memory stays the same
-    /// however many packets a file holds.
-    public func forEachCapturedPacket(inAuditSession id: Int64, fileSequence: UInt32, _ body: (SessionCapturedPacket) throws -> Void) throws {
-        try wrap {
-            try db.query("""
-                SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
-                FROM packets p JOIN flows f ON f.id = p.flow_id
-                WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-                ORDER BY p.file_offset
-                """, [.integer(id), .int(fileSequence)]) {
-                try body(SessionCapturedPacket(flowID: $0.int64(0), date: $0.date(1),
-                                               direction: PacketDirection(rawValue: $0.int(2)) ?? .outbound,
-                                               length: $0.int(3), offset: UInt64($0.int64(4))))
-            }
-        }
+    /// A row of flow_id, ts, direction, length, file_offset.
+    static func capturedPacket(_ row: SQLiteRow) -> SessionCapturedPacket {
+        SessionCapturedPacket(flowID: row.int64(0), date: row.date(1), direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
+                              length: row.int(3), offset: UInt64(row.int64(4)))
     }
 }
 

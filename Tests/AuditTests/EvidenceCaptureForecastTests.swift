@@ -5,8 +5,9 @@ final class EvidenceCaptureForecastTests: XCTestCase {
     typealias Forecast = EvidenceCaptureForecast
 
     func summary(_ counts: [(fileSequence: UInt32?, packets: Int, beforeStart: Int, afterEnd: Int)], _ files: [Forecast.File]) -> EvidenceCaptureSummary {
-        Forecast.summary(sessionID: 7, counts: counts.map { Forecast.Count(fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
-                         files: files, start: 1_000, end: 2_000)
+        Forecast.document(sessionID: 7, flowIDs: [],
+                          counts: counts.map { Forecast.Count(fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
+                          files: files, start: 1_000, end: 2_000).summary
     }
 
     func testPacketsNeverCapturedOrInAMissingOrUnreadableFileAreCountedByReason() {

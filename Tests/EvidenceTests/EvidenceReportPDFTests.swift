@@ -29,7 +29,7 @@ final class EvidenceReportPDFTests: XCTestCase {
                                      exportedWith: "tunnelvision 0.1.0", exportedAt: exportedAt)
         let folder = directory.url.appendingPathComponent("capture")
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        capture = try! EvidenceCaptureWriter.write(for: bundle, from: store, captureDirectory: store.capturesDirectory, into: folder, application: "t").document
+        capture = try! EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
         try! EvidenceReportRenderer.render(bundle, capture, into: directory.url)
     }
 

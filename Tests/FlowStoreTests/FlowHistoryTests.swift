@@ -141,9 +141,9 @@ final class FlowHistoryTests: XCTestCase {
                                             end: Instant.microseconds(FlowFixture.at(5)))
         XCTAssertEqual(window.map(\.beforeStart), [0, 1, 0, 0, 0], "only the packet at 1 s is before 2 s")
         XCTAssertEqual(window.map(\.afterEnd), [0, 0, 0, 2, 0], "the two at 6 s and 7 s are after 5 s; the one at 5 s is not")
-        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 1, headerEnd: 24, tailFrom: 500).map(\.offset), [900],
-                       "only packets in the header or past the tail bound")
-        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 2, headerEnd: 25, tailFrom: 1_000).map(\.offset), [24])
+        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 1, outside: 24...500).map(\.offset), [900],
+                       "only packets outside the middle")
+        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 2, outside: 25...1_000).map(\.offset), [24])
         XCTAssertEqual(try store.captureFileSequences(inAuditSession: s.id), [1, 2])
         XCTAssertEqual(try store.auditEvidenceFileSequences(), [1, 2])
         let inFile1 = try store.capturedPackets(inAuditSession: s.id, fileSequence: 1)

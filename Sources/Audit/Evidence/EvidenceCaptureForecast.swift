@@ -106,9 +106,4 @@ public enum EvidenceCaptureForecast {
         return EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
                                        sourceFiles: sources, flows: flowIDs.enumerated().map { ($1, perFlow[$0]) })
     }
-
-    /// The totals alone, as the report reads them.
-    public static func summary(sessionID: Int64, counts: [Count], files: [File], start: Int64, end: Int64) -> EvidenceCaptureSummary {
-        document(sessionID: sessionID, flowIDs: [], counts: counts, files: files, start: start, end: end).summary
-    }
 }
