@@ -66,6 +66,11 @@ public enum BundleVerifier {
         for name in present.subtracting(listed).sorted() { setProblems.append("\(name) is in the archive but not in the manifest") }
         checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
 
+        // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
+        let jsonNames = documents.keys.filter { $0.hasSuffix(".json") }.sorted()
+        let syntaxProblems = jsonNames.compactMap { name in JSONSyntax.problem(in: documents[name]!).map { "\(name) is not well-formed JSON: \($0)" } }
+        checks.append(Check(statement: "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).", problems: syntaxProblems))
+
         // 3. Documents.
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
         // flows.json is read into the fields checked here, a flow at a time: as dictionaries,

@@ -162,7 +162,9 @@ extension ExportCommands {
                     out += failed.isEmpty ? "Every check holds.\n" : "\(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.\n"
                     context.standardOutput(out)
                 }
-                if !failed.isEmpty { throw RefusedError("\(path) does not verify: \(failed.count) of \(checks.count) checks do not hold.") }
+                if !failed.isEmpty {
+                    throw RefusedError("\(path) does not verify: \(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.")
+                }
             })
     }
 }

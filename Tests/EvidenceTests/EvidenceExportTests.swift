@@ -122,7 +122,7 @@ final class EvidenceExportTests: XCTestCase {
     func testVerifyPassesAFreshBundle() throws {
         let (dir, store) = try copyOfStore()
         let checks = BundleVerifier.verify(try export(store, into: dir).url)
-        XCTAssertEqual(checks.count, 6)
+        XCTAssertEqual(checks.count, 7)
         XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
     }
 
@@ -241,6 +241,33 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertTrue(dropped.contains { $0.hasPrefix("row 4 of flows.csv") }, "the rows after the gap no longer match: \(dropped)")
         XCTAssertEqual(try problems("header"), ["flows.csv's header row is not the one the format defines"])
         XCTAssertEqual(try problems("latin1"), ["flows.csv is missing or is not UTF-8"])
+    }
+
+    func testVerifyRefusesATrailingCommaThatFoundationWouldForgive() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        // A comma before a closing brace in flows.json, the manifest made to agree.
+        let script = """
+        import zipfile,sys,hashlib,json,copy
+        src=zipfile.ZipFile(sys.argv[1]); flows=src.read('flows.json')
+        at=flows.index(b'"port": ')
+        end=flows.index(b'}', at)
+        data=flows[:end]+b','+flows[end:]
+        m=json.loads(src.read('manifest.json'))
+        for f in m['files']:
+            if f['name']=='flows.json': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+        dst=zipfile.ZipFile(sys.argv[2],'w')
+        for i in src.infolist():
+            dst.writestr(copy.copy(i), data if i.filename=='flows.json' else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
+        dst.close()
+        print(len(flows[:end]))
+        """
+        let copy = dir.url.appendingPathComponent("comma.zip")
+        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path]))
+        XCTAssertEqual(run.status, 0, run.error)
+        let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+        XCTAssertEqual(failed.map(\.statement), ["Each of the 5 JSON documents is well-formed JSON (RFC 8259)."], "\(failed)")
+        XCTAssertTrue(failed.first?.problems.first?.hasPrefix("flows.json is not well-formed JSON: ") == true, "\(failed)")
     }
 
     func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Whether bytes are one JSON text as RFC 8259 defines it, read strictly: no trailing commas, no
+/// comments, no unescaped control characters, numbers as the grammar spells them, UTF-8. Verify
+/// needs it because Foundation's decoders forgive some of these, and a bundle's documents promise
+/// JSON that any parser reads.
+enum JSONSyntax {
+    /// nil when the bytes are valid JSON; otherwise what is wrong and at which byte.
+    static func problem(in data: Data) -> String? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            do {
+                reader.space()
+                try reader.value(depth: 0)
+                reader.space()
+                guard reader.at == reader.bytes.count else { throw Failure(reason: "something follows the JSON value", at: reader.at) }
+                guard BundleVerifier.isUTF8(data) else { throw Failure(reason: "bytes that are not UTF-8", at: 0) }
+                return nil
+            } catch let failure as Failure {
+                return "\(failure.reason) at byte \(failure.at)"
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
+
+    struct Failure: Error { let reason: String; let at: Int }
+
+    struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var at = 0
+        static let maximumDepth = 512
+
+        var current: UInt8? { at < bytes.count ? bytes[at] : nil }
+
+        mutating func space() {
+            while let b = current, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { at += 1 }
+        }
+
+        func fail(_ reason: String) -> Failure { Failure(reason: reason, at: at) }
+
+        mutating func expect(_ literal: String) throws {
+            for byte in literal.utf8 {
+                guard current == byte else { throw fail("a misspelt \(literal)") }
+                at += 1
+            }
+        }
+
+        mutating func value(depth: Int) throws {
+            guard depth < Self.maximumDepth else { throw fail("nesting deeper than \(Self.maximumDepth)") }
+            guard let b = current else { throw fail("a value missing") }
+            switch b {
+            case UInt8(ascii: "{"): try object(depth: depth)
+            case UInt8(ascii: "["): try array(depth: depth)
+            case UInt8(ascii: "\""): try string()
+            case UInt8(ascii: "t"): try expect("true")
+            case UInt8(ascii: "f"): try expect("false")
+            case UInt8(ascii: "n"): try expect("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            default: throw fail("an unexpected character")
+            }
+        }
+
+        mutating func object(depth: Int) throws {
+            at += 1
+            space()
+            if current == UInt8(ascii: "}") { at += 1; return }
+            while true {
+                space()
+                guard current == UInt8(ascii: "\"") else { throw fail("a member name missing (a trailing comma?)") }
+                try string()
+                space()
+                guard current == UInt8(ascii: ":") else { throw fail("a colon missing") }
+                at += 1
+                space()
+                try value(depth: depth + 1)
+                space()
+                if current == UInt8(ascii: ",") { at += 1; continue }
+                if current == UInt8(ascii: "}") { at += 1; return }
+                throw fail("a comma or a closing brace missing")
+            }
+        }
+
+        mutating func array(depth: Int) throws {
+            at += 1
+            space()
+            if current == UInt8(ascii: "]") { at += 1; return }
+            while true {
+                space()
+                if current == UInt8(ascii: "]") { throw fail("a trailing comma") }
+                try value(depth: depth + 1)
+                space()
+                if current == UInt8(ascii: ",") { at += 1; continue }
+                if current == UInt8(ascii: "]") { at += 1; return }
+                throw fail("a comma or a closing bracket missing")
+            }
+        }
+
+        mutating func string() throws {
+            at += 1
+            while let b = current {
+                switch b {
+                case UInt8(ascii: "\""): at += 1; return
+                case UInt8(ascii: "\\"):
+                    at += 1
+                    guard let e = current else { throw fail("a string cut short") }
+                    if e == UInt8(ascii: "u") {
+                        for _ in 0..<4 {
+                            at += 1
+                            guard let h = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(h) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(h | 0x20) else {
+                                throw fail("a \\u escape without four hex digits")
+                            }
+                        }
+                    } else if ![UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t")].contains(e) {
+                        throw fail("an unknown escape")
+                    }
+                    at += 1
+                case 0..<0x20: throw fail("a control character in a string")
+                default: at += 1
+                }
+            }
+            throw fail("a string cut short")
+        }
+
+        mutating func number() throws {
+            if current == UInt8(ascii: "-") { at += 1 }
+            func digits() -> Int { var n = 0; while let b = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) { at += 1; n += 1 }; return n }
+            if current == UInt8(ascii: "0") { at += 1 } else { guard digits() > 0 else { throw fail("a number without digits") } }
+            if current == UInt8(ascii: ".") { at += 1; guard digits() > 0 else { throw fail("a fraction without digits") } }
+            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+                at += 1
+                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { at += 1 }
+                guard digits() > 0 else { throw fail("an exponent without digits") }
+            }
+        }
+    }
+}

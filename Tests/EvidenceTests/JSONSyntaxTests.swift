@@ -1,0 +1,81 @@
+@testable import Evidence
+import Foundation
+import TestSupport
+import XCTest
+
+/// The strict JSON check verify makes, held against Python's json module (with NaN and Infinity
+/// refused, as RFC 8259 does).
+final class JSONSyntaxTests: XCTestCase {
+    func valid(_ text: String) -> Bool { JSONSyntax.problem(in: Data(text.utf8)) == nil }
+
+    func testWellFormedJSONPasses() {
+        for text in [#"{}"#, #"[]"#, #" {"a": [1, -0.5e+10, 0, 2E3, true, false, null, "é \u00e9 \n \/ \\ \""]} "#, #""just a string""#,
+                     #"{"nested": {"deeper": [[[]], {}]}}"#, "12", "-0"] {
+            XCTAssertTrue(valid(text), text)
+        }
+    }
+
+    func testWhatFoundationForgivesOrRFC8259RefusesIsNamedWithItsByte() {
+        XCTAssertEqual(JSONSyntax.problem(in: Data(#"{"a": 1,}"#.utf8)), "a member name missing (a trailing comma?) at byte 8")
+        XCTAssertEqual(JSONSyntax.problem(in: Data(#"[1, 2,]"#.utf8)), "a trailing comma at byte 6")
+        for text in ["01", ".5", "1.", "1e", "+1", #"{'a': 1}"#, #"{"a": 1} // note"#, #"["\x"]"#, #"["\u12"]"#, "[\"a\u{01}\"]", #"["open"#,
+                     "NaN", "tru", #"{"a" 1}"#, #"{"a": 1 "b": 2}"#, "", "[] []"] {
+            XCTAssertFalse(valid(text), text)
+        }
+        XCTAssertNotNil(JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8")
+        XCTAssertNotNil(JSONSyntax.problem(in: Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)),
+                        "nesting is bounded, not the stack")
+    }
+
+    func testTheVerdictAgreesWithPythonOnMutationsOfARealDocument() throws {
+        let source = Data(#"{"flows": [{"id": 1, "name": {"text": "a\"b", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}], "v": 2}"#.utf8)
+        var generator = SeededBytes(seed: 42)
+        var cases: [Data] = []
+        let replacements = Array(#"{}[],:"\ 0.eE-+tn"#.utf8), insertions = Array(#"{}[],:"\"#.utf8)
+        for n in 0..<300 {
+            var bytes = [UInt8](source)
+            for _ in 0...(n % 3) {
+                let at = Int(generator.next() % UInt64(bytes.count))
+                switch n % 3 {
+                case 0: bytes[at] = replacements[Int(generator.next() % UInt64(replacements.count))]
+                case 1: bytes.insert(insertions[Int(generator.next() % UInt64(insertions.count))], at: at)
+                default: bytes.remove(at: at)
+                }
+            }
+            cases.append(Data(bytes))
+        }
+        let script = """
+        import json,sys,base64
+        def refuse(c): raise ValueError(c)
+        out=[]
+        for b in json.loads(sys.stdin.read()):
+            try: json.loads(base64.b64decode(b).decode('utf-8'), parse_constant=refuse); out.append(True)
+            except Exception: out.append(False)
+        print(json.dumps(out))
+        """
+        let input = try JSONSerialization.data(withJSONObject: cases.map { $0.base64EncodedString() })
+        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: input))
+        XCTAssertEqual(result.status, 0, result.error)
+        let python = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [Bool])
+        var disagreements: [String] = []
+        for (data, pythonSays) in zip(cases, python) where (JSONSyntax.problem(in: data) == nil) != pythonSays {
+            disagreements.append(String(decoding: data, as: UTF8.self))
+        }
+        XCTAssertEqual(disagreements, [], "both valid and invalid mutations must be judged as Python judges them")
+        XCTAssertGreaterThan(python.filter { $0 }.count, 10, "some mutations stay valid JSON")
+        XCTAssertGreaterThan(python.filter { !$0 }.count, 100)
+    }
+}
+
+/// A small deterministic generator for the mutations (SplitMix64).
+struct SeededBytes {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
