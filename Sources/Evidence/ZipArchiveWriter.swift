@@ -217,6 +217,7 @@ public enum ZipArchiveWriter {
 
         /// Writes the central directory and the end records, and renames the archive into place.
         public func finish() throws {
+            precondition(open == nil, "an entry is still being streamed into the archive")
             let centralOffset = offset
             try out.write(contentsOf: central)
             let needs64 = centralOffset >= zip64Threshold || UInt64(central.count) >= zip64Threshold || count >= 0xFFFF
