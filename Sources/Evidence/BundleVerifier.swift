@@ -90,6 +90,9 @@ public enum BundleVerifier {
         // 4. The capture against capture.json.
         let written = captureDoc.packets.written
         var captureProblems = capture.problems
+        if capture.uncommented > 0 {
+            captureProblems.append("\(AuditPresentation.count(capture.uncommented, "packet")) of capture.pcapng \(capture.uncommented == 1 ? "carries no comment naming its flow" : "carry no comment naming their flow")")
+        }
         if capture.packets != written {
             captureProblems.append("capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written")
         }
@@ -312,6 +315,9 @@ struct PcapngScan {
     private(set) var comments: [Int64: Set<String>] = [:]
     private var offset: UInt64 = 0
     private var sawHeader = false
+    private var seenComments: Set<Data> = []
+    /// Packets whose block names no flow at all.
+    private(set) var uncommented = 0
 
     mutating func feed(_ chunk: Data) {
         buffer.append(chunk)
@@ -329,12 +335,22 @@ struct PcapngScan {
                 packets += 1
                 let captured = Int(u32(at + 20))
                 var option = at + 28 + ((captured + 3) & ~3)
+                var commented = false
                 while option + 4 <= at + length - 4 {
                     let code = Int(u16(option)), size = Int(u16(option + 2))
                     if code == 0 || option + 4 + size > at + length - 4 { break }
-                    if code == 1, let text = String(data: buffer[(option + 4)..<(option + 4 + size)], encoding: .utf8) { note(text) }
+                    if code == 1 {
+                        commented = true
+                        // A flow's packets all carry the same comment: each one is read once.
+                        let bytes = buffer.subdata(in: (option + 4)..<(option + 4 + size))
+                        if seenComments.insert(bytes).inserted {
+                            if let text = String(data: bytes, encoding: .utf8) { note(text) }
+                            else { problems.append("the packet comment at offset \(offset) is not UTF-8") }
+                        }
+                    }
                     option += 4 + ((size + 3) & ~3)
                 }
+                if !commented { uncommented += 1 }
             }
             at += length
             offset += UInt64(length)

@@ -270,6 +270,52 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertTrue(failed.first?.problems.first?.hasPrefix("flows.json is not well-formed JSON: ") == true, "\(failed)")
     }
 
+    func testVerifyNamesPacketsWhoseCommentIsMissingOrNotUTF8() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        // The second packet block loses its comment, the third gets one that is not UTF-8; the
+        // block lengths and the manifest are made to agree.
+        let script = """
+        import zipfile,sys,hashlib,json,copy,struct
+        src=zipfile.ZipFile(sys.argv[1]); cap=src.read('capture.pcapng')
+        out=bytearray(); at=0; epb=0
+        while at < len(cap):
+            t,l=struct.unpack('<II', cap[at:at+8]); block=cap[at:at+l]
+            if t==6:
+                epb+=1
+                if epb in (2,3):
+                    captured=struct.unpack('<I', block[20:24])[0]
+                    head=block[8:28+((captured+3)&~3)]
+                    opts=b''; o=28+((captured+3)&~3)
+                    while o+4 <= l-4:
+                        code,size=struct.unpack('<HH', block[o:o+4])
+                        if code==0: break
+                        body=block[o+4:o+4+size]
+                        if code==1 and epb==3: body=b'\\xff\\xfe flow'; size=len(body)
+                        if not (code==1 and epb==2): opts+=struct.pack('<HH',code,size)+body+b'\\0'*((4-size%4)%4)
+                        o+=4+((struct.unpack('<HH', block[o:o+4])[1]+3)&~3)
+                    opts+=b'\\0\\0\\0\\0'
+                    total=12+len(head)+len(opts)
+                    block=struct.pack('<II',6,total)+head+opts+struct.pack('<I',total)
+            out+=block; at+=l
+        data=bytes(out)
+        m=json.loads(src.read('manifest.json'))
+        for f in m['files']:
+            if f['name']=='capture.pcapng': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+        dst=zipfile.ZipFile(sys.argv[2],'w')
+        for i in src.infolist():
+            dst.writestr(copy.copy(i), data if i.filename=='capture.pcapng' else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
+        dst.close()
+        """
+        let copy = dir.url.appendingPathComponent("comments.zip")
+        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path]))
+        XCTAssertEqual(run.status, 0, run.error)
+        let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+        let problems = failed.flatMap(\.problems)
+        XCTAssertTrue(problems.contains("1 packet of capture.pcapng carries no comment naming its flow"), "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("the packet comment at offset ") && $0.hasSuffix(" is not UTF-8") }, "\(problems)")
+    }
+
     func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
         let (dir, store) = try copyOfStore()
         let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
