@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
         .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "ImportTests", dependencies: ["Import", "Capture", "FlowStore", "Audit", "Evidence", "TestSupport"]),
+        .testTarget(name: "ImportTests", dependencies: ["Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport"]),
         .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "TestSupport"],
                     exclude: ["Golden"]),
     ],

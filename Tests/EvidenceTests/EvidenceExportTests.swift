@@ -208,29 +208,38 @@ final class EvidenceExportTests: XCTestCase {
         }
     }
 
+    /// A copy of the bundle at `url` in which the entry `name` holds what the Python `code` leaves
+    /// in `data` (it finds the entry's bytes in `orig` and `argument` in `arg`), the manifest made
+    /// to agree: only the checks beyond the digests can tell.
+    func copy(of url: URL, to copy: URL, replacing name: String, python code: String, argument: String = "") throws {
+        let script = """
+        import zipfile,sys,hashlib,json,copy,struct
+        src=zipfile.ZipFile(sys.argv[1]); name=sys.argv[3]; arg=sys.argv[4]; orig=src.read(name)
+        \(code)
+        m=json.loads(src.read('manifest.json'))
+        for f in m['files']:
+            if f['name']==name: f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+        dst=zipfile.ZipFile(sys.argv[2],'w')
+        for i in src.infolist():
+            dst.writestr(copy.copy(i), data if i.filename==name else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
+        dst.close()
+        """
+        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path, name, argument]))
+        XCTAssertEqual(run.status, 0, run.error)
+    }
+
     func testVerifyNamesAMissingRowAChangedHeaderAndBytesThatAreNotUTF8InFlowsCSV() throws {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url
         // Each copy gets another flows.csv (and a manifest that agrees), so only the CSV check can tell.
-        let script = """
-        import zipfile,sys,hashlib,json,copy
-        src=zipfile.ZipFile(sys.argv[1]); csv=src.read('flows.csv')
-        lines=csv.split(b'\\r\\n')
-        data={'dropped': b'\\r\\n'.join(lines[:3]+lines[4:]), 'header': csv.replace(b'bytesOut', b'bytes_out', 1),
-              'latin1': csv + b'\\xff\\xfe\\r\\n'}[sys.argv[3]]
-        m=json.loads(src.read('manifest.json'))
-        for f in m['files']:
-            if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-        dst=zipfile.ZipFile(sys.argv[2],'w')
-        for i in src.infolist():
-            info=copy.copy(i)
-            dst.writestr(info, data if i.filename=='flows.csv' else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
-        dst.close()
+        let code = """
+        lines=orig.split(b'\\r\\n')
+        data={'dropped': b'\\r\\n'.join(lines[:3]+lines[4:]), 'header': orig.replace(b'bytesOut', b'bytes_out', 1),
+              'latin1': orig + b'\\xff\\xfe\\r\\n'}[arg]
         """
         func problems(_ mode: String) throws -> [String] {
             let copy = dir.url.appendingPathComponent("\(mode).zip")
-            let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path, mode]))
-            XCTAssertEqual(run.status, 0, run.error)
+            try self.copy(of: url, to: copy, replacing: "flows.csv", python: code, argument: mode)
             let failed = BundleVerifier.verify(copy).filter { !$0.holds }
             XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
             return failed.flatMap(\.problems)
@@ -247,24 +256,11 @@ final class EvidenceExportTests: XCTestCase {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url
         // A comma before a closing brace in flows.json, the manifest made to agree.
-        let script = """
-        import zipfile,sys,hashlib,json,copy
-        src=zipfile.ZipFile(sys.argv[1]); flows=src.read('flows.json')
-        at=flows.index(b'"port": ')
-        end=flows.index(b'}', at)
-        data=flows[:end]+b','+flows[end:]
-        m=json.loads(src.read('manifest.json'))
-        for f in m['files']:
-            if f['name']=='flows.json': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-        dst=zipfile.ZipFile(sys.argv[2],'w')
-        for i in src.infolist():
-            dst.writestr(copy.copy(i), data if i.filename=='flows.json' else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
-        dst.close()
-        print(len(flows[:end]))
-        """
         let copy = dir.url.appendingPathComponent("comma.zip")
-        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path]))
-        XCTAssertEqual(run.status, 0, run.error)
+        try self.copy(of: url, to: copy, replacing: "flows.json", python: """
+            end=orig.index(b'}', orig.index(b'"port": '))
+            data=orig[:end]+b','+orig[end:]
+            """)
         let failed = BundleVerifier.verify(copy).filter { !$0.holds }
         XCTAssertEqual(failed.map(\.statement), ["Each of the 5 JSON documents is well-formed JSON (RFC 8259)."], "\(failed)")
         XCTAssertTrue(failed.first?.problems.first?.hasPrefix("flows.json is not well-formed JSON: ") == true, "\(failed)")
@@ -275,41 +271,30 @@ final class EvidenceExportTests: XCTestCase {
         let url = try export(store, into: dir).url
         // The second packet block loses its comment, the third gets one that is not UTF-8; the
         // block lengths and the manifest are made to agree.
-        let script = """
-        import zipfile,sys,hashlib,json,copy,struct
-        src=zipfile.ZipFile(sys.argv[1]); cap=src.read('capture.pcapng')
-        out=bytearray(); at=0; epb=0
-        while at < len(cap):
-            t,l=struct.unpack('<II', cap[at:at+8]); block=cap[at:at+l]
-            if t==6:
-                epb+=1
-                if epb in (2,3):
-                    captured=struct.unpack('<I', block[20:24])[0]
-                    head=block[8:28+((captured+3)&~3)]
-                    opts=b''; o=28+((captured+3)&~3)
-                    while o+4 <= l-4:
-                        code,size=struct.unpack('<HH', block[o:o+4])
-                        if code==0: break
-                        body=block[o+4:o+4+size]
-                        if code==1 and epb==3: body=b'\\xff\\xfe flow'; size=len(body)
-                        if not (code==1 and epb==2): opts+=struct.pack('<HH',code,size)+body+b'\\0'*((4-size%4)%4)
-                        o+=4+((struct.unpack('<HH', block[o:o+4])[1]+3)&~3)
-                    opts+=b'\\0\\0\\0\\0'
-                    total=12+len(head)+len(opts)
-                    block=struct.pack('<II',6,total)+head+opts+struct.pack('<I',total)
-            out+=block; at+=l
-        data=bytes(out)
-        m=json.loads(src.read('manifest.json'))
-        for f in m['files']:
-            if f['name']=='capture.pcapng': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-        dst=zipfile.ZipFile(sys.argv[2],'w')
-        for i in src.infolist():
-            dst.writestr(copy.copy(i), data if i.filename=='capture.pcapng' else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
-        dst.close()
-        """
         let copy = dir.url.appendingPathComponent("comments.zip")
-        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path]))
-        XCTAssertEqual(run.status, 0, run.error)
+        try self.copy(of: url, to: copy, replacing: "capture.pcapng", python: """
+            out=bytearray(); at=0; epb=0
+            while at < len(orig):
+                t,l=struct.unpack('<II', orig[at:at+8]); block=orig[at:at+l]
+                if t==6:
+                    epb+=1
+                    if epb in (2,3):
+                        captured=struct.unpack('<I', block[20:24])[0]
+                        head=block[8:28+((captured+3)&~3)]
+                        opts=b''; o=28+((captured+3)&~3)
+                        while o+4 <= l-4:
+                            code,size=struct.unpack('<HH', block[o:o+4])
+                            if code==0: break
+                            body=block[o+4:o+4+size]
+                            if code==1 and epb==3: body=b'\\xff\\xfe flow'
+                            if not (code==1 and epb==2): opts+=struct.pack('<HH',code,len(body))+body+b'\\0'*((4-len(body)%4)%4)
+                            o+=4+((size+3)&~3)
+                        opts+=b'\\0\\0\\0\\0'
+                        total=12+len(head)+len(opts)
+                        block=struct.pack('<II',6,total)+head+opts+struct.pack('<I',total)
+                out+=block; at+=l
+            data=bytes(out)
+            """)
         let failed = BundleVerifier.verify(copy).filter { !$0.holds }
         let problems = failed.flatMap(\.problems)
         XCTAssertTrue(problems.contains("1 packet of capture.pcapng carries no comment naming its flow"), "\(problems)")

@@ -1,5 +1,6 @@
 @testable import Evidence
 import Foundation
+import Sample
 import TestSupport
 import XCTest
 
@@ -29,7 +30,7 @@ final class JSONSyntaxTests: XCTestCase {
 
     func testTheVerdictAgreesWithPythonOnMutationsOfARealDocument() throws {
         let source = Data(#"{"flows": [{"id": 1, "name": {"text": "a\"b", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}], "v": 2}"#.utf8)
-        var generator = SeededBytes(seed: 42)
+        var generator = SampleRandom(seed: 42)
         var cases: [Data] = []
         let replacements = Array(#"{}[],:"\ 0.eE-+tn"#.utf8), insertions = Array(#"{}[],:"\"#.utf8)
         for n in 0..<300 {
@@ -64,18 +65,5 @@ final class JSONSyntaxTests: XCTestCase {
         XCTAssertEqual(disagreements, [], "both valid and invalid mutations must be judged as Python judges them")
         XCTAssertGreaterThan(python.filter { $0 }.count, 10, "some mutations stay valid JSON")
         XCTAssertGreaterThan(python.filter { !$0 }.count, 100)
-    }
-}
-
-/// A small deterministic generator for the mutations (SplitMix64).
-struct SeededBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,6 +4,7 @@ import Evidence
 import FlowStore
 import Foundation
 @testable import Import
+import Sample
 import TestSupport
 import XCTest
 
@@ -299,7 +300,7 @@ final class CaptureImportTests: XCTestCase {
         let seeds = [CaptureBuilder.pcap(frames, linkType: 101),
                      Data(CaptureBuilder.sectionHeader(hardware: "h") + CaptureBuilder.interface(linkType: 1, resolution: 9)
                           + frames.flatMap { CaptureBuilder.enhanced(.init(micros: $0.micros, bytes: CaptureBuilder.link($0.bytes, 1))) })]
-        var random = SplitMix(seed: 42)
+        var random = SampleRandom(seed: 42)
         let dir = TemporaryDirectory("fuzz")
         var refused = 0, analysed = 0
         for i in 0..<10_000 {
@@ -338,18 +339,6 @@ final class CaptureImportTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output + result.error)
         XCTAssertTrue(result.output.contains("tls-sni.pcapng: 79 TLS/QUIC flows compared"), result.output)
         XCTAssertTrue(result.output.hasSuffix("0 disagreements\n"), result.output)
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
