@@ -37,10 +37,12 @@ public struct EvidenceExportResult: Sendable, Equatable {
 /// Draws report.pdf into a folder: the report layer plugs in here, the exporter knows no PDF.
 public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCaptureSummary, URL) throws -> Void
 
-/// Reads a closed session out of the history, has the documents, the capture and the report
-/// written into a folder of its own temporary directory, hashes them into the manifest and
-/// zips the folder. At most one bundle is left there; a failure leaves nothing. The default
-/// directory is the exporter's own, so exports running at once never clear each other's files.
+/// Reads a closed session out of the history and makes its bundle: the documents and the report
+/// are written (and hashed, and deflated) into a folder of its own temporary directory, the
+/// capture straight into the archive at its destination when it does not shrink, and the
+/// manifest last. At most one bundle is left in the temporary directory; a failure leaves
+/// nothing. The default directory is the exporter's own, so exports running at once never clear
+/// each other's files.
 public final class EvidenceExporter {
     public let store: FlowStore
     public let temporaryDirectory: URL
