@@ -4,22 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-final class AuditStoreTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var store: FlowStore!
-
-    // XCTest keeps every test case object until the process ends, so what setUp made is let go here.
-    override func tearDown() {
-        store = nil
-        dir = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        store = try FlowStore(directory: dir.url)
-    }
-
+final class AuditStoreTests: StoreTestCase {
     func project(_ name: String = "Example Health", at seconds: Double = 0, allow: [String] = []) throws -> AuditProject {
         try store.createAuditProject(AuditProjectDraft(name: name, bundleIdentifier: "de.example.health", allowlist: try allow.map {
             AllowlistEntry(pattern: try DomainPattern(parsing: $0), note: "note for \($0)")

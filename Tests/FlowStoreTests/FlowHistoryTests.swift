@@ -4,22 +4,12 @@ import Foundation
 import TestSupport
 import XCTest
 
-final class FlowHistoryTests: XCTestCase {
-    var dir: TemporaryDirectory!
-    var store: FlowStore!
+final class FlowHistoryTests: StoreTestCase {
     var capture: Int64 = 0
     var projectID: Int64 = 0
 
-    // XCTest keeps every test case object until the process ends, so what setUp made is let go here.
-    override func tearDown() {
-        store = nil
-        dir = nil
-        super.tearDown()
-    }
-
     override func setUpWithError() throws {
-        dir = TemporaryDirectory()
-        store = try FlowStore(directory: dir.url)
+        try super.setUpWithError()
         capture = try store.beginCaptureSession(at: FlowFixture.epoch)
         projectID = try store.createAuditProject(AuditProjectDraft(name: "P"), at: FlowFixture.epoch).id
     }
