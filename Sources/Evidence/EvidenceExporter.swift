@@ -172,24 +172,13 @@ public final class EvidenceExporter {
             let zip = try EvidenceBundleArchive(url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
             var zipFinished = false
             defer { if !zipFinished { zip.abandon() } }
+            let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+            let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures)
+            handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
             // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
-            var files: [WrittenFile] = []
-            let capture: EvidenceCapture
-            do {
-                let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
-                let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures)
-                handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
-                (capture, files) = try zip.addCapture(for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
+            var (capture, files) = try zip.addCapture(for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
                                                       application: exportedWith, trace: trace)
-                phase("sliced the capture (documents and the report alongside)")
-            } catch let error as EvidenceCaptureError {
-                switch error {
-                case .flowNotInBundle: throw EvidenceExportError.historyChangedWhileExporting
-                case .destinationUnavailable(let reason), .writeFailed(let reason): throw EvidenceExportError.writeFailed(reason)
-                }
-            } catch let error as FlowStoreError {
-                throw EvidenceExportError.historyUnreadable(error.description)
-            }
+            phase("sliced the capture (documents and the report alongside)")
             let written = try documents.finish()
             for (name, done) in written { trace?("  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds) }
             files += try written.map { try $0.done.file.get() }
@@ -231,16 +220,8 @@ public final class EvidenceExporter {
             succeeded = true
             return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flows.count,
                                         findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
-        } catch let error as EvidenceExportError {
-            throw error
-        } catch let error as ReportNotDrawn {
-            throw .reportNotDrawn(error.reason)
-        } catch let error as EvidenceWriteError {
-            throw .writeFailed(error.description)
-        } catch let error as FlowStoreError {
-            throw .historyUnreadable(error.description)
         } catch {
-            throw .writeFailed("\(error.localizedDescription)")
+            throw Self.exportError(error)
         }
     }
 
@@ -261,14 +242,24 @@ public final class EvidenceExporter {
             guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
             try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
             return timing
-        } catch let error as EvidenceExportError {
-            throw error
-        } catch let error as ReportNotDrawn {
-            throw .reportNotDrawn(error.reason)
-        } catch let error as FlowStoreError {
-            throw .historyUnreadable(error.description)
         } catch {
-            throw .writeFailed("\(error)")
+            throw Self.exportError(error)
+        }
+    }
+
+    /// What went wrong, as an export (or the report alone) fails with it.
+    static func exportError(_ error: Error) -> EvidenceExportError {
+        switch error {
+        case let error as EvidenceExportError: return error
+        case let error as EvidenceCaptureError:
+            switch error {
+            case .flowNotInBundle: return .historyChangedWhileExporting
+            case .destinationUnavailable(let reason), .writeFailed(let reason): return .writeFailed(reason)
+            }
+        case let error as ReportNotDrawn: return .reportNotDrawn(error.reason)
+        case let error as EvidenceWriteError: return .writeFailed(error.description)
+        case let error as FlowStoreError: return .historyUnreadable(error.description)
+        default: return .writeFailed(error.localizedDescription)
         }
     }
 
