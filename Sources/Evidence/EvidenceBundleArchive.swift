@@ -47,7 +47,7 @@ final class EvidenceBundleArchive {
                     captureDirectory: URL, application: String, trace: ((String, TimeInterval) -> Void)?) throws -> (EvidenceCapture, [WrittenFile]) {
         var streamed: (entry: ZipArchiveWriter.Archive.OpenEntry, forecastJSON: WrittenFile)?
         let folder = self.folder
-        let sink = EvidenceFileWriter(name: EvidenceCaptureDocument.fileName) { [unowned self] first in
+        let sink = try EvidenceFileWriter(name: EvidenceCaptureDocument.fileName) { [unowned self] first in
             if ZipArchiveWriter.probeSaysDeflate(first.prefix(ZipArchiveWriter.probeLength)) {
                 let file = folder.appendingPathComponent(EvidenceCaptureDocument.fileName)
                 guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {

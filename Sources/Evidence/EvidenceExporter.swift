@@ -150,7 +150,7 @@ public final class EvidenceExporter {
                     second.forecastMade.wait()
                     if case .success(let forecast)? = second.forecast {
                         let drawing = Date()
-                        second.report = Result { try Self.draw(report, bundle, forecast, folder); return try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName)) }
+                        second.report = Result { try Self.draw(report, bundle, forecast, folder); return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName)) }
                         second.reportSeconds = Date().timeIntervalSince(drawing)
                     }
                 }
@@ -198,7 +198,7 @@ public final class EvidenceExporter {
                     // The forecast was wrong (a record unreadable for what only its own header says):
                     // the report must state what the capture holds, so it is drawn again.
                     try Self.draw(report, bundle, capture.document.summary, folder)
-                    reportFile = try Self.hashFile(folder.appendingPathComponent(EvidenceBundle.reportName))
+                    reportFile = try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
                     trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
                 }
                 files.append(reportFile)
@@ -304,21 +304,6 @@ public final class EvidenceExporter {
 
     private static func draw(_ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, _ folder: URL) throws {
         do { try report(bundle, capture, folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
-    }
-
-    private static func hashFile(_ url: URL) throws -> WrittenFile {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
-        defer { try? handle.close() }
-        let digest = SHA256Digest()
-        let deflater = try DeflateStream(level: ZipArchiveWriter.deflateLevel)
-        var count: UInt64 = 0
-        var crc: UInt32 = 0
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
-            digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
-            try data.withUnsafeBytes { try deflater.append($0) }
-        }
-        return WrittenFile(entry: EvidenceManifest.Entry(name: url.lastPathComponent, byteCount: count, sha256: digest.finalHex()), crc32: crc,
-                           deflated: try deflater.finish())
     }
 
     /// Refuses a destination whose directory is not there, before the session is read or sliced.

@@ -10,19 +10,14 @@ public final class EvidenceFileWriter {
     /// False when the bytes go into a file someone else owns (an archive's entry).
     private var ownsHandle = true
     private var buffer = Data()
-    private let digest = SHA256Digest()
-    public private(set) var byteCount: UInt64 = 0
-    /// CRC-32 of what was written, computed on the same pass: the archive needs it and need not read the file again.
-    public private(set) var crc32: UInt32 = 0
-    private static let bufferLimit = 1 << 20
+    private let fingerprint: WrittenFile.Fingerprint
+    static let bufferLimit = 1 << 20
 
-    /// The bytes deflated as they are written, when asked for: the archive then need not read the
+    /// `deflating`: the bytes deflated as they are written, so that the archive need not read the
     /// file again nor deflate it on the thread that assembles it.
-    private let deflater: DeflateStream?
-
     public init(url: URL, deflating: Bool = false) throws {
         name = url.lastPathComponent
-        deflater = deflating ? try DeflateStream(level: ZipArchiveWriter.deflateLevel) : nil
+        fingerprint = try WrittenFile.Fingerprint(deflating: deflating)
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
             throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
         }
@@ -35,10 +30,10 @@ public final class EvidenceFileWriter {
     /// the bytes are an entry of).
     public typealias TargetChoice = (_ firstBytes: Data) throws -> (handle: FileHandle, closeWhenFinished: Bool)
 
-    public init(name: String, choosingTarget choose: @escaping TargetChoice) {
+    public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
         self.name = name
         choice = choose
-        deflater = nil
+        fingerprint = try WrittenFile.Fingerprint(deflating: false)
         buffer.reserveCapacity(Self.bufferLimit)
     }
 
@@ -46,21 +41,17 @@ public final class EvidenceFileWriter {
 
     public func write(_ data: Data) throws {
         buffer.append(data)
-        byteCount += UInt64(data.count)
         if buffer.count >= Self.bufferLimit { try flush() }
     }
 
     public func write(_ bytes: [UInt8]) throws {
         buffer.append(contentsOf: bytes)
-        byteCount += UInt64(bytes.count)
         if buffer.count >= Self.bufferLimit { try flush() }
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        digest.update(buffer)
-        crc32 = Deflate.crc32(crc32, buffer)
-        if let deflater { try buffer.withUnsafeBytes { try deflater.append($0) } }
+        try fingerprint.add(buffer)
         if handle == nil, let choose = choice {
             let chosen = try choose(buffer)
             handle = chosen.handle
@@ -85,8 +76,7 @@ public final class EvidenceFileWriter {
         }
         try flush()
         if ownsHandle { try handle?.close() }
-        return WrittenFile(entry: EvidenceManifest.Entry(name: name, byteCount: byteCount, sha256: digest.finalHex()), crc32: crc32,
-                           deflated: try deflater?.finish())
+        return try fingerprint.file(named: name)
     }
 }
 
@@ -103,4 +93,34 @@ public struct WrittenFile: Sendable, Hashable {
     public let crc32: UInt32
     /// The file deflated, when it was deflated as it was written.
     public var deflated: Data? = nil
+
+    /// What is made of a file's bytes as they go by: size, SHA-256, CRC-32 and, if asked, the
+    /// bytes deflated. One pass, whether the bytes are being written or read back.
+    final class Fingerprint {
+        private let digest = SHA256Digest()
+        private var count: UInt64 = 0
+        private var crc: UInt32 = 0
+        private let deflater: DeflateStream?
+
+        init(deflating: Bool) throws { deflater = deflating ? try DeflateStream(level: ZipArchiveWriter.deflateLevel) : nil }
+
+        func add(_ data: Data) throws {
+            digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
+            if let deflater { try data.withUnsafeBytes { try deflater.append($0) } }
+        }
+
+        func file(named name: String) throws -> WrittenFile {
+            WrittenFile(entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()), crc32: crc,
+                        deflated: try deflater?.finish())
+        }
+    }
+
+    /// A file already on disk (report.pdf, drawn by Cairo), read once for the same facts, deflated.
+    static func reading(_ url: URL) throws -> WrittenFile {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
+        defer { try? handle.close() }
+        let fingerprint = try Fingerprint(deflating: true)
+        while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty { try fingerprint.add(data) }
+        return try fingerprint.file(named: url.lastPathComponent)
+    }
 }
