@@ -48,12 +48,6 @@ public final class JSONKeyOrders {
 /// JSON written as UTF-8 bytes: a document of twenty thousand flows is some 27 MB of text, and
 /// bytes are appended several times faster than a String grows.
 public enum JSONText {
-    public static func append(_ value: JSONValue, to out: inout String, indent: Int) {
-        var bytes: [UInt8] = []
-        append(value, to: &bytes, indent: indent)
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-
     public static func append(_ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil) {
         let orders = orders ?? JSONKeyOrders()
         switch value {
@@ -112,8 +106,6 @@ public enum JSONText {
         }
     }
 
-    public static func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
-
     static func appendSpaces(_ count: Int, to out: inout [UInt8]) { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
 
     static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
@@ -126,12 +118,6 @@ public enum JSONText {
         guard d.isFinite else { return "null" }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return "\(d)"
-    }
-
-    public static func appendString(_ s: String, to out: inout String) {
-        var bytes: [UInt8] = []
-        appendString(s, to: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
     }
 
     public static func appendString(_ s: String, to out: inout [UInt8]) {
