@@ -39,12 +39,14 @@ struct Bench {
 
     init(scale: Double, repeats: Int = 3, context: CommandContext) { self.scale = scale; self.repeats = repeats; self.context = context }
 
-    /// The run of median wall time.
-    func median(_ measure: () throws -> Run) rethrows -> Run {
-        var runs: [Run] = []
+    /// The run of median time, of `repeats` runs.
+    func median<T>(by time: (T) -> Double, _ measure: () throws -> T) rethrows -> T {
+        var runs: [T] = []
         for _ in 0..<repeats { runs.append(try measure()) }
-        return runs.sorted { $0.wall < $1.wall }[runs.count / 2]
+        return runs.sorted { time($0) < time($1) }[runs.count / 2]
     }
+
+    func median(_ measure: () throws -> Run) rethrows -> Run { try median(by: \.wall, measure) }
 
     struct Run { var wall: Double; var cpu: Double; var peakMB: Double; var status: Int32 }
     struct Workload {
@@ -116,14 +118,11 @@ struct Bench {
         w.archiveWithReport = size(full)
         note("[\(w.label)] the report alone")
         let exporter = EvidenceExporter(store: flowStore, temporaryDirectory: dir.appendingPathComponent("tmp"))
-        var timings: [EvidenceReportRenderer.Timing] = []
-        for _ in 0..<repeats {
+        let timing = try median(by: { $0.layout + $0.drawing }) {
             sync()
-            timings.append(try exporter.report(sessionID: session.id, exportedWith: "bench", now: Date(timeIntervalSince1970: 1_791_370_800),
-                                               destination: dir.appendingPathComponent("report.pdf")))
+            return try exporter.report(sessionID: session.id, exportedWith: "bench", now: Date(timeIntervalSince1970: 1_791_370_800),
+                                       destination: dir.appendingPathComponent("report.pdf"))
         }
-        // The run of median layout and drawing time, like the exports'.
-        let timing = timings.sorted { $0.layout + $0.drawing < $1.layout + $1.drawing }[timings.count / 2]
         w.layout = timing.layout; w.drawing = timing.drawing; w.pages = timing.pages
         let (bundle, _) = try exporter.bundle(sessionID: session.id, exportedWith: "bench", now: Date())
         w.findings = bundle.findings.count
