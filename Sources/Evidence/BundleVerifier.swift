@@ -75,10 +75,10 @@ public enum BundleVerifier {
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
         // flows.json is read into the fields checked here, a flow at a time: as dictionaries,
         // 20 000 flows take half a gigabyte, and decoded whole still some 160 MB.
-        let flowsDocument = documents.removeValue(forKey: "flows.json").flatMap(Self.decodeFlows)
+        let flowsDocument = documents.removeValue(forKey: EvidenceBundle.flowsName).flatMap(Self.decodeFlows)
         guard let flows = flowsDocument,
-              let findingsDoc = json("findings.json"), let findings = findingsDoc["findings"] as? [[String: Any]],
-              let captureDoc = documents["capture.json"].flatMap({ try? JSONDecoder().decode(VerifiedCapture.self, from: $0) }) else {
+              let findingsDoc = json(EvidenceBundle.findingsName), let findings = findingsDoc["findings"] as? [[String: Any]],
+              let captureDoc = documents[EvidenceBundle.captureJSONName].flatMap({ try? JSONDecoder().decode(VerifiedCapture.self, from: $0) }) else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
         }
@@ -127,7 +127,7 @@ public enum BundleVerifier {
         checks.append(Check(statement: "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).", problems: idProblems))
 
         // 6. flows.csv against flows.json.
-        checks.append(csvCheck(documents["flows.csv"], flows: flows))
+        checks.append(csvCheck(documents[EvidenceBundle.flowsCSVName], flows: flows))
         return checks
     }
 

@@ -33,7 +33,7 @@ final class EvidenceBundleArchive {
 
     /// capture.json of a capture document, written into the folder.
     func captureJSON(_ document: EvidenceCaptureDocument) throws -> WrittenFile {
-        try EvidenceExporter.streamed(document.document, name: "capture.json", into: folder,
+        try EvidenceExporter.streamed(document.document, name: EvidenceBundle.captureJSONName, into: folder,
                                       elements: document.flows.lazy.map { EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally) })
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// need not wait for all four.
 final class EvidenceDocumentQueue: @unchecked Sendable {
     /// The largest first.
-    static let order = ["flows.json", "findings.json", "session.json", "flows.csv"]
+    static let order = [EvidenceBundle.flowsName, EvidenceBundle.findingsName, EvidenceBundle.sessionName, EvidenceBundle.flowsCSVName]
 
     struct Done { let file: Result<WrittenFile, Error>; let seconds: TimeInterval; let onSecondCore: Bool }
 

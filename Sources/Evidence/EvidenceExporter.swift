@@ -267,18 +267,18 @@ public final class EvidenceExporter {
     /// flow by flow (finding by finding).
     static func writeDocument(_ name: String, of bundle: EvidenceBundle, into folder: URL) throws -> WrittenFile {
         switch name {
-        case "session.json":
+        case EvidenceBundle.sessionName:
             let session = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try session.write(bundle.sessionDocument.serialized() + "\n")
             return try session.finishFile()
-        case "flows.json":
+        case EvidenceBundle.flowsName:
             return try streamed(bundle.flowsDocument, name: name, into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry))
-        case "flows.csv":
+        case EvidenceBundle.flowsCSVName:
             let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try csv.write(EvidenceFlowsCSV.headerLine)
             for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
             return try csv.finishFile()
-        case "findings.json":
+        case EvidenceBundle.findingsName:
             return try streamed(bundle.findingsDocument, name: name, into: folder, elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
         default:
             preconditionFailure("\(name) is not one of the bundle's documents")

@@ -59,8 +59,10 @@ public struct EvidenceBundle: Sendable {
     }
 
     /// The file names of the bundle, as the manifest lists them (the manifest not among them).
-    public static let documentNames = ["session.json", "flows.json", "flows.csv", "findings.json"]
-    public static let captureNames = ["capture.pcapng", "capture.json"]
+    public static let sessionName = "session.json", flowsName = "flows.json", flowsCSVName = "flows.csv"
+    public static let findingsName = "findings.json", captureJSONName = "capture.json"
+    public static let documentNames = [sessionName, flowsName, flowsCSVName, findingsName]
+    public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
     public static let reportName = "report.pdf"
     public static let manifestName = "manifest.json"
 }
