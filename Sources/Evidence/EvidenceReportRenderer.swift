@@ -8,12 +8,6 @@ public enum EvidenceReportRenderer {
 
     /// Writes `report.pdf` into the folder. Its creation date is the export instant.
     @discardableResult
-    public static func render(_ bundle: EvidenceBundle, _ capture: EvidenceCaptureDocument, into folder: URL,
-                              limits: EvidenceReportLimits = .bundled, fileName: String = EvidenceBundle.reportName) throws -> Timing {
-        try render(bundle, capture.summary, into: folder, limits: limits, fileName: fileName)
-    }
-
-    @discardableResult
     public static func render(_ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, into folder: URL,
                               limits: EvidenceReportLimits = .bundled, fileName: String = EvidenceBundle.reportName) throws -> Timing {
         let report = try EvidenceReport(bundle: bundle, capture: capture, limits: limits)

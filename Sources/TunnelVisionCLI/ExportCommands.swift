@@ -106,7 +106,7 @@ enum ExportCommands {
                         "path": .string(result.url.path), "byteCount": .int(result.byteCount), "files": .strings(result.fileNames),
                         "flows": .int(result.flowCount), "findings": .int(result.findingCount),
                         "capture": result.capture.packets.json,
-                        "captureLines": .strings(EvidenceExportPresentation.captureLines(result.capture)),
+                        "captureLines": .strings(EvidenceExportPresentation.captureLines(result.capture.summary)),
                     ]))
                 }
                 context.standardOutput(EvidenceExportPresentation.sheet(summary))

@@ -115,11 +115,11 @@ extension AuditPresentationTests {
         func document(_ tally: EvidencePacketTally, before: Int = 0) -> EvidenceCaptureDocument {
             EvidenceCaptureDocument(sessionID: 1, snaplen: nil, packets: tally, beforeStart: before, afterEnd: 0, sourceFiles: [], flows: [])
         }
-        XCTAssertEqual(EvidenceExportPresentation.captureLines(document(EvidencePacketTally())),
+        XCTAssertEqual(EvidenceExportPresentation.captureLines(document(EvidencePacketTally()).summary),
                        ["The session recorded no packets, so the capture is empty.", EvidenceExportPresentation.unencryptedWarning])
-        XCTAssertEqual(EvidenceExportPresentation.captureLines(document(EvidencePacketTally(written: 12))).first,
+        XCTAssertEqual(EvidenceExportPresentation.captureLines(document(EvidencePacketTally(written: 12)).summary).first,
                        "Every recorded packet of the session is in the capture: 12 packets.")
-        let lines = EvidenceExportPresentation.captureLines(document(EvidencePacketTally(written: 4842, withoutBytes: [.notCaptured: 52, .captureFileMissing: 0, .recordUnreadable: 1]), before: 1))
+        let lines = EvidenceExportPresentation.captureLines(document(EvidencePacketTally(written: 4842, withoutBytes: [.notCaptured: 52, .captureFileMissing: 0, .recordUnreadable: 1]), before: 1).summary)
         XCTAssertEqual(lines, ["⚠ 4,842 of 4,895 recorded packets are in the capture.",
                                "52 were never written to a capture file.",
                                "1 could not be read back from its capture file.",

@@ -37,7 +37,7 @@ enum ReportFixture {
 
     static func report(limits: EvidenceReportLimits = .bundled) throws -> EvidenceReport {
         let b = try bundle()
-        return try EvidenceReport(bundle: b, capture: capture(for: b), limits: limits)
+        return try EvidenceReport(bundle: b, capture: capture(for: b).summary, limits: limits)
     }
 }
 
@@ -45,7 +45,7 @@ final class EvidenceReportTests: XCTestCase {
     func testTheReportAlwaysHasTheEightSectionsInOrder() throws {
         let bare = try ReportFixture.bundle(flowCount: 0, inspection: .off, markers: false, allowlist: false)
         for b in [try ReportFixture.bundle(), bare] {
-            let report = try EvidenceReport(bundle: b, capture: ReportFixture.capture(for: b, recorded: 0, written: 0), limits: .bundled)
+            let report = try EvidenceReport(bundle: b, capture: ReportFixture.capture(for: b, recorded: 0, written: 0).summary, limits: .bundled)
             XCTAssertEqual(report.sections.map(\.kind), [.session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings, .capture])
             XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
             XCTAssertTrue(report.sections.allSatisfy { !$0.blocks.isEmpty })
@@ -54,7 +54,7 @@ final class EvidenceReportTests: XCTestCase {
 
     func testWhatIsNotThereIsSaidInASentence() throws {
         let bare = try ReportFixture.bundle(flowCount: 0, inspection: .off, markers: false, allowlist: false)
-        let report = try EvidenceReport(bundle: bare, capture: ReportFixture.capture(for: bare, recorded: 0, written: 0), limits: .bundled)
+        let report = try EvidenceReport(bundle: bare, capture: ReportFixture.capture(for: bare, recorded: 0, written: 0).summary, limits: .bundled)
         let session = report.sections[0].blocks
         XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.noMarkers)))
         XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.emptyAllowlist)))
@@ -85,7 +85,7 @@ final class EvidenceReportTests: XCTestCase {
     func testACaptureOfAnotherSessionIsRefused() throws {
         let b = try ReportFixture.bundle()
         let other = EvidenceCaptureDocument(sessionID: 99, snaplen: nil, packets: EvidencePacketTally(), beforeStart: 0, afterEnd: 0, sourceFiles: [], flows: [])
-        XCTAssertThrowsError(try EvidenceReport(bundle: b, capture: other, limits: .bundled)) {
+        XCTAssertThrowsError(try EvidenceReport(bundle: b, capture: other.summary, limits: .bundled)) {
             XCTAssertEqual($0 as? EvidenceReportError, .captureOfAnotherSession(captureSessionID: 99, sessionID: 3))
         }
     }

@@ -30,14 +30,14 @@ final class EvidenceReportPDFTests: XCTestCase {
         let folder = directory.url.appendingPathComponent("capture")
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         capture = try! EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
-        try! EvidenceReportRenderer.render(bundle, capture, into: directory.url)
+        try! EvidenceReportRenderer.render(bundle, capture.summary, into: directory.url)
     }
 
     var pdf: String { Self.directory.url.appendingPathComponent("report.pdf").path }
 
     func layout() throws -> (EvidenceReportLayout, EvidenceReportTypography) {
         let typography = try EvidenceReportTypography(fontsDirectory: ReportFonts.directory())
-        let report = try EvidenceReport(bundle: Self.bundle, capture: Self.capture, limits: .bundled)
+        let report = try EvidenceReport(bundle: Self.bundle, capture: Self.capture.summary, limits: .bundled)
         return (EvidenceReportLayout(report: report, geometry: .a4, measuring: typography), typography)
     }
 
@@ -118,7 +118,7 @@ final class EvidenceReportPDFTests: XCTestCase {
 
     func testTheSameBundleAndInstantDrawTheSameBytes() throws {
         let again = TemporaryDirectory("report-again")
-        try EvidenceReportRenderer.render(Self.bundle, Self.capture, into: again.url)
+        try EvidenceReportRenderer.render(Self.bundle, Self.capture.summary, into: again.url)
         XCTAssertEqual(try Data(contentsOf: again.url.appendingPathComponent("report.pdf")), try Data(contentsOf: URL(fileURLWithPath: pdf)))
     }
 

@@ -41,8 +41,6 @@ public enum EvidenceExportPresentation {
     }
 
     /// The capture's lines: which of the three cases holds, then the packets outside the window.
-    public static func captureLines(_ document: EvidenceCaptureDocument) -> [String] { captureLines(document.summary) }
-
     public static func captureLines(_ document: EvidenceCaptureSummary) -> [String] {
         var lines: [String] = []
         switch document.standing {
@@ -72,7 +70,7 @@ public enum EvidenceExportPresentation {
         out += "\nConnections  \(AuditPresentation.grouped(s.flowCount))\nFindings     \(AuditPresentation.grouped(s.findingCount))\n"
         out += "  “\(EvidenceWording.verdictsNote)”\n"
         out += "\nCapture\n"
-        for line in captureLines(s.capture) { out += "  \(line)\n" }
+        for line in captureLines(s.capture.summary) { out += "  \(line)\n" }
         out += "\nFile\n  \(s.path)\n"
         return out
     }

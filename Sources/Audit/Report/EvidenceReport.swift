@@ -91,10 +91,6 @@ public struct EvidenceReport: Sendable, Hashable {
     public let subtitle: String
     public let sections: [EvidenceReportSection]
 
-    public init(bundle: EvidenceBundle, capture: EvidenceCaptureDocument, limits: EvidenceReportLimits) throws(EvidenceReportError) {
-        try self.init(bundle: bundle, capture: capture.summary, limits: limits)
-    }
-
     public init(bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits) throws(EvidenceReportError) {
         guard capture.sessionID == bundle.session.id else {
             throw .captureOfAnotherSession(captureSessionID: capture.sessionID, sessionID: bundle.session.id)
