@@ -54,15 +54,20 @@ enum FlowRow {
     }
 
     /// Reads a row selected with `FlowStore.flowColumns` (the chain is filled in afterwards).
-    static func flow(from row: SQLiteRow) -> StoredFlow {
-        func names(_ text: String?) -> [String] {
-            guard let text, !text.isEmpty else { return [] }
-            return text.components(separatedBy: nameSeparator)
+    /// Text a session repeats (addresses, names, version lists) is kept once in `shared`.
+    static func flow(from row: SQLiteRow, sharing shared: SharedValues = SharedValues()) -> StoredFlow {
+        func string(_ i: Int32) -> String { shared.string(row.string(i)) }
+        func optionalString(_ i: Int32) -> String? { row.isNull(i) ? nil : string(i) }
+        func names(_ i: Int32) -> [String] {
+            guard let text = row.optionalString(i), !text.isEmpty else { return [] }
+            return shared.list(text) { $0.components(separatedBy: nameSeparator).map(shared.string) }
         }
         var offer: ClientTLSOffer?
         if let form = row.optionalInt64(17).flatMap({ ClientTLSOffer.VersionsForm(rawValue: Int($0)) }) {
-            let versions = row.string(18).split(separator: ",").compactMap { UInt16($0) }.map(TLSProtocolVersion.init(rawValue:))
-            offer = ClientTLSOffer(versionsForm: form, versions: versions, alpn: names(row.optionalString(19)),
+            let versions = shared.versions(row.string(18)) {
+                $0.split(separator: ",").compactMap { UInt16($0) }.map(TLSProtocolVersion.init(rawValue:))
+            }
+            offer = ClientTLSOffer(versionsForm: form, versions: versions, alpn: names(19),
                                    droppedALPNCount: row.int(20), encryptedClientHello: row.bool(21))
         }
         var answer: ServerTLSAnswer?
@@ -92,14 +97,50 @@ enum FlowRow {
         return StoredFlow(
             id: row.int64(0), captureSessionID: row.int64(1),
             ipProtocol: IPProtocolNumber(rawValue: UInt8(truncatingIfNeeded: row.int64(2))),
-            peers: FlowPeers(FlowEndpoint(address: row.string(3), port: UInt16(truncatingIfNeeded: row.int64(4))),
-                             FlowEndpoint(address: row.string(5), port: UInt16(truncatingIfNeeded: row.int64(6)))),
+            peers: FlowPeers(FlowEndpoint(address: string(3), port: UInt16(truncatingIfNeeded: row.int64(4))),
+                             FlowEndpoint(address: string(5), port: UInt16(truncatingIfNeeded: row.int64(6)))),
             firstSeen: row.date(7), lastSeen: row.date(8),
             bytesOut: UInt64(max(0, row.int64(9))), bytesIn: UInt64(max(0, row.int64(10))), packetCount: row.int(11),
             tlsStatus: TLSInspectionStatus(rawValue: row.int(12)) ?? .encrypted,
-            sni: row.optionalString(13), dnsName: row.optionalString(14), dnsOtherNames: names(row.optionalString(15)),
+            sni: optionalString(13), dnsName: optionalString(14), dnsOtherNames: names(15),
             streamOpening: row.optionalInt64(16).flatMap { StreamOpening(rawValue: Int($0)) },
             clientTLS: offer, serverTLS: answer, quic: quic, serverCertificate: certificate,
             auditSessionID: row.optionalInt64(33))
+    }
+}
+
+/// One copy of each value that flows of a session repeat: the device's address, a server's
+/// names, a version list. A session of 20 000 flows talks to a few hundred hosts, so its flows
+/// share their text instead of each holding its own (1.5 MB of 20 000 small strings and lists
+/// otherwise). Bounded: past `limit` distinct values, new ones are no longer kept.
+final class SharedValues {
+    private var strings: [String: String] = [:]
+    private var lists: [String: [String]] = [:]
+    private var versionLists: [String: [TLSProtocolVersion]] = [:]
+    let limit: Int
+
+    init(limit: Int = 4096) { self.limit = limit }
+
+    func string(_ text: String) -> String {
+        // Up to 15 UTF-8 bytes a String holds its text inline: nothing to share.
+        guard text.utf8.count > 15 else { return text }
+        if let kept = strings[text] { return kept }
+        if strings.count < limit { strings[text] = text }
+        return text
+    }
+
+    func list(_ text: String, _ make: (String) -> [String]) -> [String] {
+        Self.shared(text, in: &lists, limit: limit, make)
+    }
+
+    func versions(_ text: String, _ make: (String) -> [TLSProtocolVersion]) -> [TLSProtocolVersion] {
+        Self.shared(text, in: &versionLists, limit: limit, make)
+    }
+
+    private static func shared<T>(_ key: String, in table: inout [String: T], limit: Int, _ make: (String) -> T) -> T {
+        if let kept = table[key] { return kept }
+        let value = make(key)
+        if table.count < limit { table[key] = value }
+        return value
     }
 }

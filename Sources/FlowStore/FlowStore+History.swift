@@ -117,7 +117,8 @@ extension FlowStore {
         try wrap {
             var flows: [StoredFlow] = []
             flows.reserveCapacity(expected)
-            try db.query(sql, bindings) { flows.append(FlowRow.flow(from: $0)) }
+            let shared = SharedValues()
+            try db.query(sql, bindings) { flows.append(FlowRow.flow(from: $0, sharing: shared)) }
             let presented = flows.indices.filter { if case .presented = flows[$0].serverCertificate { return true }; return false }
             for index in presented {
                 let chain = try db.rows("SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position",
