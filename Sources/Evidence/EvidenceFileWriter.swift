@@ -17,7 +17,7 @@ public final class EvidenceFileWriter {
     /// file again nor deflate it on the thread that assembles it.
     public init(url: URL, deflating: Bool = false) throws {
         name = url.lastPathComponent
-        fingerprint = try WrittenFile.Fingerprint(deflating: deflating)
+        fingerprint = try WrittenFile.Fingerprint(deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
             throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
         }
@@ -33,7 +33,7 @@ public final class EvidenceFileWriter {
     public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
         self.name = name
         choice = choose
-        fingerprint = try WrittenFile.Fingerprint(deflating: false)
+        fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
         buffer.reserveCapacity(Self.bufferLimit)
     }
 
@@ -92,26 +92,46 @@ public struct WrittenFile: Sendable, Hashable {
     public let entry: EvidenceManifest.Entry
     public let crc32: UInt32
     /// The file deflated, when it was deflated as it was written.
-    public var deflated: Data? = nil
+    public var deflated: DeflatedFile? = nil
 
     /// What is made of a file's bytes as they go by: size, SHA-256, CRC-32 and, if asked, the
-    /// bytes deflated. One pass, whether the bytes are being written or read back.
+    /// bytes deflated into a file. One pass, whether the bytes are being written or read back.
     final class Fingerprint {
         private let digest = SHA256Digest()
         private var count: UInt64 = 0
         private var crc: UInt32 = 0
-        private let deflater: DeflateStream?
+        private let deflater: (stream: DeflateStream, file: FileHandle, url: URL)?
 
-        init(deflating: Bool) throws { deflater = deflating ? try DeflateStream(level: ZipArchiveWriter.deflateLevel) : nil }
+        init(deflatingInto url: URL?) throws {
+            guard let url else { deflater = nil; return }
+            guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
+                throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
+            }
+            deflater = (try DeflateStream(level: ZipArchiveWriter.deflateLevel, into: handle), handle, url)
+        }
 
         func add(_ data: Data) throws {
             digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
-            if let deflater { try data.withUnsafeBytes { try deflater.append($0) } }
+            if let deflater {
+                do { try data.withUnsafeBytes { try deflater.stream.append($0) } } catch { throw Self.deflateFailed(deflater.url, error) }
+            }
         }
 
         func file(named name: String) throws -> WrittenFile {
-            WrittenFile(entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()), crc32: crc,
-                        deflated: try deflater?.finish())
+            var deflated: DeflatedFile?
+            if let deflater {
+                do {
+                    let count = try deflater.stream.finishFile()
+                    try deflater.file.close()
+                    deflated = DeflatedFile(url: deflater.url, count: count)
+                } catch { throw Self.deflateFailed(deflater.url, error) }
+            }
+            return WrittenFile(entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()), crc32: crc,
+                               deflated: deflated)
+        }
+
+        static func deflateFailed(_ url: URL, _ error: Error) -> EvidenceWriteError {
+            error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
         }
     }
 
@@ -119,8 +139,18 @@ public struct WrittenFile: Sendable, Hashable {
     static func reading(_ url: URL) throws -> WrittenFile {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
         defer { try? handle.close() }
-        let fingerprint = try Fingerprint(deflating: true)
+        let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url))
         while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty { try fingerprint.add(data) }
         return try fingerprint.file(named: url.lastPathComponent)
     }
+}
+
+/// A file's bytes deflated (raw deflate, as a ZIP entry holds them), in a file beside it.
+public struct DeflatedFile: Sendable, Hashable {
+    public let url: URL
+    /// How many deflated bytes.
+    public let count: UInt64
+
+    /// Where the deflated copy of `file` goes: beside it, ".deflate" added.
+    static func url(of file: URL) -> URL { file.appendingPathExtension("deflate") }
 }

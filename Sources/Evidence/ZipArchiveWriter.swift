@@ -12,10 +12,10 @@ public enum ZipArchiveWriter {
         /// The file's CRC-32 when it is already known (computed while the file was written).
         public let crc32: UInt32?
         /// The file already deflated (with `crc32`): stored or deflated by whichever is smaller, no probe.
-        public let deflated: Data?
+        public let deflated: DeflatedFile?
         /// Only these bytes of the file (with `crc32`), stored: an entry copied out of another archive.
         public let range: Range<UInt64>?
-        public init(name: String, url: URL, crc32: UInt32? = nil, deflated: Data? = nil, range: Range<UInt64>? = nil) {
+        public init(name: String, url: URL, crc32: UInt32? = nil, deflated: DeflatedFile? = nil, range: Range<UInt64>? = nil) {
             self.name = name; self.url = url; self.crc32 = crc32; self.deflated = deflated; self.range = range
         }
     }
@@ -120,18 +120,25 @@ public enum ZipArchiveWriter {
             }
             var method = Method.stored
             var compressed: Data?
+            var deflatedFile: DeflatedFile?
             if let deflated = entry.deflated, entry.crc32 != nil {
-                if UInt64(deflated.count) < size { method = .deflated; compressed = deflated }
+                if deflated.count < size { method = .deflated; deflatedFile = deflated }
             } else if size > 0, ZipArchiveWriter.probeSaysDeflate(probe) {
                 try input.seek(toOffset: 0)
                 let whole = try Deflate.compress(level: deflateLevel) { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
                 if UInt64(whole.count) < size { method = .deflated; compressed = whole }
             }
-            let compressedSize = compressed.map { UInt64($0.count) } ?? size
+            let compressedSize = deflatedFile?.count ?? compressed.map { UInt64($0.count) } ?? size
             let header = localHeader(entry.name, method, crc: crc, size: size, compressedSize: compressedSize,
                                      sizes64: size >= zip64Threshold || compressedSize >= zip64Threshold)
             try out.write(contentsOf: header)
-            if let compressed { try out.write(contentsOf: compressed) } else { try copy(from: input, at: 0, count: size, to: out) }
+            if let deflatedFile {
+                guard let deflatedInput = FileHandle(forReadingAtPath: deflatedFile.url.path) else {
+                    throw EvidenceWriteError("\(deflatedFile.url.lastPathComponent) could not be read")
+                }
+                defer { try? deflatedInput.close() }
+                try copy(from: deflatedInput, at: 0, count: deflatedFile.count, to: out)
+            } else if let compressed { try out.write(contentsOf: compressed) } else { try copy(from: input, at: 0, count: size, to: out) }
             record(entry.name, method, crc: crc, size: size, compressedSize: compressedSize, headerLength: header.count)
         }
 

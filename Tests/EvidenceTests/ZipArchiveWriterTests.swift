@@ -17,8 +17,8 @@ final class ZipArchiveWriterTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         let noise = Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let files = [try written("a.json", text), try written("b.bin", noise)]
-        XCTAssertLessThan(files[0].deflated?.count ?? .max, text.count / 10)
-        XCTAssertGreaterThan(files[1].deflated?.count ?? 0, noise.count, "random bytes do not shrink")
+        XCTAssertLessThan(files[0].deflated?.count ?? .max, UInt64(text.count / 10))
+        XCTAssertGreaterThan(files[1].deflated?.count ?? 0, UInt64(noise.count), "random bytes do not shrink")
         // A third entry with nothing deflated beforehand goes through the probe.
         try text.write(to: dir.url.appendingPathComponent("c.txt"))
         let archive = dir.url.appendingPathComponent("t.zip")
