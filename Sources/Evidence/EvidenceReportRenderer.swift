@@ -14,6 +14,7 @@ public enum EvidenceReportRenderer {
         let typography = try EvidenceReportTypography(fontsDirectory: try ReportFonts.directory())
         var timing = Timing()
         let start = Date()
+        // The layout measures and plans the pages; the drawing makes each page again from what was measured.
         let layout = EvidenceReportLayout(report: report, geometry: .a4, measuring: typography)
         typography.forgetMeasurements()
         timing.layout = Date().timeIntervalSince(start)
@@ -22,7 +23,7 @@ public enum EvidenceReportRenderer {
                                     metadata: .init(title: report.title, subject: report.subtitle, creator: bundle.exportedWith, created: bundle.exportedAt),
                                     to: folder.appendingPathComponent(fileName))
         timing.drawing = Date().timeIntervalSince(drawStart)
-        timing.pages = layout.pages.count
+        timing.pages = layout.pageCount
         return timing
     }
 

@@ -57,7 +57,8 @@ public enum EvidenceReportPDF {
         }
         var tags = StructureTags(cr: cr)
         tags.open("Document")
-        for page in layout.pages {
+        // Each page drawn as soon as it is made: no more than a page of marks is held.
+        layout.forEachPage { page in
             cairo_pdf_surface_set_page_label(surface, "\(page.number)")
             var sectionsToMark = page.sectionsStarting
             for mark in page.body {

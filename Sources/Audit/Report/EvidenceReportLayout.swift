@@ -2,20 +2,33 @@ import Foundation
 
 /// Where everything of the report goes: measure → break into units → paginate. Pure; the text is
 /// measured by whoever is passed in, and the drawer puts each mark where this says.
-public struct EvidenceReportLayout: Sendable, Hashable {
+///
+/// The units are made twice, so that no more than a page of marks is ever held: once to plan
+/// where each goes (a unit's height is kept, not its marks), which also counts the pages the
+/// footers need ("page N of M"), and again in `forEachPage`, from the measurements taped the first
+/// time (no text is measured twice), each placed as planned and a page handed over as soon as it
+/// is full. The report's size then costs its plan and its tape (a few bytes a unit and a line),
+/// not its marks.
+public struct EvidenceReportLayout {
     public let geometry: EvidenceReportPageGeometry
     public var bodyFrame: CGRect { geometry.bodyFrame }
-    public let pages: [EvidenceReportPage]
     /// The one label column width every fact list uses.
     public let labelColumnWidth: CGFloat
     /// Column widths by table headings: tables with the same headings take the same shape.
     public let tableShapes: [[String]: [CGFloat]]
+    public let pageCount: Int
+    private let report: EvidenceReport
+    private let measuring: any EvidenceReportTextMeasuring
+    private let plan: [UnitPlacement]
+    private let tape: MeasurementTape
 
     static let cellPadding: CGFloat = 4
     static let columnGap: CGFloat = 10
 
     public init(report: EvidenceReport, geometry: EvidenceReportPageGeometry, measuring m: some EvidenceReportTextMeasuring) {
         self.geometry = geometry
+        self.report = report
+        measuring = m
         let body = geometry.bodyFrame
         // Measure: one label column for every fact list, one shape per table heading.
         let blocks = report.sections.flatMap(\.blocks)
@@ -47,10 +60,52 @@ public struct EvidenceReportLayout: Sendable, Hashable {
         }
         labelColumnWidth = labelWidth
         tableShapes = shapes
-        // Break and paginate.
-        var builder = UnitBuilder(measuring: m, body: body, labelWidth: labelWidth, shapes: shapes)
-        var units = builder.units(for: report)
-        pages = Paginator(geometry: geometry, measuring: m, title: report.title).paginate(&units)
+        // Break, keeping each unit's shape only, and plan the pages.
+        let tape = MeasurementTape()
+        self.tape = tape
+        var builder = UnitBuilder(measuring: MeasurementTape.Recording(base: m, tape: tape), body: body, labelWidth: labelWidth, shapes: shapes)
+        var units: [UnitShape] = []
+        builder.forEachUnit(of: report) { units.append(UnitShape($0)) }
+        (plan, pageCount) = Paginator(geometry: geometry, measuring: m, title: report.title).plan(units)
+    }
+
+    /// Each page in order, made as it is handed over: its marks are let go when `body` returns.
+    public func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E) {
+        let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.title)
+        let replay = MeasurementTape.Replay(tape, base: measuring)
+        var builder = UnitBuilder(measuring: replay, body: geometry.bodyFrame, labelWidth: labelColumnWidth, shapes: tableShapes)
+        var page = 0
+        var marks: [EvidenceReportMark] = []
+        var sections: [EvidenceReportSectionKind] = []
+        var header: LayoutUnit?
+        var index = 0
+        let plan = self.plan, total = pageCount
+        func handOver() throws(E) {
+            try body(EvidenceReportPage(number: page + 1, body: marks, footer: paginator.footer(page: page + 1, of: total), sectionsStarting: sections))
+            marks.removeAll(keepingCapacity: true)
+            sections = []
+            page += 1
+        }
+        try builder.forEachUnit(of: report) { (unit) throws(E) in
+            let placement = plan[index]
+            index += 1
+            while placement.page > page { try handOver() }
+            if placement.repeatsHeader, let header, header.tableID == unit.tableID {
+                Paginator.place(header, top: geometry.bodyFrame.minY, repeated: true, into: &marks)
+            }
+            if unit.kind == .tableHeader { header = unit }
+            Paginator.place(unit, top: placement.top, repeated: false, into: &marks)
+            if let section = unit.section { sections.append(section) }
+        }
+        precondition(index == plan.count && replay.isAtEnd, "the report's units were broken otherwise than when the pages were planned")
+        try handOver()
+    }
+
+    /// Every page at once: for tests and small reports; the drawer takes them one at a time.
+    public var pages: [EvidenceReportPage] {
+        var pages: [EvidenceReportPage] = []
+        forEachPage { pages.append($0) }
+        return pages
     }
 
     static func longestWord(_ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring) -> CGFloat {
@@ -97,8 +152,14 @@ struct UnitBuilder {
                                  link: link, anchor: anchor, isRepeat: repeatHeader))
     }
 
-    mutating func units(for report: EvidenceReport) -> [LayoutUnit] {
-        var units: [LayoutUnit] = []
+    /// Every unit of the report in order, each handed to `yield` as soon as the next block has
+    /// said whether it stays with it.
+    mutating func forEachUnit<E: Error>(of report: EvidenceReport, _ yield: (LayoutUnit) throws(E) -> Void) throws(E) {
+        var pending: LayoutUnit?
+        func hand(_ unit: LayoutUnit) throws(E) {
+            if let pending { try yield(pending) }
+            pending = unit
+        }
         element += 1
         let titleLines = lines(report.title, .title, body.width)
         let subtitleLines = lines(report.subtitle, .subtitle, body.width)
@@ -106,7 +167,7 @@ struct UnitBuilder {
         var y: CGFloat = 0
         for text in titleLines { marks.append(line(text, .title, x: body.minX, y: y, role: .title, element: element)); y += measuring.lineHeight(of: .title) }
         for text in subtitleLines { marks.append(line(text, .subtitle, x: body.minX, y: y, role: .paragraph, element: element)); y += measuring.lineHeight(of: .subtitle) }
-        units.append(LayoutUnit(kind: .title, height: y + 8, spaceBefore: 0, keepWithNext: true, marks: marks))
+        try hand(LayoutUnit(kind: .title, height: y + 8, spaceBefore: 0, keepWithNext: true, marks: marks))
         for (index, section) in report.sections.enumerated() {
             element += 1
             let heading = lines(section.title, .sectionHeading, body.width)
@@ -114,34 +175,33 @@ struct UnitBuilder {
             var marks = heading.enumerated().map { line($1, .sectionHeading, x: body.minX, y: CGFloat($0) * lh, role: .heading1, element: element) }
             let height = CGFloat(heading.count) * lh
             marks.append(.fill(CGRect(x: body.minX, y: height + 2, width: body.width, height: 0.8), .rule))
-            units.append(LayoutUnit(kind: .sectionStart, height: height + 8, spaceBefore: index == 0 ? 14 : 0, keepWithNext: true,
-                                    marks: marks, section: section.kind, pageBreakBefore: index > 0))
+            try hand(LayoutUnit(kind: .sectionStart, height: height + 8, spaceBefore: index == 0 ? 14 : 0, keepWithNext: true,
+                                marks: marks, section: section.kind, pageBreakBefore: index > 0))
             for block in section.blocks {
-                let next = self.units(for: block)
                 // A paragraph that introduces a table stays with the table's header.
-                if case .table = block, let last = units.indices.last, units[last].kind == .line { units[last].keepWithNext = true }
-                units += next
+                if case .table = block, pending?.kind == .line { pending?.keepWithNext = true }
+                try forEachUnit(of: block, hand)
             }
         }
-        return units
+        if let pending { try yield(pending) }
     }
 
-    mutating func units(for block: EvidenceReportBlock) -> [LayoutUnit] {
+    mutating func forEachUnit<E: Error>(of block: EvidenceReportBlock, _ yield: (LayoutUnit) throws(E) -> Void) throws(E) {
         element += 1
         switch block {
         case .heading(let text):
             let lh = measuring.lineHeight(of: .heading)
             let parts = lines(text, .heading, body.width)
             let marks = parts.enumerated().map { line($1, .heading, x: body.minX, y: CGFloat($0) * lh, role: .heading2, element: element) }
-            return [LayoutUnit(kind: .heading, height: CGFloat(parts.count) * lh, spaceBefore: 12, keepWithNext: true, marks: marks)]
+            try yield(LayoutUnit(kind: .heading, height: CGFloat(parts.count) * lh, spaceBefore: 12, keepWithNext: true, marks: marks))
         case .paragraph(let text):
-            return textLines(text, style: .body, role: .paragraph, indent: 0, bar: false, spaceBefore: 6)
+            for unit in textLines(text, style: .body, role: .paragraph, indent: 0, bar: false, spaceBefore: 6) { try yield(unit) }
         case .note(let text):
-            return textLines(text, style: .note, role: .note, indent: 12, bar: true, spaceBefore: 6)
+            for unit in textLines(text, style: .note, role: .note, indent: 12, bar: true, spaceBefore: 6) { try yield(unit) }
         case .facts(let facts):
-            return factUnits(facts)
+            for unit in factUnits(facts) { try yield(unit) }
         case .table(let table):
-            return tableUnits(table)
+            try tableUnits(table, yield)
         }
     }
 
@@ -184,7 +244,8 @@ struct UnitBuilder {
 
     static let gap: CGFloat = 10
 
-    mutating func tableUnits(_ table: EvidenceReportTable) -> [LayoutUnit] {
+    /// A table's header, then its rows one at a time.
+    mutating func tableUnits<E: Error>(_ table: EvidenceReportTable, _ yield: (LayoutUnit) throws(E) -> Void) throws(E) {
         tableCount += 1
         let widths = shapes[table.columns] ?? table.columns.map { _ in body.width / CGFloat(table.columns.count) }
         var xs: [CGFloat] = []
@@ -204,7 +265,7 @@ struct UnitBuilder {
         }
         let headerHeight = CGFloat(headerLines) * headerLH + 2 * pad
         headerMarks.insert(.fill(CGRect(x: body.minX, y: 0, width: body.width, height: headerHeight), .headerBand), at: 0)
-        var units = [LayoutUnit(kind: .tableHeader, height: headerHeight, spaceBefore: 6, keepWithNext: true, marks: headerMarks, tableID: tableCount)]
+        try yield(LayoutUnit(kind: .tableHeader, height: headerHeight, spaceBefore: 6, keepWithNext: true, marks: headerMarks, tableID: tableCount))
         for (r, row) in table.rows.enumerated() {
             var marks: [EvidenceReportMark] = []
             var height: CGFloat = 0
@@ -220,10 +281,9 @@ struct UnitBuilder {
             }
             height += 2 * pad
             marks.append(.fill(CGRect(x: body.minX, y: height - 0.4, width: body.width, height: 0.4), .rule))
-            units += sliced(LayoutUnit(kind: .tableRow, height: height, spaceBefore: 0, keepWithNext: false, marks: marks, tableID: tableCount),
-                            reserve: headerHeight)
+            for unit in sliced(LayoutUnit(kind: .tableRow, height: height, spaceBefore: 0, keepWithNext: false, marks: marks, tableID: tableCount),
+                               reserve: headerHeight) { try yield(unit) }
         }
-        return units
     }
 
     /// A unit taller than a page (less `reserve` for a repeated header) is split by lines.
@@ -260,6 +320,29 @@ struct UnitBuilder {
     }
 }
 
+/// What pagination needs of a unit: its size and how it holds to the next, not its marks.
+struct UnitShape {
+    var kind: LayoutUnit.Kind
+    var height: CGFloat
+    var spaceBefore: CGFloat
+    var keepWithNext: Bool
+    var tableID: Int?
+    var pageBreakBefore: Bool
+
+    init(_ unit: LayoutUnit) {
+        kind = unit.kind; height = unit.height; spaceBefore = unit.spaceBefore; keepWithNext = unit.keepWithNext
+        tableID = unit.tableID; pageBreakBefore = unit.pageBreakBefore
+    }
+}
+
+/// Where a unit goes: its page (from 0), the top of its marks, and whether its table's header is
+/// repeated above it at the top of the page.
+struct UnitPlacement {
+    var page: Int
+    var top: CGFloat
+    var repeatsHeader: Bool
+}
+
 /// Places units on pages: a chain of units kept together moves as one; a heading never ends a
 /// page; a table that crosses a page repeats its header; the footer says "page N of M".
 struct Paginator {
@@ -271,33 +354,23 @@ struct Paginator {
         self.geometry = geometry; self.measuring = measuring; self.title = title
     }
 
-    /// Each unit's marks are let go once they are placed (as the page's copy), so that a long report
-    /// is not held twice while it is paginated.
-    func paginate(_ units: inout [LayoutUnit]) -> [EvidenceReportPage] {
+    /// Where each unit goes, and how many pages that makes.
+    func plan(_ units: [UnitShape]) -> (placements: [UnitPlacement], pageCount: Int) {
         let body = geometry.bodyFrame
-        var pages: [([EvidenceReportMark], [EvidenceReportSectionKind])] = [([], [])]
+        var placements: [UnitPlacement] = []
+        placements.reserveCapacity(units.count)
+        var page = 0
         var y: CGFloat = 0
-        var headers: [Int: LayoutUnit] = [:]
-        var i = 0
-        func newPage() { pages.append(([], [])); y = 0 }
-        func place(_ unit: LayoutUnit, repeated: Bool = false) {
+        var headers: [Int: UnitShape] = [:]
+        func newPage() { page += 1; y = 0 }
+        /// Moves y past the unit; the top of its marks.
+        func place(_ unit: UnitShape) -> CGFloat {
             let top = body.minY + y + (y > 0 ? unit.spaceBefore : 0)
-            for mark in unit.marks {
-                switch mark {
-                case .text(let l):
-                    pages[pages.count - 1].0.append(.text(EvidenceReportLine(
-                        text: l.text, style: l.style, origin: CGPoint(x: l.origin.x, y: top + l.origin.y), width: l.width, height: l.height,
-                        role: l.role, element: l.element, row: l.row, column: l.column, link: repeated ? nil : l.link,
-                        anchor: repeated ? nil : l.anchor, isRepeat: repeated)))
-                case .fill(let rect, let fill):
-                    pages[pages.count - 1].0.append(.fill(rect.offsetBy(dx: 0, dy: top), fill))
-                }
-            }
-            if let section = unit.section { pages[pages.count - 1].1.append(section) }
             y = top - body.minY + unit.height
+            return top
         }
-        func need(_ unit: LayoutUnit, atTop: Bool) -> CGFloat { (atTop ? 0 : unit.spaceBefore) + unit.height }
-        while i < units.count {
+        func need(_ unit: UnitShape, atTop: Bool) -> CGFloat { (atTop ? 0 : unit.spaceBefore) + unit.height }
+        for i in units.indices {
             let unit = units[i]
             if unit.pageBreakBefore && y > 0 { newPage() }
             // The chain this unit keeps with: as far as it fits on a page, and at least the next unit.
@@ -312,17 +385,29 @@ struct Paginator {
             if y > 0 && y + chain > body.height {
                 newPage()
             }
+            var repeats = false
             if unit.kind == .tableRow, y == 0, let id = unit.tableID, let header = headers[id] {
-                place(header, repeated: true)
+                _ = place(header)
+                repeats = true
             }
             if unit.kind == .tableHeader, let id = unit.tableID { headers[id] = unit }
-            place(unit)
-            units[i].marks = []
-            i += 1
+            placements.append(UnitPlacement(page: page, top: place(unit), repeatsHeader: repeats))
         }
-        let total = pages.count
-        return pages.enumerated().map { index, page in
-            EvidenceReportPage(number: index + 1, body: page.0, footer: footer(page: index + 1, of: total), sectionsStarting: page.1)
+        return (placements, page + 1)
+    }
+
+    /// The unit's marks on the page, its top at `top`. A repeated header carries no link or anchor.
+    static func place(_ unit: LayoutUnit, top: CGFloat, repeated: Bool, into marks: inout [EvidenceReportMark]) {
+        for mark in unit.marks {
+            switch mark {
+            case .text(let l):
+                marks.append(.text(EvidenceReportLine(
+                    text: l.text, style: l.style, origin: CGPoint(x: l.origin.x, y: top + l.origin.y), width: l.width, height: l.height,
+                    role: l.role, element: l.element, row: l.row, column: l.column, link: repeated ? nil : l.link,
+                    anchor: repeated ? nil : l.anchor, isRepeat: repeated)))
+            case .fill(let rect, let fill):
+                marks.append(.fill(rect.offsetBy(dx: 0, dy: top), fill))
+            }
         }
     }
 
