@@ -55,7 +55,7 @@ public enum EvidenceCaptureWriter {
         }
         let (start, end) = window(of: bundle)
         return EvidenceCaptureForecast.document(
-            sessionID: bundle.session.id, flowIDs: bundle.flows.map(\.id),
+            sessionID: bundle.session.id, flowIDs: bundle.flowIDs,
             counts: counts.map { .init(flowID: $0.flowID, fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
             files: files, start: start, end: end)
     }
@@ -77,8 +77,8 @@ public enum EvidenceCaptureWriter {
             let path = captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)).path
             bound += (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
         }
-        let longestComment = bundle.flows.map {
-            EvidenceCaptureDocument.packetComment(flowID: $0.id, findingIDs: bundle.findingIDs(ofFlow: $0.id)).utf8.count
+        let longestComment = bundle.flowIDs.map {
+            EvidenceCaptureDocument.packetComment(flowID: $0, findingIDs: bundle.findingIDs(ofFlow: $0)).utf8.count
         }.max() ?? 0
         let packets = counts.reduce(0) { $0 + $1.packets }
         return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
@@ -102,8 +102,8 @@ public enum EvidenceCaptureWriter {
                       into file: EvidenceFileWriter?, application: String) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
         let sessionID = bundle.session.id
         // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
-        let position = Dictionary(uniqueKeysWithValues: bundle.flows.enumerated().map { ($1.id, $0) })
-        var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flows.count)
+        let position = Dictionary(uniqueKeysWithValues: bundle.flowIDs.enumerated().map { ($1, $0) })
+        var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flowCount)
         var total = EvidencePacketTally()
         var perFile: [UInt32: Int] = [:]
         for count in counts {
@@ -117,7 +117,7 @@ public enum EvidenceCaptureWriter {
         var sources: [EvidenceSourceFile] = []
         var record: [UInt8] = [], block: [UInt8] = []
         // Packets come by file offset, so flows interleave: each flow's comment is made once.
-        var comments = [[UInt8]?](repeating: nil, count: bundle.flows.count)
+        var comments = [[UInt8]?](repeating: nil, count: bundle.flowCount)
         do {
             try file?.write(PcapngBlocks.sectionHeader(application: application))
             var interfaceWritten = false
@@ -180,7 +180,7 @@ public enum EvidenceCaptureWriter {
         do { written = try file?.finishFile() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
         let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
                                                sourceFiles: sources,
-                                               flows: bundle.flows.enumerated().map { ($1.id, perFlow[$0]) })
+                                               flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) })
         return (document, written)
     }
 }

@@ -12,12 +12,15 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
 
     private let bundle: EvidenceBundle
     private let folder: URL
+    private let flows: EvidenceExporter.FlowSource
     private var pending = EvidenceDocumentQueue.order
     private var done: [String: Done] = [:]
     private let lock = NSLock()
     private let running = DispatchGroup()
 
-    init(bundle: EvidenceBundle, folder: URL) { self.bundle = bundle; self.folder = folder }
+    init(bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource) {
+        self.bundle = bundle; self.folder = folder; self.flows = flows
+    }
 
     /// Writes the next document not yet taken; false when none is left.
     func writeNext(onSecondCore: Bool) -> Bool {
@@ -27,7 +30,7 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
         running.enter()
         lock.unlock()
         let start = Date()
-        let file = Result { try EvidenceExporter.writeDocument(name, of: bundle, into: folder) }
+        let file = Result { try EvidenceExporter.writeDocument(name, of: bundle, flows: flows, into: folder) }
         lock.lock()
         done[name] = Done(file: file, seconds: Date().timeIntervalSince(start), onSecondCore: onSecondCore)
         lock.unlock()

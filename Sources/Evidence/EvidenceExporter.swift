@@ -74,7 +74,9 @@ public final class EvidenceExporter {
 
     /// Reads the session out of the history and builds its documents (pure), with the fingerprint
     /// of what was read.
-    public func bundle(sessionID: Int64, exportedWith: String, now: Date) throws(EvidenceExportError) -> (EvidenceBundle, String) {
+    /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
+    /// from the history one at a time as flows.json and flows.csv are written.
+    public func bundle(sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true) throws(EvidenceExportError) -> (EvidenceBundle, String) {
         func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
             do { return try body() } catch { throw .historyUnreadable("\(error)") }
         }
@@ -95,7 +97,7 @@ public final class EvidenceExporter {
         let markers = try history { try store.markers(forSession: sessionID) }
         do {
             return (try EvidenceBundle(project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-                                       exportedWith: exportedWith, exportedAt: now), fingerprint)
+                                       exportedWith: exportedWith, exportedAt: now, holdingFlows: holdingFlows), fingerprint)
         } catch {
             switch error {
             case .sessionStillOpen: throw .sessionStillOpen
@@ -107,7 +109,7 @@ public final class EvidenceExporter {
     public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
         if let destination { try Self.requireDirectory(of: destination) }
         phaseStart = Date()
-        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
+        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
         phase("read the history and classified")
         var isDirectory: ObjCBool = false
         let captures = store.capturesDirectory
@@ -143,7 +145,7 @@ public final class EvidenceExporter {
             let second = SecondCore()
             let group = DispatchGroup()
             let report = self.report
-            let documents = EvidenceDocumentQueue(bundle: bundle, folder: folder)
+            let documents = EvidenceDocumentQueue(bundle: bundle, folder: folder, flows: flowSource(for: bundle))
             DispatchQueue.global().async(group: group) {
                 _ = documents.writeNext(onSecondCore: true)
                 if let report {
@@ -218,7 +220,7 @@ public final class EvidenceExporter {
             let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
             let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
             succeeded = true
-            return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flows.count,
+            return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
                                         findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
         } catch {
             throw Self.exportError(error)
@@ -229,7 +231,7 @@ public final class EvidenceExporter {
     /// count it (nothing of it written), the same report the bundle would carry.
     public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL) throws(EvidenceExportError) -> EvidenceReportRenderer.Timing {
         try Self.requireDirectory(of: destination)
-        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now)
+        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
         let fm = FileManager.default
         let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem + "-report", isDirectory: true)
         defer { try? fm.removeItem(at: folder) }
@@ -263,20 +265,52 @@ public final class EvidenceExporter {
         }
     }
 
+    /// The bundle's flows in its order, one at a time, to whoever writes them.
+    typealias FlowSource = (_ body: (StoredFlow) throws -> Void) throws -> Void
+
+    /// The bundle's own flows, or, when it does not hold them, the session's read again from the
+    /// history on a connection of the calling thread's own. A flow read again that the bundle does
+    /// not list, or one it lists that is not read, means the history changed under the export.
+    /// Flows that began at the same instant may come in another order than the bundle's (the
+    /// history orders by nanosecond, the bundle by date): the few read early wait for their turn.
+    func flowSource(for bundle: EvidenceBundle) -> FlowSource {
+        let store = self.store
+        return { body in
+            if bundle.holdsFlows {
+                for flow in bundle.flows { try body(flow) }
+                return
+            }
+            let ids = bundle.flowIDs
+            var next = 0
+            var early: [Int64: StoredFlow] = [:]
+            try FlowReader(store: store).forEachFlow(inAuditSession: bundle.session.id) { flow in
+                early[flow.id] = flow
+                while next < ids.count, let ready = early.removeValue(forKey: ids[next]) {
+                    try body(ready)
+                    next += 1
+                }
+            }
+            guard next == ids.count, early.isEmpty else { throw EvidenceExportError.historyChangedWhileExporting }
+        }
+    }
+
     /// One of the four documents: session.json whole; flows.json, flows.csv and findings.json
-    /// flow by flow (finding by finding).
-    static func writeDocument(_ name: String, of bundle: EvidenceBundle, into folder: URL) throws -> WrittenFile {
+    /// flow by flow (finding by finding). flows.json and flows.csv each read the flows (again):
+    /// written on different cores, the two take less time than one pass writing both.
+    static func writeDocument(_ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL) throws -> WrittenFile {
         switch name {
         case EvidenceBundle.sessionName:
             let session = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try session.write(bundle.sessionDocument.serialized() + "\n")
             return try session.finishFile()
         case EvidenceBundle.flowsName:
-            return try streamed(bundle.flowsDocument, name: name, into: folder, elements: bundle.flows.lazy.map(bundle.flowEntry))
+            let json = try StreamedDocumentWriter(bundle.flowsDocument, url: folder.appendingPathComponent(name))
+            try flows { try json.append(bundle.flowEntry($0)) }
+            return try json.finish()
         case EvidenceBundle.flowsCSVName:
             let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try csv.write(EvidenceFlowsCSV.headerLine)
-            for flow in bundle.flows { try csv.write(EvidenceFlowsCSV.row(flow, findingIDs: bundle.findingIDs(ofFlow: flow.id))) }
+            try flows { try csv.write(EvidenceFlowsCSV.row($0, findingIDs: bundle.findingIDs(ofFlow: $0.id))) }
             return try csv.finishFile()
         case EvidenceBundle.findingsName:
             return try streamed(bundle.findingsDocument, name: name, into: folder, elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
@@ -287,19 +321,9 @@ public final class EvidenceExporter {
 
     static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
         where S.Element == JSONValue {
-        let file = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
-        try file.write(document.prefix)
-        var first = true
-        var bytes: [UInt8] = []
-        let orders = JSONKeyOrders()
-        for element in elements {
-            bytes.removeAll(keepingCapacity: true)
-            document.append(element, first: first, to: &bytes, orders: orders)
-            try file.write(bytes)
-            first = false
-        }
-        try file.write(document.suffix(empty: first))
-        return try file.finishFile()
+        let json = try StreamedDocumentWriter(document, url: folder.appendingPathComponent(name))
+        for element in elements { try json.append(element) }
+        return try json.finish()
     }
 
     private static func draw(_ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, _ folder: URL) throws {
@@ -327,6 +351,33 @@ public final class EvidenceExporter {
             try? fm.removeItem(at: partial)
             throw error as? EvidenceWriteError ?? EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
         }
+    }
+}
+
+/// A JSON document whose array is written an element at a time, deflated as it goes.
+final class StreamedDocumentWriter {
+    private let document: StreamedJSONObject
+    private let file: EvidenceFileWriter
+    private var first = true
+    private var bytes: [UInt8] = []
+    private let orders = JSONKeyOrders()
+
+    init(_ document: StreamedJSONObject, url: URL) throws {
+        self.document = document
+        file = try EvidenceFileWriter(url: url, deflating: true)
+        try file.write(document.prefix)
+    }
+
+    func append(_ element: JSONValue) throws {
+        bytes.removeAll(keepingCapacity: true)
+        document.append(element, first: first, to: &bytes, orders: orders)
+        try file.write(bytes)
+        first = false
+    }
+
+    func finish() throws -> WrittenFile {
+        try file.write(document.suffix(empty: first))
+        return try file.finishFile()
     }
 }
 

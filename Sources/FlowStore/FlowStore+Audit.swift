@@ -223,9 +223,11 @@ extension FlowStore {
 
     /// Oldest first.
     public func flows(inAuditSession id: Int64, limit: Int = Int.max) throws -> [StoredFlow] {
-        try readFlows("SELECT \(Self.flowColumns) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?",
-                      [.integer(id), .int(limit)], expected: min(limit, try flowCount(inAuditSession: id)))
+        try readFlows(Self.sessionFlowsSQL, [.integer(id), .int(limit)], expected: min(limit, try flowCount(inAuditSession: id)))
     }
+
+    /// A session's flows, oldest first.
+    static let sessionFlowsSQL = "SELECT \(flowColumns) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?"
 
     public func flowCount(inAuditSession id: Int64) throws -> Int {
         try wrap { try db.firstRow("SELECT count(*) FROM flows WHERE audit_session_id = ?", [.integer(id)]) { $0.int(0) } ?? 0 }

@@ -114,20 +114,22 @@ extension FlowStore {
     /// `expected`: how many rows the caller counted, so that the array is made once at its size
     /// instead of growing by doubling (20 000 flows: 5 MB instead of 8 MB and the copies between).
     func readFlows(_ sql: String, _ bindings: [SQLiteValue], expected: Int = 0) throws -> [StoredFlow] {
-        try wrap {
-            var flows: [StoredFlow] = []
-            flows.reserveCapacity(expected)
-            let shared = SharedValues()
-            try db.query(sql, bindings) { flows.append(FlowRow.flow(from: $0, sharing: shared)) }
-            let presented = flows.indices.filter { if case .presented = flows[$0].serverCertificate { return true }; return false }
-            for index in presented {
-                let chain = try db.rows("SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position",
-                                        [.integer(flows[index].id)]) { $0.data(0) }
-                if case .presented(_, let complete) = flows[index].serverCertificate {
-                    flows[index].serverCertificate = .presented(chain: chain, chainIsComplete: complete)
-                }
+        var flows: [StoredFlow] = []
+        flows.reserveCapacity(expected)
+        try wrap { try Self.forEachFlow(on: db, sql, bindings) { flows.append($0) } }
+        return flows
+    }
+
+    /// Each flow the query selects (with `flowColumns`), its certificate chain read with it.
+    static func forEachFlow(on db: SQLiteConnection, _ sql: String, _ bindings: [SQLiteValue], _ body: (StoredFlow) throws -> Void) throws {
+        let shared = SharedValues()
+        try db.query(sql, bindings) { row in
+            var flow = FlowRow.flow(from: row, sharing: shared)
+            if case .presented(_, let complete) = flow.serverCertificate {
+                let chain = try db.rows("SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position", [.integer(flow.id)]) { $0.data(0) }
+                flow.serverCertificate = .presented(chain: chain, chainIsComplete: complete)
             }
-            return flows
+            try body(flow)
         }
     }
 

@@ -14,15 +14,23 @@ public struct EvidenceBundle: Sendable {
     public let project: AuditProject
     public let session: AuditSession
     public let markers: [SessionMarker]
-    /// In the order they happened (firstSeen, then id).
+    /// In the order they happened (firstSeen, then id); none when the bundle was made not to hold
+    /// them (`holdsFlows`), the exporter reading them again as it writes them.
     public let flows: [StoredFlow]
+    public let holdsFlows: Bool
+    /// The flows' ids, in the same order: what the capture and the counts need of them.
+    public let flowIDs: [Int64]
+    /// The report's TLS readings, tallied while the flows were at hand.
+    public let tlsReadings: [EvidenceTLSReading]
     public let exportedWith: String
     public let exportedAt: Date
     /// "F1", "F2"… of the findings each flow proves.
     public let findingIDsByFlow: [Int64: [String]]
 
+    /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
+    /// stay in memory while its documents are written.
     public init(project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
-                catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date) throws(EvidenceBundleError) {
+                catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date, holdingFlows: Bool = true) throws(EvidenceBundleError) {
         guard session.projectID == project.id else {
             throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
         }
@@ -30,9 +38,13 @@ public struct EvidenceBundle: Sendable {
         var seen = Set<Int64>()
         for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
         self.project = project; self.session = session; self.markers = markers
-        self.flows = flows.inSessionOrder()
+        let ordered = flows.inSessionOrder()
+        self.flows = holdingFlows ? ordered : []
+        holdsFlows = holdingFlows
+        flowIDs = ordered.map(\.id)
+        tlsReadings = EvidenceTLSReading.tally(ordered)
         self.exportedWith = exportedWith; self.exportedAt = exportedAt
-        assessment = SessionAssessment(catalogue: catalogue, flows: self.flows, project: project, session: session, markers: markers)
+        assessment = SessionAssessment(catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers)
         var ids: [Int64: [String]] = [:]
         for (index, finding) in assessment.findings.findings.enumerated() {
             for flow in finding.flowIDs { ids[flow, default: []].append(FindingsPresentation.identifier(index)) }
@@ -40,6 +52,7 @@ public struct EvidenceBundle: Sendable {
         findingIDsByFlow = ids
     }
 
+    public var flowCount: Int { flowIDs.count }
     public var findings: [Finding] { assessment.findings.findings }
     public var catalogue: RequirementCatalogue { assessment.catalogue }
     public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }

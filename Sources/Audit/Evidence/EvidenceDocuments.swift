@@ -43,7 +43,7 @@ extension EvidenceBundle {
     }
 
     public var flowsDocument: StreamedJSONObject {
-        StreamedJSONObject(fields: ["formatVersion": .int(Self.formatVersion), "sessionID": .int(session.id), "flowCount": .int(flows.count)],
+        StreamedJSONObject(fields: ["formatVersion": .int(Self.formatVersion), "sessionID": .int(session.id), "flowCount": .int(flowCount)],
                            streamedKey: "flows")
     }
 

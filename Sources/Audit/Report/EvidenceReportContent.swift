@@ -204,26 +204,15 @@ struct EvidenceReportContent {
     }
 
     var tlsReadings: [EvidenceReportBlock] {
-        struct Key: Hashable { let host: String; let origin: String; let version: TLSProtocolVersion; let basis: TLSVersionBasis }
-        var order: [Key] = []
-        var counts: [Key: Int] = [:]
-        for flow in bundle.flows {
-            guard let observation = TLSVersionObservation(of: flow) else { continue }
-            let name = flow.name
-            let key = Key(host: name.map { DomainPattern.normalised(host: $0.text) } ?? "(no name)",
-                          origin: name.map { $0.origin == .sni ? "announced (SNI)" : "DNS" } ?? "—",
-                          version: observation.version, basis: observation.basis)
-            if counts[key] == nil { order.append(key) }
-            counts[key, default: 0] += 1
-        }
-        guard !order.isEmpty else { return [.paragraph(EvidenceReportWording.tlsIntro), .paragraph(EvidenceReportWording.noTLSReadings)] }
-        let shown = order.prefix(limits.tlsReadingRows)
+        let readings = bundle.tlsReadings
+        guard !readings.isEmpty else { return [.paragraph(EvidenceReportWording.tlsIntro), .paragraph(EvidenceReportWording.noTLSReadings)] }
+        let shown = readings.prefix(limits.tlsReadingRows)
         var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.tlsIntro),
-            .table(EvidenceReportTable(columns: ["Host", "Name from", "Version", "Read from", "Connections"], rows: shown.map { key in
-                [EvidenceReportCell(key.host, style: .literal), EvidenceReportCell(key.origin), EvidenceReportCell(key.version.name),
-                 EvidenceReportCell(FindingsPresentation.basisName(key.basis)), EvidenceReportCell(AuditPresentation.grouped(counts[key]!))]
+            .table(EvidenceReportTable(columns: ["Host", "Name from", "Version", "Read from", "Connections"], rows: shown.map { reading in
+                [EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin), EvidenceReportCell(reading.version.name),
+                 EvidenceReportCell(FindingsPresentation.basisName(reading.basis)), EvidenceReportCell(AuditPresentation.grouped(reading.connections))]
             }))]
-        if order.count > shown.count { blocks.append(.paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: order.count))) }
+        if readings.count > shown.count { blocks.append(.paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: readings.count))) }
         return blocks
     }
 
