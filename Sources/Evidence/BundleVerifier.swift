@@ -30,7 +30,11 @@ public enum BundleVerifier {
                     digest.update(chunk)
                     count += UInt64(chunk.count)
                     if entry.name == EvidenceCaptureDocument.fileName { capture.feed(chunk) }
-                    else if entry.name.hasSuffix(".json") || entry.name.hasSuffix(".csv") { documents[entry.name, default: Data()].append(chunk) }
+                    else if entry.name.hasSuffix(".json") || entry.name.hasSuffix(".csv") {
+                        // Room for the whole document at once (up to 256 MiB): growing by doubling would leave the halves behind.
+                        if documents[entry.name] == nil { documents[entry.name] = Data(capacity: Int(min(entry.size, 1 << 28))) }
+                        documents[entry.name]!.append(chunk)
+                    }
                 }
                 digests[entry.name] = (count, digest.finalHex())
             } catch {
@@ -73,12 +77,24 @@ public enum BundleVerifier {
 
         // 3. Documents.
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
-        // flows.json is read into the fields checked here, a flow at a time: as dictionaries,
-        // 20 000 flows take half a gigabyte, and decoded whole still some 160 MB.
-        let flowsDocument = documents.removeValue(forKey: EvidenceBundle.flowsName).flatMap(Self.decodeFlows)
-        guard let flows = flowsDocument,
+        // flows.json is read into the fields checked here, a flow at a time, each compared with its
+        // row of flows.csv as it is read; what is kept of a flow is its id and the findings it
+        // cites. As dictionaries, 20 000 flows take half a gigabyte, and decoded whole still some
+        // 160 MB (10 MB as the checked fields).
+        var csv = FlowsCSVComparison(documents.removeValue(forKey: EvidenceBundle.flowsCSVName))
+        var flows: [(id: Int64, findingIDs: [String])] = []
+        var captureFlows: [Int64] = []
+        let flowsRead = documents.removeValue(forKey: EvidenceBundle.flowsName).flatMap {
+            Self.forEachFlow(of: $0) { flow in
+                csv.compare(flow)
+                flows.append((flow.id, flow.findingIDs))
+            }
+        }
+        guard flowsRead == true,
               let findingsDoc = json(EvidenceBundle.findingsName), let findings = findingsDoc["findings"] as? [[String: Any]],
-              let captureDoc = documents[EvidenceBundle.captureJSONName].flatMap({ try? JSONDecoder().decode(VerifiedCapture.self, from: $0) }) else {
+              let captureDoc = documents[EvidenceBundle.captureJSONName].flatMap({
+                  decodeArray("flows", of: $0, elements: { (whole: VerifiedCapture) in whole.flows }, each: { captureFlows.append($0.id) })
+              }) else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
         }
@@ -118,7 +134,6 @@ public enum BundleVerifier {
                 }
             }
         }
-        let captureFlows = captureDoc.flows.map(\.id)
         if captureFlows != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
         for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
             guard let expected = flowFindings[flow] else { idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold"); continue }
@@ -127,24 +142,43 @@ public enum BundleVerifier {
         checks.append(Check(statement: "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).", problems: idProblems))
 
         // 6. flows.csv against flows.json.
-        checks.append(csvCheck(documents[EvidenceBundle.flowsCSVName], flows: flows))
+        checks.append(csv.check(flowCount: flows.count))
         return checks
     }
 
     /// The flows of flows.json, decoded one at a time where its array can be found, else whole.
     static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
-        let decoder = JSONDecoder()
-        guard let (ranges, array) = JSONArrayElements.ranges(of: "flows", in: data) else { return try? decoder.decode(VerifiedFlows.self, from: data).flows }
-        // The rest of the document must be JSON as well: read with the array emptied.
-        let skeleton = data.subdata(in: 0..<array.lowerBound) + Data("[]".utf8) + data.subdata(in: array.upperBound..<data.count)
-        guard let outline = try? JSONSerialization.jsonObject(with: skeleton) as? [String: Any], outline["flows"] is [Any] else { return nil }
         var flows: [VerifiedFlow] = []
-        flows.reserveCapacity(ranges.count)
-        for range in ranges {
-            guard let flow = try? decoder.decode(VerifiedFlow.self, from: data.subdata(in: range)) else { return nil }
-            flows.append(flow)
+        return forEachFlow(of: data) { flows.append($0) } ? flows : nil
+    }
+
+    /// Each flow of flows.json, decoded one at a time where its array can be found, else whole;
+    /// false if the document or one of its flows cannot be decoded (some flows may have been
+    /// handed over by then).
+    static func forEachFlow(of data: Data, _ body: (VerifiedFlow) -> Void) -> Bool {
+        decodeArray("flows", of: data, elements: { (whole: VerifiedFlows) in whole.flows }, each: body) != nil
+    }
+
+    /// A document whose array under `key` is decoded an element at a time where the array can be
+    /// found (decoded whole, JSONDecoder's map of 20 000 elements takes several times the
+    /// document), each handed to `each`, and the rest of it decoded with the array emptied; where
+    /// the array cannot be found, the document decoded whole. Nil if something does not decode.
+    @discardableResult
+    static func decodeArray<Outline: Decodable, Element: Decodable>(_ key: String, of data: Data, elements: (Outline) -> [Element],
+                                                                    each: (Element) -> Void) -> Outline? {
+        let decoder = JSONDecoder()
+        guard let (ranges, array) = JSONArrayElements.ranges(of: key, in: data) else {
+            guard let whole = try? decoder.decode(Outline.self, from: data) else { return nil }
+            elements(whole).forEach(each)
+            return whole
         }
-        return flows
+        let skeleton = data.subdata(in: 0..<array.lowerBound) + Data("[]".utf8) + data.subdata(in: array.upperBound..<data.count)
+        guard let outline = try? decoder.decode(Outline.self, from: skeleton) else { return nil }
+        for range in ranges {
+            guard let element = try? decoder.decode(Element.self, from: data.subdata(in: range)) else { return nil }
+            each(element)
+        }
+        return outline
     }
 
     static func isUTF8(_ data: Data) -> Bool {
@@ -161,36 +195,6 @@ public enum BundleVerifier {
         }
     }
 
-    static func csvCheck(_ data: Data?, flows: [VerifiedFlow]) -> Check {
-        let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flows.count, "flow")), matching flows.json."
-        guard let data, isUTF8(data) else {
-            return Check(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
-        }
-        let header = EvidenceFlowsCSV.headers
-        var problems: [String] = []
-        var index = -1   // -1: the header row
-        var headerHolds = true
-        // Row by row: the rows are compared as they are read, never held all at once.
-        CSVText.forEachRow(data) { row in
-            defer { index += 1 }
-            if index < 0 { headerHolds = row == header; return }
-            guard headerHolds else { return }
-            guard index < flows.count else { return }
-            let flow = flows[index]
-            guard row.count == header.count else { problems.append("row \(index + 2) of flows.csv has \(row.count) cells, not \(header.count)"); return }
-            let expected = flow.csvCells
-            for (column, key) in header.enumerated() where row[column] != expected[key] {
-                // The duration is a number, which the two files may spell differently.
-                if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds { continue }
-                problems.append("row \(index + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(expected[key] ?? "")”")
-            }
-        }
-        guard index >= 0, headerHolds else {
-            return Check(statement: statement, problems: ["flows.csv's header row is not the one the format defines"])
-        }
-        if index != flows.count { problems.insert("flows.csv has \(index) rows; flows.json has \(flows.count) flows", at: 0) }
-        return Check(statement: statement, problems: problems)
-    }
 }
 
 /// capture.json as verify reads it: what the capture is counted against, and its flows' order
@@ -266,27 +270,67 @@ struct VerifiedFlow: Decodable {
     }
 }
 
-/// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.
-enum CSVText {
-    static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        forEachRow(Data(text.utf8)) { rows.append($0) }
-        return rows
+/// flows.csv against the flows of flows.json, a row for each flow as the flow is read.
+struct FlowsCSVComparison {
+    private var rows: CSVRows?
+    private var headerHolds = false
+    private var problems: [String] = []
+    private var compared = 0
+
+    init(_ data: Data?) {
+        guard let data, BundleVerifier.isUTF8(data) else { return }
+        var rows = CSVRows(data)
+        headerHolds = rows.next() == EvidenceFlowsCSV.headers
+        self.rows = rows
     }
 
-    /// RFC 4180 rows handed over one at a time, read from UTF-8 bytes: a comma, a quote, CR and
-    /// LF are never part of a longer UTF-8 sequence, so cells are cut on bytes.
-    static func forEachRow(_ data: Data, _ body: ([String]) -> Void) {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+    /// The flow against the next row.
+    mutating func compare(_ flow: VerifiedFlow) {
+        guard headerHolds, let row = rows?.next() else { return }
+        defer { compared += 1 }
+        let header = EvidenceFlowsCSV.headers
+        guard row.count == header.count else { problems.append("row \(compared + 2) of flows.csv has \(row.count) cells, not \(header.count)"); return }
+        let expected = flow.csvCells
+        for (column, key) in header.enumerated() where row[column] != expected[key] {
+            // The duration is a number, which the two files may spell differently.
+            if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds { continue }
+            problems.append("row \(compared + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(expected[key] ?? "")”")
+        }
+    }
+
+    /// The check, once every flow was compared: rows left over or missing are counted.
+    mutating func check(flowCount: Int) -> BundleVerifier.Check {
+        let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flowCount, "flow")), matching flows.json."
+        guard rows != nil else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
+        guard headerHolds else { return .init(statement: statement, problems: ["flows.csv's header row is not the one the format defines"]) }
+        var count = compared
+        while rows?.next() != nil { count += 1 }
+        var problems = self.problems
+        if count != flowCount { problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0) }
+        return .init(statement: statement, problems: problems)
+    }
+}
+
+/// RFC 4180 rows read one at a time from UTF-8 bytes: a comma, a quote, CR and LF are never part
+/// of a longer UTF-8 sequence, so cells are cut on bytes.
+struct CSVRows: IteratorProtocol {
+    private let data: Data
+    private var position: Int
+
+    init(_ data: Data) { self.data = data; position = data.startIndex }
+
+    mutating func next() -> [String]? {
+        guard position < data.endIndex else { return nil }
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String]? in
             let bytes = raw.bindMemory(to: UInt8.self)
+            var i = position - data.startIndex
             var row: [String] = [], cell: [UInt8] = []
-            var quoted = false, afterQuote = false, started = false
-            var i = 0
+            var quoted = false, afterQuote = false
             func endCell() { row.append(String(decoding: cell, as: UTF8.self)); cell.removeAll(keepingCapacity: true); afterQuote = false }
+            defer { position = data.startIndex + i }
             while i < bytes.count {
                 let byte = bytes[i]
                 i += 1
-                started = true
                 if quoted {
                     if byte == UInt8(ascii: "\"") {
                         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") { cell.append(byte); i += 1 } else { quoted = false; afterQuote = true }
@@ -297,12 +341,29 @@ enum CSVText {
                 case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
                 case UInt8(ascii: ","): endCell()
                 case 0x0D: continue
-                case 0x0A: endCell(); body(row); row.removeAll(keepingCapacity: true); started = false
+                case 0x0A: endCell(); return row
                 default: cell.append(byte)
                 }
             }
-            if started && (!cell.isEmpty || !row.isEmpty) { endCell(); body(row) }
+            // The last record, without a line feed after it (nothing but CR at the end is no record).
+            if !cell.isEmpty || !row.isEmpty { endCell(); return row }
+            return nil
         }
+    }
+}
+
+/// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.
+enum CSVText {
+    static func parse(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        forEachRow(Data(text.utf8)) { rows.append($0) }
+        return rows
+    }
+
+    /// RFC 4180 rows handed over one at a time, read from UTF-8 bytes.
+    static func forEachRow(_ data: Data, _ body: ([String]) -> Void) {
+        var rows = CSVRows(data)
+        while let row = rows.next() { body(row) }
     }
 }
 

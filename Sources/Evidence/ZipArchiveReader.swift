@@ -103,14 +103,14 @@ public final class ZipArchiveReader {
                 try deliver(data)
             }
         case 8:
-            var compressed = Data()
-            while remaining > 0 {
-                let data = try handle.read(upToCount: Int(min(remaining, 4 << 20))) ?? Data()
+            // Read and inflated a piece at a time: a document is held once, by whoever keeps it.
+            try Deflate.decompress({
+                guard remaining > 0 else { return nil }
+                let data = try handle.read(upToCount: Int(min(remaining, 1 << 20))) ?? Data()
                 guard !data.isEmpty else { throw EvidenceWriteError("\(entry.name) ends early") }
                 remaining -= UInt64(data.count)
-                compressed.append(data)
-            }
-            try deliver(try Deflate.decompress(compressed, expected: Int(min(entry.size, 1 << 30)), limit: Int(min(entry.size, 1 << 32))))
+                return data
+            }, deliver: deliver)
         default:
             throw EvidenceWriteError("\(entry.name) uses compression method \(entry.method), which is neither stored nor deflate")
         }
