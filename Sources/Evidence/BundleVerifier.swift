@@ -21,6 +21,9 @@ public enum BundleVerifier {
         var digests: [String: (UInt64, String)] = [:]
         var documents: [String: Data] = [:]
         var capture = PcapngScan()
+        // flows.json is read as it is inflated when flows.csv came before it (as the bundle orders
+        // them); otherwise it is kept whole and read once the archive is through.
+        var flowsReading: FlowsJSONReading?
         var archiveProblems: [String] = []
         for entry in archive.entries {
             let digest = SHA256Digest()
@@ -30,6 +33,10 @@ public enum BundleVerifier {
                     digest.update(chunk)
                     count += UInt64(chunk.count)
                     if entry.name == EvidenceCaptureDocument.fileName { capture.feed(chunk) }
+                    else if entry.name == EvidenceBundle.flowsName, flowsReading != nil || documents[EvidenceBundle.flowsCSVName] != nil {
+                        if flowsReading == nil { flowsReading = FlowsJSONReading(csv: documents.removeValue(forKey: EvidenceBundle.flowsCSVName)) }
+                        flowsReading!.feed(chunk)
+                    }
                     else if entry.name.hasSuffix(".json") || entry.name.hasSuffix(".csv") {
                         // Room for the whole document at once (up to 256 MiB): growing by doubling would leave the halves behind.
                         if documents[entry.name] == nil { documents[entry.name] = Data(capacity: Int(min(entry.size, 1 << 28))) }
@@ -44,6 +51,11 @@ public enum BundleVerifier {
             }
         }
         checks.append(Check(statement: "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.", problems: archiveProblems))
+        if let whole = documents.removeValue(forKey: EvidenceBundle.flowsName) {
+            flowsReading = FlowsJSONReading(csv: documents.removeValue(forKey: EvidenceBundle.flowsCSVName))
+            flowsReading!.feed(whole)
+        }
+        let flowsRead = flowsReading?.finish()
 
         // 2. The manifest.
         guard let manifestData = documents[EvidenceBundle.manifestName],
@@ -71,26 +83,16 @@ public enum BundleVerifier {
         checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
 
         // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
-        let jsonNames = documents.keys.filter { $0.hasSuffix(".json") }.sorted()
-        let syntaxProblems = jsonNames.compactMap { name in JSONSyntax.problem(in: documents[name]!).map { "\(name) is not well-formed JSON: \($0)" } }
+        let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + (flowsRead == nil ? [] : [EvidenceBundle.flowsName])).sorted()
+        let syntaxProblems = jsonNames.compactMap { name in
+            (name == EvidenceBundle.flowsName ? flowsRead!.syntax : JSONSyntax.problem(in: documents[name]!)).map { "\(name) is not well-formed JSON: \($0)" }
+        }
         checks.append(Check(statement: "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).", problems: syntaxProblems))
 
         // 3. Documents.
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
-        // flows.json is read into the fields checked here, a flow at a time, each compared with its
-        // row of flows.csv as it is read; what is kept of a flow is its id and the findings it
-        // cites. As dictionaries, 20 000 flows take half a gigabyte, and decoded whole still some
-        // 160 MB (10 MB as the checked fields).
-        var csv = FlowsCSVComparison(documents.removeValue(forKey: EvidenceBundle.flowsCSVName))
-        var flows: [(id: Int64, findingIDs: [String])] = []
         var captureFlows: [Int64] = []
-        let flowsRead = documents.removeValue(forKey: EvidenceBundle.flowsName).flatMap {
-            Self.forEachFlow(of: $0) { flow in
-                csv.compare(flow)
-                flows.append((flow.id, flow.findingIDs))
-            }
-        }
-        guard flowsRead == true,
+        guard let flowsReading, flowsRead?.readable == true,
               let findingsDoc = json(EvidenceBundle.findingsName), let findings = findingsDoc["findings"] as? [[String: Any]],
               let captureDoc = documents[EvidenceBundle.captureJSONName].flatMap({
                   decodeArray("flows", of: $0, elements: { (whole: VerifiedCapture) in whole.flows }, each: { captureFlows.append($0.id) })
@@ -98,6 +100,7 @@ public enum BundleVerifier {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
         }
+        let flows = flowsReading.flows
         let flowIDs = flows.map(\.id)
         let flowSet = Set(flowIDs)
         let findingIDs = Set(findings.compactMap { $0["id"] as? String })
@@ -142,21 +145,16 @@ public enum BundleVerifier {
         checks.append(Check(statement: "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).", problems: idProblems))
 
         // 6. flows.csv against flows.json.
-        checks.append(csv.check(flowCount: flows.count))
+        checks.append(flowsReading.csv.check(flowCount: flows.count))
         return checks
     }
 
-    /// The flows of flows.json, decoded one at a time where its array can be found, else whole.
+    /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.
     static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
-        var flows: [VerifiedFlow] = []
-        return forEachFlow(of: data) { flows.append($0) } ? flows : nil
-    }
-
-    /// Each flow of flows.json, decoded one at a time where its array can be found, else whole;
-    /// false if the document or one of its flows cannot be decoded (some flows may have been
-    /// handed over by then).
-    static func forEachFlow(of data: Data, _ body: (VerifiedFlow) -> Void) -> Bool {
-        decodeArray("flows", of: data, elements: { (whole: VerifiedFlows) in whole.flows }, each: body) != nil
+        let reading = FlowsJSONReading(csv: nil)
+        reading.keepFlows = true
+        reading.feed(data)
+        return reading.finish().readable ? reading.decoded : nil
     }
 
     /// A document whose array under `key` is decoded an element at a time where the array can be
@@ -270,6 +268,60 @@ struct VerifiedFlow: Decodable {
     }
 }
 
+/// flows.json as verify reads it, a chunk at a time as it is inflated: each flow, as soon as it is
+/// complete, held to RFC 8259, decoded into the fields checked and compared with its row of
+/// flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
+/// flows take half a gigabyte; the document itself is 27 MB.) Where the document is not an object
+/// holding a "flows" array, it is read whole.
+final class FlowsJSONReading {
+    private var stream = JSONArrayStream(key: "flows")
+    private(set) var csv: FlowsCSVComparison
+    private(set) var flows: [(id: Int64, findingIDs: [String])] = []
+    /// Every flow decoded, when asked for (tests).
+    var keepFlows = false
+    private(set) var decoded: [VerifiedFlow] = []
+    private var firstFault: JSONSyntax.Failure?
+    private var undecodable = false
+    private let decoder = JSONDecoder()
+
+    init(csv: Data?) { self.csv = FlowsCSVComparison(csv) }
+
+    func feed(_ chunk: Data) { stream.feed(chunk, element) }
+
+    private func element(_ bytes: [UInt8], at: Int) {
+        let data = Data(bytes)
+        if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: 2) {
+            firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
+        }
+        guard !undecodable, let flow = try? decoder.decode(VerifiedFlow.self, from: data) else { undecodable = true; return }
+        take(flow)
+    }
+
+    private func take(_ flow: VerifiedFlow) {
+        csv.compare(flow)
+        flows.append((flow.id, flow.findingIDs))
+        if keepFlows { decoded.append(flow) }
+    }
+
+    /// After the last chunk: what is wrong with the document as JSON (the first fault in it), and
+    /// whether every flow and the rest of it could be decoded.
+    func finish() -> (syntax: String?, readable: Bool) {
+        stream.finish(element)
+        let skeleton = Data(stream.skeleton)
+        guard stream.foundArray else {
+            guard let whole = try? decoder.decode(VerifiedFlows.self, from: skeleton) else { return (JSONSyntax.problem(in: skeleton), false) }
+            whole.flows.forEach(take)
+            return (JSONSyntax.problem(in: skeleton), true)
+        }
+        var faults = stream.faults + (firstFault.map { [$0] } ?? [])
+        if let fault = JSONSyntax.failure(in: skeleton) {
+            faults.append(JSONSyntax.Failure(reason: fault.reason, at: stream.documentOffset(ofSkeletonByte: fault.at)))
+        }
+        let syntax = faults.min { $0.at < $1.at }.map { "\($0.reason) at byte \($0.at)" }
+        return (syntax, !undecodable && (try? decoder.decode(VerifiedFlows.self, from: skeleton)) != nil)
+    }
+}
+
 /// flows.csv against the flows of flows.json, a row for each flow as the flow is read.
 struct FlowsCSVComparison {
     private var rows: CSVRows?
@@ -299,12 +351,13 @@ struct FlowsCSVComparison {
     }
 
     /// The check, once every flow was compared: rows left over or missing are counted.
-    mutating func check(flowCount: Int) -> BundleVerifier.Check {
+    func check(flowCount: Int) -> BundleVerifier.Check {
         let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flowCount, "flow")), matching flows.json."
         guard rows != nil else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
         guard headerHolds else { return .init(statement: statement, problems: ["flows.csv's header row is not the one the format defines"]) }
         var count = compared
-        while rows?.next() != nil { count += 1 }
+        var rest = rows
+        while rest?.next() != nil { count += 1 }
         var problems = self.problems
         if count != flowCount { problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0) }
         return .init(statement: statement, problems: problems)

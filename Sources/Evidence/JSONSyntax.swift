@@ -7,19 +7,25 @@ import Foundation
 enum JSONSyntax {
     /// nil when the bytes are valid JSON; otherwise what is wrong and at which byte.
     static func problem(in data: Data) -> String? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+        failure(in: data).map { "\($0.reason) at byte \($0.at)" }
+    }
+
+    /// What is wrong and where, or nil; `depth`: how deep the value lies in a larger document
+    /// (an element of a top-level object's array: 2), for the bound on nesting.
+    static func failure(in data: Data, depth: Int = 0) -> Failure? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Failure? in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
             do {
                 reader.space()
-                try reader.value(depth: 0)
+                try reader.value(depth: depth)
                 reader.space()
                 guard reader.at == reader.bytes.count else { throw Failure(reason: "something follows the JSON value", at: reader.at) }
                 guard BundleVerifier.isUTF8(data) else { throw Failure(reason: "bytes that are not UTF-8", at: 0) }
                 return nil
             } catch let failure as Failure {
-                return "\(failure.reason) at byte \(failure.at)"
+                return failure
             } catch {
-                return "\(error)"
+                return Failure(reason: "\(error)", at: 0)
             }
         }
     }

@@ -228,6 +228,34 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.error)
     }
 
+    func testVerifyReadsFlowsJSONWholeWhenItComesBeforeFlowsCSVAndStillComparesEveryRow() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        let edited = try copiesWithAnEditedCSVCell(of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
+        // The same archives with flows.json moved to the front: verify cannot read it as it is
+        // inflated (its rows are not there yet), so it keeps it whole.
+        let script = """
+        import zipfile,sys,copy
+        src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
+        infos=sorted(src.infolist(), key=lambda i: i.filename!='flows.json')
+        for i in infos: dst.writestr(copy.copy(i), src.read(i))
+        dst.close()
+        """
+        for (source, name) in [(url, "moved.zip"), (edited, "moved-edited.zip")] {
+            let moved = dir.url.appendingPathComponent(name)
+            let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, source.path, moved.path]))
+            XCTAssertEqual(run.status, 0, run.error)
+            XCTAssertEqual(try ZipArchiveReader(url: moved).entries.first?.name, "flows.json")
+            let failed = BundleVerifier.verify(moved).filter { !$0.holds }
+            if source == url {
+                XCTAssertEqual(failed, [], "\(failed)")
+            } else {
+                XCTAssertEqual(failed.count, 1, "\(failed)")
+                XCTAssertTrue(failed.first?.problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”") } == true, "\(failed)")
+            }
+        }
+    }
+
     func testVerifyNamesAMissingRowAChangedHeaderAndBytesThatAreNotUTF8InFlowsCSV() throws {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url

@@ -1,0 +1,88 @@
+@testable import Evidence
+import Foundation
+import Sample
+import XCTest
+
+/// flows.json read as it is inflated: the same elements as the whole document gives, and the same
+/// verdict on its syntax, however the bytes are cut.
+final class JSONArrayStreamTests: XCTestCase {
+    /// The elements handed over and the skeleton kept, the text fed `size` bytes at a time.
+    func streamed(_ text: String, size: Int, key: String = "flows") -> (elements: [String], skeleton: String, stream: JSONArrayStream) {
+        var stream = JSONArrayStream(key: key)
+        var elements: [String] = []
+        let bytes = Array(text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            stream.feed(Data(bytes[start..<min(start + size, bytes.count)])) { element, at in
+                elements.append(String(decoding: element, as: UTF8.self))
+                XCTAssertEqual(Array(bytes[at..<(at + element.count)]), element, "an element's offset is where it lies")
+            }
+        }
+        stream.finish { element, _ in elements.append(String(decoding: element, as: UTF8.self)) }
+        return (elements, String(decoding: stream.skeleton, as: UTF8.self), stream)
+    }
+
+    func testTheElementsAreThoseTheWholeDocumentGivesWhereverTheChunksEnd() {
+        let text = #"{"a": {"flows": [9]}, "flows": [ {"n": "x]}\"[{"}, [1, [2]], "s\\", 3.5e2, true , null ], "z": "]"}"#
+        let whole = JSONArrayElements.ranges(of: "flows", in: Data(text.utf8))!.elements.map {
+            String(decoding: Data(text.utf8).subdata(in: $0), as: UTF8.self)
+        }
+        for size in [1, 2, 3, 5, 7, 64, 4096] {
+            let (elements, skeleton, stream) = streamed(text, size: size)
+            XCTAssertEqual(elements, whole, "chunks of \(size)")
+            XCTAssertEqual(skeleton, #"{"a": {"flows": [9]}, "flows": [], "z": "]"}"#, "chunks of \(size)")
+            XCTAssertEqual(stream.faults.count, 0)
+            // The closing bracket of the skeleton is the document's.
+            let close = Array(skeleton.utf8).indices.filter { Array(skeleton.utf8)[$0] == UInt8(ascii: "]") }[1]
+            XCTAssertEqual(Array(text.utf8)[stream.documentOffset(ofSkeletonByte: close)], UInt8(ascii: "]"))
+        }
+    }
+
+    func testADocumentWithoutTheArrayIsKeptWholeAndHandsNothingOver() {
+        for text in [#"[1, 2]"#, #"{"other": [1]}"#, #"{"flows": 3}"#, #"{"flows": "[1]"}"#, #"  "#] {
+            let (elements, skeleton, stream) = streamed(text, size: 3)
+            XCTAssertEqual(elements, [], text)
+            XCTAssertEqual(skeleton, text, text)
+            XCTAssertFalse(stream.foundArray, text)
+        }
+    }
+
+    func testWhatLiesBetweenTheElementsIsHeldToTheGrammar() {
+        for (text, reason, at) in [(#"{"flows": [1, 2,]}"#, "a trailing comma", 16), (#"{"flows": [,1]}"#, "an unexpected character", 11),
+                                   (#"{"flows": [1,, 2]}"#, "an unexpected character", 13), (#"{"flows": [{} {}]}"#, "a comma or a closing bracket missing", 14),
+                                   (#"{"flows": [1, 2"#, "a comma or a closing bracket missing", 15)] {
+            let (_, _, stream) = streamed(text, size: 2)
+            XCTAssertEqual(stream.faults.map(\.reason), [reason], text)
+            XCTAssertEqual(stream.faults.map(\.at), [at], text)
+        }
+    }
+
+    /// flows.json's verdict read in pieces against the verdict on the whole document, on mutations
+    /// of a real one: valid and invalid alike.
+    func testTheVerdictReadInPiecesIsTheVerdictOnTheWholeDocument() {
+        let flow = #"{"id": 7, "name": {"text": "a\"b]", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}"#
+        let source = Array(#"{"flowCount": 2, "flows": [\#(flow), \#(flow)], "v": [2]}"#.utf8)
+        var generator = SampleRandom(seed: 7)
+        let replacements = Array(#"{}[],:"\ 0.eE-+tn"#.utf8), insertions = Array(#"{}[],:"\"#.utf8)
+        var valid = 0, invalid = 0
+        for n in 0..<400 {
+            var bytes = source
+            for _ in 0...(n % 3) {
+                let at = Int(generator.next() % UInt64(bytes.count))
+                switch n % 3 {
+                case 0: bytes[at] = replacements[Int(generator.next() % UInt64(replacements.count))]
+                case 1: bytes.insert(insertions[Int(generator.next() % UInt64(insertions.count))], at: at)
+                default: bytes.remove(at: at)
+                }
+            }
+            let whole = JSONSyntax.problem(in: Data(bytes))
+            let reading = FlowsJSONReading(csv: nil)
+            let size = 1 + Int(generator.next() % 40)
+            for start in stride(from: 0, to: bytes.count, by: size) { reading.feed(Data(bytes[start..<min(start + size, bytes.count)])) }
+            let pieces = reading.finish().syntax
+            XCTAssertEqual(pieces == nil, whole == nil, "\(String(decoding: bytes, as: UTF8.self)): whole says \(whole ?? "valid"), in pieces \(pieces ?? "valid")")
+            if whole == nil { valid += 1 } else { invalid += 1 }
+        }
+        XCTAssertGreaterThan(valid, 20, "some mutations stay valid JSON")
+        XCTAssertGreaterThan(invalid, 200)
+    }
+}
