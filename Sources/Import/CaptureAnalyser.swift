@@ -8,16 +8,22 @@ struct CaptureAnalyser {
 
     var analysis = CaptureAnalysis()
     var flows: [TrackedFlow] = []
-    var active: [String: Int] = [:]
+    var active: [FlowKey: Int] = [:]
     /// Names DNS gave addresses: when, which address, which name.
     var resolutions: [(Int64, String, String)] = []
     let devices: Set<String>
 
     init(devices: [String]) { self.devices = Set(devices) }
 
-    static func key(_ a: FlowEndpoint, _ b: FlowEndpoint, _ p: IPProtocolNumber) -> String {
-        let peers = FlowPeers(a, b)
-        return "\(p.rawValue)|\(peers.a.address)|\(peers.a.port)|\(peers.b.address)|\(peers.b.port)"
+    /// A connection by its two ends (either way round) and its protocol: a packet's flow is
+    /// looked up by it (a struct, not a text built for every packet).
+    struct FlowKey: Hashable {
+        let peers: FlowPeers
+        let ipProtocol: UInt8
+    }
+
+    static func key(_ a: FlowEndpoint, _ b: FlowEndpoint, _ p: IPProtocolNumber) -> FlowKey {
+        FlowKey(peers: FlowPeers(a, b), ipProtocol: p.rawValue)
     }
 
     mutating func add(_ frame: DecodedFrame, index: Int) {
