@@ -61,19 +61,9 @@ final class JSONArrayStreamTests: XCTestCase {
     func testTheVerdictReadInPiecesIsTheVerdictOnTheWholeDocument() {
         let flow = #"{"id": 7, "name": {"text": "a\"b]", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}"#
         let source = Array(#"{"flowCount": 2, "flows": [\#(flow), \#(flow)], "v": [2]}"#.utf8)
-        var generator = SampleRandom(seed: 7)
-        let replacements = Array(#"{}[],:"\ 0.eE-+tn"#.utf8), insertions = Array(#"{}[],:"\"#.utf8)
+        var generator = SampleRandom(seed: 8)
         var valid = 0, invalid = 0
-        for n in 0..<400 {
-            var bytes = source
-            for _ in 0...(n % 3) {
-                let at = Int(generator.next() % UInt64(bytes.count))
-                switch n % 3 {
-                case 0: bytes[at] = replacements[Int(generator.next() % UInt64(replacements.count))]
-                case 1: bytes.insert(insertions[Int(generator.next() % UInt64(insertions.count))], at: at)
-                default: bytes.remove(at: at)
-                }
-            }
+        for bytes in JSONMutations.of(source, count: 400, seed: 7) {
             let whole = JSONSyntax.problem(in: Data(bytes))
             let reading = FlowsJSONReading(csv: nil)
             let size = 1 + Int(generator.next() % 40)

@@ -30,21 +30,7 @@ final class JSONSyntaxTests: XCTestCase {
 
     func testTheVerdictAgreesWithPythonOnMutationsOfARealDocument() throws {
         let source = Data(#"{"flows": [{"id": 1, "name": {"text": "a\"b", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}], "v": 2}"#.utf8)
-        var generator = SampleRandom(seed: 42)
-        var cases: [Data] = []
-        let replacements = Array(#"{}[],:"\ 0.eE-+tn"#.utf8), insertions = Array(#"{}[],:"\"#.utf8)
-        for n in 0..<300 {
-            var bytes = [UInt8](source)
-            for _ in 0...(n % 3) {
-                let at = Int(generator.next() % UInt64(bytes.count))
-                switch n % 3 {
-                case 0: bytes[at] = replacements[Int(generator.next() % UInt64(replacements.count))]
-                case 1: bytes.insert(insertions[Int(generator.next() % UInt64(insertions.count))], at: at)
-                default: bytes.remove(at: at)
-                }
-            }
-            cases.append(Data(bytes))
-        }
+        let cases = JSONMutations.of([UInt8](source), count: 300, seed: 42).map { Data($0) }
         let script = """
         import json,sys,base64
         def refuse(c): raise ValueError(c)
