@@ -24,6 +24,11 @@ public enum BundleVerifier {
         // flows.json is read as it is inflated when flows.csv came before it (as the bundle orders
         // them); otherwise it is kept whole and read once the archive is through.
         var flowsReading: FlowsJSONReading?
+        // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
+        // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
+        final class CaptureFlowIDs { var ids: [Int64] = [] }
+        let captureFlows = CaptureFlowIDs()
+        var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
         var archiveProblems: [String] = []
         for entry in archive.entries {
             let digest = SHA256Digest()
@@ -33,6 +38,12 @@ public enum BundleVerifier {
                     digest.update(chunk)
                     count += UInt64(chunk.count)
                     if entry.name == EvidenceCaptureDocument.fileName { capture.feed(chunk) }
+                    else if entry.name == EvidenceBundle.captureJSONName {
+                        if captureReading == nil {
+                            captureReading = StreamedArrayReading(key: "flows", elements: \.flows) { captureFlows.ids.append($0.id) }
+                        }
+                        captureReading!.feed(chunk)
+                    }
                     else if entry.name == EvidenceBundle.flowsName, flowsReading != nil || documents[EvidenceBundle.flowsCSVName] != nil {
                         if flowsReading == nil { flowsReading = FlowsJSONReading(csv: documents.removeValue(forKey: EvidenceBundle.flowsCSVName)) }
                         flowsReading!.feed(chunk)
@@ -56,6 +67,7 @@ public enum BundleVerifier {
             flowsReading!.feed(whole)
         }
         let flowsRead = flowsReading?.finish()
+        let captureRead = captureReading?.finish()
 
         // 2. The manifest.
         guard let manifestData = documents[EvidenceBundle.manifestName],
@@ -83,20 +95,20 @@ public enum BundleVerifier {
         checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
 
         // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
-        let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + (flowsRead == nil ? [] : [EvidenceBundle.flowsName])).sorted()
+        var streamedSyntax: [String: String?] = [:]
+        if let flowsRead { streamedSyntax[EvidenceBundle.flowsName] = flowsRead.syntax }
+        if let captureRead { streamedSyntax[EvidenceBundle.captureJSONName] = captureRead.syntax }
+        let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + streamedSyntax.keys).sorted()
         let syntaxProblems = jsonNames.compactMap { name in
-            (name == EvidenceBundle.flowsName ? flowsRead!.syntax : JSONSyntax.problem(in: documents[name]!)).map { "\(name) is not well-formed JSON: \($0)" }
+            (streamedSyntax[name] ?? JSONSyntax.problem(in: documents[name]!)).map { "\(name) is not well-formed JSON: \($0)" }
         }
         checks.append(Check(statement: "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).", problems: syntaxProblems))
 
         // 3. Documents.
         func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
-        var captureFlows: [Int64] = []
         guard let flowsReading, flowsRead?.readable == true,
               let findingsDoc = json(EvidenceBundle.findingsName), let findings = findingsDoc["findings"] as? [[String: Any]],
-              let captureDoc = documents[EvidenceBundle.captureJSONName].flatMap({
-                  decodeArray("flows", of: $0, elements: { (whole: VerifiedCapture) in whole.flows }, each: { captureFlows.append($0.id) })
-              }) else {
+              captureRead?.readable == true, let captureDoc = captureReading?.outline else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
         }
@@ -137,7 +149,7 @@ public enum BundleVerifier {
                 }
             }
         }
-        if captureFlows != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
+        if captureFlows.ids != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
         for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
             guard let expected = flowFindings[flow] else { idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold"); continue }
             if findingsCited != Set(expected) { idProblems.append("packets of flow \(flow) cite findings \(findingsCited.sorted().joined(separator: ",")); flows.json says \(expected.joined(separator: ","))") }
@@ -155,28 +167,6 @@ public enum BundleVerifier {
         reading.keepFlows = true
         reading.feed(data)
         return reading.finish().readable ? reading.decoded : nil
-    }
-
-    /// A document whose array under `key` is decoded an element at a time where the array can be
-    /// found (decoded whole, JSONDecoder's map of 20 000 elements takes several times the
-    /// document), each handed to `each`, and the rest of it decoded with the array emptied; where
-    /// the array cannot be found, the document decoded whole. Nil if something does not decode.
-    @discardableResult
-    static func decodeArray<Outline: Decodable, Element: Decodable>(_ key: String, of data: Data, elements: (Outline) -> [Element],
-                                                                    each: (Element) -> Void) -> Outline? {
-        let decoder = JSONDecoder()
-        guard let (ranges, array) = JSONArrayElements.ranges(of: key, in: data) else {
-            guard let whole = try? decoder.decode(Outline.self, from: data) else { return nil }
-            elements(whole).forEach(each)
-            return whole
-        }
-        let skeleton = data.subdata(in: 0..<array.lowerBound) + Data("[]".utf8) + data.subdata(in: array.upperBound..<data.count)
-        guard let outline = try? decoder.decode(Outline.self, from: skeleton) else { return nil }
-        for range in ranges {
-            guard let element = try? decoder.decode(Element.self, from: data.subdata(in: range)) else { return nil }
-            each(element)
-        }
-        return outline
     }
 
     static func isUTF8(_ data: Data) -> Bool {
@@ -268,23 +258,25 @@ struct VerifiedFlow: Decodable {
     }
 }
 
-/// flows.json as verify reads it, a chunk at a time as it is inflated: each flow, as soon as it is
-/// complete, held to RFC 8259, decoded into the fields checked and compared with its row of
-/// flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
-/// flows take half a gigabyte; the document itself is 27 MB.) Where the document is not an object
-/// holding a "flows" array, it is read whole.
-final class FlowsJSONReading {
-    private var stream = JSONArrayStream(key: "flows")
-    private(set) var csv: FlowsCSVComparison
-    private(set) var flows: [(id: Int64, findingIDs: [String])] = []
-    /// Every flow decoded, when asked for (tests).
-    var keepFlows = false
-    private(set) var decoded: [VerifiedFlow] = []
+/// A JSON document read a chunk at a time as it is inflated, the elements of the array under
+/// `key` in its top-level object each held to RFC 8259 and decoded as soon as it is complete, and
+/// handed to `each`; the rest (the outline) decoded with the array emptied. Where the document is
+/// not an object holding such an array, it is decoded whole and its elements handed over then.
+final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
+    private var stream: JSONArrayStream
+    private let elements: (Outline) -> [Element]
+    private let each: (Element) -> Void
     private var firstFault: JSONSyntax.Failure?
     private var undecodable = false
     private let decoder = JSONDecoder()
+    /// The document without its array's elements, once `finish` decoded it.
+    private(set) var outline: Outline?
 
-    init(csv: Data?) { self.csv = FlowsCSVComparison(csv) }
+    init(key: String, elements: @escaping (Outline) -> [Element], each: @escaping (Element) -> Void) {
+        stream = JSONArrayStream(key: key)
+        self.elements = elements
+        self.each = each
+    }
 
     func feed(_ chunk: Data) { stream.feed(chunk, element) }
 
@@ -293,32 +285,54 @@ final class FlowsJSONReading {
         if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: 2) {
             firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
         }
-        guard !undecodable, let flow = try? decoder.decode(VerifiedFlow.self, from: data) else { undecodable = true; return }
-        take(flow)
-    }
-
-    private func take(_ flow: VerifiedFlow) {
-        csv.compare(flow)
-        flows.append((flow.id, flow.findingIDs))
-        if keepFlows { decoded.append(flow) }
+        guard !undecodable, let decoded = try? decoder.decode(Element.self, from: data) else { undecodable = true; return }
+        each(decoded)
     }
 
     /// After the last chunk: what is wrong with the document as JSON (the first fault in it), and
-    /// whether every flow and the rest of it could be decoded.
+    /// whether every element and the rest of it could be decoded.
     func finish() -> (syntax: String?, readable: Bool) {
         stream.finish(element)
         let skeleton = Data(stream.skeleton)
         guard stream.foundArray else {
-            guard let whole = try? decoder.decode(VerifiedFlows.self, from: skeleton) else { return (JSONSyntax.problem(in: skeleton), false) }
-            whole.flows.forEach(take)
-            return (JSONSyntax.problem(in: skeleton), true)
+            outline = try? decoder.decode(Outline.self, from: skeleton)
+            outline.map(elements)?.forEach(each)
+            return (JSONSyntax.problem(in: skeleton), outline != nil)
         }
         var faults = stream.faults + (firstFault.map { [$0] } ?? [])
         if let fault = JSONSyntax.failure(in: skeleton) {
             faults.append(JSONSyntax.Failure(reason: fault.reason, at: stream.documentOffset(ofSkeletonByte: fault.at)))
         }
+        outline = try? decoder.decode(Outline.self, from: skeleton)
         let syntax = faults.min { $0.at < $1.at }.map { "\($0.reason) at byte \($0.at)" }
-        return (syntax, !undecodable && (try? decoder.decode(VerifiedFlows.self, from: skeleton)) != nil)
+        return (syntax, !undecodable && outline != nil)
+    }
+}
+
+/// flows.json as verify reads it: each flow, as soon as it is complete, compared with its row of
+/// flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
+/// flows take half a gigabyte; the document itself is 27 MB.)
+final class FlowsJSONReading {
+    private(set) var csv: FlowsCSVComparison
+    private(set) var flows: [(id: Int64, findingIDs: [String])] = []
+    /// Every flow decoded, when asked for (tests).
+    var keepFlows = false
+    private(set) var decoded: [VerifiedFlow] = []
+    private var reading: StreamedArrayReading<VerifiedFlows, VerifiedFlow>!
+
+    init(csv: Data?) {
+        self.csv = FlowsCSVComparison(csv)
+        reading = StreamedArrayReading(key: "flows", elements: \.flows) { [unowned self] in self.take($0) }
+    }
+
+    func feed(_ chunk: Data) { reading.feed(chunk) }
+
+    func finish() -> (syntax: String?, readable: Bool) { reading.finish() }
+
+    private func take(_ flow: VerifiedFlow) {
+        csv.compare(flow)
+        flows.append((flow.id, flow.findingIDs))
+        if keepFlows { decoded.append(flow) }
     }
 }
 

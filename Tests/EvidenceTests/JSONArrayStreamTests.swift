@@ -23,9 +23,7 @@ final class JSONArrayStreamTests: XCTestCase {
 
     func testTheElementsAreThoseTheWholeDocumentGivesWhereverTheChunksEnd() {
         let text = #"{"a": {"flows": [9]}, "flows": [ {"n": "x]}\"[{"}, [1, [2]], "s\\", 3.5e2, true , null ], "z": "]"}"#
-        let whole = JSONArrayElements.ranges(of: "flows", in: Data(text.utf8))!.elements.map {
-            String(decoding: Data(text.utf8).subdata(in: $0), as: UTF8.self)
-        }
+        let whole = [#"{"n": "x]}\"[{"}"#, "[1, [2]]", #""s\\""#, "3.5e2", "true", "null"]
         for size in [1, 2, 3, 5, 7, 64, 4096] {
             let (elements, skeleton, stream) = streamed(text, size: size)
             XCTAssertEqual(elements, whole, "chunks of \(size)")
@@ -54,6 +52,15 @@ final class JSONArrayStreamTests: XCTestCase {
             XCTAssertEqual(stream.faults.map(\.reason), [reason], text)
             XCTAssertEqual(stream.faults.map(\.at), [at], text)
         }
+    }
+
+    func testVerifyDecodesTheFlowsOneAtATimeAndStillRefusesADamagedRest() throws {
+        let flow = #"{"id": 1, "protocol": "tcp", "firstSeen": "a", "lastSeen": "b", "durationSeconds": 0, "bytesOut": 0, "bytesIn": 0, "packetCount": 0, "peers": [], "tlsStatus": "none", "name": null, "sni": null, "dnsName": null, "dnsOtherNames": [], "streamOpening": null, "clientTLS": null, "serverTLS": null, "quic": null, "serverCertificate": {"visibility": "unknown"}, "findingIDs": []}"#
+        XCTAssertEqual(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow), \#(flow)], "formatVersion": 1}"#.utf8))?.count, 2)
+        XCTAssertEqual(BundleVerifier.decodeFlows(Data(#"{"formatVersion": 1, "flows": [\#(flow)]}"#.utf8))?.count, 1, "wherever the array is")
+        XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)], "formatVersion": 1x}"#.utf8)), "the rest must be JSON too")
+        XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow), {"id": "one"}]}"#.utf8)), "every flow must decode")
+        XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)"#.utf8)), "cut short")
     }
 
     /// flows.json's verdict read in pieces against the verdict on the whole document, on mutations
