@@ -3,7 +3,8 @@ import Foundation
 /// A JSON document read as it comes, a chunk at a time: the elements of the array under `key` in
 /// the top-level object are handed over one by one as soon as each is complete, and the rest of
 /// the document (the skeleton, the array's elements left out: `"key": []`) is kept. Verify reads
-/// flows.json so as it is inflated, holding no more of it than one flow.
+/// flows.json and capture.json so, as they are inflated, holding no more of either than one of
+/// its flows.
 ///
 /// It reads the syntax (strings with their escapes, nesting) and not the layout. What lies between
 /// the elements is checked here (whitespace and one comma between two elements); each element and
