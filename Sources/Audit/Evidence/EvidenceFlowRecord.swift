@@ -7,47 +7,48 @@ public enum EvidenceFlowRecord {
         return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
     }
 
+    /// The members are listed in the UTF-8 order of their keys, the order they are written in.
     public static func json(_ f: StoredFlow, findingIDs: [String]) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "id": .int(f.id),
-            "protocol": .string(f.ipProtocol.name),
-            "firstSeen": .string(Instant.rfc3339(f.firstSeen)),
-            "lastSeen": .string(Instant.rfc3339(f.lastSeen)),
-            "durationSeconds": .double(Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000),
-            "bytesOut": .int(f.bytesOut), "bytesIn": .int(f.bytesIn), "packetCount": .int(f.packetCount),
-            "peers": .array([f.peers.a, f.peers.b].map { .object(["address": .string($0.address), "port": .int($0.port)]) }),
-            "tlsStatus": .string(f.tlsStatus.name),
-            "name": f.name.map { .object(["text": .string($0.text), "origin": .string($0.origin.rawValue)]) } ?? .null,
-            "sni": .optional(f.sni), "dnsName": .optional(f.dnsName), "dnsOtherNames": .strings(f.dnsOtherNames),
-            "streamOpening": .optional(f.streamOpening?.name),
-            "findingIDs": .strings(findingIDs),
-        ]
-        object["clientTLS"] = f.clientTLS.map { offer in
-            .object(["versionsForm": .string(offer.versionsForm.name), "versions": .strings(offer.versions.map(\.name)),
-                     "alpn": .strings(offer.alpn), "droppedALPNCount": .int(offer.droppedALPNCount),
-                     "encryptedClientHello": .bool(offer.encryptedClientHello)])
+        let clientTLS: JSONValue = f.clientTLS.map { offer in
+            .members([JSONMember("alpn", .strings(offer.alpn)), JSONMember("droppedALPNCount", .int(offer.droppedALPNCount)),
+                      JSONMember("encryptedClientHello", .bool(offer.encryptedClientHello)),
+                      JSONMember("versions", .strings(offer.versions.map(\.name))), JSONMember("versionsForm", .string(offer.versionsForm.name))])
         } ?? .null
+        let serverTLS: JSONValue
         switch f.serverTLS {
-        case nil: object["serverTLS"] = .null
+        case nil: serverTLS = .null
         case let .negotiated(version, cipher, hrr, source)?:
-            object["serverTLS"] = .object(["answer": .string("negotiated"), "version": .string(version.name), "versionValue": .int(version.rawValue),
-                                           "cipherSuite": .string(cipherSuiteText(cipher)), "fromHelloRetryRequest": .bool(hrr),
-                                           "source": .string(source.name)])
+            serverTLS = .members([JSONMember("answer", .string("negotiated")), JSONMember("cipherSuite", .string(cipherSuiteText(cipher))),
+                                  JSONMember("fromHelloRetryRequest", .bool(hrr)), JSONMember("source", .string(source.name)),
+                                  JSONMember("version", .string(version.name)), JSONMember("versionValue", .int(version.rawValue))])
         case let .refused(alert)?:
-            object["serverTLS"] = .object(["answer": .string("refused"), "alert": .int(alert)])
+            serverTLS = .members([JSONMember("alert", .int(alert)), JSONMember("answer", .string("refused"))])
         }
-        object["quic"] = f.quic.map { .object(["version": .string($0.versionName), "versionValue": .int($0.version), "end": .string($0.end.name)]) } ?? .null
-        var certificate: [String: JSONValue] = ["visibility": .string(f.serverCertificate.name)]
+        let quic: JSONValue = f.quic.map {
+            .members([JSONMember("end", .string($0.end.name)), JSONMember("version", .string($0.versionName)), JSONMember("versionValue", .int($0.version))])
+        } ?? .null
+        var certificate: [JSONMember] = []
         switch f.serverCertificate {
         case let .presented(chain, complete):
-            certificate["chain"] = .strings(chain.map { $0.base64EncodedString() })
-            certificate["chainIsComplete"] = .bool(complete)
+            certificate = [JSONMember("chain", .strings(chain.map { $0.base64EncodedString() })), JSONMember("chainIsComplete", .bool(complete))]
         case .notSent(let absence):
-            certificate["absence"] = .string(absence.name)
+            certificate = [JSONMember("absence", .string(absence.name))]
         default: break
         }
-        object["serverCertificate"] = .object(certificate)
-        return .object(object)
+        certificate.append(JSONMember("visibility", .string(f.serverCertificate.name)))
+        return .members([
+            JSONMember("bytesIn", .int(f.bytesIn)), JSONMember("bytesOut", .int(f.bytesOut)), JSONMember("clientTLS", clientTLS),
+            JSONMember("dnsName", .optional(f.dnsName)), JSONMember("dnsOtherNames", .strings(f.dnsOtherNames)),
+            JSONMember("durationSeconds", .double(Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)),
+            JSONMember("findingIDs", .strings(findingIDs)), JSONMember("firstSeen", .string(Instant.rfc3339(f.firstSeen))),
+            JSONMember("id", .int(f.id)), JSONMember("lastSeen", .string(Instant.rfc3339(f.lastSeen))),
+            JSONMember("name", f.name.map { .members([JSONMember("origin", .string($0.origin.rawValue)), JSONMember("text", .string($0.text))]) } ?? .null),
+            JSONMember("packetCount", .int(f.packetCount)),
+            JSONMember("peers", .array([f.peers.a, f.peers.b].map { .members([JSONMember("address", .string($0.address)), JSONMember("port", .int($0.port))]) })),
+            JSONMember("protocol", .string(f.ipProtocol.name)), JSONMember("quic", quic), JSONMember("serverCertificate", .members(certificate)),
+            JSONMember("serverTLS", serverTLS), JSONMember("sni", .optional(f.sni)), JSONMember("streamOpening", .optional(f.streamOpening?.name)),
+            JSONMember("tlsStatus", .string(f.tlsStatus.name)),
+        ])
     }
 }
 
