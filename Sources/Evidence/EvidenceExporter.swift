@@ -310,7 +310,12 @@ public final class EvidenceExporter {
         case EvidenceBundle.flowsCSVName:
             let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
             try csv.write(EvidenceFlowsCSV.headerLine)
-            try flows { try csv.write(EvidenceFlowsCSV.row($0, findingIDs: bundle.findingIDs(ofFlow: $0.id))) }
+            var row: [UInt8] = []
+            try flows {
+                row.removeAll(keepingCapacity: true)
+                EvidenceFlowsCSV.appendRow($0, findingIDs: bundle.findingIDs(ofFlow: $0.id), to: &row)
+                try csv.write(row)
+            }
             return try csv.finishFile()
         case EvidenceBundle.findingsName:
             return try streamed(bundle.findingsDocument, name: name, into: folder, elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
