@@ -40,7 +40,8 @@ enum PcapngBlocks {
     }
 
     /// An Enhanced Packet Block written into `out` (cleared first): one buffer reused for every packet.
-    static func enhancedPacket(into out: inout [UInt8], _ bytes: [UInt8], originalLength: UInt32, microseconds: UInt64, outbound: Bool, comment: [UInt8]) {
+    static func enhancedPacket(into out: inout [UInt8], _ bytes: [UInt8], originalLength: UInt32, microseconds: UInt64, outbound: Bool,
+                               comment: ArraySlice<UInt8>) {
         func le32(_ v: UInt32) { out.append(UInt8(v & 0xff)); out.append(UInt8(v >> 8 & 0xff)); out.append(UInt8(v >> 16 & 0xff)); out.append(UInt8(v >> 24)) }
         func le16(_ v: UInt16) { out.append(UInt8(v & 0xff)); out.append(UInt8(v >> 8)) }
         let data = padded(bytes.count), text = padded(comment.count)
@@ -54,19 +55,6 @@ enum PcapngBlocks {
         le16(2); le16(4); le32(outbound ? 0b10 : 0b01)
         le32(0)
         le32(total)
-    }
-
-    static func enhancedPacket(_ bytes: Data, originalLength: UInt32, microseconds: UInt64, outbound: Bool, comment: String) -> Data {
-        var body = Data(capacity: 28 + bytes.count + 64)
-        body.appendLE(UInt32(0))
-        body.appendLE(UInt32(truncatingIfNeeded: microseconds >> 32)); body.appendLE(UInt32(truncatingIfNeeded: microseconds))
-        body.appendLE(UInt32(bytes.count)); body.appendLE(originalLength)
-        body.append(bytes); body.append(Data(count: padded(bytes.count) - bytes.count))
-        body.append(option(1, Data(comment.utf8)))
-        var flags = Data(); flags.appendLE(UInt32(outbound ? 0b10 : 0b01))
-        body.append(option(2, flags))
-        body.append(endOfOptions)
-        return block(0x0000_0006, body)
     }
 }
 

@@ -5,10 +5,14 @@ import Foundation
 /// measured, and each line as a range of the text it was cut from. A few bytes a line, where
 /// keeping the units themselves would cost their every mark.
 final class MeasurementTape {
-    private enum Line { case range(start: Int32, count: Int32), literal(String) }
     private var widths: [CGFloat] = []
     private var lineCounts: [Int32] = []
-    private var lines: [Line] = []
+    /// Each line as where it starts in its text and how many UTF-8 bytes it has; a line that is not
+    /// a piece of its text (a measurer may add a hyphen) has a start below zero, -1 - its index in
+    /// `literals`. Two arrays of 32-bit numbers: 8 bytes a line.
+    private var lineStarts: [Int32] = []
+    private var lineLengths: [Int32] = []
+    private var literals: [String] = []
     /// Each question's text length, to be sure the replay asks what the recording was asked.
     private var asked: [Int32] = []
 
@@ -40,10 +44,13 @@ final class MeasurementTape {
                 }
                 let end = utf8.index(position, offsetBy: line.utf8.count, limitedBy: utf8.endIndex)
                 if let end, utf8[position..<end].elementsEqual(line.utf8) {
-                    tape.lines.append(.range(start: Int32(utf8.distance(from: utf8.startIndex, to: position)), count: Int32(line.utf8.count)))
+                    tape.lineStarts.append(Int32(utf8.distance(from: utf8.startIndex, to: position)))
+                    tape.lineLengths.append(Int32(line.utf8.count))
                     position = end
                 } else {
-                    tape.lines.append(.literal(line))
+                    tape.lineStarts.append(-1 - Int32(tape.literals.count))
+                    tape.lineLengths.append(0)
+                    tape.literals.append(line)
                 }
             }
             return result
@@ -80,12 +87,12 @@ final class MeasurementTape {
             result.reserveCapacity(n)
             let utf8 = text.utf8
             for _ in 0..<n {
-                switch tape.lines[line] {
-                case .range(let start, let length):
-                    let from = utf8.index(utf8.startIndex, offsetBy: Int(start))
-                    result.append(String(decoding: utf8[from..<utf8.index(from, offsetBy: Int(length))], as: UTF8.self))
-                case .literal(let text):
-                    result.append(text)
+                let start = Int(tape.lineStarts[line])
+                if start >= 0 {
+                    let from = utf8.index(utf8.startIndex, offsetBy: start)
+                    result.append(String(decoding: utf8[from..<utf8.index(from, offsetBy: Int(tape.lineLengths[line]))], as: UTF8.self))
+                } else {
+                    result.append(tape.literals[-1 - start])
                 }
                 line += 1
             }
