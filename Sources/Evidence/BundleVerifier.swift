@@ -21,14 +21,23 @@ public enum BundleVerifier {
         var digests: [String: (UInt64, String)] = [:]
         var documents: [String: Data] = [:]
         var capture = PcapngScan()
-        // flows.json is read as it is inflated when flows.csv came before it (as the bundle orders
-        // them); otherwise it is kept whole and read once the archive is through.
+        // flows.json is read as it is inflated, each flow compared with its row of flows.csv, which
+        // is pulled from its own entry alongside (wherever it lies in the archive).
         var flowsReading: FlowsJSONReading?
+        func csvRows() -> CSVRows? {
+            guard let entry = archive.entries.first(where: { $0.name == EvidenceBundle.flowsCSVName }),
+                  let stream = try? archive.stream(entry) else { return nil }
+            return CSVRows { (try? stream.next()) ?? nil }
+        }
         // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
         // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
         final class CaptureFlowIDs { var ids: [Int64] = [] }
         let captureFlows = CaptureFlowIDs()
         var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
+        // findings.json too, a finding at a time (as dictionaries, 2 414 findings took 10 MB).
+        final class FindingList { var findings: [VerifiedFindings.Finding] = [] }
+        let findingList = FindingList()
+        var findingsReading: StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
         var archiveProblems: [String] = []
         for entry in archive.entries {
             let digest = SHA256Digest()
@@ -44,11 +53,17 @@ public enum BundleVerifier {
                         }
                         captureReading!.feed(chunk)
                     }
-                    else if entry.name == EvidenceBundle.flowsName, flowsReading != nil || documents[EvidenceBundle.flowsCSVName] != nil {
-                        if flowsReading == nil { flowsReading = FlowsJSONReading(csv: documents.removeValue(forKey: EvidenceBundle.flowsCSVName)) }
+                    else if entry.name == EvidenceBundle.findingsName {
+                        if findingsReading == nil {
+                            findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) { findingList.findings.append($0) }
+                        }
+                        findingsReading!.feed(chunk)
+                    }
+                    else if entry.name == EvidenceBundle.flowsName {
+                        if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
                         flowsReading!.feed(chunk)
                     }
-                    else if entry.name.hasSuffix(".json") || entry.name.hasSuffix(".csv") {
+                    else if entry.name.hasSuffix(".json") {
                         // Room for the whole document at once (up to 256 MiB): growing by doubling would leave the halves behind.
                         if documents[entry.name] == nil { documents[entry.name] = Data(capacity: Int(min(entry.size, 1 << 28))) }
                         documents[entry.name]!.append(chunk)
@@ -62,12 +77,9 @@ public enum BundleVerifier {
             }
         }
         checks.append(Check(statement: "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.", problems: archiveProblems))
-        if let whole = documents.removeValue(forKey: EvidenceBundle.flowsName) {
-            flowsReading = FlowsJSONReading(csv: documents.removeValue(forKey: EvidenceBundle.flowsCSVName))
-            flowsReading!.feed(whole)
-        }
         let flowsRead = flowsReading?.finish()
         let captureRead = captureReading?.finish()
+        let findingsRead = findingsReading?.finish()
 
         // 2. The manifest.
         guard let manifestData = documents[EvidenceBundle.manifestName],
@@ -98,6 +110,7 @@ public enum BundleVerifier {
         var streamedSyntax: [String: String?] = [:]
         if let flowsRead { streamedSyntax[EvidenceBundle.flowsName] = flowsRead.syntax }
         if let captureRead { streamedSyntax[EvidenceBundle.captureJSONName] = captureRead.syntax }
+        if let findingsRead { streamedSyntax[EvidenceBundle.findingsName] = findingsRead.syntax }
         let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + streamedSyntax.keys).sorted()
         let syntaxProblems = jsonNames.compactMap { name in
             (streamedSyntax[name] ?? JSONSyntax.problem(in: documents[name]!)).map { "\(name) is not well-formed JSON: \($0)" }
@@ -105,9 +118,8 @@ public enum BundleVerifier {
         checks.append(Check(statement: "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).", problems: syntaxProblems))
 
         // 3. Documents.
-        func json(_ name: String) -> [String: Any]? { documents[name].flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } }
         guard let flowsReading, flowsRead?.readable == true,
-              let findingsDoc = json(EvidenceBundle.findingsName), let findings = findingsDoc["findings"] as? [[String: Any]],
+              findingsRead?.readable == true, let findingsOutline = findingsReading?.outline,
               captureRead?.readable == true, let captureDoc = captureReading?.outline else {
             checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
             return checks
@@ -115,7 +127,8 @@ public enum BundleVerifier {
         let flows = flowsReading.flows
         let flowIDs = flows.map(\.id)
         let flowSet = Set(flowIDs)
-        let findingIDs = Set(findings.compactMap { $0["id"] as? String })
+        let findings = findingList.findings
+        let findingIDs = Set(findings.compactMap(\.id))
         let flowFindings = Dictionary(flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
 
         // 4. The capture against capture.json.
@@ -136,17 +149,15 @@ public enum BundleVerifier {
             for id in ids where !findingIDs.contains(id) { idProblems.append("flow \(flow) cites \(id), which findings.json does not hold") }
         }
         for finding in findings {
-            let id = finding["id"] as? String ?? "?"
-            for flow in (finding["flowIDs"] as? [NSNumber] ?? []).map(\.int64Value) {
+            let id = finding.id ?? "?"
+            for flow in finding.flowIDs {
                 if !flowSet.contains(flow) { idProblems.append("\(id) cites flow \(flow), which flows.json does not hold") }
                 else if !(flowFindings[flow] ?? []).contains(id) { idProblems.append("\(id) cites flow \(flow), which does not cite \(id) back") }
             }
         }
-        for requirement in findingsDoc["requirements"] as? [[String: Any]] ?? [] {
-            for key in ["contraryFindingIDs", "supportingFindingIDs"] {
-                for id in requirement[key] as? [String] ?? [] where !findingIDs.contains(id) {
-                    idProblems.append("\(requirement["id"] as? String ?? "a requirement") cites \(id), which findings.json does not hold")
-                }
+        for requirement in findingsOutline.requirements {
+            for id in requirement.contraryFindingIDs + requirement.supportingFindingIDs where !findingIDs.contains(id) {
+                idProblems.append("\(requirement.id ?? "a requirement") cites \(id), which findings.json does not hold")
             }
         }
         if captureFlows.ids != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
@@ -183,6 +194,41 @@ public enum BundleVerifier {
         }
     }
 
+}
+
+/// findings.json as verify reads it: the identifiers, and what cites what. Read as leniently as
+/// the identifiers check needs: a finding without a string id is "?", flow ids that are not
+/// numbers are none, requirements that do not read are none.
+struct VerifiedFindings: Decodable {
+    struct Finding: Decodable {
+        let id: String?
+        let flowIDs: [Int64]
+        enum CodingKeys: String, CodingKey { case id, flowIDs }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? c.decode(String.self, forKey: .id)
+            flowIDs = (try? c.decode([Int64].self, forKey: .flowIDs)) ?? []
+        }
+    }
+    struct Requirement: Decodable {
+        let id: String?
+        let contraryFindingIDs: [String], supportingFindingIDs: [String]
+        enum CodingKeys: String, CodingKey { case id, contraryFindingIDs, supportingFindingIDs }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try? c.decode(String.self, forKey: .id)
+            contraryFindingIDs = (try? c.decode([String].self, forKey: .contraryFindingIDs)) ?? []
+            supportingFindingIDs = (try? c.decode([String].self, forKey: .supportingFindingIDs)) ?? []
+        }
+    }
+    let findings: [Finding]
+    let requirements: [Requirement]
+    enum CodingKeys: String, CodingKey { case findings, requirements }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        findings = try c.decode([Finding].self, forKey: .findings)
+        requirements = (try? c.decode([Requirement].self, forKey: .requirements)) ?? []
+    }
 }
 
 /// capture.json as verify reads it: what the capture is counted against, and its flows' order
@@ -320,7 +366,7 @@ final class FlowsJSONReading {
     private(set) var decoded: [VerifiedFlow] = []
     private var reading: StreamedArrayReading<VerifiedFlows, VerifiedFlow>!
 
-    init(csv: Data?) {
+    init(csv: CSVRows?) {
         self.csv = FlowsCSVComparison(csv)
         reading = StreamedArrayReading(key: "flows", elements: \.flows) { [unowned self] in self.take($0) }
     }
@@ -338,16 +384,15 @@ final class FlowsJSONReading {
 
 /// flows.csv against the flows of flows.json, a row for each flow as the flow is read.
 struct FlowsCSVComparison {
-    private var rows: CSVRows?
+    private let rows: CSVRows?
     private var headerHolds = false
     private var problems: [String] = []
     private var compared = 0
 
-    init(_ data: Data?) {
-        guard let data, BundleVerifier.isUTF8(data) else { return }
-        var rows = CSVRows(data)
-        headerHolds = rows.next() == EvidenceFlowsCSV.headers
+    /// nil: flows.csv is not in the archive.
+    init(_ rows: CSVRows?) {
         self.rows = rows
+        headerHolds = rows?.next() == EvidenceFlowsCSV.headers
     }
 
     /// The flow against the next row.
@@ -367,55 +412,76 @@ struct FlowsCSVComparison {
     /// The check, once every flow was compared: rows left over or missing are counted.
     func check(flowCount: Int) -> BundleVerifier.Check {
         let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flowCount, "flow")), matching flows.json."
-        guard rows != nil else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
-        guard headerHolds else { return .init(statement: statement, problems: ["flows.csv's header row is not the one the format defines"]) }
+        guard let rows else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
         var count = compared
-        var rest = rows
-        while rest?.next() != nil { count += 1 }
+        // Every row is read, to the end: bytes that are not UTF-8 may come last.
+        while rows.next() != nil { count += 1 }
+        guard !rows.sawBytesThatAreNotUTF8 else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
+        guard headerHolds else { return .init(statement: statement, problems: ["flows.csv's header row is not the one the format defines"]) }
         var problems = self.problems
         if count != flowCount { problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0) }
         return .init(statement: statement, problems: problems)
     }
 }
 
-/// RFC 4180 rows read one at a time from UTF-8 bytes: a comma, a quote, CR and LF are never part
-/// of a longer UTF-8 sequence, so cells are cut on bytes.
-struct CSVRows: IteratorProtocol {
-    private let data: Data
-    private var position: Int
+/// RFC 4180 rows read one at a time from UTF-8 bytes pulled a piece at a time from `source` (an
+/// entry of the archive as it is inflated): a comma, a quote, CR and LF are never part of a longer
+/// UTF-8 sequence, so cells are cut on bytes, and each cell is checked to be UTF-8 on its own.
+final class CSVRows {
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private let source: () -> Data?
+    private var exhausted = false
+    /// Whether a cell read so far held bytes that are not UTF-8.
+    private(set) var sawBytesThatAreNotUTF8 = false
 
-    init(_ data: Data) { self.data = data; position = data.startIndex }
+    init(pulling source: @escaping () -> Data?) { self.source = source }
 
-    mutating func next() -> [String]? {
-        guard position < data.endIndex else { return nil }
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String]? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var i = position - data.startIndex
-            var row: [String] = [], cell: [UInt8] = []
-            var quoted = false, afterQuote = false
-            func endCell() { row.append(String(decoding: cell, as: UTF8.self)); cell.removeAll(keepingCapacity: true); afterQuote = false }
-            defer { position = data.startIndex + i }
-            while i < bytes.count {
-                let byte = bytes[i]
-                i += 1
-                if quoted {
-                    if byte == UInt8(ascii: "\"") {
-                        if i < bytes.count, bytes[i] == UInt8(ascii: "\"") { cell.append(byte); i += 1 } else { quoted = false; afterQuote = true }
-                    } else { cell.append(byte) }
-                    continue
-                }
-                switch byte {
-                case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
-                case UInt8(ascii: ","): endCell()
-                case 0x0D: continue
-                case 0x0A: endCell(); return row
-                default: cell.append(byte)
-                }
+    /// All of `data`, given at once.
+    convenience init(_ data: Data) {
+        var given = false
+        self.init { defer { given = true }; return given ? nil : data }
+    }
+
+    /// The byte at the position, pulling more once the buffer is used up; nil at the end.
+    private func peek() -> UInt8? {
+        if position == buffer.count, !exhausted {
+            buffer.removeAll(keepingCapacity: true)
+            position = 0
+            while buffer.isEmpty {
+                guard let more = source() else { exhausted = true; break }
+                buffer.append(contentsOf: more)
             }
-            // The last record, without a line feed after it (nothing but CR at the end is no record).
-            if !cell.isEmpty || !row.isEmpty { endCell(); return row }
-            return nil
         }
+        return position < buffer.count ? buffer[position] : nil
+    }
+
+    func next() -> [String]? {
+        var row: [String] = [], cell: [UInt8] = []
+        var quoted = false, afterQuote = false
+        func endCell() {
+            if !sawBytesThatAreNotUTF8, String(validating: cell, as: UTF8.self) == nil { sawBytesThatAreNotUTF8 = true }
+            row.append(String(decoding: cell, as: UTF8.self)); cell.removeAll(keepingCapacity: true); afterQuote = false
+        }
+        while let byte = peek() {
+            position += 1
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if peek() == UInt8(ascii: "\"") { cell.append(byte); position += 1 } else { quoted = false; afterQuote = true }
+                } else { cell.append(byte) }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
+            case UInt8(ascii: ","): endCell()
+            case 0x0D: continue
+            case 0x0A: endCell(); return row
+            default: cell.append(byte)
+            }
+        }
+        // The last record, without a line feed after it (nothing but CR at the end is no record).
+        if !cell.isEmpty || !row.isEmpty { endCell(); return row }
+        return nil
     }
 }
 
@@ -429,7 +495,7 @@ enum CSVText {
 
     /// RFC 4180 rows handed over one at a time, read from UTF-8 bytes.
     static func forEachRow(_ data: Data, _ body: ([String]) -> Void) {
-        var rows = CSVRows(data)
+        let rows = CSVRows(data)
         while let row = rows.next() { body(row) }
     }
 }

@@ -15,39 +15,6 @@ enum Deflate {
         while let input = try next() { try input.withUnsafeBytes { try stream.append($0) } }
         return try stream.finish()
     }
-
-    /// Inflates raw deflate data read piece by piece from `next` (nil at its end), handing the
-    /// bytes over as they come (at most 1 MiB at a time), so that neither side is held whole; the
-    /// caller, counting what it is handed, stops an entry that inflates past its stated size.
-    static func decompress(_ next: () throws -> Data?, deliver: (Data) throws -> Void) throws {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw EvidenceWriteError("zlib could not start inflating")
-        }
-        defer { inflateEnd(&stream) }
-        var chunk = Data(count: 1 << 20)
-        var finished = false
-        while !finished {
-            guard var input = try next(), !input.isEmpty else { throw EvidenceWriteError("the compressed data ends early") }
-            try input.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
-                stream.next_in = raw.bindMemory(to: Bytef.self).baseAddress
-                stream.avail_in = uInt(raw.count)
-                while !finished && (stream.avail_in > 0 || stream.avail_out == 0) {
-                    let produced: Int = try chunk.withUnsafeMutableBytes { buffer in
-                        stream.next_out = buffer.bindMemory(to: Bytef.self).baseAddress
-                        stream.avail_out = uInt(buffer.count)
-                        let rc = inflate(&stream, Z_NO_FLUSH)
-                        if rc == Z_STREAM_END { finished = true }
-                        else if rc == Z_BUF_ERROR { return 0 }
-                        else if rc != Z_OK { throw EvidenceWriteError("the compressed data is damaged (zlib \(rc))") }
-                        return buffer.count - Int(stream.avail_out)
-                    }
-                    if produced > 0 { try deliver(chunk.prefix(produced)) }
-                    if produced == 0 && !finished { break }
-                }
-            }
-        }
-    }
 }
 
 /// Raw deflate fed piece by piece: a document is deflated as it is written, by whichever core

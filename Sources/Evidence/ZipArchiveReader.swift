@@ -79,43 +79,110 @@ public final class ZipArchiveReader {
 
     /// Hands the entry's bytes over in chunks; throws if the CRC-32 or the size is not what the directory says.
     public func read(_ entry: Entry, _ body: (Data) throws -> Void) throws {
-        try handle.seek(toOffset: entry.localHeaderOffset)
-        let local = [UInt8](try handle.read(upToCount: 30) ?? Data())
+        let stream = try self.stream(entry)
+        while let chunk = try stream.next() { try body(chunk) }
+    }
+
+    /// The entry's bytes, pulled a piece at a time (at most 1 MiB) on a file handle of the
+    /// stream's own: verify reads flows.csv's rows alongside flows.json so.
+    public func stream(_ entry: Entry) throws -> EntryStream {
+        guard let input = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.path) cannot be opened") }
+        try input.seek(toOffset: entry.localHeaderOffset)
+        let local = [UInt8](try input.read(upToCount: 30) ?? Data())
         guard local.count == 30, Self.u32(local, 0) == 0x0403_4b50 else { throw EvidenceWriteError("\(entry.name): its local header is damaged") }
         let dataOffset = entry.localHeaderOffset + 30 + UInt64(Self.u16(local, 26)) + UInt64(Self.u16(local, 28))
         guard dataOffset + entry.compressedSize <= fileSize else { throw EvidenceWriteError("\(entry.name): its data runs past the end of the archive") }
-        try handle.seek(toOffset: dataOffset)
-        var crc: uLong = 0
-        var produced: UInt64 = 0
-        func deliver(_ data: Data) throws {
-            crc = data.withUnsafeBytes { CZlib.crc32(crc, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
-            produced += UInt64(data.count)
-            guard produced <= entry.size else { throw EvidenceWriteError("\(entry.name) holds more bytes than its stated size") }
-            try body(data)
-        }
-        var remaining = entry.compressedSize
-        switch entry.method {
-        case 0:
-            while remaining > 0 {
-                let data = try handle.read(upToCount: Int(min(remaining, 4 << 20))) ?? Data()
-                guard !data.isEmpty else { throw EvidenceWriteError("\(entry.name) ends early") }
-                remaining -= UInt64(data.count)
-                try deliver(data)
-            }
-        case 8:
-            // Read and inflated a piece at a time: a document is held once, by whoever keeps it.
-            try Deflate.decompress({
-                guard remaining > 0 else { return nil }
-                let data = try handle.read(upToCount: Int(min(remaining, 1 << 20))) ?? Data()
-                guard !data.isEmpty else { throw EvidenceWriteError("\(entry.name) ends early") }
-                remaining -= UInt64(data.count)
-                return data
-            }, deliver: deliver)
-        default:
+        guard entry.method == 0 || entry.method == 8 else {
             throw EvidenceWriteError("\(entry.name) uses compression method \(entry.method), which is neither stored nor deflate")
         }
-        guard produced == entry.size else { throw EvidenceWriteError("\(entry.name) has \(produced) bytes, not the \(entry.size) its header states") }
-        guard UInt32(crc) == entry.crc32 else { throw EvidenceWriteError("\(entry.name) does not match its CRC-32: the archive is damaged") }
+        try input.seek(toOffset: dataOffset)
+        return try EntryStream(entry, input)
+    }
+
+    /// An entry's bytes as they are asked for: read (and inflated) a piece at a time, counted and
+    /// their CRC-32 computed; at its end, a size or CRC-32 other than the directory's is an error.
+    public final class EntryStream {
+        private let entry: Entry
+        private let input: FileHandle
+        private var remaining: UInt64
+        private var produced: UInt64 = 0
+        private var crc: uLong = 0
+        private var stream = z_stream()
+        private var inflating = false
+        private var pending = Data()
+        private var chunk = Data(count: 1 << 20)
+        private var finished = false
+        static let pieceLength = 1 << 20
+
+        init(_ entry: Entry, _ input: FileHandle) throws {
+            self.entry = entry; self.input = input; remaining = entry.compressedSize
+            if entry.method == 8 {
+                guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                    throw EvidenceWriteError("zlib could not start inflating")
+                }
+                inflating = true
+            }
+        }
+
+        deinit {
+            if inflating { inflateEnd(&stream) }
+            try? input.close()
+        }
+
+        /// The next piece, or nil at the entry's end.
+        public func next() throws -> Data? {
+            guard !finished else { return nil }
+            let piece = entry.method == 8 ? try inflated() : try stored()
+            guard let piece else {
+                finished = true
+                guard produced == entry.size else { throw EvidenceWriteError("\(entry.name) has \(produced) bytes, not the \(entry.size) its header states") }
+                guard UInt32(crc) == entry.crc32 else { throw EvidenceWriteError("\(entry.name) does not match its CRC-32: the archive is damaged") }
+                return nil
+            }
+            crc = piece.withUnsafeBytes { CZlib.crc32(crc, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
+            produced += UInt64(piece.count)
+            guard produced <= entry.size else { throw EvidenceWriteError("\(entry.name) holds more bytes than its stated size") }
+            return piece
+        }
+
+        private func read() throws -> Data? {
+            guard remaining > 0 else { return nil }
+            let data = try input.read(upToCount: Int(min(remaining, UInt64(Self.pieceLength)))) ?? Data()
+            guard !data.isEmpty else { throw EvidenceWriteError("\(entry.name) ends early") }
+            remaining -= UInt64(data.count)
+            return data
+        }
+
+        private func stored() throws -> Data? { try read() }
+
+        /// Up to a piece of inflated bytes; nil once the deflate stream has ended.
+        private func inflated() throws -> Data? {
+            if endOfStream { return nil }
+            while true {
+                if pending.isEmpty, let more = try read() { pending = more }
+                var ended = false
+                let (produced, consumed): (Int, Int) = try pending.withUnsafeMutableBytes { (input: UnsafeMutableRawBufferPointer) in
+                    try chunk.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) in
+                        stream.next_in = input.bindMemory(to: Bytef.self).baseAddress
+                        stream.avail_in = uInt(input.count)
+                        stream.next_out = output.bindMemory(to: Bytef.self).baseAddress
+                        stream.avail_out = uInt(output.count)
+                        let rc = inflate(&stream, Z_NO_FLUSH)
+                        if rc == Z_STREAM_END { ended = true }
+                        else if rc != Z_OK && rc != Z_BUF_ERROR { throw EvidenceWriteError("the compressed data is damaged (zlib \(rc))") }
+                        return (output.count - Int(stream.avail_out), input.count - Int(stream.avail_in))
+                    }
+                }
+                pending.removeFirst(consumed)
+                endOfStream = ended
+                if produced > 0 { return chunk.prefix(produced) }
+                if ended { return nil }
+                // No progress: zlib wants input that is not there, or cannot take what is.
+                if pending.isEmpty && remaining == 0 { throw EvidenceWriteError("the compressed data ends early") }
+                if consumed == 0 && !pending.isEmpty { throw EvidenceWriteError("the compressed data is damaged") }
+            }
+        }
+        private var endOfStream = false
     }
 
     public func data(_ entry: Entry) throws -> Data {

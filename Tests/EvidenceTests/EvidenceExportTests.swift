@@ -228,12 +228,12 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.error)
     }
 
-    func testVerifyReadsFlowsJSONWholeWhenItComesBeforeFlowsCSVAndStillComparesEveryRow() throws {
+    func testVerifyComparesEveryRowOfFlowsCSVWhereverItLiesInTheArchive() throws {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url
         let edited = try copiesWithAnEditedCSVCell(of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
-        // The same archives with flows.json moved to the front: verify cannot read it as it is
-        // inflated (its rows are not there yet), so it keeps it whole.
+        // The same archives with flows.json moved to the front: flows.csv's rows are pulled from
+        // their own entry, wherever it lies.
         let script = """
         import zipfile,sys,copy
         src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
@@ -278,6 +278,30 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertTrue(dropped.contains { $0.hasPrefix("row 4 of flows.csv") }, "the rows after the gap no longer match: \(dropped)")
         XCTAssertEqual(try problems("header"), ["flows.csv's header row is not the one the format defines"])
         XCTAssertEqual(try problems("latin1"), ["flows.csv is missing or is not UTF-8"])
+    }
+
+    func testVerifyNamesEveryIdentifierCitedThatDoesNotResolve() throws {
+        let (dir, store) = try copyOfStore()
+        let url = try export(store, into: dir).url
+        // findings.json edited (the manifest made to agree): a finding cites a flow that is not
+        // there, a requirement a finding that is not there, and a finding is renamed, so that
+        // its flows cite a name findings.json no longer holds and it cites flows that do not cite it.
+        let copy = dir.url.appendingPathComponent("ids.zip")
+        try self.copy(of: url, to: copy, replacing: "findings.json", python: """
+            d=json.loads(orig)
+            d['findings'][0]['flowIDs'].append(999999)
+            r=d['requirements'][0]; r['contraryFindingIDs']=r.get('contraryFindingIDs',[])+['F9999']
+            old=d['findings'][1]['id']; d['findings'][1]['id']='FX'
+            data=json.dumps(d, indent=2, sort_keys=True).encode()
+            """)
+        let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+        XCTAssertEqual(failed.map(\.statement).count, 1, "\(failed)")
+        let problems = failed.first?.problems ?? []
+        XCTAssertTrue(failed.first?.statement.hasPrefix("Every flow and finding identifier cited resolves") == true, "\(failed)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("F1 cites flow 999999, which flows.json does not hold") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasSuffix("cites F9999, which findings.json does not hold") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("flow ") && $0.hasSuffix("cites F2, which findings.json does not hold") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("FX cites flow ") && $0.hasSuffix("which does not cite FX back") }, "\(problems)")
     }
 
     func testVerifyRefusesATrailingCommaThatFoundationWouldForgive() throws {

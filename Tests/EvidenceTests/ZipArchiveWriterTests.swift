@@ -39,5 +39,17 @@ final class ZipArchiveWriterTests: XCTestCase {
         XCTAssertEqual(read.status, 0, read.error)
         XCTAssertEqual(read.output.trimmingCharacters(in: .whitespacesAndNewlines),
                        "a.json:8:\(files[0].entry.sha256) b.bin:0:\(files[1].entry.sha256) c.txt:8:\(SHA256Digest.hex(of: text))")
+        // Our reader gives back the same bytes, pulled a piece at a time (the text inflates to more
+        // than one piece of 1 MiB), and so does reading each entry whole.
+        let reader = try ZipArchiveReader(url: archive)
+        XCTAssertEqual(reader.entries.map(\.name), ["a.json", "b.bin", "c.txt"])
+        for (entry, original) in zip(reader.entries, [text, noise, text]) {
+            let stream = try reader.stream(entry)
+            var pulled = Data(), pieces = 0
+            while let piece = try stream.next() { pulled.append(piece); pieces += 1 }
+            XCTAssertEqual(pulled, original, entry.name)
+            XCTAssertEqual(try reader.data(entry), original, entry.name)
+            if entry.name != "b.bin" { XCTAssertGreaterThan(pieces, 1, "more than one piece of \(entry.name)") }
+        }
     }
 }
