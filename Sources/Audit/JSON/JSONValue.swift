@@ -68,47 +68,43 @@ public enum JSONText {
         case .double(let d): out.append(contentsOf: number(d).utf8)
         case .string(let s): appendString(s, to: &out)
         case .array(let items):
-            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
-            out.append(contentsOf: "[\n".utf8)
-            for (i, item) in items.enumerated() {
-                appendSpaces(indent + 2, to: &out)
-                append(item, to: &out, indent: indent + 2, orders: orders)
-                if i < items.count - 1 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "\n"))
+            appendItems(items.count, open: "[", close: "]", indent: indent, to: &out) { i, out in
+                append(items[i], to: &out, indent: indent + 2, orders: orders)
             }
-            appendSpaces(indent, to: &out)
-            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
-            out.append(contentsOf: "{\n".utf8)
             // Keys and values of one dictionary come in the same order: sort positions, not pairs.
             let keys = Array(members.keys), values = Array(members.values)
             let order = orders.order(of: keys)
-            for (n, i) in order.enumerated() {
-                appendSpaces(indent + 2, to: &out)
-                appendString(keys[i], to: &out)
-                out.append(contentsOf: ": ".utf8)
-                append(values[i], to: &out, indent: indent + 2, orders: orders)
-                if n < order.count - 1 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "\n"))
+            appendItems(order.count, open: "{", close: "}", indent: indent, to: &out) { n, out in
+                appendMember(keys[order[n]], values[order[n]], to: &out, indent: indent, orders: orders)
             }
-            appendSpaces(indent, to: &out)
-            out.append(UInt8(ascii: "}"))
         case .members(let members):
-            if members.isEmpty { out.append(contentsOf: "{}".utf8); return }
-            out.append(contentsOf: "{\n".utf8)
-            for (n, member) in members.enumerated() {
-                assert(n == 0 || precedes(members[n - 1].key, member.key), "\(member.key) is listed out of the keys' order")
-                appendSpaces(indent + 2, to: &out)
-                appendString(member.key, to: &out)
-                out.append(contentsOf: ": ".utf8)
-                append(member.value, to: &out, indent: indent + 2, orders: orders)
-                if n < members.count - 1 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "\n"))
+            appendItems(members.count, open: "{", close: "}", indent: indent, to: &out) { n, out in
+                assert(n == 0 || precedes(members[n - 1].key, members[n].key), "\(members[n].key) is listed out of the keys' order")
+                appendMember(members[n].key, members[n].value, to: &out, indent: indent, orders: orders)
             }
-            appendSpaces(indent, to: &out)
-            out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// An array's or an object's items, one a line and indented, commas between them; `{}` or `[]` when there are none.
+    static func appendItems(_ count: Int, open: Unicode.Scalar, close: Unicode.Scalar, indent: Int, to out: inout [UInt8],
+                            _ item: (Int, inout [UInt8]) -> Void) {
+        guard count > 0 else { out.append(UInt8(ascii: open)); out.append(UInt8(ascii: close)); return }
+        out.append(UInt8(ascii: open)); out.append(UInt8(ascii: "\n"))
+        for i in 0..<count {
+            appendSpaces(indent + 2, to: &out)
+            item(i, &out)
+            if i < count - 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\n"))
+        }
+        appendSpaces(indent, to: &out)
+        out.append(UInt8(ascii: close))
+    }
+
+    static func appendMember(_ key: String, _ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders) {
+        appendString(key, to: &out)
+        out.append(contentsOf: ": ".utf8)
+        append(value, to: &out, indent: indent + 2, orders: orders)
     }
 
     /// Keys in the order of their UTF-8 bytes (which is Unicode code point order).
