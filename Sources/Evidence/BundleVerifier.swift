@@ -31,12 +31,10 @@ public enum BundleVerifier {
         }
         // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
         // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
-        final class CaptureFlowIDs { var ids: [Int64] = [] }
-        let captureFlows = CaptureFlowIDs()
+        let captureFlows = Collected<Int64>()
         var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
         // findings.json too, a finding at a time (as dictionaries, 2 414 findings took 10 MB).
-        final class FindingList { var findings: [VerifiedFindings.Finding] = [] }
-        let findingList = FindingList()
+        let findingList = Collected<VerifiedFindings.Finding>()
         var findingsReading: StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
         var archiveProblems: [String] = []
         for entry in archive.entries {
@@ -49,13 +47,13 @@ public enum BundleVerifier {
                     if entry.name == EvidenceCaptureDocument.fileName { capture.feed(chunk) }
                     else if entry.name == EvidenceBundle.captureJSONName {
                         if captureReading == nil {
-                            captureReading = StreamedArrayReading(key: "flows", elements: \.flows) { captureFlows.ids.append($0.id) }
+                            captureReading = StreamedArrayReading(key: "flows", elements: \.flows) { captureFlows.items.append($0.id) }
                         }
                         captureReading!.feed(chunk)
                     }
                     else if entry.name == EvidenceBundle.findingsName {
                         if findingsReading == nil {
-                            findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) { findingList.findings.append($0) }
+                            findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) { findingList.items.append($0) }
                         }
                         findingsReading!.feed(chunk)
                     }
@@ -127,7 +125,7 @@ public enum BundleVerifier {
         let flows = flowsReading.flows
         let flowIDs = flows.map(\.id)
         let flowSet = Set(flowIDs)
-        let findings = findingList.findings
+        let findings = findingList.items
         let findingIDs = Set(findings.compactMap(\.id))
         let flowFindings = Dictionary(flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
 
@@ -160,7 +158,7 @@ public enum BundleVerifier {
                 idProblems.append("\(requirement.id ?? "a requirement") cites \(id), which findings.json does not hold")
             }
         }
-        if captureFlows.ids != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
+        if captureFlows.items != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
         for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
             guard let expected = flowFindings[flow] else { idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold"); continue }
             if findingsCited != Set(expected) { idProblems.append("packets of flow \(flow) cite findings \(findingsCited.sorted().joined(separator: ",")); flows.json says \(expected.joined(separator: ","))") }
@@ -174,10 +172,10 @@ public enum BundleVerifier {
 
     /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.
     static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
-        let reading = FlowsJSONReading(csv: nil)
-        reading.keepFlows = true
+        let flows = Collected<VerifiedFlow>()
+        let reading = StreamedArrayReading(key: "flows", elements: \VerifiedFlows.flows) { flows.items.append($0) }
         reading.feed(data)
-        return reading.finish().readable ? reading.decoded : nil
+        return reading.finish().readable ? flows.items : nil
     }
 
     static func isUTF8(_ data: Data) -> Bool {
@@ -304,6 +302,9 @@ struct VerifiedFlow: Decodable {
     }
 }
 
+/// What a reading hands over, gathered (a closure's place to put it).
+final class Collected<Item> { var items: [Item] = [] }
+
 /// A JSON document read a chunk at a time as it is inflated, the elements of the array under
 /// `key` in its top-level object each held to RFC 8259 and decoded as soon as it is complete, and
 /// handed to `each`; the rest (the outline) decoded with the array emptied. Where the document is
@@ -361,9 +362,6 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
 final class FlowsJSONReading {
     private(set) var csv: FlowsCSVComparison
     private(set) var flows: [(id: Int64, findingIDs: [String])] = []
-    /// Every flow decoded, when asked for (tests).
-    var keepFlows = false
-    private(set) var decoded: [VerifiedFlow] = []
     private var reading: StreamedArrayReading<VerifiedFlows, VerifiedFlow>!
 
     init(csv: CSVRows?) {
@@ -378,7 +376,6 @@ final class FlowsJSONReading {
     private func take(_ flow: VerifiedFlow) {
         csv.compare(flow)
         flows.append((flow.id, flow.findingIDs))
-        if keepFlows { decoded.append(flow) }
     }
 }
 

@@ -59,7 +59,7 @@ struct JSONArrayStream {
                     if closed { close(hand) }
                     continue
                 }
-                take(bytes[i], hand)
+                take(bytes[i])
                 offset += 1
                 i += 1
             }
@@ -111,10 +111,11 @@ struct JSONArrayStream {
 
     private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
 
-    private mutating func take(_ byte: UInt8, _ element: (_ bytes: [UInt8], _ at: Int) -> Void) {
+    /// A byte outside the elements (they are read by `scanElement`).
+    private mutating func take(_ byte: UInt8) {
         switch phase {
         case .before: before(byte)
-        case .inArray: inArray(byte, element)
+        case .inArray: inArray(byte)
         case .after: skeleton.append(byte)
         }
     }
@@ -153,8 +154,8 @@ struct JSONArrayStream {
         }
     }
 
-    /// A byte of the array outside its elements (they are read by `scanElement`).
-    private mutating func inArray(_ b: UInt8, _ hand: (_ bytes: [UInt8], _ at: Int) -> Void) {
+    /// A byte of the array outside its elements.
+    private mutating func inArray(_ b: UInt8) {
         between(b)
         guard phase == .inArray, !Self.isSpace(b), b != UInt8(ascii: ","), b != UInt8(ascii: "]") else { return }
         // An element begins.

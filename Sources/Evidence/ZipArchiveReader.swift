@@ -110,8 +110,9 @@ public final class ZipArchiveReader {
         private var stream = z_stream()
         private var inflating = false
         private var pending = Data()
-        private var chunk = Data(count: 1 << 20)
+        private var chunk = Data(count: EntryStream.pieceLength)
         private var finished = false
+        private var endOfStream = false
         static let pieceLength = 1 << 20
 
         init(_ entry: Entry, _ input: FileHandle) throws {
@@ -182,7 +183,6 @@ public final class ZipArchiveReader {
                 if consumed == 0 && !pending.isEmpty { throw EvidenceWriteError("the compressed data is damaged") }
             }
         }
-        private var endOfStream = false
     }
 
     public func data(_ entry: Entry) throws -> Data {
