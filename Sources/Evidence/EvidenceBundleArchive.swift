@@ -49,11 +49,7 @@ final class EvidenceBundleArchive {
         let folder = self.folder
         let sink = try EvidenceFileWriter(name: EvidenceCaptureDocument.fileName) { [unowned self] first in
             if ZipArchiveWriter.probeSaysDeflate(first.prefix(ZipArchiveWriter.probeLength)) {
-                let file = folder.appendingPathComponent(EvidenceCaptureDocument.fileName)
-                guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
-                    throw EvidenceWriteError("\(file.lastPathComponent) could not be created in \(folder.path)")
-                }
-                return (handle, true)
+                return (try EvidenceFileWriter.create(folder.appendingPathComponent(EvidenceCaptureDocument.fileName)), true)
             }
             let forecastJSON = try captureJSON(forecast)
             try add(forecastJSON)

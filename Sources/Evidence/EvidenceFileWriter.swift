@@ -18,10 +18,7 @@ public final class EvidenceFileWriter {
     public init(url: URL, deflating: Bool = false) throws {
         name = url.lastPathComponent
         fingerprint = try WrittenFile.Fingerprint(deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-            throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
-        }
-        self.handle = handle
+        handle = try Self.create(url)
         buffer.reserveCapacity(Self.bufferLimit)
     }
 
@@ -35,6 +32,16 @@ public final class EvidenceFileWriter {
         choice = choose
         fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
         buffer.reserveCapacity(Self.bufferLimit)
+    }
+
+    /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
+    /// when it is written under a temporary name) and the directory.
+    static func create(_ url: URL, shown: URL? = nil) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
+            let name = shown ?? url
+            throw EvidenceWriteError("\(name.lastPathComponent) could not be created in \(name.deletingLastPathComponent().path)")
+        }
+        return handle
     }
 
     public func write(_ text: String) throws { try write(Data(text.utf8)) }
@@ -104,9 +111,7 @@ public struct WrittenFile: Sendable, Hashable {
 
         init(deflatingInto url: URL?) throws {
             guard let url else { deflater = nil; return }
-            guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-                throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
-            }
+            let handle = try EvidenceFileWriter.create(url)
             deflater = (try DeflateStream(level: ZipArchiveWriter.deflateLevel, into: handle), handle, url)
         }
 

@@ -73,10 +73,7 @@ public enum ZipArchiveWriter {
         public init(url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
             self.url = url
             partial = AtomicRename.partialName(for: url)
-            guard FileManager.default.createFile(atPath: partial.path, contents: nil), let out = FileHandle(forWritingAtPath: partial.path) else {
-                throw EvidenceWriteError("\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path)")
-            }
-            self.out = out
+            out = try EvidenceFileWriter.create(partial, shown: url)
             (time, date) = ZipArchiveWriter.dosTimeAndDate(modified)
             self.zip64Threshold = zip64Threshold
         }

@@ -8,18 +8,13 @@ public final class FlowReader {
     let path: String
 
     public init(store: FlowStore) throws {
-        path = store.databaseURL.path
-        do { db = try SQLiteConnection(path: path, readOnly: true) } catch let error as SQLiteError {
-            throw FlowStoreError.of(error, path: path)
-        }
+        let path = store.databaseURL.path
+        self.path = path
+        db = try FlowStore.wrap(path) { try SQLiteConnection(path: path, readOnly: true) }
     }
 
     /// The session's flows, oldest first (as `FlowStore.flows(inAuditSession:)` gives them).
     public func forEachFlow(inAuditSession id: Int64, _ body: (StoredFlow) throws -> Void) throws {
-        do {
-            try FlowStore.forEachFlow(on: db, FlowStore.sessionFlowsSQL, [.integer(id), .int(Int.max)], body)
-        } catch let error as SQLiteError {
-            throw FlowStoreError.of(error, path: path)
-        }
+        try FlowStore.wrap(path) { try FlowStore.forEachFlow(on: db, FlowStore.sessionFlowsSQL, [.integer(id), .int(Int.max)], body) }
     }
 }

@@ -89,8 +89,11 @@ public final class FlowStore {
     }
 
     /// Turns SQLite's errors into the store's.
-    func wrap<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw FlowStoreError.of(error, path: databaseURL.path) }
+    func wrap<T>(_ body: () throws -> T) throws -> T { try Self.wrap(databaseURL.path, body) }
+
+    /// SQLite's errors as the store's, for the database at `path` (a `FlowReader`'s too).
+    static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SQLiteError { throw FlowStoreError.of(error, path: path) }
     }
 
     /// Runs `body` in one immediate transaction.
