@@ -53,8 +53,8 @@ public final class CaptureFileReader {
     private var windowSize = 64 << 10
     static let maximumWindow = 1 << 20
 
-    /// Copies `count` bytes at `offset` into `out` (starting at `at`); false if the file ends first.
-    private func copy(_ count: Int, at offset: UInt64, into out: UnsafeMutableRawPointer) -> Bool {
+    /// Makes sure `count` bytes at `offset` lie in the window; false if the file ends first.
+    private func load(_ count: Int, at offset: UInt64) -> Bool {
         if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(window.count) {
             let length = Int(min(UInt64(max(windowSize, count)), fileSize - min(offset, fileSize)))
             windowSize = min(windowSize * 2, Self.maximumWindow)
@@ -63,9 +63,7 @@ public final class CaptureFileReader {
             guard got == length else { window = []; return false }
             windowStart = offset
         }
-        guard offset + UInt64(count) <= windowStart + UInt64(window.count) else { return false }
-        window.withUnsafeBytes { out.copyMemory(from: $0.baseAddress! + Int(offset - windowStart), byteCount: count) }
-        return true
+        return offset + UInt64(count) <= windowStart + UInt64(window.count)
     }
 
     static func u32(_ raw: UnsafeRawBufferPointer, _ at: Int, _ big: Bool) -> UInt32 {
@@ -78,34 +76,47 @@ public final class CaptureFileReader {
         return big ? value.byteSwapped : value
     }
 
-    /// The record at `offset` read into `bytes` (reused from call to call): its original length and time.
-    public func read(at offset: UInt64, into bytes: inout [UInt8]) throws(CaptureLibraryError) -> (originalLength: UInt32, microseconds: UInt64) {
+    /// Where a record lies in the reader's window, with its original length and time: its bytes
+    /// are read in place (`withBytes`) until the reader is asked for another record.
+    public struct RecordSpan {
+        public let originalLength: UInt32
+        public let microseconds: UInt64
+        fileprivate let start: Int, count: Int
+    }
+
+    /// The record at `offset`, checked against the file and the snaplen, in the window.
+    public func locate(at offset: UInt64) throws(CaptureLibraryError) -> RecordSpan {
         guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
         guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
-        var header = (UInt64(0), UInt64(0))
-        guard withUnsafeMutableBytes(of: &header, { copy(16, at: offset, into: $0.baseAddress!) }) else {
-            throw .recordUnreadable(.recordCutShort(offset))
-        }
-        // The header's four fields, read in place (no array per record).
-        let (seconds, fraction, included, original) = withUnsafeBytes(of: &header) { raw in
-            (Self.u32(raw, 0, bigEndian), Self.u32(raw, 4, bigEndian), Self.u32(raw, 8, bigEndian), Self.u32(raw, 12, bigEndian))
+        let headerLength = PcapFormat.recordHeaderLength
+        guard load(headerLength, at: offset) else { throw .recordUnreadable(.recordCutShort(offset)) }
+        // The header's four fields, read in place.
+        let (seconds, fraction, included, original) = window.withUnsafeBytes { all in
+            let raw = UnsafeRawBufferPointer(rebasing: all[Int(offset - windowStart)...])
+            return (Self.u32(raw, 0, bigEndian), Self.u32(raw, 4, bigEndian), Self.u32(raw, 8, bigEndian), Self.u32(raw, 12, bigEndian))
         }
         guard included <= snaplen else {
             throw .recordUnreadable(.recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
         }
-        let start = offset + UInt64(PcapFormat.recordHeaderLength)
-        guard start + UInt64(included) <= fileSize else { throw .recordUnreadable(.recordCutShort(offset)) }
-        // Sized to the record in place: the buffer keeps its capacity from record to record.
-        let wanted = Int(included)
-        if bytes.count > wanted { bytes.removeLast(bytes.count - wanted) } else if bytes.count < wanted {
-            bytes.append(contentsOf: repeatElement(0, count: wanted - bytes.count))
+        guard offset + UInt64(headerLength) + UInt64(included) <= fileSize, load(headerLength + Int(included), at: offset) else {
+            throw .recordUnreadable(.recordCutShort(offset))
         }
-        if included > 0 {
-            guard bytes.withUnsafeMutableBytes({ copy(Int(included), at: start, into: $0.baseAddress!) }) else {
-                throw .recordUnreadable(.recordCutShort(offset))
-            }
-        }
-        return (original, UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction)))
+        return RecordSpan(originalLength: original,
+                          microseconds: UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction)),
+                          start: Int(offset - windowStart) + headerLength, count: Int(included))
+    }
+
+    /// The bytes of the record `locate` found last.
+    public func withBytes<R>(of span: RecordSpan, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try window.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[span.start..<span.start + span.count])) }
+    }
+
+    /// The record at `offset` copied into `bytes` (reused from call to call): its original length and time.
+    public func read(at offset: UInt64, into bytes: inout [UInt8]) throws(CaptureLibraryError) -> (originalLength: UInt32, microseconds: UInt64) {
+        let span = try locate(at: offset)
+        bytes.removeAll(keepingCapacity: true)
+        withBytes(of: span) { bytes.append(contentsOf: $0) }
+        return (span.originalLength, span.microseconds)
     }
 
     public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {

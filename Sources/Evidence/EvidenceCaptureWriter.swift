@@ -102,7 +102,7 @@ public enum EvidenceCaptureWriter {
                       into file: EvidenceFileWriter?, application: String) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
         let sessionID = bundle.session.id
         // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
-        let position = Dictionary(uniqueKeysWithValues: bundle.flowIDs.enumerated().map { ($1, $0) })
+        let position = FlowPositions(bundle.flowIDs)
         var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flowCount)
         var total = EvidencePacketTally()
         var perFile: [UInt32: Int] = [:]
@@ -115,7 +115,6 @@ public enum EvidenceCaptureWriter {
         var snaplen: UInt32?
         var before = 0, after = 0
         var sources: [EvidenceSourceFile] = []
-        var record: [UInt8] = [], block: [UInt8] = []
         // Packets come by file offset, so flows interleave: each flow's comment is made once, and
         // all of them kept in one buffer (an array each cost 20 000 flows 1.8 MB).
         var commentBytes: [UInt8] = []
@@ -150,13 +149,13 @@ public enum EvidenceCaptureWriter {
                     // session added since it was read changes its fingerprint, checked at the end).
                     guard let at = position[packet.flowID] else { return }
                     count += 1
-                    let original: UInt32, timestamp: UInt64
-                    do { (original, timestamp) = try reader.read(at: packet.offset, into: &record) } catch {
+                    let record: CaptureFileReader.RecordSpan
+                    do { record = try reader.locate(at: packet.offset) } catch {
                         perFlow[at].add(.recordUnreadable)
                         total.add(.recordUnreadable)
                         return
                     }
-                    let micros = Int64(timestamp)
+                    let micros = Int64(record.microseconds)
                     if let file {
                         if commentStart[at] < 0 {
                             commentStart[at] = commentBytes.count
@@ -164,9 +163,15 @@ public enum EvidenceCaptureWriter {
                                                                                                   findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
                             commentEnd[at] = commentBytes.count
                         }
-                        PcapngBlocks.enhancedPacket(into: &block, record, originalLength: original, microseconds: timestamp,
-                                                    outbound: packet.direction == .outbound, comment: commentBytes[commentStart[at]..<commentEnd[at]])
-                        try file.write(block)
+                        // The block is made in the writer's buffer, the record's bytes copied once, from the reader's window.
+                        try commentBytes[commentStart[at]..<commentEnd[at]].withUnsafeBytes { comment in
+                            try reader.withBytes(of: record) { bytes in
+                                try file.write(count: PcapngBlocks.enhancedPacketLength(count: bytes.count, comment: comment.count)) {
+                                    PcapngBlocks.enhancedPacket(into: $0, bytes, originalLength: record.originalLength, microseconds: record.microseconds,
+                                                                outbound: packet.direction == .outbound, comment: comment)
+                                }
+                            }
+                        }
                     }
                     written += 1
                     perFlow[at].written += 1
@@ -185,5 +190,33 @@ public enum EvidenceCaptureWriter {
                                                sourceFiles: sources,
                                                flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) })
         return (document, written)
+    }
+}
+
+/// Each flow's position in the bundle, looked up once per packet: an array indexed by id when the
+/// session's ids lie close together (they are given in order as flows are recorded), else a dictionary.
+struct FlowPositions {
+    private let first: Int64
+    private let dense: [Int32]
+    private let sparse: [Int64: Int]
+
+    init(_ ids: [Int64]) {
+        let low = ids.min() ?? 0, high = ids.max() ?? 0
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        if !ids.isEmpty, !overflow, span < Int64(ids.count) * 4 + 1024 {
+            var dense = [Int32](repeating: -1, count: Int(span) + 1)
+            for (at, id) in ids.enumerated() { dense[Int(id - low)] = Int32(at) }
+            (first, self.dense, sparse) = (low, dense, [:])
+        } else {
+            (first, dense, sparse) = (0, [], Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) }))
+        }
+    }
+
+    subscript(id: Int64) -> Int? {
+        if dense.isEmpty { return sparse[id] }
+        let at = id &- first
+        guard at >= 0, at < Int64(dense.count) else { return nil }
+        let position = dense[Int(at)]
+        return position < 0 ? nil : Int(position)
     }
 }

@@ -56,6 +56,14 @@ public final class EvidenceFileWriter {
         if buffer.count >= Self.bufferLimit { try flush() }
     }
 
+    /// `count` bytes made in place at the buffer's end by `fill` (a block built where it is written).
+    public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
+        let start = buffer.count
+        buffer.count = start + count
+        buffer.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count])) }
+        if buffer.count >= Self.bufferLimit { try flush() }
+    }
+
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         try fingerprint.add(buffer)

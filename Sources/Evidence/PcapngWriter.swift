@@ -39,22 +39,30 @@ enum PcapngBlocks {
         return block(0x0000_0001, body)
     }
 
-    /// An Enhanced Packet Block written into `out` (cleared first): one buffer reused for every packet.
-    static func enhancedPacket(into out: inout [UInt8], _ bytes: [UInt8], originalLength: UInt32, microseconds: UInt64, outbound: Bool,
-                               comment: ArraySlice<UInt8>) {
-        func le32(_ v: UInt32) { out.append(UInt8(v & 0xff)); out.append(UInt8(v >> 8 & 0xff)); out.append(UInt8(v >> 16 & 0xff)); out.append(UInt8(v >> 24)) }
-        func le16(_ v: UInt16) { out.append(UInt8(v & 0xff)); out.append(UInt8(v >> 8)) }
-        let data = padded(bytes.count), text = padded(comment.count)
-        let total = UInt32(12 + 20 + data + 4 + text + 4 + 4 + 4)
-        out.removeAll(keepingCapacity: true)
+    /// The length of an Enhanced Packet Block for a record of `count` bytes and a comment of `comment` bytes.
+    static func enhancedPacketLength(count: Int, comment: Int) -> Int { 12 + 20 + padded(count) + 4 + padded(comment) + 4 + 4 + 4 }
+
+    /// An Enhanced Packet Block made in `out`, which is `enhancedPacketLength` long (and zeroed:
+    /// the padding is not written).
+    static func enhancedPacket(into out: UnsafeMutableRawBufferPointer, _ bytes: UnsafeRawBufferPointer, originalLength: UInt32,
+                               microseconds: UInt64, outbound: Bool, comment: UnsafeRawBufferPointer) {
+        var at = 0
+        func le32(_ v: UInt32) { out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt32.self); at += 4 }
+        func le16(_ v: UInt16) { out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt16.self); at += 2 }
+        func copy(_ from: UnsafeRawBufferPointer) {
+            if let base = from.baseAddress { (out.baseAddress! + at).copyMemory(from: base, byteCount: from.count) }
+            at += padded(from.count)
+        }
+        let total = UInt32(out.count)
         le32(6); le32(total)
         le32(0); le32(UInt32(truncatingIfNeeded: microseconds >> 32)); le32(UInt32(truncatingIfNeeded: microseconds))
         le32(UInt32(bytes.count)); le32(originalLength)
-        out.append(contentsOf: bytes); out.append(contentsOf: repeatElement(0, count: data - bytes.count))
-        le16(1); le16(UInt16(comment.count)); out.append(contentsOf: comment); out.append(contentsOf: repeatElement(0, count: text - comment.count))
+        copy(bytes)
+        le16(1); le16(UInt16(comment.count)); copy(comment)
         le16(2); le16(4); le32(outbound ? 0b10 : 0b01)
         le32(0)
         le32(total)
+        assert(at == out.count)
     }
 }
 
