@@ -25,4 +25,26 @@ final class InstantTests: XCTestCase {
         XCTAssertNil(Instant.parseRFC3339("2026-02-30T00:00:00Z"))
         XCTAssertNil(Instant.parseRFC3339("yesterday"))
     }
+
+    func testRFC3339ReadsBackToTheSameMicrosecondForAnyInstantADateHoldsExactly() {
+        // Written digit by digit: every field's width and the fraction's trimming must hold. A Date
+        // holds microseconds exactly for some centuries around 1970; whole seconds for any year.
+        var random = SystemRandomNumberGenerator()
+        let from = CivilTime.daysSinceEpoch(year: 1900, month: 1, day: 1) * 86_400_000_000
+        let to = CivilTime.daysSinceEpoch(year: 2100, month: 1, day: 1) * 86_400_000_000
+        let shape = try! NSRegularExpression(pattern: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{0,5}[1-9])?Z$"#)
+        for round in 0..<20_000 {
+            var micros = Int64.random(in: from...to, using: &random)
+            if round % 3 == 0 { micros -= micros % 1_000_000 }
+            if round % 5 == 0 { micros -= micros % 1_000 }
+            let text = Instant.rfc3339(Instant.date(microseconds: micros))
+            XCTAssertEqual(shape.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)), 1, text)
+            XCTAssertEqual(Instant.parseRFC3339(text).map(Instant.microseconds), micros, text)
+        }
+        let lastSecond = CivilTime.daysSinceEpoch(year: 10_000, month: 1, day: 1) * 86_400 - 1
+        XCTAssertEqual(Instant.rfc3339(Date(timeIntervalSince1970: Double(lastSecond))), "9999-12-31T23:59:59Z")
+        let firstSecond = CivilTime.daysSinceEpoch(year: 1, month: 1, day: 1) * 86_400
+        XCTAssertEqual(Instant.rfc3339(Date(timeIntervalSince1970: Double(firstSecond))), "0001-01-01T00:00:00Z")
+        XCTAssertEqual(Instant.rfc3339(Instant.date(microseconds: 1_791_540_000_000_010)), "2026-10-09T10:00:00.00001Z")
+    }
 }
