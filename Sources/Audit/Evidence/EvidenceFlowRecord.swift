@@ -74,7 +74,9 @@ public enum EvidenceFlowsCSV {
     }
 
     static func cells(_ f: StoredFlow, findingIDs: [String]) -> [String] {
-        var cells: [String] = [
+        var cells: [String] = []
+        cells.reserveCapacity(headers.count)
+        cells += [
             String(f.id), f.ipProtocol.name, Instant.rfc3339(f.firstSeen), Instant.rfc3339(f.lastSeen),
             JSONText.number(Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000),
             String(f.bytesOut), String(f.bytesIn), String(f.packetCount), f.peers.a.text, f.peers.b.text, f.tlsStatus.name,
@@ -116,15 +118,19 @@ public enum EvidenceFlowsCSV {
     public static func appendLine(_ cells: [String], to out: inout [UInt8]) {
         for (i, cell) in cells.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            if cell.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) {
+            // Scanned and appended in place (`withUTF8`); a cell that needs quotes is copied byte by byte.
+            var text = cell
+            text.withUTF8 { bytes in
+                guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) else {
+                    out.append(contentsOf: bytes)
+                    return
+                }
                 out.append(UInt8(ascii: "\""))
-                for byte in cell.utf8 {
+                for byte in bytes {
                     out.append(byte)
                     if byte == UInt8(ascii: "\"") { out.append(byte) }
                 }
                 out.append(UInt8(ascii: "\""))
-            } else {
-                out.append(contentsOf: cell.utf8)
             }
         }
         out.append(contentsOf: [0x0D, 0x0A])
