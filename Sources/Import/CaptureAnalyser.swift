@@ -4,77 +4,47 @@ import Foundation
 
 /// Reads a capture file into flows with their readings: the first of the importer's two passes.
 struct CaptureAnalyser {
-    static let idleGap: Int64 = 120 * 1_000_000
-
     var analysis = CaptureAnalysis()
+    var assignment = FlowAssignment()
+    /// Each flow's readings, by the same index as `assignment.flows`.
     var flows: [TrackedFlow] = []
-    var active: [FlowKey: Int] = [:]
     /// Names DNS gave addresses: when, which address, which name.
     var resolutions: [(Int64, String, String)] = []
     let devices: Set<String>
 
     init(devices: [String]) { self.devices = Set(devices) }
 
-    /// A connection by its two ends (either way round) and its protocol: a packet's flow is
-    /// looked up by it (a struct, not a text built for every packet).
-    struct FlowKey: Hashable {
-        let peers: FlowPeers
-        let ipProtocol: UInt8
+    /// Before 1970 or after 9999: not a time any capture was taken at.
+    static let plausibleTimes: ClosedRange<Int64> = 0...253_402_300_799_999_999
+
+    /// The frame's packet, if it is one to import: read whole, and taken at a plausible time.
+    static func importable(_ frame: DecodedFrame) -> Result<DissectedPacket, Unimportable> {
+        switch PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType) {
+        case .unparseable(let reason): return .failure(Unimportable(reason: reason))
+        case .packet(let packet):
+            return plausibleTimes.contains(frame.microseconds) ? .success(packet) : .failure(Unimportable(reason: "timestamp out of range"))
+        }
     }
 
-    static func key(_ a: FlowEndpoint, _ b: FlowEndpoint, _ p: IPProtocolNumber) -> FlowKey {
-        FlowKey(peers: FlowPeers(a, b), ipProtocol: p.rawValue)
-    }
+    /// Why a frame is not imported.
+    struct Unimportable: Error { let reason: String }
 
-    mutating func add(_ frame: DecodedFrame, index: Int) {
+    mutating func add(_ frame: DecodedFrame) {
         analysis.frames += 1
-        let bytes = [UInt8](frame.data)
         let packet: DissectedPacket
-        switch PacketDissector.dissect(bytes, linkType: frame.linkType) {
-        case .unparseable(let reason): analysis.unparseable[reason, default: 0] += 1; return
-        case .packet(let p): packet = p
+        switch Self.importable(frame) {
+        case .failure(let unimportable): analysis.unparseable[unimportable.reason, default: 0] += 1; return
+        case .success(let p): packet = p
         }
         let micros = frame.microseconds
-        // Before 1970 or after 9999: not a time any capture was taken at.
-        guard (0...253_402_300_799_999_999).contains(micros) else { analysis.unparseable["timestamp out of range", default: 0] += 1; return }
         if analysis.firstMicroseconds == nil || micros < analysis.firstMicroseconds! { analysis.firstMicroseconds = micros }
         if analysis.lastMicroseconds == nil || micros > analysis.lastMicroseconds! { analysis.lastMicroseconds = micros }
-        let key = Self.key(packet.source, packet.destination, packet.ipProtocol)
-        let syn = packet.ipProtocol == .tcp && packet.tcpFlags & 0x02 != 0
-        let synOnly = syn && packet.tcpFlags & 0x10 == 0
-        var index0 = active[key]
-        if let i = index0 {
-            let f = flows[i]
-            if micros - f.last > Self.idleGap || (synOnly && (f.finished || f.packets > 2 && f.opener != packet.source)) { index0 = nil }
-        }
-        let flowIndex: Int
-        if let i = index0 { flowIndex = i } else {
-            let opener: FlowEndpoint, explicit: Bool
-            switch packet.ipProtocol {
-            case .tcp:
-                if synOnly { opener = packet.source; explicit = true }
-                else if syn { opener = packet.destination; explicit = true }
-                else { opener = packet.source; explicit = false }
-            case .icmp, .icmpv6:
-                let type = packet.payload.first ?? 0
-                let request = type == 8 || type == 128
-                opener = request || !(type == 0 || type == 129) ? packet.source : packet.destination
-                explicit = request || type == 0 || type == 129
-            default:
-                opener = packet.source; explicit = true
-            }
-            flows.append(TrackedFlow(peers: FlowPeers(packet.source, packet.destination), ipProtocol: packet.ipProtocol, opener: opener,
-                                     explicit: explicit, at: micros))
-            flowIndex = flows.count - 1
-            active[key] = flowIndex
-        }
+        let (flowIndex, opened) = assignment.assign(packet, at: micros)
+        if opened { flows.append(TrackedFlow()) }
         let flow = flows[flowIndex]
-        let fromOpener = packet.source == flow.opener
-        flow.last = max(flow.last, micros)
-        flow.packets += 1
+        let fromOpener = packet.source == assignment.flows[flowIndex].opener
         if fromOpener { flow.bytesFromOpener += UInt64(packet.datagram.count) } else { flow.bytesToOpener += UInt64(packet.datagram.count) }
-        analysis.packets.append(AnalysedPacket(frameIndex: index, microseconds: micros, flow: flowIndex, fromOpener: fromOpener,
-                                               length: packet.datagram.count, tcpFlags: packet.tcpFlags))
+        analysis.packetCount += 1
         switch packet.ipProtocol {
         case .tcp: readTCP(flow, packet, fromOpener: fromOpener)
         case .udp: readUDP(flow, packet, fromOpener: fromOpener, at: micros)
@@ -83,7 +53,6 @@ struct CaptureAnalyser {
     }
 
     func readTCP(_ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool) {
-        if packet.tcpFlags & 0x05 != 0 { flow.finished = true }
         let syn = packet.tcpFlags & 0x02 != 0
         if syn {
             if fromOpener { flow.client.start(at: packet.tcpSequence &+ 1) } else { flow.server.start(at: packet.tcpSequence &+ 1) }
@@ -161,12 +130,9 @@ struct CaptureAnalyser {
     /// Flows as the store holds them: the device side settled, DNS names given, readings set.
     mutating func finish() -> CaptureAnalysis {
         var result = analysis
-        // The analyser lets go of its copy, so that the packets are turned around in place below
-        // (mapped into a new array, 400 000 packets were held twice: 13 MB).
-        analysis = CaptureAnalysis()
         var deviceCount: [String: Int] = [:]
         var deviceOf: [FlowEndpoint] = []
-        for flow in flows {
+        for flow in assignment.flows {
             let a = flow.peers.a, b = flow.peers.b
             var device = flow.opener
             if !devices.isEmpty {
@@ -183,14 +149,14 @@ struct CaptureAnalyser {
         // At its size: grown by doubling, 20 000 flows held their last two copies at once (13 MB).
         result.flows.reserveCapacity(flows.count)
         for (i, flow) in flows.enumerated() {
-            let device = deviceOf[i]
-            let server = flow.peers.a == device ? flow.peers.b : flow.peers.a
-            let deviceOpened = device == flow.opener
-            var stored = StoredFlow(ipProtocol: flow.ipProtocol, peers: flow.peers,
-                                    firstSeen: Instant.date(microseconds: flow.first), lastSeen: Instant.date(microseconds: flow.last),
+            let device = deviceOf[i], seen = assignment.flows[i]
+            let server = seen.peers.a == device ? seen.peers.b : seen.peers.a
+            let deviceOpened = device == seen.opener
+            var stored = StoredFlow(ipProtocol: seen.ipProtocol, peers: seen.peers,
+                                    firstSeen: Instant.date(microseconds: seen.first), lastSeen: Instant.date(microseconds: seen.last),
                                     bytesOut: deviceOpened ? flow.bytesFromOpener : flow.bytesToOpener,
-                                    bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener, packetCount: flow.packets,
-                                    tlsStatus: Self.status(flow.ipProtocol, server.port))
+                                    bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener, packetCount: seen.packets,
+                                    tlsStatus: Self.status(seen.ipProtocol, server.port))
             stored.streamOpening = flow.opening
             if let hello = flow.clientHello {
                 stored.sni = hello.serverName
@@ -221,7 +187,7 @@ struct CaptureAnalyser {
             // Names DNS gave the server's address before the flow began, the latest first.
             if !(server.port == 53 || server.port == 5353) {
                 var names: [String] = []
-                for (when, address, name) in sortedResolutions.reversed() where when <= flow.first && address == server.address && !names.contains(name) {
+                for (when, address, name) in sortedResolutions.reversed() where when <= seen.first && address == server.address && !names.contains(name) {
                     names.append(name)
                 }
                 if let first = names.first {
@@ -231,13 +197,6 @@ struct CaptureAnalyser {
                 }
             }
             result.flows.append(CaptureAnalysis.Flow(flow: stored, device: device))
-        }
-        // Directions relative to the device.
-        let deviceOpened = flows.indices.map { deviceOf[$0] == flows[$0].opener }
-        for i in result.packets.indices where !deviceOpened[result.packets[i].flow] {
-            let p = result.packets[i]
-            result.packets[i] = AnalysedPacket(frameIndex: p.frameIndex, microseconds: p.microseconds, flow: p.flow,
-                                               fromOpener: !p.fromOpener, length: p.length, tcpFlags: p.tcpFlags)
         }
         return result
     }

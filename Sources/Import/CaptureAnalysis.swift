@@ -2,41 +2,10 @@ import Audit
 import Capture
 import Foundation
 
-/// One packet of the capture, as the store will hold it.
-/// Kept for every packet until the second pass, so kept small: 32 bytes instead of 40 (a flow's
-/// index and a datagram's length fit in 32 bits; a frame's index need not).
-struct AnalysedPacket {
-    let microseconds: Int64
-    private let frame: UInt64
-    private let flowIndex: UInt32
-    private let datagramLength: UInt32
-    /// From the opening side (the device, unless `--device` says otherwise).
-    let fromOpener: Bool
-    let tcpFlags: UInt8
-
-    init(frameIndex: Int, microseconds: Int64, flow: Int, fromOpener: Bool, length: Int, tcpFlags: UInt8) {
-        self.microseconds = microseconds
-        frame = UInt64(frameIndex); flowIndex = UInt32(clamping: flow); datagramLength = UInt32(clamping: length)
-        self.fromOpener = fromOpener; self.tcpFlags = tcpFlags
-    }
-
-    var frameIndex: Int { Int(frame) }
-    var flow: Int { Int(flowIndex) }
-    var length: Int { Int(datagramLength) }
-}
-
 /// A flow while the capture is read: its readings so far and its stream bytes, bounded.
 final class TrackedFlow {
     static let streamLimit = 65_536
-    var peers: FlowPeers
-    let ipProtocol: IPProtocolNumber
-    /// The endpoint that opened it (SYN sender, first datagram's sender).
-    var opener: FlowEndpoint
-    var openedExplicitly: Bool
-    var first: Int64, last: Int64
     var bytesFromOpener: UInt64 = 0, bytesToOpener: UInt64 = 0
-    var packets = 0
-    var finished = false
     var client = StreamReassembly(), server = StreamReassembly()
     var clientHello: ClientHelloReading?
     var answer: ServerAnswerReading?
@@ -46,12 +15,7 @@ final class TrackedFlow {
     var quicClientVersion: UInt32?, quicServerVersion: UInt32?
     var quicDestinationID: [UInt8]?
     var quicCrypto: [UInt64: [UInt8]] = [:]
-    var quicName: String?, quicOffer: ClientHelloReading?
-
-    init(peers: FlowPeers, ipProtocol: IPProtocolNumber, opener: FlowEndpoint, explicit: Bool, at micros: Int64) {
-        self.peers = peers; self.ipProtocol = ipProtocol; self.opener = opener; openedExplicitly = explicit
-        first = micros; last = micros
-    }
+    var quicOffer: ClientHelloReading?
 }
 
 /// TCP bytes of one direction in order, from out-of-order and retransmitted segments, up to a bound.
@@ -95,7 +59,6 @@ public struct CaptureAnalysis {
         public let device: FlowEndpoint
     }
     public internal(set) var flows: [Flow] = []
-    var packets: [AnalysedPacket] = []
     public internal(set) var frames = 0
     public internal(set) var unparseable: [String: Int] = [:]
     public internal(set) var damagedRecords = 0
@@ -105,6 +68,7 @@ public struct CaptureAnalysis {
     public internal(set) var sections: [CaptureSectionInfo] = []
     public internal(set) var firstMicroseconds: Int64?
     public internal(set) var lastMicroseconds: Int64?
-    public var packetCount: Int { packets.count }
+    /// The packets to import: the frames that were read whole, at a plausible time.
+    public internal(set) var packetCount = 0
     public var unparseableCount: Int { unparseable.values.reduce(0, +) }
 }

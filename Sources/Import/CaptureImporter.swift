@@ -46,13 +46,15 @@ public struct CaptureImportRequest: Sendable {
 /// readings, then again to write its packets into the store's capture files, with the session open
 /// while its flows are written — the path live traffic takes. All or nothing.
 public enum CaptureImporter {
+    static let changedWhileImported = "it changed while it was being imported"
+
     public static func analyse(_ url: URL, devices: [String] = [], progress: ((Int) -> Void)? = nil) throws -> CaptureAnalysis {
         var analyser = CaptureAnalyser(devices: devices)
         var decoder = CaptureFileDecoder()
         var index = 0
         do {
             try decoder.decode(url) { frame in
-                analyser.add(frame, index: index)
+                analyser.add(frame)
                 index += 1
                 if index % 50_000 == 0 { progress?(index) }
             }
@@ -69,7 +71,7 @@ public enum CaptureImporter {
 
     public static func write(_ analysis: CaptureAnalysis, from url: URL, request: CaptureImportRequest, into store: FlowStore,
                              rotationBytes: UInt64 = PcapWriter.defaultRotationBytes) throws -> AuditSession {
-        guard let first = analysis.firstMicroseconds, let last = analysis.lastMicroseconds, !analysis.packets.isEmpty else {
+        guard let first = analysis.firstMicroseconds, let last = analysis.lastMicroseconds, analysis.packetCount > 0 else {
             throw CaptureImportError.noPackets(path: url.path, unread: analysis.unparseable)
         }
         let start = Instant.date(microseconds: first), end = Instant.date(microseconds: last)
@@ -106,21 +108,28 @@ public enum CaptureImporter {
                     return sequence
                 }
                 var pending: [StoredPacket] = []
-                var next = 0
+                // The packets are read again and given to their flows by the same decisions as in
+                // the analysis: nothing was kept per packet. A capture that reads otherwise than it
+                // did then has changed in between.
+                var assignment = FlowAssignment()
+                var imported = 0
                 var decoder = CaptureFileDecoder()
-                var index = 0
                 try decoder.decode(url) { frame in
-                    defer { index += 1 }
-                    guard next < analysis.packets.count, analysis.packets[next].frameIndex == index else { return }
-                    let packet = analysis.packets[next]
-                    next += 1
-                    guard case .packet(let dissected) = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType) else { return }
-                    let date = Instant.date(microseconds: packet.microseconds)
+                    guard case .success(let dissected) = CaptureAnalyser.importable(frame) else { return }
+                    let (flow, _) = assignment.assign(dissected, at: frame.microseconds)
+                    guard flow < ids.count else { throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported) }
+                    imported += 1
+                    let date = Instant.date(microseconds: frame.microseconds)
                     clock = date
                     let location = try writer.write(Data(dissected.datagram), at: date)
-                    pending.append(StoredPacket(flowID: ids[packet.flow], date: date, direction: packet.fromOpener ? .outbound : .inbound,
-                                                length: packet.length, tcpFlags: packet.tcpFlags, location: location))
+                    // Directions relative to the device, which the analysis settled for each flow.
+                    let outbound = dissected.source == analysis.flows[flow].device
+                    pending.append(StoredPacket(flowID: ids[flow], date: date, direction: outbound ? .outbound : .inbound,
+                                                length: dissected.datagram.count, tcpFlags: dissected.tcpFlags, location: location))
                     if pending.count >= 20_000 { try store.appendPackets(pending); pending.removeAll(keepingCapacity: true) }
+                }
+                guard imported == analysis.packetCount, assignment.flows.count == ids.count else {
+                    throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
                 }
                 try writer.close()
                 try store.appendPackets(pending)

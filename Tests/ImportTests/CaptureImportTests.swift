@@ -258,6 +258,48 @@ final class CaptureImportTests: XCTestCase {
         XCTAssertTrue(findings.findings.findings.contains { $0.evidence == .hostNotInAllowlist(host: "tracker.example.net") })
     }
 
+    func testEveryPacketsDirectionIsSeenFromTheDeviceWhetherOrNotItOpenedTheFlow() throws {
+        let dir = TemporaryDirectory("import-directions")
+        let store = try FlowStore(directory: dir.url.appendingPathComponent("store"))
+        let project = try store.createAuditProject(AuditProjectDraft(name: "P"), at: Date())
+        // Opened by the device (a SYN), and one whose opening was not captured, seen first from the
+        // public server: the private side is the device, not the first sender.
+        let server = ("198.51.100.4", UInt16(443)), phone = ("192.168.1.20", UInt16(51_000))
+        func segment(_ from: (String, UInt16), _ to: (String, UInt16), _ micros: Int64) -> CaptureBuilder.Frame {
+            .init(micros: micros, bytes: DatagramBuilder.datagram(from: from, to: to, transport: .tcp(sequence: 1, acknowledgement: 1, flags: 0x18), payload: Data([1, 2, 3])))
+        }
+        var opened = Conversation(client: device, server: self.server, at: t0)
+        opened.handshake()
+        let frames = opened.frames + [segment(server, phone, t0 + 1_000), segment(phone, server, t0 + 2_000), segment(server, phone, t0 + 3_000)]
+        let url = try CaptureBuilder.write(CaptureBuilder.pcap(frames, linkType: 101), dir.url, "c.pcap")
+        for (devices, midstreamDirections) in [([String](), [PacketDirection.inbound, .outbound, .inbound]), (["198.51.100.4", device.0], [.outbound, .inbound, .outbound])] {
+            let session = try CaptureImporter.write(try CaptureImporter.analyse(url, devices: devices), from: url,
+                                                    request: CaptureImportRequest(projectID: project.id, kind: .baseline, devices: devices, toolVersion: "t"), into: store)
+            let flows = try store.flows(inAuditSession: session.id).sorted { $0.firstSeen < $1.firstSeen }
+            XCTAssertEqual(flows.count, 2)
+            XCTAssertEqual(try store.packets(forFlow: flows[0].id).map(\.direction), [.outbound, .inbound, .outbound], "the device opened it")
+            XCTAssertEqual(try store.packets(forFlow: flows[1].id).map(\.direction), midstreamDirections, "devices \(devices)")
+        }
+    }
+
+    func testACaptureThatReadsOtherwiseOnTheSecondPassIsRefusedAndLeavesNothing() throws {
+        let dir = TemporaryDirectory("import-changed")
+        let store = try FlowStore(directory: dir.url.appendingPathComponent("store"))
+        let project = try store.createAuditProject(AuditProjectDraft(name: "P"), at: Date())
+        let url = try CaptureBuilder.write(CaptureBuilder.pcap(tlsConversation(at: t0), linkType: 101), dir.url, "c.pcap")
+        let analysis = try CaptureImporter.analyse(url)
+        // The same file rewritten between the passes: one flow more, then one packet fewer.
+        for frames in [tlsConversation(at: t0) + tlsConversation(at: t0 + 1_000_000, sni: "b.example"), Array(tlsConversation(at: t0).dropLast())] {
+            _ = try CaptureBuilder.write(CaptureBuilder.pcap(frames, linkType: 101), dir.url, "c.pcap")
+            XCTAssertThrowsError(try CaptureImporter.write(analysis, from: url, request: CaptureImportRequest(projectID: project.id, kind: .baseline, toolVersion: "t"),
+                                                           into: store)) {
+                XCTAssertEqual(($0 as? CaptureImportError)?.description, "\(url.path) cannot be imported: it changed while it was being imported.")
+            }
+            XCTAssertEqual(try store.auditSessions(forProject: project.id), [])
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: store.capturesDirectory.path).filter { $0.hasSuffix(".pcap") }, [])
+        }
+    }
+
     // MARK: Bad input
 
     func testBadFilesAreRefusedWithASentenceNamingTheOffset() throws {
