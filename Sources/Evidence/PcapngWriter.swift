@@ -42,8 +42,7 @@ enum PcapngBlocks {
     /// The length of an Enhanced Packet Block for a record of `count` bytes and a comment of `comment` bytes.
     static func enhancedPacketLength(count: Int, comment: Int) -> Int { 12 + 20 + padded(count) + 4 + padded(comment) + 4 + 4 + 4 }
 
-    /// An Enhanced Packet Block made in `out`, which is `enhancedPacketLength` long (and zeroed:
-    /// the padding is not written).
+    /// An Enhanced Packet Block made in `out`, which is `enhancedPacketLength` long.
     static func enhancedPacket(into out: UnsafeMutableRawBufferPointer, _ bytes: UnsafeRawBufferPointer, originalLength: UInt32,
                                microseconds: UInt64, outbound: Bool, comment: UnsafeRawBufferPointer) {
         var at = 0
@@ -51,6 +50,7 @@ enum PcapngBlocks {
         func le16(_ v: UInt16) { out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt16.self); at += 2 }
         func copy(_ from: UnsafeRawBufferPointer) {
             if let base = from.baseAddress { (out.baseAddress! + at).copyMemory(from: base, byteCount: from.count) }
+            (out.baseAddress! + at + from.count).initializeMemory(as: UInt8.self, repeating: 0, count: padded(from.count) - from.count)
             at += padded(from.count)
         }
         let total = UInt32(out.count)
