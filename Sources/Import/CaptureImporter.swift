@@ -112,6 +112,7 @@ public enum CaptureImporter {
                 // the analysis: nothing was kept per packet. A capture that reads otherwise than it
                 // did then has changed in between.
                 var assignment = FlowAssignment()
+                let devices = analysis.flows.map(\.device)
                 var imported = 0
                 var decoder = CaptureFileDecoder()
                 try decoder.decode(url) { frame in
@@ -123,7 +124,7 @@ public enum CaptureImporter {
                     clock = date
                     let location = try writer.write(Data(dissected.datagram), at: date)
                     // Directions relative to the device, which the analysis settled for each flow.
-                    let outbound = dissected.source == analysis.flows[flow].device
+                    let outbound = dissected.source == devices[flow]
                     pending.append(StoredPacket(flowID: ids[flow], date: date, direction: outbound ? .outbound : .inbound,
                                                 length: dissected.datagram.count, tcpFlags: dissected.tcpFlags, location: location))
                     if pending.count >= 20_000 { try store.appendPackets(pending); pending.removeAll(keepingCapacity: true) }
