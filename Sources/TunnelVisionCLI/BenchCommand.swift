@@ -4,6 +4,7 @@ import Evidence
 import FlowStore
 import Foundation
 import Sample
+import Synchronization
 
 /// `tunnelvision bench`: the reference workload, and each cost as a ratio to the machine's floor
 /// measured in the same run.
@@ -70,12 +71,36 @@ struct Bench {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: root) } else { note("Kept \(root.path)") } }
         var workloads: [Workload] = []
+        note("[machine] two threads at once against one")
+        let coresBefore = coresAtOnce()
         for (label, factor) in [("tenth", 0.1 * scale), ("full", scale)] {
             let flows = max(40, Int(20_000 * factor)), packets = max(800, Int(400_000 * factor)), bytes = max(400_000, Int(229_000_000 * factor))
             workloads.append(try measure(Workload(label: label, flows: flows, packets: packets, captureBytes: bytes), in: root.appendingPathComponent(label)))
         }
-        return BenchResult(workloads: workloads, scale: scale, repeats: repeats)
+        note("[machine] two threads at once against one, again")
+        return BenchResult(workloads: workloads, scale: scale, repeats: repeats, coresAtOnce: (coresBefore, coresAtOnce()))
     }
+
+    /// How much work two threads do at once against one alone (2: two whole cores; 1: the second
+    /// gives nothing): each runs the same integer arithmetic, one thread, then two at once. The
+    /// exports run on two threads, so their figures move with this.
+    func coresAtOnce() -> Double {
+        func seconds(_ work: () -> Void) -> Double { let start = Date(); work(); return Date().timeIntervalSince(start) }
+        // A tenth as long for the test suite's tiny workloads (which run a debug build).
+        let rounds = Int(200_000_000 * min(1, max(0.1, scale * 20)))
+        let one = median(by: { $0 }) { seconds { Self.spin(rounds) } }
+        let two = median(by: { $0 }) { seconds { DispatchQueue.concurrentPerform(iterations: 2) { _ in Self.spin(rounds) } } }
+        return 2 * one / max(two, 1e-9)
+    }
+
+    /// A xorshift generator stepped `rounds` times (200 million: about 0.1 s of a core); the result
+    /// is kept so that it is computed.
+    @inline(never) static func spin(_ rounds: Int) {
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<rounds { x ^= x << 13; x ^= x >> 7; x ^= x << 17 }
+        spun.withLock { $0 &+= x }
+    }
+    static let spun = Mutex<UInt64>(0)
 
     func measure(_ initial: Workload, in dir: URL) throws -> Workload {
         var w = initial
@@ -237,6 +262,8 @@ struct BenchResult {
     let workloads: [Bench.Workload]
     let scale: Double
     var repeats = 1
+    /// Two threads' work against one thread's, before the workloads and after them.
+    var coresAtOnce: (before: Double, after: Double) = (0, 0)
 
     static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
 
@@ -266,6 +293,7 @@ struct BenchResult {
             notes.append(["report layout / drawing", w.label, "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s"])
             notes.append(["archive", w.label, "\(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it"])
         }
+        notes.append(["two cores at once", "machine", "\(Self.f(coresAtOnce.before))× one core's work before the workloads, \(Self.f(coresAtOnce.after))× after (2.00: two whole cores)"])
         out += "\n" + Self.aligned(steps) + "\n" + Self.aligned(notes)
         return out
     }
@@ -275,7 +303,9 @@ struct BenchResult {
             guard let r else { return .null }
             return .object(["wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu), "peakMegabytes": .double(r.peakMB)])
         }
-        return .object(["scale": .double(scale), "repeats": .int(repeats), "workloads": .array(workloads.map { w in
+        return .object(["scale": .double(scale), "repeats": .int(repeats),
+                        "coresAtOnce": .object(["before": .double(coresAtOnce.before), "after": .double(coresAtOnce.after)]),
+                        "workloads": .array(workloads.map { w in
             .object(["label": .string(w.label), "flows": .int(w.flows), "packets": .int(w.packets), "captureBytes": .int(w.captureBytes),
                      "captureFiles": .int(w.captureFiles), "findings": .int(w.findings), "recordedPackets": .int(w.recorded),
                      "generateSeconds": .double(w.generate), "floorSeconds": .double(w.floor),
