@@ -111,18 +111,9 @@ public final class CaptureFileReader {
         try window.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[span.start..<span.start + span.count])) }
     }
 
-    /// The record at `offset` copied into `bytes` (reused from call to call): its original length and time.
-    public func read(at offset: UInt64, into bytes: inout [UInt8]) throws(CaptureLibraryError) -> (originalLength: UInt32, microseconds: UInt64) {
-        let span = try locate(at: offset)
-        bytes.removeAll(keepingCapacity: true)
-        withBytes(of: span) { bytes.append(contentsOf: $0) }
-        return (span.originalLength, span.microseconds)
-    }
-
     public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
-        var bytes: [UInt8] = []
-        let (original, microseconds) = try read(at: offset, into: &bytes)
-        return CaptureRecord(location: CaptureLocation(fileSequence: sequence, offset: offset), bytes: Data(bytes),
-                             originalLength: original, timestampMicroseconds: microseconds)
+        let span = try locate(at: offset)
+        return CaptureRecord(location: CaptureLocation(fileSequence: sequence, offset: offset), bytes: withBytes(of: span) { Data($0) },
+                             originalLength: span.originalLength, timestampMicroseconds: span.microseconds)
     }
 }
