@@ -12,7 +12,7 @@ enum BenchCommand {
     static var definition: CommandDefinition {
         CommandDefinition(
             name: "bench", abstract: "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
-            discussion: "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own.",
+            discussion: "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
             options: [.value("scale", "factor", "Scale the workload (default: 1; the tests run 0.005)."),
                       .value("repeat", "count", "Measure the floor, each export and the report this many times and show the median (default: 3)."),
                       .value("json-output", "file", "Also write the figures as JSON to this file."),
