@@ -55,6 +55,12 @@ final class ImportCommandTests: XCTestCase {
         let refused = cli.run("import", garbage.path, "--project", "P", "--baseline")
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.error.contains("at byte 0: this is neither a pcap nor a pcapng file"), refused.error)
+        let directory = cli.run("import", cli.directory.url.path, "--project", "P", "--baseline")
+        XCTAssertEqual(directory.status, 1)
+        XCTAssertEqual(directory.error, "Error: \(cli.directory.url.path) is a directory; import takes one capture file (pcap or pcapng).\n")
+        let missing = cli.run("import", file.path + ".gone", "--project", "P", "--baseline")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.error, "Error: There is no readable file \(file.path).gone.\n")
         XCTAssertTrue(cli.run("session", "list", "P").output.contains("no sessions yet"), "nothing half-written")
     }
 
