@@ -20,6 +20,9 @@ public final class ZipArchiveReader {
 
     public init(url: URL) throws {
         self.url = url
+        if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+            throw EvidenceWriteError("\(url.path) is a directory, not a ZIP archive")
+        }
         guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.path) cannot be opened") }
         self.handle = handle
         fileSize = try handle.seekToEnd()

@@ -69,7 +69,7 @@ enum ExportCommands {
             name: "export", abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
             discussion: "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
             arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-            options: [.value("output", "file", short: "o", "Where to write the ZIP (default: <project>-<release>-session-<id>-evidence.zip here)."),
+            options: [.value("output", "file", short: "o", "Where to write the ZIP; a directory takes it under its default name, <project>-<release>-session-<id>-evidence.zip (default: that name here)."),
                       at, AssessmentCommands.catalogueFile, .flag("no-report", "Leave report.pdf out."), ProjectCommands.json],
             run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
                 if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
@@ -79,15 +79,12 @@ enum ExportCommands {
                     }
                 }
                 let now = try instant(parsed, context: context)
-                let destination: URL
-                if let output = parsed.value("output") {
-                    destination = URL(fileURLWithPath: output)
-                } else {
+                let destination = try Self.destination(parsed.value("output")) {
                     guard let project = try store.auditProject(id: session.projectID) else { throw AuditStoreError.projectNotFound(session.projectID) }
                     let stem = (try? EvidenceBundle(project: project, session: session, markers: [], flows: [],
                                                     catalogue: RequirementCatalogueLibrary.catalogue(identifier: RequirementCatalogueLibrary.defaultIdentifier),
                                                     exportedWith: "", exportedAt: now).fileStem) ?? "session-\(session.id)-evidence"
-                    destination = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(stem + ".zip")
+                    return stem + ".zip"
                 }
                 if context.standardErrorIsTerminal { context.standardError("Exporting session \(session.id)…") }
                 let result: EvidenceExportResult
@@ -119,9 +116,9 @@ extension ExportCommands {
         CommandDefinition(
             name: "report", abstract: "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
             arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-            options: [.value("output", "file", short: "o", "Where to write the PDF (default: report.pdf here)."), at, AssessmentCommands.catalogueFile],
+            options: [.value("output", "file", short: "o", "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here)."), at, AssessmentCommands.catalogueFile],
             run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
-                let destination = URL(fileURLWithPath: parsed.value("output") ?? "report.pdf")
+                let destination = Self.destination(parsed.value("output")) { EvidenceBundle.reportName }
                 let timing: EvidenceReportRenderer.Timing
                 do {
                     timing = try exporter.report(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",
@@ -137,6 +134,16 @@ extension ExportCommands {
             } })
     }
 
+    /// Where `--output` says, or into the directory it names (or this one, without it) under the
+    /// file's default name.
+    static func destination(_ output: String?, defaultName: () throws -> String) rethrows -> URL {
+        var isDirectory: ObjCBool = false
+        if let output, !(FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            return URL(fileURLWithPath: output)
+        }
+        return URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent(try defaultName())
+    }
+
     static var verify: CommandDefinition {
         CommandDefinition(
             name: "verify", abstract: "Check an evidence bundle without the store: digests, files, capture count, identifiers, the CSV.",
@@ -145,7 +152,9 @@ extension ExportCommands {
             options: [ProjectCommands.json],
             run: { parsed, context in
                 let path = parsed.argument(0)!
-                guard FileManager.default.fileExists(atPath: path) else { throw RefusedError("There is no file \(path).") }
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw RefusedError("There is no file \(path).") }
+                if isDirectory.boolValue { throw RefusedError("\(path) is a directory; verify takes an evidence bundle, a .zip file.") }
                 let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
                 let failed = checks.filter { !$0.holds }
                 if parsed.json {

@@ -107,16 +107,20 @@ final class ConcurrentExportTests: XCTestCase {
 
     func testADestinationThatCannotBeReplacedIsNamedAndKept() throws {
         let (binary, dir, store) = try sampleStore("unreplaceable")
-        // A directory with something in it where the bundle should go: rename(2) cannot replace it.
-        let destination = dir.url.appendingPathComponent("bundle.zip", isDirectory: true)
+        // `-o` names a directory, and where the bundle would go in it under its default name is a
+        // directory with something in it: rename(2) cannot replace that.
+        let out = dir.url.appendingPathComponent("out", isDirectory: true)
+        let name = "Example-Health-2.4.0-187-session-3-evidence.zip"
+        let destination = out.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         try Data("kept".utf8).write(to: destination.appendingPathComponent("inside"))
-        let result = try XCTUnwrap(ExternalTool.run(binary.path, ["export", "3", "--no-report", "--store", store, "-o", destination.path]))
+        let result = try XCTUnwrap(ExternalTool.run(binary.path, ["export", "3", "--no-report", "--store", store, "-o", out.path]))
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.error.contains("bundle.zip could not be put in place in \(dir.url.path)"), result.error)
+        XCTAssertTrue(result.error.contains("\(name) could not be put in place in \(out.path)"), result.error)
         XCTAssertTrue(result.error.contains("Nothing was left behind"), result.error)
         XCTAssertEqual(try String(contentsOf: destination.appendingPathComponent("inside"), encoding: .utf8), "kept")
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.url.path)), ["store", "bundle.zip"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [name])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: destination.path), ["inside"])
     }
 
 }

@@ -22,6 +22,27 @@ final class SampleCommandsTests: XCTestCase {
         }
     }
 
+    func testAnOutputThatIsADirectoryTakesTheFileUnderItsDefaultNameAndVerifyRefusesADirectory() throws {
+        let cli = CLIHarness()
+        XCTAssertEqual(cli.run("sample").status, 0)
+        let into = cli.directory.url.appendingPathComponent("evidence", isDirectory: true)
+        try FileManager.default.createDirectory(at: into, withIntermediateDirectories: false)
+        let export = cli.run("export", "3", "--no-report", "--at", "2026-10-07T09:00:00Z", "-o", into.path)
+        XCTAssertEqual(export.status, 0, export.error)
+        let written = try FileManager.default.contentsOfDirectory(atPath: into.path)
+        XCTAssertEqual(written.count, 1, "\(written)")
+        let bundle = into.appendingPathComponent(try XCTUnwrap(written.first))
+        XCTAssertEqual(bundle.lastPathComponent, "Example-Health-2.4.0-187-session-3-evidence.zip")
+        XCTAssertTrue(export.output.contains(bundle.path), export.output)
+        XCTAssertEqual(cli.run("verify", bundle.path).status, 0)
+        let report = cli.run("report", "3", "--at", "2026-10-07T09:00:00Z", "-o", into.path)
+        XCTAssertEqual(report.status, 0, report.error)
+        XCTAssertEqual(try Data(contentsOf: into.appendingPathComponent("report.pdf")).prefix(5), Data("%PDF-".utf8))
+        let verify = cli.run("verify", into.path)
+        XCTAssertEqual(verify.status, 1)
+        XCTAssertEqual(verify.error, "Error: \(into.path) is a directory; verify takes an evidence bundle, a .zip file.\n")
+    }
+
     func testFindingsCompareExportAndVerifyOnTheSampleStore() throws {
         let cli = CLIHarness()
         let sample = cli.run("sample")
