@@ -129,7 +129,12 @@ public enum CaptureImporter {
                                                 length: dissected.datagram.count, tcpFlags: dissected.tcpFlags, location: location))
                     if pending.count >= 20_000 { try store.appendPackets(pending); pending.removeAll(keepingCapacity: true) }
                 }
-                guard imported == analysis.packetCount, assignment.flows.count == ids.count else {
+                // Each flow as the analysis saw it: its ends, its packets, its first and last.
+                let same = zip(assignment.flows, analysis.flows).allSatisfy { seen, analysed in
+                    seen.peers == analysed.flow.peers && seen.packets == analysed.flow.packetCount
+                        && Instant.date(microseconds: seen.first) == analysed.flow.firstSeen && Instant.date(microseconds: seen.last) == analysed.flow.lastSeen
+                }
+                guard imported == analysis.packetCount, assignment.flows.count == ids.count, same else {
                     throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
                 }
                 try writer.close()

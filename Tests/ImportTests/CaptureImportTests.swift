@@ -288,8 +288,10 @@ final class CaptureImportTests: XCTestCase {
         let project = try store.createAuditProject(AuditProjectDraft(name: "P"), at: Date())
         let url = try CaptureBuilder.write(CaptureBuilder.pcap(tlsConversation(at: t0), linkType: 101), dir.url, "c.pcap")
         let analysis = try CaptureImporter.analyse(url)
-        // The same file rewritten between the passes: one flow more, then one packet fewer.
-        for frames in [tlsConversation(at: t0) + tlsConversation(at: t0 + 1_000_000, sni: "b.example"), Array(tlsConversation(at: t0).dropLast())] {
+        // The same file rewritten between the passes: one flow more, one packet fewer, and the same
+        // packets a second later (as many flows and packets, at other times).
+        let later = tlsConversation(at: t0 + 1_000_000)
+        for frames in [tlsConversation(at: t0) + tlsConversation(at: t0 + 1_000_000, sni: "b.example"), Array(tlsConversation(at: t0).dropLast()), later] {
             _ = try CaptureBuilder.write(CaptureBuilder.pcap(frames, linkType: 101), dir.url, "c.pcap")
             XCTAssertThrowsError(try CaptureImporter.write(analysis, from: url, request: CaptureImportRequest(projectID: project.id, kind: .baseline, toolVersion: "t"),
                                                            into: store)) {
