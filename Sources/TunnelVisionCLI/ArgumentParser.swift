@@ -135,13 +135,12 @@ enum ArgumentParser {
             }
             parsed.values[name, default: []].append(value)
         }
-        if helpRequested { return (command, parsed, true) }
-        if command.run == nil {
-            if let first = parsed.arguments.first {
-                throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
-            }
-            throw UsageError(message: "Missing subcommand", path: path)
+        // A word that names no subcommand is an error, help asked for or not (`project create --help`).
+        if command.run == nil, let first = parsed.arguments.first {
+            throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
         }
+        if helpRequested { return (command, parsed, true) }
+        if command.run == nil { throw UsageError(message: "Missing subcommand", path: path) }
         let required = command.arguments.filter { !$0.optional }.count
         if parsed.arguments.count < required {
             let missing = command.arguments[parsed.arguments.count]

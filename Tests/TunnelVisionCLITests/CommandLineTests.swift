@@ -113,6 +113,8 @@ final class CommandLineTests: XCTestCase {
         let cases: [([String], String)] = [
             (["project", "new"], "Error: Missing expected argument '<name>'."),
             (["project", "frobnicate"], "Error: Unknown subcommand 'frobnicate'."),
+            (["project", "create", "--help"], "Error: Unknown subcommand 'create'."),
+            (["help", "project", "create"], "Error: Unknown subcommand 'create'."),
             (["project", "list", "--colour"], "Error: Unknown option '--colour'."),
             (["session", "start", "P"], "Error: Say what is recorded: --baseline, or --version <version> --build <build>."),
             (["session", "start", "P", "--baseline", "--version", "1"], "Error: A baseline has no release"),
