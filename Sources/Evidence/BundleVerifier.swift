@@ -538,6 +538,12 @@ struct PcapngScan {
                     return raw.count
                 }
                 guard raw.count - at >= length else { break }
+                if type == 6, length < 32 {
+                    // Shorter than the fields every Enhanced Packet Block has.
+                    problems.append("capture.pcapng has a packet block of \(length) bytes at offset \(offset), too short for one")
+                    lost = true
+                    return raw.count
+                }
                 if type == 6 {
                     packets += 1
                     let captured = Int(u32(at + 20))

@@ -51,4 +51,36 @@ final class PcapngScanTests: XCTestCase {
         odd[4] = 13; odd[5] = 0; odd[6] = 0; odd[7] = 0
         XCTAssertEqual(scan(header + odd, pieces: 7).problems, ["capture.pcapng has a block claiming 13 bytes at offset \(header.count)"])
     }
+
+    /// A seeded mutator over a valid capture: whatever the bytes and the pieces, counts and
+    /// sentences, never a read outside the bytes (a debug build checks every load).
+    func testTwoThousandMutatedCapturesAreReadWithoutACrash() {
+        var capture = PcapngBlocks.sectionHeader(application: "t") + PcapngBlocks.interface(snaplen: 65_535)
+        for i in 0..<12 { capture += enhancedPacket(Array(repeating: UInt8(i), count: i * 5 + 1), comment: i % 4 == 3 ? nil : "flow=\(i % 3) findings=F\(i)") }
+        var seed: UInt64 = 0x5EED
+        func random(_ bound: Int) -> Int { seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Int((seed >> 33) % UInt64(bound)) }
+        var faults = 0
+        for _ in 0..<2_000 {
+            var mutated = capture
+            for _ in 0..<(1 + random(4)) {
+                let at = random(mutated.count)
+                switch random(3) {
+                case 0: mutated[at] = UInt8(random(256))
+                case 1: mutated[at] = [0, 12, 13, 28, 0xff][random(5)]
+                default: mutated = mutated.prefix(at) + mutated.dropFirst(at + 1)
+                }
+            }
+            let s = scan(mutated, pieces: 1 + random(97))
+            XCTAssertLessThanOrEqual(s.packets, 12 + 4)
+            if !s.problems.isEmpty { faults += 1 }
+        }
+        XCTAssertGreaterThan(faults, 100, "the mutations are seen")
+    }
+    
+    func testAPacketBlockTooShortForItsFieldsIsNamed() {
+        let header = PcapngBlocks.sectionHeader(application: "t")
+        var short = Data([6, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0])
+        short += enhancedPacket([1], comment: "flow=1")
+        XCTAssertEqual(scan(header + short, pieces: 3).problems, ["capture.pcapng has a packet block of 16 bytes at offset \(header.count), too short for one"])
+    }
 }
