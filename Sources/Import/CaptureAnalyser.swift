@@ -198,6 +198,7 @@ struct CaptureAnalyser {
             }
             result.flows.append(CaptureAnalysis.Flow(flow: stored, device: device))
         }
+        result.flowCount = result.flows.count
         return result
     }
 

@@ -59,6 +59,8 @@ public struct CaptureAnalysis {
         public let device: FlowEndpoint
     }
     public internal(set) var flows: [Flow] = []
+    /// How many flows the capture holds (kept when the flows themselves are let go).
+    public internal(set) var flowCount = 0
     public internal(set) var frames = 0
     public internal(set) var unparseable: [String: Int] = [:]
     public internal(set) var damagedRecords = 0
@@ -71,4 +73,11 @@ public struct CaptureAnalysis {
     /// The packets to import: the frames that were read whole, at a plausible time.
     public internal(set) var packetCount = 0
     public var unparseableCount: Int { unparseable.values.reduce(0, +) }
+
+    /// What it says of the capture, without the flows (for a summary once they are written).
+    public var withoutFlows: CaptureAnalysis {
+        var summary = self
+        summary.flows = []
+        return summary
+    }
 }

@@ -51,9 +51,11 @@ enum ImportCommand {
                 let analysis: CaptureAnalysis
                 let session: AuditSession
                 do {
-                    analysis = try CaptureImporter.analyse(URL(fileURLWithPath: path), devices: parsed.all("device"), progress: progress)
+                    let read = try CaptureImporter.analyse(URL(fileURLWithPath: path), devices: parsed.all("device"), progress: progress)
+                    // What is said afterwards needs no flow: the import takes them and lets them go once written.
+                    analysis = read.withoutFlows
                     if progress != nil { context.standardError("\r\u{1B}[KWriting the session…") }
-                    session = try CaptureImporter.write(analysis, from: URL(fileURLWithPath: path),
+                    session = try CaptureImporter.write(consume read, from: URL(fileURLWithPath: path),
                                                         request: CaptureImportRequest(projectID: project.id, kind: kind, devices: parsed.all("device"),
                                                                                       markers: markers, deviceModel: parsed.value("device-model"),
                                                                                       osVersion: parsed.value("os-version"), toolVersion: ToolVersion.current,
@@ -67,7 +69,7 @@ enum ImportCommand {
                 if parsed.json {
                     return context.printJSON(.object([
                         "sessionID": .int(session.id), "frames": .int(analysis.frames), "packets": .int(analysis.packetCount),
-                        "flows": .int(analysis.flows.count), "namesFromSNI": .int(analysis.namesFromSNI), "namesFromQUIC": .int(analysis.namesFromQUIC),
+                        "flows": .int(analysis.flowCount), "namesFromSNI": .int(analysis.namesFromSNI), "namesFromQUIC": .int(analysis.namesFromQUIC),
                         "namesFromDNS": .int(analysis.namesFromDNS), "unparseable": .object(analysis.unparseable.mapValues { .int($0) }),
                         "damagedRecords": .int(analysis.damagedRecords), "deviceAddresses": .strings(analysis.deviceAddresses),
                     ]))
@@ -87,7 +89,7 @@ enum DatagramAddress {
 enum ImportPresentation {
     static func text(_ a: CaptureAnalysis, session: AuditSession, projectName: String, file: String) -> String {
         var out = "Imported \(file) into session \(session.id): \(AuditPresentation.sessionName(session.kind)) of \(projectName).\n"
-        out += "  \(AuditPresentation.count(a.frames, "frame")) read, \(AuditPresentation.count(a.packetCount, "packet")) in \(AuditPresentation.count(a.flows.count, "connection")).\n"
+        out += "  \(AuditPresentation.count(a.frames, "frame")) read, \(AuditPresentation.count(a.packetCount, "packet")) in \(AuditPresentation.count(a.flowCount, "connection")).\n"
         out += "  Names: \(AuditPresentation.grouped(a.namesFromSNI)) from a ClientHello's SNI, \(AuditPresentation.grouped(a.namesFromQUIC)) from a QUIC Initial, \(AuditPresentation.grouped(a.namesFromDNS)) from DNS answers.\n"
         if a.unparseableCount > 0 {
             out += "  \(AuditPresentation.count(a.unparseableCount, "frame")) could not be read as IP traffic:\n"
