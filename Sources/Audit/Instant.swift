@@ -32,32 +32,27 @@ public enum Instant {
         var (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
         if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
         let civil = CivilTime(secondsSinceEpoch: seconds)
-        guard (0...9999).contains(civil.year) else { return civil.isoDate + "T" + civil.isoTime + fractionText(fraction) + "Z" }
-        // Written digit by digit into one buffer: flows.json and flows.csv write three per flow.
+        // Written digit by digit into one buffer (flows.json and flows.csv write three per flow);
+        // a year that is not four digits is written by CivilTime ahead of the same fraction.
+        let fourDigitYear = (0...9999).contains(civil.year)
         var digits = fraction, width = 6
         while digits != 0, digits % 10 == 0 { digits /= 10; width -= 1 }
-        let length = 20 + (fraction == 0 ? 0 : 1 + width)
-        return String(unsafeUninitializedCapacity: length) { out in
+        let head = fourDigitYear ? 19 : 0, length = head + (fraction == 0 ? 1 : 2 + width)
+        let text = String(unsafeUninitializedCapacity: length) { out in
             func put(_ value: Int, _ count: Int, at end: Int) {
                 var value = value
                 for at in stride(from: end - 1, through: end - count, by: -1) { out[at] = UInt8(ascii: "0") + UInt8(value % 10); value /= 10 }
             }
-            put(civil.year, 4, at: 4); out[4] = UInt8(ascii: "-"); put(civil.month, 2, at: 7); out[7] = UInt8(ascii: "-"); put(civil.day, 2, at: 10)
-            out[10] = UInt8(ascii: "T"); put(civil.hour, 2, at: 13); out[13] = UInt8(ascii: ":"); put(civil.minute, 2, at: 16)
-            out[16] = UInt8(ascii: ":"); put(civil.second, 2, at: 19)
-            if fraction != 0 { out[19] = UInt8(ascii: "."); put(Int(digits), width, at: 20 + width) }
+            if fourDigitYear {
+                put(civil.year, 4, at: 4); out[4] = UInt8(ascii: "-"); put(civil.month, 2, at: 7); out[7] = UInt8(ascii: "-"); put(civil.day, 2, at: 10)
+                out[10] = UInt8(ascii: "T"); put(civil.hour, 2, at: 13); out[13] = UInt8(ascii: ":"); put(civil.minute, 2, at: 16)
+                out[16] = UInt8(ascii: ":"); put(civil.second, 2, at: 19)
+            }
+            if fraction != 0 { out[head] = UInt8(ascii: "."); put(Int(digits), width, at: head + 1 + width) }
             out[length - 1] = UInt8(ascii: "Z")
             return length
         }
-    }
-
-    /// The sub-second digits that exist, after a point (none for a whole second).
-    private static func fractionText(_ fraction: Int64) -> String {
-        guard fraction != 0 else { return "" }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 6 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return "." + digits
+        return fourDigitYear ? text : civil.isoDate + "T" + civil.isoTime + text
     }
 
     /// Reads what `rfc3339` writes, and any RFC 3339 instant with an offset.

@@ -17,24 +17,20 @@ struct CaptureAnalyser {
     /// Before 1970 or after 9999: not a time any capture was taken at.
     static let plausibleTimes: ClosedRange<Int64> = 0...253_402_300_799_999_999
 
-    /// The frame's packet, if it is one to import: read whole, and taken at a plausible time.
-    static func importable(_ frame: DecodedFrame) -> Result<DissectedPacket, Unimportable> {
-        switch PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType) {
-        case .unparseable(let reason): return .failure(Unimportable(reason: reason))
-        case .packet(let packet):
-            return plausibleTimes.contains(frame.microseconds) ? .success(packet) : .failure(Unimportable(reason: "timestamp out of range"))
-        }
+    /// The frame's packet, if it is one to import (read whole, and taken at a plausible time),
+    /// else why not.
+    static func importable(_ frame: DecodedFrame) -> DissectResult {
+        let result = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType)
+        guard case .packet = result, !plausibleTimes.contains(frame.microseconds) else { return result }
+        return .unparseable("timestamp out of range")
     }
-
-    /// Why a frame is not imported.
-    struct Unimportable: Error { let reason: String }
 
     mutating func add(_ frame: DecodedFrame) {
         analysis.frames += 1
         let packet: DissectedPacket
         switch Self.importable(frame) {
-        case .failure(let unimportable): analysis.unparseable[unimportable.reason, default: 0] += 1; return
-        case .success(let p): packet = p
+        case .unparseable(let reason): analysis.unparseable[reason, default: 0] += 1; return
+        case .packet(let p): packet = p
         }
         let micros = frame.microseconds
         if analysis.firstMicroseconds == nil || micros < analysis.firstMicroseconds! { analysis.firstMicroseconds = micros }

@@ -125,7 +125,7 @@ public enum CaptureImporter {
                 var imported = 0
                 var decoder = CaptureFileDecoder()
                 try decoder.decode(url) { frame in
-                    guard case .success(let dissected) = CaptureAnalyser.importable(frame) else { return }
+                    guard case .packet(let dissected) = CaptureAnalyser.importable(frame) else { return }
                     let (flow, _) = assignment.assign(dissected, at: frame.microseconds)
                     guard flow < ids.count else { throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported) }
                     imported += 1

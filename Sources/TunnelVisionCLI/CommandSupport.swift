@@ -88,3 +88,10 @@ extension CommandSupport {
     }
 }
 
+extension CommandSupport {
+    /// Whether `path` names a directory (not a file, and not nothing).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

@@ -137,8 +137,7 @@ extension ExportCommands {
     /// Where `--output` says, or into the directory it names (or this one, without it) under the
     /// file's default name.
     static func destination(_ output: String?, defaultName: () throws -> String) rethrows -> URL {
-        var isDirectory: ObjCBool = false
-        if let output, !(FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+        if let output, !CommandSupport.isDirectory(output) {
             return URL(fileURLWithPath: output)
         }
         return URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent(try defaultName())
@@ -152,9 +151,8 @@ extension ExportCommands {
             options: [ProjectCommands.json],
             run: { parsed, context in
                 let path = parsed.argument(0)!
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw RefusedError("There is no file \(path).") }
-                if isDirectory.boolValue { throw RefusedError("\(path) is a directory; verify takes an evidence bundle, a .zip file.") }
+                guard FileManager.default.fileExists(atPath: path) else { throw RefusedError("There is no file \(path).") }
+                if CommandSupport.isDirectory(path) { throw RefusedError("\(path) is a directory; verify takes an evidence bundle, a .zip file.") }
                 let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
                 let failed = checks.filter { !$0.holds }
                 if parsed.json {

@@ -40,8 +40,7 @@ enum ImportCommand {
                 for device in parsed.all("device") where DatagramAddress.isAddress(device) == false {
                     throw UsageError(message: "--device takes an IPv4 or IPv6 address; “\(device)” is not one", path: parsed.path)
                 }
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                if CommandSupport.isDirectory(path) {
                     throw RefusedError("\(path) is a directory; import takes one capture file (pcap or pcapng).")
                 }
                 guard FileManager.default.isReadableFile(atPath: path) else { throw RefusedError("There is no readable file \(path).") }
