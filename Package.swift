@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, dependencies pointing down only (docs/architecture.md):
 //   tunnelvision → TunnelVisionCLI → Evidence → ReportPDF / Capture → FlowStore → Audit (pure)
-//   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto.
+//   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto; CChecksum, C of our own (CRC-32).
 let package = Package(
     name: "TunnelVisionEvidence",
     platforms: [.macOS(.v13)],
@@ -20,11 +20,14 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        // CRC-32 by carry-less multiplication, zlib's where the processor has none.
+        .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
+
         .target(name: "Audit"),
         .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
         .target(name: "Capture", dependencies: ["Audit", "FlowStore", "CCrypto"]),
         .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
-        .target(name: "Evidence", dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CCrypto"]),
+        .target(name: "Evidence", dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto"]),
         .target(name: "Sample", dependencies: ["Audit", "FlowStore", "Capture"]),
         .target(name: "Import", dependencies: ["Audit", "FlowStore", "Capture", "CCrypto"]),
         .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import"]),
@@ -35,7 +38,7 @@ let package = Package(
         .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "CChecksum", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "ImportTests", dependencies: ["Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport"]),
         .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "TestSupport"],
                     exclude: ["Golden"]),

@@ -1,12 +1,17 @@
+import CChecksum
 import CZlib
 import Foundation
 
-/// zlib's raw deflate (windowBits −15, what ZIP wants) and CRC-32.
+/// zlib's raw deflate (windowBits −15, what ZIP wants), and CRC-32 (folded by carry-less
+/// multiplication where the processor can: a tenth of zlib's time on the capture).
 enum Deflate {
     static func crc32(_ crc: UInt32, _ data: Data) -> UInt32 {
-        data.withUnsafeBytes { raw in
-            UInt32(CZlib.crc32(uLong(crc), raw.bindMemory(to: Bytef.self).baseAddress, uInt(raw.count)))
-        }
+        data.withUnsafeBytes { crc32(crc, $0) }
+    }
+
+    static func crc32(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        guard let base = bytes.baseAddress else { return crc }
+        return tunnelvision_crc32(crc, base, bytes.count)
     }
 
     /// Compresses whole chunks read from `next` until it returns nil.

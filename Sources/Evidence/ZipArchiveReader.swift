@@ -109,7 +109,7 @@ public final class ZipArchiveReader {
         private let input: FileHandle
         private var remaining: UInt64
         private var produced: UInt64 = 0
-        private var crc: uLong = 0
+        private var crc: UInt32 = 0
         private var stream = z_stream()
         private var inflating = false
         private var pending = Data()
@@ -140,10 +140,10 @@ public final class ZipArchiveReader {
             guard let piece else {
                 finished = true
                 guard produced == entry.size else { throw EvidenceWriteError("\(entry.name) has \(produced) bytes, not the \(entry.size) its header states") }
-                guard UInt32(crc) == entry.crc32 else { throw EvidenceWriteError("\(entry.name) does not match its CRC-32: the archive is damaged") }
+                guard crc == entry.crc32 else { throw EvidenceWriteError("\(entry.name) does not match its CRC-32: the archive is damaged") }
                 return nil
             }
-            crc = piece.withUnsafeBytes { CZlib.crc32(crc, $0.bindMemory(to: Bytef.self).baseAddress, uInt($0.count)) }
+            crc = Deflate.crc32(crc, piece)
             produced += UInt64(piece.count)
             guard produced <= entry.size else { throw EvidenceWriteError("\(entry.name) holds more bytes than its stated size") }
             return piece
