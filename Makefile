@@ -23,6 +23,7 @@ test: setup
 
 # The benchmark: the reference workload and a tenth of it, figures as ratios to the machine's floor.
 bench: build
+	mkdir -p out
 	.build/release/tunnelvision bench --json-output out/bench.json
 
 clean:

@@ -23,12 +23,28 @@ enum BenchCommand {
                 guard scale > 0, scale <= 4 else { throw UsageError(message: "--scale takes a number above 0 and up to 4", path: parsed.path) }
                 let repeats = Int(parsed.value("repeat") ?? "3") ?? 0
                 guard (1...20).contains(repeats) else { throw UsageError(message: "--repeat takes a whole number from 1 to 20", path: parsed.path) }
+                // A JSON file that could not be written is found out before minutes of measuring, not after.
+                let jsonOutput = try parsed.value("json-output").map(jsonDestination)
                 let result = try Bench(scale: scale, repeats: repeats, context: context).run(keep: parsed.flag("keep"))
                 let json = result.json
-                if let path = parsed.value("json-output") { try (json.serialized() + "\n").write(toFile: path, atomically: true, encoding: .utf8) }
-                if parsed.json { return context.printJSON(json) }
-                context.standardOutput(result.table)
+                if parsed.json { context.printJSON(json) } else { context.standardOutput(result.table) }
+                if let jsonOutput {
+                    do { try Data((json.serialized() + "\n").utf8).write(to: jsonOutput, options: .atomic) } catch {
+                        throw RefusedError("The figures above could not be written to \(jsonOutput.path): \(error.localizedDescription)")
+                    }
+                }
             })
+    }
+
+    /// Where --json-output goes: a file in a directory that is there.
+    static func jsonDestination(_ path: String) throws -> URL {
+        guard !CommandSupport.isDirectory(path) else { throw RefusedError("\(path) is a directory; --json-output takes a file's name.") }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        guard CommandSupport.isDirectory(directory) else {
+            throw RefusedError("The directory \(directory) for --json-output is not there; nothing was measured.")
+        }
+        return url
     }
 }
 

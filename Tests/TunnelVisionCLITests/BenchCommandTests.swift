@@ -50,4 +50,18 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertTrue(result.error.hasPrefix("Error: --repeat takes a whole number from 1 to 20"), result.error)
         }
     }
+
+    func testAJSONFileThatCannotBeWrittenIsRefusedBeforeAnythingIsMeasured() throws {
+        let binary = try TunnelVisionBinary.url()
+        let dir = TemporaryDirectory("bench-refused")
+        let missing = dir.url.appendingPathComponent("out/bench.json").path
+        for (path, sentence) in [(missing, "The directory \(dir.url.appendingPathComponent("out").path) for --json-output is not there; nothing was measured."),
+                                 (dir.url.path, "\(dir.url.path) is a directory; --json-output takes a file's name.")] {
+            let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", path]))
+            XCTAssertEqual(result.status, 1, result.error)
+            XCTAssertEqual(result.error, "Error: \(sentence)\n")
+            XCTAssertFalse(result.error.contains("[tenth]"), "refused before the workload was written: \(result.error)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), [])
+    }
 }
