@@ -18,6 +18,19 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case reportNotDrawn(String)
 }
 
+/// What an export read of the history, and whether that still holds at its end: nothing committed
+/// since (one read of the database header) or, when something was, the same fingerprint of the
+/// session (every packet row read again).
+public struct HistoryCheck: Sendable {
+    let sessionID: Int64
+    let mark: HistoryMark
+    let fingerprint: String
+
+    func holds(in store: FlowStore) throws -> Bool {
+        try store.historyMark() == mark || store.auditSessionFingerprint(id: sessionID) == fingerprint
+    }
+}
+
 /// A failure of the report hook, kept apart from failures to write.
 struct ReportNotDrawn: Error { let reason: String }
 
@@ -72,14 +85,15 @@ public final class EvidenceExporter {
         self.temporaryDirectory = temporaryDirectory
     }
 
-    /// Reads the session out of the history and builds its documents (pure), with the fingerprint
-    /// of what was read.
+    /// Reads the session out of the history and builds its documents (pure), with what tells at the
+    /// end whether the history changed since.
     /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
     /// from the history one at a time as flows.json and flows.csv are written.
-    public func bundle(sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true) throws(EvidenceExportError) -> (EvidenceBundle, String) {
+    public func bundle(sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true) throws(EvidenceExportError) -> (EvidenceBundle, HistoryCheck) {
         func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
             do { return try body() } catch { throw .historyUnreadable("\(error)") }
         }
+        let mark = try history { try store.historyMark() }
         guard let session = try history({ try store.auditSession(id: sessionID) }) else { throw .sessionNotFound }
         guard !session.isOpen else { throw .sessionStillOpen }
         guard let project = try history({ try store.auditProject(id: session.projectID) }) else { throw .sessionNotFound }
@@ -92,12 +106,12 @@ public final class EvidenceExporter {
                 }
             }
         }
-        let fingerprint = try history { try store.auditSessionFingerprint(id: sessionID) }
+        let check = HistoryCheck(sessionID: sessionID, mark: mark, fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
         let flows = try history { try store.flows(inAuditSession: sessionID) }
         let markers = try history { try store.markers(forSession: sessionID) }
         do {
             return (try EvidenceBundle(project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-                                       exportedWith: exportedWith, exportedAt: now, holdingFlows: holdingFlows), fingerprint)
+                                       exportedWith: exportedWith, exportedAt: now, holdingFlows: holdingFlows), check)
         } catch {
             switch error {
             case .sessionStillOpen: throw .sessionStillOpen
@@ -109,7 +123,7 @@ public final class EvidenceExporter {
     public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
         if let destination { try Self.requireDirectory(of: destination) }
         phaseStart = Date()
-        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
+        let (bundle, check) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
         phase("read the history and classified")
         var isDirectory: ObjCBool = false
         let captures = store.capturesDirectory
@@ -208,7 +222,7 @@ public final class EvidenceExporter {
             }
             phase("archived the entries before report.pdf, had the report")
             try beforeFinalCheck?()
-            guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
+            guard try check.holds(in: store) else { throw EvidenceExportError.historyChangedWhileExporting }
             let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
             let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
             try manifestWriter.write(manifest.text)
@@ -231,7 +245,7 @@ public final class EvidenceExporter {
     /// count it (nothing of it written), the same report the bundle would carry.
     public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL) throws(EvidenceExportError) -> EvidenceReportRenderer.Timing {
         try Self.requireDirectory(of: destination)
-        let (bundle, fingerprint) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
+        let (bundle, check) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
         let fm = FileManager.default
         let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem + "-report", isDirectory: true)
         defer { try? fm.removeItem(at: folder) }
@@ -241,7 +255,7 @@ public final class EvidenceExporter {
             let capture = try EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
             let timing: EvidenceReportRenderer.Timing
             do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
-            guard try store.auditSessionFingerprint(id: sessionID) == fingerprint else { throw EvidenceExportError.historyChangedWhileExporting }
+            guard try check.holds(in: store) else { throw EvidenceExportError.historyChangedWhileExporting }
             try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
             return timing
         } catch {

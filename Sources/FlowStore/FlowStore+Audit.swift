@@ -328,7 +328,19 @@ extension FlowStore {
     }
 }
 
+/// The history's commit state as one connection sees it: two equal marks mean that nothing was
+/// committed in between, by this connection or any other, so nothing read can have changed.
+public struct HistoryMark: Sendable, Equatable {
+    let dataVersion: Int64
+    let ownChanges: Int64
+}
+
 extension FlowStore {
+    /// Costs a read of the database header, where a session's fingerprint reads every packet row.
+    public func historyMark() throws -> HistoryMark {
+        try wrap { HistoryMark(dataVersion: try db.dataVersion(), ownChanges: db.totalChanges) }
+    }
+
     /// What an export reads of a session, summed up: if it differs before and after, the history
     /// changed under the export.
     public func auditSessionFingerprint(id: Int64) throws -> String {

@@ -86,6 +86,14 @@ public final class SQLiteConnection {
 
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Rows this connection has inserted, updated or deleted since it opened (sqlite3_total_changes64).
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
+    /// `PRAGMA data_version`: changes whenever another connection (of this process or another)
+    /// has committed to the database since this one last asked.
+    public func dataVersion() throws -> Int64 {
+        try firstRow("PRAGMA data_version") { $0.int64(0) } ?? 0
+    }
 
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -376,6 +376,23 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertEqual(leftovers, [], "nothing left in the exporter's directory", line: line)
     }
 
+    func testACommitThatTouchesNothingTheSessionHoldsDoesNotStopAnExport() throws {
+        let (dir, store) = try copyOfStore()
+        let session = try laterSession(store)
+        let undisturbed = try export(store, into: dir, name: "undisturbed.zip")
+        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+        var committed = false
+        exporter.beforeFinalCheck = {
+            let elsewhere = try FlowStore(directory: store.databaseURL.deletingLastPathComponent())
+            _ = try elsewhere.createAuditProject(AuditProjectDraft(name: "Another app"), at: Self.exportedAt)
+            committed = true
+        }
+        let destination = dir.url.appendingPathComponent("disturbed.zip")
+        _ = try exporter.export(sessionID: session.id, exportedWith: "tunnelvision 0.1.0", now: Self.exportedAt, destination: destination)
+        XCTAssertTrue(committed)
+        XCTAssertEqual(try Data(contentsOf: destination), try Data(contentsOf: undisturbed.url))
+    }
+
     func testEveryExportFailureIsReachableAndLeavesNothing() throws {
         let (dir, store) = try copyOfStore()
         let session = try laterSession(store)
@@ -421,6 +438,16 @@ final class EvidenceExportTests: XCTestCase {
             try store.upsertFlow(flow)
         }
         assertFails(.historyChangedWhileExporting, changing, session: session.id, destination: destination)
+
+        // The same change through another connection, as another process would make it.
+        let changingElsewhere = exporter()
+        changingElsewhere.beforeFinalCheck = {
+            let elsewhere = try FlowStore(directory: store.databaseURL.deletingLastPathComponent())
+            var flow = try XCTUnwrap(elsewhere.flows(inAuditSession: session.id).first)
+            flow.bytesOut += 1
+            try elsewhere.upsertFlow(flow)
+        }
+        assertFails(.historyChangedWhileExporting, changingElsewhere, session: session.id, destination: destination)
 
         let blocked = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("a-file/tmp"))
         try Data("x".utf8).write(to: dir.url.appendingPathComponent("a-file"))

@@ -185,4 +185,21 @@ final class AuditStoreTests: StoreTestCase {
         let remaining = try XCTUnwrap(ExternalTool.run("sqlite3", [store.databaseURL.path, "SELECT count(*) FROM audit_allowlist"]))
         XCTAssertEqual(remaining.output.trimmingCharacters(in: .whitespacesAndNewlines), "0")
     }
+
+    // MARK: The history's mark
+
+    func testTheHistorysMarkMovesWithEveryCommitOfEitherConnectionAndWithNothingElse() throws {
+        let other = try FlowStore(directory: dir.url)
+        let start = try store.historyMark()
+        _ = try store.auditProjects()
+        _ = try other.auditProjects()
+        XCTAssertEqual(try store.historyMark(), start, "reading, here or elsewhere, commits nothing")
+
+        _ = try other.createAuditProject(AuditProjectDraft(name: "Elsewhere"), at: FlowFixture.epoch)
+        let afterOther = try store.historyMark()
+        XCTAssertNotEqual(afterOther, start, "another connection's commit")
+
+        _ = try project("Here")
+        XCTAssertNotEqual(try store.historyMark(), afterOther, "this connection's own commit")
+    }
 }
