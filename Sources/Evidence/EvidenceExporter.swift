@@ -319,7 +319,7 @@ public final class EvidenceExporter {
             return try session.finishFile()
         case EvidenceBundle.flowsName:
             let json = try StreamedDocumentWriter(bundle.flowsDocument, url: folder.appendingPathComponent(name))
-            try flows { try json.append(bundle.flowEntry($0)) }
+            try flows { flow in try json.append { bundle.writeFlowEntry(flow, to: &$0) } }
             return try json.finish()
         case EvidenceBundle.flowsCSVName:
             let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
@@ -387,9 +387,12 @@ final class StreamedDocumentWriter {
         try file.write(document.prefix)
     }
 
-    func append(_ element: JSONValue) throws {
+    func append(_ element: JSONValue) throws { try append { $0.value(element) } }
+
+    /// One element, written by `body`.
+    func append(_ body: (inout JSONWriter) -> Void) throws {
         bytes.removeAll(keepingCapacity: true)
-        document.append(element, first: first, to: &bytes, orders: orders)
+        document.append(first: first, to: &bytes, orders: orders, body)
         try file.write(bytes)
         first = false
     }

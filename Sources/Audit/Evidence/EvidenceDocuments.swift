@@ -47,7 +47,9 @@ extension EvidenceBundle {
                            streamedKey: "flows")
     }
 
-    public func flowEntry(_ flow: StoredFlow) -> JSONValue { EvidenceFlowRecord.json(flow, findingIDs: findingIDs(ofFlow: flow.id)) }
+    public func writeFlowEntry(_ flow: StoredFlow, to writer: inout JSONWriter) {
+        EvidenceFlowRecord.write(flow, findingIDs: findingIDs(ofFlow: flow.id), to: &writer)
+    }
 
     public var findingsDocument: StreamedJSONObject {
         let requirements: [JSONValue] = assessment.requirements.map { r in

@@ -28,8 +28,13 @@ public struct StreamedJSONObject: Sendable {
 
     /// One element appended to `out`; `first` tells whether a separating comma is due before it.
     public func append(_ value: JSONValue, first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil) {
+        append(first: first, to: &out, orders: orders) { $0.value(value) }
+    }
+
+    /// One element, written by `body`.
+    public func append(first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil, _ body: (inout JSONWriter) -> Void) {
         out.append(contentsOf: (first ? "\n    " : ",\n    ").utf8)
-        JSONText.append(value, to: &out, indent: 4, orders: orders)
+        JSONText.write(to: &out, indent: 4, orders: orders, body)
     }
 
     /// From the closing bracket to the end; `empty` when no element was written.

@@ -59,52 +59,17 @@ public final class JSONKeyOrders {
 /// JSON written as UTF-8 bytes: a document of twenty thousand flows is some 27 MB of text, and
 /// bytes are appended several times faster than a String grows.
 public enum JSONText {
+    /// `value` laid out by a `JSONWriter` starting at `indent`, appended to `out`.
     public static func append(_ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil) {
-        let orders = orders ?? JSONKeyOrders()
-        switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .integer(let i): appendInteger(i, to: &out)
-        case .double(let d): out.append(contentsOf: number(d).utf8)
-        case .string(let s): appendString(s, to: &out)
-        case .array(let items):
-            appendItems(items.count, open: "[", close: "]", indent: indent, to: &out) { i, out in
-                append(items[i], to: &out, indent: indent + 2, orders: orders)
-            }
-        case .object(let members):
-            // Keys and values of one dictionary come in the same order: sort positions, not pairs.
-            let keys = Array(members.keys), values = Array(members.values)
-            let order = orders.order(of: keys)
-            appendItems(order.count, open: "{", close: "}", indent: indent, to: &out) { n, out in
-                appendMember(keys[order[n]], values[order[n]], to: &out, indent: indent, orders: orders)
-            }
-        case .members(let members):
-            appendItems(members.count, open: "{", close: "}", indent: indent, to: &out) { n, out in
-                assert(n == 0 || precedes(members[n - 1].key, members[n].key), "\(members[n].key) is listed out of the keys' order")
-                appendMember(members[n].key, members[n].value, to: &out, indent: indent, orders: orders)
-            }
-        }
+        write(to: &out, indent: indent, orders: orders) { $0.value(value) }
     }
 
-    /// An array's or an object's items, one a line and indented, commas between them; `{}` or `[]` when there are none.
-    static func appendItems(_ count: Int, open: Unicode.Scalar, close: Unicode.Scalar, indent: Int, to out: inout [UInt8],
-                            _ item: (Int, inout [UInt8]) -> Void) {
-        guard count > 0 else { out.append(UInt8(ascii: open)); out.append(UInt8(ascii: close)); return }
-        out.append(UInt8(ascii: open)); out.append(UInt8(ascii: "\n"))
-        for i in 0..<count {
-            appendSpaces(indent + 2, to: &out)
-            item(i, &out)
-            if i < count - 1 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\n"))
-        }
-        appendSpaces(indent, to: &out)
-        out.append(UInt8(ascii: close))
-    }
-
-    static func appendMember(_ key: String, _ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders) {
-        appendString(key, to: &out)
-        out.append(contentsOf: ": ".utf8)
-        append(value, to: &out, indent: indent + 2, orders: orders)
+    /// Whatever `body` writes, appended to `out` (its bytes lent to the writer, not copied).
+    public static func write(to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil, _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(indent: indent, orders: orders)
+        swap(&writer.bytes, &out)
+        body(&writer)
+        swap(&writer.bytes, &out)
     }
 
     /// Keys in the order of their UTF-8 bytes (which is Unicode code point order).
@@ -127,7 +92,15 @@ public enum JSONText {
         }
     }
 
-    static func appendSpaces(_ count: Int, to out: inout [UInt8]) { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count)) }
+    static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
+        var left = count
+        while left > 0 {
+            let piece = min(left, spaces.count)
+            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<piece])) }
+            left -= piece
+        }
+    }
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
     static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         if value >= 0 && value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
