@@ -56,16 +56,4 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(parsed, [nasty])
         XCTAssertFalse(text.contains("\u{07}"))
     }
-
-    func testMembersListedInTheirKeysOrderAreWrittenAsTheSameObjectWouldBe() {
-        let nested: [String: JSONValue] = ["port": .int(443), "address": .string("2001:db8::1")]
-        let object: JSONValue = .object(["Zeta": .null, "alpha": .array([.object(nested), .object([:])]), "alphabet": .double(0.25), "é": .bool(true)])
-        let members: JSONValue = .members([
-            JSONMember("Zeta", .null),
-            JSONMember("alpha", .array([.members([JSONMember("address", .string("2001:db8::1")), JSONMember("port", .int(443))]), .members([])])),
-            JSONMember("alphabet", .double(0.25)), JSONMember("é", .bool(true)),
-        ])
-        XCTAssertEqual(members.serialized(), object.serialized())
-        XCTAssertEqual(members.serialized(indent: 4), object.serialized(indent: 4))
-    }
 }

@@ -10,10 +10,6 @@ public indirect enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-    /// An object whose members are listed in the order it is written in, the UTF-8 order of their
-    /// keys: no dictionary is built nor sorted. For a record written 20 000 times (a flow of
-    /// flows.json); the order is checked where it is written, in debug builds.
-    case members([JSONMember])
 
     public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .integer(Int64(value)) }
     public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
@@ -26,13 +22,6 @@ public indirect enum JSONValue: Sendable, Hashable {
         JSONText.append(self, to: &out, indent: indent)
         return String(decoding: out, as: UTF8.self)
     }
-}
-
-/// A member of an object listed in order (`JSONValue.members`).
-public struct JSONMember: Sendable, Hashable {
-    public let key: String
-    public let value: JSONValue
-    public init(_ key: String, _ value: JSONValue) { self.key = key; self.value = value }
 }
 
 /// The order an object's keys are written in, remembered for the key lists it has seen: the

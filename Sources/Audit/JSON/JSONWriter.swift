@@ -80,10 +80,6 @@ public struct JSONWriter {
             beginObject()
             for n in orders.order(of: keys) { key(keys[n]); self.value(values[n]) }
             endObject()
-        case .members(let members):
-            beginObject()
-            for member in members { key(member.key); self.value(member.value) }
-            endObject()
         }
     }
 
