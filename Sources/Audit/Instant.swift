@@ -4,6 +4,10 @@ import Foundation
 /// A `Date` is a double and cannot carry nanoseconds at today's epoch, so every
 /// instant is kept to the microsecond: that is what round-trips exactly.
 public enum Instant {
+    /// The history keeps instants as nanoseconds since 1970 in 64 bits, which end on 2262-04-11:
+    /// the instants up to the start of 2262, in microseconds, are those it can hold.
+    public static let storableMicroseconds: ClosedRange<Int64> = 0...(9_214_646_400 * 1_000_000 - 1)
+
     /// Nanoseconds since the epoch, rounded to the microsecond.
     public static func nanoseconds(_ date: Date) -> Int64 {
         microseconds(date) * 1_000

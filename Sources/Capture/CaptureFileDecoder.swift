@@ -151,10 +151,22 @@ public struct CaptureFileDecoder {
         }
     }
 
+    /// Ticks of `resolution` per second as microseconds, truncated toward zero: exact for binary
+    /// resolutions too (2^20 ticks a second are not a microsecond each, nor 2^10 a thousandth of a
+    /// second), and a time too large for 64 bits of microseconds is the largest there is (outside
+    /// any range a caller accepts) rather than an overflow.
     static func microseconds(_ ticks: Int64, _ resolution: Int64) -> Int64 {
         if resolution == 1_000_000 { return ticks }
-        if resolution > 1_000_000 { return ticks / (resolution / 1_000_000) }
-        return ticks * (1_000_000 / max(1, resolution))
+        if resolution > 1_000_000 {
+            // |ticks × 10⁶ / resolution| < |ticks|: the quotient always fits.
+            return resolution.dividingFullWidth(ticks.multipliedFullWidth(by: 1_000_000)).quotient
+        }
+        let resolution = max(1, resolution)
+        let (seconds, rest) = ticks.quotientAndRemainder(dividingBy: resolution)
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        // |rest| < resolution ≤ 10⁶, so rest × 10⁶ fits.
+        let (sum, carry) = whole.addingReportingOverflow(rest * 1_000_000 / resolution)
+        return overflow || carry ? (ticks < 0 ? .min : .max) : sum
     }
 
     /// Options from `start` to `end` of a block: code, value; stops at end-of-options or where a length lies.

@@ -14,8 +14,8 @@ struct CaptureAnalyser {
 
     init(devices: [String]) { self.devices = Set(devices) }
 
-    /// Before 1970 or after 9999: not a time any capture was taken at.
-    static let plausibleTimes: ClosedRange<Int64> = 0...253_402_300_799_999_999
+    /// Before 1970, or later than the history can hold (2262): not a time any capture was taken at.
+    static let plausibleTimes = Instant.storableMicroseconds
 
     /// The frame's packet, if it is one to import (read whole, and taken at a plausible time),
     /// else why not.

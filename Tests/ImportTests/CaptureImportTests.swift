@@ -1,5 +1,5 @@
 import Audit
-import Capture
+@testable import Capture
 import Evidence
 import FlowStore
 import Foundation
@@ -323,6 +323,50 @@ final class CaptureImportTests: XCTestCase {
                 guard case .unreadable(_, let reason)? = error as? CaptureImportError else { return XCTFail("\(name): \(error)") }
                 XCTAssertTrue(reason.hasPrefix(expected), "\(name): \(reason)")
             }
+        }
+    }
+
+    func testTicksOfAnyResolutionBecomeExactMicrosecondsAndAHugeTimeNeverOverflows() {
+        let second: Int64 = 1_791_540_000
+        // Decimal resolutions, and binary ones that no power of ten divides.
+        XCTAssertEqual(CaptureFileDecoder.microseconds(second * 1_000_000_000 + 123_456_789, 1_000_000_000), second * 1_000_000 + 123_456)
+        XCTAssertEqual(CaptureFileDecoder.microseconds(second * 1_000 + 5, 1_000), second * 1_000_000 + 5_000)
+        XCTAssertEqual(CaptureFileDecoder.microseconds(second << 20 | 1 << 19, 1 << 20), second * 1_000_000 + 500_000, "2^20 ticks a second")
+        XCTAssertEqual(CaptureFileDecoder.microseconds(second << 10 | 1, 1 << 10), second * 1_000_000 + 976, "2^10 ticks a second: 976.5625 µs")
+        XCTAssertEqual(CaptureFileDecoder.microseconds(second << 30 | 1 << 29, 1 << 30), second * 1_000_000 + 500_000)
+        // Whole seconds as ticks, and times beyond 64 bits of microseconds: the largest there is, not a trap.
+        XCTAssertEqual(CaptureFileDecoder.microseconds(second, 1), second * 1_000_000)
+        XCTAssertEqual(CaptureFileDecoder.microseconds(.max, 1), .max)
+        XCTAssertEqual(CaptureFileDecoder.microseconds(.min, 1), .min)
+        XCTAssertEqual(CaptureFileDecoder.microseconds(Int64.max / 1_000, 1_000), Int64.max / 1_000 * 1_000, "the last milliseconds that fit")
+        XCTAssertEqual(CaptureFileDecoder.microseconds(Int64.max / 100, 1_000), .max)
+        XCTAssertEqual(CaptureFileDecoder.microseconds(.max, 1 << 62), Int64.max / (1 << 62) * 1_000_000 + 999_999)
+    }
+
+    /// The history keeps instants as 64-bit nanoseconds, which end in 2262: a packet dated later is
+    /// not imported (it was once imported as far as the flow's row, where the conversion trapped).
+    func testAPacketDatedLaterThanTheHistoryCanHoldIsLeftOutAndTheRestImported() throws {
+        let dir = TemporaryDirectory("import-far")
+        let store = try FlowStore(directory: dir.url.appendingPathComponent("store"))
+        let project = try store.createAuditProject(AuditProjectDraft(name: "P"), at: Date())
+        // 2262-02-01, still within 64-bit nanoseconds; 2300, only in microseconds.
+        let conversation = tlsConversation(at: t0)
+        func file(_ late: Int64, ticksPerSecond: Int64) -> ([CaptureBuilder.Frame], Data) {
+            let frames = conversation + [.init(micros: late, bytes: conversation[0].bytes)]
+            let resolution: UInt8? = ticksPerSecond == 1_000_000 ? nil : 9
+            return (frames, Data(CaptureBuilder.sectionHeader() + CaptureBuilder.interface(linkType: 101, resolution: resolution)
+                                 + frames.flatMap { CaptureBuilder.enhanced($0, ticksPerSecond: ticksPerSecond) }))
+        }
+        for (name, (frames, data)) in [("in nanoseconds", file(9_217_324_800 * 1_000_000, ticksPerSecond: 1_000_000_000)),
+                                       ("in microseconds", file(10_413_792_000 * 1_000_000, ticksPerSecond: 1_000_000))] {
+            let url = try CaptureBuilder.write(data, dir.url, name)
+            let analysis = try CaptureImporter.analyse(url)
+            XCTAssertEqual(analysis.unparseable, ["timestamp out of range": 1], name)
+            XCTAssertEqual(analysis.packetCount, frames.count - 1, name)
+            let session = try CaptureImporter.write(analysis, from: url, request: CaptureImportRequest(
+                projectID: project.id, kind: .audit(AppRelease(version: "1", build: name)), markers: [], toolVersion: "t"), into: store)
+            XCTAssertEqual(session.endedAt, Instant.date(microseconds: frames[frames.count - 2].micros), name)
+            XCTAssertEqual(try store.flows(inAuditSession: session.id).map(\.packetCount).reduce(0, +), frames.count - 1, name)
         }
     }
 
