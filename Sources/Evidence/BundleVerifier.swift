@@ -177,21 +177,6 @@ public enum BundleVerifier {
         reading.feed(data)
         return reading.finish().readable ? flows.items : nil
     }
-
-    static func isUTF8(_ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            var iterator = raw.bindMemory(to: UInt8.self).makeIterator()
-            var decoder = UTF8()
-            while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: return true
-                case .error: return false
-                }
-            }
-        }
-    }
-
 }
 
 /// findings.json as verify reads it: the identifiers, and what cites what. Read as leniently as

@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 
 /// A JSON document read as it comes, a chunk at a time: the elements of the array under `key` in

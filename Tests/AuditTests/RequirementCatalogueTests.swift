@@ -93,12 +93,26 @@ final class RequirementCatalogueTests: XCTestCase {
         }
     }
 
-    func testNotJSONIsRefused() {
-        XCTAssertThrowsError(try RequirementCatalogue(data: Data("{ nope".utf8))) { XCTAssertEqual($0 as? RequirementCatalogueError, .notJSON("it is not valid JSON")) }
+    func testNotJSONIsRefusedNamingTheLineAndColumnOfTheMistake() {
+        func refusal(_ text: String) -> RequirementCatalogueError? {
+            do { _ = try RequirementCatalogue(data: Data(text.utf8)); return nil } catch { return error }
+        }
+        XCTAssertEqual(refusal("{ nope"), .notJSON("it is not valid JSON: a member name missing (a trailing comma?) at line 1, column 3"))
+        // A trailing comma after the last member of an otherwise valid catalogue: Foundation's parser lets it pass.
+        let text = String(decoding: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!, as: UTF8.self)
+        let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(body.hasSuffix("]\n}"))
+        let lines = body.components(separatedBy: "\n").count
+        XCTAssertEqual(refusal(String(body.dropLast(2)) + ",\n}"),
+                       .notJSON("it is not valid JSON: a member name missing (a trailing comma?) at line \(lines), column 1"))
+        XCTAssertEqual(refusal("[1, 2]"), .notJSON("the top level is not an object"))
     }
-    func testAnotherFormatVersionIsRefused() {
+    func testAnotherFormatVersionIsRefusedShowingTheValueAsTheFileWritesIt() {
         XCTAssertEqual(refuse { $0["formatVersion"] = 2 }, .formatVersion(found: "2"))
         XCTAssertEqual(refuse { $0["formatVersion"] = nil }, .formatVersion(found: nil))
+        XCTAssertEqual(refuse { $0["formatVersion"] = "1" }, .formatVersion(found: "\"1\""))
+        XCTAssertEqual(refuse { $0["formatVersion"] = true }, .formatVersion(found: "true"))
+        XCTAssertEqual(refuse { $0["formatVersion"] = [String: Any]() }, .formatVersion(found: "{}"))
     }
     func testAnEmptyIdentifierIsRefused() { XCTAssertEqual(refuse { $0["identifier"] = " " }, .emptyField(field: "identifier", requirement: nil)) }
     func testAnEmptySourceFieldIsRefused() {

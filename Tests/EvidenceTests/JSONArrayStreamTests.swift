@@ -1,3 +1,4 @@
+import Audit
 @testable import Evidence
 import Foundation
 import Sample

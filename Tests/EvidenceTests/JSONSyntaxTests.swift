@@ -1,4 +1,4 @@
-@testable import Evidence
+import Audit
 import Foundation
 import Sample
 import TestSupport

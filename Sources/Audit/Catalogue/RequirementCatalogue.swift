@@ -84,21 +84,17 @@ public struct RequirementCatalogue: Sendable, Hashable {
 
     /// Reads a catalogue, refusing a miswritten one with the requirement the mistake is in.
     public init(data: Data) throws(RequirementCatalogueError) {
-        let root: [String: Any]
-        do {
-            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                throw RequirementCatalogueError.notJSON("the top level is not an object")
-            }
-            root = object
-        } catch let error as RequirementCatalogueError {
-            throw error
-        } catch {
-            throw .notJSON("it is not valid JSON")
+        // Read strictly first, so that a mistake is named where it is (Foundation forgives some,
+        // and says only "around character N" of the rest).
+        if let failure = JSONSyntax.failure(in: data) {
+            throw .notJSON("it is not valid JSON: \(failure.reason) at \(failure.place(in: data))")
+        }
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw .notJSON("the top level is not an object")
         }
         let reader = CatalogueReader(requirement: nil)
-        let format = root["formatVersion"] as? Int
-        guard let format, format == Self.formatVersion else {
-            throw .formatVersion(found: root["formatVersion"].map { "\($0)" })
+        guard let format = root["formatVersion"], Self.isFormatVersion(format) else {
+            throw .formatVersion(found: root["formatVersion"].map(Self.asJSON))
         }
         identifier = try reader.text(root, "identifier")
         source = try reader.source(root["source"], "source")
@@ -126,6 +122,17 @@ public struct RequirementCatalogue: Sendable, Hashable {
     }
 
     public func requirement(id: String) -> Requirement? { requirements.first { $0.id == id } }
+
+    /// The number this version reads (`true`, which Foundation also reads as a number, is not).
+    private static func isFormatVersion(_ value: Any) -> Bool {
+        value is NSNumber && asJSON(value) == String(formatVersion)
+    }
+
+    /// A value of the file as JSON writes it: a string in quotes, an object in braces.
+    private static func asJSON(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys]) else { return "\(value)" }
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// Reads fields, naming the requirement (if any) and the field in every refusal.

@@ -3,16 +3,17 @@ import Foundation
 /// Whether bytes are one JSON text as RFC 8259 defines it, read strictly: no trailing commas, no
 /// comments, no unescaped control characters, numbers as the grammar spells them, UTF-8. Verify
 /// needs it because Foundation's decoders forgive some of these, and a bundle's documents promise
-/// JSON that any parser reads.
-enum JSONSyntax {
+/// JSON that any parser reads; a catalogue file is read by it first, so that a mistake is named
+/// with its line and column.
+public enum JSONSyntax {
     /// nil when the bytes are valid JSON; otherwise what is wrong and at which byte.
-    static func problem(in data: Data) -> String? {
+    public static func problem(in data: Data) -> String? {
         failure(in: data).map { "\($0.reason) at byte \($0.at)" }
     }
 
     /// What is wrong and where, or nil; `depth`: how deep the value lies in a larger document
     /// (an element of a top-level object's array: 2), for the bound on nesting.
-    static func failure(in data: Data, depth: Int = 0) -> Failure? {
+    public static func failure(in data: Data, depth: Int = 0) -> Failure? {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Failure? in
             var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
             do {
@@ -20,7 +21,7 @@ enum JSONSyntax {
                 try reader.value(depth: depth)
                 reader.space()
                 guard reader.at == reader.bytes.count else { throw Failure(reason: "something follows the JSON value", at: reader.at) }
-                guard BundleVerifier.isUTF8(data) else { throw Failure(reason: "bytes that are not UTF-8", at: 0) }
+                guard isUTF8(data) else { throw Failure(reason: "bytes that are not UTF-8", at: 0) }
                 return nil
             } catch let failure as Failure {
                 return failure
@@ -30,7 +31,35 @@ enum JSONSyntax {
         }
     }
 
-    struct Failure: Error { let reason: String; let at: Int }
+    public struct Failure: Error, Sendable {
+        public let reason: String
+        /// The byte it is at.
+        public let at: Int
+        public init(reason: String, at: Int) { self.reason = reason; self.at = at }
+
+        /// "line 3, column 7" of the byte in `data` (lines and columns from 1, columns in characters).
+        public func place(in data: Data) -> String {
+            let before = data.prefix(at)
+            let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
+            let column = String(decoding: data[lineStart..<data.index(data.startIndex, offsetBy: at)], as: UTF8.self).count + 1
+            return "line \(line), column \(column)"
+        }
+    }
+
+    public static func isUTF8(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var iterator = raw.bindMemory(to: UInt8.self).makeIterator()
+            var decoder = UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
+    }
 
     struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
