@@ -18,19 +18,6 @@ public enum EvidenceExportError: Error, Sendable, Equatable {
     case reportNotDrawn(String)
 }
 
-/// What an export read of the history, and whether that still holds at its end: nothing committed
-/// since (one read of the database header) or, when something was, the same fingerprint of the
-/// session (every packet row read again).
-public struct HistoryCheck: Sendable {
-    let sessionID: Int64
-    let mark: HistoryMark
-    let fingerprint: String
-
-    func holds(in store: FlowStore) throws -> Bool {
-        try store.historyMark() == mark || store.auditSessionFingerprint(id: sessionID) == fingerprint
-    }
-}
-
 /// A failure of the report hook, kept apart from failures to write.
 struct ReportNotDrawn: Error { let reason: String }
 
@@ -370,36 +357,6 @@ public final class EvidenceExporter {
             try? fm.removeItem(at: partial)
             throw error as? EvidenceWriteError ?? EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
         }
-    }
-}
-
-/// A JSON document whose array is written an element at a time, deflated as it goes.
-final class StreamedDocumentWriter {
-    private let document: StreamedJSONObject
-    private let file: EvidenceFileWriter
-    private var first = true
-    private var bytes: [UInt8] = []
-    private let orders = JSONKeyOrders()
-
-    init(_ document: StreamedJSONObject, url: URL) throws {
-        self.document = document
-        file = try EvidenceFileWriter(url: url, deflating: true)
-        try file.write(document.prefix)
-    }
-
-    func append(_ element: JSONValue) throws { try append { $0.value(element) } }
-
-    /// One element, written by `body`.
-    func append(_ body: (inout JSONWriter) -> Void) throws {
-        bytes.removeAll(keepingCapacity: true)
-        document.append(first: first, to: &bytes, orders: orders, body)
-        try file.write(bytes)
-        first = false
-    }
-
-    func finish() throws -> WrittenFile {
-        try file.write(document.suffix(empty: first))
-        return try file.finishFile()
     }
 }
 
