@@ -24,6 +24,25 @@ final class JSONSyntaxTests: XCTestCase {
             XCTAssertFalse(valid(text), text)
         }
         XCTAssertNotNil(JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8")
+        // Named at the byte where the first sequence that is not UTF-8 starts: a lone 0xFF, a lead byte
+        // cut short by a quote, an overlong form, a surrogate; and every scalar Swift's own decoder accepts passes.
+        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8 at byte 1")
+        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0x61, 0xC3, 0xA9, 0xC3, 0x22])), "bytes that are not UTF-8 at byte 4")
+        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0xC0, 0xAF, 0x22])), "bytes that are not UTF-8 at byte 1")
+        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0xED, 0xA0, 0x80, 0x22])), "bytes that are not UTF-8 at byte 1")
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 1...6, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var iterator = bytes.makeIterator(), decoder = UTF8(), valid = true
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: break decoding
+                case .error: valid = false; break decoding
+                }
+            }
+            XCTAssertEqual(JSONSyntax.isUTF8(Data(bytes)), valid, "\(bytes)")
+        }
         XCTAssertNotNil(JSONSyntax.problem(in: Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)),
                         "nesting is bounded, not the stack")
     }

@@ -21,7 +21,7 @@ public enum JSONSyntax {
                 try reader.value(depth: depth)
                 reader.space()
                 guard reader.at == reader.bytes.count else { throw Failure(reason: "something follows the JSON value", at: reader.at) }
-                guard isUTF8(data) else { throw Failure(reason: "bytes that are not UTF-8", at: 0) }
+                if let bad = firstByteNotUTF8(data) { throw Failure(reason: "bytes that are not UTF-8", at: bad) }
                 return nil
             } catch let failure as Failure {
                 return failure
@@ -47,17 +47,34 @@ public enum JSONSyntax {
         }
     }
 
-    public static func isUTF8(_ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            var iterator = raw.bindMemory(to: UInt8.self).makeIterator()
-            var decoder = UTF8()
-            while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: return true
-                case .error: return false
+    public static func isUTF8(_ data: Data) -> Bool { firstByteNotUTF8(data) == nil }
+
+    /// Where the first sequence that is not UTF-8 (RFC 3629: no overlong forms, no surrogates,
+    /// nothing past U+10FFFF) starts, or nil.
+    static func firstByteNotUTF8(_ data: Data) -> Int? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var at = 0
+            while at < bytes.count {
+                let lead = bytes[at]
+                if lead < 0x80 { at += 1; continue }
+                // The length of the sequence and the range its second byte must lie in.
+                let length: Int, second: ClosedRange<UInt8>
+                switch lead {
+                case 0xC2...0xDF: length = 2; second = 0x80...0xBF
+                case 0xE0: length = 3; second = 0xA0...0xBF
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3; second = 0x80...0xBF
+                case 0xED: length = 3; second = 0x80...0x9F
+                case 0xF0: length = 4; second = 0x90...0xBF
+                case 0xF1...0xF3: length = 4; second = 0x80...0xBF
+                case 0xF4: length = 4; second = 0x80...0x8F
+                default: return at
                 }
+                guard at + length <= bytes.count, second.contains(bytes[at + 1]) else { return at }
+                for k in 2..<length where !(0x80...0xBF).contains(bytes[at + k]) { return at }
+                at += length
             }
+            return nil
         }
     }
 
