@@ -263,9 +263,13 @@ public enum ZipArchiveWriter {
         }
     }
 
-    /// MS-DOS time and date of an instant, in UTC. Nothing before 1980 can be written.
+    /// MS-DOS time and date of an instant, in UTC: its seven bits of years run from 1980 to 2107, so
+    /// an instant outside them is written as the nearest end (the exact instant is in the manifest).
     static func dosTimeAndDate(_ date: Date) -> (UInt16, UInt16) {
-        let c = CivilTime(secondsSinceEpoch: max(315_532_800, Int64(date.timeIntervalSince1970.rounded(.down))))
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let first: Int64 = 315_532_800, last: Int64 = 4_354_819_198   // 1980-01-01T00:00:00Z, 2107-12-31T23:59:58Z
+        let within = seconds >= Double(last) ? last : seconds > Double(first) ? Int64(seconds) : first
+        let c = CivilTime(secondsSinceEpoch: within)
         let time = UInt16(c.hour << 11 | c.minute << 5 | c.second / 2)
         let day = UInt16((c.year - 1980) << 9 | c.month << 5 | c.day)
         return (time, day)

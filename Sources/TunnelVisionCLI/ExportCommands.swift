@@ -11,6 +11,10 @@ enum ExportCommands {
         guard let date = Instant.parseRFC3339(text) else {
             throw UsageError(message: "--at takes an RFC 3339 instant such as 2026-10-09T10:00:00Z; “\(text)” is not one", path: parsed.path)
         }
+        // What the history and the documents carry to the microsecond: from 1970 to the start of 2262.
+        guard Instant.storableMicroseconds.contains(Instant.microseconds(date)) else {
+            throw UsageError(message: "--at takes an instant from 1970 up to the start of 2262; “\(text)” is outside", path: parsed.path)
+        }
         return date
     }
 

@@ -22,6 +22,30 @@ final class SampleCommandsTests: XCTestCase {
         }
     }
 
+    /// An export instant the documents cannot carry to the microsecond (a Date loses them by 9999,
+    /// where one once made the archive's MS-DOS date overflow) is a usage error; the archive's
+    /// date holds to 1980–2107 for the instants taken.
+    func testAnExportInstantOutsideWhatTheHistoryHoldsIsRefusedAndTheArchiveDateHoldsToItsRange() throws {
+        let cli = CLIHarness()
+        XCTAssertEqual(cli.run("sample").status, 0)
+        for at in ["9999-12-31T23:59:59.999999Z", "2262-04-12T00:00:00Z", "1969-12-31T23:59:59Z"] {
+            for command in ["export", "report"] {
+                let result = cli.run(command, "3", "--at", at, "-o", cli.directory.url.appendingPathComponent("never").path)
+                XCTAssertEqual(result.status, 2, "\(command) \(at): \(result.error)")
+                XCTAssertTrue(result.error.hasPrefix("Error: --at takes an instant from 1970 up to the start of 2262; “\(at)” is outside"), result.error)
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.directory.url.appendingPathComponent("never").path))
+        for (at, listed) in [("2200-06-01T12:00:00Z", "2107-12-31 23:59"), ("1975-06-01T12:00:00Z", "1980-01-01 00:00")] {
+            let bundle = cli.directory.url.appendingPathComponent("b-\(at.prefix(4)).zip").path
+            let export = cli.run("export", "3", "--no-report", "--at", at, "-o", bundle)
+            XCTAssertEqual(export.status, 0, export.error)
+            let listing = try XCTUnwrap(ExternalTool.run("unzip", ["-l", bundle]))
+            XCTAssertTrue(listing.output.contains(listed), listing.output)
+            XCTAssertEqual(cli.run("verify", bundle).status, 0)
+        }
+    }
+
     func testAnOutputThatIsADirectoryTakesTheFileUnderItsDefaultNameAndVerifyRefusesADirectory() throws {
         let cli = CLIHarness()
         XCTAssertEqual(cli.run("sample").status, 0)
