@@ -4,7 +4,7 @@ import FlowStore
 import Foundation
 
 enum ExportCommands {
-    static let at = OptionDefinition.value("at", "instant", "The export instant, RFC 3339 (default: now). The same session and instant give the same bytes.")
+    static let at = OptionDefinition.value("at", "instant", "The export instant, RFC 3339, from 1970 to 2261 (default: now). The same session and instant give the same bytes.")
 
     static func instant(_ parsed: ParsedCommand, context: CommandContext) throws -> Date {
         guard let text = parsed.value("at") else { return context.now() }
