@@ -68,6 +68,28 @@ final class EvidenceBundleTests: XCTestCase {
         }
     }
 
+    // MARK: The bundle's name
+
+    func testTheBundlesNameIsAFileNameWhateverTheProjectAndReleaseAreCalled() {
+        XCTAssertEqual(EvidenceBundle.fileStem(project: "Example Health", release: "2.4.0-187", sessionID: 3), "Example-Health-2.4.0-187-session-3-evidence")
+        XCTAssertEqual(EvidenceBundle.fileStem(project: "Example Health", release: "baseline", sessionID: 1), "Example-Health-baseline-session-1-evidence")
+        // Hidden, an option, a path, or nothing but what a file name cannot hold.
+        XCTAssertEqual(EvidenceBundle.fileStem(project: "../../etc/passwd", release: "baseline", sessionID: 2), "etc-passwd-baseline-session-2-evidence")
+        XCTAssertEqual(EvidenceBundle.fileStem(project: "😀 Health", release: "1.0.-7", sessionID: 4), "Health-1.0.-7-session-4-evidence")
+        XCTAssertEqual(EvidenceBundle.fileStem(project: "-rf", release: "--", sessionID: 5), "rf-session-5-evidence")
+        XCTAssertEqual(EvidenceBundle.fileStem(project: "😀", release: "/", sessionID: 6), "session-6-evidence")
+        var random = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "7", ".", "-", "_", "/", " ", "é", "😀", "\n", "\u{0}", "..", "x".padding(toLength: 400, withPad: "y", startingAt: 0)]
+        for _ in 0..<2_000 {
+            func text() -> String { (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined() }
+            let stem = EvidenceBundle.fileStem(project: text(), release: text(), sessionID: Int64.random(in: 1...Int64.max, using: &random))
+            XCTAssertTrue(stem.utf8.count <= 200, stem)
+            XCTAssertTrue(stem.utf8.allSatisfy { ($0 == 0x2D || $0 == 0x2E || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)) }, stem)
+            XCTAssertFalse(stem.hasPrefix(".") || stem.hasPrefix("-") || stem.contains("--"), stem)
+            XCTAssertTrue(stem.hasSuffix("-evidence"), stem)
+        }
+    }
+
     // MARK: The documents
 
     func testAStreamedObjectIsByteForByteTheWholeObject() {

@@ -62,13 +62,23 @@ public struct EvidenceBundle: Sendable {
     /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
     public var fileStem: String {
         let release = session.kind.release.map { "\($0.version)-\($0.build)" } ?? "baseline"
-        let raw = "\(project.name)-\(release)-session-\(session.id)-evidence"
-        let allowed = raw.unicodeScalars.map { scalar -> Character in
-            CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-._".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+        return Self.fileStem(project: project.name, release: release, sessionID: session.id)
+    }
+
+    /// The name's parts kept to ASCII letters, digits, "-", "." and "_", each part without a
+    /// leading or trailing dot or dash (a name that starts with "." is hidden, one that starts with
+    /// "-" reads as an option) and cut short (a file name has 255 bytes at most, and the bundle's
+    /// temporary files add to it).
+    public static func fileStem(project: String, release: String, sessionID: Int64) -> String {
+        func part(_ text: String, limit: Int) -> String {
+            var kept = String(text.unicodeScalars.map { scalar -> Character in
+                CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-._".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+            })
+            while kept.contains("--") { kept = kept.replacingOccurrences(of: "--", with: "-") }
+            let edges: Set<Character> = ["-", "."]
+            return String(String(kept.drop { edges.contains($0) }.prefix(limit)).reversed().drop { edges.contains($0) }.reversed())
         }
-        var text = String(allowed)
-        while text.contains("--") { text = text.replacingOccurrences(of: "--", with: "-") }
-        return text
+        return [part(project, limit: 100), part(release, limit: 60), "session-\(sessionID)-evidence"].filter { !$0.isEmpty }.joined(separator: "-")
     }
 
     /// The file names of the bundle, as the manifest lists them (the manifest not among them).
