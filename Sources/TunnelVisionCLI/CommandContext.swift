@@ -8,8 +8,12 @@ public struct CommandContext: Sendable {
     public var now: @Sendable () -> Date
     public var timeZone: TimeZone
     public var machine: MachineFacts
+    /// Both show control characters as what they are (`TerminalText`): names read from captures
+    /// and bundles pass through them.
     public var standardOutput: @Sendable (String) -> Void
     public var standardError: @Sendable (String) -> Void
+    /// Standard error as it is, for the progress line alone (`progress`).
+    private let rawStandardError: @Sendable (String) -> Void
     /// Progress is shown on standard error only when it is a terminal.
     public var standardErrorIsTerminal: Bool
 
@@ -17,7 +21,9 @@ public struct CommandContext: Sendable {
                 machine: MachineFacts, standardOutput: @escaping @Sendable (String) -> Void,
                 standardError: @escaping @Sendable (String) -> Void, standardErrorIsTerminal: Bool) {
         self.environment = environment; self.now = now; self.timeZone = timeZone; self.machine = machine
-        self.standardOutput = standardOutput; self.standardError = standardError
+        self.standardOutput = { standardOutput(TerminalText.visible($0)) }
+        self.standardError = { standardError(TerminalText.visible($0)) }
+        rawStandardError = standardError
         self.standardErrorIsTerminal = standardErrorIsTerminal
     }
 
@@ -34,6 +40,10 @@ public struct CommandContext: Sendable {
     }
 
     func print(_ text: String) { standardOutput(text.hasSuffix("\n") ? text : text + "\n") }
+
+    /// The progress line on a terminal, written over the one before it (carriage return, erase to
+    /// the end of the line); an empty text clears it.
+    func progress(_ text: String) { rawStandardError("\r\u{1B}[K" + TerminalText.visible(text)) }
     func printJSON(_ value: JSONValue) { standardOutput(value.serialized() + "\n") }
 }
 

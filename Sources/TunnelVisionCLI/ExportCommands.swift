@@ -90,16 +90,16 @@ enum ExportCommands {
                                                     exportedWith: "", exportedAt: now).fileStem) ?? "session-\(session.id)-evidence"
                     return stem + ".zip"
                 }
-                if context.standardErrorIsTerminal { context.standardError("Exporting session \(session.id)…") }
+                if context.standardErrorIsTerminal { context.progress("Exporting session \(session.id)…") }
                 let result: EvidenceExportResult
                 do {
                     result = try exporter.export(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)", now: now,
                                                  destination: destination)
                 } catch let error as EvidenceExportError {
-                    if context.standardErrorIsTerminal { context.standardError("\r\u{1B}[K") }
+                    if context.standardErrorIsTerminal { context.progress("") }
                     throw RefusedError(EvidenceExportPresentation.failure(failure(error)))
                 }
-                if context.standardErrorIsTerminal { context.standardError("\r\u{1B}[K") }
+                if context.standardErrorIsTerminal { context.progress("") }
                 let summary = EvidenceExportPresentation.Summary(path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
                                                                  flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
                 if parsed.json {

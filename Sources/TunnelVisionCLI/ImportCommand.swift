@@ -46,14 +46,14 @@ enum ImportCommand {
                 guard FileManager.default.isReadableFile(atPath: path) else { throw RefusedError("There is no readable file \(path).") }
                 let store = try support.openStore()
                 let project = try support.project(projectName, in: store)
-                let progress: ((Int) -> Void)? = context.standardErrorIsTerminal ? { context.standardError("\r\u{1B}[KReading \(path): \($0) frames") } : nil
+                let progress: ((Int) -> Void)? = context.standardErrorIsTerminal ? { context.progress("Reading \(path): \($0) frames") } : nil
                 let analysis: CaptureAnalysis
                 let session: AuditSession
                 do {
                     let read = try CaptureImporter.analyse(URL(fileURLWithPath: path), devices: parsed.all("device"), progress: progress)
                     // What is said afterwards needs no flow: the import takes them and lets them go once written.
                     analysis = read.withoutFlows
-                    if progress != nil { context.standardError("\r\u{1B}[KWriting the session…") }
+                    if progress != nil { context.progress("Writing the session…") }
                     session = try CaptureImporter.write(consume read, from: URL(fileURLWithPath: path),
                                                         request: CaptureImportRequest(projectID: project.id, kind: kind, devices: parsed.all("device"),
                                                                                       markers: markers, deviceModel: parsed.value("device-model"),
@@ -61,10 +61,10 @@ enum ImportCommand {
                                                                                       notes: parsed.value("notes") ?? ""),
                                                         into: store)
                 } catch let error as CaptureImportError {
-                    if progress != nil { context.standardError("\r\u{1B}[K") }
+                    if progress != nil { context.progress("") }
                     throw RefusedError(error.description)
                 }
-                if progress != nil { context.standardError("\r\u{1B}[K") }
+                if progress != nil { context.progress("") }
                 if parsed.json {
                     return context.printJSON(.object([
                         "sessionID": .int(session.id), "frames": .int(analysis.frames), "packets": .int(analysis.packetCount),

@@ -27,14 +27,14 @@ enum SampleCommand {
                 let options = SampleOptions(seed: UInt64(try number("seed") ?? 1), flows: try number("flows"),
                                             packets: try number("packets"), captureBytes: try number("capture-bytes"))
                 let rotation = UInt64(try number("rotation-bytes") ?? Int(PcapWriter.defaultRotationBytes))
-                let progress: ((String) -> Void)? = context.standardErrorIsTerminal ? { context.standardError("\r\u{1B}[KWriting the sample: \($0)") } : nil
+                let progress: ((String) -> Void)? = context.standardErrorIsTerminal ? { context.progress("Writing the sample: \($0)") } : nil
                 let summary: SampleSummary
                 do {
                     summary = try SampleWriter.write(SampleScenario.plan(options), to: support.storeURL, rotationBytes: rotation, progress: progress)
                 } catch let error as SampleWriterError {
                     throw RefusedError(error.description)
                 }
-                if progress != nil { context.standardError("\r\u{1B}[K") }
+                if progress != nil { context.progress("") }
                 if parsed.json {
                     return context.printJSON(.object([
                         "store": .string(support.storeURL.path),

@@ -5,9 +5,9 @@ import XCTest
 
 final class ImportCommandTests: XCTestCase {
     /// A pcap of one TLS connection, byte by byte.
-    func capture(in dir: URL) throws -> URL {
+    func capture(in dir: URL, serverName: String = "api.example-health.de") throws -> URL {
         var frames = Data([0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 101, 0, 0, 0])
-        let hello = TLSMessageBuilder.clientHello(serverName: "api.example-health.de", versions: [0x0304, 0x0303], alpn: ["h2"])
+        let hello = TLSMessageBuilder.clientHello(serverName: serverName, versions: [0x0304, 0x0303], alpn: ["h2"])
         let packets = [
             DatagramBuilder.datagram(from: ("10.0.0.2", 50000), to: ("203.0.113.7", 443), transport: .tcp(sequence: 1, acknowledgement: 0, flags: 0x02), payload: Data()),
             DatagramBuilder.datagram(from: ("203.0.113.7", 443), to: ("10.0.0.2", 50000), transport: .tcp(sequence: 9, acknowledgement: 2, flags: 0x12), payload: Data()),
@@ -40,6 +40,29 @@ final class ImportCommandTests: XCTestCase {
         XCTAssertTrue(show.output.contains("Consent given"), show.output)
         XCTAssertTrue(show.output.contains("Device side inferred"), show.output)
         XCTAssertTrue(cli.run("findings", "1").output.contains("api.example-health.de") == false, "an allowed host is no finding")
+    }
+
+    /// A name read off the wire is anyone's to choose: an escape sequence in a ClientHello's SNI (or
+    /// in a marker's label) reaches the terminal as text, never as a command to it.
+    func testControlCharactersFromACaptureOrALabelAreShownNotObeyed() throws {
+        let cli = CLIHarness()
+        cli.run("project", "new", "P", "--allow", "*.example-health.de")
+        let file = try capture(in: cli.directory.url, serverName: "evil\u{1B}]0;pwned\u{7}\u{1B}[2J.example.net")
+        XCTAssertEqual(cli.run("import", file.path, "--project", "P", "--baseline").status, 0)
+        let findings = cli.run("findings", "1")
+        XCTAssertEqual(findings.status, 0, findings.error)
+        // (Host names are compared in lower case: the J of the erase sequence is shown as j.)
+        XCTAssertTrue(findings.output.contains("evil\\x1B]0;pwned\\x07\\x1B[2j.example.net"), findings.output)
+        cli.run("session", "start", "P", "--baseline", advancing: 3600)
+        XCTAssertEqual(cli.run("mark", "other:\u{1B}[31mred\u{202E}").status, 0)
+        cli.run("session", "end", advancing: 1)
+        let show = cli.run("session", "show", "2")
+        XCTAssertTrue(show.output.contains("\\x1B[31mred\\u{202E}"), show.output)
+        let missing = cli.run("project", "show", "no\u{1B}[2Jsuch")
+        XCTAssertEqual(missing.status, 1)
+        for text in [findings.output, findings.error, show.output, missing.error, cli.run("findings", "1", "--json").output] {
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, text)
+        }
     }
 
     func testAnImportIsRefusedWithASentenceWhenItCannotBeDone() throws {
