@@ -21,10 +21,12 @@ struct FlowsCSVComparison {
         let header = EvidenceFlowsCSV.headers
         guard row.count == header.count else { problems.append("row \(compared + 2) of flows.csv has \(row.count) cells, not \(header.count)"); return }
         let expected = flow.csvCells
-        for (column, key) in header.enumerated() where row[column] != expected[key] {
+        for (column, key) in header.enumerated() {
+            let cell = EvidenceFlowsCSV.spreadsheetCell(expected[key] ?? "")
+            guard row[column] != cell else { continue }
             // The duration is a number, which the two files may spell differently.
             if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds { continue }
-            problems.append("row \(compared + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(expected[key] ?? "")”")
+            problems.append("row \(compared + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(cell)”")
         }
     }
 

@@ -178,6 +178,19 @@ final class EvidenceBundleTests: XCTestCase {
         XCTAssertEqual(one.findings, two.findings)
     }
 
+    /// A name read off the wire can be spelled as a spreadsheet formula; flows.csv is for a
+    /// spreadsheet, so such a cell opens as text.
+    func testACellThatASpreadsheetWouldRunAsAFormulaIsWrittenAfterAnApostrophe() throws {
+        let cells = ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "\tx", "\rx", "=a,b", "a=b", "", "ok", "'kept"]
+        let line = EvidenceFlowsCSV.line(cells)
+        XCTAssertEqual(line, "\"'=HYPERLINK(\"\"http://x\"\")\",'+1,'-2,'@SUM(A1),'\tx,\"'\rx\",\"'=a,b\",a=b,,ok,'kept\r\n")
+        let script = "import csv,sys,json; print(json.dumps(list(csv.reader(sys.stdin.read().splitlines(keepends=True)))))"
+        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: Data(line.utf8)))
+        let read = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String]])
+        XCTAssertEqual(read, [cells.map(EvidenceFlowsCSV.spreadsheetCell)])
+        XCTAssertEqual(cells.map(EvidenceFlowsCSV.spreadsheetCell).filter { $0.hasPrefix("'") }.count, 8)
+    }
+
     func testFlowsCSVIsOneRFC4180RowPerFlowFlattened() throws {
         let b = try bundle()
         let text = EvidenceFlowsCSV.headerLine + b.flows.map { EvidenceFlowsCSV.row($0, findingIDs: b.findingIDs(ofFlow: $0.id)) }.joined()

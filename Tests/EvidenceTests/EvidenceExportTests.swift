@@ -126,6 +126,24 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
     }
 
+    func testVerifyPassesABundleWhoseNamesASpreadsheetWouldRunAsFormulas() throws {
+        let (dir, store) = try copyOfStore()
+        let session = try laterSession(store)
+        var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first { $0.sni != nil })
+        flow.sni = "=HYPERLINK(\"http://example.invalid\",\"x\")"
+        flow.dnsOtherNames = ["@evil", "+1"]
+        try store.upsertFlow(flow)
+        let bundle = try export(store, into: dir)
+        let checks = BundleVerifier.verify(bundle.url)
+        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+        try unzip(bundle.url, into: dir.url.appendingPathComponent("x"))
+        let csv = try String(contentsOf: dir.url.appendingPathComponent("x/flows.csv"), encoding: .utf8)
+        XCTAssertTrue(csv.contains(",\"'=HYPERLINK(\"\"http://example.invalid\"\",\"\"x\"\")\","), csv)
+        XCTAssertTrue(csv.contains(",'@evil +1,"), csv)
+        let json = try String(contentsOf: dir.url.appendingPathComponent("x/flows.json"), encoding: .utf8)
+        XCTAssertTrue(json.contains("\"sni\": \"=HYPERLINK("), "flows.json keeps the name as it was")
+    }
+
     func testVerifyFailsABundleWithAChangedByteNamingTheFile() throws {
         let (dir, store) = try copyOfStore()
         let url = try export(store, into: dir).url

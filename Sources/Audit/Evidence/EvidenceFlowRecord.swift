@@ -151,11 +151,14 @@ public enum EvidenceFlowsCSV {
             // Scanned and appended in place (`withUTF8`); a cell that needs quotes is copied byte by byte.
             var text = cell
             text.withUTF8 { bytes in
+                let formula = bytes.first.map(startsFormula) ?? false
                 guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) else {
+                    if formula { out.append(UInt8(ascii: "'")) }
                     out.append(contentsOf: bytes)
                     return
                 }
                 out.append(UInt8(ascii: "\""))
+                if formula { out.append(UInt8(ascii: "'")) }
                 for byte in bytes {
                     out.append(byte)
                     if byte == UInt8(ascii: "\"") { out.append(byte) }
@@ -164,5 +167,16 @@ public enum EvidenceFlowsCSV {
             }
         }
         out.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// A cell's text as flows.csv holds it: one that begins as a spreadsheet formula would (=, +,
+    /// -, @, a tab or a carriage return) is written after an apostrophe, so that opening the file
+    /// runs nothing a name read off the wire spelled out (flows.json keeps the name as it was).
+    public static func spreadsheetCell(_ text: String) -> String {
+        text.utf8.first.map(startsFormula) == true ? "'" + text : text
+    }
+
+    static func startsFormula(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "@") || byte == 0x09 || byte == 0x0D
     }
 }
