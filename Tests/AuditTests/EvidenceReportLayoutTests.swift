@@ -267,6 +267,15 @@ final class EvidenceReportLayoutTests: XCTestCase {
         XCTAssertEqual(EvidenceReportColumnWidths.automatic(minimum: [10, 10], maximum: [30, 50], into: 160), [60, 100])
     }
 
+    /// A server name of sixty thousand letters is one word: it must not squeeze the columns beside
+    /// it below their own longest words (it squeezed a finding's identifier until it overlapped).
+    func testAWordTooWideForTheTableIsCutSoThatTheOtherColumnsKeepTheirLongestWords() {
+        XCTAssertEqual(EvidenceReportColumnWidths.capped([10, 20, 60_000], into: 200), [10, 20, 170])
+        XCTAssertEqual(EvidenceReportColumnWidths.capped([500, 10, 600], into: 210), [100, 10, 100])
+        XCTAssertEqual(EvidenceReportColumnWidths.capped([30, 40], into: 200), [30, 40])
+        XCTAssertEqual(EvidenceReportColumnWidths.automatic(minimum: [30, 60_000, 50], maximum: [30, 60_000, 80], into: 300), [30, 220, 50])
+    }
+
     func testAGoldenLayoutOfTheFixtureAtA4() throws {
         let layout = EvidenceReportLayout(report: try ReportFixture.report(), geometry: .a4, measuring: FixedWidthMeasurer())
         var text = "pages \(layout.pages.count), label column \(layout.labelColumnWidth)\n"

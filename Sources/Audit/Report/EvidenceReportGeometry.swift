@@ -100,13 +100,28 @@ public enum EvidenceReportColumnWidths {
         return natural.map { $0 + (available - total) * $0 / total }
     }
 
+    /// When the longest words alone do not fit: the widest are cut to one common width, so that
+    /// each narrower column keeps its longest word (a word of sixty thousand letters — a server
+    /// name is anyone's to choose — must not squeeze a finding's identifier to nothing; the cut
+    /// words break inside, as `lines` does).
+    public static func capped(_ widths: [CGFloat], into available: CGFloat) -> [CGFloat] {
+        var rest = available, left = widths.count
+        for width in widths.sorted() {
+            let fair = rest / CGFloat(left)
+            if width > fair { return widths.map { min($0, fair) } }
+            rest -= width
+            left -= 1
+        }
+        return widths
+    }
+
     /// Min/max-content: each column gets its longest word, and the room up to its whole content
     /// is shared in proportion to what each still wants.
     public static func automatic(minimum: [CGFloat], maximum: [CGFloat], into available: CGFloat) -> [CGFloat] {
         let maximum = zip(minimum, maximum).map { max($0, $1) }
         let sumMax = maximum.reduce(0, +), sumMin = minimum.reduce(0, +)
         if sumMax <= available { return filling(natural: maximum, into: available) }
-        if sumMin >= available { return shares(natural: minimum, into: available) }
+        if sumMin >= available { return capped(minimum, into: available) }
         let want = zip(minimum, maximum).map { $1 - $0 }
         let wantTotal = want.reduce(0, +)
         return zip(minimum, want).map { $0 + (available - sumMin) * $1 / wantTotal }
