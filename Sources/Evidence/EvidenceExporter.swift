@@ -2,6 +2,7 @@ import Audit
 import Capture
 import FlowStore
 import Foundation
+import ReportPDF
 
 public enum EvidenceExportError: Error, Sendable, Equatable {
     case sessionNotFound
@@ -241,7 +242,7 @@ public final class EvidenceExporter {
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
             let capture = try EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
             let timing: EvidenceReportRenderer.Timing
-            do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
+            do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch { throw Self.reportFailure(error) }
             guard try check.holds(in: store) else { throw EvidenceExportError.historyChangedWhileExporting }
             try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
             return timing
@@ -332,8 +333,15 @@ public final class EvidenceExporter {
         return try json.finish()
     }
 
+    /// A report that could not be put on disk failed to write, like any other file of the bundle;
+    /// anything else failed to draw.
+    static func reportFailure(_ error: Error) -> Error {
+        if let error = error as? PDFWriteError { return EvidenceWriteError(error.description) }
+        return ReportNotDrawn(reason: "\(error)")
+    }
+
     private static func draw(_ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, _ folder: URL) throws {
-        do { try report(bundle, capture, folder) } catch { throw ReportNotDrawn(reason: "\(error)") }
+        do { try report(bundle, capture, folder) } catch { throw reportFailure(error) }
     }
 
     /// Refuses a destination whose directory is not there, before the session is read or sliced.

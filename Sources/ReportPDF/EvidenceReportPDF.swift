@@ -22,7 +22,11 @@ public enum EvidenceReportPDF {
     public static func write(_ layout: EvidenceReportLayout, typography: EvidenceReportTypography, metadata: Metadata, to url: URL) throws {
         setlocale(LC_NUMERIC, "C")
         let geometry = layout.geometry
-        guard let surface = cairo_pdf_surface_create(url.path, Double(geometry.width), Double(geometry.height)) else {
+        let sink = try PDFFileSink(url: url)
+        var sinkClosed = false
+        defer { if !sinkClosed { try? sink.close() } }
+        guard let surface = cairo_pdf_surface_create_for_stream(PDFFileSink.callback, Unmanaged.passUnretained(sink).toOpaque(),
+                                                                Double(geometry.width), Double(geometry.height)) else {
             throw DrawError(description: "cairo could not create \(url.path)")
         }
         cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5)
@@ -96,6 +100,8 @@ public enum EvidenceReportPDF {
         cairo_surface_finish(surface)
         let surfaceStatus = cairo_surface_status(surface)
         cairo_surface_destroy(surface)
+        sinkClosed = true
+        try sink.close()
         guard status == CAIRO_STATUS_SUCCESS, surfaceStatus == CAIRO_STATUS_SUCCESS else {
             throw DrawError(description: "cairo failed: \(String(cString: cairo_status_to_string(status == CAIRO_STATUS_SUCCESS ? surfaceStatus : status)))")
         }

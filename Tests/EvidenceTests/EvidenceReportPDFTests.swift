@@ -116,6 +116,22 @@ final class EvidenceReportPDFTests: XCTestCase {
         XCTAssertNotNil(text.range(of: "/ModDate (D:20261007110000Z)"))
     }
 
+    /// A disk that fills while the report is written (/dev/full refuses every write): a failure to
+    /// write, said in a sentence. cairo, writing its own file, aborted the process on an assertion.
+    func testADiskThatFillsWhileTheReportIsWrittenIsAFailureToWriteNotACrash() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }
+        let (layout, typography) = try layout()
+        let metadata = EvidenceReportPDF.Metadata(title: "t", subject: "s", creator: "c", created: Self.exportedAt)
+        XCTAssertThrowsError(try EvidenceReportPDF.write(layout, typography: typography, metadata: metadata, to: URL(fileURLWithPath: "/dev/full"))) {
+            XCTAssertEqual(($0 as? PDFWriteError)?.description, "full could not be written: No space left on device", "\($0)")
+        }
+        let missing = Self.directory.url.appendingPathComponent("no-such-dir/report.pdf")
+        XCTAssertThrowsError(try EvidenceReportPDF.write(layout, typography: typography, metadata: metadata, to: missing)) {
+            XCTAssertEqual(($0 as? PDFWriteError)?.description,
+                           "report.pdf could not be created in \(missing.deletingLastPathComponent().path): No such file or directory", "\($0)")
+        }
+    }
+
     func testTheSameBundleAndInstantDrawTheSameBytes() throws {
         let again = TemporaryDirectory("report-again")
         try EvidenceReportRenderer.render(Self.bundle, Self.capture.summary, into: again.url)
