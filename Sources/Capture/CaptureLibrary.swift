@@ -75,7 +75,7 @@ public struct CaptureLibrary: Sendable {
         guard isDirectory.boolValue else { throw .containerUnavailable("\(directory.path) is not a directory") }
         let names: [String]
         do { names = try fm.contentsOfDirectory(atPath: directory.path) } catch {
-            throw .containerUnavailable("\(directory.path): \(error.localizedDescription)")
+            throw .containerUnavailable("\(directory.path): \(SystemErrorText.reason(error))")
         }
         return names.compactMap { name -> CaptureFileInfo? in
             guard let sequence = PcapFormat.sequence(fileName: name) else { return nil }
@@ -92,7 +92,7 @@ public struct CaptureLibrary: Sendable {
     public func delete(sequence: UInt32) throws(CaptureLibraryError) {
         let url = self.url(sequence: sequence)
         guard FileManager.default.fileExists(atPath: url.path) else { throw .notFound(sequence) }
-        do { try FileManager.default.removeItem(at: url) } catch { throw .deletionFailed("\(url.lastPathComponent): \(error.localizedDescription)") }
+        do { try FileManager.default.removeItem(at: url) } catch { throw .deletionFailed("\(url.lastPathComponent): \(SystemErrorText.reason(error))") }
     }
 
     /// Reads the record of one packet in a few bounded reads.

@@ -77,7 +77,7 @@ public final class PcapWriter {
 
     public func flush() throws {
         guard let handle, !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: buffer) } catch { throw WriterError.writeFailed("\(error)") }
+        do { try handle.write(contentsOf: buffer) } catch { throw WriterError.writeFailed(SystemErrorText.reason(error)) }
         buffer.removeAll(keepingCapacity: true)
     }
 

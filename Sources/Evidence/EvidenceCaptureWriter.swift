@@ -64,7 +64,7 @@ public enum EvidenceCaptureWriter {
                              into folder: URL, application: String) throws -> EvidenceCapture {
         let file: EvidenceFileWriter
         do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
-            throw EvidenceCaptureError.destinationUnavailable("\(error)")
+            throw EvidenceCaptureError.destinationUnavailable(SystemErrorText.reason(error))
         }
         return try write(for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file, application: application)
     }
@@ -185,7 +185,7 @@ public enum EvidenceCaptureWriter {
             throw EvidenceCaptureError.writeFailed(error.description)
         }
         var written: WrittenFile?
-        do { written = try file?.finishFile() } catch { throw EvidenceCaptureError.writeFailed("\(error)") }
+        do { written = try file?.finishFile() } catch { throw EvidenceCaptureError.writeFailed(SystemErrorText.reason(error)) }
         let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
                                                sourceFiles: sources,
                                                flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) })

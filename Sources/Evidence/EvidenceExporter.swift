@@ -130,7 +130,7 @@ public final class EvidenceExporter {
             }
             try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw .writeFailed("the export directory \(temporaryDirectory.path) cannot be used: \(error.localizedDescription)")
+            throw .writeFailed("the export directory \(temporaryDirectory.path) cannot be used: \(SystemErrorText.reason(error))")
         }
         var succeeded = false
         defer {
@@ -263,7 +263,7 @@ public final class EvidenceExporter {
         case let error as ReportNotDrawn: return .reportNotDrawn(error.reason)
         case let error as EvidenceWriteError: return .writeFailed(error.description)
         case let error as FlowStoreError: return .historyUnreadable(error.description)
-        default: return .writeFailed(error.localizedDescription)
+        default: return .writeFailed(SystemErrorText.reason(error))
         }
     }
 
@@ -363,7 +363,7 @@ public final class EvidenceExporter {
             try? fm.removeItem(at: archive)
         } catch {
             try? fm.removeItem(at: partial)
-            throw error as? EvidenceWriteError ?? EvidenceWriteError("\(destination.path) could not be written: \(error.localizedDescription)")
+            throw error as? EvidenceWriteError ?? EvidenceWriteError("\(destination.path) could not be written: \(SystemErrorText.reason(error))")
         }
     }
 }

@@ -74,7 +74,7 @@ public final class EvidenceFileWriter {
             choice = nil
         }
         do { try handle?.write(contentsOf: buffer) } catch {
-            throw EvidenceWriteError("\(name) could not be written: \(error.localizedDescription)")
+            throw EvidenceWriteError("\(name) could not be written: \(SystemErrorText.reason(error))")
         }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -144,7 +144,7 @@ public struct WrittenFile: Sendable, Hashable {
         }
 
         static func deflateFailed(_ url: URL, _ error: Error) -> EvidenceWriteError {
-            error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
+            error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
         }
     }
 

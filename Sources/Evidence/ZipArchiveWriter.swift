@@ -86,7 +86,7 @@ public enum ZipArchiveWriter {
 
         public func add(_ entry: Entry) throws {
             do { try write(entry) } catch {
-                throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(error.localizedDescription)")
+                throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
             }
         }
 

@@ -101,11 +101,5 @@ public final class FlowStore {
         try wrap { try db.immediateTransaction(body) }
     }
 
-    static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return ns.localizedDescription
-    }
+    static func reason(_ error: Error) -> String { SystemErrorText.reason(error) }
 }

@@ -64,7 +64,7 @@ public enum CaptureImporter {
         } catch let error as CaptureFileError {
             throw CaptureImportError.unreadable(path: url.path, reason: error.description)
         } catch {
-            throw CaptureImportError.unreadable(path: url.path, reason: "\(error)")
+            throw CaptureImportError.unreadable(path: url.path, reason: SystemErrorText.reason(error))
         }
         var analysis = analyser.finish()
         analysis.sections = decoder.sections
@@ -157,7 +157,7 @@ public enum CaptureImporter {
             for file in created { try? FileManager.default.removeItem(at: file) }
             if let error = error as? CaptureImportError { throw error }
             if let error = error as? AuditStoreError { throw error }
-            throw CaptureImportError.writeFailed("\(error)")
+            throw CaptureImportError.writeFailed(SystemErrorText.reason(error))
         }
     }
 }

@@ -59,7 +59,7 @@ public final class SampleWriter {
         let parent = directory.deletingLastPathComponent()
         let staging = AtomicRename.partialName(for: directory)
         do { try fm.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
-            throw SampleWriterError.cannotPrepare("\(parent.path): \(error.localizedDescription)")
+            throw SampleWriterError.cannotPrepare("\(parent.path): \(SystemErrorText.reason(error))")
         }
         try? fm.removeItem(at: staging)
         do {

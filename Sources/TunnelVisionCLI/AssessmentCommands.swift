@@ -69,7 +69,7 @@ enum CatalogueFile {
     static func load(_ path: String) throws -> RequirementCatalogue {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw RefusedError("The catalogue file \(path) cannot be read: \(FlowStoreErrorText.reason(error)).")
+            throw RefusedError("The catalogue file \(path) cannot be read: \(SystemErrorText.reason(error)).")
         }
         do { return try RequirementCatalogue(data: data) } catch {
             throw RefusedError("The catalogue file \(path) was refused: \(error.description)")
@@ -77,13 +77,4 @@ enum CatalogueFile {
     }
 }
 
-enum FlowStoreErrorText {
-    static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if ns.domain == NSCocoaErrorDomain && ns.code == NSFileReadNoSuchFileError { return "no such file" }
-        return ns.localizedDescription
-    }
-}
+

@@ -30,7 +30,7 @@ enum BenchCommand {
                 if parsed.json { context.printJSON(json) } else { context.standardOutput(result.table) }
                 if let jsonOutput {
                     do { try Data((json.serialized() + "\n").utf8).write(to: jsonOutput, options: .atomic) } catch {
-                        throw RefusedError("The figures above could not be written to \(jsonOutput.path): \(error.localizedDescription)")
+                        throw RefusedError("The figures above could not be written to \(jsonOutput.path): \(SystemErrorText.reason(error))")
                     }
                 }
             })

@@ -28,7 +28,7 @@ enum ProjectCommands {
             throw RefusedError("“\(catalogue.identifier)” is the identifier of a catalogue that ships with tunnelvision; give your catalogue an identifier of its own.")
         }
         do { try StoreCatalogues.add(try Data(contentsOf: URL(fileURLWithPath: path)), identifier: catalogue.identifier, storeDirectory: storeURL) } catch {
-            throw RefusedError("The catalogue could not be kept in the store: \(error.localizedDescription).")
+            throw RefusedError("The catalogue could not be kept in the store: \(SystemErrorText.reason(error)).")
         }
         return catalogue.identifier
     }
