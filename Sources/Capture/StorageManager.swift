@@ -13,17 +13,22 @@ public struct StorageUsage: Sendable, Hashable {
     /// Capture files that hold audit evidence, and their bytes.
     public let evidenceFileCount: Int
     public let evidenceBytes: UInt64
+    /// Capture files the history does not know of, left by an import that did not finish.
+    public let leftOverFileCount: Int
+    public let leftOverBytes: UInt64
     public var totalBytes: UInt64 { captureBytes + historyBytes }
 }
 
 public struct RetentionOutcome: Sendable, Hashable {
+    /// Files left by an import that did not finish, deleted first (their bytes in `bytesReclaimed`).
+    public let deletedLeftOvers: [UInt32]
     public let deletedFiles: [UInt32]
     public let bytesReclaimed: UInt64
     public let prunedFlows: Int
     public let failures: [String]
     public let sizeCapUnreachable: Bool
     public let sizeCapHeldByEvidence: Bool
-    public var didChangeAnything: Bool { !deletedFiles.isEmpty || prunedFlows > 0 }
+    public var didChangeAnything: Bool { !deletedLeftOvers.isEmpty || !deletedFiles.isEmpty || prunedFlows > 0 }
 }
 
 /// Retention crosses both halves: it deletes capture files and prunes the history, and is the
@@ -45,10 +50,13 @@ public struct StorageManager {
             sum + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.uint64Value ?? 0)
         }
         let evidenceFiles = files.filter { evidence.contains($0.sequence) }
+        let claimed = try store.claimedCaptureFileSequences()
+        let leftOvers = files.filter { !claimed.contains($0.sequence) }
         return StorageUsage(captureBytes: files.reduce(0) { $0 + $1.byteCount }, captureFileCount: files.count,
                             historyBytes: historyBytes, historyFlowCount: try store.historyFlowCount(),
                             historyPacketCount: try store.historyPacketCount(),
-                            evidenceFileCount: evidenceFiles.count, evidenceBytes: evidenceFiles.reduce(0) { $0 + $1.byteCount })
+                            evidenceFileCount: evidenceFiles.count, evidenceBytes: evidenceFiles.reduce(0) { $0 + $1.byteCount },
+                            leftOverFileCount: leftOvers.count, leftOverBytes: leftOvers.reduce(0) { $0 + $1.byteCount })
     }
 
     public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionPlan {
@@ -60,9 +68,26 @@ public struct StorageManager {
     /// and prunes the history by age, never removing flows of an audit session.
     @discardableResult
     public func enforce(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionOutcome {
-        let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
         var deleted: [UInt32] = [], failures: [String] = []
         var reclaimed: UInt64 = 0
+        // Files left by an import that did not finish go first. An import claims its files and
+        // writes them inside one write transaction: holding the write lock here, no import is
+        // under way, so a file the history does not know of is no one's.
+        let leftOvers: [UInt32] = try store.transaction {
+            let claimed = try store.claimedCaptureFileSequences()
+            var removed: [UInt32] = []
+            for file in try library.files() where !claimed.contains(file.sequence) && file.sequence != recordingSequence {
+                do {
+                    try library.delete(sequence: file.sequence)
+                    removed.append(file.sequence)
+                    reclaimed += file.byteCount
+                } catch {
+                    failures.append("\(error)")
+                }
+            }
+            return removed
+        }
+        let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
         let sizes = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0.byteCount) })
         for sequence in plan.filesToDelete {
             do {
@@ -74,7 +99,7 @@ public struct StorageManager {
             }
         }
         let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
-        return RetentionOutcome(deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
+        return RetentionOutcome(deletedLeftOvers: leftOvers, deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
                                 sizeCapUnreachable: plan.sizeCapUnreachable, sizeCapHeldByEvidence: plan.sizeCapHeldByEvidence)
     }
 }

@@ -48,6 +48,13 @@ extension FlowStore {
     }
 
     /// Claims the next capture file sequence, so that no two files ever share one.
+    /// The capture files the history knows of, written or being written: a file in the captures
+    /// directory that is not among them was left by an import that did not finish (its claim was
+    /// rolled back with the rest of it).
+    public func claimedCaptureFileSequences() throws -> Set<UInt32> {
+        try wrap { Set(try db.rows("SELECT sequence FROM capture_files") { UInt32(truncatingIfNeeded: $0.int64(0)) }) }
+    }
+
     public func claimCaptureFileSequence(at date: Date) throws -> UInt32 {
         try transaction {
             let next = try highestCaptureFileSequence() + 1

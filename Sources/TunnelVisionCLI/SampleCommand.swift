@@ -100,7 +100,8 @@ enum StorageCommand {
                 let store = try CommandSupport(parsed: parsed, context: context).openStore()
                 let outcome = try StorageManager(store: store).enforce(try settings(parsed), recordingSequence: nil, now: context.now())
                 if parsed.json {
-                    return context.printJSON(.object(["deletedFiles": .ints(outcome.deletedFiles), "bytesReclaimed": .int(outcome.bytesReclaimed),
+                    return context.printJSON(.object(["deletedLeftOvers": .ints(outcome.deletedLeftOvers), "deletedFiles": .ints(outcome.deletedFiles),
+                                                      "bytesReclaimed": .int(outcome.bytesReclaimed),
                                                       "prunedFlows": .int(outcome.prunedFlows), "failures": .strings(outcome.failures),
                                                       "sizeCapUnreachable": .bool(outcome.sizeCapUnreachable),
                                                       "sizeCapHeldByEvidence": .bool(outcome.sizeCapHeldByEvidence)]))

@@ -25,6 +25,9 @@ enum StoragePresentation {
         if usage.evidenceFileCount > 0 {
             out += "Evidence  \(AuditPresentation.count(usage.evidenceFileCount, "capture file")) (\(bytes(usage.evidenceBytes))) hold audit evidence and are exempt from both limits until their session is deleted.\n"
         }
+        if usage.leftOverFileCount > 0 {
+            out += "Left over \(AuditPresentation.count(usage.leftOverFileCount, "capture file")) (\(bytes(usage.leftOverBytes))) written by an import that did not finish and known to no session; 'tunnelvision storage enforce' deletes them.\n"
+        }
         if plan.filesToDelete.isEmpty {
             out += "Nothing is due for deletion now.\n"
         } else {
@@ -41,6 +44,9 @@ enum StoragePresentation {
     static func outcome(_ outcome: RetentionOutcome) -> String {
         guard outcome.didChangeAnything || !outcome.failures.isEmpty else { return "Nothing was due: no capture file or history was deleted.\n" }
         var out = ""
+        if !outcome.deletedLeftOvers.isEmpty {
+            out += "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))).\n"
+        }
         if !outcome.deletedFiles.isEmpty {
             out += "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.bytesReclaimed)).\n"
         }
@@ -58,6 +64,7 @@ enum StoragePresentation {
             "captureBytes": .int(usage.captureBytes), "captureFiles": .int(usage.captureFileCount),
             "historyBytes": .int(usage.historyBytes), "historyFlows": .int(usage.historyFlowCount), "historyPackets": .int(usage.historyPacketCount),
             "evidenceFiles": .int(usage.evidenceFileCount), "evidenceBytes": .int(usage.evidenceBytes),
+            "leftOverFiles": .int(usage.leftOverFileCount), "leftOverBytes": .int(usage.leftOverBytes),
             "maxAge": .string(settings.maxAge.rawValue), "maxSize": .string(settings.maxCaptureSize.rawValue),
             "dueFiles": .ints(plan.filesToDelete), "dueBytes": .int(plan.bytesReclaimed),
             "sizeCapUnreachable": .bool(plan.sizeCapUnreachable), "sizeCapHeldByEvidence": .bool(plan.sizeCapHeldByEvidence),

@@ -51,6 +51,33 @@ final class StorageManagerTests: XCTestCase {
         XCTAssertFalse(try manager.enforce(.default, recordingSequence: recording, now: Date().addingTimeInterval(365 * 86_400)).didChangeAnything)
     }
 
+    /// An import killed while it wrote leaves capture files whose claim was rolled back with the
+    /// rest of it: no session knows of them (216 MB of them, by hand, for a killed 229 MB import).
+    func testFilesLeftByAnImportThatDidNotFinishAreShownAndDeletedAndNothingElseIs() throws {
+        let (dir, store) = try sample()
+        defer { withExtendedLifetime(dir) {} }
+        let manager = StorageManager(store: store)
+        let library = CaptureLibrary(directory: store.capturesDirectory)
+        let before = try library.files()
+        XCTAssertEqual(try manager.usage().leftOverFileCount, 0)
+        let highest = try XCTUnwrap(before.map(\.sequence).max())
+        let header = Data([0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 101, 0, 0, 0])
+        for (sequence, size) in [(highest + 1, 5_000), (highest + 2, 7_000)] {
+            try (header + Data(count: size)).write(to: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+        }
+        let usage = try manager.usage()
+        XCTAssertEqual(usage.leftOverFileCount, 2)
+        XCTAssertEqual(usage.leftOverBytes, UInt64(2 * header.count + 12_000))
+        // Limits that leave every other file where it is.
+        let outcome = try manager.enforce(RetentionSettings(maxAge: .unlimited, maxCaptureSize: .unlimited), recordingSequence: nil, now: Date())
+        XCTAssertEqual(outcome.deletedLeftOvers, [highest + 1, highest + 2])
+        XCTAssertEqual(outcome.deletedFiles, [])
+        XCTAssertEqual(outcome.bytesReclaimed, UInt64(2 * header.count + 12_000))
+        XCTAssertEqual(try library.files(), before)
+        XCTAssertEqual(try manager.usage().leftOverFileCount, 0)
+        XCTAssertEqual(try store.claimCaptureFileSequence(at: Date()), highest + 1, "the next import takes the first sequence free again")
+    }
+
     func testDeletingASessionReleasesItsCapturesToRetention() throws {
         let (dir, store) = try sample()
         defer { withExtendedLifetime(dir) {} }
