@@ -23,7 +23,26 @@ public enum AtomicRename {
 
     /// A name beside `destination` to write it under, of this process and this call alone.
     public static func partialName(for destination: URL) -> URL {
-        destination.deletingLastPathComponent()
+        removeAbandonedPartials(for: destination)
+        return destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Removes what a process killed while it wrote `destination` left beside it (a bundle's partial
+    /// archive is as large as the bundle): the partial names of processes no longer running. A
+    /// name whose process is running, whatever it is, is left alone.
+    static func removeAbandonedPartials(for destination: URL) {
+        let directory = destination.deletingLastPathComponent()
+        let prefix = ".\(destination.lastPathComponent).partial-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, !isRunning(pid) else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// kill(2) with no signal: whether a process of that id exists (one of another user counts).
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        kill(pid, 0) == 0 || errno != ESRCH
     }
 }

@@ -67,10 +67,21 @@ public final class EvidenceExporter {
         (project) throws(RequirementCatalogueLibraryError) in try RequirementCatalogueLibrary.catalogue(for: project)
     }
 
-    public init(store: FlowStore, temporaryDirectory: URL = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("tunnelvision-export-\(getuid())-\(UUID().uuidString)", isDirectory: true)) {
+    public init(store: FlowStore, temporaryDirectory: URL = EvidenceExporter.newTemporaryDirectory()) {
         self.store = store
         self.temporaryDirectory = temporaryDirectory
+    }
+
+    /// A directory of this exporter's own under TMPDIR, named with the user and the process; those
+    /// of the user's exports killed while they wrote (their process gone) are removed first.
+    public static func newTemporaryDirectory() -> URL {
+        let temporary = FileManager.default.temporaryDirectory
+        let prefix = "tunnelvision-export-\(getuid())-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, !AtomicRename.isRunning(pid) else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
+        return temporary.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
     }
 
     /// Reads the session out of the history and builds its documents (pure), with what tells at the

@@ -119,6 +119,29 @@ final class EvidenceExportTests: XCTestCase {
         XCTAssertEqual(SHA256Digest.hex(of: a), SHA256Digest.hex(of: b))
     }
 
+    /// An export killed while it wrote leaves its directory under TMPDIR (a bundle's deflated
+    /// documents); the next export of the same user removes those whose process is gone.
+    func testAnExportsTemporaryDirectoryIsOfItsProcessAndAKilledExportsIsRemovedByTheNext() throws {
+        let temporary = TemporaryDirectory("tmpdir")
+        let saved = ProcessInfo.processInfo.environment["TMPDIR"]
+        setenv("TMPDIR", temporary.url.path, 1)
+        defer { if let saved { setenv("TMPDIR", saved, 1) } else { unsetenv("TMPDIR") } }
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let uid = getuid()
+        let names = ["tunnelvision-export-\(uid)-\(ended.processIdentifier)-6F9725E5-FD2A-49B6-8ADE-DF1541041D14",   // killed: goes
+                     "tunnelvision-export-\(uid)-\(getpid())-0F9725E5-FD2A-49B6-8ADE-DF1541041D14",                // running: stays
+                     "tunnelvision-export-\(uid &+ 1)-\(ended.processIdentifier)-1F9725E5-FD2A-49B6-8ADE-DF1541041D14", // another user's: stays
+                     "tunnelvision-export-\(uid)-D1206B7A-2A82-40EC-ADF0-7F3CBDFC6234"]                             // no process named: stays
+        for name in names { try FileManager.default.createDirectory(at: temporary.url.appendingPathComponent(name), withIntermediateDirectories: false) }
+        let fresh = EvidenceExporter.newTemporaryDirectory()
+        XCTAssertEqual(fresh.deletingLastPathComponent().standardizedFileURL.path, temporary.url.standardizedFileURL.path)
+        XCTAssertTrue(fresh.lastPathComponent.hasPrefix("tunnelvision-export-\(uid)-\(getpid())-"), fresh.lastPathComponent)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)), Set(names.dropFirst()))
+    }
+
     func testVerifyPassesAFreshBundle() throws {
         let (dir, store) = try copyOfStore()
         let checks = BundleVerifier.verify(try export(store, into: dir).url)
