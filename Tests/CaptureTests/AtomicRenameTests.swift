@@ -4,19 +4,10 @@ import TestSupport
 import XCTest
 
 final class AtomicRenameTests: XCTestCase {
-    /// The id of a process that has ended.
-    func endedProcess() throws -> pid_t {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
-    }
-
     func testWhatAKilledWriterLeftBesideADestinationGoesWhenItIsWrittenAgainAndNothingElseDoes() throws {
         let dir = TemporaryDirectory("partials")
         let destination = dir.url.appendingPathComponent("bundle.zip")
-        let ended = try endedProcess()
+        let ended = try EndedProcess.id()
         let names = [".bundle.zip.partial-\(ended)-0A1B2C3D",                 // a killed export's: goes
                      ".bundle.zip.partial-\(getpid())-0A1B2C3D",              // this process's own: stays
                      ".other.zip.partial-\(ended)-0A1B2C3D",                  // another destination's: stays

@@ -126,14 +126,11 @@ final class EvidenceExportTests: XCTestCase {
         let saved = ProcessInfo.processInfo.environment["TMPDIR"]
         setenv("TMPDIR", temporary.url.path, 1)
         defer { if let saved { setenv("TMPDIR", saved, 1) } else { unsetenv("TMPDIR") } }
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
-        ended.waitUntilExit()
+        let ended = try EndedProcess.id()
         let uid = getuid()
-        let names = ["tunnelvision-export-\(uid)-\(ended.processIdentifier)-6F9725E5-FD2A-49B6-8ADE-DF1541041D14",   // killed: goes
+        let names = ["tunnelvision-export-\(uid)-\(ended)-6F9725E5-FD2A-49B6-8ADE-DF1541041D14",   // killed: goes
                      "tunnelvision-export-\(uid)-\(getpid())-0F9725E5-FD2A-49B6-8ADE-DF1541041D14",                // running: stays
-                     "tunnelvision-export-\(uid &+ 1)-\(ended.processIdentifier)-1F9725E5-FD2A-49B6-8ADE-DF1541041D14", // another user's: stays
+                     "tunnelvision-export-\(uid &+ 1)-\(ended)-1F9725E5-FD2A-49B6-8ADE-DF1541041D14", // another user's: stays
                      "tunnelvision-export-\(uid)-D1206B7A-2A82-40EC-ADF0-7F3CBDFC6234"]                             // no process named: stays
         for name in names { try FileManager.default.createDirectory(at: temporary.url.appendingPathComponent(name), withIntermediateDirectories: false) }
         let fresh = EvidenceExporter.newTemporaryDirectory()
