@@ -20,8 +20,10 @@ public struct StorageUsage: Sendable, Hashable {
 }
 
 public struct RetentionOutcome: Sendable, Hashable {
-    /// Files left by an import that did not finish, deleted first (their bytes in `bytesReclaimed`).
+    /// Files left by an import that did not finish, deleted first, and their bytes (also counted in
+    /// `bytesReclaimed`, which is everything deleted).
     public let deletedLeftOvers: [UInt32]
+    public let leftOverBytesReclaimed: UInt64
     public let deletedFiles: [UInt32]
     public let bytesReclaimed: UInt64
     public let prunedFlows: Int
@@ -87,6 +89,7 @@ public struct StorageManager {
             }
             return removed
         }
+        let leftOverBytes = reclaimed
         let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
         let sizes = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0.byteCount) })
         for sequence in plan.filesToDelete {
@@ -99,7 +102,7 @@ public struct StorageManager {
             }
         }
         let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
-        return RetentionOutcome(deletedLeftOvers: leftOvers, deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
+        return RetentionOutcome(deletedLeftOvers: leftOvers, leftOverBytesReclaimed: leftOverBytes, deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
                                 sizeCapUnreachable: plan.sizeCapUnreachable, sizeCapHeldByEvidence: plan.sizeCapHeldByEvidence)
     }
 }

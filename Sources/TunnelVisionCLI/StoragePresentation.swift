@@ -45,10 +45,10 @@ enum StoragePresentation {
         guard outcome.didChangeAnything || !outcome.failures.isEmpty else { return "Nothing was due: no capture file or history was deleted.\n" }
         var out = ""
         if !outcome.deletedLeftOvers.isEmpty {
-            out += "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))).\n"
+            out += "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.leftOverBytesReclaimed)).\n"
         }
         if !outcome.deletedFiles.isEmpty {
-            out += "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.bytesReclaimed)).\n"
+            out += "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
         }
         if outcome.prunedFlows > 0 {
             out += "Removed \(AuditPresentation.count(outcome.prunedFlows, "connection")) older than the age limit from the history; connections of audit sessions were kept.\n"

@@ -73,6 +73,7 @@ final class StorageManagerTests: XCTestCase {
         XCTAssertEqual(outcome.deletedLeftOvers, [highest + 1, highest + 2])
         XCTAssertEqual(outcome.deletedFiles, [])
         XCTAssertEqual(outcome.bytesReclaimed, UInt64(2 * header.count + 12_000))
+        XCTAssertEqual(outcome.leftOverBytesReclaimed, outcome.bytesReclaimed)
         XCTAssertEqual(try library.files(), before)
         XCTAssertEqual(try manager.usage().leftOverFileCount, 0)
         XCTAssertEqual(try store.claimCaptureFileSequence(at: Date()), highest + 1, "the next import takes the first sequence free again")
