@@ -22,18 +22,18 @@ public enum AtomicRename {
     }
 
     /// A name beside `destination` to write it under, of this process and this call alone.
+    /// What a process killed while it wrote `destination` left beside it (a bundle's partial archive
+    /// is as large as the bundle) is removed first.
     public static func partialName(for destination: URL) -> URL {
-        removeAbandonedPartials(for: destination)
-        return destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let directory = destination.deletingLastPathComponent(), prefix = ".\(destination.lastPathComponent).partial-"
+        removeAbandoned(in: directory, prefix: prefix)
+        return directory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))")
     }
 
-    /// Removes what a process killed while it wrote `destination` left beside it (a bundle's partial
-    /// archive is as large as the bundle): the partial names of processes no longer running. A
-    /// name whose process is running, whatever it is, is left alone.
-    static func removeAbandonedPartials(for destination: URL) {
-        let directory = destination.deletingLastPathComponent()
-        let prefix = ".\(destination.lastPathComponent).partial-"
+    /// Removes the files and directories of `directory` named `prefix`, a process id, "-" and
+    /// anything, whose process is no longer running: what a writer killed half-way left. A name
+    /// whose process is running, whatever that process is, is left alone.
+    public static func removeAbandoned(in directory: URL, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, !isRunning(pid) else { continue }
@@ -42,7 +42,7 @@ public enum AtomicRename {
     }
 
     /// kill(2) with no signal: whether a process of that id exists (one of another user counts).
-    public static func isRunning(_ pid: pid_t) -> Bool {
+    static func isRunning(_ pid: pid_t) -> Bool {
         kill(pid, 0) == 0 || errno != ESRCH
     }
 }

@@ -77,10 +77,7 @@ public final class EvidenceExporter {
     public static func newTemporaryDirectory() -> URL {
         let temporary = FileManager.default.temporaryDirectory
         let prefix = "tunnelvision-export-\(getuid())-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, !AtomicRename.isRunning(pid) else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
+        AtomicRename.removeAbandoned(in: temporary, prefix: prefix)
         return temporary.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
     }
 

@@ -25,7 +25,7 @@ public final class FlowStore {
             try fm.createDirectory(at: directory, withIntermediateDirectories: true)
             try fm.createDirectory(at: directory.appendingPathComponent(Self.capturesDirectoryName), withIntermediateDirectories: true)
         } catch {
-            throw FlowStoreError.directoryUnavailable(path: directory.path, reason: Self.reason(error))
+            throw FlowStoreError.directoryUnavailable(path: directory.path, reason: SystemErrorText.reason(error))
         }
         try Self.refuseIfNotSQLite(databaseURL)
         do {
@@ -101,5 +101,4 @@ public final class FlowStore {
         try wrap { try db.immediateTransaction(body) }
     }
 
-    static func reason(_ error: Error) -> String { SystemErrorText.reason(error) }
 }

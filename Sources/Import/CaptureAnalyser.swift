@@ -14,14 +14,12 @@ struct CaptureAnalyser {
 
     init(devices: [String]) { self.devices = Set(devices) }
 
-    /// Before 1970, or later than the history can hold (2262): not a time any capture was taken at.
-    static let plausibleTimes = Instant.storableMicroseconds
 
-    /// The frame's packet, if it is one to import (read whole, and taken at a plausible time),
-    /// else why not.
+    /// The frame's packet, if it is one to import (read whole, and taken at a time the history can
+    /// hold: from 1970 to 2262, which covers any capture), else why not.
     static func importable(_ frame: DecodedFrame) -> DissectResult {
         let result = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType)
-        guard case .packet = result, !plausibleTimes.contains(frame.microseconds) else { return result }
+        guard case .packet = result, !Instant.storableMicroseconds.contains(frame.microseconds) else { return result }
         return .unparseable("timestamp out of range")
     }
 
