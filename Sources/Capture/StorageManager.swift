@@ -70,37 +70,32 @@ public struct StorageManager {
     /// and prunes the history by age, never removing flows of an audit session.
     @discardableResult
     public func enforce(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionOutcome {
-        var deleted: [UInt32] = [], failures: [String] = []
-        var reclaimed: UInt64 = 0
+        var failures: [String] = []
+        /// Deletes the files given, keeping a failure per file and going on; what was deleted, and its bytes.
+        func delete(_ files: [CaptureFileInfo]) -> ([UInt32], UInt64) {
+            var deleted: [UInt32] = [], bytes: UInt64 = 0
+            for file in files {
+                do {
+                    try library.delete(sequence: file.sequence)
+                    deleted.append(file.sequence)
+                    bytes += file.byteCount
+                } catch {
+                    failures.append(error.description)
+                }
+            }
+            return (deleted, bytes)
+        }
         // Files left by an import that did not finish go first. An import claims its files and
         // writes them inside one write transaction: holding the write lock here, no import is
         // under way, so a file the history does not know of is no one's.
-        let leftOvers: [UInt32] = try store.transaction {
+        let (leftOvers, leftOverBytes) = try store.transaction {
             let claimed = try store.claimedCaptureFileSequences()
-            var removed: [UInt32] = []
-            for file in try library.files() where !claimed.contains(file.sequence) && file.sequence != recordingSequence {
-                do {
-                    try library.delete(sequence: file.sequence)
-                    removed.append(file.sequence)
-                    reclaimed += file.byteCount
-                } catch {
-                    failures.append("\(error)")
-                }
-            }
-            return removed
+            return delete(try library.files().filter { !claimed.contains($0.sequence) && $0.sequence != recordingSequence })
         }
-        let leftOverBytes = reclaimed
         let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
-        let sizes = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0.byteCount) })
-        for sequence in plan.filesToDelete {
-            do {
-                try library.delete(sequence: sequence)
-                deleted.append(sequence)
-                reclaimed += sizes[sequence] ?? 0
-            } catch {
-                failures.append(error.description)
-            }
-        }
+        let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })
+        let (deleted, bytes) = delete(plan.filesToDelete.compactMap { files[$0] })
+        let reclaimed = leftOverBytes + bytes
         let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
         return RetentionOutcome(deletedLeftOvers: leftOvers, leftOverBytesReclaimed: leftOverBytes, deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
                                 sizeCapUnreachable: plan.sizeCapUnreachable, sizeCapHeldByEvidence: plan.sizeCapHeldByEvidence)
