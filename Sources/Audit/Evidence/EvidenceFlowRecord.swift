@@ -35,10 +35,9 @@ public enum EvidenceFlowRecord {
             w.beginObject(); w.key("origin"); w.string(name.origin.rawValue); w.key("text"); w.string(name.text); w.endObject()
         } else { w.null() }
         w.key("packetCount"); w.int(f.packetCount)
+        func peer(_ end: FlowEndpoint) { w.beginObject(); w.key("address"); w.string(end.address); w.key("port"); w.int(end.port); w.endObject() }
         w.key("peers")
-        w.beginArray()
-        for peer in [f.peers.a, f.peers.b] { w.beginObject(); w.key("address"); w.string(peer.address); w.key("port"); w.int(peer.port); w.endObject() }
-        w.endArray()
+        w.beginArray(); peer(f.peers.a); peer(f.peers.b); w.endArray()
         w.key("protocol"); w.string(f.ipProtocol.name)
         w.key("quic")
         if let quic = f.quic {
