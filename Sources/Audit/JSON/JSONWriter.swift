@@ -1,7 +1,8 @@
-/// JSON written as it is decided, into UTF-8 bytes: the one place that knows how a document is laid
-/// out (two spaces a level, an item a line, `": "` after a key, `{}` and `[]` when empty). A
-/// `JSONValue` is written through it (`value(_:)`); a record written twenty thousand times (a flow
-/// of flows.json) calls it member by member, with no value tree built and let go for each.
+/// JSON written as it is decided, into UTF-8 bytes: how a value is laid out (two spaces a level, an
+/// item a line, `": "` after a key, `{}` and `[]` when empty) is decided here alone — only the few
+/// bytes around a document's streamed array are `StreamedJSONObject`'s. A `JSONValue` is written
+/// through it (`value(_:)`); a record written twenty thousand times (a flow of flows.json) calls it
+/// member by member, with no value tree built and let go for each.
 public struct JSONWriter {
     public var bytes: [UInt8]
     /// The open arrays and objects, innermost last.
