@@ -4,7 +4,9 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 SAMPLE_STORE ?= out/sample-store
 
-.PHONY: setup build sample test bench clean
+.PHONY: setup build sample test lint format bench clean
+
+SWIFT_SOURCES := Sources Tests Package.swift
 
 setup:
 	@scripts/setup.sh
@@ -17,9 +19,16 @@ sample: build
 	@scripts/sample.sh "$(SAMPLE_STORE)"
 
 # The whole test suite. The executable is built first: tests run it as a separate process.
-test: setup
+test: setup lint
 	swift build --build-tests
 	swift test --skip-build --disable-swift-testing
+
+# The toolchain's formatter, with the checked-in .swift-format: `make format` rewrites, lint only reads.
+lint:
+	swift format lint --strict --recursive $(SWIFT_SOURCES)
+
+format:
+	swift format --in-place --recursive $(SWIFT_SOURCES)
 
 # The benchmark: the reference workload and a tenth of it, figures as ratios to the machine's floor.
 bench: build

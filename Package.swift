@@ -5,43 +5,64 @@ import PackageDescription
 //   tunnelvision → TunnelVisionCLI → Evidence → ReportPDF / Capture → FlowStore → Audit (pure)
 //   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto; CChecksum, C of our own (CRC-32).
 let package = Package(
-    name: "TunnelVisionEvidence",
-    platforms: [.macOS(.v13)],
-    products: [
-        .executable(name: "tunnelvision", targets: ["tunnelvision"]),
-    ],
-    targets: [
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCairoPango", pkgConfig: "pangocairo fontconfig cairo-pdf",
-                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
-                       providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto",
-                       providers: [.apt(["libssl-dev"])]),
+  name: "TunnelVisionEvidence",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "tunnelvision", targets: ["tunnelvision"])
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CCairoPango", pkgConfig: "pangocairo fontconfig cairo-pdf",
+      providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
 
-        // CRC-32 by carry-less multiplication, zlib's where the processor has none.
-        .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
+    // CRC-32 by carry-less multiplication, zlib's where the processor has none.
+    .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
 
-        .target(name: "Audit"),
-        .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
-        .target(name: "Capture", dependencies: ["Audit", "FlowStore", "CCrypto"]),
-        .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
-        .target(name: "Evidence", dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto"]),
-        .target(name: "Sample", dependencies: ["Audit", "FlowStore", "Capture"]),
-        .target(name: "Import", dependencies: ["Audit", "FlowStore", "Capture", "CCrypto"]),
-        .target(name: "TunnelVisionCLI", dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import"]),
-        .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
+    .target(name: "Audit"),
+    .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
+    .target(name: "Capture", dependencies: ["Audit", "FlowStore", "CCrypto"]),
+    .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
+    .target(
+      name: "Evidence",
+      dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto"]),
+    .target(name: "Sample", dependencies: ["Audit", "FlowStore", "Capture"]),
+    .target(name: "Import", dependencies: ["Audit", "FlowStore", "Capture", "CCrypto"]),
+    .target(
+      name: "TunnelVisionCLI",
+      dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import"]),
+    .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
 
-        // Helpers the tests share: temporary directories, golden files, external tools.
-        .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
-        .testTarget(name: "EvidenceTests", dependencies: ["Evidence", "CChecksum", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "ImportTests", dependencies: ["Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport"]),
-        .testTarget(name: "TunnelVisionCLITests", dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "TestSupport"],
-                    exclude: ["Golden"]),
-    ],
-    swiftLanguageModes: [.v6]
+    // Helpers the tests share: temporary directories, golden files, external tools.
+    .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
+    .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
+    .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
+    .testTarget(
+      name: "CaptureTests",
+      dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
+    .testTarget(
+      name: "EvidenceTests",
+      dependencies: [
+        "Evidence", "CChecksum", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample",
+        "TestSupport",
+      ], exclude: ["Golden"]),
+    .testTarget(
+      name: "ImportTests",
+      dependencies: [
+        "Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport",
+      ]),
+    .testTarget(
+      name: "TunnelVisionCLITests",
+      dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "TestSupport"],
+      exclude: ["Golden"]),
+  ],
+  swiftLanguageModes: [.v6]
 )

@@ -1,168 +1,203 @@
 import Foundation
 
 public struct AllowlistEntry: Sendable, Hashable {
-    public let pattern: DomainPattern
-    /// "backend", "crash reporting": goes to the report.
-    public let note: String?
+  public let pattern: DomainPattern
+  /// "backend", "crash reporting": goes to the report.
+  public let note: String?
 
-    public init(pattern: DomainPattern, note: String? = nil) {
-        self.pattern = pattern
-        let trimmed = note?.trimmingWhitespace()
-        self.note = (trimmed?.isEmpty ?? true) ? nil : trimmed
-    }
+  public init(pattern: DomainPattern, note: String? = nil) {
+    self.pattern = pattern
+    let trimmed = note?.trimmingWhitespace()
+    self.note = (trimmed?.isEmpty ?? true) ? nil : trimmed
+  }
 }
 
 public struct AuditProject: Sendable, Hashable, Identifiable {
-    public let id: Int64
-    public let name: String
-    /// Informational: it never filters traffic.
-    public let bundleIdentifier: String?
-    /// A catalogue identifier, nil until one is chosen.
-    public let catalogueVersion: String?
-    /// In the order it was written.
-    public let allowlist: [AllowlistEntry]
-    public let createdAt: Date
+  public let id: Int64
+  public let name: String
+  /// Informational: it never filters traffic.
+  public let bundleIdentifier: String?
+  /// A catalogue identifier, nil until one is chosen.
+  public let catalogueVersion: String?
+  /// In the order it was written.
+  public let allowlist: [AllowlistEntry]
+  public let createdAt: Date
 
-    public init(id: Int64, name: String, bundleIdentifier: String?, catalogueVersion: String?,
-                allowlist: [AllowlistEntry], createdAt: Date) {
-        self.id = id; self.name = name; self.bundleIdentifier = bundleIdentifier
-        self.catalogueVersion = catalogueVersion; self.allowlist = allowlist; self.createdAt = createdAt
-    }
+  public init(
+    id: Int64, name: String, bundleIdentifier: String?, catalogueVersion: String?,
+    allowlist: [AllowlistEntry], createdAt: Date
+  ) {
+    self.id = id
+    self.name = name
+    self.bundleIdentifier = bundleIdentifier
+    self.catalogueVersion = catalogueVersion
+    self.allowlist = allowlist
+    self.createdAt = createdAt
+  }
 
-    /// The first entry that covers the host.
-    public func allowlistEntry(matching host: String) -> AllowlistEntry? {
-        allowlist.first { $0.pattern.matches(host) }
-    }
+  /// The first entry that covers the host.
+  public func allowlistEntry(matching host: String) -> AllowlistEntry? {
+    allowlist.first { $0.pattern.matches(host) }
+  }
 }
 
 /// Everything of a project but what the store assigns.
 public struct AuditProjectDraft: Sendable, Hashable {
-    public var name: String
-    public var bundleIdentifier: String?
-    public var catalogueVersion: String?
-    public var allowlist: [AllowlistEntry]
+  public var name: String
+  public var bundleIdentifier: String?
+  public var catalogueVersion: String?
+  public var allowlist: [AllowlistEntry]
 
-    public init(name: String, bundleIdentifier: String? = nil, catalogueVersion: String? = nil,
-                allowlist: [AllowlistEntry] = []) {
-        self.name = name; self.bundleIdentifier = bundleIdentifier
-        self.catalogueVersion = catalogueVersion; self.allowlist = allowlist
-    }
+  public init(
+    name: String, bundleIdentifier: String? = nil, catalogueVersion: String? = nil,
+    allowlist: [AllowlistEntry] = []
+  ) {
+    self.name = name
+    self.bundleIdentifier = bundleIdentifier
+    self.catalogueVersion = catalogueVersion
+    self.allowlist = allowlist
+  }
 
-    public init(_ project: AuditProject) {
-        self.init(name: project.name, bundleIdentifier: project.bundleIdentifier,
-                  catalogueVersion: project.catalogueVersion, allowlist: project.allowlist)
-    }
+  public init(_ project: AuditProject) {
+    self.init(
+      name: project.name, bundleIdentifier: project.bundleIdentifier,
+      catalogueVersion: project.catalogueVersion, allowlist: project.allowlist)
+  }
 }
 
 public struct AppRelease: Sendable, Hashable {
-    public let version: String
-    public let build: String
-    public init(version: String, build: String) { self.version = version; self.build = build }
+  public let version: String
+  public let build: String
+  public init(version: String, build: String) {
+    self.version = version
+    self.build = build
+  }
 }
 
 public enum AuditSessionKind: Sendable, Hashable {
-    /// Recorded without the audited app.
-    case baseline
-    case audit(AppRelease)
+  /// Recorded without the audited app.
+  case baseline
+  case audit(AppRelease)
 
-    public var release: AppRelease? {
-        if case .audit(let release) = self { return release }
-        return nil
-    }
+  public var release: AppRelease? {
+    if case .audit(let release) = self { return release }
+    return nil
+  }
 }
 
 public struct AuditEnvironment: Sendable, Hashable {
-    public let deviceModel: String
-    public let osVersion: String
-    public let toolVersion: String
-    public init(deviceModel: String, osVersion: String, toolVersion: String) {
-        self.deviceModel = deviceModel; self.osVersion = osVersion; self.toolVersion = toolVersion
-    }
+  public let deviceModel: String
+  public let osVersion: String
+  public let toolVersion: String
+  public init(deviceModel: String, osVersion: String, toolVersion: String) {
+    self.deviceModel = deviceModel
+    self.osVersion = osVersion
+    self.toolVersion = toolVersion
+  }
 }
 
 public struct InspectionConditions: Sendable, Hashable {
-    public let inspectionEnabled: Bool
-    public let caTrusted: Bool
-    public init(inspectionEnabled: Bool, caTrusted: Bool) {
-        self.inspectionEnabled = inspectionEnabled; self.caTrusted = caTrusted
-    }
-    /// Both, or pinning is not assessed.
-    public var supportsPinningEvidence: Bool { inspectionEnabled && caTrusted }
-    public static let off = InspectionConditions(inspectionEnabled: false, caTrusted: false)
+  public let inspectionEnabled: Bool
+  public let caTrusted: Bool
+  public init(inspectionEnabled: Bool, caTrusted: Bool) {
+    self.inspectionEnabled = inspectionEnabled
+    self.caTrusted = caTrusted
+  }
+  /// Both, or pinning is not assessed.
+  public var supportsPinningEvidence: Bool { inspectionEnabled && caTrusted }
+  public static let off = InspectionConditions(inspectionEnabled: false, caTrusted: false)
 }
 
 public struct AuditSession: Sendable, Hashable, Identifiable {
-    public let id: Int64
-    public let projectID: Int64
-    public let kind: AuditSessionKind
-    public let environment: AuditEnvironment
-    public let inspection: InspectionConditions
-    public let startedAt: Date
-    /// nil while open.
-    public let endedAt: Date?
-    public let notes: String
+  public let id: Int64
+  public let projectID: Int64
+  public let kind: AuditSessionKind
+  public let environment: AuditEnvironment
+  public let inspection: InspectionConditions
+  public let startedAt: Date
+  /// nil while open.
+  public let endedAt: Date?
+  public let notes: String
 
-    public init(id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-                inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String) {
-        self.id = id; self.projectID = projectID; self.kind = kind; self.environment = environment
-        self.inspection = inspection; self.startedAt = startedAt; self.endedAt = endedAt; self.notes = notes
-    }
+  public init(
+    id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
+    inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String
+  ) {
+    self.id = id
+    self.projectID = projectID
+    self.kind = kind
+    self.environment = environment
+    self.inspection = inspection
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.notes = notes
+  }
 
-    public var isOpen: Bool { endedAt == nil }
+  public var isOpen: Bool { endedAt == nil }
 }
 
 /// Everything of a session but what the store assigns (the row id and the instant).
 public struct AuditSessionDraft: Sendable, Hashable {
-    public var projectID: Int64
-    public var kind: AuditSessionKind
-    public var environment: AuditEnvironment
-    public var inspection: InspectionConditions
-    public var notes: String
+  public var projectID: Int64
+  public var kind: AuditSessionKind
+  public var environment: AuditEnvironment
+  public var inspection: InspectionConditions
+  public var notes: String
 
-    public init(projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-                inspection: InspectionConditions, notes: String = "") {
-        self.projectID = projectID; self.kind = kind; self.environment = environment
-        self.inspection = inspection; self.notes = notes
-    }
+  public init(
+    projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
+    inspection: InspectionConditions, notes: String = ""
+  ) {
+    self.projectID = projectID
+    self.kind = kind
+    self.environment = environment
+    self.inspection = inspection
+    self.notes = notes
+  }
 }
 
 public enum SessionMarkerKind: Sendable, Hashable {
-    case consentGiven, loggedIn, loggedOut, custom(String)
+  case consentGiven, loggedIn, loggedOut
+  case custom(String)
 }
 
 public struct SessionMarker: Sendable, Hashable, Identifiable {
-    public let id: Int64
-    public let sessionID: Int64
-    public let date: Date
-    public let kind: SessionMarkerKind
-    public init(id: Int64, sessionID: Int64, date: Date, kind: SessionMarkerKind) {
-        self.id = id; self.sessionID = sessionID; self.date = date; self.kind = kind
-    }
+  public let id: Int64
+  public let sessionID: Int64
+  public let date: Date
+  public let kind: SessionMarkerKind
+  public init(id: Int64, sessionID: Int64, date: Date, kind: SessionMarkerKind) {
+    self.id = id
+    self.sessionID = sessionID
+    self.date = date
+    self.kind = kind
+  }
 }
 
 /// The open session with its project's name: what is needed to say where a marker would go.
 public struct AuditRecording: Sendable, Hashable {
-    public let session: AuditSession
-    public let projectName: String
-    public init(session: AuditSession, projectName: String) {
-        self.session = session; self.projectName = projectName
-    }
+  public let session: AuditSession
+  public let projectName: String
+  public init(session: AuditSession, projectName: String) {
+    self.session = session
+    self.projectName = projectName
+  }
 }
 
 public enum OpenSessionMarkerOutcome: Sendable, Hashable {
-    case placed(SessionMarker, in: AuditRecording)
-    case noOpenSession
+  case placed(SessionMarker, in: AuditRecording)
+  case noOpenSession
 }
 
 public enum AuditStoreError: Error, Sendable, Hashable {
-    case emptyProjectName
-    case duplicateAllowlistPattern(String)
-    case projectNotFound(Int64)
-    case sessionNotFound(Int64)
-    /// Carries the session in the way.
-    case sessionAlreadyOpen(Int64)
-    case sessionAlreadyEnded(Int64)
-    /// An end or a marker dated before the session began.
-    case dateBeforeSessionStart
-    case emptyMarkerLabel
+  case emptyProjectName
+  case duplicateAllowlistPattern(String)
+  case projectNotFound(Int64)
+  case sessionNotFound(Int64)
+  /// Carries the session in the way.
+  case sessionAlreadyOpen(Int64)
+  case sessionAlreadyEnded(Int64)
+  /// An end or a marker dated before the session began.
+  case dateBeforeSessionStart
+  case emptyMarkerLabel
 }

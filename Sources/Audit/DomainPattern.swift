@@ -1,74 +1,77 @@
 /// An allowlist pattern: an exact name or `*.suffix`. Normalised and validated on construction.
 public struct DomainPattern: Sendable, Hashable {
-    public enum Scope: Sendable, Hashable { case exact, subdomains }
+  public enum Scope: Sendable, Hashable { case exact, subdomains }
 
-    public enum ParseError: Error, Sendable, Equatable {
-        case empty, misplacedWildcard, nonASCII, emptyLabel
-        case labelTooLong(String), nameTooLong, invalidCharacter(Character)
+  public enum ParseError: Error, Sendable, Equatable {
+    case empty, misplacedWildcard, nonASCII, emptyLabel
+    case labelTooLong(String)
+    case nameTooLong
+    case invalidCharacter(Character)
+  }
+
+  public let scope: Scope
+  /// Normalised (lower case, no trailing dot), without the `*.` prefix.
+  public let name: String
+
+  public init(parsing text: String) throws(ParseError) {
+    var body = DomainPattern.normalised(host: text.trimmingWhitespace())
+    guard !body.isEmpty else { throw .empty }
+    var scope = Scope.exact
+    if body.hasPrefix("*.") {
+      scope = .subdomains
+      body.removeFirst(2)
     }
-
-    public let scope: Scope
-    /// Normalised (lower case, no trailing dot), without the `*.` prefix.
-    public let name: String
-
-    public init(parsing text: String) throws(ParseError) {
-        var body = DomainPattern.normalised(host: text.trimmingWhitespace())
-        guard !body.isEmpty else { throw .empty }
-        var scope = Scope.exact
-        if body.hasPrefix("*.") {
-            scope = .subdomains
-            body.removeFirst(2)
-        }
-        if body.contains("*") || body == "*" { throw .misplacedWildcard }
-        guard body.unicodeScalars.allSatisfy(\.isASCII) else { throw .nonASCII }
-        for character in body where !DomainPattern.isAllowed(character) {
-            throw .invalidCharacter(character)
-        }
-        guard !body.isEmpty else { throw .emptyLabel }
-        let labels = body.split(separator: ".", omittingEmptySubsequences: false)
-        for label in labels {
-            if label.isEmpty { throw .emptyLabel }
-            if label.count > 63 { throw .labelTooLong(String(label)) }
-        }
-        guard body.count <= 253 else { throw .nameTooLong }
-        self.scope = scope
-        self.name = body
+    if body.contains("*") || body == "*" { throw .misplacedWildcard }
+    guard body.unicodeScalars.allSatisfy(\.isASCII) else { throw .nonASCII }
+    for character in body where !DomainPattern.isAllowed(character) {
+      throw .invalidCharacter(character)
     }
-
-    /// The canonical form: what is stored and shown.
-    public var text: String { scope == .subdomains ? "*." + name : name }
-
-    /// A wildcard covers names below the suffix, never the suffix itself.
-    public func matches(_ host: String) -> Bool {
-        let candidate = DomainPattern.normalised(host: host)
-        switch scope {
-        case .exact: return candidate == name
-        case .subdomains: return candidate.hasSuffix("." + name)
-        }
+    guard !body.isEmpty else { throw .emptyLabel }
+    let labels = body.split(separator: ".", omittingEmptySubsequences: false)
+    for label in labels {
+      if label.isEmpty { throw .emptyLabel }
+      if label.count > 63 { throw .labelTooLong(String(label)) }
     }
+    guard body.count <= 253 else { throw .nameTooLong }
+    self.scope = scope
+    self.name = body
+  }
 
-    /// Lower case, without a trailing dot: the text a finding cites and a domain is keyed by.
-    public static func normalised(host: String) -> String {
-        var text = host.lowercased()
-        while text.hasSuffix(".") && text.count > 1 { text.removeLast() }
-        return text
-    }
+  /// The canonical form: what is stored and shown.
+  public var text: String { scope == .subdomains ? "*." + name : name }
 
-    private static func isAllowed(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        switch ascii {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): return true
-        default: return false
-        }
+  /// A wildcard covers names below the suffix, never the suffix itself.
+  public func matches(_ host: String) -> Bool {
+    let candidate = DomainPattern.normalised(host: host)
+    switch scope {
+    case .exact: return candidate == name
+    case .subdomains: return candidate.hasSuffix("." + name)
     }
+  }
+
+  /// Lower case, without a trailing dot: the text a finding cites and a domain is keyed by.
+  public static func normalised(host: String) -> String {
+    var text = host.lowercased()
+    while text.hasSuffix(".") && text.count > 1 { text.removeLast() }
+    return text
+  }
+
+  private static func isAllowed(_ character: Character) -> Bool {
+    guard let ascii = character.asciiValue else { return false }
+    switch ascii {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+      return true
+    default: return false
+    }
+  }
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
-    }
+  func trimmingWhitespace() -> String {
+    var scalars = Substring(self)
+    while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+    while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+    return String(scalars)
+  }
 }

@@ -2,178 +2,207 @@ import Foundation
 
 /// The IP protocol of a flow, by number.
 public struct IPProtocolNumber: Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let icmp = IPProtocolNumber(rawValue: 1)
-    public static let tcp = IPProtocolNumber(rawValue: 6)
-    public static let udp = IPProtocolNumber(rawValue: 17)
-    public static let icmpv6 = IPProtocolNumber(rawValue: 58)
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public static let icmp = IPProtocolNumber(rawValue: 1)
+  public static let tcp = IPProtocolNumber(rawValue: 6)
+  public static let udp = IPProtocolNumber(rawValue: 17)
+  public static let icmpv6 = IPProtocolNumber(rawValue: 58)
 
-    /// The stable identifier documents carry: tcp / udp / icmp / icmpv6 / other.
-    public var name: String {
-        switch self {
-        case .tcp: return "tcp"
-        case .udp: return "udp"
-        case .icmp: return "icmp"
-        case .icmpv6: return "icmpv6"
-        default: return "other"
-        }
+  /// The stable identifier documents carry: tcp / udp / icmp / icmpv6 / other.
+  public var name: String {
+    switch self {
+    case .tcp: return "tcp"
+    case .udp: return "udp"
+    case .icmp: return "icmp"
+    case .icmpv6: return "icmpv6"
+    default: return "other"
     }
+  }
 }
 
 /// One end of a flow: an address as text (IPv4 dotted, IPv6 RFC 5952) and a port (0 without ports).
 public struct FlowEndpoint: Sendable, Hashable, Comparable {
-    public let address: String
-    public let port: UInt16
-    public init(address: String, port: UInt16) { self.address = address; self.port = port }
-    public static func < (lhs: FlowEndpoint, rhs: FlowEndpoint) -> Bool {
-        (lhs.address, lhs.port) < (rhs.address, rhs.port)
-    }
-    public var text: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
+  public let address: String
+  public let port: UInt16
+  public init(address: String, port: UInt16) {
+    self.address = address
+    self.port = port
+  }
+  public static func < (lhs: FlowEndpoint, rhs: FlowEndpoint) -> Bool {
+    (lhs.address, lhs.port) < (rhs.address, rhs.port)
+  }
+  public var text: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
 }
 
 /// The canonical endpoint pair: the lower endpoint first. It does not know which end is the device.
 public struct FlowPeers: Sendable, Hashable {
-    public let a: FlowEndpoint
-    public let b: FlowEndpoint
-    public init(_ one: FlowEndpoint, _ other: FlowEndpoint) {
-        if other < one { a = other; b = one } else { a = one; b = other }
+  public let a: FlowEndpoint
+  public let b: FlowEndpoint
+  public init(_ one: FlowEndpoint, _ other: FlowEndpoint) {
+    if other < one {
+      a = other
+      b = one
+    } else {
+      a = one
+      b = other
     }
-    public func contains(port: UInt16) -> Bool { a.port == port || b.port == port }
+  }
+  public func contains(port: UInt16) -> Bool { a.port == port || b.port == port }
 }
 
 public enum TLSInspectionStatus: Int, Sendable, Hashable, CaseIterable {
-    case plaintext = 0, encrypted = 1, inspected = 2, notInspectable = 3
-    public var name: String {
-        switch self {
-        case .plaintext: return "plaintext"
-        case .encrypted: return "encrypted"
-        case .inspected: return "inspected"
-        case .notInspectable: return "notInspectable"
-        }
+  case plaintext = 0
+  case encrypted = 1
+  case inspected = 2
+  case notInspectable = 3
+  public var name: String {
+    switch self {
+    case .plaintext: return "plaintext"
+    case .encrypted: return "encrypted"
+    case .inspected: return "inspected"
+    case .notInspectable: return "notInspectable"
     }
+  }
 }
 
 /// How a TCP stream opened, when its first bytes were read.
 public enum StreamOpening: Int, Sendable, Hashable, CaseIterable {
-    case tlsHandshake = 1, httpRequest = 2, unrecognised = 3
-    public var name: String {
-        switch self {
-        case .tlsHandshake: return "tlsHandshake"
-        case .httpRequest: return "httpRequest"
-        case .unrecognised: return "unrecognised"
-        }
+  case tlsHandshake = 1
+  case httpRequest = 2
+  case unrecognised = 3
+  public var name: String {
+    switch self {
+    case .tlsHandshake: return "tlsHandshake"
+    case .httpRequest: return "httpRequest"
+    case .unrecognised: return "unrecognised"
     }
+  }
 }
 
 /// What the app's ClientHello offered.
 public struct ClientTLSOffer: Sendable, Hashable {
-    public enum VersionsForm: Int, Sendable, Hashable {
-        /// supported_versions: the exact list.
-        case listed = 1
-        /// Only the legacy version: everything up to it. `versions` holds the ceiling.
-        case upTo = 2
-        public var name: String { self == .listed ? "listed" : "upTo" }
-    }
-    public let versionsForm: VersionsForm
-    public let versions: [TLSProtocolVersion]
-    public let alpn: [String]
-    /// ALPN identifiers that could not be kept as text (or past the bound).
-    public let droppedALPNCount: Int
-    public let encryptedClientHello: Bool
+  public enum VersionsForm: Int, Sendable, Hashable {
+    /// supported_versions: the exact list.
+    case listed = 1
+    /// Only the legacy version: everything up to it. `versions` holds the ceiling.
+    case upTo = 2
+    public var name: String { self == .listed ? "listed" : "upTo" }
+  }
+  public let versionsForm: VersionsForm
+  public let versions: [TLSProtocolVersion]
+  public let alpn: [String]
+  /// ALPN identifiers that could not be kept as text (or past the bound).
+  public let droppedALPNCount: Int
+  public let encryptedClientHello: Bool
 
-    public init(versionsForm: VersionsForm, versions: [TLSProtocolVersion], alpn: [String] = [],
-                droppedALPNCount: Int = 0, encryptedClientHello: Bool = false) {
-        self.versionsForm = versionsForm; self.versions = versions; self.alpn = alpn
-        self.droppedALPNCount = droppedALPNCount; self.encryptedClientHello = encryptedClientHello
-    }
+  public init(
+    versionsForm: VersionsForm, versions: [TLSProtocolVersion], alpn: [String] = [],
+    droppedALPNCount: Int = 0, encryptedClientHello: Bool = false
+  ) {
+    self.versionsForm = versionsForm
+    self.versions = versions
+    self.alpn = alpn
+    self.droppedALPNCount = droppedALPNCount
+    self.encryptedClientHello = encryptedClientHello
+  }
 }
 
 /// Which connection a server answer was read from.
 public enum TLSReadingSource: Int, Sendable, Hashable {
-    /// The server's answer to the app, read from the app's own connection.
-    case serverHello = 1
-    /// The answer to the tunnel's own connection to the server, opened to inspect the traffic.
-    case upstreamConnection = 2
-    public var name: String { self == .serverHello ? "serverHello" : "upstreamConnection" }
+  /// The server's answer to the app, read from the app's own connection.
+  case serverHello = 1
+  /// The answer to the tunnel's own connection to the server, opened to inspect the traffic.
+  case upstreamConnection = 2
+  public var name: String { self == .serverHello ? "serverHello" : "upstreamConnection" }
 }
 
 public enum ServerTLSAnswer: Sendable, Hashable {
-    case negotiated(version: TLSProtocolVersion, cipherSuite: UInt16, fromHelloRetryRequest: Bool, source: TLSReadingSource)
-    /// An alert instead of a ServerHello.
-    case refused(alert: UInt8)
+  case negotiated(
+    version: TLSProtocolVersion, cipherSuite: UInt16, fromHelloRetryRequest: Bool,
+    source: TLSReadingSource)
+  /// An alert instead of a ServerHello.
+  case refused(alert: UInt8)
 }
 
 public struct QUICReading: Sendable, Hashable {
-    public enum End: Int, Sendable, Hashable {
-        /// A version the client proposed.
-        case client = 1
-        /// A version the server answered with.
-        case server = 2
-        public var name: String { self == .client ? "client" : "server" }
-    }
-    public let version: UInt32
-    public let end: End
-    public init(version: UInt32, end: End) { self.version = version; self.end = end }
+  public enum End: Int, Sendable, Hashable {
+    /// A version the client proposed.
+    case client = 1
+    /// A version the server answered with.
+    case server = 2
+    public var name: String { self == .client ? "client" : "server" }
+  }
+  public let version: UInt32
+  public let end: End
+  public init(version: UInt32, end: End) {
+    self.version = version
+    self.end = end
+  }
 
-    public static let version1: UInt32 = 0x0000_0001
-    public static let version2: UInt32 = 0x6b33_43cf
-    /// Versions known to carry TLS 1.3 and protect their packets.
-    public var isKnownToCarryTLS13: Bool { version == Self.version1 || version == Self.version2 }
+  public static let version1: UInt32 = 0x0000_0001
+  public static let version2: UInt32 = 0x6b33_43cf
+  /// Versions known to carry TLS 1.3 and protect their packets.
+  public var isKnownToCarryTLS13: Bool { version == Self.version1 || version == Self.version2 }
 
-    public var versionName: String {
-        switch version {
-        case Self.version1: return "QUICv1"
-        case Self.version2: return "QUICv2"
-        default:
-            let digits = String(version, radix: 16)
-            return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
-        }
+  public var versionName: String {
+    switch version {
+    case Self.version1: return "QUICv1"
+    case Self.version2: return "QUICv2"
+    default:
+      let digits = String(version, radix: 16)
+      return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
+  }
 }
 
 /// Why a negotiated handshake carried no certificate in the clear.
 public enum CertificateAbsence: Int, Sendable, Hashable, CaseIterable {
-    case sessionResumed = 1, pskOnly = 2, emptyCertificateMessage = 3
-    public var name: String {
-        switch self {
-        case .sessionResumed: return "sessionResumed"
-        case .pskOnly: return "pskOnly"
-        case .emptyCertificateMessage: return "emptyCertificateMessage"
-        }
+  case sessionResumed = 1
+  case pskOnly = 2
+  case emptyCertificateMessage = 3
+  public var name: String {
+    switch self {
+    case .sessionResumed: return "sessionResumed"
+    case .pskOnly: return "pskOnly"
+    case .emptyCertificateMessage: return "emptyCertificateMessage"
     }
+  }
 }
 
 /// Whether the server certificate could be seen, and if not why.
 public enum CertificateVisibility: Sendable, Hashable {
-    case presented(chain: [Data], chainIsComplete: Bool)
-    case notSent(CertificateAbsence)
-    /// TLS 1.3 encrypts it.
-    case encryptedInHandshake
-    /// The inspecting tunnel showed the app its own certificate.
-    case replacedByInspection
-    /// No handshake completed.
-    case noNegotiation
-    case notRead
+  case presented(chain: [Data], chainIsComplete: Bool)
+  case notSent(CertificateAbsence)
+  /// TLS 1.3 encrypts it.
+  case encryptedInHandshake
+  /// The inspecting tunnel showed the app its own certificate.
+  case replacedByInspection
+  /// No handshake completed.
+  case noNegotiation
+  case notRead
 
-    public var name: String {
-        switch self {
-        case .presented: return "presented"
-        case .notSent: return "notSent"
-        case .encryptedInHandshake: return "encryptedInHandshake"
-        case .replacedByInspection: return "replacedByInspection"
-        case .noNegotiation: return "noNegotiation"
-        case .notRead: return "notRead"
-        }
+  public var name: String {
+    switch self {
+    case .presented: return "presented"
+    case .notSent: return "notSent"
+    case .encryptedInHandshake: return "encryptedInHandshake"
+    case .replacedByInspection: return "replacedByInspection"
+    case .noNegotiation: return "noNegotiation"
+    case .notRead: return "notRead"
     }
+  }
 }
 
 /// The name a flow is judged by, and where it comes from.
 public struct FlowName: Sendable, Hashable {
-    public enum Origin: String, Sendable, Hashable { case sni, dns }
-    public let text: String
-    public let origin: Origin
-    public init(text: String, origin: Origin) { self.text = text; self.origin = origin }
+  public enum Origin: String, Sendable, Hashable { case sni, dns }
+  public let text: String
+  public let origin: Origin
+  public init(text: String, origin: Origin) {
+    self.text = text
+    self.origin = origin
+  }
 }
 
 /// What an inspection attempt came to: read from the status, which records it.
@@ -181,104 +210,129 @@ public enum InspectionOutcome: Sendable, Hashable { case inspected, notInspectab
 
 /// A flow of the history, with every reading the store keeps.
 public struct StoredFlow: Sendable, Hashable, Identifiable {
-    public var id: Int64
-    /// The capture session (the store opening) the flow was recorded in.
-    public var captureSessionID: Int64
-    public var ipProtocol: IPProtocolNumber
-    public var peers: FlowPeers
-    public var firstSeen: Date
-    public var lastSeen: Date
-    /// Relative to the device.
-    public var bytesOut: UInt64
-    public var bytesIn: UInt64
-    public var packetCount: Int
-    public var tlsStatus: TLSInspectionStatus
-    /// The name the ClientHello announced (server_name), as read.
-    public var sni: String?
-    /// The name DNS gave the address, and the address's other names.
-    public var dnsName: String?
-    public var dnsOtherNames: [String]
-    public var streamOpening: StreamOpening?
-    public var clientTLS: ClientTLSOffer?
-    public var serverTLS: ServerTLSAnswer?
-    public var quic: QUICReading?
-    public var serverCertificate: CertificateVisibility
-    public var auditSessionID: Int64?
+  public var id: Int64
+  /// The capture session (the store opening) the flow was recorded in.
+  public var captureSessionID: Int64
+  public var ipProtocol: IPProtocolNumber
+  public var peers: FlowPeers
+  public var firstSeen: Date
+  public var lastSeen: Date
+  /// Relative to the device.
+  public var bytesOut: UInt64
+  public var bytesIn: UInt64
+  public var packetCount: Int
+  public var tlsStatus: TLSInspectionStatus
+  /// The name the ClientHello announced (server_name), as read.
+  public var sni: String?
+  /// The name DNS gave the address, and the address's other names.
+  public var dnsName: String?
+  public var dnsOtherNames: [String]
+  public var streamOpening: StreamOpening?
+  public var clientTLS: ClientTLSOffer?
+  public var serverTLS: ServerTLSAnswer?
+  public var quic: QUICReading?
+  public var serverCertificate: CertificateVisibility
+  public var auditSessionID: Int64?
 
-    public init(id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
-                firstSeen: Date, lastSeen: Date, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0, packetCount: Int = 0,
-                tlsStatus: TLSInspectionStatus, sni: String? = nil, dnsName: String? = nil,
-                dnsOtherNames: [String] = [], streamOpening: StreamOpening? = nil,
-                clientTLS: ClientTLSOffer? = nil, serverTLS: ServerTLSAnswer? = nil, quic: QUICReading? = nil,
-                serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil) {
-        self.id = id; self.captureSessionID = captureSessionID; self.ipProtocol = ipProtocol
-        self.peers = peers; self.firstSeen = firstSeen; self.lastSeen = lastSeen
-        self.bytesOut = bytesOut; self.bytesIn = bytesIn; self.packetCount = packetCount
-        self.tlsStatus = tlsStatus; self.sni = sni; self.dnsName = dnsName; self.dnsOtherNames = dnsOtherNames
-        self.streamOpening = streamOpening; self.clientTLS = clientTLS; self.serverTLS = serverTLS
-        self.quic = quic; self.serverCertificate = serverCertificate; self.auditSessionID = auditSessionID
+  public init(
+    id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
+    firstSeen: Date, lastSeen: Date, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
+    packetCount: Int = 0,
+    tlsStatus: TLSInspectionStatus, sni: String? = nil, dnsName: String? = nil,
+    dnsOtherNames: [String] = [], streamOpening: StreamOpening? = nil,
+    clientTLS: ClientTLSOffer? = nil, serverTLS: ServerTLSAnswer? = nil, quic: QUICReading? = nil,
+    serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil
+  ) {
+    self.id = id
+    self.captureSessionID = captureSessionID
+    self.ipProtocol = ipProtocol
+    self.peers = peers
+    self.firstSeen = firstSeen
+    self.lastSeen = lastSeen
+    self.bytesOut = bytesOut
+    self.bytesIn = bytesIn
+    self.packetCount = packetCount
+    self.tlsStatus = tlsStatus
+    self.sni = sni
+    self.dnsName = dnsName
+    self.dnsOtherNames = dnsOtherNames
+    self.streamOpening = streamOpening
+    self.clientTLS = clientTLS
+    self.serverTLS = serverTLS
+    self.quic = quic
+    self.serverCertificate = serverCertificate
+    self.auditSessionID = auditSessionID
+  }
+
+  /// The announced name if there is one (an empty SNI is none), otherwise the name from DNS.
+  public var name: FlowName? {
+    if let sni, !sni.isEmpty { return FlowName(text: sni, origin: .sni) }
+    if let dnsName, !dnsName.isEmpty { return FlowName(text: dnsName, origin: .dns) }
+    return nil
+  }
+
+  public var announcedName: String? {
+    guard let sni, !sni.isEmpty else { return nil }
+    return sni
+  }
+
+  public var inspectionOutcome: InspectionOutcome? {
+    switch tlsStatus {
+    case .inspected: return .inspected
+    case .notInspectable: return .notInspectable
+    case .plaintext, .encrypted: return nil
     }
+  }
 
-    /// The announced name if there is one (an empty SNI is none), otherwise the name from DNS.
-    public var name: FlowName? {
-        if let sni, !sni.isEmpty { return FlowName(text: sni, origin: .sni) }
-        if let dnsName, !dnsName.isEmpty { return FlowName(text: dnsName, origin: .dns) }
-        return nil
-    }
-
-    public var announcedName: String? {
-        guard let sni, !sni.isEmpty else { return nil }
-        return sni
-    }
-
-    public var inspectionOutcome: InspectionOutcome? {
-        switch tlsStatus {
-        case .inspected: return .inspected
-        case .notInspectable: return .notInspectable
-        case .plaintext, .encrypted: return nil
-        }
-    }
-
-    public var durationSeconds: Double { lastSeen.timeIntervalSince(firstSeen) }
+  public var durationSeconds: Double { lastSeen.timeIntervalSince(firstSeen) }
 }
 
 public enum PacketDirection: Int, Sendable, Hashable {
-    /// From the device.
-    case outbound = 1
-    /// To the device.
-    case inbound = 2
-    public var name: String { self == .outbound ? "out" : "in" }
+  /// From the device.
+  case outbound = 1
+  /// To the device.
+  case inbound = 2
+  public var name: String { self == .outbound ? "out" : "in" }
 }
 
 /// Where a packet's bytes are: capture file sequence and byte offset of its record.
 /// File 0 / offset 0 means never captured.
 public struct CaptureLocation: Sendable, Hashable {
-    public let fileSequence: UInt32
-    public let offset: UInt64
-    public init(fileSequence: UInt32, offset: UInt64) { self.fileSequence = fileSequence; self.offset = offset }
-    public static let notCaptured = CaptureLocation(fileSequence: 0, offset: 0)
-    public var isCaptured: Bool { !(fileSequence == 0 && offset == 0) }
+  public let fileSequence: UInt32
+  public let offset: UInt64
+  public init(fileSequence: UInt32, offset: UInt64) {
+    self.fileSequence = fileSequence
+    self.offset = offset
+  }
+  public static let notCaptured = CaptureLocation(fileSequence: 0, offset: 0)
+  public var isCaptured: Bool { !(fileSequence == 0 && offset == 0) }
 }
 
 public struct StoredPacket: Sendable, Hashable {
-    public var flowID: Int64
-    public var date: Date
-    public var direction: PacketDirection
-    public var length: Int
-    public var tcpFlags: UInt8
-    public var location: CaptureLocation
-    public init(flowID: Int64, date: Date, direction: PacketDirection, length: Int, tcpFlags: UInt8 = 0,
-                location: CaptureLocation = .notCaptured) {
-        self.flowID = flowID; self.date = date; self.direction = direction; self.length = length
-        self.tcpFlags = tcpFlags; self.location = location
-    }
+  public var flowID: Int64
+  public var date: Date
+  public var direction: PacketDirection
+  public var length: Int
+  public var tcpFlags: UInt8
+  public var location: CaptureLocation
+  public init(
+    flowID: Int64, date: Date, direction: PacketDirection, length: Int, tcpFlags: UInt8 = 0,
+    location: CaptureLocation = .notCaptured
+  ) {
+    self.flowID = flowID
+    self.date = date
+    self.direction = direction
+    self.length = length
+    self.tcpFlags = tcpFlags
+    self.location = location
+  }
 }
 
 extension Array where Element == StoredFlow {
-    /// The session's order: by first packet, then by id. The history hands flows over in it
-    /// already, and then they are returned as they are, not copied.
-    public func inSessionOrder() -> [StoredFlow] {
-        let precedes = { (a: StoredFlow, b: StoredFlow) in (a.firstSeen, a.id) < (b.firstSeen, b.id) }
-        return zip(self, dropFirst()).allSatisfy { !precedes($1, $0) } ? self : sorted(by: precedes)
-    }
+  /// The session's order: by first packet, then by id. The history hands flows over in it
+  /// already, and then they are returned as they are, not copied.
+  public func inSessionOrder() -> [StoredFlow] {
+    let precedes = { (a: StoredFlow, b: StoredFlow) in (a.firstSeen, a.id) < (b.firstSeen, b.id) }
+    return zip(self, dropFirst()).allSatisfy { !precedes($1, $0) } ? self : sorted(by: precedes)
+  }
 }

@@ -1,76 +1,76 @@
 /// A TLS (or SSL) protocol version as it travels on the wire.
 public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+  public let rawValue: UInt16
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let ssl3 = TLSProtocolVersion(rawValue: 0x0300)
-    public static let tls10 = TLSProtocolVersion(rawValue: 0x0301)
-    public static let tls11 = TLSProtocolVersion(rawValue: 0x0302)
-    public static let tls12 = TLSProtocolVersion(rawValue: 0x0303)
-    public static let tls13 = TLSProtocolVersion(rawValue: 0x0304)
+  public static let ssl3 = TLSProtocolVersion(rawValue: 0x0300)
+  public static let tls10 = TLSProtocolVersion(rawValue: 0x0301)
+  public static let tls11 = TLSProtocolVersion(rawValue: 0x0302)
+  public static let tls12 = TLSProtocolVersion(rawValue: 0x0303)
+  public static let tls13 = TLSProtocolVersion(rawValue: 0x0304)
 
-    /// The five published versions, oldest first.
-    public static let published: [TLSProtocolVersion] = [.ssl3, .tls10, .tls11, .tls12, .tls13]
+  /// The five published versions, oldest first.
+  public static let published: [TLSProtocolVersion] = [.ssl3, .tls10, .tls11, .tls12, .tls13]
 
-    public var isPublished: Bool { Self.published.contains(self) }
+  public var isPublished: Bool { Self.published.contains(self) }
 
-    /// GREASE values (RFC 8701) are not versions.
-    public var isGREASE: Bool { rawValue & 0x0f0f == 0x0a0a && rawValue >> 8 == rawValue & 0xff }
+  /// GREASE values (RFC 8701) are not versions.
+  public var isGREASE: Bool { rawValue & 0x0f0f == 0x0a0a && rawValue >> 8 == rawValue & 0xff }
 
-    /// "TLS 1.2", "SSL 3.0", or the hex value when it has no name.
-    public var name: String {
-        switch self {
-        case .ssl3: return "SSL 3.0"
-        case .tls10: return "TLS 1.0"
-        case .tls11: return "TLS 1.1"
-        case .tls12: return "TLS 1.2"
-        case .tls13: return "TLS 1.3"
-        default: return hex
-        }
+  /// "TLS 1.2", "SSL 3.0", or the hex value when it has no name.
+  public var name: String {
+    switch self {
+    case .ssl3: return "SSL 3.0"
+    case .tls10: return "TLS 1.0"
+    case .tls11: return "TLS 1.1"
+    case .tls12: return "TLS 1.2"
+    case .tls13: return "TLS 1.3"
+    default: return hex
     }
+  }
 
-    /// Without the space, as a spreadsheet cell carries it: "TLS1.2", "0x7F1C".
-    public var compactName: String {
-        switch self {
-        case .ssl3: return "SSL3.0"
-        case .tls10: return "TLS1.0"
-        case .tls11: return "TLS1.1"
-        case .tls12: return "TLS1.2"
-        case .tls13: return "TLS1.3"
-        default: return hex
-        }
+  /// Without the space, as a spreadsheet cell carries it: "TLS1.2", "0x7F1C".
+  public var compactName: String {
+    switch self {
+    case .ssl3: return "SSL3.0"
+    case .tls10: return "TLS1.0"
+    case .tls11: return "TLS1.1"
+    case .tls12: return "TLS1.2"
+    case .tls13: return "TLS1.3"
+    default: return hex
     }
+  }
 
-    public var hex: String {
-        let digits = String(rawValue, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+  public var hex: String {
+    let digits = String(rawValue, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+  }
+
+  /// "1.0" … "1.3": how a catalogue writes a minimum.
+  public init?(catalogueText: String) {
+    switch catalogueText {
+    case "1.0": self = .tls10
+    case "1.1": self = .tls11
+    case "1.2": self = .tls12
+    case "1.3": self = .tls13
+    default: return nil
     }
+  }
 
-    /// "1.0" … "1.3": how a catalogue writes a minimum.
-    public init?(catalogueText: String) {
-        switch catalogueText {
-        case "1.0": self = .tls10
-        case "1.1": self = .tls11
-        case "1.2": self = .tls12
-        case "1.3": self = .tls13
-        default: return nil
-        }
+  public var catalogueText: String? {
+    switch self {
+    case .tls10: return "1.0"
+    case .tls11: return "1.1"
+    case .tls12: return "1.2"
+    case .tls13: return "1.3"
+    default: return nil
     }
+  }
 
-    public var catalogueText: String? {
-        switch self {
-        case .tls10: return "1.0"
-        case .tls11: return "1.1"
-        case .tls12: return "1.2"
-        case .tls13: return "1.3"
-        default: return nil
-        }
-    }
+  public var description: String { name }
 
-    public var description: String { name }
-
-    /// Ordered by wire value; only meaningful between published versions.
-    public static func < (lhs: TLSProtocolVersion, rhs: TLSProtocolVersion) -> Bool {
-        lhs.rawValue < rhs.rawValue
-    }
+  /// Ordered by wire value; only meaningful between published versions.
+  public static func < (lhs: TLSProtocolVersion, rhs: TLSProtocolVersion) -> Bool {
+    lhs.rawValue < rhs.rawValue
+  }
 }

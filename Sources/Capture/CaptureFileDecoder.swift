@@ -2,244 +2,338 @@ import Foundation
 
 /// One frame of a capture file as it was recorded: when, on which link type, and its bytes.
 public struct DecodedFrame: Sendable {
-    /// Microseconds since the epoch.
-    public let microseconds: Int64
-    public let linkType: UInt32
-    public let data: Data
-    public let originalLength: UInt32
-    /// The section header's hardware, OS and application options, if the file is pcapng.
-    public let section: Int
+  /// Microseconds since the epoch.
+  public let microseconds: Int64
+  public let linkType: UInt32
+  public let data: Data
+  public let originalLength: UInt32
+  /// The section header's hardware, OS and application options, if the file is pcapng.
+  public let section: Int
 }
 
 /// A pcapng section's environment facts.
 public struct CaptureSectionInfo: Sendable, Hashable {
-    public var hardware: String?
-    public var os: String?
-    public var application: String?
-    public init(hardware: String? = nil, os: String? = nil, application: String? = nil) {
-        self.hardware = hardware; self.os = os; self.application = application
-    }
+  public var hardware: String?
+  public var os: String?
+  public var application: String?
+  public init(hardware: String? = nil, os: String? = nil, application: String? = nil) {
+    self.hardware = hardware
+    self.os = os
+    self.application = application
+  }
 }
 
 /// Why a capture file as a whole cannot be read, with the offset where it went wrong.
 public struct CaptureFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let offset: UInt64
-    public let reason: String
-    public var description: String { "at byte \(offset): \(reason)" }
+  public let offset: UInt64
+  public let reason: String
+  public var description: String { "at byte \(offset): \(reason)" }
 }
 
 /// Reads pcap (µs and ns, both byte orders) and pcapng (several sections and interfaces,
 /// `if_tsresol`, EPB, SPB and the obsolete PB) frame by frame, bounding every length by what the
 /// file can hold before allocating it. Frames come to `body` in file order.
 public struct CaptureFileDecoder {
-    public static let maximumFrame = 262_144
+  public static let maximumFrame = 262_144
 
-    public private(set) var sections: [CaptureSectionInfo] = []
-    /// Records whose length lies, or that are cut short at the end: the rest of the file was sound.
-    public private(set) var damagedRecords = 0
+  public private(set) var sections: [CaptureSectionInfo] = []
+  /// Records whose length lies, or that are cut short at the end: the rest of the file was sound.
+  public private(set) var damagedRecords = 0
 
-    public init() {}
+  public init() {}
 
-    public mutating func decode(_ url: URL, _ body: (DecodedFrame) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw CaptureFileError(offset: 0, reason: "the file cannot be opened") }
-        defer { try? handle.close() }
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: 0)
-        var reader = ChunkReader(handle: handle, size: size)
-        guard let magic = try reader.peek(4) else { throw CaptureFileError(offset: 0, reason: "the file is empty") }
-        let m = UInt32(magic[0]) | UInt32(magic[1]) << 8 | UInt32(magic[2]) << 16 | UInt32(magic[3]) << 24
-        switch m {
-        case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1: try decodePcap(&reader, body)
-        case 0x0A0D_0D0A: try decodePcapng(&reader, body)
-        default: throw CaptureFileError(offset: 0, reason: "this is neither a pcap nor a pcapng file (no magic number that either begins with)")
-        }
+  public mutating func decode(_ url: URL, _ body: (DecodedFrame) throws -> Void) throws {
+    guard let handle = FileHandle(forReadingAtPath: url.path) else {
+      throw CaptureFileError(offset: 0, reason: "the file cannot be opened")
     }
-
-    mutating func decodePcap(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
-        guard let header = try r.read(24) else { throw CaptureFileError(offset: 0, reason: "the pcap header is cut short") }
-        let raw = UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
-        let big = raw == 0xd4c3_b2a1 || raw == 0x4d3c_b2a1
-        let nanos = raw == 0xa1b2_3c4d || raw == 0x4d3c_b2a1
-        let linkType = Bytes.u32(header, 20, big) & 0x0fff_ffff
-        sections = [CaptureSectionInfo()]
-        while true {
-            let offset = r.offset
-            guard let record = try r.read(16) else {
-                if r.offset < r.size { damagedRecords += 1 }
-                return
-            }
-            let seconds = Int64(Bytes.u32(record, 0, big)), fraction = Int64(Bytes.u32(record, 4, big))
-            let included = Int(Bytes.u32(record, 8, big)), original = Bytes.u32(record, 12, big)
-            guard included <= Self.maximumFrame else {
-                throw CaptureFileError(offset: offset, reason: "a record claims \(included) bytes, more than any frame can have")
-            }
-            guard let data = try r.read(included) else { damagedRecords += 1; return }
-            try body(DecodedFrame(microseconds: seconds * 1_000_000 + (nanos ? fraction / 1_000 : fraction), linkType: linkType,
-                                  data: Data(data), originalLength: original, section: 0))
-        }
+    defer { try? handle.close() }
+    let size = try handle.seekToEnd()
+    try handle.seek(toOffset: 0)
+    var reader = ChunkReader(handle: handle, size: size)
+    guard let magic = try reader.peek(4) else {
+      throw CaptureFileError(offset: 0, reason: "the file is empty")
     }
-
-    mutating func decodePcapng(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
-        var big = false
-        var interfaces: [(linkType: UInt32, resolution: Int64)] = []
-        while let head = try r.peek(8) {
-            let offset = r.offset
-            let typeLE = UInt32(head[0]) | UInt32(head[1]) << 8 | UInt32(head[2]) << 16 | UInt32(head[3]) << 24
-            if typeLE == 0x0A0D_0D0A {
-                guard let shb = try r.peek(12) else { throw CaptureFileError(offset: offset, reason: "a section header is cut short") }
-                let magic = UInt32(shb[8]) | UInt32(shb[9]) << 8 | UInt32(shb[10]) << 16 | UInt32(shb[11]) << 24
-                if magic == 0x1A2B_3C4D { big = false } else if magic == 0x4D3C_2B1A { big = true }
-                else { throw CaptureFileError(offset: offset + 8, reason: "the section header's byte-order magic is neither order") }
-                interfaces = []
-                sections.append(CaptureSectionInfo())
-            }
-            let length = Int(Bytes.u32(head, 4, big))
-            guard length >= 12, length % 4 == 0 else {
-                throw CaptureFileError(offset: offset, reason: "a block claims a length of \(length) bytes, which no block can have")
-            }
-            if UInt64(length) > r.size - offset {
-                // A last block cut short by a dying writer: the frames before it are sound.
-                if !interfaces.isEmpty { damagedRecords += 1; return }
-                throw CaptureFileError(offset: offset, reason: "a block claims \(length) bytes, more than the file holds after it")
-            }
-            guard length <= Self.maximumFrame + 65_536 else {
-                throw CaptureFileError(offset: offset, reason: "a block claims \(length) bytes, more than any block of a capture needs")
-            }
-            guard let block = try r.read(length) else { damagedRecords += 1; return }
-            guard Bytes.u32(block, length - 4, big) == UInt32(length) else {
-                throw CaptureFileError(offset: offset, reason: "a block's trailing length does not repeat its leading one")
-            }
-            let type = Bytes.u32(block, 0, big)
-            switch type {
-            case 0x0A0D_0D0A:
-                var info = CaptureSectionInfo()
-                for (code, value) in Self.options(block, from: 24, to: length - 4, big) {
-                    let text = String(decoding: value, as: UTF8.self)
-                    switch code { case 2: info.hardware = text; case 3: info.os = text; case 4: info.application = text; default: break }
-                }
-                sections[sections.count - 1] = info
-            case 1:
-                guard length >= 20 else { throw CaptureFileError(offset: offset, reason: "an interface description is cut short") }
-                var resolution: Int64 = 1_000_000
-                for (code, value) in Self.options(block, from: 16, to: length - 4, big) where code == 9 && value.count >= 1 {
-                    let v = value[value.startIndex]
-                    let exponent = Int64(v & 0x7f)
-                    if v & 0x80 == 0, exponent <= 18 { resolution = (0..<exponent).reduce(1) { r, _ in r * 10 } }
-                    else if v & 0x80 != 0, exponent <= 62 { resolution = Int64(1) << exponent }
-                }
-                interfaces.append((UInt32(Bytes.u16(block, 8, big)), resolution))
-            case 6, 2:
-                guard length >= 32 else { damagedRecords += 1; continue }
-                let interface = Int(type == 6 ? Bytes.u32(block, 8, big) : UInt32(Bytes.u16(block, 8, big)))
-                let high = UInt64(Bytes.u32(block, 12, big)), low = UInt64(Bytes.u32(block, 16, big))
-                let captured = Int(Bytes.u32(block, 20, big)), original = Bytes.u32(block, 24, big)
-                guard interface < interfaces.count else { damagedRecords += 1; continue }
-                guard captured <= length - 32 else { damagedRecords += 1; continue }
-                let (linkType, resolution) = interfaces[interface]
-                let ticks = Int64(bitPattern: high << 32 | low)
-                try body(DecodedFrame(microseconds: Self.microseconds(ticks, resolution), linkType: linkType,
-                                      data: Data(block[28..<(28 + captured)]), originalLength: original, section: sections.count - 1))
-            case 3:
-                guard length >= 16, let first = interfaces.first else { damagedRecords += 1; continue }
-                let original = Int(Bytes.u32(block, 8, big))
-                let captured = min(original, length - 16)
-                try body(DecodedFrame(microseconds: 0, linkType: first.linkType, data: Data(block[12..<(12 + captured)]),
-                                      originalLength: UInt32(original), section: sections.count - 1))
-            default:
-                continue
-            }
-        }
+    let m =
+      UInt32(magic[0]) | UInt32(magic[1]) << 8 | UInt32(magic[2]) << 16 | UInt32(magic[3]) << 24
+    switch m {
+    case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1: try decodePcap(&reader, body)
+    case 0x0A0D_0D0A: try decodePcapng(&reader, body)
+    default:
+      throw CaptureFileError(
+        offset: 0,
+        reason: "this is neither a pcap nor a pcapng file (no magic number that either begins with)"
+      )
     }
+  }
 
-    /// Ticks of `resolution` per second as microseconds, truncated toward zero: exact for binary
-    /// resolutions too (2^20 ticks a second are not a microsecond each, nor 2^10 a thousandth of a
-    /// second), and a time too large for 64 bits of microseconds is the largest there is (outside
-    /// any range a caller accepts) rather than an overflow.
-    static func microseconds(_ ticks: Int64, _ resolution: Int64) -> Int64 {
-        if resolution == 1_000_000 { return ticks }
-        if resolution > 1_000_000 {
-            // |ticks × 10⁶ / resolution| < |ticks|: the quotient always fits.
-            return resolution.dividingFullWidth(ticks.multipliedFullWidth(by: 1_000_000)).quotient
-        }
-        let resolution = max(1, resolution)
-        let (seconds, rest) = ticks.quotientAndRemainder(dividingBy: resolution)
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        // |rest| < resolution ≤ 10⁶, so rest × 10⁶ fits.
-        let (sum, carry) = whole.addingReportingOverflow(rest * 1_000_000 / resolution)
-        return overflow || carry ? (ticks < 0 ? .min : .max) : sum
+  mutating func decodePcap(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
+    guard let header = try r.read(24) else {
+      throw CaptureFileError(offset: 0, reason: "the pcap header is cut short")
     }
+    let raw =
+      UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
+    let big = raw == 0xd4c3_b2a1 || raw == 0x4d3c_b2a1
+    let nanos = raw == 0xa1b2_3c4d || raw == 0x4d3c_b2a1
+    let linkType = Bytes.u32(header, 20, big) & 0x0fff_ffff
+    sections = [CaptureSectionInfo()]
+    while true {
+      let offset = r.offset
+      guard let record = try r.read(16) else {
+        if r.offset < r.size { damagedRecords += 1 }
+        return
+      }
+      let seconds = Int64(Bytes.u32(record, 0, big))
+      let fraction = Int64(Bytes.u32(record, 4, big))
+      let included = Int(Bytes.u32(record, 8, big))
+      let original = Bytes.u32(record, 12, big)
+      guard included <= Self.maximumFrame else {
+        throw CaptureFileError(
+          offset: offset, reason: "a record claims \(included) bytes, more than any frame can have")
+      }
+      guard let data = try r.read(included) else {
+        damagedRecords += 1
+        return
+      }
+      try body(
+        DecodedFrame(
+          microseconds: seconds * 1_000_000 + (nanos ? fraction / 1_000 : fraction),
+          linkType: linkType,
+          data: Data(data), originalLength: original, section: 0))
+    }
+  }
 
-    /// Options from `start` to `end` of a block: code, value; stops at end-of-options or where a length lies.
-    static func options(_ block: [UInt8], from start: Int, to end: Int, _ big: Bool) -> [(UInt16, ArraySlice<UInt8>)] {
-        var result: [(UInt16, ArraySlice<UInt8>)] = []
-        var at = start
-        while at + 4 <= end {
-            let code = Bytes.u16(block, at, big), length = Int(Bytes.u16(block, at + 2, big))
-            if code == 0 || at + 4 + length > end { break }
-            result.append((code, block[(at + 4)..<(at + 4 + length)]))
-            at += 4 + ((length + 3) & ~3)
+  mutating func decodePcapng(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
+    var big = false
+    var interfaces: [(linkType: UInt32, resolution: Int64)] = []
+    while let head = try r.peek(8) {
+      let offset = r.offset
+      let typeLE =
+        UInt32(head[0]) | UInt32(head[1]) << 8 | UInt32(head[2]) << 16 | UInt32(head[3]) << 24
+      if typeLE == 0x0A0D_0D0A {
+        guard let shb = try r.peek(12) else {
+          throw CaptureFileError(offset: offset, reason: "a section header is cut short")
         }
-        return result
+        let magic =
+          UInt32(shb[8]) | UInt32(shb[9]) << 8 | UInt32(shb[10]) << 16 | UInt32(shb[11]) << 24
+        if magic == 0x1A2B_3C4D {
+          big = false
+        } else if magic == 0x4D3C_2B1A {
+          big = true
+        } else {
+          throw CaptureFileError(
+            offset: offset + 8, reason: "the section header's byte-order magic is neither order")
+        }
+        interfaces = []
+        sections.append(CaptureSectionInfo())
+      }
+      let length = Int(Bytes.u32(head, 4, big))
+      guard length >= 12, length % 4 == 0 else {
+        throw CaptureFileError(
+          offset: offset,
+          reason: "a block claims a length of \(length) bytes, which no block can have")
+      }
+      if UInt64(length) > r.size - offset {
+        // A last block cut short by a dying writer: the frames before it are sound.
+        if !interfaces.isEmpty {
+          damagedRecords += 1
+          return
+        }
+        throw CaptureFileError(
+          offset: offset,
+          reason: "a block claims \(length) bytes, more than the file holds after it")
+      }
+      guard length <= Self.maximumFrame + 65_536 else {
+        throw CaptureFileError(
+          offset: offset,
+          reason: "a block claims \(length) bytes, more than any block of a capture needs")
+      }
+      guard let block = try r.read(length) else {
+        damagedRecords += 1
+        return
+      }
+      guard Bytes.u32(block, length - 4, big) == UInt32(length) else {
+        throw CaptureFileError(
+          offset: offset, reason: "a block's trailing length does not repeat its leading one")
+      }
+      let type = Bytes.u32(block, 0, big)
+      switch type {
+      case 0x0A0D_0D0A:
+        var info = CaptureSectionInfo()
+        for (code, value) in Self.options(block, from: 24, to: length - 4, big) {
+          let text = String(decoding: value, as: UTF8.self)
+          switch code {
+          case 2: info.hardware = text
+          case 3: info.os = text
+          case 4: info.application = text
+          default: break
+          }
+        }
+        sections[sections.count - 1] = info
+      case 1:
+        guard length >= 20 else {
+          throw CaptureFileError(offset: offset, reason: "an interface description is cut short")
+        }
+        var resolution: Int64 = 1_000_000
+        for (code, value) in Self.options(block, from: 16, to: length - 4, big)
+        where code == 9 && value.count >= 1 {
+          let v = value[value.startIndex]
+          let exponent = Int64(v & 0x7f)
+          if v & 0x80 == 0, exponent <= 18 {
+            resolution = (0..<exponent).reduce(1) { r, _ in r * 10 }
+          } else if v & 0x80 != 0, exponent <= 62 {
+            resolution = Int64(1) << exponent
+          }
+        }
+        interfaces.append((UInt32(Bytes.u16(block, 8, big)), resolution))
+      case 6, 2:
+        guard length >= 32 else {
+          damagedRecords += 1
+          continue
+        }
+        let interface = Int(type == 6 ? Bytes.u32(block, 8, big) : UInt32(Bytes.u16(block, 8, big)))
+        let high = UInt64(Bytes.u32(block, 12, big))
+        let low = UInt64(Bytes.u32(block, 16, big))
+        let captured = Int(Bytes.u32(block, 20, big))
+        let original = Bytes.u32(block, 24, big)
+        guard interface < interfaces.count else {
+          damagedRecords += 1
+          continue
+        }
+        guard captured <= length - 32 else {
+          damagedRecords += 1
+          continue
+        }
+        let (linkType, resolution) = interfaces[interface]
+        let ticks = Int64(bitPattern: high << 32 | low)
+        try body(
+          DecodedFrame(
+            microseconds: Self.microseconds(ticks, resolution), linkType: linkType,
+            data: Data(block[28..<(28 + captured)]), originalLength: original,
+            section: sections.count - 1))
+      case 3:
+        guard length >= 16, let first = interfaces.first else {
+          damagedRecords += 1
+          continue
+        }
+        let original = Int(Bytes.u32(block, 8, big))
+        let captured = min(original, length - 16)
+        try body(
+          DecodedFrame(
+            microseconds: 0, linkType: first.linkType, data: Data(block[12..<(12 + captured)]),
+            originalLength: UInt32(original), section: sections.count - 1))
+      default:
+        continue
+      }
     }
+  }
+
+  /// Ticks of `resolution` per second as microseconds, truncated toward zero: exact for binary
+  /// resolutions too (2^20 ticks a second are not a microsecond each, nor 2^10 a thousandth of a
+  /// second), and a time too large for 64 bits of microseconds is the largest there is (outside
+  /// any range a caller accepts) rather than an overflow.
+  static func microseconds(_ ticks: Int64, _ resolution: Int64) -> Int64 {
+    if resolution == 1_000_000 { return ticks }
+    if resolution > 1_000_000 {
+      // |ticks × 10⁶ / resolution| < |ticks|: the quotient always fits.
+      return resolution.dividingFullWidth(ticks.multipliedFullWidth(by: 1_000_000)).quotient
+    }
+    let resolution = max(1, resolution)
+    let (seconds, rest) = ticks.quotientAndRemainder(dividingBy: resolution)
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+    // |rest| < resolution ≤ 10⁶, so rest × 10⁶ fits.
+    let (sum, carry) = whole.addingReportingOverflow(rest * 1_000_000 / resolution)
+    return overflow || carry ? (ticks < 0 ? .min : .max) : sum
+  }
+
+  /// Options from `start` to `end` of a block: code, value; stops at end-of-options or where a length lies.
+  static func options(_ block: [UInt8], from start: Int, to end: Int, _ big: Bool) -> [(
+    UInt16, ArraySlice<UInt8>
+  )] {
+    var result: [(UInt16, ArraySlice<UInt8>)] = []
+    var at = start
+    while at + 4 <= end {
+      let code = Bytes.u16(block, at, big)
+      let length = Int(Bytes.u16(block, at + 2, big))
+      if code == 0 || at + 4 + length > end { break }
+      result.append((code, block[(at + 4)..<(at + 4 + length)]))
+      at += 4 + ((length + 3) & ~3)
+    }
+    return result
+  }
 }
 
 enum Bytes {
-    static func u16(_ b: [UInt8], _ i: Int, _ big: Bool) -> UInt16 {
-        big ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i]) | UInt16(b[i + 1]) << 8
-    }
-    static func u32(_ b: [UInt8], _ i: Int, _ big: Bool) -> UInt32 {
-        big ? UInt32(u16(b, i, true)) << 16 | UInt32(u16(b, i + 2, true)) : UInt32(u16(b, i, false)) | UInt32(u16(b, i + 2, false)) << 16
-    }
+  static func u16(_ b: [UInt8], _ i: Int, _ big: Bool) -> UInt16 {
+    big ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i]) | UInt16(b[i + 1]) << 8
+  }
+  static func u32(_ b: [UInt8], _ i: Int, _ big: Bool) -> UInt32 {
+    big
+      ? UInt32(u16(b, i, true)) << 16 | UInt32(u16(b, i + 2, true))
+      : UInt32(u16(b, i, false)) | UInt32(u16(b, i + 2, false)) << 16
+  }
 }
 
 /// Reads a file in order through a 1 MiB window.
 struct ChunkReader {
-    let handle: FileHandle
-    let size: UInt64
-    /// The file offset of `position`.
-    private(set) var offset: UInt64 = 0
-    /// The window: its bytes up to `end` are the file's from `offset - position` on. Allocated
-    /// once and kept from refill to refill (a new 1 MiB buffer per refill was 70 000 page faults
-    /// for a 229 MB file once the allocator gave such buffers back each time).
-    private var buffer: [UInt8] = []
-    private var position = 0, end = 0
-    static let window = 1 << 20
+  let handle: FileHandle
+  let size: UInt64
+  /// The file offset of `position`.
+  private(set) var offset: UInt64 = 0
+  /// The window: its bytes up to `end` are the file's from `offset - position` on. Allocated
+  /// once and kept from refill to refill (a new 1 MiB buffer per refill was 70 000 page faults
+  /// for a 229 MB file once the allocator gave such buffers back each time).
+  private var buffer: [UInt8] = []
+  private var position = 0, end = 0
+  static let window = 1 << 20
 
-    init(handle: FileHandle, size: UInt64) { self.handle = handle; self.size = size }
+  init(handle: FileHandle, size: UInt64) {
+    self.handle = handle
+    self.size = size
+  }
 
-    /// Makes sure `count` bytes lie after `position`; false if the file ends first.
-    mutating func fill(_ count: Int) throws -> Bool {
-        if end - position >= count { return true }
-        let left = end - position
-        if position > 0 {
-            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: left) }
-            position = 0; end = left
+  /// Makes sure `count` bytes lie after `position`; false if the file ends first.
+  mutating func fill(_ count: Int) throws -> Bool {
+    if end - position >= count { return true }
+    let left = end - position
+    if position > 0 {
+      buffer.withUnsafeMutableBytes {
+        $0.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: left)
+      }
+      position = 0
+      end = left
+    }
+    // A small file gets a window of its size; a record longer than the window, a window of its own.
+    let wanted = max(count, Int(min(UInt64(Self.window), size)))
+    if buffer.count < wanted { buffer += [UInt8](repeating: 0, count: wanted - buffer.count) }
+    while end < count {
+      var got: Int
+      repeat {
+        got = buffer.withUnsafeMutableBytes {
+          Glibc.read(handle.fileDescriptor, $0.baseAddress! + end, $0.count - end)
         }
-        // A small file gets a window of its size; a record longer than the window, a window of its own.
-        let wanted = max(count, Int(min(UInt64(Self.window), size)))
-        if buffer.count < wanted { buffer += [UInt8](repeating: 0, count: wanted - buffer.count) }
-        while end < count {
-            var got: Int
-            repeat {
-                got = buffer.withUnsafeMutableBytes { Glibc.read(handle.fileDescriptor, $0.baseAddress! + end, $0.count - end) }
-            } while got < 0 && errno == EINTR
-            guard got >= 0 else {
-                throw CaptureFileError(offset: offset + UInt64(end), reason: "the file could not be read (\(String(cString: strerror(errno))))")
-            }
-            if got == 0 { return false }
-            end += got
-        }
-        return true
+      } while got < 0 && errno == EINTR
+      guard got >= 0 else {
+        throw CaptureFileError(
+          offset: offset + UInt64(end),
+          reason: "the file could not be read (\(String(cString: strerror(errno))))")
+      }
+      if got == 0 { return false }
+      end += got
     }
+    return true
+  }
 
-    mutating func peek(_ count: Int) throws -> [UInt8]? {
-        guard try fill(count) else { return nil }
-        return Array(buffer[position..<(position + count)])
-    }
+  mutating func peek(_ count: Int) throws -> [UInt8]? {
+    guard try fill(count) else { return nil }
+    return Array(buffer[position..<(position + count)])
+  }
 
-    mutating func read(_ count: Int) throws -> [UInt8]? {
-        guard try fill(count) else { return nil }
-        defer { position += count; offset += UInt64(count) }
-        return Array(buffer[position..<(position + count)])
+  mutating func read(_ count: Int) throws -> [UInt8]? {
+    guard try fill(count) else { return nil }
+    defer {
+      position += count
+      offset += UInt64(count)
     }
+    return Array(buffer[position..<(position + count)])
+  }
 }

@@ -4,116 +4,148 @@ import Foundation
 /// One capture file opened for reading records at given offsets (`pread`): the header once,
 /// then per record a 16-byte header and incl_len bytes, bounded by the snaplen first.
 public final class CaptureFileReader {
-    public let sequence: UInt32
-    public let snaplen: UInt32
-    public let fileSize: UInt64
-    private let descriptor: Int32
-    private let bigEndian: Bool
-    private let nanoseconds: Bool
+  public let sequence: UInt32
+  public let snaplen: UInt32
+  public let fileSize: UInt64
+  private let descriptor: Int32
+  private let bigEndian: Bool
+  private let nanoseconds: Bool
 
-    public init(url: URL, sequence: UInt32) throws(CaptureLibraryError) {
-        self.sequence = sequence
-        let fd = open(url.path, O_RDONLY)
-        guard fd >= 0 else {
-            if errno == ENOENT { throw .notFound(sequence) }
-            throw .containerUnavailable("\(url.path): \(String(cString: strerror(errno)))")
-        }
-        descriptor = fd
-        var info = stat()
-        fstat(fd, &info)
-        fileSize = UInt64(info.st_size)
-        var header = [UInt8](repeating: 0, count: PcapFormat.globalHeaderLength)
-        let got = pread(fd, &header, header.count, 0)
-        guard got == header.count else {
-            close(fd)
-            throw .recordUnreadable(.notACapture(reason: "shorter than a pcap header"))
-        }
-        let magicLE = UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
-        switch magicLE {
-        case PcapFormat.magicMicroseconds: bigEndian = false; nanoseconds = false
-        case PcapFormat.magicNanoseconds: bigEndian = false; nanoseconds = true
-        case PcapFormat.magicMicroseconds.byteSwapped: bigEndian = true; nanoseconds = false
-        case PcapFormat.magicNanoseconds.byteSwapped: bigEndian = true; nanoseconds = true
-        default:
-            close(fd)
-            throw .recordUnreadable(.notACapture(reason: "no pcap magic"))
-        }
-        let snap = Self.u32(header, 16, bigEndian)
-        snaplen = snap == 0 || snap > PcapFormat.maximumSnaplen ? PcapFormat.maximumSnaplen : snap
+  public init(url: URL, sequence: UInt32) throws(CaptureLibraryError) {
+    self.sequence = sequence
+    let fd = open(url.path, O_RDONLY)
+    guard fd >= 0 else {
+      if errno == ENOENT { throw .notFound(sequence) }
+      throw .containerUnavailable("\(url.path): \(String(cString: strerror(errno)))")
     }
-
-    deinit { close(descriptor) }
-
-    /// Records are read through a window of the file: reading a session's packets by ascending
-    /// offset takes one `pread` per MiB instead of two per packet.
-    private var window: [UInt8] = []
-    private var windowStart: UInt64 = 0
-    /// The window starts small (one record read alone costs little) and doubles up to 1 MiB: a
-    /// larger one falls out of the CPU's caches and costs more than the calls it saves.
-    private var windowSize = 64 << 10
-    static let maximumWindow = 1 << 20
-
-    /// Makes sure `count` bytes at `offset` lie in the window; false if the file ends first.
-    private func load(_ count: Int, at offset: UInt64) -> Bool {
-        if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(window.count) {
-            let length = Int(min(UInt64(max(windowSize, count)), fileSize - min(offset, fileSize)))
-            windowSize = min(windowSize * 2, Self.maximumWindow)
-            if window.count != length { window = [UInt8](repeating: 0, count: length) }
-            let got = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(offset)) }
-            guard got == length else { window = []; return false }
-            windowStart = offset
-        }
-        return offset + UInt64(count) <= windowStart + UInt64(window.count)
+    descriptor = fd
+    var info = stat()
+    fstat(fd, &info)
+    fileSize = UInt64(info.st_size)
+    var header = [UInt8](repeating: 0, count: PcapFormat.globalHeaderLength)
+    let got = pread(fd, &header, header.count, 0)
+    guard got == header.count else {
+      close(fd)
+      throw .recordUnreadable(.notACapture(reason: "shorter than a pcap header"))
     }
-
-    static func u32(_ raw: UnsafeRawBufferPointer, _ at: Int, _ big: Bool) -> UInt32 {
-        let value = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian
-        return big ? value.byteSwapped : value
+    let magicLE =
+      UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
+    switch magicLE {
+    case PcapFormat.magicMicroseconds:
+      bigEndian = false
+      nanoseconds = false
+    case PcapFormat.magicNanoseconds:
+      bigEndian = false
+      nanoseconds = true
+    case PcapFormat.magicMicroseconds.byteSwapped:
+      bigEndian = true
+      nanoseconds = false
+    case PcapFormat.magicNanoseconds.byteSwapped:
+      bigEndian = true
+      nanoseconds = true
+    default:
+      close(fd)
+      throw .recordUnreadable(.notACapture(reason: "no pcap magic"))
     }
+    let snap = Self.u32(header, 16, bigEndian)
+    snaplen = snap == 0 || snap > PcapFormat.maximumSnaplen ? PcapFormat.maximumSnaplen : snap
+  }
 
-    static func u32(_ bytes: [UInt8], _ at: Int, _ big: Bool) -> UInt32 {
-        let value = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
-        return big ? value.byteSwapped : value
-    }
+  deinit { close(descriptor) }
 
-    /// Where a record lies in the reader's window, with its original length and time: its bytes
-    /// are read in place (`withBytes`) until the reader is asked for another record.
-    public struct RecordSpan {
-        public let originalLength: UInt32
-        public let microseconds: UInt64
-        fileprivate let start: Int, count: Int
-    }
+  /// Records are read through a window of the file: reading a session's packets by ascending
+  /// offset takes one `pread` per MiB instead of two per packet.
+  private var window: [UInt8] = []
+  private var windowStart: UInt64 = 0
+  /// The window starts small (one record read alone costs little) and doubles up to 1 MiB: a
+  /// larger one falls out of the CPU's caches and costs more than the calls it saves.
+  private var windowSize = 64 << 10
+  static let maximumWindow = 1 << 20
 
-    /// The record at `offset`, checked against the file and the snaplen, in the window.
-    public func locate(at offset: UInt64) throws(CaptureLibraryError) -> RecordSpan {
-        guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .recordUnreadable(.offsetInsideHeader(offset)) }
-        guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
-        let headerLength = PcapFormat.recordHeaderLength
-        guard load(headerLength, at: offset) else { throw .recordUnreadable(.recordCutShort(offset)) }
-        // The header's four fields, read in place.
-        let (seconds, fraction, included, original) = window.withUnsafeBytes { all in
-            let raw = UnsafeRawBufferPointer(rebasing: all[Int(offset - windowStart)...])
-            return (Self.u32(raw, 0, bigEndian), Self.u32(raw, 4, bigEndian), Self.u32(raw, 8, bigEndian), Self.u32(raw, 12, bigEndian))
-        }
-        guard included <= snaplen else {
-            throw .recordUnreadable(.recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
-        }
-        guard offset + UInt64(headerLength) + UInt64(included) <= fileSize, load(headerLength + Int(included), at: offset) else {
-            throw .recordUnreadable(.recordCutShort(offset))
-        }
-        return RecordSpan(originalLength: original,
-                          microseconds: UInt64(seconds) * 1_000_000 + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction)),
-                          start: Int(offset - windowStart) + headerLength, count: Int(included))
+  /// Makes sure `count` bytes at `offset` lie in the window; false if the file ends first.
+  private func load(_ count: Int, at offset: UInt64) -> Bool {
+    if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(window.count) {
+      let length = Int(min(UInt64(max(windowSize, count)), fileSize - min(offset, fileSize)))
+      windowSize = min(windowSize * 2, Self.maximumWindow)
+      if window.count != length { window = [UInt8](repeating: 0, count: length) }
+      let got = window.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, length, off_t(offset))
+      }
+      guard got == length else {
+        window = []
+        return false
+      }
+      windowStart = offset
     }
+    return offset + UInt64(count) <= windowStart + UInt64(window.count)
+  }
 
-    /// The bytes of the record `locate` found last.
-    public func withBytes<R>(of span: RecordSpan, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try window.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[span.start..<span.start + span.count])) }
-    }
+  static func u32(_ raw: UnsafeRawBufferPointer, _ at: Int, _ big: Bool) -> UInt32 {
+    let value = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian
+    return big ? value.byteSwapped : value
+  }
 
-    public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
-        let span = try locate(at: offset)
-        return CaptureRecord(location: CaptureLocation(fileSequence: sequence, offset: offset), bytes: withBytes(of: span) { Data($0) },
-                             originalLength: span.originalLength, timestampMicroseconds: span.microseconds)
+  static func u32(_ bytes: [UInt8], _ at: Int, _ big: Bool) -> UInt32 {
+    let value =
+      UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(
+        bytes[at + 3]) << 24
+    return big ? value.byteSwapped : value
+  }
+
+  /// Where a record lies in the reader's window, with its original length and time: its bytes
+  /// are read in place (`withBytes`) until the reader is asked for another record.
+  public struct RecordSpan {
+    public let originalLength: UInt32
+    public let microseconds: UInt64
+    fileprivate let start: Int, count: Int
+  }
+
+  /// The record at `offset`, checked against the file and the snaplen, in the window.
+  public func locate(at offset: UInt64) throws(CaptureLibraryError) -> RecordSpan {
+    guard offset >= UInt64(PcapFormat.globalHeaderLength) else {
+      throw .recordUnreadable(.offsetInsideHeader(offset))
     }
+    guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
+    let headerLength = PcapFormat.recordHeaderLength
+    guard load(headerLength, at: offset) else { throw .recordUnreadable(.recordCutShort(offset)) }
+    // The header's four fields, read in place.
+    let (seconds, fraction, included, original) = window.withUnsafeBytes { all in
+      let raw = UnsafeRawBufferPointer(rebasing: all[Int(offset - windowStart)...])
+      return (
+        Self.u32(raw, 0, bigEndian), Self.u32(raw, 4, bigEndian), Self.u32(raw, 8, bigEndian),
+        Self.u32(raw, 12, bigEndian)
+      )
+    }
+    guard included <= snaplen else {
+      throw .recordUnreadable(
+        .recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
+    }
+    guard offset + UInt64(headerLength) + UInt64(included) <= fileSize,
+      load(headerLength + Int(included), at: offset)
+    else {
+      throw .recordUnreadable(.recordCutShort(offset))
+    }
+    return RecordSpan(
+      originalLength: original,
+      microseconds: UInt64(seconds) * 1_000_000
+        + (nanoseconds ? UInt64(fraction) / 1_000 : UInt64(fraction)),
+      start: Int(offset - windowStart) + headerLength, count: Int(included))
+  }
+
+  /// The bytes of the record `locate` found last.
+  public func withBytes<R>(of span: RecordSpan, _ body: (UnsafeRawBufferPointer) throws -> R)
+    rethrows -> R
+  {
+    try window.withUnsafeBytes {
+      try body(UnsafeRawBufferPointer(rebasing: $0[span.start..<span.start + span.count]))
+    }
+  }
+
+  public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
+    let span = try locate(at: offset)
+    return CaptureRecord(
+      location: CaptureLocation(fileSequence: sequence, offset: offset),
+      bytes: withBytes(of: span) { Data($0) },
+      originalLength: span.originalLength, timestampMicroseconds: span.microseconds)
+  }
 }

@@ -5,85 +5,96 @@ import Foundation
 /// packet the file sequence and byte offset of its record. Sequences come from `nextSequence`
 /// (the store's claim), so a sequence is never reused, not even after the newest file was deleted.
 public final class PcapWriter {
-    public enum WriterError: Error, Sendable, Hashable, CustomStringConvertible {
-        case cannotCreate(String)
-        case writeFailed(String)
-        public var description: String {
-            switch self {
-            case .cannotCreate(let reason): return "A capture file could not be created: \(reason)."
-            case .writeFailed(let reason): return "A capture file could not be written: \(reason)."
-            }
-        }
+  public enum WriterError: Error, Sendable, Hashable, CustomStringConvertible {
+    case cannotCreate(String)
+    case writeFailed(String)
+    public var description: String {
+      switch self {
+      case .cannotCreate(let reason): return "A capture file could not be created: \(reason)."
+      case .writeFailed(let reason): return "A capture file could not be written: \(reason)."
+      }
     }
+  }
 
-    public static let defaultRotationBytes: UInt64 = 64 * 1024 * 1024
+  public static let defaultRotationBytes: UInt64 = 64 * 1024 * 1024
 
-    public let directory: URL
-    public let rotationBytes: UInt64
-    public let snaplen: UInt32
-    private let nextSequence: () throws -> UInt32
-    private var handle: FileHandle?
-    private var buffer = Data()
-    private let bufferLimit = 1 << 20
-    public private(set) var currentSequence: UInt32?
-    /// Bytes of the current file, written and buffered.
-    private var fileLength: UInt64 = 0
-    /// Whether the current file holds any record yet.
-    public var currentFileHasRecords: Bool { handle != nil && fileLength > UInt64(PcapFormat.globalHeaderLength) }
+  public let directory: URL
+  public let rotationBytes: UInt64
+  public let snaplen: UInt32
+  private let nextSequence: () throws -> UInt32
+  private var handle: FileHandle?
+  private var buffer = Data()
+  private let bufferLimit = 1 << 20
+  public private(set) var currentSequence: UInt32?
+  /// Bytes of the current file, written and buffered.
+  private var fileLength: UInt64 = 0
+  /// Whether the current file holds any record yet.
+  public var currentFileHasRecords: Bool {
+    handle != nil && fileLength > UInt64(PcapFormat.globalHeaderLength)
+  }
 
-    public init(directory: URL, rotationBytes: UInt64 = PcapWriter.defaultRotationBytes,
-                snaplen: UInt32 = PcapFormat.defaultSnaplen, nextSequence: @escaping () throws -> UInt32) {
-        self.directory = directory
-        self.rotationBytes = rotationBytes
-        self.snaplen = snaplen
-        self.nextSequence = nextSequence
+  public init(
+    directory: URL, rotationBytes: UInt64 = PcapWriter.defaultRotationBytes,
+    snaplen: UInt32 = PcapFormat.defaultSnaplen, nextSequence: @escaping () throws -> UInt32
+  ) {
+    self.directory = directory
+    self.rotationBytes = rotationBytes
+    self.snaplen = snaplen
+    self.nextSequence = nextSequence
+  }
+
+  deinit { try? close() }
+
+  /// Writes one IP datagram stamped `date`; returns where its record is.
+  @discardableResult
+  public func write(_ datagram: Data, at date: Date) throws -> CaptureLocation {
+    let captured = UInt32(min(datagram.count, Int(snaplen)))
+    let recordLength = UInt64(PcapFormat.recordHeaderLength) + UInt64(captured)
+    if handle == nil
+      || (fileLength + recordLength > rotationBytes
+        && fileLength > UInt64(PcapFormat.globalHeaderLength))
+    {
+      try rotate()
     }
+    let offset = fileLength
+    let micros = Instant.microseconds(date)
+    buffer.appendLittleEndian(UInt32(truncatingIfNeeded: micros / 1_000_000))
+    buffer.appendLittleEndian(UInt32(truncatingIfNeeded: micros % 1_000_000))
+    buffer.appendLittleEndian(captured)
+    buffer.appendLittleEndian(UInt32(truncatingIfNeeded: datagram.count))
+    buffer.append(datagram.prefix(Int(captured)))
+    fileLength += recordLength
+    if buffer.count >= bufferLimit { try flush() }
+    return CaptureLocation(fileSequence: currentSequence!, offset: offset)
+  }
 
-    deinit { try? close() }
-
-    /// Writes one IP datagram stamped `date`; returns where its record is.
-    @discardableResult
-    public func write(_ datagram: Data, at date: Date) throws -> CaptureLocation {
-        let captured = UInt32(min(datagram.count, Int(snaplen)))
-        let recordLength = UInt64(PcapFormat.recordHeaderLength) + UInt64(captured)
-        if handle == nil || (fileLength + recordLength > rotationBytes && fileLength > UInt64(PcapFormat.globalHeaderLength)) {
-            try rotate()
-        }
-        let offset = fileLength
-        let micros = Instant.microseconds(date)
-        buffer.appendLittleEndian(UInt32(truncatingIfNeeded: micros / 1_000_000))
-        buffer.appendLittleEndian(UInt32(truncatingIfNeeded: micros % 1_000_000))
-        buffer.appendLittleEndian(captured)
-        buffer.appendLittleEndian(UInt32(truncatingIfNeeded: datagram.count))
-        buffer.append(datagram.prefix(Int(captured)))
-        fileLength += recordLength
-        if buffer.count >= bufferLimit { try flush() }
-        return CaptureLocation(fileSequence: currentSequence!, offset: offset)
+  /// Closes the current file and opens the next sequence.
+  public func rotate() throws {
+    try close()
+    let sequence = try nextSequence()
+    let url = directory.appendingPathComponent(PcapFormat.fileName(sequence: sequence))
+    guard FileManager.default.createFile(atPath: url.path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: url.path)
+    else {
+      throw WriterError.cannotCreate(url.path)
     }
+    self.handle = handle
+    currentSequence = sequence
+    buffer = PcapFormat.globalHeader(snaplen: snaplen)
+    fileLength = UInt64(buffer.count)
+  }
 
-    /// Closes the current file and opens the next sequence.
-    public func rotate() throws {
-        try close()
-        let sequence = try nextSequence()
-        let url = directory.appendingPathComponent(PcapFormat.fileName(sequence: sequence))
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-            throw WriterError.cannotCreate(url.path)
-        }
-        self.handle = handle
-        currentSequence = sequence
-        buffer = PcapFormat.globalHeader(snaplen: snaplen)
-        fileLength = UInt64(buffer.count)
+  public func flush() throws {
+    guard let handle, !buffer.isEmpty else { return }
+    do { try handle.write(contentsOf: buffer) } catch {
+      throw WriterError.writeFailed(SystemErrorText.reason(error))
     }
+    buffer.removeAll(keepingCapacity: true)
+  }
 
-    public func flush() throws {
-        guard let handle, !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: buffer) } catch { throw WriterError.writeFailed(SystemErrorText.reason(error)) }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    public func close() throws {
-        try flush()
-        try handle?.close()
-        handle = nil
-    }
+  public func close() throws {
+    try flush()
+    try handle?.close()
+    handle = nil
+  }
 }

@@ -3,101 +3,120 @@ import FlowStore
 import Foundation
 
 public struct StorageUsage: Sendable, Hashable {
-    /// Including the file being written.
-    public let captureBytes: UInt64
-    public let captureFileCount: Int
-    /// The database and its WAL sidecars.
-    public let historyBytes: UInt64
-    public let historyFlowCount: Int
-    public let historyPacketCount: Int
-    /// Capture files that hold audit evidence, and their bytes.
-    public let evidenceFileCount: Int
-    public let evidenceBytes: UInt64
-    /// Capture files the history does not know of, left by an import that did not finish.
-    public let leftOverFileCount: Int
-    public let leftOverBytes: UInt64
-    public var totalBytes: UInt64 { captureBytes + historyBytes }
+  /// Including the file being written.
+  public let captureBytes: UInt64
+  public let captureFileCount: Int
+  /// The database and its WAL sidecars.
+  public let historyBytes: UInt64
+  public let historyFlowCount: Int
+  public let historyPacketCount: Int
+  /// Capture files that hold audit evidence, and their bytes.
+  public let evidenceFileCount: Int
+  public let evidenceBytes: UInt64
+  /// Capture files the history does not know of, left by an import that did not finish.
+  public let leftOverFileCount: Int
+  public let leftOverBytes: UInt64
+  public var totalBytes: UInt64 { captureBytes + historyBytes }
 }
 
 public struct RetentionOutcome: Sendable, Hashable {
-    /// Files left by an import that did not finish, deleted first, and their bytes (also counted in
-    /// `bytesReclaimed`, which is everything deleted).
-    public let deletedLeftOvers: [UInt32]
-    public let leftOverBytesReclaimed: UInt64
-    public let deletedFiles: [UInt32]
-    public let bytesReclaimed: UInt64
-    public let prunedFlows: Int
-    public let failures: [String]
-    public let sizeCapUnreachable: Bool
-    public let sizeCapHeldByEvidence: Bool
-    public var didChangeAnything: Bool { !deletedLeftOvers.isEmpty || !deletedFiles.isEmpty || prunedFlows > 0 }
+  /// Files left by an import that did not finish, deleted first, and their bytes (also counted in
+  /// `bytesReclaimed`, which is everything deleted).
+  public let deletedLeftOvers: [UInt32]
+  public let leftOverBytesReclaimed: UInt64
+  public let deletedFiles: [UInt32]
+  public let bytesReclaimed: UInt64
+  public let prunedFlows: Int
+  public let failures: [String]
+  public let sizeCapUnreachable: Bool
+  public let sizeCapHeldByEvidence: Bool
+  public var didChangeAnything: Bool {
+    !deletedLeftOvers.isEmpty || !deletedFiles.isEmpty || prunedFlows > 0
+  }
 }
 
 /// Retention crosses both halves: it deletes capture files and prunes the history, and is the
 /// only place that knows about both.
 public struct StorageManager {
-    public let store: FlowStore
-    public let library: CaptureLibrary
+  public let store: FlowStore
+  public let library: CaptureLibrary
 
-    public init(store: FlowStore) {
-        self.store = store
-        library = CaptureLibrary(directory: store.capturesDirectory)
+  public init(store: FlowStore) {
+    self.store = store
+    library = CaptureLibrary(directory: store.capturesDirectory)
+  }
+
+  public func usage() throws -> StorageUsage {
+    let files = try library.files()
+    let evidence = try store.auditEvidenceFileSequences()
+    let sidecars = ["", "-wal", "-shm"].map { store.databaseURL.path + $0 }
+    let historyBytes = sidecars.reduce(UInt64(0)) { sum, path in
+      sum
+        + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??
+          .uint64Value ?? 0)
     }
+    let evidenceFiles = files.filter { evidence.contains($0.sequence) }
+    let claimed = try store.claimedCaptureFileSequences()
+    let leftOvers = files.filter { !claimed.contains($0.sequence) }
+    return StorageUsage(
+      captureBytes: files.reduce(0) { $0 + $1.byteCount }, captureFileCount: files.count,
+      historyBytes: historyBytes, historyFlowCount: try store.historyFlowCount(),
+      historyPacketCount: try store.historyPacketCount(),
+      evidenceFileCount: evidenceFiles.count,
+      evidenceBytes: evidenceFiles.reduce(0) { $0 + $1.byteCount },
+      leftOverFileCount: leftOvers.count, leftOverBytes: leftOvers.reduce(0) { $0 + $1.byteCount })
+  }
 
-    public func usage() throws -> StorageUsage {
-        let files = try library.files()
-        let evidence = try store.auditEvidenceFileSequences()
-        let sidecars = ["", "-wal", "-shm"].map { store.databaseURL.path + $0 }
-        let historyBytes = sidecars.reduce(UInt64(0)) { sum, path in
-            sum + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.uint64Value ?? 0)
+  public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws
+    -> RetentionPlan
+  {
+    RetentionPlanner.plan(
+      files: try library.files(), settings: settings, now: now,
+      recordingSequence: recordingSequence,
+      evidenceSequences: try store.auditEvidenceFileSequences())
+  }
+
+  /// Applies the caps: deletes the planned files (a failure per file is kept, the rest goes on)
+  /// and prunes the history by age, never removing flows of an audit session.
+  @discardableResult
+  public func enforce(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws
+    -> RetentionOutcome
+  {
+    var failures: [String] = []
+    /// Deletes the files given, keeping a failure per file and going on; what was deleted, and its bytes.
+    func delete(_ files: [CaptureFileInfo]) -> ([UInt32], UInt64) {
+      var deleted: [UInt32] = []
+      var bytes: UInt64 = 0
+      for file in files {
+        do {
+          try library.delete(sequence: file.sequence)
+          deleted.append(file.sequence)
+          bytes += file.byteCount
+        } catch {
+          failures.append(error.description)
         }
-        let evidenceFiles = files.filter { evidence.contains($0.sequence) }
-        let claimed = try store.claimedCaptureFileSequences()
-        let leftOvers = files.filter { !claimed.contains($0.sequence) }
-        return StorageUsage(captureBytes: files.reduce(0) { $0 + $1.byteCount }, captureFileCount: files.count,
-                            historyBytes: historyBytes, historyFlowCount: try store.historyFlowCount(),
-                            historyPacketCount: try store.historyPacketCount(),
-                            evidenceFileCount: evidenceFiles.count, evidenceBytes: evidenceFiles.reduce(0) { $0 + $1.byteCount },
-                            leftOverFileCount: leftOvers.count, leftOverBytes: leftOvers.reduce(0) { $0 + $1.byteCount })
+      }
+      return (deleted, bytes)
     }
-
-    public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionPlan {
-        RetentionPlanner.plan(files: try library.files(), settings: settings, now: now, recordingSequence: recordingSequence,
-                              evidenceSequences: try store.auditEvidenceFileSequences())
+    // Files left by an import that did not finish go first. An import claims its files and
+    // writes them inside one write transaction: holding the write lock here, no import is
+    // under way, so a file the history does not know of is no one's.
+    let (leftOvers, leftOverBytes) = try store.transaction {
+      let claimed = try store.claimedCaptureFileSequences()
+      return delete(
+        try library.files().filter {
+          !claimed.contains($0.sequence) && $0.sequence != recordingSequence
+        })
     }
-
-    /// Applies the caps: deletes the planned files (a failure per file is kept, the rest goes on)
-    /// and prunes the history by age, never removing flows of an audit session.
-    @discardableResult
-    public func enforce(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws -> RetentionOutcome {
-        var failures: [String] = []
-        /// Deletes the files given, keeping a failure per file and going on; what was deleted, and its bytes.
-        func delete(_ files: [CaptureFileInfo]) -> ([UInt32], UInt64) {
-            var deleted: [UInt32] = [], bytes: UInt64 = 0
-            for file in files {
-                do {
-                    try library.delete(sequence: file.sequence)
-                    deleted.append(file.sequence)
-                    bytes += file.byteCount
-                } catch {
-                    failures.append(error.description)
-                }
-            }
-            return (deleted, bytes)
-        }
-        // Files left by an import that did not finish go first. An import claims its files and
-        // writes them inside one write transaction: holding the write lock here, no import is
-        // under way, so a file the history does not know of is no one's.
-        let (leftOvers, leftOverBytes) = try store.transaction {
-            let claimed = try store.claimedCaptureFileSequences()
-            return delete(try library.files().filter { !claimed.contains($0.sequence) && $0.sequence != recordingSequence })
-        }
-        let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
-        let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })
-        let (deleted, bytes) = delete(plan.filesToDelete.compactMap { files[$0] })
-        let reclaimed = leftOverBytes + bytes
-        let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
-        return RetentionOutcome(deletedLeftOvers: leftOvers, leftOverBytesReclaimed: leftOverBytes, deletedFiles: deleted, bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
-                                sizeCapUnreachable: plan.sizeCapUnreachable, sizeCapHeldByEvidence: plan.sizeCapHeldByEvidence)
-    }
+    let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
+    let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })
+    let (deleted, bytes) = delete(plan.filesToDelete.compactMap { files[$0] })
+    let reclaimed = leftOverBytes + bytes
+    let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
+    return RetentionOutcome(
+      deletedLeftOvers: leftOvers, leftOverBytesReclaimed: leftOverBytes, deletedFiles: deleted,
+      bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,
+      sizeCapUnreachable: plan.sizeCapUnreachable, sizeCapHeldByEvidence: plan.sizeCapHeldByEvidence
+    )
+  }
 }

@@ -5,176 +5,248 @@ import Foundation
 /// digest, no file missing or extra, the capture's packet count against capture.json, every
 /// identifier cited resolving, and flows.csv against flows.json.
 public enum BundleVerifier {
-    public struct Check: Sendable, Hashable {
-        public let statement: String
-        public let problems: [String]
-        public var holds: Bool { problems.isEmpty }
+  public struct Check: Sendable, Hashable {
+    public let statement: String
+    public let problems: [String]
+    public var holds: Bool { problems.isEmpty }
+  }
+
+  public static func verify(_ url: URL) -> [Check] {
+    let archive: ZipArchiveReader
+    do { archive = try ZipArchiveReader(url: url) } catch {
+      return [Check(statement: "The file is a ZIP archive.", problems: ["\(error)"])]
     }
-
-    public static func verify(_ url: URL) -> [Check] {
-        let archive: ZipArchiveReader
-        do { archive = try ZipArchiveReader(url: url) } catch {
-            return [Check(statement: "The file is a ZIP archive.", problems: ["\(error)"])]
-        }
-        var checks: [Check] = []
-        // 1. Every entry reads back with its CRC; the digests are computed on the way.
-        var digests: [String: (UInt64, String)] = [:]
-        var documents: [String: Data] = [:]
-        var capture = PcapngScan()
-        // flows.json is read as it is inflated, each flow compared with its row of flows.csv, which
-        // is pulled from its own entry alongside (wherever it lies in the archive).
-        var flowsReading: FlowsJSONReading?
-        func csvRows() -> CSVRows? {
-            guard let entry = archive.entries.first(where: { $0.name == EvidenceBundle.flowsCSVName }),
-                  let stream = try? archive.stream(entry) else { return nil }
-            return CSVRows { (try? stream.next()) ?? nil }
-        }
-        // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
-        // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
-        let captureFlows = Collected<Int64>()
-        var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
-        // findings.json too, a finding at a time (as dictionaries, 2 414 findings took 10 MB).
-        let findingList = Collected<VerifiedFindings.Finding>()
-        var findingsReading: StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
-        var archiveProblems: [String] = []
-        for entry in archive.entries {
-            let digest = SHA256Digest()
-            var count: UInt64 = 0
-            do {
-                try archive.read(entry) { chunk in
-                    digest.update(chunk)
-                    count += UInt64(chunk.count)
-                    if entry.name == EvidenceCaptureDocument.fileName { capture.feed(chunk) }
-                    else if entry.name == EvidenceBundle.captureJSONName {
-                        if captureReading == nil {
-                            captureReading = StreamedArrayReading(key: "flows", elements: \.flows) { captureFlows.items.append($0.id) }
-                        }
-                        captureReading!.feed(chunk)
-                    }
-                    else if entry.name == EvidenceBundle.findingsName {
-                        if findingsReading == nil {
-                            findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) { findingList.items.append($0) }
-                        }
-                        findingsReading!.feed(chunk)
-                    }
-                    else if entry.name == EvidenceBundle.flowsName {
-                        if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
-                        flowsReading!.feed(chunk)
-                    }
-                    else if entry.name.hasSuffix(".json") {
-                        // Room for the whole document at once (up to 256 MiB): growing by doubling would leave the halves behind.
-                        if documents[entry.name] == nil { documents[entry.name] = Data(capacity: Int(min(entry.size, 1 << 28))) }
-                        documents[entry.name]!.append(chunk)
-                    }
-                }
-                digests[entry.name] = (count, digest.finalHex())
-            } catch {
-                archiveProblems.append("\(error)")
-                // Read to the end but damaged: its digest still goes to the manifest's check.
-                if count == entry.size { digests[entry.name] = (count, digest.finalHex()) }
-            }
-        }
-        checks.append(Check(statement: "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.", problems: archiveProblems))
-        let flowsRead = flowsReading?.finish()
-        let captureRead = captureReading?.finish()
-        let findingsRead = findingsReading?.finish()
-
-        // 2. The manifest.
-        guard let manifestData = documents[EvidenceBundle.manifestName],
-              let manifest = try? JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
-              let files = manifest["files"] as? [[String: Any]] else {
-            checks.append(Check(statement: "manifest.json is there and lists the files.", problems: ["manifest.json is missing or is not the manifest's JSON"]))
-            return checks
-        }
-        var manifestProblems: [String] = []
-        var listed = Set<String>()
-        for file in files {
-            guard let name = file["name"] as? String, let size = (file["byteCount"] as? NSNumber)?.uint64Value, let sha = file["sha256"] as? String else {
-                manifestProblems.append("an entry of manifest.json lacks its name, byteCount or sha256"); continue
-            }
-            listed.insert(name)
-            guard let (actualSize, actualDigest) = digests[name] else { continue }
-            if actualSize != size { manifestProblems.append("\(name) has \(actualSize) bytes; the manifest says \(size)") }
-            if actualDigest != sha { manifestProblems.append("\(name) has SHA-256 \(actualDigest); the manifest says \(sha)") }
-        }
-        checks.append(Check(statement: "manifest.json lists \(AuditPresentation.count(files.count, "file")), each with the size and SHA-256 it states.", problems: manifestProblems))
-        let present = Set(archive.entries.map(\.name)).subtracting([EvidenceBundle.manifestName])
-        var setProblems: [String] = []
-        for name in listed.subtracting(present).sorted() { setProblems.append("\(name) is in the manifest but not in the archive") }
-        for name in present.subtracting(listed).sorted() { setProblems.append("\(name) is in the archive but not in the manifest") }
-        checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
-
-        // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
-        var streamedSyntax: [String: String?] = [:]
-        if let flowsRead { streamedSyntax[EvidenceBundle.flowsName] = flowsRead.syntax }
-        if let captureRead { streamedSyntax[EvidenceBundle.captureJSONName] = captureRead.syntax }
-        if let findingsRead { streamedSyntax[EvidenceBundle.findingsName] = findingsRead.syntax }
-        let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + streamedSyntax.keys).sorted()
-        let syntaxProblems = jsonNames.compactMap { name in
-            (streamedSyntax[name] ?? JSONSyntax.problem(in: documents[name]!)).map { "\(name) is not well-formed JSON: \($0)" }
-        }
-        checks.append(Check(statement: "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).", problems: syntaxProblems))
-
-        // 3. Documents.
-        guard let flowsReading, flowsRead?.readable == true,
-              findingsRead?.readable == true, let findingsOutline = findingsReading?.outline,
-              captureRead?.readable == true, let captureDoc = captureReading?.outline else {
-            checks.append(Check(statement: "flows.json, findings.json and capture.json can be read.", problems: ["one of them is missing or is not JSON"]))
-            return checks
-        }
-        let flows = flowsReading.flows
-        let flowIDs = flows.map(\.id)
-        let flowSet = Set(flowIDs)
-        let findings = findingList.items
-        let findingIDs = Set(findings.compactMap(\.id))
-        let flowFindings = Dictionary(flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
-
-        // 4. The capture against capture.json.
-        let written = captureDoc.packets.written
-        var captureProblems = capture.problems
-        if capture.uncommented > 0 {
-            captureProblems.append("\(AuditPresentation.count(capture.uncommented, "packet")) of capture.pcapng \(capture.uncommented == 1 ? "carries no comment naming its flow" : "carry no comment naming their flow")")
-        }
-        if capture.packets != written {
-            captureProblems.append("capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written")
-        }
-        checks.append(Check(statement: "capture.pcapng holds \(AuditPresentation.count(capture.packets, "packet")), as capture.json counts them.", problems: captureProblems))
-
-        // 5. Identifiers.
-        var idProblems: [String] = []
-        if flowSet.count != flowIDs.count { idProblems.append("flows.json lists a flow id more than once") }
-        for (flow, ids) in flowFindings.sorted(by: { $0.key < $1.key }) {
-            for id in ids where !findingIDs.contains(id) { idProblems.append("flow \(flow) cites \(id), which findings.json does not hold") }
-        }
-        for finding in findings {
-            let id = finding.id ?? "?"
-            for flow in finding.flowIDs {
-                if !flowSet.contains(flow) { idProblems.append("\(id) cites flow \(flow), which flows.json does not hold") }
-                else if !(flowFindings[flow] ?? []).contains(id) { idProblems.append("\(id) cites flow \(flow), which does not cite \(id) back") }
-            }
-        }
-        for requirement in findingsOutline.requirements {
-            for id in requirement.contraryFindingIDs + requirement.supportingFindingIDs where !findingIDs.contains(id) {
-                idProblems.append("\(requirement.id ?? "a requirement") cites \(id), which findings.json does not hold")
-            }
-        }
-        if captureFlows.items != flowIDs { idProblems.append("capture.json does not list the flows of flows.json, in their order") }
-        for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
-            guard let expected = flowFindings[flow] else { idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold"); continue }
-            if findingsCited != Set(expected) { idProblems.append("packets of flow \(flow) cite findings \(findingsCited.sorted().joined(separator: ",")); flows.json says \(expected.joined(separator: ","))") }
-        }
-        checks.append(Check(statement: "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).", problems: idProblems))
-
-        // 6. flows.csv against flows.json.
-        checks.append(flowsReading.csv.check(flowCount: flows.count))
-        return checks
+    var checks: [Check] = []
+    // 1. Every entry reads back with its CRC; the digests are computed on the way.
+    var digests: [String: (UInt64, String)] = [:]
+    var documents: [String: Data] = [:]
+    var capture = PcapngScan()
+    // flows.json is read as it is inflated, each flow compared with its row of flows.csv, which
+    // is pulled from its own entry alongside (wherever it lies in the archive).
+    var flowsReading: FlowsJSONReading?
+    func csvRows() -> CSVRows? {
+      guard let entry = archive.entries.first(where: { $0.name == EvidenceBundle.flowsCSVName }),
+        let stream = try? archive.stream(entry)
+      else { return nil }
+      return CSVRows { (try? stream.next()) ?? nil }
     }
-
-    /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.
-    static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
-        let flows = Collected<VerifiedFlow>()
-        let reading = StreamedArrayReading(key: "flows", elements: \VerifiedFlows.flows) { flows.items.append($0) }
-        reading.feed(data)
-        return reading.finish().readable ? flows.items : nil
+    // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
+    // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
+    let captureFlows = Collected<Int64>()
+    var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
+    // findings.json too, a finding at a time (as dictionaries, 2 414 findings took 10 MB).
+    let findingList = Collected<VerifiedFindings.Finding>()
+    var findingsReading: StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
+    var archiveProblems: [String] = []
+    for entry in archive.entries {
+      let digest = SHA256Digest()
+      var count: UInt64 = 0
+      do {
+        try archive.read(entry) { chunk in
+          digest.update(chunk)
+          count += UInt64(chunk.count)
+          if entry.name == EvidenceCaptureDocument.fileName {
+            capture.feed(chunk)
+          } else if entry.name == EvidenceBundle.captureJSONName {
+            if captureReading == nil {
+              captureReading = StreamedArrayReading(key: "flows", elements: \.flows) {
+                captureFlows.items.append($0.id)
+              }
+            }
+            captureReading!.feed(chunk)
+          } else if entry.name == EvidenceBundle.findingsName {
+            if findingsReading == nil {
+              findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) {
+                findingList.items.append($0)
+              }
+            }
+            findingsReading!.feed(chunk)
+          } else if entry.name == EvidenceBundle.flowsName {
+            if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
+            flowsReading!.feed(chunk)
+          } else if entry.name.hasSuffix(".json") {
+            // Room for the whole document at once (up to 256 MiB): growing by doubling would leave the halves behind.
+            if documents[entry.name] == nil {
+              documents[entry.name] = Data(capacity: Int(min(entry.size, 1 << 28)))
+            }
+            documents[entry.name]!.append(chunk)
+          }
+        }
+        digests[entry.name] = (count, digest.finalHex())
+      } catch {
+        archiveProblems.append("\(error)")
+        // Read to the end but damaged: its digest still goes to the manifest's check.
+        if count == entry.size { digests[entry.name] = (count, digest.finalHex()) }
+      }
     }
+    checks.append(
+      Check(
+        statement:
+          "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.",
+        problems: archiveProblems))
+    let flowsRead = flowsReading?.finish()
+    let captureRead = captureReading?.finish()
+    let findingsRead = findingsReading?.finish()
+
+    // 2. The manifest.
+    guard let manifestData = documents[EvidenceBundle.manifestName],
+      let manifest = try? JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
+      let files = manifest["files"] as? [[String: Any]]
+    else {
+      checks.append(
+        Check(
+          statement: "manifest.json is there and lists the files.",
+          problems: ["manifest.json is missing or is not the manifest's JSON"]))
+      return checks
+    }
+    var manifestProblems: [String] = []
+    var listed = Set<String>()
+    for file in files {
+      guard let name = file["name"] as? String,
+        let size = (file["byteCount"] as? NSNumber)?.uint64Value,
+        let sha = file["sha256"] as? String
+      else {
+        manifestProblems.append("an entry of manifest.json lacks its name, byteCount or sha256")
+        continue
+      }
+      listed.insert(name)
+      guard let (actualSize, actualDigest) = digests[name] else { continue }
+      if actualSize != size {
+        manifestProblems.append("\(name) has \(actualSize) bytes; the manifest says \(size)")
+      }
+      if actualDigest != sha {
+        manifestProblems.append("\(name) has SHA-256 \(actualDigest); the manifest says \(sha)")
+      }
+    }
+    checks.append(
+      Check(
+        statement:
+          "manifest.json lists \(AuditPresentation.count(files.count, "file")), each with the size and SHA-256 it states.",
+        problems: manifestProblems))
+    let present = Set(archive.entries.map(\.name)).subtracting([EvidenceBundle.manifestName])
+    var setProblems: [String] = []
+    for name in listed.subtracting(present).sorted() {
+      setProblems.append("\(name) is in the manifest but not in the archive")
+    }
+    for name in present.subtracting(listed).sorted() {
+      setProblems.append("\(name) is in the archive but not in the manifest")
+    }
+    checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
+
+    // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
+    var streamedSyntax: [String: String?] = [:]
+    if let flowsRead { streamedSyntax[EvidenceBundle.flowsName] = flowsRead.syntax }
+    if let captureRead { streamedSyntax[EvidenceBundle.captureJSONName] = captureRead.syntax }
+    if let findingsRead { streamedSyntax[EvidenceBundle.findingsName] = findingsRead.syntax }
+    let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + streamedSyntax.keys).sorted()
+    let syntaxProblems = jsonNames.compactMap { name in
+      (streamedSyntax[name] ?? JSONSyntax.problem(in: documents[name]!)).map {
+        "\(name) is not well-formed JSON: \($0)"
+      }
+    }
+    checks.append(
+      Check(
+        statement:
+          "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).",
+        problems: syntaxProblems))
+
+    // 3. Documents.
+    guard let flowsReading, flowsRead?.readable == true,
+      findingsRead?.readable == true, let findingsOutline = findingsReading?.outline,
+      captureRead?.readable == true, let captureDoc = captureReading?.outline
+    else {
+      checks.append(
+        Check(
+          statement: "flows.json, findings.json and capture.json can be read.",
+          problems: ["one of them is missing or is not JSON"]))
+      return checks
+    }
+    let flows = flowsReading.flows
+    let flowIDs = flows.map(\.id)
+    let flowSet = Set(flowIDs)
+    let findings = findingList.items
+    let findingIDs = Set(findings.compactMap(\.id))
+    let flowFindings = Dictionary(
+      flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
+
+    // 4. The capture against capture.json.
+    let written = captureDoc.packets.written
+    var captureProblems = capture.problems
+    if capture.uncommented > 0 {
+      captureProblems.append(
+        "\(AuditPresentation.count(capture.uncommented, "packet")) of capture.pcapng \(capture.uncommented == 1 ? "carries no comment naming its flow" : "carry no comment naming their flow")"
+      )
+    }
+    if capture.packets != written {
+      captureProblems.append(
+        "capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written"
+      )
+    }
+    checks.append(
+      Check(
+        statement:
+          "capture.pcapng holds \(AuditPresentation.count(capture.packets, "packet")), as capture.json counts them.",
+        problems: captureProblems))
+
+    // 5. Identifiers.
+    var idProblems: [String] = []
+    if flowSet.count != flowIDs.count {
+      idProblems.append("flows.json lists a flow id more than once")
+    }
+    for (flow, ids) in flowFindings.sorted(by: { $0.key < $1.key }) {
+      for id in ids where !findingIDs.contains(id) {
+        idProblems.append("flow \(flow) cites \(id), which findings.json does not hold")
+      }
+    }
+    for finding in findings {
+      let id = finding.id ?? "?"
+      for flow in finding.flowIDs {
+        if !flowSet.contains(flow) {
+          idProblems.append("\(id) cites flow \(flow), which flows.json does not hold")
+        } else if !(flowFindings[flow] ?? []).contains(id) {
+          idProblems.append("\(id) cites flow \(flow), which does not cite \(id) back")
+        }
+      }
+    }
+    for requirement in findingsOutline.requirements {
+      for id in requirement.contraryFindingIDs + requirement.supportingFindingIDs
+      where !findingIDs.contains(id) {
+        idProblems.append(
+          "\(requirement.id ?? "a requirement") cites \(id), which findings.json does not hold")
+      }
+    }
+    if captureFlows.items != flowIDs {
+      idProblems.append("capture.json does not list the flows of flows.json, in their order")
+    }
+    for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
+      guard let expected = flowFindings[flow] else {
+        idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold")
+        continue
+      }
+      if findingsCited != Set(expected) {
+        idProblems.append(
+          "packets of flow \(flow) cite findings \(findingsCited.sorted().joined(separator: ",")); flows.json says \(expected.joined(separator: ","))"
+        )
+      }
+    }
+    checks.append(
+      Check(
+        statement:
+          "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).",
+        problems: idProblems))
+
+    // 6. flows.csv against flows.json.
+    checks.append(flowsReading.csv.check(flowCount: flows.count))
+    return checks
+  }
+
+  /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.
+  static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
+    let flows = Collected<VerifiedFlow>()
+    let reading = StreamedArrayReading(key: "flows", elements: \VerifiedFlows.flows) {
+      flows.items.append($0)
+    }
+    reading.feed(data)
+    return reading.finish().readable ? flows.items : nil
+  }
 }

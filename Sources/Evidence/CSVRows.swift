@@ -5,74 +5,99 @@ import Foundation
 /// entry of the archive as it is inflated): a comma, a quote, CR and LF are never part of a longer
 /// UTF-8 sequence, so cells are cut on bytes, and each cell is checked to be UTF-8 on its own.
 final class CSVRows {
-    private var buffer: [UInt8] = []
-    private var position = 0
-    private let source: () -> Data?
-    private var exhausted = false
-    /// Whether a cell read so far held bytes that are not UTF-8.
-    private(set) var sawBytesThatAreNotUTF8 = false
+  private var buffer: [UInt8] = []
+  private var position = 0
+  private let source: () -> Data?
+  private var exhausted = false
+  /// Whether a cell read so far held bytes that are not UTF-8.
+  private(set) var sawBytesThatAreNotUTF8 = false
 
-    init(pulling source: @escaping () -> Data?) { self.source = source }
+  init(pulling source: @escaping () -> Data?) { self.source = source }
 
-    /// All of `data`, given at once.
-    convenience init(_ data: Data) {
-        var given = false
-        self.init { defer { given = true }; return given ? nil : data }
+  /// All of `data`, given at once.
+  convenience init(_ data: Data) {
+    var given = false
+    self.init {
+      defer { given = true }
+      return given ? nil : data
     }
+  }
 
-    /// The byte at the position, pulling more once the buffer is used up; nil at the end.
-    private func peek() -> UInt8? {
-        if position == buffer.count, !exhausted {
-            buffer.removeAll(keepingCapacity: true)
-            position = 0
-            while buffer.isEmpty {
-                guard let more = source() else { exhausted = true; break }
-                buffer.append(contentsOf: more)
-            }
+  /// The byte at the position, pulling more once the buffer is used up; nil at the end.
+  private func peek() -> UInt8? {
+    if position == buffer.count, !exhausted {
+      buffer.removeAll(keepingCapacity: true)
+      position = 0
+      while buffer.isEmpty {
+        guard let more = source() else {
+          exhausted = true
+          break
         }
-        return position < buffer.count ? buffer[position] : nil
+        buffer.append(contentsOf: more)
+      }
     }
+    return position < buffer.count ? buffer[position] : nil
+  }
 
-    func next() -> [String]? {
-        var row: [String] = [], cell: [UInt8] = []
-        var quoted = false, afterQuote = false
-        func endCell() {
-            if !sawBytesThatAreNotUTF8, String(validating: cell, as: UTF8.self) == nil { sawBytesThatAreNotUTF8 = true }
-            row.append(String(decoding: cell, as: UTF8.self)); cell.removeAll(keepingCapacity: true); afterQuote = false
-        }
-        while let byte = peek() {
+  func next() -> [String]? {
+    var row: [String] = []
+    var cell: [UInt8] = []
+    var quoted = false
+    var afterQuote = false
+    func endCell() {
+      if !sawBytesThatAreNotUTF8, String(validating: cell, as: UTF8.self) == nil {
+        sawBytesThatAreNotUTF8 = true
+      }
+      row.append(String(decoding: cell, as: UTF8.self))
+      cell.removeAll(keepingCapacity: true)
+      afterQuote = false
+    }
+    while let byte = peek() {
+      position += 1
+      if quoted {
+        if byte == UInt8(ascii: "\"") {
+          if peek() == UInt8(ascii: "\"") {
+            cell.append(byte)
             position += 1
-            if quoted {
-                if byte == UInt8(ascii: "\"") {
-                    if peek() == UInt8(ascii: "\"") { cell.append(byte); position += 1 } else { quoted = false; afterQuote = true }
-                } else { cell.append(byte) }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
-            case UInt8(ascii: ","): endCell()
-            case 0x0D: continue
-            case 0x0A: endCell(); return row
-            default: cell.append(byte)
-            }
+          } else {
+            quoted = false
+            afterQuote = true
+          }
+        } else {
+          cell.append(byte)
         }
-        // The last record, without a line feed after it (nothing but CR at the end is no record).
-        if !cell.isEmpty || !row.isEmpty { endCell(); return row }
-        return nil
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
+      case UInt8(ascii: ","): endCell()
+      case 0x0D: continue
+      case 0x0A:
+        endCell()
+        return row
+      default: cell.append(byte)
+      }
     }
+    // The last record, without a line feed after it (nothing but CR at the end is no record).
+    if !cell.isEmpty || !row.isEmpty {
+      endCell()
+      return row
+    }
+    return nil
+  }
 }
 
 /// RFC 4180 reading: quoted cells, doubled quotes, CRLF between records.
 enum CSVText {
-    static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        forEachRow(Data(text.utf8)) { rows.append($0) }
-        return rows
-    }
+  static func parse(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    forEachRow(Data(text.utf8)) { rows.append($0) }
+    return rows
+  }
 
-    /// RFC 4180 rows handed over one at a time, read from UTF-8 bytes.
-    static func forEachRow(_ data: Data, _ body: ([String]) -> Void) {
-        let rows = CSVRows(data)
-        while let row = rows.next() { body(row) }
-    }
+  /// RFC 4180 rows handed over one at a time, read from UTF-8 bytes.
+  static func forEachRow(_ data: Data, _ body: ([String]) -> Void) {
+    let rows = CSVRows(data)
+    while let row = rows.next() { body(row) }
+  }
 }

@@ -4,191 +4,272 @@ import FlowStore
 import Foundation
 
 public enum EvidenceCaptureError: Error, Sendable, Hashable {
-    case flowNotInBundle(id: Int64)
-    case destinationUnavailable(String)
-    case writeFailed(String)
+  case flowNotInBundle(id: Int64)
+  case destinationUnavailable(String)
+  case writeFailed(String)
 }
 
 public struct EvidenceCapture: Sendable, Hashable {
-    /// capture.json.
-    public let document: EvidenceCaptureDocument
-    /// capture.pcapng: size and SHA-256.
-    public let entry: EvidenceManifest.Entry
-    public let crc32: UInt32
+  /// capture.json.
+  public let document: EvidenceCaptureDocument
+  /// capture.pcapng: size and SHA-256.
+  public let entry: EvidenceManifest.Entry
+  public let crc32: UInt32
 }
 
 /// Slices the store's rotated `.pcap` files into capture.pcapng, one source file at a time so
 /// memory is bounded by a file and not by the session. The one part of the bundle that reads
 /// the history and the disk.
 public enum EvidenceCaptureWriter {
-    /// The session's time window in microseconds, as capture records carry time.
-    static func window(of bundle: EvidenceBundle) -> (start: Int64, end: Int64) {
-        (Instant.microseconds(bundle.session.startedAt), bundle.session.endedAt.map(Instant.microseconds) ?? Int64.max)
-    }
+  /// The session's time window in microseconds, as capture records carry time.
+  static func window(of bundle: EvidenceBundle) -> (start: Int64, end: Int64) {
+    (
+      Instant.microseconds(bundle.session.startedAt),
+      bundle.session.endedAt.map(Instant.microseconds) ?? Int64.max
+    )
+  }
 
-    /// The history's packet counts per flow and file, with those dated outside the session.
-    public static func packetCounts(for bundle: EvidenceBundle, from store: FlowStore) throws -> [SessionPacketCount] {
-        let (start, end) = window(of: bundle)
-        return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
-    }
+  /// The history's packet counts per flow and file, with those dated outside the session.
+  public static func packetCounts(for bundle: EvidenceBundle, from store: FlowStore) throws
+    -> [SessionPacketCount]
+  {
+    let (start, end) = window(of: bundle)
+    return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
+  }
 
-    /// capture.json as it will be, from the counts, each file's header and size, and the packets at
-    /// the files' edges: no record is read.
-    public static func forecast(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
-                                captureDirectory: URL) throws -> EvidenceCaptureDocument {
-        var files: [EvidenceCaptureForecast.File] = []
-        for sequence in Set(counts.compactMap(\.fileSequence)).sorted() {
-            let reader: CaptureFileReader
-            do {
-                reader = try CaptureFileReader(url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)), sequence: sequence)
-            } catch {
-                files.append(.init(sequence: sequence, standing: error == .notFound(sequence) ? .missing : .unreadable))
-                continue
-            }
-            let tail = EvidenceCaptureForecast.tailFrom(size: reader.fileSize, snaplen: reader.snaplen)
-            let header = UInt64(PcapFormat.globalHeaderLength)
-            let edges = try store.capturedPackets(inAuditSession: bundle.session.id, fileSequence: sequence,
-                                                  outside: tail >= header ? header...tail : nil)
-            files.append(.init(sequence: sequence, standing: .readable(size: reader.fileSize, snaplen: reader.snaplen, edgePackets: edges.map {
-                EvidenceCaptureForecast.EdgePacket(flowID: $0.flowID, offset: $0.offset, length: $0.length, microseconds: Instant.microseconds($0.date))
+  /// capture.json as it will be, from the counts, each file's header and size, and the packets at
+  /// the files' edges: no record is read.
+  public static func forecast(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
+    captureDirectory: URL
+  ) throws -> EvidenceCaptureDocument {
+    var files: [EvidenceCaptureForecast.File] = []
+    for sequence in Set(counts.compactMap(\.fileSequence)).sorted() {
+      let reader: CaptureFileReader
+      do {
+        reader = try CaptureFileReader(
+          url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)),
+          sequence: sequence)
+      } catch {
+        files.append(
+          .init(sequence: sequence, standing: error == .notFound(sequence) ? .missing : .unreadable)
+        )
+        continue
+      }
+      let tail = EvidenceCaptureForecast.tailFrom(size: reader.fileSize, snaplen: reader.snaplen)
+      let header = UInt64(PcapFormat.globalHeaderLength)
+      let edges = try store.capturedPackets(
+        inAuditSession: bundle.session.id, fileSequence: sequence,
+        outside: tail >= header ? header...tail : nil)
+      files.append(
+        .init(
+          sequence: sequence,
+          standing: .readable(
+            size: reader.fileSize, snaplen: reader.snaplen,
+            edgePackets: edges.map {
+              EvidenceCaptureForecast.EdgePacket(
+                flowID: $0.flowID, offset: $0.offset, length: $0.length,
+                microseconds: Instant.microseconds($0.date))
             })))
-        }
-        let (start, end) = window(of: bundle)
-        return EvidenceCaptureForecast.document(
-            sessionID: bundle.session.id, flowIDs: bundle.flowIDs,
-            counts: counts.map { .init(flowID: $0.flowID, fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart, afterEnd: $0.afterEnd) },
-            files: files, start: start, end: end)
     }
+    let (start, end) = window(of: bundle)
+    return EvidenceCaptureForecast.document(
+      sessionID: bundle.session.id, flowIDs: bundle.flowIDs,
+      counts: counts.map {
+        .init(
+          flowID: $0.flowID, fileSequence: $0.fileSequence, packets: $0.packets,
+          beforeStart: $0.beforeStart, afterEnd: $0.afterEnd)
+      },
+      files: files, start: start, end: end)
+  }
 
-    public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
-                             into folder: URL, application: String) throws -> EvidenceCapture {
-        let file: EvidenceFileWriter
-        do { file = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName)) } catch {
-            throw EvidenceCaptureError.destinationUnavailable(SystemErrorText.reason(error))
-        }
-        return try write(for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file, application: application)
+  public static func write(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
+    captureDirectory: URL,
+    into folder: URL, application: String
+  ) throws -> EvidenceCapture {
+    let file: EvidenceFileWriter
+    do {
+      file = try EvidenceFileWriter(
+        url: folder.appendingPathComponent(EvidenceCaptureDocument.fileName))
+    } catch {
+      throw EvidenceCaptureError.destinationUnavailable(SystemErrorText.reason(error))
     }
+    return try write(
+      for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file,
+      application: application)
+  }
 
-    /// The most bytes capture.pcapng can take: every source file whole, and per recorded packet
-    /// the most an Enhanced Packet Block adds to a pcap record (its longest comment included).
-    public static func sizeBound(for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL) -> UInt64 {
-        var bound: UInt64 = 64 << 10
-        for sequence in Set(counts.compactMap(\.fileSequence)) {
-            let path = captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)).path
-            bound += (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-        }
-        let longestComment = bundle.flowIDs.map {
-            EvidenceCaptureDocument.packetComment(flowID: $0, findingIDs: bundle.findingIDs(ofFlow: $0)).utf8.count
-        }.max() ?? 0
-        let packets = counts.reduce(0) { $0 + $1.packets }
-        return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
+  /// The most bytes capture.pcapng can take: every source file whole, and per recorded packet
+  /// the most an Enhanced Packet Block adds to a pcap record (its longest comment included).
+  public static func sizeBound(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL
+  ) -> UInt64 {
+    var bound: UInt64 = 64 << 10
+    for sequence in Set(counts.compactMap(\.fileSequence)) {
+      let path = captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence))
+        .path
+      bound +=
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
+        ?? 0
     }
+    let longestComment =
+      bundle.flowIDs.map {
+        EvidenceCaptureDocument.packetComment(flowID: $0, findingIDs: bundle.findingIDs(ofFlow: $0))
+          .utf8.count
+      }.max() ?? 0
+    let packets = counts.reduce(0) { $0 + $1.packets }
+    return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
+  }
 
-    /// Slices into `file`: a file of its own, or an entry streamed into the archive.
-    public static func write(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
-                             into file: EvidenceFileWriter, application: String) throws -> EvidenceCapture {
-        let (document, written) = try slice(for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file, application: application)
-        return EvidenceCapture(document: document, entry: written!.entry, crc32: written!.crc32)
+  /// Slices into `file`: a file of its own, or an entry streamed into the archive.
+  public static func write(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
+    captureDirectory: URL,
+    into file: EvidenceFileWriter, application: String
+  ) throws -> EvidenceCapture {
+    let (document, written) = try slice(
+      for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file,
+      application: application)
+    return EvidenceCapture(document: document, entry: written!.entry, crc32: written!.crc32)
+  }
+
+  /// capture.json as slicing would write it, every record read but nothing written: what the
+  /// report alone states, which only reading each record can make sure of.
+  public static func count(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL)
+    throws -> EvidenceCaptureDocument
+  {
+    try slice(
+      for: bundle, counts: try packetCounts(for: bundle, from: store), from: store,
+      captureDirectory: captureDirectory,
+      into: nil, application: ""
+    ).document
+  }
+
+  static func slice(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
+    captureDirectory: URL,
+    into file: EvidenceFileWriter?, application: String
+  ) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
+    let sessionID = bundle.session.id
+    // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
+    let position = FlowPositions(bundle.flowIDs)
+    var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flowCount)
+    var total = EvidencePacketTally()
+    var perFile: [UInt32: Int] = [:]
+    for count in counts {
+      guard let at = position[count.flowID] else {
+        throw EvidenceCaptureError.flowNotInBundle(id: count.flowID)
+      }
+      if let sequence = count.fileSequence {
+        perFile[sequence, default: 0] += count.packets
+      } else {
+        perFlow[at].add(.notCaptured, count.packets)
+        total.add(.notCaptured, count.packets)
+      }
     }
-
-    /// capture.json as slicing would write it, every record read but nothing written: what the
-    /// report alone states, which only reading each record can make sure of.
-    public static func count(for bundle: EvidenceBundle, from store: FlowStore, captureDirectory: URL) throws -> EvidenceCaptureDocument {
-        try slice(for: bundle, counts: try packetCounts(for: bundle, from: store), from: store, captureDirectory: captureDirectory,
-                  into: nil, application: "").document
-    }
-
-    static func slice(for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore, captureDirectory: URL,
-                      into file: EvidenceFileWriter?, application: String) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
-        let sessionID = bundle.session.id
-        // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
-        let position = FlowPositions(bundle.flowIDs)
-        var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flowCount)
-        var total = EvidencePacketTally()
-        var perFile: [UInt32: Int] = [:]
-        for count in counts {
-            guard let at = position[count.flowID] else { throw EvidenceCaptureError.flowNotInBundle(id: count.flowID) }
-            if let sequence = count.fileSequence { perFile[sequence, default: 0] += count.packets }
-            else { perFlow[at].add(.notCaptured, count.packets); total.add(.notCaptured, count.packets) }
-        }
-        let (start, end) = window(of: bundle)
-        var snaplen: UInt32?
-        var before = 0, after = 0
-        var sources: [EvidenceSourceFile] = []
-        // Packets come by file offset, so flows interleave: each flow's comment is made once, and
-        // all of them kept in one buffer (an array each cost 20 000 flows 1.8 MB).
-        var commentBytes: [UInt8] = []
-        var commentStart = [Int](repeating: -1, count: bundle.flowCount), commentEnd = [Int](repeating: 0, count: bundle.flowCount)
+    let (start, end) = window(of: bundle)
+    var snaplen: UInt32?
+    var before = 0
+    var after = 0
+    var sources: [EvidenceSourceFile] = []
+    // Packets come by file offset, so flows interleave: each flow's comment is made once, and
+    // all of them kept in one buffer (an array each cost 20 000 flows 1.8 MB).
+    var commentBytes: [UInt8] = []
+    var commentStart = [Int](repeating: -1, count: bundle.flowCount)
+    var commentEnd = [Int](repeating: 0, count: bundle.flowCount)
+    do {
+      try file?.write(PcapngBlocks.sectionHeader(application: application))
+      var interfaceWritten = false
+      for sequence in perFile.keys.sorted() {
+        let reader: CaptureFileReader
         do {
-            try file?.write(PcapngBlocks.sectionHeader(application: application))
-            var interfaceWritten = false
-            for sequence in perFile.keys.sorted() {
-                let reader: CaptureFileReader
-                do {
-                    reader = try CaptureFileReader(url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)), sequence: sequence)
-                } catch {
-                    let reason: EvidenceMissingReason = error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
-                    var count = 0
-                    try store.forEachPacket(inFile: sequence) { packet in
-                        // Packets of flows not in the bundle belong to other sessions.
-                        guard let at = position[packet.flowID] else { return }
-                        perFlow[at].add(reason); total.add(reason); count += 1
-                    }
-                    sources.append(EvidenceSourceFile(sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
-                                                      packets: count, written: 0))
-                    continue
-                }
-                if !interfaceWritten {
-                    snaplen = reader.snaplen
-                    try file?.write(PcapngBlocks.interface(snaplen: reader.snaplen))
-                    interfaceWritten = true
-                }
-                var written = 0, count = 0
-                try store.forEachPacket(inFile: sequence) { packet in
-                    // Packets of flows not in the bundle belong to other sessions (a flow of this
-                    // session added since it was read changes its fingerprint, checked at the end).
-                    guard let at = position[packet.flowID] else { return }
-                    count += 1
-                    let record: CaptureFileReader.RecordSpan
-                    do { record = try reader.locate(at: packet.offset) } catch {
-                        perFlow[at].add(.recordUnreadable)
-                        total.add(.recordUnreadable)
-                        return
-                    }
-                    let micros = Int64(record.microseconds)
-                    if let file {
-                        if commentStart[at] < 0 {
-                            commentStart[at] = commentBytes.count
-                            commentBytes.append(contentsOf: EvidenceCaptureDocument.packetComment(flowID: packet.flowID,
-                                                                                                  findingIDs: bundle.findingIDs(ofFlow: packet.flowID)).utf8)
-                            commentEnd[at] = commentBytes.count
-                        }
-                        // The block is made in the writer's buffer, the record's bytes copied once, from the reader's window.
-                        try commentBytes[commentStart[at]..<commentEnd[at]].withUnsafeBytes { comment in
-                            try reader.withBytes(of: record) { bytes in
-                                try file.write(count: PcapngBlocks.enhancedPacketLength(count: bytes.count, comment: comment.count)) {
-                                    PcapngBlocks.enhancedPacket(into: $0, bytes, originalLength: record.originalLength, microseconds: record.microseconds,
-                                                                outbound: packet.direction == .outbound, comment: comment)
-                                }
-                            }
-                        }
-                    }
-                    written += 1
-                    perFlow[at].written += 1
-                    total.written += 1
-                    if micros < start { before += 1 } else if micros > end { after += 1 }
-                }
-                sources.append(EvidenceSourceFile(sequence: sequence, status: .read, packets: count, written: written))
-            }
-            if !interfaceWritten { try file?.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen)) }
-        } catch let error as EvidenceWriteError {
-            throw EvidenceCaptureError.writeFailed(error.description)
+          reader = try CaptureFileReader(
+            url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)),
+            sequence: sequence)
+        } catch {
+          let reason: EvidenceMissingReason =
+            error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
+          var count = 0
+          try store.forEachPacket(inFile: sequence) { packet in
+            // Packets of flows not in the bundle belong to other sessions.
+            guard let at = position[packet.flowID] else { return }
+            perFlow[at].add(reason)
+            total.add(reason)
+            count += 1
+          }
+          sources.append(
+            EvidenceSourceFile(
+              sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
+              packets: count, written: 0))
+          continue
         }
-        var written: WrittenFile?
-        do { written = try file?.finishFile() } catch { throw EvidenceCaptureError.writeFailed(SystemErrorText.reason(error)) }
-        let document = EvidenceCaptureDocument(sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
-                                               sourceFiles: sources,
-                                               flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) })
-        return (document, written)
+        if !interfaceWritten {
+          snaplen = reader.snaplen
+          try file?.write(PcapngBlocks.interface(snaplen: reader.snaplen))
+          interfaceWritten = true
+        }
+        var written = 0
+        var count = 0
+        try store.forEachPacket(inFile: sequence) { packet in
+          // Packets of flows not in the bundle belong to other sessions (a flow of this
+          // session added since it was read changes its fingerprint, checked at the end).
+          guard let at = position[packet.flowID] else { return }
+          count += 1
+          let record: CaptureFileReader.RecordSpan
+          do { record = try reader.locate(at: packet.offset) } catch {
+            perFlow[at].add(.recordUnreadable)
+            total.add(.recordUnreadable)
+            return
+          }
+          let micros = Int64(record.microseconds)
+          if let file {
+            if commentStart[at] < 0 {
+              commentStart[at] = commentBytes.count
+              commentBytes.append(
+                contentsOf: EvidenceCaptureDocument.packetComment(
+                  flowID: packet.flowID,
+                  findingIDs: bundle.findingIDs(ofFlow: packet.flowID)
+                ).utf8)
+              commentEnd[at] = commentBytes.count
+            }
+            // The block is made in the writer's buffer, the record's bytes copied once, from the reader's window.
+            try commentBytes[commentStart[at]..<commentEnd[at]].withUnsafeBytes { comment in
+              try reader.withBytes(of: record) { bytes in
+                try file.write(
+                  count: PcapngBlocks.enhancedPacketLength(
+                    count: bytes.count, comment: comment.count)
+                ) {
+                  PcapngBlocks.enhancedPacket(
+                    into: $0, bytes, originalLength: record.originalLength,
+                    microseconds: record.microseconds,
+                    outbound: packet.direction == .outbound, comment: comment)
+                }
+              }
+            }
+          }
+          written += 1
+          perFlow[at].written += 1
+          total.written += 1
+          if micros < start { before += 1 } else if micros > end { after += 1 }
+        }
+        sources.append(
+          EvidenceSourceFile(sequence: sequence, status: .read, packets: count, written: written))
+      }
+      if !interfaceWritten {
+        try file?.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen))
+      }
+    } catch let error as EvidenceWriteError {
+      throw EvidenceCaptureError.writeFailed(error.description)
     }
+    var written: WrittenFile?
+    do { written = try file?.finishFile() } catch {
+      throw EvidenceCaptureError.writeFailed(SystemErrorText.reason(error))
+    }
+    let document = EvidenceCaptureDocument(
+      sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
+      sourceFiles: sources,
+      flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) })
+    return (document, written)
+  }
 }

@@ -5,38 +5,39 @@ import Foundation
 import ReportPDF
 
 public enum EvidenceExportError: Error, Sendable, Equatable {
-    case sessionNotFound
-    case sessionStillOpen
-    case catalogueNotBundled(identifier: String)
-    case catalogueUnusable(identifier: String)
-    case historyUnreadable(String)
-    case historyChangedWhileExporting
-    case captureDirectoryUnavailable(String)
-    case writeFailed(String)
-    /// The directory the file was asked for in is not there (found before anything is read).
-    case destinationDirectoryMissing(String)
-    /// report.pdf could not be drawn (its fonts not found, Cairo refusing): why.
-    case reportNotDrawn(String)
+  case sessionNotFound
+  case sessionStillOpen
+  case catalogueNotBundled(identifier: String)
+  case catalogueUnusable(identifier: String)
+  case historyUnreadable(String)
+  case historyChangedWhileExporting
+  case captureDirectoryUnavailable(String)
+  case writeFailed(String)
+  /// The directory the file was asked for in is not there (found before anything is read).
+  case destinationDirectoryMissing(String)
+  /// report.pdf could not be drawn (its fonts not found, Cairo refusing): why.
+  case reportNotDrawn(String)
 }
 
 /// A failure of the report hook, kept apart from failures to write.
 struct ReportNotDrawn: Error { let reason: String }
 
 public struct EvidenceExportResult: Sendable, Equatable {
-    /// The .zip.
-    public let url: URL
-    public let byteCount: UInt64
-    /// The files of the bundle, by name, in the archive's order.
-    public let fileNames: [String]
-    public let flowCount: Int
-    public let findingCount: Int
-    /// capture.json, as written.
-    public let capture: EvidenceCaptureDocument
-    public let sessionID: Int64
+  /// The .zip.
+  public let url: URL
+  public let byteCount: UInt64
+  /// The files of the bundle, by name, in the archive's order.
+  public let fileNames: [String]
+  public let flowCount: Int
+  public let findingCount: Int
+  /// capture.json, as written.
+  public let capture: EvidenceCaptureDocument
+  public let sessionID: Int64
 }
 
 /// Draws report.pdf into a folder: the report layer plugs in here, the exporter knows no PDF.
-public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCaptureSummary, URL) throws -> Void
+public typealias EvidenceReportRendering =
+  @Sendable (EvidenceBundle, EvidenceCaptureSummary, URL) throws -> Void
 
 /// Reads a closed session out of the history and makes its bundle: the documents and the report
 /// are written (and hashed, and deflated) into a folder of its own temporary directory, the
@@ -45,342 +46,417 @@ public typealias EvidenceReportRendering = @Sendable (EvidenceBundle, EvidenceCa
 /// nothing. The default directory is the exporter's own, so exports running at once never clear
 /// each other's files.
 public final class EvidenceExporter {
-    public let store: FlowStore
-    public let temporaryDirectory: URL
-    public var report: EvidenceReportRendering?
-    /// An assessor's own catalogue instead of the project's choice.
-    public var catalogueOverride: RequirementCatalogue?
-    /// Runs after everything was read and written, before the history is checked again: the seam
-    /// through which a test changes the history under an export.
-    public var beforeFinalCheck: (() throws -> Void)?
-    public var zip64Threshold: UInt64 = 0xFFFF_FFFF
-    /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
-    public var trace: ((String, TimeInterval) -> Void)?
-    private var phaseStart = Date()
-    private func phase(_ name: String) {
-        let now = Date()
-        trace?(name, now.timeIntervalSince(phaseStart))
-        phaseStart = now
-    }
-    /// Where catalogues come from: the bundled library, unless a test says otherwise.
-    public var catalogues: (AuditProject) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue = {
-        (project) throws(RequirementCatalogueLibraryError) in try RequirementCatalogueLibrary.catalogue(for: project)
-    }
-
-    public init(store: FlowStore, temporaryDirectory: URL = EvidenceExporter.newTemporaryDirectory()) {
-        self.store = store
-        self.temporaryDirectory = temporaryDirectory
+  public let store: FlowStore
+  public let temporaryDirectory: URL
+  public var report: EvidenceReportRendering?
+  /// An assessor's own catalogue instead of the project's choice.
+  public var catalogueOverride: RequirementCatalogue?
+  /// Runs after everything was read and written, before the history is checked again: the seam
+  /// through which a test changes the history under an export.
+  public var beforeFinalCheck: (() throws -> Void)?
+  public var zip64Threshold: UInt64 = 0xFFFF_FFFF
+  /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
+  public var trace: ((String, TimeInterval) -> Void)?
+  private var phaseStart = Date()
+  private func phase(_ name: String) {
+    let now = Date()
+    trace?(name, now.timeIntervalSince(phaseStart))
+    phaseStart = now
+  }
+  /// Where catalogues come from: the bundled library, unless a test says otherwise.
+  public var catalogues:
+    (AuditProject) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue = {
+      (project) throws(RequirementCatalogueLibraryError) in
+      try RequirementCatalogueLibrary.catalogue(for: project)
     }
 
-    /// A directory of this exporter's own under TMPDIR, named with the user and the process; those
-    /// of the user's exports killed while they wrote (their process gone) are removed first.
-    public static func newTemporaryDirectory() -> URL {
-        let temporary = FileManager.default.temporaryDirectory
-        let prefix = "tunnelvision-export-\(getuid())-"
-        AtomicRename.removeAbandoned(in: temporary, prefix: prefix)
-        return temporary.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
+  public init(store: FlowStore, temporaryDirectory: URL = EvidenceExporter.newTemporaryDirectory())
+  {
+    self.store = store
+    self.temporaryDirectory = temporaryDirectory
+  }
+
+  /// A directory of this exporter's own under TMPDIR, named with the user and the process; those
+  /// of the user's exports killed while they wrote (their process gone) are removed first.
+  public static func newTemporaryDirectory() -> URL {
+    let temporary = FileManager.default.temporaryDirectory
+    let prefix = "tunnelvision-export-\(getuid())-"
+    AtomicRename.removeAbandoned(in: temporary, prefix: prefix)
+    return temporary.appendingPathComponent(
+      "\(prefix)\(getpid())-\(UUID().uuidString)", isDirectory: true)
+  }
+
+  /// Reads the session out of the history and builds its documents (pure), with what tells at the
+  /// end whether the history changed since.
+  /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
+  /// from the history one at a time as flows.json and flows.csv are written.
+  public func bundle(sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true)
+    throws(EvidenceExportError) -> (EvidenceBundle, HistoryCheck)
+  {
+    func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
+      do { return try body() } catch { throw .historyUnreadable("\(error)") }
     }
-
-    /// Reads the session out of the history and builds its documents (pure), with what tells at the
-    /// end whether the history changed since.
-    /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
-    /// from the history one at a time as flows.json and flows.csv are written.
-    public func bundle(sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true) throws(EvidenceExportError) -> (EvidenceBundle, HistoryCheck) {
-        func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
-            do { return try body() } catch { throw .historyUnreadable("\(error)") }
-        }
-        let mark = try history { try store.historyMark() }
-        guard let session = try history({ try store.auditSession(id: sessionID) }) else { throw .sessionNotFound }
-        guard !session.isOpen else { throw .sessionStillOpen }
-        guard let project = try history({ try store.auditProject(id: session.projectID) }) else { throw .sessionNotFound }
-        let catalogue: RequirementCatalogue
-        if let catalogueOverride { catalogue = catalogueOverride } else {
-            do { catalogue = try catalogues(project) } catch {
-                switch error {
-                case .notBundled(let identifier): throw .catalogueNotBundled(identifier: identifier)
-                case .unusable(let identifier, _): throw .catalogueUnusable(identifier: identifier)
-                }
-            }
-        }
-        let check = HistoryCheck(sessionID: sessionID, mark: mark, fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
-        let flows = try history { try store.flows(inAuditSession: sessionID) }
-        let markers = try history { try store.markers(forSession: sessionID) }
-        do {
-            return (try EvidenceBundle(project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-                                       exportedWith: exportedWith, exportedAt: now, holdingFlows: holdingFlows), check)
-        } catch {
-            switch error {
-            case .sessionStillOpen: throw .sessionStillOpen
-            case .sessionOfAnotherProject, .duplicateFlow: throw .historyUnreadable("\(error)")
-            }
-        }
+    let mark = try history { try store.historyMark() }
+    guard let session = try history({ try store.auditSession(id: sessionID) }) else {
+      throw .sessionNotFound
     }
-
-    public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil) throws(EvidenceExportError) -> EvidenceExportResult {
-        if let destination { try Self.requireDirectory(of: destination) }
-        phaseStart = Date()
-        let (bundle, check) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
-        phase("read the history and classified")
-        var isDirectory: ObjCBool = false
-        let captures = store.capturesDirectory
-        if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw .captureDirectoryUnavailable("\(captures.path) is not a directory")
-        }
-
-        let fm = FileManager.default
-        let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem, isDirectory: true)
-        let archive = temporaryDirectory.appendingPathComponent(bundle.fileStem + ".zip")
-        do {
-            // At most one bundle in the exporter's directory: the previous one goes.
-            try fm.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
-            for name in try fm.contentsOfDirectory(atPath: temporaryDirectory.path) {
-                try fm.removeItem(at: temporaryDirectory.appendingPathComponent(name))
-            }
-            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .writeFailed("the export directory \(temporaryDirectory.path) cannot be used: \(SystemErrorText.reason(error))")
-        }
-        var succeeded = false
-        defer {
-            try? fm.removeItem(at: folder)
-            if !succeeded { try? fm.removeItem(at: archive) }
-        }
-        do {
-            // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
-            // from them what capture.json will count, and slices the capture. The other writes
-            // flows.json and then draws report.pdf from the forecast while the capture is still
-            // being sliced, then writes such documents as are left; this thread takes the rest once
-            // the capture is done. If the capture counts otherwise than forecast, the report is
-            // drawn again from what it does count.
-            let second = SecondCore()
-            let group = DispatchGroup()
-            let report = self.report
-            let documents = EvidenceDocumentQueue(bundle: bundle, folder: folder, flows: flowSource(for: bundle))
-            DispatchQueue.global().async(group: group) {
-                _ = documents.writeNext(onSecondCore: true)
-                if let report {
-                    second.forecastMade.wait()
-                    if case .success(let forecast)? = second.forecast {
-                        let drawing = Date()
-                        second.report = Result { try Self.draw(report, bundle, forecast, folder); return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName)) }
-                        second.reportSeconds = Date().timeIntervalSince(drawing)
-                    }
-                }
-                while documents.writeNext(onSecondCore: true) {}
-            }
-            var forecastHandedOver = false
-            func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
-                second.forecast = forecast
-                second.forecastMade.signal()
-                forecastHandedOver = true
-            }
-            defer {
-                if !forecastHandedOver { handOver(.failure(CancellationError())) }
-                group.wait()
-            }
-            // Straight to the destination when there is one (through a temporary name beside it):
-            // copying a 250 MB archive afterwards would cost as much as writing it.
-            let final = destination ?? archive
-            let zip = try EvidenceBundleArchive(url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
-            var zipFinished = false
-            defer { if !zipFinished { zip.abandon() } }
-            let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
-            let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: captures)
-            handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
-            // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
-            var (capture, files) = try zip.addCapture(for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
-                                                      application: exportedWith, trace: trace)
-            phase("sliced the capture (documents and the report alongside)")
-            let written = try documents.finish()
-            for (name, done) in written { trace?("  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds) }
-            files += try written.map { try $0.done.file.get() }
-            phase("wrote the documents left")
-            // The entries before report.pdf are archived while the report may still be drawn on the
-            // second core.
-            let byName = { (a: WrittenFile, b: WrittenFile) in a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8) }
-            let pending = files.sorted(by: byName).filter { !zip.archived.contains($0.entry.name) }
-            let before = pending.filter { $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
-            var after = pending.filter { !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8) }
-            for file in before { try zip.add(file) }
-            if let report {
-                group.wait()
-                trace?("  of which the report, on the second core", second.reportSeconds)
-                var reportFile = try second.report!.get()
-                if try second.forecast!.get() != capture.document.summary {
-                    // The forecast was wrong (a record unreadable for what only its own header says):
-                    // the report must state what the capture holds, so it is drawn again.
-                    try Self.draw(report, bundle, capture.document.summary, folder)
-                    reportFile = try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
-                    trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
-                }
-                files.append(reportFile)
-                after.append(reportFile)
-            }
-            phase("archived the entries before report.pdf, had the report")
-            try beforeFinalCheck?()
-            guard try check.holds(in: store) else { throw EvidenceExportError.historyChangedWhileExporting }
-            let manifest = EvidenceManifest(sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
-            let manifestWriter = try EvidenceFileWriter(url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
-            try manifestWriter.write(manifest.text)
-            let manifestFile = try manifestWriter.finishFile()
-            for file in after.sorted(by: byName) + [manifestFile] { try zip.add(file) }
-            try zip.finish()
-            zipFinished = true
-            phase("checked the history, wrote the manifest, finished the archive")
-            let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
-            let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
-            succeeded = true
-            return EvidenceExportResult(url: final, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
-                                        findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
-        } catch {
-            throw Self.exportError(error)
-        }
+    guard !session.isOpen else { throw .sessionStillOpen }
+    guard let project = try history({ try store.auditProject(id: session.projectID) }) else {
+      throw .sessionNotFound
     }
-
-    /// report.pdf alone, at `destination`: the same reading, every record of the capture read to
-    /// count it (nothing of it written), the same report the bundle would carry.
-    public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL) throws(EvidenceExportError) -> EvidenceReportRenderer.Timing {
-        try Self.requireDirectory(of: destination)
-        let (bundle, check) = try bundle(sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
-        let fm = FileManager.default
-        let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem + "-report", isDirectory: true)
-        defer { try? fm.removeItem(at: folder) }
-        do {
-            try? fm.removeItem(at: folder)
-            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-            let capture = try EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
-            let timing: EvidenceReportRenderer.Timing
-            do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch { throw Self.reportFailure(error) }
-            guard try check.holds(in: store) else { throw EvidenceExportError.historyChangedWhileExporting }
-            try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
-            return timing
-        } catch {
-            throw Self.exportError(error)
-        }
-    }
-
-    /// What went wrong, as an export (or the report alone) fails with it.
-    static func exportError(_ error: Error) -> EvidenceExportError {
+    let catalogue: RequirementCatalogue
+    if let catalogueOverride {
+      catalogue = catalogueOverride
+    } else {
+      do { catalogue = try catalogues(project) } catch {
         switch error {
-        case let error as EvidenceExportError: return error
-        case let error as EvidenceCaptureError:
-            switch error {
-            case .flowNotInBundle: return .historyChangedWhileExporting
-            case .destinationUnavailable(let reason), .writeFailed(let reason): return .writeFailed(reason)
+        case .notBundled(let identifier): throw .catalogueNotBundled(identifier: identifier)
+        case .unusable(let identifier, _): throw .catalogueUnusable(identifier: identifier)
+        }
+      }
+    }
+    let check = HistoryCheck(
+      sessionID: sessionID, mark: mark,
+      fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
+    let flows = try history { try store.flows(inAuditSession: sessionID) }
+    let markers = try history { try store.markers(forSession: sessionID) }
+    do {
+      return (
+        try EvidenceBundle(
+          project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
+          exportedWith: exportedWith, exportedAt: now, holdingFlows: holdingFlows), check
+      )
+    } catch {
+      switch error {
+      case .sessionStillOpen: throw .sessionStillOpen
+      case .sessionOfAnotherProject, .duplicateFlow: throw .historyUnreadable("\(error)")
+      }
+    }
+  }
+
+  public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil)
+    throws(EvidenceExportError) -> EvidenceExportResult
+  {
+    if let destination { try Self.requireDirectory(of: destination) }
+    phaseStart = Date()
+    let (bundle, check) = try bundle(
+      sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
+    phase("read the history and classified")
+    var isDirectory: ObjCBool = false
+    let captures = store.capturesDirectory
+    if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    {
+      throw .captureDirectoryUnavailable("\(captures.path) is not a directory")
+    }
+
+    let fm = FileManager.default
+    let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem, isDirectory: true)
+    let archive = temporaryDirectory.appendingPathComponent(bundle.fileStem + ".zip")
+    do {
+      // At most one bundle in the exporter's directory: the previous one goes.
+      try fm.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+      for name in try fm.contentsOfDirectory(atPath: temporaryDirectory.path) {
+        try fm.removeItem(at: temporaryDirectory.appendingPathComponent(name))
+      }
+      try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw .writeFailed(
+        "the export directory \(temporaryDirectory.path) cannot be used: \(SystemErrorText.reason(error))"
+      )
+    }
+    var succeeded = false
+    defer {
+      try? fm.removeItem(at: folder)
+      if !succeeded { try? fm.removeItem(at: archive) }
+    }
+    do {
+      // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
+      // from them what capture.json will count, and slices the capture. The other writes
+      // flows.json and then draws report.pdf from the forecast while the capture is still
+      // being sliced, then writes such documents as are left; this thread takes the rest once
+      // the capture is done. If the capture counts otherwise than forecast, the report is
+      // drawn again from what it does count.
+      let second = SecondCore()
+      let group = DispatchGroup()
+      let report = self.report
+      let documents = EvidenceDocumentQueue(
+        bundle: bundle, folder: folder, flows: flowSource(for: bundle))
+      DispatchQueue.global().async(group: group) {
+        _ = documents.writeNext(onSecondCore: true)
+        if let report {
+          second.forecastMade.wait()
+          if case .success(let forecast)? = second.forecast {
+            let drawing = Date()
+            second.report = Result {
+              try Self.draw(report, bundle, forecast, folder)
+              return try WrittenFile.reading(
+                folder.appendingPathComponent(EvidenceBundle.reportName))
             }
-        case let error as ReportNotDrawn: return .reportNotDrawn(error.reason)
-        case let error as EvidenceWriteError: return .writeFailed(error.description)
-        case let error as FlowStoreError: return .historyUnreadable(error.description)
-        default: return .writeFailed(SystemErrorText.reason(error))
+            second.reportSeconds = Date().timeIntervalSince(drawing)
+          }
         }
-    }
-
-    /// The bundle's flows in its order, one at a time, to whoever writes them.
-    typealias FlowSource = (_ body: (StoredFlow) throws -> Void) throws -> Void
-
-    /// The bundle's own flows, or, when it does not hold them, the session's read again from the
-    /// history on a connection of the calling thread's own. A flow read again that the bundle does
-    /// not list, or one it lists that is not read, means the history changed under the export.
-    /// Flows that began at the same instant may come in another order than the bundle's (the
-    /// history orders by nanosecond, the bundle by date): the few read early wait for their turn.
-    func flowSource(for bundle: EvidenceBundle) -> FlowSource {
-        let store = self.store
-        return { body in
-            if bundle.holdsFlows {
-                for flow in bundle.flows { try body(flow) }
-                return
-            }
-            let ids = bundle.flowIDs
-            var next = 0
-            var early: [Int64: StoredFlow] = [:]
-            try FlowReader(store: store).forEachFlow(inAuditSession: bundle.session.id) { flow in
-                early[flow.id] = flow
-                while next < ids.count, let ready = early.removeValue(forKey: ids[next]) {
-                    try body(ready)
-                    next += 1
-                }
-            }
-            guard next == ids.count, early.isEmpty else { throw EvidenceExportError.historyChangedWhileExporting }
+        while documents.writeNext(onSecondCore: true) {}
+      }
+      var forecastHandedOver = false
+      func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
+        second.forecast = forecast
+        second.forecastMade.signal()
+        forecastHandedOver = true
+      }
+      defer {
+        if !forecastHandedOver { handOver(.failure(CancellationError())) }
+        group.wait()
+      }
+      // Straight to the destination when there is one (through a temporary name beside it):
+      // copying a 250 MB archive afterwards would cost as much as writing it.
+      let final = destination ?? archive
+      let zip = try EvidenceBundleArchive(
+        url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
+      var zipFinished = false
+      defer { if !zipFinished { zip.abandon() } }
+      let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+      let forecast = try EvidenceCaptureWriter.forecast(
+        for: bundle, counts: counts, from: store, captureDirectory: captures)
+      handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
+      // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
+      var (capture, files) = try zip.addCapture(
+        for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
+        application: exportedWith, trace: trace)
+      phase("sliced the capture (documents and the report alongside)")
+      let written = try documents.finish()
+      for (name, done) in written {
+        trace?(
+          "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
+      }
+      files += try written.map { try $0.done.file.get() }
+      phase("wrote the documents left")
+      // The entries before report.pdf are archived while the report may still be drawn on the
+      // second core.
+      let byName = { (a: WrittenFile, b: WrittenFile) in
+        a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8)
+      }
+      let pending = files.sorted(by: byName).filter { !zip.archived.contains($0.entry.name) }
+      let before = pending.filter {
+        $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8)
+      }
+      var after = pending.filter {
+        !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8)
+      }
+      for file in before { try zip.add(file) }
+      if let report {
+        group.wait()
+        trace?("  of which the report, on the second core", second.reportSeconds)
+        var reportFile = try second.report!.get()
+        if try second.forecast!.get() != capture.document.summary {
+          // The forecast was wrong (a record unreadable for what only its own header says):
+          // the report must state what the capture holds, so it is drawn again.
+          try Self.draw(report, bundle, capture.document.summary, folder)
+          reportFile = try WrittenFile.reading(
+            folder.appendingPathComponent(EvidenceBundle.reportName))
+          trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
         }
+        files.append(reportFile)
+        after.append(reportFile)
+      }
+      phase("archived the entries before report.pdf, had the report")
+      try beforeFinalCheck?()
+      guard try check.holds(in: store) else {
+        throw EvidenceExportError.historyChangedWhileExporting
+      }
+      let manifest = EvidenceManifest(
+        sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
+      let manifestWriter = try EvidenceFileWriter(
+        url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
+      try manifestWriter.write(manifest.text)
+      let manifestFile = try manifestWriter.finishFile()
+      for file in after.sorted(by: byName) + [manifestFile] { try zip.add(file) }
+      try zip.finish()
+      zipFinished = true
+      phase("checked the history, wrote the manifest, finished the archive")
+      let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
+      let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
+      succeeded = true
+      return EvidenceExportResult(
+        url: final, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
+        findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
+    } catch {
+      throw Self.exportError(error)
     }
+  }
 
-    /// One of the four documents: session.json whole; flows.json, flows.csv and findings.json
-    /// flow by flow (finding by finding). flows.json and flows.csv each read the flows (again):
-    /// written on different cores, the two take less time than one pass writing both.
-    static func writeDocument(_ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL) throws -> WrittenFile {
-        switch name {
-        case EvidenceBundle.sessionName:
-            let session = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
-            try session.write(bundle.sessionDocument.serialized() + "\n")
-            return try session.finishFile()
-        case EvidenceBundle.flowsName:
-            let json = try StreamedDocumentWriter(bundle.flowsDocument, url: folder.appendingPathComponent(name))
-            try flows { flow in try json.append { bundle.writeFlowEntry(flow, to: &$0) } }
-            return try json.finish()
-        case EvidenceBundle.flowsCSVName:
-            let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
-            try csv.write(EvidenceFlowsCSV.headerLine)
-            var row: [UInt8] = []
-            try flows {
-                row.removeAll(keepingCapacity: true)
-                EvidenceFlowsCSV.appendRow($0, findingIDs: bundle.findingIDs(ofFlow: $0.id), to: &row)
-                try csv.write(row)
-            }
-            return try csv.finishFile()
-        case EvidenceBundle.findingsName:
-            return try streamed(bundle.findingsDocument, name: name, into: folder, elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
-        default:
-            preconditionFailure("\(name) is not one of the bundle's documents")
+  /// report.pdf alone, at `destination`: the same reading, every record of the capture read to
+  /// count it (nothing of it written), the same report the bundle would carry.
+  public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL)
+    throws(EvidenceExportError) -> EvidenceReportRenderer.Timing
+  {
+    try Self.requireDirectory(of: destination)
+    let (bundle, check) = try bundle(
+      sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
+    let fm = FileManager.default
+    let folder = temporaryDirectory.appendingPathComponent(
+      bundle.fileStem + "-report", isDirectory: true)
+    defer { try? fm.removeItem(at: folder) }
+    do {
+      try? fm.removeItem(at: folder)
+      try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+      let capture = try EvidenceCaptureWriter.count(
+        for: bundle, from: store, captureDirectory: store.capturesDirectory)
+      let timing: EvidenceReportRenderer.Timing
+      do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch
+      { throw Self.reportFailure(error) }
+      guard try check.holds(in: store) else {
+        throw EvidenceExportError.historyChangedWhileExporting
+      }
+      try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
+      return timing
+    } catch {
+      throw Self.exportError(error)
+    }
+  }
+
+  /// What went wrong, as an export (or the report alone) fails with it.
+  static func exportError(_ error: Error) -> EvidenceExportError {
+    switch error {
+    case let error as EvidenceExportError: return error
+    case let error as EvidenceCaptureError:
+      switch error {
+      case .flowNotInBundle: return .historyChangedWhileExporting
+      case .destinationUnavailable(let reason), .writeFailed(let reason):
+        return .writeFailed(reason)
+      }
+    case let error as ReportNotDrawn: return .reportNotDrawn(error.reason)
+    case let error as EvidenceWriteError: return .writeFailed(error.description)
+    case let error as FlowStoreError: return .historyUnreadable(error.description)
+    default: return .writeFailed(SystemErrorText.reason(error))
+    }
+  }
+
+  /// The bundle's flows in its order, one at a time, to whoever writes them.
+  typealias FlowSource = (_ body: (StoredFlow) throws -> Void) throws -> Void
+
+  /// The bundle's own flows, or, when it does not hold them, the session's read again from the
+  /// history on a connection of the calling thread's own. A flow read again that the bundle does
+  /// not list, or one it lists that is not read, means the history changed under the export.
+  /// Flows that began at the same instant may come in another order than the bundle's (the
+  /// history orders by nanosecond, the bundle by date): the few read early wait for their turn.
+  func flowSource(for bundle: EvidenceBundle) -> FlowSource {
+    let store = self.store
+    return { body in
+      if bundle.holdsFlows {
+        for flow in bundle.flows { try body(flow) }
+        return
+      }
+      let ids = bundle.flowIDs
+      var next = 0
+      var early: [Int64: StoredFlow] = [:]
+      try FlowReader(store: store).forEachFlow(inAuditSession: bundle.session.id) { flow in
+        early[flow.id] = flow
+        while next < ids.count, let ready = early.removeValue(forKey: ids[next]) {
+          try body(ready)
+          next += 1
         }
+      }
+      guard next == ids.count, early.isEmpty else {
+        throw EvidenceExportError.historyChangedWhileExporting
+      }
     }
+  }
 
-    static func streamed<S: Sequence>(_ document: StreamedJSONObject, name: String, into folder: URL, elements: S) throws -> WrittenFile
-        where S.Element == JSONValue {
-        let json = try StreamedDocumentWriter(document, url: folder.appendingPathComponent(name))
-        for element in elements { try json.append(element) }
-        return try json.finish()
+  /// One of the four documents: session.json whole; flows.json, flows.csv and findings.json
+  /// flow by flow (finding by finding). flows.json and flows.csv each read the flows (again):
+  /// written on different cores, the two take less time than one pass writing both.
+  static func writeDocument(
+    _ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL
+  ) throws -> WrittenFile {
+    switch name {
+    case EvidenceBundle.sessionName:
+      let session = try EvidenceFileWriter(
+        url: folder.appendingPathComponent(name), deflating: true)
+      try session.write(bundle.sessionDocument.serialized() + "\n")
+      return try session.finishFile()
+    case EvidenceBundle.flowsName:
+      let json = try StreamedDocumentWriter(
+        bundle.flowsDocument, url: folder.appendingPathComponent(name))
+      try flows { flow in try json.append { bundle.writeFlowEntry(flow, to: &$0) } }
+      return try json.finish()
+    case EvidenceBundle.flowsCSVName:
+      let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
+      try csv.write(EvidenceFlowsCSV.headerLine)
+      var row: [UInt8] = []
+      try flows {
+        row.removeAll(keepingCapacity: true)
+        EvidenceFlowsCSV.appendRow($0, findingIDs: bundle.findingIDs(ofFlow: $0.id), to: &row)
+        try csv.write(row)
+      }
+      return try csv.finishFile()
+    case EvidenceBundle.findingsName:
+      return try streamed(
+        bundle.findingsDocument, name: name, into: folder,
+        elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
+    default:
+      preconditionFailure("\(name) is not one of the bundle's documents")
     }
+  }
 
-    /// A report that could not be put on disk failed to write, like any other file of the bundle;
-    /// anything else failed to draw.
-    static func reportFailure(_ error: Error) -> Error {
-        if let error = error as? PDFWriteError { return EvidenceWriteError(error.description) }
-        return ReportNotDrawn(reason: "\(error)")
-    }
+  static func streamed<S: Sequence>(
+    _ document: StreamedJSONObject, name: String, into folder: URL, elements: S
+  ) throws -> WrittenFile
+  where S.Element == JSONValue {
+    let json = try StreamedDocumentWriter(document, url: folder.appendingPathComponent(name))
+    for element in elements { try json.append(element) }
+    return try json.finish()
+  }
 
-    private static func draw(_ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, _ folder: URL) throws {
-        do { try report(bundle, capture, folder) } catch { throw reportFailure(error) }
-    }
+  /// A report that could not be put on disk failed to write, like any other file of the bundle;
+  /// anything else failed to draw.
+  static func reportFailure(_ error: Error) -> Error {
+    if let error = error as? PDFWriteError { return EvidenceWriteError(error.description) }
+    return ReportNotDrawn(reason: "\(error)")
+  }
 
-    /// Refuses a destination whose directory is not there, before the session is read or sliced.
-    static func requireDirectory(of destination: URL) throws(EvidenceExportError) {
-        let directory = destination.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .destinationDirectoryMissing(directory.path)
-        }
-    }
+  private static func draw(
+    _ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary,
+    _ folder: URL
+  ) throws {
+    do { try report(bundle, capture, folder) } catch { throw reportFailure(error) }
+  }
 
-    /// Moves the archive to where it was asked for, through a temporary name beside it.
-    static func place(_ archive: URL, at destination: URL) throws {
-        let fm = FileManager.default
-        let partial = AtomicRename.partialName(for: destination)
-        do {
-            try fm.copyItem(at: archive, to: partial)
-            do { try AtomicRename.rename(partial, to: destination) } catch { throw EvidenceWriteError(error.description) }
-            try? fm.removeItem(at: archive)
-        } catch {
-            try? fm.removeItem(at: partial)
-            throw error as? EvidenceWriteError ?? EvidenceWriteError("\(destination.path) could not be written: \(SystemErrorText.reason(error))")
-        }
+  /// Refuses a destination whose directory is not there, before the session is read or sliced.
+  static func requireDirectory(of destination: URL) throws(EvidenceExportError) {
+    let directory = destination.deletingLastPathComponent()
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw .destinationDirectoryMissing(directory.path)
     }
+  }
+
+  /// Moves the archive to where it was asked for, through a temporary name beside it.
+  static func place(_ archive: URL, at destination: URL) throws {
+    let fm = FileManager.default
+    let partial = AtomicRename.partialName(for: destination)
+    do {
+      try fm.copyItem(at: archive, to: partial)
+      do { try AtomicRename.rename(partial, to: destination) } catch {
+        throw EvidenceWriteError(error.description)
+      }
+      try? fm.removeItem(at: archive)
+    } catch {
+      try? fm.removeItem(at: partial)
+      throw error as? EvidenceWriteError
+        ?? EvidenceWriteError(
+          "\(destination.path) could not be written: \(SystemErrorText.reason(error))")
+    }
+  }
 }
 
 /// What the second core hands over, each field written before the semaphore that announces it
 /// (or before the thread ends) and read after it.
 private final class SecondCore: @unchecked Sendable {
-    var forecast: Result<EvidenceCaptureSummary, Error>?
-    let forecastMade = DispatchSemaphore(value: 0)
-    var report: Result<WrittenFile, Error>?
-    var reportSeconds: TimeInterval = 0
+  var forecast: Result<EvidenceCaptureSummary, Error>?
+  let forecastMade = DispatchSemaphore(value: 0)
+  var report: Result<WrittenFile, Error>?
+  var reportSeconds: TimeInterval = 0
 }

@@ -3,167 +3,194 @@ import Foundation
 
 /// A file written in order through a buffer, hashed and counted as it goes.
 public final class EvidenceFileWriter {
-    /// The name the manifest gives it.
-    public let name: String
-    private var handle: FileHandle?
-    private var choice: TargetChoice?
-    /// False when the bytes go into a file someone else owns (an archive's entry).
-    private var ownsHandle = true
-    private var buffer = Data()
-    private let fingerprint: WrittenFile.Fingerprint
-    static let bufferLimit = 1 << 20
+  /// The name the manifest gives it.
+  public let name: String
+  private var handle: FileHandle?
+  private var choice: TargetChoice?
+  /// False when the bytes go into a file someone else owns (an archive's entry).
+  private var ownsHandle = true
+  private var buffer = Data()
+  private let fingerprint: WrittenFile.Fingerprint
+  static let bufferLimit = 1 << 20
 
-    /// `deflating`: the bytes deflated as they are written, so that the archive need not read the
-    /// file again nor deflate it on the thread that assembles it.
-    public init(url: URL, deflating: Bool = false) throws {
-        name = url.lastPathComponent
-        fingerprint = try WrittenFile.Fingerprint(deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
-        handle = try Self.create(url)
-        buffer.reserveCapacity(Self.bufferLimit)
+  /// `deflating`: the bytes deflated as they are written, so that the archive need not read the
+  /// file again nor deflate it on the thread that assembles it.
+  public init(url: URL, deflating: Bool = false) throws {
+    name = url.lastPathComponent
+    fingerprint = try WrittenFile.Fingerprint(
+      deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
+    handle = try Self.create(url)
+    buffer.reserveCapacity(Self.bufferLimit)
+  }
+
+  /// Where the bytes go, chosen once the first of them are known (up to the buffer's size, or all
+  /// of them when there are fewer): a file to own and close, or one that stays open (an archive
+  /// the bytes are an entry of).
+  public typealias TargetChoice = (_ firstBytes: Data) throws -> (
+    handle: FileHandle, closeWhenFinished: Bool
+  )
+
+  public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
+    self.name = name
+    choice = choose
+    fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
+    buffer.reserveCapacity(Self.bufferLimit)
+  }
+
+  /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
+  /// when it is written under a temporary name) and the directory.
+  static func create(_ url: URL, shown: URL? = nil) throws -> FileHandle {
+    guard FileManager.default.createFile(atPath: url.path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: url.path)
+    else {
+      let name = shown ?? url
+      throw EvidenceWriteError(
+        "\(name.lastPathComponent) could not be created in \(name.deletingLastPathComponent().path)"
+      )
     }
+    return handle
+  }
 
-    /// Where the bytes go, chosen once the first of them are known (up to the buffer's size, or all
-    /// of them when there are fewer): a file to own and close, or one that stays open (an archive
-    /// the bytes are an entry of).
-    public typealias TargetChoice = (_ firstBytes: Data) throws -> (handle: FileHandle, closeWhenFinished: Bool)
+  public func write(_ text: String) throws { try write(Data(text.utf8)) }
 
-    public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
-        self.name = name
-        choice = choose
-        fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
-        buffer.reserveCapacity(Self.bufferLimit)
+  public func write(_ data: Data) throws {
+    buffer.append(data)
+    if buffer.count >= Self.bufferLimit { try flush() }
+  }
+
+  public func write(_ bytes: [UInt8]) throws {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.bufferLimit { try flush() }
+  }
+
+  /// `count` bytes made in place at the buffer's end by `fill` (a block built where it is written).
+  public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
+    let start = buffer.count
+    buffer.count = start + count
+    buffer.withUnsafeMutableBytes {
+      fill(UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count]))
     }
+    if buffer.count >= Self.bufferLimit { try flush() }
+  }
 
-    /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
-    /// when it is written under a temporary name) and the directory.
-    static func create(_ url: URL, shown: URL? = nil) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-            let name = shown ?? url
-            throw EvidenceWriteError("\(name.lastPathComponent) could not be created in \(name.deletingLastPathComponent().path)")
-        }
-        return handle
+  private func flush() throws {
+    guard !buffer.isEmpty else { return }
+    try fingerprint.add(buffer)
+    if handle == nil, let choose = choice {
+      let chosen = try choose(buffer)
+      handle = chosen.handle
+      ownsHandle = chosen.closeWhenFinished
+      choice = nil
     }
-
-    public func write(_ text: String) throws { try write(Data(text.utf8)) }
-
-    public func write(_ data: Data) throws {
-        buffer.append(data)
-        if buffer.count >= Self.bufferLimit { try flush() }
+    do { try handle?.write(contentsOf: buffer) } catch {
+      throw EvidenceWriteError("\(name) could not be written: \(SystemErrorText.reason(error))")
     }
+    buffer.removeAll(keepingCapacity: true)
+  }
 
-    public func write(_ bytes: [UInt8]) throws {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.bufferLimit { try flush() }
+  /// Closes the file; returns its manifest entry.
+  public func finish() throws -> EvidenceManifest.Entry { try finishFile().entry }
+
+  /// Closes the file; returns its manifest entry and its CRC-32.
+  public func finishFile() throws -> WrittenFile {
+    if buffer.isEmpty, handle == nil, let choose = choice {
+      // Nothing was written: the target is still chosen, so that an empty file exists.
+      let chosen = try choose(buffer)
+      handle = chosen.handle
+      ownsHandle = chosen.closeWhenFinished
+      choice = nil
     }
-
-    /// `count` bytes made in place at the buffer's end by `fill` (a block built where it is written).
-    public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
-        let start = buffer.count
-        buffer.count = start + count
-        buffer.withUnsafeMutableBytes { fill(UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count])) }
-        if buffer.count >= Self.bufferLimit { try flush() }
-    }
-
-    private func flush() throws {
-        guard !buffer.isEmpty else { return }
-        try fingerprint.add(buffer)
-        if handle == nil, let choose = choice {
-            let chosen = try choose(buffer)
-            handle = chosen.handle
-            ownsHandle = chosen.closeWhenFinished
-            choice = nil
-        }
-        do { try handle?.write(contentsOf: buffer) } catch {
-            throw EvidenceWriteError("\(name) could not be written: \(SystemErrorText.reason(error))")
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Closes the file; returns its manifest entry.
-    public func finish() throws -> EvidenceManifest.Entry { try finishFile().entry }
-
-    /// Closes the file; returns its manifest entry and its CRC-32.
-    public func finishFile() throws -> WrittenFile {
-        if buffer.isEmpty, handle == nil, let choose = choice {
-            // Nothing was written: the target is still chosen, so that an empty file exists.
-            let chosen = try choose(buffer)
-            handle = chosen.handle; ownsHandle = chosen.closeWhenFinished; choice = nil
-        }
-        try flush()
-        if ownsHandle { try handle?.close() }
-        return try fingerprint.file(named: name)
-    }
+    try flush()
+    if ownsHandle { try handle?.close() }
+    return try fingerprint.file(named: name)
+  }
 }
-
 
 /// A write that failed, with what and where.
 public struct EvidenceWriteError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+  public let description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// A file of the bundle as written: its manifest entry, and the CRC-32 the archive will need.
 public struct WrittenFile: Sendable, Hashable {
-    public let entry: EvidenceManifest.Entry
-    public let crc32: UInt32
-    /// The file deflated, when it was deflated as it was written.
-    public var deflated: DeflatedFile? = nil
+  public let entry: EvidenceManifest.Entry
+  public let crc32: UInt32
+  /// The file deflated, when it was deflated as it was written.
+  public var deflated: DeflatedFile? = nil
 
-    /// What is made of a file's bytes as they go by: size, SHA-256, CRC-32 and, if asked, the
-    /// bytes deflated into a file. One pass, whether the bytes are being written or read back.
-    final class Fingerprint {
-        private let digest = SHA256Digest()
-        private var count: UInt64 = 0
-        private var crc: UInt32 = 0
-        private let deflater: (stream: DeflateStream, file: FileHandle, url: URL)?
+  /// What is made of a file's bytes as they go by: size, SHA-256, CRC-32 and, if asked, the
+  /// bytes deflated into a file. One pass, whether the bytes are being written or read back.
+  final class Fingerprint {
+    private let digest = SHA256Digest()
+    private var count: UInt64 = 0
+    private var crc: UInt32 = 0
+    private let deflater: (stream: DeflateStream, file: FileHandle, url: URL)?
 
-        init(deflatingInto url: URL?) throws {
-            guard let url else { deflater = nil; return }
-            let handle = try EvidenceFileWriter.create(url)
-            deflater = (try DeflateStream(level: ZipArchiveWriter.deflateLevel, into: handle), handle, url)
-        }
-
-        func add(_ data: Data) throws {
-            digest.update(data); crc = Deflate.crc32(crc, data); count += UInt64(data.count)
-            if let deflater {
-                do { try data.withUnsafeBytes { try deflater.stream.append($0) } } catch { throw Self.deflateFailed(deflater.url, error) }
-            }
-        }
-
-        func file(named name: String) throws -> WrittenFile {
-            var deflated: DeflatedFile?
-            if let deflater {
-                do {
-                    let count = try deflater.stream.finishFile()
-                    try deflater.file.close()
-                    deflated = DeflatedFile(url: deflater.url, count: count)
-                } catch { throw Self.deflateFailed(deflater.url, error) }
-            }
-            return WrittenFile(entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()), crc32: crc,
-                               deflated: deflated)
-        }
-
-        static func deflateFailed(_ url: URL, _ error: Error) -> EvidenceWriteError {
-            error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
-        }
+    init(deflatingInto url: URL?) throws {
+      guard let url else {
+        deflater = nil
+        return
+      }
+      let handle = try EvidenceFileWriter.create(url)
+      deflater = (
+        try DeflateStream(level: ZipArchiveWriter.deflateLevel, into: handle), handle, url
+      )
     }
 
-    /// A file already on disk (report.pdf, drawn by Cairo), read once for the same facts, deflated.
-    static func reading(_ url: URL) throws -> WrittenFile {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw EvidenceWriteError("\(url.lastPathComponent) was not written") }
-        defer { try? handle.close() }
-        let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url))
-        while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty { try fingerprint.add(data) }
-        return try fingerprint.file(named: url.lastPathComponent)
+    func add(_ data: Data) throws {
+      digest.update(data)
+      crc = Deflate.crc32(crc, data)
+      count += UInt64(data.count)
+      if let deflater {
+        do { try data.withUnsafeBytes { try deflater.stream.append($0) } } catch {
+          throw Self.deflateFailed(deflater.url, error)
+        }
+      }
     }
+
+    func file(named name: String) throws -> WrittenFile {
+      var deflated: DeflatedFile?
+      if let deflater {
+        do {
+          let count = try deflater.stream.finishFile()
+          try deflater.file.close()
+          deflated = DeflatedFile(url: deflater.url, count: count)
+        } catch { throw Self.deflateFailed(deflater.url, error) }
+      }
+      return WrittenFile(
+        entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()),
+        crc32: crc,
+        deflated: deflated)
+    }
+
+    static func deflateFailed(_ url: URL, _ error: Error) -> EvidenceWriteError {
+      error as? EvidenceWriteError
+        ?? EvidenceWriteError(
+          "\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
+    }
+  }
+
+  /// A file already on disk (report.pdf, drawn by Cairo), read once for the same facts, deflated.
+  static func reading(_ url: URL) throws -> WrittenFile {
+    guard let handle = FileHandle(forReadingAtPath: url.path) else {
+      throw EvidenceWriteError("\(url.lastPathComponent) was not written")
+    }
+    defer { try? handle.close() }
+    let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url))
+    while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty {
+      try fingerprint.add(data)
+    }
+    return try fingerprint.file(named: url.lastPathComponent)
+  }
 }
 
 /// A file's bytes deflated (raw deflate, as a ZIP entry holds them), in a file beside it.
 public struct DeflatedFile: Sendable, Hashable {
-    public let url: URL
-    /// How many deflated bytes.
-    public let count: UInt64
+  public let url: URL
+  /// How many deflated bytes.
+  public let count: UInt64
 
-    /// Where the deflated copy of `file` goes: beside it, ".deflate" added.
-    static func url(of file: URL) -> URL { file.appendingPathExtension("deflate") }
+  /// Where the deflated copy of `file` goes: beside it, ".deflate" added.
+  static func url(of file: URL) -> URL { file.appendingPathExtension("deflate") }
 }

@@ -3,44 +3,63 @@ import Foundation
 
 /// flows.csv against the flows of flows.json, a row for each flow as the flow is read.
 struct FlowsCSVComparison {
-    private let rows: CSVRows?
-    private var headerHolds = false
-    private var problems: [String] = []
-    private var compared = 0
+  private let rows: CSVRows?
+  private var headerHolds = false
+  private var problems: [String] = []
+  private var compared = 0
 
-    /// nil: flows.csv is not in the archive.
-    init(_ rows: CSVRows?) {
-        self.rows = rows
-        headerHolds = rows?.next() == EvidenceFlowsCSV.headers
-    }
+  /// nil: flows.csv is not in the archive.
+  init(_ rows: CSVRows?) {
+    self.rows = rows
+    headerHolds = rows?.next() == EvidenceFlowsCSV.headers
+  }
 
-    /// The flow against the next row.
-    mutating func compare(_ flow: VerifiedFlow) {
-        guard headerHolds, let row = rows?.next() else { return }
-        defer { compared += 1 }
-        let header = EvidenceFlowsCSV.headers
-        guard row.count == header.count else { problems.append("row \(compared + 2) of flows.csv has \(row.count) cells, not \(header.count)"); return }
-        let expected = flow.csvCells
-        for (column, key) in header.enumerated() {
-            let cell = EvidenceFlowsCSV.spreadsheetCell(expected[key] ?? "")
-            guard row[column] != cell else { continue }
-            // The duration is a number, which the two files may spell differently.
-            if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds { continue }
-            problems.append("row \(compared + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(cell)”")
-        }
+  /// The flow against the next row.
+  mutating func compare(_ flow: VerifiedFlow) {
+    guard headerHolds, let row = rows?.next() else { return }
+    defer { compared += 1 }
+    let header = EvidenceFlowsCSV.headers
+    guard row.count == header.count else {
+      problems.append(
+        "row \(compared + 2) of flows.csv has \(row.count) cells, not \(header.count)")
+      return
     }
+    let expected = flow.csvCells
+    for (column, key) in header.enumerated() {
+      let cell = EvidenceFlowsCSV.spreadsheetCell(expected[key] ?? "")
+      guard row[column] != cell else { continue }
+      // The duration is a number, which the two files may spell differently.
+      if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds {
+        continue
+      }
+      problems.append(
+        "row \(compared + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(cell)”"
+      )
+    }
+  }
 
-    /// The check, once every flow was compared: rows left over or missing are counted.
-    func check(flowCount: Int) -> BundleVerifier.Check {
-        let statement = "flows.csv has a row for each of the \(AuditPresentation.count(flowCount, "flow")), matching flows.json."
-        guard let rows else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
-        var count = compared
-        // Every row is read, to the end: bytes that are not UTF-8 may come last.
-        while rows.next() != nil { count += 1 }
-        guard !rows.sawBytesThatAreNotUTF8 else { return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"]) }
-        guard headerHolds else { return .init(statement: statement, problems: ["flows.csv's header row is not the one the format defines"]) }
-        var problems = self.problems
-        if count != flowCount { problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0) }
-        return .init(statement: statement, problems: problems)
+  /// The check, once every flow was compared: rows left over or missing are counted.
+  func check(flowCount: Int) -> BundleVerifier.Check {
+    let statement =
+      "flows.csv has a row for each of the \(AuditPresentation.count(flowCount, "flow")), matching flows.json."
+    guard let rows else {
+      return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
     }
+    var count = compared
+    // Every row is read, to the end: bytes that are not UTF-8 may come last.
+    while rows.next() != nil { count += 1 }
+    guard !rows.sawBytesThatAreNotUTF8 else {
+      return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
+    }
+    guard headerHolds else {
+      return .init(
+        statement: statement, problems: ["flows.csv's header row is not the one the format defines"]
+      )
+    }
+    var problems = self.problems
+    if count != flowCount {
+      problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0)
+    }
+    return .init(statement: statement, problems: problems)
+  }
 }

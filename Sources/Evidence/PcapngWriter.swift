@@ -4,71 +4,103 @@ import Foundation
 /// pcapng blocks: one section, one LINKTYPE_RAW interface, an Enhanced Packet Block per packet
 /// with its direction flag and a comment.
 enum PcapngBlocks {
-    static func padded(_ count: Int) -> Int { (count + 3) & ~3 }
+  static func padded(_ count: Int) -> Int { (count + 3) & ~3 }
 
-    static func option(_ code: UInt16, _ value: Data) -> Data {
-        var d = Data()
-        d.appendLE(code); d.appendLE(UInt16(value.count)); d.append(value)
-        d.append(Data(count: padded(value.count) - value.count))
-        return d
+  static func option(_ code: UInt16, _ value: Data) -> Data {
+    var d = Data()
+    d.appendLE(code)
+    d.appendLE(UInt16(value.count))
+    d.append(value)
+    d.append(Data(count: padded(value.count) - value.count))
+    return d
+  }
+
+  static let endOfOptions = Data([0, 0, 0, 0])
+
+  static func block(_ type: UInt32, _ body: Data) -> Data {
+    let total = UInt32(12 + body.count)
+    var d = Data(capacity: Int(total))
+    d.appendLE(type)
+    d.appendLE(total)
+    d.append(body)
+    d.appendLE(total)
+    return d
+  }
+
+  static func sectionHeader(application: String) -> Data {
+    var body = Data()
+    body.appendLE(UInt32(0x1A2B_3C4D))
+    body.appendLE(UInt16(1))
+    body.appendLE(UInt16(0))
+    body.appendLE(Int64(-1))
+    body.append(option(4, Data(application.utf8)))
+    body.append(endOfOptions)
+    return block(0x0A0D_0D0A, body)
+  }
+
+  static func interface(snaplen: UInt32) -> Data {
+    var body = Data()
+    body.appendLE(UInt16(101))
+    body.appendLE(UInt16(0))
+    body.appendLE(snaplen)
+    body.append(option(2, Data("tunnel".utf8)))
+    body.append(option(9, Data([6])))  // microseconds
+    body.append(endOfOptions)
+    return block(0x0000_0001, body)
+  }
+
+  /// The length of an Enhanced Packet Block for a record of `count` bytes and a comment of `comment` bytes.
+  static func enhancedPacketLength(count: Int, comment: Int) -> Int {
+    12 + 20 + padded(count) + 4 + padded(comment) + 4 + 4 + 4
+  }
+
+  /// An Enhanced Packet Block made in `out`, which is `enhancedPacketLength` long.
+  static func enhancedPacket(
+    into out: UnsafeMutableRawBufferPointer, _ bytes: UnsafeRawBufferPointer,
+    originalLength: UInt32,
+    microseconds: UInt64, outbound: Bool, comment: UnsafeRawBufferPointer
+  ) {
+    var at = 0
+    func le32(_ v: UInt32) {
+      out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt32.self)
+      at += 4
     }
-
-    static let endOfOptions = Data([0, 0, 0, 0])
-
-    static func block(_ type: UInt32, _ body: Data) -> Data {
-        let total = UInt32(12 + body.count)
-        var d = Data(capacity: Int(total))
-        d.appendLE(type); d.appendLE(total); d.append(body); d.appendLE(total)
-        return d
+    func le16(_ v: UInt16) {
+      out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt16.self)
+      at += 2
     }
-
-    static func sectionHeader(application: String) -> Data {
-        var body = Data()
-        body.appendLE(UInt32(0x1A2B_3C4D)); body.appendLE(UInt16(1)); body.appendLE(UInt16(0)); body.appendLE(Int64(-1))
-        body.append(option(4, Data(application.utf8)))
-        body.append(endOfOptions)
-        return block(0x0A0D_0D0A, body)
+    func copy(_ from: UnsafeRawBufferPointer) {
+      if let base = from.baseAddress {
+        (out.baseAddress! + at).copyMemory(from: base, byteCount: from.count)
+      }
+      (out.baseAddress! + at + from.count).initializeMemory(
+        as: UInt8.self, repeating: 0, count: padded(from.count) - from.count)
+      at += padded(from.count)
     }
-
-    static func interface(snaplen: UInt32) -> Data {
-        var body = Data()
-        body.appendLE(UInt16(101)); body.appendLE(UInt16(0)); body.appendLE(snaplen)
-        body.append(option(2, Data("tunnel".utf8)))
-        body.append(option(9, Data([6])))   // microseconds
-        body.append(endOfOptions)
-        return block(0x0000_0001, body)
-    }
-
-    /// The length of an Enhanced Packet Block for a record of `count` bytes and a comment of `comment` bytes.
-    static func enhancedPacketLength(count: Int, comment: Int) -> Int { 12 + 20 + padded(count) + 4 + padded(comment) + 4 + 4 + 4 }
-
-    /// An Enhanced Packet Block made in `out`, which is `enhancedPacketLength` long.
-    static func enhancedPacket(into out: UnsafeMutableRawBufferPointer, _ bytes: UnsafeRawBufferPointer, originalLength: UInt32,
-                               microseconds: UInt64, outbound: Bool, comment: UnsafeRawBufferPointer) {
-        var at = 0
-        func le32(_ v: UInt32) { out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt32.self); at += 4 }
-        func le16(_ v: UInt16) { out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt16.self); at += 2 }
-        func copy(_ from: UnsafeRawBufferPointer) {
-            if let base = from.baseAddress { (out.baseAddress! + at).copyMemory(from: base, byteCount: from.count) }
-            (out.baseAddress! + at + from.count).initializeMemory(as: UInt8.self, repeating: 0, count: padded(from.count) - from.count)
-            at += padded(from.count)
-        }
-        let total = UInt32(out.count)
-        le32(6); le32(total)
-        le32(0); le32(UInt32(truncatingIfNeeded: microseconds >> 32)); le32(UInt32(truncatingIfNeeded: microseconds))
-        le32(UInt32(bytes.count)); le32(originalLength)
-        copy(bytes)
-        le16(1); le16(UInt16(comment.count)); copy(comment)
-        le16(2); le16(4); le32(outbound ? 0b10 : 0b01)
-        le32(0)
-        le32(total)
-        assert(at == out.count)
-    }
+    let total = UInt32(out.count)
+    le32(6)
+    le32(total)
+    le32(0)
+    le32(UInt32(truncatingIfNeeded: microseconds >> 32))
+    le32(UInt32(truncatingIfNeeded: microseconds))
+    le32(UInt32(bytes.count))
+    le32(originalLength)
+    copy(bytes)
+    le16(1)
+    le16(UInt16(comment.count))
+    copy(comment)
+    le16(2)
+    le16(4)
+    le32(outbound ? 0b10 : 0b01)
+    le32(0)
+    le32(total)
+    assert(at == out.count)
+  }
 }
 
 extension Data {
-    mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
-        var little = value.littleEndian
-        Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
-    }
+  mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
+    var little = value.littleEndian
+    Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
+  }
 }

@@ -9,71 +9,78 @@ final class Collected<Item> { var items: [Item] = [] }
 /// handed to `each`; the rest (the outline) decoded with the array emptied. Where the document is
 /// not an object holding such an array, it is decoded whole and its elements handed over then.
 final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
-    private var stream: JSONArrayStream
-    private let elements: (Outline) -> [Element]
-    private let each: (Element) -> Void
-    private var firstFault: JSONSyntax.Failure?
-    private var undecodable = false
-    private let decoder = JSONDecoder()
-    /// The document without its array's elements, once `finish` decoded it.
-    private(set) var outline: Outline?
+  private var stream: JSONArrayStream
+  private let elements: (Outline) -> [Element]
+  private let each: (Element) -> Void
+  private var firstFault: JSONSyntax.Failure?
+  private var undecodable = false
+  private let decoder = JSONDecoder()
+  /// The document without its array's elements, once `finish` decoded it.
+  private(set) var outline: Outline?
 
-    init(key: String, elements: @escaping (Outline) -> [Element], each: @escaping (Element) -> Void) {
-        stream = JSONArrayStream(key: key)
-        self.elements = elements
-        self.each = each
+  init(key: String, elements: @escaping (Outline) -> [Element], each: @escaping (Element) -> Void) {
+    stream = JSONArrayStream(key: key)
+    self.elements = elements
+    self.each = each
+  }
+
+  func feed(_ chunk: Data) { stream.feed(chunk, element) }
+
+  private func element(_ bytes: [UInt8], at: Int) {
+    let data = Data(bytes)
+    if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: 2) {
+      firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
     }
-
-    func feed(_ chunk: Data) { stream.feed(chunk, element) }
-
-    private func element(_ bytes: [UInt8], at: Int) {
-        let data = Data(bytes)
-        if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: 2) {
-            firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
-        }
-        guard !undecodable, let decoded = try? decoder.decode(Element.self, from: data) else { undecodable = true; return }
-        each(decoded)
+    guard !undecodable, let decoded = try? decoder.decode(Element.self, from: data) else {
+      undecodable = true
+      return
     }
+    each(decoded)
+  }
 
-    /// After the last chunk: what is wrong with the document as JSON (the first fault in it), and
-    /// whether every element and the rest of it could be decoded.
-    func finish() -> (syntax: String?, readable: Bool) {
-        stream.finish(element)
-        let skeleton = Data(stream.skeleton)
-        guard stream.foundArray else {
-            outline = try? decoder.decode(Outline.self, from: skeleton)
-            outline.map(elements)?.forEach(each)
-            return (JSONSyntax.problem(in: skeleton), outline != nil)
-        }
-        var faults = stream.faults + (firstFault.map { [$0] } ?? [])
-        if let fault = JSONSyntax.failure(in: skeleton) {
-            faults.append(JSONSyntax.Failure(reason: fault.reason, at: stream.documentOffset(ofSkeletonByte: fault.at)))
-        }
-        outline = try? decoder.decode(Outline.self, from: skeleton)
-        let syntax = faults.min { $0.at < $1.at }.map { "\($0.reason) at byte \($0.at)" }
-        return (syntax, !undecodable && outline != nil)
+  /// After the last chunk: what is wrong with the document as JSON (the first fault in it), and
+  /// whether every element and the rest of it could be decoded.
+  func finish() -> (syntax: String?, readable: Bool) {
+    stream.finish(element)
+    let skeleton = Data(stream.skeleton)
+    guard stream.foundArray else {
+      outline = try? decoder.decode(Outline.self, from: skeleton)
+      outline.map(elements)?.forEach(each)
+      return (JSONSyntax.problem(in: skeleton), outline != nil)
     }
+    var faults = stream.faults + (firstFault.map { [$0] } ?? [])
+    if let fault = JSONSyntax.failure(in: skeleton) {
+      faults.append(
+        JSONSyntax.Failure(
+          reason: fault.reason, at: stream.documentOffset(ofSkeletonByte: fault.at)))
+    }
+    outline = try? decoder.decode(Outline.self, from: skeleton)
+    let syntax = faults.min { $0.at < $1.at }.map { "\($0.reason) at byte \($0.at)" }
+    return (syntax, !undecodable && outline != nil)
+  }
 }
 
 /// flows.json as verify reads it: each flow, as soon as it is complete, compared with its row of
 /// flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
 /// flows take half a gigabyte; the document itself is 27 MB.)
 final class FlowsJSONReading {
-    private(set) var csv: FlowsCSVComparison
-    private(set) var flows: [(id: Int64, findingIDs: [String])] = []
-    private var reading: StreamedArrayReading<VerifiedFlows, VerifiedFlow>!
+  private(set) var csv: FlowsCSVComparison
+  private(set) var flows: [(id: Int64, findingIDs: [String])] = []
+  private var reading: StreamedArrayReading<VerifiedFlows, VerifiedFlow>!
 
-    init(csv: CSVRows?) {
-        self.csv = FlowsCSVComparison(csv)
-        reading = StreamedArrayReading(key: "flows", elements: \.flows) { [unowned self] in self.take($0) }
+  init(csv: CSVRows?) {
+    self.csv = FlowsCSVComparison(csv)
+    reading = StreamedArrayReading(key: "flows", elements: \.flows) { [unowned self] in
+      self.take($0)
     }
+  }
 
-    func feed(_ chunk: Data) { reading.feed(chunk) }
+  func feed(_ chunk: Data) { reading.feed(chunk) }
 
-    func finish() -> (syntax: String?, readable: Bool) { reading.finish() }
+  func finish() -> (syntax: String?, readable: Bool) { reading.finish() }
 
-    private func take(_ flow: VerifiedFlow) {
-        csv.compare(flow)
-        flows.append((flow.id, flow.findingIDs))
-    }
+  private func take(_ flow: VerifiedFlow) {
+    csv.compare(flow)
+    flows.append((flow.id, flow.findingIDs))
+  }
 }

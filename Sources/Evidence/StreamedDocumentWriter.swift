@@ -3,30 +3,30 @@ import Foundation
 
 /// A JSON document whose array is written an element at a time, deflated as it goes.
 final class StreamedDocumentWriter {
-    private let document: StreamedJSONObject
-    private let file: EvidenceFileWriter
-    private var first = true
-    private var bytes: [UInt8] = []
-    private let orders = JSONKeyOrders()
+  private let document: StreamedJSONObject
+  private let file: EvidenceFileWriter
+  private var first = true
+  private var bytes: [UInt8] = []
+  private let orders = JSONKeyOrders()
 
-    init(_ document: StreamedJSONObject, url: URL) throws {
-        self.document = document
-        file = try EvidenceFileWriter(url: url, deflating: true)
-        try file.write(document.prefix)
-    }
+  init(_ document: StreamedJSONObject, url: URL) throws {
+    self.document = document
+    file = try EvidenceFileWriter(url: url, deflating: true)
+    try file.write(document.prefix)
+  }
 
-    func append(_ element: JSONValue) throws { try append { $0.value(element) } }
+  func append(_ element: JSONValue) throws { try append { $0.value(element) } }
 
-    /// One element, written by `body`.
-    func append(_ body: (inout JSONWriter) -> Void) throws {
-        bytes.removeAll(keepingCapacity: true)
-        document.append(first: first, to: &bytes, orders: orders, body)
-        try file.write(bytes)
-        first = false
-    }
+  /// One element, written by `body`.
+  func append(_ body: (inout JSONWriter) -> Void) throws {
+    bytes.removeAll(keepingCapacity: true)
+    document.append(first: first, to: &bytes, orders: orders, body)
+    try file.write(bytes)
+    first = false
+  }
 
-    func finish() throws -> WrittenFile {
-        try file.write(document.suffix(empty: first))
-        return try file.finishFile()
-    }
+  func finish() throws -> WrittenFile {
+    try file.write(document.suffix(empty: first))
+    return try file.finishFile()
+  }
 }

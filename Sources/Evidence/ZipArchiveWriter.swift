@@ -6,272 +6,388 @@ import Foundation
 /// timestamp the one passed in, each stored or deflated by whichever is smaller, ZIP64 where a
 /// size or offset needs it.
 public enum ZipArchiveWriter {
-    public struct Entry: Sendable {
-        public let name: String
-        public let url: URL
-        /// The file's CRC-32 when it is already known (computed while the file was written).
-        public let crc32: UInt32?
-        /// The file already deflated (with `crc32`): stored or deflated by whichever is smaller, no probe.
-        public let deflated: DeflatedFile?
-        /// Only these bytes of the file (with `crc32`), stored: an entry copied out of another archive.
-        public let range: Range<UInt64>?
-        public init(name: String, url: URL, crc32: UInt32? = nil, deflated: DeflatedFile? = nil, range: Range<UInt64>? = nil) {
-            self.name = name; self.url = url; self.crc32 = crc32; self.deflated = deflated; self.range = range
-        }
+  public struct Entry: Sendable {
+    public let name: String
+    public let url: URL
+    /// The file's CRC-32 when it is already known (computed while the file was written).
+    public let crc32: UInt32?
+    /// The file already deflated (with `crc32`): stored or deflated by whichever is smaller, no probe.
+    public let deflated: DeflatedFile?
+    /// Only these bytes of the file (with `crc32`), stored: an entry copied out of another archive.
+    public let range: Range<UInt64>?
+    public init(
+      name: String, url: URL, crc32: UInt32? = nil, deflated: DeflatedFile? = nil,
+      range: Range<UInt64>? = nil
+    ) {
+      self.name = name
+      self.url = url
+      self.crc32 = crc32
+      self.deflated = deflated
+      self.range = range
+    }
+  }
+
+  public enum Method: UInt16, Sendable {
+    case stored = 0
+    case deflated = 8
+  }
+
+  /// The probe: an entry whose first 256 KiB do not shrink by a fifth is stored without
+  /// deflating the rest. A capture of encrypted traffic shrinks by a few per cent (its block
+  /// headers and comments), which does not pay for the seconds deflating 229 MB takes (zlib runs
+  /// at some 27 MB/s on such bytes) nor for holding the result; otherwise the entry is deflated
+  /// whole, and stored anyway if that came out larger.
+  static let probeLength = 256 * 1024
+  /// zlib's fastest level: on the documents (JSON, CSV, the PDF) it runs 2.5–3.5 times faster
+  /// than the default level 6 for an archive about 0.3 % larger (flows.json of the reference
+  /// workload: 1.49 MB instead of 0.99 MB, in 0.07 s instead of 0.16 s).
+  static let deflateLevel: Int32 = 1
+  static let worthDeflating = 0.8
+  static let chunk = 4 << 20
+
+  /// Whether the first bytes of an entry shrink enough for deflating the rest to pay.
+  static func probeSaysDeflate(_ probe: Data) -> Bool {
+    guard !probe.isEmpty else { return false }
+    var probed = false
+    guard
+      let out = try? Deflate.compress(
+        level: deflateLevel,
+        {
+          defer { probed = true }
+          return probed ? nil : probe
+        })
+    else { return false }
+    return Double(out.count) < Double(probe.count) * worthDeflating
+  }
+
+  /// Writes the archive to `url` (a temporary name, renamed at the end). Returns each entry's method.
+  @discardableResult
+  public static func write(
+    _ entries: [Entry], to url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF
+  ) throws -> [Method] {
+    let archive = try Archive(url: url, modified: modified, zip64Threshold: zip64Threshold)
+    do {
+      for entry in entries { try archive.add(entry) }
+      try archive.finish()
+    } catch {
+      archive.abandon()
+      throw error
+    }
+    return archive.methods
+  }
+
+  /// An archive written entry by entry, so that the first entries can be written while a later
+  /// one is still being made. Nothing is at `url` until `finish()` renames it there.
+  public final class Archive {
+    let url: URL
+    let partial: URL
+    let out: FileHandle
+    let time: UInt16, date: UInt16
+    let zip64Threshold: UInt64
+    var offset: UInt64 = 0
+    var central = Data()
+    var count: UInt64 = 0
+    public private(set) var methods: [Method] = []
+
+    public init(url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
+      self.url = url
+      partial = AtomicRename.partialName(for: url)
+      out = try EvidenceFileWriter.create(partial, shown: url)
+      (time, date) = ZipArchiveWriter.dosTimeAndDate(modified)
+      self.zip64Threshold = zip64Threshold
     }
 
-    public enum Method: UInt16, Sendable { case stored = 0, deflated = 8 }
-
-    /// The probe: an entry whose first 256 KiB do not shrink by a fifth is stored without
-    /// deflating the rest. A capture of encrypted traffic shrinks by a few per cent (its block
-    /// headers and comments), which does not pay for the seconds deflating 229 MB takes (zlib runs
-    /// at some 27 MB/s on such bytes) nor for holding the result; otherwise the entry is deflated
-    /// whole, and stored anyway if that came out larger.
-    static let probeLength = 256 * 1024
-    /// zlib's fastest level: on the documents (JSON, CSV, the PDF) it runs 2.5–3.5 times faster
-    /// than the default level 6 for an archive about 0.3 % larger (flows.json of the reference
-    /// workload: 1.49 MB instead of 0.99 MB, in 0.07 s instead of 0.16 s).
-    static let deflateLevel: Int32 = 1
-    static let worthDeflating = 0.8
-    static let chunk = 4 << 20
-
-    /// Whether the first bytes of an entry shrink enough for deflating the rest to pay.
-    static func probeSaysDeflate(_ probe: Data) -> Bool {
-        guard !probe.isEmpty else { return false }
-        var probed = false
-        guard let out = try? Deflate.compress(level: deflateLevel, { defer { probed = true }; return probed ? nil : probe }) else { return false }
-        return Double(out.count) < Double(probe.count) * worthDeflating
+    /// Removes what was written; nothing is left.
+    public func abandon() {
+      try? out.close()
+      try? FileManager.default.removeItem(at: partial)
     }
 
-    /// Writes the archive to `url` (a temporary name, renamed at the end). Returns each entry's method.
-    @discardableResult
-    public static func write(_ entries: [Entry], to url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws -> [Method] {
-        let archive = try Archive(url: url, modified: modified, zip64Threshold: zip64Threshold)
-        do {
-            for entry in entries { try archive.add(entry) }
-            try archive.finish()
-        } catch {
-            archive.abandon()
-            throw error
-        }
-        return archive.methods
+    public func add(_ entry: Entry) throws {
+      do { try write(entry) } catch {
+        throw error as? EvidenceWriteError
+          ?? EvidenceWriteError(
+            "\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
+      }
     }
 
-    /// An archive written entry by entry, so that the first entries can be written while a later
-    /// one is still being made. Nothing is at `url` until `finish()` renames it there.
-    public final class Archive {
-        let url: URL
-        let partial: URL
-        let out: FileHandle
-        let time: UInt16, date: UInt16
-        let zip64Threshold: UInt64
-        var offset: UInt64 = 0
-        var central = Data()
-        var count: UInt64 = 0
-        public private(set) var methods: [Method] = []
-
-        public init(url: URL, modified: Date, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
-            self.url = url
-            partial = AtomicRename.partialName(for: url)
-            out = try EvidenceFileWriter.create(partial, shown: url)
-            (time, date) = ZipArchiveWriter.dosTimeAndDate(modified)
-            self.zip64Threshold = zip64Threshold
+    func write(_ entry: Entry) throws {
+      precondition(open == nil, "an entry is still being streamed into the archive")
+      guard let input = FileHandle(forReadingAtPath: entry.url.path) else {
+        throw EvidenceWriteError("\(entry.name) could not be read")
+      }
+      defer { try? input.close() }
+      if let range = entry.range, let crc = entry.crc32 {
+        let header = localHeader(
+          entry.name, .stored, crc: crc, size: UInt64(range.count),
+          compressedSize: UInt64(range.count),
+          sizes64: UInt64(range.count) >= zip64Threshold)
+        try out.write(contentsOf: header)
+        try copy(from: input, at: range.lowerBound, count: UInt64(range.count), to: out)
+        record(
+          entry.name, .stored, crc: crc, size: UInt64(range.count),
+          compressedSize: UInt64(range.count), headerLength: header.count)
+        return
+      }
+      let size = try input.seekToEnd()
+      try input.seek(toOffset: 0)
+      // CRC over the whole file unless it is known, and the probe.
+      var crc: UInt32 = entry.crc32 ?? 0
+      var probe = Data()
+      if entry.crc32 == nil {
+        while let data = try input.read(upToCount: chunk), !data.isEmpty {
+          crc = Deflate.crc32(crc, data)
+          if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
         }
-
-        /// Removes what was written; nothing is left.
-        public func abandon() {
-            try? out.close()
-            try? FileManager.default.removeItem(at: partial)
+      } else if entry.deflated == nil {
+        probe = try input.read(upToCount: probeLength) ?? Data()
+      }
+      var method = Method.stored
+      var compressed: Data?
+      var deflatedFile: DeflatedFile?
+      if let deflated = entry.deflated, entry.crc32 != nil {
+        if deflated.count < size {
+          method = .deflated
+          deflatedFile = deflated
         }
-
-        public func add(_ entry: Entry) throws {
-            do { try write(entry) } catch {
-                throw error as? EvidenceWriteError ?? EvidenceWriteError("\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
-            }
+      } else if size > 0, ZipArchiveWriter.probeSaysDeflate(probe) {
+        try input.seek(toOffset: 0)
+        let whole = try Deflate.compress(level: deflateLevel) {
+          let d = try input.read(upToCount: chunk)
+          return (d?.isEmpty ?? true) ? nil : d
         }
-
-        func write(_ entry: Entry) throws {
-            precondition(open == nil, "an entry is still being streamed into the archive")
-            guard let input = FileHandle(forReadingAtPath: entry.url.path) else { throw EvidenceWriteError("\(entry.name) could not be read") }
-            defer { try? input.close() }
-            if let range = entry.range, let crc = entry.crc32 {
-                let header = localHeader(entry.name, .stored, crc: crc, size: UInt64(range.count), compressedSize: UInt64(range.count),
-                                         sizes64: UInt64(range.count) >= zip64Threshold)
-                try out.write(contentsOf: header)
-                try copy(from: input, at: range.lowerBound, count: UInt64(range.count), to: out)
-                record(entry.name, .stored, crc: crc, size: UInt64(range.count), compressedSize: UInt64(range.count), headerLength: header.count)
-                return
-            }
-            let size = try input.seekToEnd()
-            try input.seek(toOffset: 0)
-            // CRC over the whole file unless it is known, and the probe.
-            var crc: UInt32 = entry.crc32 ?? 0
-            var probe = Data()
-            if entry.crc32 == nil {
-                while let data = try input.read(upToCount: chunk), !data.isEmpty {
-                    crc = Deflate.crc32(crc, data)
-                    if probe.count < probeLength { probe.append(data.prefix(probeLength - probe.count)) }
-                }
-            } else if entry.deflated == nil {
-                probe = try input.read(upToCount: probeLength) ?? Data()
-            }
-            var method = Method.stored
-            var compressed: Data?
-            var deflatedFile: DeflatedFile?
-            if let deflated = entry.deflated, entry.crc32 != nil {
-                if deflated.count < size { method = .deflated; deflatedFile = deflated }
-            } else if size > 0, ZipArchiveWriter.probeSaysDeflate(probe) {
-                try input.seek(toOffset: 0)
-                let whole = try Deflate.compress(level: deflateLevel) { let d = try input.read(upToCount: chunk); return (d?.isEmpty ?? true) ? nil : d }
-                if UInt64(whole.count) < size { method = .deflated; compressed = whole }
-            }
-            let compressedSize = deflatedFile?.count ?? compressed.map { UInt64($0.count) } ?? size
-            let header = localHeader(entry.name, method, crc: crc, size: size, compressedSize: compressedSize,
-                                     sizes64: size >= zip64Threshold || compressedSize >= zip64Threshold)
-            try out.write(contentsOf: header)
-            if let deflatedFile {
-                guard let deflatedInput = FileHandle(forReadingAtPath: deflatedFile.url.path) else {
-                    throw EvidenceWriteError("\(deflatedFile.url.lastPathComponent) could not be read")
-                }
-                defer { try? deflatedInput.close() }
-                try copy(from: deflatedInput, at: 0, count: deflatedFile.count, to: out)
-            } else if let compressed { try out.write(contentsOf: compressed) } else { try copy(from: input, at: 0, count: size, to: out) }
-            record(entry.name, method, crc: crc, size: size, compressedSize: compressedSize, headerLength: header.count)
+        if UInt64(whole.count) < size {
+          method = .deflated
+          compressed = whole
         }
-
-        /// The local header. It carries both sizes in its ZIP64 extra when `sizes64`.
-        func localHeader(_ name: String, _ method: Method, crc: UInt32, size: UInt64, compressedSize: UInt64, sizes64: Bool) -> Data {
-            let name = Data(name.utf8)
-            let needs64 = sizes64 || offset >= zip64Threshold
-            var local = Data()
-            local.appendLE(UInt32(0x0403_4b50)); local.appendLE(UInt16(needs64 ? 45 : 20)); local.appendLE(UInt16(1 << 11))
-            local.appendLE(method.rawValue); local.appendLE(time); local.appendLE(date); local.appendLE(crc)
-            local.appendLE(sizes64 ? UInt32.max : UInt32(compressedSize)); local.appendLE(sizes64 ? UInt32.max : UInt32(size))
-            local.appendLE(UInt16(name.count)); local.appendLE(UInt16(sizes64 ? 20 : 0)); local.append(name)
-            if sizes64 { local.appendLE(UInt16(1)); local.appendLE(UInt16(16)); local.appendLE(size); local.appendLE(compressedSize) }
-            return local
+      }
+      let compressedSize = deflatedFile?.count ?? compressed.map { UInt64($0.count) } ?? size
+      let header = localHeader(
+        entry.name, method, crc: crc, size: size, compressedSize: compressedSize,
+        sizes64: size >= zip64Threshold || compressedSize >= zip64Threshold)
+      try out.write(contentsOf: header)
+      if let deflatedFile {
+        guard let deflatedInput = FileHandle(forReadingAtPath: deflatedFile.url.path) else {
+          throw EvidenceWriteError("\(deflatedFile.url.lastPathComponent) could not be read")
         }
-
-        /// The central record of the entry just written at `offset`, and the offset moved past it.
-        /// Only the fields that overflowed go into its ZIP64 extra, in order.
-        func record(_ entryName: String, _ method: Method, crc: UInt32, size: UInt64, compressedSize: UInt64, headerLength: Int) {
-            let name = Data(entryName.utf8)
-            let sizeOver = size >= zip64Threshold, compressedOver = compressedSize >= zip64Threshold, offsetOver = offset >= zip64Threshold
-            let needs64 = sizeOver || compressedOver || offsetOver
-            var extra = Data()
-            if needs64 {
-                var fields = Data()
-                if sizeOver { fields.appendLE(size) }
-                if compressedOver { fields.appendLE(compressedSize) }
-                if offsetOver { fields.appendLE(offset) }
-                extra.appendLE(UInt16(1)); extra.appendLE(UInt16(fields.count)); extra.append(fields)
-            }
-            central.appendLE(UInt32(0x0201_4b50)); central.appendLE(UInt16(3 << 8 | 45)); central.appendLE(UInt16(needs64 ? 45 : 20))
-            central.appendLE(UInt16(1 << 11)); central.appendLE(method.rawValue); central.appendLE(time); central.appendLE(date)
-            central.appendLE(crc)
-            central.appendLE(compressedOver ? UInt32.max : UInt32(compressedSize)); central.appendLE(sizeOver ? UInt32.max : UInt32(size))
-            central.appendLE(UInt16(name.count)); central.appendLE(UInt16(extra.count)); central.appendLE(UInt16(0))
-            central.appendLE(UInt16(0)); central.appendLE(UInt16(0)); central.appendLE(UInt32(0o100644) << 16)
-            central.appendLE(offsetOver ? UInt32.max : UInt32(offset)); central.append(name); central.append(extra)
-            offset += UInt64(headerLength) + compressedSize
-            count += 1
-            methods.append(method)
-        }
-
-        /// An entry written into the archive as it is made, stored: its header goes first with the
-        /// CRC-32 and sizes left open, and is written again in place once they are known. Its
-        /// header carries ZIP64 sizes when `sizeBound` (the most it can hold) reaches 4 GiB.
-        public struct OpenEntry: Sendable {
-            public let name: String
-            public let headerOffset: UInt64
-            public let sizes64: Bool
-            /// Where its bytes start in the archive.
-            public let dataOffset: UInt64
-        }
-        private var open: OpenEntry?
-
-        /// Starts a stored entry: its bytes are then written to `output`, then `finishStoredEntry`.
-        public func beginStoredEntry(name: String, sizeBound: UInt64) throws -> OpenEntry {
-            precondition(open == nil, "an entry is still being streamed into the archive")
-            let sizes64 = sizeBound >= zip64Threshold
-            let header = localHeader(name, .stored, crc: 0, size: 0, compressedSize: 0, sizes64: sizes64)
-            try out.write(contentsOf: header)
-            let entry = OpenEntry(name: name, headerOffset: offset, sizes64: sizes64, dataOffset: offset + UInt64(header.count))
-            open = entry
-            return entry
-        }
-
-        /// The archive's file, where an open entry's bytes go.
-        public var output: FileHandle { out }
-
-        /// Finishes the stored entry `writer` wrote (its `finishFile()` result): the header is
-        /// written again with the CRC-32 and sizes.
-        public func finishStoredEntry(_ written: WrittenFile) throws {
-            guard let entry = open else { preconditionFailure("no entry is being streamed") }
-            let size = written.entry.byteCount
-            guard entry.sizes64 || size < zip64Threshold else {
-                throw EvidenceWriteError("\(entry.name) grew past the size its archive header was made for")
-            }
-            let header = localHeader(entry.name, .stored, crc: written.crc32, size: size, compressedSize: size, sizes64: entry.sizes64)
-            let wrote = header.withUnsafeBytes { pwrite(out.fileDescriptor, $0.baseAddress, $0.count, off_t(entry.headerOffset)) }
-            guard wrote == header.count else { throw EvidenceWriteError("\(entry.name)'s header could not be written: \(String(cString: strerror(errno)))") }
-            open = nil
-            record(entry.name, .stored, crc: written.crc32, size: size, compressedSize: size, headerLength: header.count)
-        }
-
-        /// Writes the central directory and the end records, and renames the archive into place.
-        public func finish() throws {
-            precondition(open == nil, "an entry is still being streamed into the archive")
-            let centralOffset = offset
-            try out.write(contentsOf: central)
-            let needs64 = centralOffset >= zip64Threshold || UInt64(central.count) >= zip64Threshold || count >= 0xFFFF
-            var end = Data()
-            if needs64 {
-                let recordOffset = centralOffset + UInt64(central.count)
-                end.appendLE(UInt32(0x0606_4b50)); end.appendLE(UInt64(44)); end.appendLE(UInt16(3 << 8 | 45)); end.appendLE(UInt16(45))
-                end.appendLE(UInt32(0)); end.appendLE(UInt32(0)); end.appendLE(count); end.appendLE(count)
-                end.appendLE(UInt64(central.count)); end.appendLE(centralOffset)
-                end.appendLE(UInt32(0x0706_4b50)); end.appendLE(UInt32(0)); end.appendLE(recordOffset); end.appendLE(UInt32(1))
-            }
-            end.appendLE(UInt32(0x0605_4b50)); end.appendLE(UInt16(0)); end.appendLE(UInt16(0))
-            end.appendLE(UInt16(min(count, 0xFFFF))); end.appendLE(UInt16(min(count, 0xFFFF)))
-            end.appendLE(needs64 ? UInt32.max : UInt32(central.count)); end.appendLE(needs64 ? UInt32.max : UInt32(centralOffset))
-            end.appendLE(UInt16(0))
-            try out.write(contentsOf: end)
-            try out.close()
-            do { try AtomicRename.rename(partial, to: url) } catch {
-                try? FileManager.default.removeItem(at: partial)
-                throw EvidenceWriteError(error.description)
-            }
-        }
+        defer { try? deflatedInput.close() }
+        try copy(from: deflatedInput, at: 0, count: deflatedFile.count, to: out)
+      } else if let compressed {
+        try out.write(contentsOf: compressed)
+      } else {
+        try copy(from: input, at: 0, count: size, to: out)
+      }
+      record(
+        entry.name, method, crc: crc, size: size, compressedSize: compressedSize,
+        headerLength: header.count)
     }
 
-    /// A stored entry's bytes, copied by the kernel (`sendfile`) from one file to the other.
-    static func copy(from input: FileHandle, at start: UInt64, count: UInt64, to out: FileHandle) throws {
-        var inputOffset = off_t(start)
-        var remaining = Int(count)
-        while remaining > 0 {
-            let copied = sendfile(out.fileDescriptor, input.fileDescriptor, &inputOffset, min(remaining, 1 << 30))
-            if copied > 0 { remaining -= copied; continue }
-            // Not supported between these files, or interrupted: the ordinary way for the rest.
-            try input.seek(toOffset: UInt64(inputOffset))
-            while remaining > 0, let data = try input.read(upToCount: min(chunk, remaining)), !data.isEmpty {
-                try out.write(contentsOf: data)
-                remaining -= data.count
-            }
-            guard remaining == 0 else { throw EvidenceWriteError("a file ended while it was being copied into the archive") }
-        }
+    /// The local header. It carries both sizes in its ZIP64 extra when `sizes64`.
+    func localHeader(
+      _ name: String, _ method: Method, crc: UInt32, size: UInt64, compressedSize: UInt64,
+      sizes64: Bool
+    ) -> Data {
+      let name = Data(name.utf8)
+      let needs64 = sizes64 || offset >= zip64Threshold
+      var local = Data()
+      local.appendLE(UInt32(0x0403_4b50))
+      local.appendLE(UInt16(needs64 ? 45 : 20))
+      local.appendLE(UInt16(1 << 11))
+      local.appendLE(method.rawValue)
+      local.appendLE(time)
+      local.appendLE(date)
+      local.appendLE(crc)
+      local.appendLE(sizes64 ? UInt32.max : UInt32(compressedSize))
+      local.appendLE(sizes64 ? UInt32.max : UInt32(size))
+      local.appendLE(UInt16(name.count))
+      local.appendLE(UInt16(sizes64 ? 20 : 0))
+      local.append(name)
+      if sizes64 {
+        local.appendLE(UInt16(1))
+        local.appendLE(UInt16(16))
+        local.appendLE(size)
+        local.appendLE(compressedSize)
+      }
+      return local
     }
 
-    /// MS-DOS time and date of an instant, in UTC: its seven bits of years run from 1980 to 2107, so
-    /// an instant outside them is written as the nearest end (the exact instant is in the manifest).
-    static func dosTimeAndDate(_ date: Date) -> (UInt16, UInt16) {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        let first: Int64 = 315_532_800, last: Int64 = 4_354_819_198   // 1980-01-01T00:00:00Z, 2107-12-31T23:59:58Z
-        let within = seconds >= Double(last) ? last : seconds > Double(first) ? Int64(seconds) : first
-        let c = CivilTime(secondsSinceEpoch: within)
-        let time = UInt16(c.hour << 11 | c.minute << 5 | c.second / 2)
-        let day = UInt16((c.year - 1980) << 9 | c.month << 5 | c.day)
-        return (time, day)
+    /// The central record of the entry just written at `offset`, and the offset moved past it.
+    /// Only the fields that overflowed go into its ZIP64 extra, in order.
+    func record(
+      _ entryName: String, _ method: Method, crc: UInt32, size: UInt64, compressedSize: UInt64,
+      headerLength: Int
+    ) {
+      let name = Data(entryName.utf8)
+      let sizeOver = size >= zip64Threshold
+      let compressedOver = compressedSize >= zip64Threshold
+      let offsetOver = offset >= zip64Threshold
+      let needs64 = sizeOver || compressedOver || offsetOver
+      var extra = Data()
+      if needs64 {
+        var fields = Data()
+        if sizeOver { fields.appendLE(size) }
+        if compressedOver { fields.appendLE(compressedSize) }
+        if offsetOver { fields.appendLE(offset) }
+        extra.appendLE(UInt16(1))
+        extra.appendLE(UInt16(fields.count))
+        extra.append(fields)
+      }
+      central.appendLE(UInt32(0x0201_4b50))
+      central.appendLE(UInt16(3 << 8 | 45))
+      central.appendLE(UInt16(needs64 ? 45 : 20))
+      central.appendLE(UInt16(1 << 11))
+      central.appendLE(method.rawValue)
+      central.appendLE(time)
+      central.appendLE(date)
+      central.appendLE(crc)
+      central.appendLE(compressedOver ? UInt32.max : UInt32(compressedSize))
+      central.appendLE(sizeOver ? UInt32.max : UInt32(size))
+      central.appendLE(UInt16(name.count))
+      central.appendLE(UInt16(extra.count))
+      central.appendLE(UInt16(0))
+      central.appendLE(UInt16(0))
+      central.appendLE(UInt16(0))
+      central.appendLE(UInt32(0o100644) << 16)
+      central.appendLE(offsetOver ? UInt32.max : UInt32(offset))
+      central.append(name)
+      central.append(extra)
+      offset += UInt64(headerLength) + compressedSize
+      count += 1
+      methods.append(method)
     }
+
+    /// An entry written into the archive as it is made, stored: its header goes first with the
+    /// CRC-32 and sizes left open, and is written again in place once they are known. Its
+    /// header carries ZIP64 sizes when `sizeBound` (the most it can hold) reaches 4 GiB.
+    public struct OpenEntry: Sendable {
+      public let name: String
+      public let headerOffset: UInt64
+      public let sizes64: Bool
+      /// Where its bytes start in the archive.
+      public let dataOffset: UInt64
+    }
+    private var open: OpenEntry?
+
+    /// Starts a stored entry: its bytes are then written to `output`, then `finishStoredEntry`.
+    public func beginStoredEntry(name: String, sizeBound: UInt64) throws -> OpenEntry {
+      precondition(open == nil, "an entry is still being streamed into the archive")
+      let sizes64 = sizeBound >= zip64Threshold
+      let header = localHeader(name, .stored, crc: 0, size: 0, compressedSize: 0, sizes64: sizes64)
+      try out.write(contentsOf: header)
+      let entry = OpenEntry(
+        name: name, headerOffset: offset, sizes64: sizes64,
+        dataOffset: offset + UInt64(header.count))
+      open = entry
+      return entry
+    }
+
+    /// The archive's file, where an open entry's bytes go.
+    public var output: FileHandle { out }
+
+    /// Finishes the stored entry `writer` wrote (its `finishFile()` result): the header is
+    /// written again with the CRC-32 and sizes.
+    public func finishStoredEntry(_ written: WrittenFile) throws {
+      guard let entry = open else { preconditionFailure("no entry is being streamed") }
+      let size = written.entry.byteCount
+      guard entry.sizes64 || size < zip64Threshold else {
+        throw EvidenceWriteError("\(entry.name) grew past the size its archive header was made for")
+      }
+      let header = localHeader(
+        entry.name, .stored, crc: written.crc32, size: size, compressedSize: size,
+        sizes64: entry.sizes64)
+      let wrote = header.withUnsafeBytes {
+        pwrite(out.fileDescriptor, $0.baseAddress, $0.count, off_t(entry.headerOffset))
+      }
+      guard wrote == header.count else {
+        throw EvidenceWriteError(
+          "\(entry.name)'s header could not be written: \(String(cString: strerror(errno)))")
+      }
+      open = nil
+      record(
+        entry.name, .stored, crc: written.crc32, size: size, compressedSize: size,
+        headerLength: header.count)
+    }
+
+    /// Writes the central directory and the end records, and renames the archive into place.
+    public func finish() throws {
+      precondition(open == nil, "an entry is still being streamed into the archive")
+      let centralOffset = offset
+      try out.write(contentsOf: central)
+      let needs64 =
+        centralOffset >= zip64Threshold || UInt64(central.count) >= zip64Threshold
+        || count >= 0xFFFF
+      var end = Data()
+      if needs64 {
+        let recordOffset = centralOffset + UInt64(central.count)
+        end.appendLE(UInt32(0x0606_4b50))
+        end.appendLE(UInt64(44))
+        end.appendLE(UInt16(3 << 8 | 45))
+        end.appendLE(UInt16(45))
+        end.appendLE(UInt32(0))
+        end.appendLE(UInt32(0))
+        end.appendLE(count)
+        end.appendLE(count)
+        end.appendLE(UInt64(central.count))
+        end.appendLE(centralOffset)
+        end.appendLE(UInt32(0x0706_4b50))
+        end.appendLE(UInt32(0))
+        end.appendLE(recordOffset)
+        end.appendLE(UInt32(1))
+      }
+      end.appendLE(UInt32(0x0605_4b50))
+      end.appendLE(UInt16(0))
+      end.appendLE(UInt16(0))
+      end.appendLE(UInt16(min(count, 0xFFFF)))
+      end.appendLE(UInt16(min(count, 0xFFFF)))
+      end.appendLE(needs64 ? UInt32.max : UInt32(central.count))
+      end.appendLE(needs64 ? UInt32.max : UInt32(centralOffset))
+      end.appendLE(UInt16(0))
+      try out.write(contentsOf: end)
+      try out.close()
+      do { try AtomicRename.rename(partial, to: url) } catch {
+        try? FileManager.default.removeItem(at: partial)
+        throw EvidenceWriteError(error.description)
+      }
+    }
+  }
+
+  /// A stored entry's bytes, copied by the kernel (`sendfile`) from one file to the other.
+  static func copy(from input: FileHandle, at start: UInt64, count: UInt64, to out: FileHandle)
+    throws
+  {
+    var inputOffset = off_t(start)
+    var remaining = Int(count)
+    while remaining > 0 {
+      let copied = sendfile(
+        out.fileDescriptor, input.fileDescriptor, &inputOffset, min(remaining, 1 << 30))
+      if copied > 0 {
+        remaining -= copied
+        continue
+      }
+      // Not supported between these files, or interrupted: the ordinary way for the rest.
+      try input.seek(toOffset: UInt64(inputOffset))
+      while remaining > 0, let data = try input.read(upToCount: min(chunk, remaining)),
+        !data.isEmpty
+      {
+        try out.write(contentsOf: data)
+        remaining -= data.count
+      }
+      guard remaining == 0 else {
+        throw EvidenceWriteError("a file ended while it was being copied into the archive")
+      }
+    }
+  }
+
+  /// MS-DOS time and date of an instant, in UTC: its seven bits of years run from 1980 to 2107, so
+  /// an instant outside them is written as the nearest end (the exact instant is in the manifest).
+  static func dosTimeAndDate(_ date: Date) -> (UInt16, UInt16) {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    let first: Int64 = 315_532_800
+    let last: Int64 = 4_354_819_198  // 1980-01-01T00:00:00Z, 2107-12-31T23:59:58Z
+    let within = seconds >= Double(last) ? last : seconds > Double(first) ? Int64(seconds) : first
+    let c = CivilTime(secondsSinceEpoch: within)
+    let time = UInt16(c.hour << 11 | c.minute << 5 | c.second / 2)
+    let day = UInt16((c.year - 1980) << 9 | c.month << 5 | c.day)
+    return (time, day)
+  }
 }

@@ -4,17 +4,20 @@ import Foundation
 /// A read-only connection of its own to a store's history, for a thread other than the one the
 /// store's connection belongs to: a session's flows one at a time, none of them kept.
 public final class FlowReader {
-    let db: SQLiteConnection
-    let path: String
+  let db: SQLiteConnection
+  let path: String
 
-    public init(store: FlowStore) throws {
-        let path = store.databaseURL.path
-        self.path = path
-        db = try FlowStore.wrap(path) { try SQLiteConnection(path: path, readOnly: true) }
-    }
+  public init(store: FlowStore) throws {
+    let path = store.databaseURL.path
+    self.path = path
+    db = try FlowStore.wrap(path) { try SQLiteConnection(path: path, readOnly: true) }
+  }
 
-    /// The session's flows, oldest first (as `FlowStore.flows(inAuditSession:)` gives them).
-    public func forEachFlow(inAuditSession id: Int64, _ body: (StoredFlow) throws -> Void) throws {
-        try FlowStore.wrap(path) { try FlowStore.forEachFlow(on: db, FlowStore.sessionFlowsSQL, [.integer(id), .int(Int.max)], body) }
+  /// The session's flows, oldest first (as `FlowStore.flows(inAuditSession:)` gives them).
+  public func forEachFlow(inAuditSession id: Int64, _ body: (StoredFlow) throws -> Void) throws {
+    try FlowStore.wrap(path) {
+      try FlowStore.forEachFlow(
+        on: db, FlowStore.sessionFlowsSQL, [.integer(id), .int(Int.max)], body)
     }
+  }
 }

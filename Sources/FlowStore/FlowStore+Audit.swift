@@ -3,362 +3,470 @@ import CSQLite
 import Foundation
 
 extension FlowStore {
-    // MARK: Projects
+  // MARK: Projects
 
-    public func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws -> AuditProject {
-        let name = try Self.validatedName(draft)
-        let id: Int64 = try transaction {
-            try db.run("INSERT INTO audit_projects (name, bundle_id, catalogue_version, created_at) VALUES (?, ?, ?, ?)",
-                       [.text(name), .string(Self.blankToNil(draft.bundleIdentifier)),
-                        .string(Self.blankToNil(draft.catalogueVersion)), .integer(Instant.nanoseconds(date))])
-            let id = db.lastInsertRowID
-            try writeAllowlist(draft.allowlist, project: id)
-            return id
-        }
-        guard let project = try auditProject(id: id) else { throw AuditStoreError.projectNotFound(id) }
-        return project
+  public func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws -> AuditProject {
+    let name = try Self.validatedName(draft)
+    let id: Int64 = try transaction {
+      try db.run(
+        "INSERT INTO audit_projects (name, bundle_id, catalogue_version, created_at) VALUES (?, ?, ?, ?)",
+        [
+          .text(name), .string(Self.blankToNil(draft.bundleIdentifier)),
+          .string(Self.blankToNil(draft.catalogueVersion)), .integer(Instant.nanoseconds(date)),
+        ])
+      let id = db.lastInsertRowID
+      try writeAllowlist(draft.allowlist, project: id)
+      return id
     }
+    guard let project = try auditProject(id: id) else { throw AuditStoreError.projectNotFound(id) }
+    return project
+  }
 
-    /// Newest first.
-    public func auditProjects() throws -> [AuditProject] {
-        let ids = try wrap { try db.rows("SELECT id FROM audit_projects ORDER BY created_at DESC, id DESC") { $0.int64(0) } }
-        return try ids.compactMap { try auditProject(id: $0) }
+  /// Newest first.
+  public func auditProjects() throws -> [AuditProject] {
+    let ids = try wrap {
+      try db.rows("SELECT id FROM audit_projects ORDER BY created_at DESC, id DESC") { $0.int64(0) }
     }
+    return try ids.compactMap { try auditProject(id: $0) }
+  }
 
-    public func auditProject(id: Int64) throws -> AuditProject? {
-        try wrap {
-            guard let head = try db.firstRow(
-                "SELECT id, name, bundle_id, catalogue_version, created_at FROM audit_projects WHERE id = ?", [.integer(id)],
-                { ($0.int64(0), $0.string(1), $0.optionalString(2), $0.optionalString(3), $0.date(4)) }) else { return nil }
-            let entries = try db.rows("SELECT pattern, note FROM audit_allowlist WHERE project_id = ? ORDER BY position",
-                                      [.integer(id)]) { row -> AllowlistEntry? in
-                guard let pattern = try? DomainPattern(parsing: row.string(0)) else { return nil }
-                return AllowlistEntry(pattern: pattern, note: row.optionalString(1))
-            }
-            return AuditProject(id: head.0, name: head.1, bundleIdentifier: head.2, catalogueVersion: head.3,
-                                allowlist: entries.compactMap { $0 }, createdAt: head.4)
-        }
+  public func auditProject(id: Int64) throws -> AuditProject? {
+    try wrap {
+      guard
+        let head = try db.firstRow(
+          "SELECT id, name, bundle_id, catalogue_version, created_at FROM audit_projects WHERE id = ?",
+          [.integer(id)],
+          { ($0.int64(0), $0.string(1), $0.optionalString(2), $0.optionalString(3), $0.date(4)) })
+      else { return nil }
+      let entries = try db.rows(
+        "SELECT pattern, note FROM audit_allowlist WHERE project_id = ? ORDER BY position",
+        [.integer(id)]
+      ) { row -> AllowlistEntry? in
+        guard let pattern = try? DomainPattern(parsing: row.string(0)) else { return nil }
+        return AllowlistEntry(pattern: pattern, note: row.optionalString(1))
+      }
+      return AuditProject(
+        id: head.0, name: head.1, bundleIdentifier: head.2, catalogueVersion: head.3,
+        allowlist: entries.compactMap { $0 }, createdAt: head.4)
     }
+  }
 
-    public func updateAuditProject(id: Int64, with draft: AuditProjectDraft) throws -> AuditProject {
-        let name = try Self.validatedName(draft)
-        try transaction {
-            try db.run("UPDATE audit_projects SET name = ?, bundle_id = ?, catalogue_version = ? WHERE id = ?",
-                       [.text(name), .string(Self.blankToNil(draft.bundleIdentifier)),
-                        .string(Self.blankToNil(draft.catalogueVersion)), .integer(id)])
-            guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
-            try db.run("DELETE FROM audit_allowlist WHERE project_id = ?", [.integer(id)])
-            try writeAllowlist(draft.allowlist, project: id)
-        }
-        guard let project = try auditProject(id: id) else { throw AuditStoreError.projectNotFound(id) }
-        return project
+  public func updateAuditProject(id: Int64, with draft: AuditProjectDraft) throws -> AuditProject {
+    let name = try Self.validatedName(draft)
+    try transaction {
+      try db.run(
+        "UPDATE audit_projects SET name = ?, bundle_id = ?, catalogue_version = ? WHERE id = ?",
+        [
+          .text(name), .string(Self.blankToNil(draft.bundleIdentifier)),
+          .string(Self.blankToNil(draft.catalogueVersion)), .integer(id),
+        ])
+      guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
+      try db.run("DELETE FROM audit_allowlist WHERE project_id = ?", [.integer(id)])
+      try writeAllowlist(draft.allowlist, project: id)
     }
+    guard let project = try auditProject(id: id) else { throw AuditStoreError.projectNotFound(id) }
+    return project
+  }
 
-    /// Deletes the project, its sessions and markers. The flows stay in the history, untagged.
-    public func deleteAuditProject(id: Int64) throws {
-        try transaction {
-            try db.run("DELETE FROM audit_projects WHERE id = ?", [.integer(id)])
-            guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
-        }
+  /// Deletes the project, its sessions and markers. The flows stay in the history, untagged.
+  public func deleteAuditProject(id: Int64) throws {
+    try transaction {
+      try db.run("DELETE FROM audit_projects WHERE id = ?", [.integer(id)])
+      guard db.changes == 1 else { throw AuditStoreError.projectNotFound(id) }
     }
+  }
 
-    private func writeAllowlist(_ entries: [AllowlistEntry], project: Int64) throws {
-        var seen = Set<String>()
-        for (position, entry) in entries.enumerated() {
-            guard seen.insert(entry.pattern.text).inserted else {
-                throw AuditStoreError.duplicateAllowlistPattern(entry.pattern.text)
-            }
-            try db.run("INSERT INTO audit_allowlist (project_id, position, pattern, note) VALUES (?, ?, ?, ?)",
-                       [.integer(project), .int(position), .text(entry.pattern.text), .string(entry.note)])
-        }
+  private func writeAllowlist(_ entries: [AllowlistEntry], project: Int64) throws {
+    var seen = Set<String>()
+    for (position, entry) in entries.enumerated() {
+      guard seen.insert(entry.pattern.text).inserted else {
+        throw AuditStoreError.duplicateAllowlistPattern(entry.pattern.text)
+      }
+      try db.run(
+        "INSERT INTO audit_allowlist (project_id, position, pattern, note) VALUES (?, ?, ?, ?)",
+        [.integer(project), .int(position), .text(entry.pattern.text), .string(entry.note)])
     }
+  }
 
-    private static func validatedName(_ draft: AuditProjectDraft) throws -> String {
-        let name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw AuditStoreError.emptyProjectName }
-        return name
-    }
+  private static func validatedName(_ draft: AuditProjectDraft) throws -> String {
+    let name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty else { throw AuditStoreError.emptyProjectName }
+    return name
+  }
 
-    private static func blankToNil(_ text: String?) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        return trimmed
-    }
+  private static func blankToNil(_ text: String?) -> String? {
+    guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty
+    else { return nil }
+    return trimmed
+  }
 
-    // MARK: Sessions
+  // MARK: Sessions
 
-    static let sessionColumns = """
-        id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-        inspection_enabled, ca_trusted, started_at, ended_at, notes
+  static let sessionColumns = """
+    id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
+    inspection_enabled, ca_trusted, started_at, ended_at, notes
+    """
+
+  static func session(from row: SQLiteRow) -> AuditSession {
+    let kind: AuditSessionKind =
+      row.int64(2) == AuditSerialization.baseline
+      ? .baseline
+      : .audit(AppRelease(version: row.string(3), build: row.string(4)))
+    return AuditSession(
+      id: row.int64(0), projectID: row.int64(1), kind: kind,
+      environment: AuditEnvironment(
+        deviceModel: row.string(5), osVersion: row.string(6), toolVersion: row.string(7)),
+      inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
+      startedAt: row.date(10), endedAt: row.optionalDate(11), notes: row.string(12))
+  }
+
+  /// Opens a session. Only one can be open across all projects: the one in the way is named.
+  public func startAuditSession(_ draft: AuditSessionDraft, at date: Date) throws -> AuditSession {
+    let id: Int64 = try transaction {
+      guard
+        try db.firstRow(
+          "SELECT 1 FROM audit_projects WHERE id = ?", [.integer(draft.projectID)], { _ in true })
+          != nil
+      else {
+        throw AuditStoreError.projectNotFound(draft.projectID)
+      }
+      if let open = try db.firstRow(
+        "SELECT id FROM audit_sessions WHERE ended_at IS NULL", [], { $0.int64(0) })
+      {
+        throw AuditStoreError.sessionAlreadyOpen(open)
+      }
+      let release = draft.kind.release
+      try db.run(
         """
-
-    static func session(from row: SQLiteRow) -> AuditSession {
-        let kind: AuditSessionKind = row.int64(2) == AuditSerialization.baseline
-            ? .baseline
-            : .audit(AppRelease(version: row.string(3), build: row.string(4)))
-        return AuditSession(
-            id: row.int64(0), projectID: row.int64(1), kind: kind,
-            environment: AuditEnvironment(deviceModel: row.string(5), osVersion: row.string(6), toolVersion: row.string(7)),
-            inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
-            startedAt: row.date(10), endedAt: row.optionalDate(11), notes: row.string(12))
+        INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
+            tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+        """,
+        [
+          .integer(draft.projectID),
+          .integer(release == nil ? AuditSerialization.baseline : AuditSerialization.audit),
+          .string(release?.version), .string(release?.build), .text(draft.environment.deviceModel),
+          .text(draft.environment.osVersion), .text(draft.environment.toolVersion),
+          .bool(draft.inspection.inspectionEnabled), .bool(draft.inspection.caTrusted),
+          .integer(Instant.nanoseconds(date)), .text(draft.notes),
+        ])
+      return db.lastInsertRowID
     }
+    guard let session = try auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
+    return session
+  }
 
-    /// Opens a session. Only one can be open across all projects: the one in the way is named.
-    public func startAuditSession(_ draft: AuditSessionDraft, at date: Date) throws -> AuditSession {
-        let id: Int64 = try transaction {
-            guard try db.firstRow("SELECT 1 FROM audit_projects WHERE id = ?", [.integer(draft.projectID)], { _ in true }) != nil else {
-                throw AuditStoreError.projectNotFound(draft.projectID)
-            }
-            if let open = try db.firstRow("SELECT id FROM audit_sessions WHERE ended_at IS NULL", [], { $0.int64(0) }) {
-                throw AuditStoreError.sessionAlreadyOpen(open)
-            }
-            let release = draft.kind.release
-            try db.run("""
-                INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
-                    tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
-                """, [.integer(draft.projectID), .integer(release == nil ? AuditSerialization.baseline : AuditSerialization.audit),
-                      .string(release?.version), .string(release?.build), .text(draft.environment.deviceModel),
-                      .text(draft.environment.osVersion), .text(draft.environment.toolVersion),
-                      .bool(draft.inspection.inspectionEnabled), .bool(draft.inspection.caTrusted),
-                      .integer(Instant.nanoseconds(date)), .text(draft.notes)])
-            return db.lastInsertRowID
-        }
-        guard let session = try auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
-        return session
+  public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
+    try transaction {
+      try requireOpenSession(id, acceptingChangeAt: date)
+      try db.run(
+        "UPDATE audit_sessions SET ended_at = ? WHERE id = ?",
+        [.integer(Instant.nanoseconds(date)), .integer(id)])
     }
+    guard let session = try auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
+    return session
+  }
 
-    public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
-        try transaction {
-            try requireOpenSession(id, acceptingChangeAt: date)
-            try db.run("UPDATE audit_sessions SET ended_at = ? WHERE id = ?", [.integer(Instant.nanoseconds(date)), .integer(id)])
-        }
-        guard let session = try auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
-        return session
+  /// The rules an end and a marker share: the session exists, is open, and began before `date`.
+  private func requireOpenSession(_ id: Int64, acceptingChangeAt date: Date) throws {
+    guard
+      let session = try db.firstRow(
+        "SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?",
+        [.integer(id)], Self.session(from:))
+    else {
+      throw AuditStoreError.sessionNotFound(id)
     }
-
-    /// The rules an end and a marker share: the session exists, is open, and began before `date`.
-    private func requireOpenSession(_ id: Int64, acceptingChangeAt date: Date) throws {
-        guard let session = try db.firstRow("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?",
-                                            [.integer(id)], Self.session(from:)) else {
-            throw AuditStoreError.sessionNotFound(id)
-        }
-        guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
-        guard Instant.nanoseconds(date) >= Instant.nanoseconds(session.startedAt) else { throw AuditStoreError.dateBeforeSessionStart }
+    guard session.isOpen else { throw AuditStoreError.sessionAlreadyEnded(id) }
+    guard Instant.nanoseconds(date) >= Instant.nanoseconds(session.startedAt) else {
+      throw AuditStoreError.dateBeforeSessionStart
     }
+  }
 
-    /// Open or ended. Its markers go with it; its flows stay in the history, untagged.
-    public func deleteAuditSession(id: Int64) throws {
-        try transaction {
-            try db.run("DELETE FROM audit_sessions WHERE id = ?", [.integer(id)])
-            guard db.changes == 1 else { throw AuditStoreError.sessionNotFound(id) }
-        }
+  /// Open or ended. Its markers go with it; its flows stay in the history, untagged.
+  public func deleteAuditSession(id: Int64) throws {
+    try transaction {
+      try db.run("DELETE FROM audit_sessions WHERE id = ?", [.integer(id)])
+      guard db.changes == 1 else { throw AuditStoreError.sessionNotFound(id) }
     }
+  }
 
-    public func openAuditSession() throws -> AuditSession? {
-        try wrap { try db.firstRow("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE ended_at IS NULL", [], Self.session(from:)) }
+  public func openAuditSession() throws -> AuditSession? {
+    try wrap {
+      try db.firstRow(
+        "SELECT \(Self.sessionColumns) FROM audit_sessions WHERE ended_at IS NULL", [],
+        Self.session(from:))
     }
+  }
 
-    public func auditSession(id: Int64) throws -> AuditSession? {
-        try wrap { try db.firstRow("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?", [.integer(id)], Self.session(from:)) }
+  public func auditSession(id: Int64) throws -> AuditSession? {
+    try wrap {
+      try db.firstRow(
+        "SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?", [.integer(id)],
+        Self.session(from:))
     }
+  }
 
-    /// Newest first.
-    public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
-        try wrap {
-            try db.rows("SELECT \(Self.sessionColumns) FROM audit_sessions WHERE project_id = ? ORDER BY started_at DESC, id DESC",
-                        [.integer(projectID)], Self.session(from:))
-        }
+  /// Newest first.
+  public func auditSessions(forProject projectID: Int64) throws -> [AuditSession] {
+    try wrap {
+      try db.rows(
+        "SELECT \(Self.sessionColumns) FROM audit_sessions WHERE project_id = ? ORDER BY started_at DESC, id DESC",
+        [.integer(projectID)], Self.session(from:))
     }
+  }
 
-    // MARK: Markers
+  // MARK: Markers
 
-    public func addMarker(_ kind: SessionMarkerKind, toSession id: Int64, at date: Date) throws -> SessionMarker {
-        let (code, label) = AuditSerialization.markerKind(kind)
-        let trimmedLabel = label?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if case .custom = kind, trimmedLabel?.isEmpty ?? true { throw AuditStoreError.emptyMarkerLabel }
-        let markerID: Int64 = try transaction {
-            try requireOpenSession(id, acceptingChangeAt: date)
-            try db.run("INSERT INTO audit_markers (session_id, ts, kind, label) VALUES (?, ?, ?, ?)",
-                       [.integer(id), .integer(Instant.nanoseconds(date)), .integer(code), .string(trimmedLabel)])
-            return db.lastInsertRowID
-        }
-        let kindStored: SessionMarkerKind = trimmedLabel.map { .custom($0) } ?? kind
-        return SessionMarker(id: markerID, sessionID: id, date: Instant.date(nanoseconds: Instant.nanoseconds(date)), kind: kindStored)
+  public func addMarker(_ kind: SessionMarkerKind, toSession id: Int64, at date: Date) throws
+    -> SessionMarker
+  {
+    let (code, label) = AuditSerialization.markerKind(kind)
+    let trimmedLabel = label?.trimmingCharacters(in: .whitespacesAndNewlines)
+    if case .custom = kind, trimmedLabel?.isEmpty ?? true { throw AuditStoreError.emptyMarkerLabel }
+    let markerID: Int64 = try transaction {
+      try requireOpenSession(id, acceptingChangeAt: date)
+      try db.run(
+        "INSERT INTO audit_markers (session_id, ts, kind, label) VALUES (?, ?, ?, ?)",
+        [.integer(id), .integer(Instant.nanoseconds(date)), .integer(code), .string(trimmedLabel)])
+      return db.lastInsertRowID
     }
+    let kindStored: SessionMarkerKind = trimmedLabel.map { .custom($0) } ?? kind
+    return SessionMarker(
+      id: markerID, sessionID: id, date: Instant.date(nanoseconds: Instant.nanoseconds(date)),
+      kind: kindStored)
+  }
 
-    /// Places a marker in whichever session is open, or says there is none.
-    public func addMarkerToOpenSession(_ kind: SessionMarkerKind, at date: Date) throws -> OpenSessionMarkerOutcome {
-        guard let recording = try auditRecording() else { return .noOpenSession }
-        do {
-            let marker = try addMarker(kind, toSession: recording.session.id, at: date)
-            return .placed(marker, in: recording)
-        } catch AuditStoreError.sessionNotFound, AuditStoreError.sessionAlreadyEnded {
-            // Ended or deleted between the two reads: there is no open session to mark.
-            return .noOpenSession
-        }
+  /// Places a marker in whichever session is open, or says there is none.
+  public func addMarkerToOpenSession(_ kind: SessionMarkerKind, at date: Date) throws
+    -> OpenSessionMarkerOutcome
+  {
+    guard let recording = try auditRecording() else { return .noOpenSession }
+    do {
+      let marker = try addMarker(kind, toSession: recording.session.id, at: date)
+      return .placed(marker, in: recording)
+    } catch AuditStoreError.sessionNotFound, AuditStoreError.sessionAlreadyEnded {
+      // Ended or deleted between the two reads: there is no open session to mark.
+      return .noOpenSession
     }
+  }
 
-    /// The open session, with its project's name.
-    public func auditRecording() throws -> AuditRecording? {
-        try wrap {
-            try db.firstRow("""
-                SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")), p.name
-                FROM audit_sessions s JOIN audit_projects p ON p.id = s.project_id WHERE s.ended_at IS NULL
-                """, []) { AuditRecording(session: Self.session(from: $0), projectName: $0.string(13)) }
-        }
+  /// The open session, with its project's name.
+  public func auditRecording() throws -> AuditRecording? {
+    try wrap {
+      try db.firstRow(
+        """
+        SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")), p.name
+        FROM audit_sessions s JOIN audit_projects p ON p.id = s.project_id WHERE s.ended_at IS NULL
+        """, []
+      ) { AuditRecording(session: Self.session(from: $0), projectName: $0.string(13)) }
     }
+  }
 
-    /// As they happened.
-    public func markers(forSession id: Int64) throws -> [SessionMarker] {
-        try wrap {
-            try db.rows("SELECT id, session_id, ts, kind, label FROM audit_markers WHERE session_id = ? ORDER BY ts, id",
-                        [.integer(id)]) {
-                SessionMarker(id: $0.int64(0), sessionID: $0.int64(1), date: $0.date(2),
-                              kind: AuditSerialization.markerKind(code: $0.int64(3), label: $0.optionalString(4)))
-            }
-        }
+  /// As they happened.
+  public func markers(forSession id: Int64) throws -> [SessionMarker] {
+    try wrap {
+      try db.rows(
+        "SELECT id, session_id, ts, kind, label FROM audit_markers WHERE session_id = ? ORDER BY ts, id",
+        [.integer(id)]
+      ) {
+        SessionMarker(
+          id: $0.int64(0), sessionID: $0.int64(1), date: $0.date(2),
+          kind: AuditSerialization.markerKind(code: $0.int64(3), label: $0.optionalString(4)))
+      }
     }
+  }
 
-    // MARK: Flows of a session
+  // MARK: Flows of a session
 
-    /// Oldest first.
-    public func flows(inAuditSession id: Int64, limit: Int = Int.max) throws -> [StoredFlow] {
-        try readFlows(Self.sessionFlowsSQL, [.integer(id), .int(limit)], expected: min(limit, try flowCount(inAuditSession: id)))
+  /// Oldest first.
+  public func flows(inAuditSession id: Int64, limit: Int = Int.max) throws -> [StoredFlow] {
+    try readFlows(
+      Self.sessionFlowsSQL, [.integer(id), .int(limit)],
+      expected: min(limit, try flowCount(inAuditSession: id)))
+  }
+
+  /// A session's flows, oldest first.
+  static let sessionFlowsSQL =
+    "SELECT \(flowColumns) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?"
+
+  public func flowCount(inAuditSession id: Int64) throws -> Int {
+    try wrap {
+      try db.firstRow("SELECT count(*) FROM flows WHERE audit_session_id = ?", [.integer(id)]) {
+        $0.int(0)
+      } ?? 0
     }
+  }
 
-    /// A session's flows, oldest first.
-    static let sessionFlowsSQL = "SELECT \(flowColumns) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?"
-
-    public func flowCount(inAuditSession id: Int64) throws -> Int {
-        try wrap { try db.firstRow("SELECT count(*) FROM flows WHERE audit_session_id = ?", [.integer(id)]) { $0.int(0) } ?? 0 }
+  /// The capture files the session's packets point at (file 0 / offset 0 is never a file).
+  public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
+    try wrap {
+      Set(
+        try db.rows(
+          """
+          SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
+          WHERE f.audit_session_id = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
+          """, [.integer(id)]
+        ) { UInt32(truncatingIfNeeded: $0.int64(0)) })
     }
+  }
 
-    /// The capture files the session's packets point at (file 0 / offset 0 is never a file).
-    public func captureFileSequences(inAuditSession id: Int64) throws -> Set<UInt32> {
-        try wrap {
-            Set(try db.rows("""
-                SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
-                WHERE f.audit_session_id = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-                """, [.integer(id)]) { UInt32(truncatingIfNeeded: $0.int64(0)) })
-        }
+  /// The capture files that hold evidence of any audit session: exempt from retention.
+  public func auditEvidenceFileSequences() throws -> Set<UInt32> {
+    try wrap {
+      Set(
+        try db.rows(
+          """
+          SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
+          WHERE f.audit_session_id IS NOT NULL AND NOT (p.file_seq = 0 AND p.file_offset = 0)
+          """
+        ) { UInt32(truncatingIfNeeded: $0.int64(0)) })
     }
+  }
 
-    /// The capture files that hold evidence of any audit session: exempt from retention.
-    public func auditEvidenceFileSequences() throws -> Set<UInt32> {
-        try wrap {
-            Set(try db.rows("""
-                SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
-                WHERE f.audit_session_id IS NOT NULL AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-                """) { UInt32(truncatingIfNeeded: $0.int64(0)) })
-        }
+  /// Per flow and per capture file (nil: never captured), how many packets the history holds,
+  /// and how many of them are dated before `start` or after `end` (microseconds, as a capture
+  /// record carries its time).
+  public func packetCounts(inAuditSession id: Int64, start: Int64 = .min, end: Int64 = .max) throws
+    -> [SessionPacketCount]
+  {
+    // A record's microseconds are its nanoseconds divided down: before `start` is before
+    // start × 1000 ns, after `end` is from (end + 1) × 1000 ns on.
+    let before = start.multipliedReportingOverflow(by: 1_000)
+    let after = (end == .max ? end : end + 1).multipliedReportingOverflow(by: 1_000)
+    let beforeNanoseconds = before.overflow ? Int64.min : before.partialValue
+    let afterNanoseconds = after.overflow ? Int64.max : after.partialValue
+    // Summed here rather than with GROUP BY: SQLite's temporary B-tree for the grouping cost
+    // more than reading the rows (0.18 s against 0.07 s for 400 000 packets).
+    struct Key: Hashable {
+      let flow: Int64
+      let file: UInt32?
     }
+    var sums: [Key: (packets: Int, before: Int, after: Int)] = [:]
+    try wrap {
+      try db.query(
+        """
+        SELECT p.flow_id, p.file_seq, p.file_offset, p.ts
+        FROM flows f JOIN packets p ON p.flow_id = f.id
+        WHERE f.audit_session_id = ?
+        """, [.integer(id)]
+      ) { row in
+        let sequence = row.int64(1)
+        let offset = row.int64(2)
+        let ts = row.int64(3)
+        let key = Key(
+          flow: row.int64(0),
+          file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
+        var sum = sums[key] ?? (0, 0, 0)
+        sum.packets += 1
+        if ts < beforeNanoseconds { sum.before += 1 }
+        if ts >= afterNanoseconds { sum.after += 1 }
+        sums[key] = sum
+      }
+    }
+    // By flow, then file, the never-captured first.
+    return sums.keys.sorted {
+      ($0.flow, $0.file.map { Int64($0) } ?? -1) < ($1.flow, $1.file.map { Int64($0) } ?? -1)
+    }.map { key in
+      let sum = sums[key]!
+      return SessionPacketCount(
+        flowID: key.flow, fileSequence: key.file, packets: sum.packets, beforeStart: sum.before,
+        afterEnd: sum.after)
+    }
+  }
 
-    /// Per flow and per capture file (nil: never captured), how many packets the history holds,
-    /// and how many of them are dated before `start` or after `end` (microseconds, as a capture
-    /// record carries its time).
-    public func packetCounts(inAuditSession id: Int64, start: Int64 = .min, end: Int64 = .max) throws -> [SessionPacketCount] {
-        // A record's microseconds are its nanoseconds divided down: before `start` is before
-        // start × 1000 ns, after `end` is from (end + 1) × 1000 ns on.
-        let before = start.multipliedReportingOverflow(by: 1_000)
-        let after = (end == .max ? end : end + 1).multipliedReportingOverflow(by: 1_000)
-        let beforeNanoseconds = before.overflow ? Int64.min : before.partialValue
-        let afterNanoseconds = after.overflow ? Int64.max : after.partialValue
-        // Summed here rather than with GROUP BY: SQLite's temporary B-tree for the grouping cost
-        // more than reading the rows (0.18 s against 0.07 s for 400 000 packets).
-        struct Key: Hashable { let flow: Int64; let file: UInt32? }
-        var sums: [Key: (packets: Int, before: Int, after: Int)] = [:]
-        try wrap {
-            try db.query("""
-                SELECT p.flow_id, p.file_seq, p.file_offset, p.ts
-                FROM flows f JOIN packets p ON p.flow_id = f.id
-                WHERE f.audit_session_id = ?
-                """, [.integer(id)]) { row in
-                let sequence = row.int64(1), offset = row.int64(2), ts = row.int64(3)
-                let key = Key(flow: row.int64(0), file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
-                var sum = sums[key] ?? (0, 0, 0)
-                sum.packets += 1
-                if ts < beforeNanoseconds { sum.before += 1 }
-                if ts >= afterNanoseconds { sum.after += 1 }
-                sums[key] = sum
-            }
-        }
-        // By flow, then file, the never-captured first.
-        return sums.keys.sorted { ($0.flow, $0.file.map { Int64($0) } ?? -1) < ($1.flow, $1.file.map { Int64($0) } ?? -1) }.map { key in
-            let sum = sums[key]!
-            return SessionPacketCount(flowID: key.flow, fileSequence: key.file, packets: sum.packets, beforeStart: sum.before, afterEnd: sum.after)
-        }
+  /// The session's packets whose bytes are in one file, by ascending offset; with `outside`, only
+  /// those whose offset is not in it (the forecast wants the packets at a file's edges: in its
+  /// header, or close enough to its end that their record may not fit).
+  public func capturedPackets(
+    inAuditSession id: Int64, fileSequence: UInt32, outside middle: ClosedRange<UInt64>? = nil
+  ) throws -> [SessionCapturedPacket] {
+    // Without a middle to leave out, an empty one (1...0 matches no offset).
+    let low = middle.map { Int64(clamping: $0.lowerBound) } ?? 1
+    let high = middle.map { Int64(clamping: $0.upperBound) } ?? 0
+    return try wrap {
+      try db.rows(
+        """
+        SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
+        FROM packets p JOIN flows f ON f.id = p.flow_id
+        WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
+          AND NOT (p.file_offset >= ? AND p.file_offset <= ?)
+        ORDER BY p.file_offset
+        """, [.integer(id), .int(fileSequence), .integer(low), .integer(high)], Self.capturedPacket)
     }
+  }
 
-    /// The session's packets whose bytes are in one file, by ascending offset; with `outside`, only
-    /// those whose offset is not in it (the forecast wants the packets at a file's edges: in its
-    /// header, or close enough to its end that their record may not fit).
-    public func capturedPackets(inAuditSession id: Int64, fileSequence: UInt32, outside middle: ClosedRange<UInt64>? = nil) throws -> [SessionCapturedPacket] {
-        // Without a middle to leave out, an empty one (1...0 matches no offset).
-        let low = middle.map { Int64(clamping: $0.lowerBound) } ?? 1, high = middle.map { Int64(clamping: $0.upperBound) } ?? 0
-        return try wrap {
-            try db.rows("""
-                SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
-                FROM packets p JOIN flows f ON f.id = p.flow_id
-                WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-                  AND NOT (p.file_offset >= ? AND p.file_offset <= ?)
-                ORDER BY p.file_offset
-                """, [.integer(id), .int(fileSequence), .integer(low), .integer(high)], Self.capturedPacket)
-        }
+  /// Every packet whose bytes are in one file, whatever its session, by ascending offset, handed
+  /// over as SQLite steps to them. Without the join to the flows this is about twice as fast as
+  /// the session's packets alone (0.024 s against 0.045 s for a 64 MB file); the caller keeps
+  /// those of the flows it holds.
+  public func forEachPacket(
+    inFile fileSequence: UInt32, _ body: (SessionCapturedPacket) throws -> Void
+  ) throws {
+    try wrap {
+      try db.query(
+        """
+        SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
+        FROM packets p
+        WHERE p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
+        ORDER BY p.file_offset
+        """, [.int(fileSequence)]
+      ) { try body(Self.capturedPacket($0)) }
     }
+  }
 
-    /// Every packet whose bytes are in one file, whatever its session, by ascending offset, handed
-    /// over as SQLite steps to them. Without the join to the flows this is about twice as fast as
-    /// the session's packets alone (0.024 s against 0.045 s for a 64 MB file); the caller keeps
-    /// those of the flows it holds.
-    public func forEachPacket(inFile fileSequence: UInt32, _ body: (SessionCapturedPacket) throws -> Void) throws {
-        try wrap {
-            try db.query("""
-                SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
-                FROM packets p
-                WHERE p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-                ORDER BY p.file_offset
-                """, [.int(fileSequence)]) { try body(Self.capturedPacket($0)) }
-        }
-    }
-
-    /// A row of flow_id, ts, direction, length, file_offset.
-    static func capturedPacket(_ row: SQLiteRow) -> SessionCapturedPacket {
-        SessionCapturedPacket(flowID: row.int64(0), date: row.date(1), direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
-                              length: row.int(3), offset: UInt64(row.int64(4)))
-    }
+  /// A row of flow_id, ts, direction, length, file_offset.
+  static func capturedPacket(_ row: SQLiteRow) -> SessionCapturedPacket {
+    SessionCapturedPacket(
+      flowID: row.int64(0), date: row.date(1),
+      direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
+      length: row.int(3), offset: UInt64(row.int64(4)))
+  }
 }
 
 /// The history's commit state as one connection sees it: two equal marks mean that nothing was
 /// committed in between, by this connection or any other, so nothing read can have changed.
 public struct HistoryMark: Sendable, Equatable {
-    let dataVersion: Int64
-    let ownChanges: Int64
+  let dataVersion: Int64
+  let ownChanges: Int64
 }
 
 extension FlowStore {
-    /// Costs a read of the database header, where a session's fingerprint reads every packet row.
-    public func historyMark() throws -> HistoryMark {
-        try wrap { HistoryMark(dataVersion: try db.dataVersion(), ownChanges: db.totalChanges) }
-    }
+  /// Costs a read of the database header, where a session's fingerprint reads every packet row.
+  public func historyMark() throws -> HistoryMark {
+    try wrap { HistoryMark(dataVersion: try db.dataVersion(), ownChanges: db.totalChanges) }
+  }
 
-    /// What an export reads of a session, summed up: if it differs before and after, the history
-    /// changed under the export.
-    public func auditSessionFingerprint(id: Int64) throws -> String {
-        try wrap {
-            let session = try db.firstRow("SELECT coalesce(ended_at, -1), notes FROM audit_sessions WHERE id = ?", [.integer(id)]) {
-                "\($0.int64(0))|\($0.string(1).utf8.count)"
-            } ?? "gone"
-            let flows = try db.firstRow("""
-                SELECT count(*), coalesce(sum(packet_count), 0), coalesce(max(last_seen), 0), coalesce(sum(bytes_in + bytes_out), 0)
-                FROM flows WHERE audit_session_id = ?
-                """, [.integer(id)]) { "\($0.int64(0))|\($0.int64(1))|\($0.int64(2))|\($0.int64(3))" } ?? ""
-            let packets = try db.firstRow("""
-                SELECT count(*), coalesce(max(p.id), 0) FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?
-                """, [.integer(id)]) { "\($0.int64(0))|\($0.int64(1))" } ?? ""
-            let markers = try db.firstRow("SELECT count(*), coalesce(max(id), 0) FROM audit_markers WHERE session_id = ?", [.integer(id)]) {
-                "\($0.int64(0))|\($0.int64(1))"
-            } ?? ""
-            return [session, flows, packets, markers].joined(separator: "/")
-        }
+  /// What an export reads of a session, summed up: if it differs before and after, the history
+  /// changed under the export.
+  public func auditSessionFingerprint(id: Int64) throws -> String {
+    try wrap {
+      let session =
+        try db.firstRow(
+          "SELECT coalesce(ended_at, -1), notes FROM audit_sessions WHERE id = ?", [.integer(id)]
+        ) {
+          "\($0.int64(0))|\($0.string(1).utf8.count)"
+        } ?? "gone"
+      let flows =
+        try db.firstRow(
+          """
+          SELECT count(*), coalesce(sum(packet_count), 0), coalesce(max(last_seen), 0), coalesce(sum(bytes_in + bytes_out), 0)
+          FROM flows WHERE audit_session_id = ?
+          """, [.integer(id)]
+        ) { "\($0.int64(0))|\($0.int64(1))|\($0.int64(2))|\($0.int64(3))" } ?? ""
+      let packets =
+        try db.firstRow(
+          """
+          SELECT count(*), coalesce(max(p.id), 0) FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?
+          """, [.integer(id)]
+        ) { "\($0.int64(0))|\($0.int64(1))" } ?? ""
+      let markers =
+        try db.firstRow(
+          "SELECT count(*), coalesce(max(id), 0) FROM audit_markers WHERE session_id = ?",
+          [.integer(id)]
+        ) {
+          "\($0.int64(0))|\($0.int64(1))"
+        } ?? ""
+      return [session, flows, packets, markers].joined(separator: "/")
     }
+  }
 }

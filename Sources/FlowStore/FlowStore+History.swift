@@ -4,187 +4,229 @@ import Foundation
 /// Per flow and per capture file (nil: never captured), how many packets the history holds.
 /// Also how many of them the history dates before the session started or after it ended.
 public struct SessionPacketCount: Sendable, Hashable {
-    public let flowID: Int64
-    public let fileSequence: UInt32?
-    public let packets: Int
-    public let beforeStart: Int
-    public let afterEnd: Int
-    public init(flowID: Int64, fileSequence: UInt32?, packets: Int, beforeStart: Int = 0, afterEnd: Int = 0) {
-        self.flowID = flowID; self.fileSequence = fileSequence; self.packets = packets
-        self.beforeStart = beforeStart; self.afterEnd = afterEnd
-    }
+  public let flowID: Int64
+  public let fileSequence: UInt32?
+  public let packets: Int
+  public let beforeStart: Int
+  public let afterEnd: Int
+  public init(
+    flowID: Int64, fileSequence: UInt32?, packets: Int, beforeStart: Int = 0, afterEnd: Int = 0
+  ) {
+    self.flowID = flowID
+    self.fileSequence = fileSequence
+    self.packets = packets
+    self.beforeStart = beforeStart
+    self.afterEnd = afterEnd
+  }
 }
 
 /// A packet of a session whose bytes are in a capture file.
 public struct SessionCapturedPacket: Sendable, Hashable {
-    public let flowID: Int64
-    public let date: Date
-    public let direction: PacketDirection
-    public let length: Int
-    public let offset: UInt64
-    public init(flowID: Int64, date: Date, direction: PacketDirection, length: Int, offset: UInt64) {
-        self.flowID = flowID; self.date = date; self.direction = direction; self.length = length; self.offset = offset
-    }
+  public let flowID: Int64
+  public let date: Date
+  public let direction: PacketDirection
+  public let length: Int
+  public let offset: UInt64
+  public init(flowID: Int64, date: Date, direction: PacketDirection, length: Int, offset: UInt64) {
+    self.flowID = flowID
+    self.date = date
+    self.direction = direction
+    self.length = length
+    self.offset = offset
+  }
 }
 
 extension FlowStore {
-    // MARK: Capture sessions and files
+  // MARK: Capture sessions and files
 
-    /// Records that the store was opened for capture at `date`: flows written afterwards carry this id.
-    public func beginCaptureSession(at date: Date) throws -> Int64 {
-        try wrap {
-            try db.run("INSERT INTO capture_sessions (started_at) VALUES (?)", [.integer(Instant.nanoseconds(date))])
-            return db.lastInsertRowID
+  /// Records that the store was opened for capture at `date`: flows written afterwards carry this id.
+  public func beginCaptureSession(at date: Date) throws -> Int64 {
+    try wrap {
+      try db.run(
+        "INSERT INTO capture_sessions (started_at) VALUES (?)",
+        [.integer(Instant.nanoseconds(date))])
+      return db.lastInsertRowID
+    }
+  }
+
+  /// The highest capture file sequence ever started, whether or not the file is still there.
+  public func highestCaptureFileSequence() throws -> UInt32 {
+    try wrap {
+      let files =
+        try db.firstRow("SELECT max(sequence) FROM capture_files") { $0.optionalInt64(0) } ?? nil
+      let packets =
+        try db.firstRow("SELECT max(file_seq) FROM packets") { $0.optionalInt64(0) } ?? nil
+      return UInt32(max(files ?? 0, packets ?? 0))
+    }
+  }
+
+  /// Claims the next capture file sequence, so that no two files ever share one.
+  /// The capture files the history knows of, written or being written: a file in the captures
+  /// directory that is not among them was left by an import that did not finish (its claim was
+  /// rolled back with the rest of it).
+  public func claimedCaptureFileSequences() throws -> Set<UInt32> {
+    try wrap {
+      Set(
+        try db.rows("SELECT sequence FROM capture_files") {
+          UInt32(truncatingIfNeeded: $0.int64(0))
+        })
+    }
+  }
+
+  public func claimCaptureFileSequence(at date: Date) throws -> UInt32 {
+    try transaction {
+      let next = try highestCaptureFileSequence() + 1
+      try db.run(
+        "INSERT INTO capture_files (sequence, created_at) VALUES (?, ?)",
+        [.int(next), .integer(Instant.nanoseconds(date))])
+      return next
+    }
+  }
+
+  // MARK: Flows
+
+  static let flowColumns = """
+    id, session, protocol, addr_a, port_a, addr_b, port_b, first_seen, last_seen, bytes_out, bytes_in,
+    packet_count, tls_status, sni, dns_name, dns_other_names, stream_opening, client_versions_form,
+    client_versions, client_alpn, client_alpn_dropped, client_ech, server_answer, server_version,
+    server_cipher, server_from_hrr, server_source, server_alert, quic_version, quic_end,
+    cert_visibility, cert_absence, cert_chain_complete, audit_session_id
+    """
+
+  /// Writes a flow. A new flow (id 0) is inserted and tagged, in the same statement, with the
+  /// audit session open at that moment; an existing one is updated and, if untagged, tagged
+  /// with the session open now (it was active while that session recorded). Returns the id.
+  @discardableResult
+  public func upsertFlow(_ flow: StoredFlow) throws -> Int64 {
+    let values = FlowRow.values(of: flow)
+    return try wrap {
+      let openSession = "(SELECT id FROM audit_sessions WHERE ended_at IS NULL)"
+      let id: Int64
+      if flow.id == 0 {
+        let columns = FlowRow.writtenColumns.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: FlowRow.writtenColumns.count).joined(
+          separator: ", ")
+        try db.run(
+          "INSERT INTO flows (\(columns), audit_session_id) VALUES (\(marks), \(openSession))",
+          values)
+        id = db.lastInsertRowID
+      } else {
+        let assignments = FlowRow.writtenColumns.map { "\($0) = ?" }.joined(separator: ", ")
+        try db.run(
+          "UPDATE flows SET \(assignments), audit_session_id = COALESCE(audit_session_id, \(openSession)) WHERE id = ?",
+          values + [.integer(flow.id)])
+        id = flow.id
+        try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
+      }
+      if case .presented(let chain, _) = flow.serverCertificate {
+        for (position, der) in chain.enumerated() {
+          try db.run(
+            "INSERT INTO flow_certificates (flow_id, position, der) VALUES (?, ?, ?)",
+            [.integer(id), .int(position), .blob(der)])
         }
+      }
+      return id
     }
+  }
 
-    /// The highest capture file sequence ever started, whether or not the file is still there.
-    public func highestCaptureFileSequence() throws -> UInt32 {
-        try wrap {
-            let files = try db.firstRow("SELECT max(sequence) FROM capture_files") { $0.optionalInt64(0) } ?? nil
-            let packets = try db.firstRow("SELECT max(file_seq) FROM packets") { $0.optionalInt64(0) } ?? nil
-            return UInt32(max(files ?? 0, packets ?? 0))
-        }
+  public func flow(id: Int64) throws -> StoredFlow? {
+    try readFlows("SELECT \(Self.flowColumns) FROM flows WHERE id = ?", [.integer(id)]).first
+  }
+
+  /// Every flow of the history, oldest first.
+  public func allFlows(limit: Int = Int.max) throws -> [StoredFlow] {
+    try readFlows(
+      "SELECT \(Self.flowColumns) FROM flows ORDER BY first_seen, id LIMIT ?", [.int(limit)])
+  }
+
+  public func historyFlowCount() throws -> Int {
+    try wrap { try db.firstRow("SELECT count(*) FROM flows") { $0.int(0) } ?? 0 }
+  }
+
+  /// `expected`: how many rows the caller counted, so that the array is made once at its size
+  /// instead of growing by doubling (20 000 flows: 5 MB instead of 8 MB and the copies between).
+  func readFlows(_ sql: String, _ bindings: [SQLiteValue], expected: Int = 0) throws -> [StoredFlow]
+  {
+    var flows: [StoredFlow] = []
+    flows.reserveCapacity(expected)
+    try wrap { try Self.forEachFlow(on: db, sql, bindings) { flows.append($0) } }
+    return flows
+  }
+
+  /// Each flow the query selects (with `flowColumns`), its certificate chain read with it.
+  static func forEachFlow(
+    on db: SQLiteConnection, _ sql: String, _ bindings: [SQLiteValue],
+    _ body: (StoredFlow) throws -> Void
+  ) throws {
+    let shared = SharedValues()
+    try db.query(sql, bindings) { row in
+      var flow = FlowRow.flow(from: row, sharing: shared)
+      if case .presented(_, let complete) = flow.serverCertificate {
+        let chain = try db.rows(
+          "SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position",
+          [.integer(flow.id)]
+        ) { $0.data(0) }
+        flow.serverCertificate = .presented(chain: chain, chainIsComplete: complete)
+      }
+      try body(flow)
     }
+  }
 
-    /// Claims the next capture file sequence, so that no two files ever share one.
-    /// The capture files the history knows of, written or being written: a file in the captures
-    /// directory that is not among them was left by an import that did not finish (its claim was
-    /// rolled back with the rest of it).
-    public func claimedCaptureFileSequences() throws -> Set<UInt32> {
-        try wrap { Set(try db.rows("SELECT sequence FROM capture_files") { UInt32(truncatingIfNeeded: $0.int64(0)) }) }
+  // MARK: Packets
+
+  /// Appends packets in one transaction.
+  public func appendPackets(_ packets: [StoredPacket]) throws {
+    try transaction {
+      for packet in packets {
+        try db.run(
+          """
+          INSERT INTO packets (flow_id, ts, direction, length, tcp_flags, file_seq, file_offset)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            .integer(packet.flowID), .integer(Instant.nanoseconds(packet.date)),
+            .int(packet.direction.rawValue), .int(packet.length), .int(packet.tcpFlags),
+            .int(packet.location.fileSequence), .integer(Int64(packet.location.offset)),
+          ])
+      }
     }
+  }
 
-    public func claimCaptureFileSequence(at date: Date) throws -> UInt32 {
-        try transaction {
-            let next = try highestCaptureFileSequence() + 1
-            try db.run("INSERT INTO capture_files (sequence, created_at) VALUES (?, ?)",
-                       [.int(next), .integer(Instant.nanoseconds(date))])
-            return next
-        }
-    }
-
-    // MARK: Flows
-
-    static let flowColumns = """
-        id, session, protocol, addr_a, port_a, addr_b, port_b, first_seen, last_seen, bytes_out, bytes_in,
-        packet_count, tls_status, sni, dns_name, dns_other_names, stream_opening, client_versions_form,
-        client_versions, client_alpn, client_alpn_dropped, client_ech, server_answer, server_version,
-        server_cipher, server_from_hrr, server_source, server_alert, quic_version, quic_end,
-        cert_visibility, cert_absence, cert_chain_complete, audit_session_id
+  /// A flow's packets, in the order they were stamped.
+  public func packets(forFlow id: Int64) throws -> [StoredPacket] {
+    try wrap {
+      try db.rows(
         """
-
-    /// Writes a flow. A new flow (id 0) is inserted and tagged, in the same statement, with the
-    /// audit session open at that moment; an existing one is updated and, if untagged, tagged
-    /// with the session open now (it was active while that session recorded). Returns the id.
-    @discardableResult
-    public func upsertFlow(_ flow: StoredFlow) throws -> Int64 {
-        let values = FlowRow.values(of: flow)
-        return try wrap {
-            let openSession = "(SELECT id FROM audit_sessions WHERE ended_at IS NULL)"
-            let id: Int64
-            if flow.id == 0 {
-                let columns = FlowRow.writtenColumns.joined(separator: ", ")
-                let marks = Array(repeating: "?", count: FlowRow.writtenColumns.count).joined(separator: ", ")
-                try db.run("INSERT INTO flows (\(columns), audit_session_id) VALUES (\(marks), \(openSession))", values)
-                id = db.lastInsertRowID
-            } else {
-                let assignments = FlowRow.writtenColumns.map { "\($0) = ?" }.joined(separator: ", ")
-                try db.run("UPDATE flows SET \(assignments), audit_session_id = COALESCE(audit_session_id, \(openSession)) WHERE id = ?",
-                           values + [.integer(flow.id)])
-                id = flow.id
-                try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
-            }
-            if case .presented(let chain, _) = flow.serverCertificate {
-                for (position, der) in chain.enumerated() {
-                    try db.run("INSERT INTO flow_certificates (flow_id, position, der) VALUES (?, ?, ?)",
-                               [.integer(id), .int(position), .blob(der)])
-                }
-            }
-            return id
-        }
+        SELECT flow_id, ts, direction, length, tcp_flags, file_seq, file_offset
+        FROM packets WHERE flow_id = ? ORDER BY ts, id
+        """, [.integer(id)]
+      ) { row in
+        StoredPacket(
+          flowID: row.int64(0), date: row.date(1),
+          direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
+          length: row.int(3), tcpFlags: UInt8(truncatingIfNeeded: row.int(4)),
+          location: CaptureLocation(
+            fileSequence: UInt32(truncatingIfNeeded: row.int64(5)),
+            offset: UInt64(row.int64(6))))
+      }
     }
+  }
 
-    public func flow(id: Int64) throws -> StoredFlow? {
-        try readFlows("SELECT \(Self.flowColumns) FROM flows WHERE id = ?", [.integer(id)]).first
-    }
-
-    /// Every flow of the history, oldest first.
-    public func allFlows(limit: Int = Int.max) throws -> [StoredFlow] {
-        try readFlows("SELECT \(Self.flowColumns) FROM flows ORDER BY first_seen, id LIMIT ?", [.int(limit)])
-    }
-
-    public func historyFlowCount() throws -> Int {
-        try wrap { try db.firstRow("SELECT count(*) FROM flows") { $0.int(0) } ?? 0 }
-    }
-
-    /// `expected`: how many rows the caller counted, so that the array is made once at its size
-    /// instead of growing by doubling (20 000 flows: 5 MB instead of 8 MB and the copies between).
-    func readFlows(_ sql: String, _ bindings: [SQLiteValue], expected: Int = 0) throws -> [StoredFlow] {
-        var flows: [StoredFlow] = []
-        flows.reserveCapacity(expected)
-        try wrap { try Self.forEachFlow(on: db, sql, bindings) { flows.append($0) } }
-        return flows
-    }
-
-    /// Each flow the query selects (with `flowColumns`), its certificate chain read with it.
-    static func forEachFlow(on db: SQLiteConnection, _ sql: String, _ bindings: [SQLiteValue], _ body: (StoredFlow) throws -> Void) throws {
-        let shared = SharedValues()
-        try db.query(sql, bindings) { row in
-            var flow = FlowRow.flow(from: row, sharing: shared)
-            if case .presented(_, let complete) = flow.serverCertificate {
-                let chain = try db.rows("SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position", [.integer(flow.id)]) { $0.data(0) }
-                flow.serverCertificate = .presented(chain: chain, chainIsComplete: complete)
-            }
-            try body(flow)
-        }
-    }
-
-    // MARK: Packets
-
-    /// Appends packets in one transaction.
-    public func appendPackets(_ packets: [StoredPacket]) throws {
-        try transaction {
-            for packet in packets {
-                try db.run("""
-                    INSERT INTO packets (flow_id, ts, direction, length, tcp_flags, file_seq, file_offset)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, [.integer(packet.flowID), .integer(Instant.nanoseconds(packet.date)),
-                          .int(packet.direction.rawValue), .int(packet.length), .int(packet.tcpFlags),
-                          .int(packet.location.fileSequence), .integer(Int64(packet.location.offset))])
-            }
-        }
-    }
-
-    /// A flow's packets, in the order they were stamped.
-    public func packets(forFlow id: Int64) throws -> [StoredPacket] {
-        try wrap {
-            try db.rows("""
-                SELECT flow_id, ts, direction, length, tcp_flags, file_seq, file_offset
-                FROM packets WHERE flow_id = ? ORDER BY ts, id
-                """, [.integer(id)]) { row in
-                StoredPacket(flowID: row.int64(0), date: row.date(1),
-                             direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
-                             length: row.int(3), tcpFlags: UInt8(truncatingIfNeeded: row.int(4)),
-                             location: CaptureLocation(fileSequence: UInt32(truncatingIfNeeded: row.int64(5)),
-                                                       offset: UInt64(row.int64(6))))
-            }
-        }
-    }
-
-    public func historyPacketCount() throws -> Int {
-        try wrap { try db.firstRow("SELECT count(*) FROM packets") { $0.int(0) } ?? 0 }
-    }
+  public func historyPacketCount() throws -> Int {
+    try wrap { try db.firstRow("SELECT count(*) FROM packets") { $0.int(0) } ?? 0 }
+  }
 }
 
 extension FlowStore {
-    /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
-    /// session: audit evidence stays until its session is deleted. Returns how many went.
-    @discardableResult
-    public func prune(before date: Date) throws -> Int {
-        try transaction {
-            try db.run("DELETE FROM flows WHERE last_seen < ? AND audit_session_id IS NULL", [.integer(Instant.nanoseconds(date))])
-            return db.changes
-        }
+  /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
+  /// session: audit evidence stays until its session is deleted. Returns how many went.
+  @discardableResult
+  public func prune(before date: Date) throws -> Int {
+    try transaction {
+      try db.run(
+        "DELETE FROM flows WHERE last_seen < ? AND audit_session_id IS NULL",
+        [.integer(Instant.nanoseconds(date))])
+      return db.changes
     }
+  }
 }

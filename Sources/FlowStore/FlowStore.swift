@@ -8,97 +8,110 @@ import Foundation
 /// One instance owns one connection; it is not shared between threads. Two processes
 /// may open the same store: WAL and a busy timeout let them take turns.
 public final class FlowStore {
-    public static let databaseName = "history.sqlite"
-    public static let capturesDirectoryName = "captures"
+  public static let databaseName = "history.sqlite"
+  public static let capturesDirectoryName = "captures"
 
-    public let directory: URL
-    public let databaseURL: URL
-    public var capturesDirectory: URL { directory.appendingPathComponent(Self.capturesDirectoryName, isDirectory: true) }
-    let db: SQLiteConnection
+  public let directory: URL
+  public let databaseURL: URL
+  public var capturesDirectory: URL {
+    directory.appendingPathComponent(Self.capturesDirectoryName, isDirectory: true)
+  }
+  let db: SQLiteConnection
 
-    /// Opens (creating if absent) the store in `directory`, migrating it to the current schema.
-    public init(directory: URL) throws {
-        self.directory = directory
-        self.databaseURL = directory.appendingPathComponent(Self.databaseName)
-        let fm = FileManager.default
-        do {
-            try fm.createDirectory(at: directory, withIntermediateDirectories: true)
-            try fm.createDirectory(at: directory.appendingPathComponent(Self.capturesDirectoryName), withIntermediateDirectories: true)
-        } catch {
-            throw FlowStoreError.directoryUnavailable(path: directory.path, reason: SystemErrorText.reason(error))
-        }
-        try Self.refuseIfNotSQLite(databaseURL)
-        do {
-            db = try SQLiteConnection(path: databaseURL.path)
-        } catch let error as SQLiteError {
-            throw FlowStoreError.of(error, path: databaseURL.path)
-        }
-        try openAndMigrate()
+  /// Opens (creating if absent) the store in `directory`, migrating it to the current schema.
+  public init(directory: URL) throws {
+    self.directory = directory
+    self.databaseURL = directory.appendingPathComponent(Self.databaseName)
+    let fm = FileManager.default
+    do {
+      try fm.createDirectory(at: directory, withIntermediateDirectories: true)
+      try fm.createDirectory(
+        at: directory.appendingPathComponent(Self.capturesDirectoryName),
+        withIntermediateDirectories: true)
+    } catch {
+      throw FlowStoreError.directoryUnavailable(
+        path: directory.path, reason: SystemErrorText.reason(error))
     }
-
-    /// The schema version this build writes.
-    public static var schemaVersion: Int { StoreSchema.currentVersion }
-
-    public func schemaVersionOnDisk() throws -> Int {
-        try wrap { try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0 }
+    try Self.refuseIfNotSQLite(databaseURL)
+    do {
+      db = try SQLiteConnection(path: databaseURL.path)
+    } catch let error as SQLiteError {
+      throw FlowStoreError.of(error, path: databaseURL.path)
     }
+    try openAndMigrate()
+  }
 
-    private static func refuseIfNotSQLite(_ url: URL) throws {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
-        if header != Data("SQLite format 3\0".utf8) {
-            throw FlowStoreError.notAStore(path: url.path, reason: "it is not a SQLite database")
-        }
+  /// The schema version this build writes.
+  public static var schemaVersion: Int { StoreSchema.currentVersion }
+
+  public func schemaVersionOnDisk() throws -> Int {
+    try wrap { try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0 }
+  }
+
+  private static func refuseIfNotSQLite(_ url: URL) throws {
+    guard let handle = FileHandle(forReadingAtPath: url.path) else { return }
+    defer { try? handle.close() }
+    let header = (try? handle.read(upToCount: 16)) ?? Data()
+    if header.isEmpty { return }
+    if header != Data("SQLite format 3\0".utf8) {
+      throw FlowStoreError.notAStore(path: url.path, reason: "it is not a SQLite database")
     }
+  }
 
-    private func openAndMigrate() throws {
-        let path = databaseURL.path
-        let found: (version: Int, application: Int32, objects: Int)
-        do {
-            found = try (db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0,
-                         db.firstRow("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0,
-                         db.firstRow("SELECT count(*) FROM sqlite_master") { $0.int(0) } ?? 0)
-        } catch let error as SQLiteError where error.primaryCode == SQLITE_NOTADB {
-            throw FlowStoreError.notAStore(path: path, reason: "it is not a SQLite database")
-        } catch let error as SQLiteError {
-            throw FlowStoreError.of(error, path: path)
-        }
-        if found.application != StoreSchema.applicationID && (found.application != 0 || found.objects > 0) {
-            throw FlowStoreError.notAStore(path: path, reason: "it is a SQLite database of another application")
-        }
-        if found.version > StoreSchema.currentVersion {
-            throw FlowStoreError.newerSchema(path: path, found: found.version, supported: StoreSchema.currentVersion)
-        }
-        try wrap {
-            try db.execute("PRAGMA journal_mode = WAL")
-            try db.execute("PRAGMA foreign_keys = ON")
-            try db.execute("PRAGMA synchronous = NORMAL")
-            for migration in StoreSchema.migrations {
-                try db.immediateTransaction {
-                    // Read again inside the transaction: another process may have migrated meanwhile.
-                    let current = try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0
-                    guard current < migration.version else { return }
-                    try db.execute(migration.sql)
-                    try db.execute("PRAGMA application_id = \(StoreSchema.applicationID)")
-                    try db.execute("PRAGMA user_version = \(migration.version)")
-                }
-            }
-        }
+  private func openAndMigrate() throws {
+    let path = databaseURL.path
+    let found: (version: Int, application: Int32, objects: Int)
+    do {
+      found = try (
+        db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0,
+        db.firstRow("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0,
+        db.firstRow("SELECT count(*) FROM sqlite_master") { $0.int(0) } ?? 0
+      )
+    } catch let error as SQLiteError where error.primaryCode == SQLITE_NOTADB {
+      throw FlowStoreError.notAStore(path: path, reason: "it is not a SQLite database")
+    } catch let error as SQLiteError {
+      throw FlowStoreError.of(error, path: path)
     }
-
-    /// Turns SQLite's errors into the store's.
-    func wrap<T>(_ body: () throws -> T) throws -> T { try Self.wrap(databaseURL.path, body) }
-
-    /// SQLite's errors as the store's, for the database at `path` (a `FlowReader`'s too).
-    static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as SQLiteError { throw FlowStoreError.of(error, path: path) }
+    if found.application != StoreSchema.applicationID
+      && (found.application != 0 || found.objects > 0)
+    {
+      throw FlowStoreError.notAStore(
+        path: path, reason: "it is a SQLite database of another application")
     }
-
-    /// Runs `body` in one immediate transaction.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try wrap { try db.immediateTransaction(body) }
+    if found.version > StoreSchema.currentVersion {
+      throw FlowStoreError.newerSchema(
+        path: path, found: found.version, supported: StoreSchema.currentVersion)
     }
+    try wrap {
+      try db.execute("PRAGMA journal_mode = WAL")
+      try db.execute("PRAGMA foreign_keys = ON")
+      try db.execute("PRAGMA synchronous = NORMAL")
+      for migration in StoreSchema.migrations {
+        try db.immediateTransaction {
+          // Read again inside the transaction: another process may have migrated meanwhile.
+          let current = try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0
+          guard current < migration.version else { return }
+          try db.execute(migration.sql)
+          try db.execute("PRAGMA application_id = \(StoreSchema.applicationID)")
+          try db.execute("PRAGMA user_version = \(migration.version)")
+        }
+      }
+    }
+  }
+
+  /// Turns SQLite's errors into the store's.
+  func wrap<T>(_ body: () throws -> T) throws -> T { try Self.wrap(databaseURL.path, body) }
+
+  /// SQLite's errors as the store's, for the database at `path` (a `FlowReader`'s too).
+  static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as SQLiteError {
+      throw FlowStoreError.of(error, path: path)
+    }
+  }
+
+  /// Runs `body` in one immediate transaction.
+  public func transaction<T>(_ body: () throws -> T) throws -> T {
+    try wrap { try db.immediateTransaction(body) }
+  }
 
 }

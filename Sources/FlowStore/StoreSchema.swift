@@ -2,118 +2,124 @@
 /// immediate transaction together with the `user_version` it leads to; a migration once
 /// shipped is never edited, only followed by another. Documented in docs/store-format.md.
 enum StoreSchema {
-    /// Written to `PRAGMA application_id`: "TVEV". A SQLite file with another id is not a store.
-    static let applicationID: Int32 = 0x5456_4556
+  /// Written to `PRAGMA application_id`: "TVEV". A SQLite file with another id is not a store.
+  static let applicationID: Int32 = 0x5456_4556
 
-    static let migrations: [(version: Int, name: String, sql: String)] = [
-        (1, "history", """
-        CREATE TABLE capture_sessions (
-            id INTEGER PRIMARY KEY,
-            started_at INTEGER NOT NULL
-        );
-        CREATE TABLE capture_files (
-            sequence INTEGER PRIMARY KEY,
-            created_at INTEGER NOT NULL
-        );
-        CREATE TABLE flows (
-            id INTEGER PRIMARY KEY,
-            session INTEGER NOT NULL REFERENCES capture_sessions(id) ON DELETE CASCADE,
-            protocol INTEGER NOT NULL,
-            addr_a TEXT NOT NULL, port_a INTEGER NOT NULL,
-            addr_b TEXT NOT NULL, port_b INTEGER NOT NULL,
-            first_seen INTEGER NOT NULL,
-            last_seen INTEGER NOT NULL,
-            bytes_out INTEGER NOT NULL DEFAULT 0,
-            bytes_in INTEGER NOT NULL DEFAULT 0,
-            packet_count INTEGER NOT NULL DEFAULT 0,
-            tls_status INTEGER NOT NULL,
-            sni TEXT,
-            dns_name TEXT,
-            dns_other_names TEXT NOT NULL DEFAULT '',
-            stream_opening INTEGER,
-            client_versions_form INTEGER,
-            client_versions TEXT,
-            client_alpn TEXT,
-            client_alpn_dropped INTEGER,
-            client_ech INTEGER,
-            server_answer INTEGER,
-            server_version INTEGER,
-            server_cipher INTEGER,
-            server_from_hrr INTEGER,
-            server_source INTEGER,
-            server_alert INTEGER,
-            quic_version INTEGER,
-            quic_end INTEGER,
-            cert_visibility INTEGER NOT NULL DEFAULT 0,
-            cert_absence INTEGER,
-            cert_chain_complete INTEGER
-        );
-        CREATE INDEX flows_first_seen ON flows(first_seen);
-        CREATE TABLE flow_certificates (
-            flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            der BLOB NOT NULL,
-            PRIMARY KEY (flow_id, position)
-        ) WITHOUT ROWID;
-        CREATE TABLE packets (
-            id INTEGER PRIMARY KEY,
-            flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
-            ts INTEGER NOT NULL,
-            direction INTEGER NOT NULL,
-            length INTEGER NOT NULL,
-            tcp_flags INTEGER NOT NULL DEFAULT 0,
-            file_seq INTEGER NOT NULL DEFAULT 0,
-            file_offset INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE INDEX packets_flow ON packets(flow_id, ts);
-        CREATE INDEX packets_file ON packets(file_seq, file_offset);
-        """),
-        (2, "audit (the spec's schema v6)", """
-        CREATE TABLE audit_projects (
-            id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            bundle_id TEXT,
-            catalogue_version TEXT,
-            created_at INTEGER NOT NULL
-        );
-        CREATE TABLE audit_allowlist (
-            id INTEGER PRIMARY KEY,
-            project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            pattern TEXT NOT NULL,
-            note TEXT,
-            UNIQUE (project_id, pattern)
-        );
-        CREATE TABLE audit_sessions (
-            id INTEGER PRIMARY KEY,
-            project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
-            kind INTEGER NOT NULL,
-            app_version TEXT,
-            build_number TEXT,
-            device_model TEXT NOT NULL,
-            os_version TEXT NOT NULL,
-            tool_version TEXT NOT NULL,
-            inspection_enabled INTEGER NOT NULL,
-            ca_trusted INTEGER NOT NULL,
-            started_at INTEGER NOT NULL,
-            ended_at INTEGER,
-            notes TEXT NOT NULL DEFAULT ''
-        );
-        CREATE UNIQUE INDEX audit_sessions_single_open
-            ON audit_sessions((ended_at IS NULL)) WHERE ended_at IS NULL;
-        CREATE TABLE audit_markers (
-            id INTEGER PRIMARY KEY,
-            session_id INTEGER NOT NULL REFERENCES audit_sessions(id) ON DELETE CASCADE,
-            ts INTEGER NOT NULL,
-            kind INTEGER NOT NULL,
-            label TEXT
-        );
-        CREATE INDEX audit_markers_session ON audit_markers(session_id, ts);
-        ALTER TABLE flows ADD COLUMN audit_session_id INTEGER
-            REFERENCES audit_sessions(id) ON DELETE SET NULL;
-        CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen);
-        """),
-    ]
+  static let migrations: [(version: Int, name: String, sql: String)] = [
+    (
+      1, "history",
+      """
+      CREATE TABLE capture_sessions (
+          id INTEGER PRIMARY KEY,
+          started_at INTEGER NOT NULL
+      );
+      CREATE TABLE capture_files (
+          sequence INTEGER PRIMARY KEY,
+          created_at INTEGER NOT NULL
+      );
+      CREATE TABLE flows (
+          id INTEGER PRIMARY KEY,
+          session INTEGER NOT NULL REFERENCES capture_sessions(id) ON DELETE CASCADE,
+          protocol INTEGER NOT NULL,
+          addr_a TEXT NOT NULL, port_a INTEGER NOT NULL,
+          addr_b TEXT NOT NULL, port_b INTEGER NOT NULL,
+          first_seen INTEGER NOT NULL,
+          last_seen INTEGER NOT NULL,
+          bytes_out INTEGER NOT NULL DEFAULT 0,
+          bytes_in INTEGER NOT NULL DEFAULT 0,
+          packet_count INTEGER NOT NULL DEFAULT 0,
+          tls_status INTEGER NOT NULL,
+          sni TEXT,
+          dns_name TEXT,
+          dns_other_names TEXT NOT NULL DEFAULT '',
+          stream_opening INTEGER,
+          client_versions_form INTEGER,
+          client_versions TEXT,
+          client_alpn TEXT,
+          client_alpn_dropped INTEGER,
+          client_ech INTEGER,
+          server_answer INTEGER,
+          server_version INTEGER,
+          server_cipher INTEGER,
+          server_from_hrr INTEGER,
+          server_source INTEGER,
+          server_alert INTEGER,
+          quic_version INTEGER,
+          quic_end INTEGER,
+          cert_visibility INTEGER NOT NULL DEFAULT 0,
+          cert_absence INTEGER,
+          cert_chain_complete INTEGER
+      );
+      CREATE INDEX flows_first_seen ON flows(first_seen);
+      CREATE TABLE flow_certificates (
+          flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          der BLOB NOT NULL,
+          PRIMARY KEY (flow_id, position)
+      ) WITHOUT ROWID;
+      CREATE TABLE packets (
+          id INTEGER PRIMARY KEY,
+          flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+          ts INTEGER NOT NULL,
+          direction INTEGER NOT NULL,
+          length INTEGER NOT NULL,
+          tcp_flags INTEGER NOT NULL DEFAULT 0,
+          file_seq INTEGER NOT NULL DEFAULT 0,
+          file_offset INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX packets_flow ON packets(flow_id, ts);
+      CREATE INDEX packets_file ON packets(file_seq, file_offset);
+      """
+    ),
+    (
+      2, "audit (the spec's schema v6)",
+      """
+      CREATE TABLE audit_projects (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          bundle_id TEXT,
+          catalogue_version TEXT,
+          created_at INTEGER NOT NULL
+      );
+      CREATE TABLE audit_allowlist (
+          id INTEGER PRIMARY KEY,
+          project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          pattern TEXT NOT NULL,
+          note TEXT,
+          UNIQUE (project_id, pattern)
+      );
+      CREATE TABLE audit_sessions (
+          id INTEGER PRIMARY KEY,
+          project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+          kind INTEGER NOT NULL,
+          app_version TEXT,
+          build_number TEXT,
+          device_model TEXT NOT NULL,
+          os_version TEXT NOT NULL,
+          tool_version TEXT NOT NULL,
+          inspection_enabled INTEGER NOT NULL,
+          ca_trusted INTEGER NOT NULL,
+          started_at INTEGER NOT NULL,
+          ended_at INTEGER,
+          notes TEXT NOT NULL DEFAULT ''
+      );
+      CREATE UNIQUE INDEX audit_sessions_single_open
+          ON audit_sessions((ended_at IS NULL)) WHERE ended_at IS NULL;
+      CREATE TABLE audit_markers (
+          id INTEGER PRIMARY KEY,
+          session_id INTEGER NOT NULL REFERENCES audit_sessions(id) ON DELETE CASCADE,
+          ts INTEGER NOT NULL,
+          kind INTEGER NOT NULL,
+          label TEXT
+      );
+      CREATE INDEX audit_markers_session ON audit_markers(session_id, ts);
+      ALTER TABLE flows ADD COLUMN audit_session_id INTEGER
+          REFERENCES audit_sessions(id) ON DELETE SET NULL;
+      CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen);
+      """
+    ),
+  ]
 
-    static var currentVersion: Int { migrations.last!.version }
+  static var currentVersion: Int { migrations.last!.version }
 }

@@ -4,290 +4,380 @@ import Foundation
 
 /// Reads a capture file into flows with their readings: the first of the importer's two passes.
 struct CaptureAnalyser {
-    var analysis = CaptureAnalysis()
-    var assignment = FlowAssignment()
-    /// Each flow's readings, by the same index as `assignment.flows`.
-    var flows: [TrackedFlow] = []
-    /// Names DNS gave addresses: when, which address, which name.
-    var resolutions: [(Int64, String, String)] = []
-    let devices: Set<String>
+  var analysis = CaptureAnalysis()
+  var assignment = FlowAssignment()
+  /// Each flow's readings, by the same index as `assignment.flows`.
+  var flows: [TrackedFlow] = []
+  /// Names DNS gave addresses: when, which address, which name.
+  var resolutions: [(Int64, String, String)] = []
+  let devices: Set<String>
 
-    init(devices: [String]) { self.devices = Set(devices) }
+  init(devices: [String]) { self.devices = Set(devices) }
 
-
-    /// The frame's packet, if it is one to import (read whole, and taken at a time the history can
-    /// hold: from 1970 to 2262, which covers any capture), else why not.
-    static func importable(_ frame: DecodedFrame) -> DissectResult {
-        let result = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType)
-        guard case .packet = result, !Instant.storableMicroseconds.contains(frame.microseconds) else { return result }
-        return .unparseable("timestamp out of range")
+  /// The frame's packet, if it is one to import (read whole, and taken at a time the history can
+  /// hold: from 1970 to 2262, which covers any capture), else why not.
+  static func importable(_ frame: DecodedFrame) -> DissectResult {
+    let result = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType)
+    guard case .packet = result, !Instant.storableMicroseconds.contains(frame.microseconds) else {
+      return result
     }
+    return .unparseable("timestamp out of range")
+  }
 
-    mutating func add(_ frame: DecodedFrame) {
-        analysis.frames += 1
-        let packet: DissectedPacket
-        switch Self.importable(frame) {
-        case .unparseable(let reason): analysis.unparseable[reason, default: 0] += 1; return
-        case .packet(let p): packet = p
-        }
-        let micros = frame.microseconds
-        if analysis.firstMicroseconds == nil || micros < analysis.firstMicroseconds! { analysis.firstMicroseconds = micros }
-        if analysis.lastMicroseconds == nil || micros > analysis.lastMicroseconds! { analysis.lastMicroseconds = micros }
-        let (flowIndex, opened) = assignment.assign(packet, at: micros)
-        if opened { flows.append(TrackedFlow()) }
-        let flow = flows[flowIndex]
-        let fromOpener = packet.source == assignment.flows[flowIndex].opener
-        if fromOpener { flow.bytesFromOpener += UInt64(packet.datagram.count) } else { flow.bytesToOpener += UInt64(packet.datagram.count) }
-        analysis.packetCount += 1
-        switch packet.ipProtocol {
-        case .tcp: readTCP(flow, packet, fromOpener: fromOpener)
-        case .udp: readUDP(flow, packet, fromOpener: fromOpener, at: micros)
-        default: break
-        }
+  mutating func add(_ frame: DecodedFrame) {
+    analysis.frames += 1
+    let packet: DissectedPacket
+    switch Self.importable(frame) {
+    case .unparseable(let reason):
+      analysis.unparseable[reason, default: 0] += 1
+      return
+    case .packet(let p): packet = p
     }
+    let micros = frame.microseconds
+    if analysis.firstMicroseconds == nil || micros < analysis.firstMicroseconds! {
+      analysis.firstMicroseconds = micros
+    }
+    if analysis.lastMicroseconds == nil || micros > analysis.lastMicroseconds! {
+      analysis.lastMicroseconds = micros
+    }
+    let (flowIndex, opened) = assignment.assign(packet, at: micros)
+    if opened { flows.append(TrackedFlow()) }
+    let flow = flows[flowIndex]
+    let fromOpener = packet.source == assignment.flows[flowIndex].opener
+    if fromOpener {
+      flow.bytesFromOpener += UInt64(packet.datagram.count)
+    } else {
+      flow.bytesToOpener += UInt64(packet.datagram.count)
+    }
+    analysis.packetCount += 1
+    switch packet.ipProtocol {
+    case .tcp: readTCP(flow, packet, fromOpener: fromOpener)
+    case .udp: readUDP(flow, packet, fromOpener: fromOpener, at: micros)
+    default: break
+    }
+  }
 
-    func readTCP(_ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool) {
-        let syn = packet.tcpFlags & 0x02 != 0
-        if syn {
-            if fromOpener { flow.client.start(at: packet.tcpSequence &+ 1) } else { flow.server.start(at: packet.tcpSequence &+ 1) }
-            return
-        }
-        guard !packet.payload.isEmpty else { return }
-        if fromOpener {
-            // Once the opening is known and, for TLS, the ClientHello read, the client's bytes say no more.
-            if let opening = flow.opening, opening != .tlsHandshake || flow.clientHello != nil {
-                if !flow.client.contiguous.isEmpty { flow.client = StreamReassembly(base: flow.client.base) }
-                return
-            }
-            guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
-            let stream = flow.client.contiguous
-            if flow.opening == nil { flow.opening = StreamOpeningReader.opening(stream) }
-            if flow.opening == .tlsHandshake, flow.clientHello == nil,
-               let hello = TLSHandshakeReader.handshakeMessages(stream).messages.first(where: { $0.0 == 1 }) {
-                flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
-            }
-        } else {
-            // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
-            if let answer = flow.answer {
-                var settled = !flow.chain.isEmpty
-                if case .hello(let version, _, let retry) = answer, version >= .tls13, !retry { settled = true }
-                if case .alert = answer { settled = true }
-                if settled || flow.server.contiguous.count >= TrackedFlow.streamLimit {
-                    if !flow.server.contiguous.isEmpty { flow.server = StreamReassembly(base: flow.server.base) }
-                    return
-                }
-            }
-            guard flow.server.add(sequence: packet.tcpSequence, packet.payload) else { return }
-            let (messages, alert) = TLSHandshakeReader.handshakeMessages(flow.server.contiguous)
-            var retry = false
-            var answer: ServerAnswerReading?
-            for (type, body) in messages {
-                if type == 2, case .hello(let v, let c, let r)? = TLSHandshakeReader.serverHello(body) {
-                    if r { retry = true; answer = answer ?? .hello(version: v, cipher: c, retry: true) } else { answer = .hello(version: v, cipher: c, retry: false) }
-                }
-                if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
-            }
-            flow.sawRetry = flow.sawRetry || retry
-            if let answer { flow.answer = answer } else if let alert, messages.allSatisfy({ $0.0 != 2 }) { flow.answer = .alert(alert) }
-        }
+  func readTCP(_ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool) {
+    let syn = packet.tcpFlags & 0x02 != 0
+    if syn {
+      if fromOpener {
+        flow.client.start(at: packet.tcpSequence &+ 1)
+      } else {
+        flow.server.start(at: packet.tcpSequence &+ 1)
+      }
+      return
     }
+    guard !packet.payload.isEmpty else { return }
+    if fromOpener {
+      // Once the opening is known and, for TLS, the ClientHello read, the client's bytes say no more.
+      if let opening = flow.opening, opening != .tlsHandshake || flow.clientHello != nil {
+        if !flow.client.contiguous.isEmpty {
+          flow.client = StreamReassembly(base: flow.client.base)
+        }
+        return
+      }
+      guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
+      let stream = flow.client.contiguous
+      if flow.opening == nil { flow.opening = StreamOpeningReader.opening(stream) }
+      if flow.opening == .tlsHandshake, flow.clientHello == nil,
+        let hello = TLSHandshakeReader.handshakeMessages(stream).messages.first(where: { $0.0 == 1 }
+        )
+      {
+        flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
+      }
+    } else {
+      // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
+      if let answer = flow.answer {
+        var settled = !flow.chain.isEmpty
+        if case .hello(let version, _, let retry) = answer, version >= .tls13, !retry {
+          settled = true
+        }
+        if case .alert = answer { settled = true }
+        if settled || flow.server.contiguous.count >= TrackedFlow.streamLimit {
+          if !flow.server.contiguous.isEmpty {
+            flow.server = StreamReassembly(base: flow.server.base)
+          }
+          return
+        }
+      }
+      guard flow.server.add(sequence: packet.tcpSequence, packet.payload) else { return }
+      let (messages, alert) = TLSHandshakeReader.handshakeMessages(flow.server.contiguous)
+      var retry = false
+      var answer: ServerAnswerReading?
+      for (type, body) in messages {
+        if type == 2, case .hello(let v, let c, let r)? = TLSHandshakeReader.serverHello(body) {
+          if r {
+            retry = true
+            answer = answer ?? .hello(version: v, cipher: c, retry: true)
+          } else {
+            answer = .hello(version: v, cipher: c, retry: false)
+          }
+        }
+        if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
+      }
+      flow.sawRetry = flow.sawRetry || retry
+      if let answer {
+        flow.answer = answer
+      } else if let alert, messages.allSatisfy({ $0.0 != 2 }) {
+        flow.answer = .alert(alert)
+      }
+    }
+  }
 
-    mutating func readUDP(_ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool, at micros: Int64) {
-        if packet.source.port == 53 || packet.source.port == 5353 {
-            if let answer = DNSReader.response(packet.payload) {
-                for address in answer.addresses { resolutions.append((micros, address, answer.name)) }
-            }
-            return
-        }
-        guard let header = QUICInitialReader.longHeader(packet.payload) else { return }
-        if fromOpener {
-            flow.quicClientVersion = flow.quicClientVersion ?? header.version
-            if header.isInitial {
-                if flow.quicDestinationID == nil { flow.quicDestinationID = header.destinationID }
-                if flow.quicOffer == nil, let frames = QUICInitialReader.cryptoFrames(packet.payload, destinationID: flow.quicDestinationID!) {
-                    for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) { flow.quicCrypto[offset] = data }
-                    var stream: [UInt8] = []
-                    while let next = flow.quicCrypto.first(where: { $0.key <= UInt64(stream.count) && $0.key + UInt64($0.value.count) > UInt64(stream.count) }) {
-                        stream += next.value[Int(UInt64(stream.count) - next.key)...]
-                    }
-                    if stream.count >= 4, stream[0] == 1 {
-                        let length = Int(stream[1]) << 16 | Int(stream[2]) << 8 | Int(stream[3])
-                        if stream.count >= 4 + length { flow.quicOffer = TLSHandshakeReader.clientHello(stream[4..<(4 + length)]) }
-                    }
-                }
-            }
-        } else {
-            flow.quicServerVersion = flow.quicServerVersion ?? header.version
-        }
+  mutating func readUDP(
+    _ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool, at micros: Int64
+  ) {
+    if packet.source.port == 53 || packet.source.port == 5353 {
+      if let answer = DNSReader.response(packet.payload) {
+        for address in answer.addresses { resolutions.append((micros, address, answer.name)) }
+      }
+      return
     }
+    guard let header = QUICInitialReader.longHeader(packet.payload) else { return }
+    if fromOpener {
+      flow.quicClientVersion = flow.quicClientVersion ?? header.version
+      if header.isInitial {
+        if flow.quicDestinationID == nil { flow.quicDestinationID = header.destinationID }
+        if flow.quicOffer == nil,
+          let frames = QUICInitialReader.cryptoFrames(
+            packet.payload, destinationID: flow.quicDestinationID!)
+        {
+          for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) {
+            flow.quicCrypto[offset] = data
+          }
+          var stream: [UInt8] = []
+          while let next = flow.quicCrypto.first(where: {
+            $0.key <= UInt64(stream.count) && $0.key + UInt64($0.value.count) > UInt64(stream.count)
+          }) {
+            stream += next.value[Int(UInt64(stream.count) - next.key)...]
+          }
+          if stream.count >= 4, stream[0] == 1 {
+            let length = Int(stream[1]) << 16 | Int(stream[2]) << 8 | Int(stream[3])
+            if stream.count >= 4 + length {
+              flow.quicOffer = TLSHandshakeReader.clientHello(stream[4..<(4 + length)])
+            }
+          }
+        }
+      }
+    } else {
+      flow.quicServerVersion = flow.quicServerVersion ?? header.version
+    }
+  }
 
-    /// Flows as the store holds them: the device side settled, DNS names given, readings set.
-    mutating func finish() -> CaptureAnalysis {
-        var result = analysis
-        var deviceCount: [String: Int] = [:]
-        var deviceOf: [FlowEndpoint] = []
-        for flow in assignment.flows {
-            let a = flow.peers.a, b = flow.peers.b
-            var device = flow.opener
-            if !devices.isEmpty {
-                if devices.contains(a.address) != devices.contains(b.address) { device = devices.contains(a.address) ? a : b }
-            } else if !flow.openedExplicitly, AddressKind.isPrivate(a.address) != AddressKind.isPrivate(b.address) {
-                device = AddressKind.isPrivate(a.address) ? a : b
-            }
-            deviceOf.append(device)
-            deviceCount[device.address, default: 0] += 1
+  /// Flows as the store holds them: the device side settled, DNS names given, readings set.
+  mutating func finish() -> CaptureAnalysis {
+    var result = analysis
+    var deviceCount: [String: Int] = [:]
+    var deviceOf: [FlowEndpoint] = []
+    for flow in assignment.flows {
+      let a = flow.peers.a
+      let b = flow.peers.b
+      var device = flow.opener
+      if !devices.isEmpty {
+        if devices.contains(a.address) != devices.contains(b.address) {
+          device = devices.contains(a.address) ? a : b
         }
-        result.devicesInferred = devices.isEmpty
-        result.deviceAddresses = devices.isEmpty ? deviceCount.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) : devices.sorted()
-        let sortedResolutions = resolutions.sorted { $0.0 < $1.0 }
-        // At its size: grown by doubling, 20 000 flows held their last two copies at once (13 MB).
-        result.flows.reserveCapacity(flows.count)
-        for (i, flow) in flows.enumerated() {
-            let device = deviceOf[i], seen = assignment.flows[i]
-            let server = seen.peers.a == device ? seen.peers.b : seen.peers.a
-            let deviceOpened = device == seen.opener
-            var stored = StoredFlow(ipProtocol: seen.ipProtocol, peers: seen.peers,
-                                    firstSeen: Instant.date(microseconds: seen.first), lastSeen: Instant.date(microseconds: seen.last),
-                                    bytesOut: deviceOpened ? flow.bytesFromOpener : flow.bytesToOpener,
-                                    bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener, packetCount: seen.packets,
-                                    tlsStatus: Self.status(seen.ipProtocol, server.port))
-            stored.streamOpening = flow.opening
-            if let hello = flow.clientHello {
-                stored.sni = hello.serverName
-                stored.clientTLS = hello.offer
-                if hello.serverName != nil { result.namesFromSNI += 1 }
-            } else if let quic = flow.quicOffer {
-                stored.sni = quic.serverName
-                stored.clientTLS = quic.offer
-                if quic.serverName != nil { result.namesFromQUIC += 1 }
-            }
-            switch flow.answer {
-            case .hello(let version, let cipher, _)?:
-                stored.serverTLS = .negotiated(version: version, cipherSuite: cipher, fromHelloRetryRequest: flow.sawRetry, source: .serverHello)
-            case .alert(let code)?: stored.serverTLS = .refused(alert: code)
-            case nil: break
-            }
-            if let v = flow.quicServerVersion { stored.quic = QUICReading(version: v, end: .server) }
-            else if let v = flow.quicClientVersion { stored.quic = QUICReading(version: v, end: .client) }
-            if !flow.chain.isEmpty {
-                stored.serverCertificate = .presented(chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
-            } else if case .hello(let version, _, _)? = flow.answer, version == .tls13 || stored.quic != nil {
-                stored.serverCertificate = .encryptedInHandshake
-            } else if case .refused? = stored.serverTLS {
-                stored.serverCertificate = .noNegotiation
-            } else if stored.quic?.end == .server {
-                stored.serverCertificate = .encryptedInHandshake
-            }
-            // Names DNS gave the server's address before the flow began, the latest first.
-            if !(server.port == 53 || server.port == 5353) {
-                var names: [String] = []
-                for (when, address, name) in sortedResolutions.reversed() where when <= seen.first && address == server.address && !names.contains(name) {
-                    names.append(name)
-                }
-                if let first = names.first {
-                    stored.dnsName = first
-                    stored.dnsOtherNames = Array(names.dropFirst())
-                    if stored.sni == nil { result.namesFromDNS += 1 }
-                }
-            }
-            result.flows.append(CaptureAnalysis.Flow(flow: stored, device: device))
-        }
-        result.flowCount = result.flows.count
-        return result
+      } else if !flow.openedExplicitly,
+        AddressKind.isPrivate(a.address) != AddressKind.isPrivate(b.address)
+      {
+        device = AddressKind.isPrivate(a.address) ? a : b
+      }
+      deviceOf.append(device)
+      deviceCount[device.address, default: 0] += 1
     }
+    result.devicesInferred = devices.isEmpty
+    result.deviceAddresses =
+      devices.isEmpty
+      ? deviceCount.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) : devices.sorted()
+    let sortedResolutions = resolutions.sorted { $0.0 < $1.0 }
+    // At its size: grown by doubling, 20 000 flows held their last two copies at once (13 MB).
+    result.flows.reserveCapacity(flows.count)
+    for (i, flow) in flows.enumerated() {
+      let device = deviceOf[i]
+      let seen = assignment.flows[i]
+      let server = seen.peers.a == device ? seen.peers.b : seen.peers.a
+      let deviceOpened = device == seen.opener
+      var stored = StoredFlow(
+        ipProtocol: seen.ipProtocol, peers: seen.peers,
+        firstSeen: Instant.date(microseconds: seen.first),
+        lastSeen: Instant.date(microseconds: seen.last),
+        bytesOut: deviceOpened ? flow.bytesFromOpener : flow.bytesToOpener,
+        bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener,
+        packetCount: seen.packets,
+        tlsStatus: Self.status(seen.ipProtocol, server.port))
+      stored.streamOpening = flow.opening
+      if let hello = flow.clientHello {
+        stored.sni = hello.serverName
+        stored.clientTLS = hello.offer
+        if hello.serverName != nil { result.namesFromSNI += 1 }
+      } else if let quic = flow.quicOffer {
+        stored.sni = quic.serverName
+        stored.clientTLS = quic.offer
+        if quic.serverName != nil { result.namesFromQUIC += 1 }
+      }
+      switch flow.answer {
+      case .hello(let version, let cipher, _)?:
+        stored.serverTLS = .negotiated(
+          version: version, cipherSuite: cipher, fromHelloRetryRequest: flow.sawRetry,
+          source: .serverHello)
+      case .alert(let code)?: stored.serverTLS = .refused(alert: code)
+      case nil: break
+      }
+      if let v = flow.quicServerVersion {
+        stored.quic = QUICReading(version: v, end: .server)
+      } else if let v = flow.quicClientVersion {
+        stored.quic = QUICReading(version: v, end: .client)
+      }
+      if !flow.chain.isEmpty {
+        stored.serverCertificate = .presented(
+          chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
+      } else if case .hello(let version, _, _)? = flow.answer,
+        version == .tls13 || stored.quic != nil
+      {
+        stored.serverCertificate = .encryptedInHandshake
+      } else if case .refused? = stored.serverTLS {
+        stored.serverCertificate = .noNegotiation
+      } else if stored.quic?.end == .server {
+        stored.serverCertificate = .encryptedInHandshake
+      }
+      // Names DNS gave the server's address before the flow began, the latest first.
+      if !(server.port == 53 || server.port == 5353) {
+        var names: [String] = []
+        for (when, address, name) in sortedResolutions.reversed()
+        where when <= seen.first && address == server.address && !names.contains(name) {
+          names.append(name)
+        }
+        if let first = names.first {
+          stored.dnsName = first
+          stored.dnsOtherNames = Array(names.dropFirst())
+          if stored.sni == nil { result.namesFromDNS += 1 }
+        }
+      }
+      result.flows.append(CaptureAnalysis.Flow(flow: stored, device: device))
+    }
+    result.flowCount = result.flows.count
+    return result
+  }
 
-    /// On TCP the status is born from the port.
-    static func status(_ p: IPProtocolNumber, _ port: UInt16) -> TLSInspectionStatus {
-        switch (p, port) {
-        case (.tcp, 443), (.tcp, 8443), (.tcp, 853), (.tcp, 993), (.tcp, 995), (.tcp, 465), (.tcp, 5223), (.udp, 443): return .encrypted
-        default: return .plaintext
-        }
+  /// On TCP the status is born from the port.
+  static func status(_ p: IPProtocolNumber, _ port: UInt16) -> TLSInspectionStatus {
+    switch (p, port) {
+    case (.tcp, 443), (.tcp, 8443), (.tcp, 853), (.tcp, 993), (.tcp, 995), (.tcp, 465),
+      (.tcp, 5223), (.udp, 443):
+      return .encrypted
+    default: return .plaintext
     }
+  }
 }
 
 enum AddressKind {
-    static func isPrivate(_ address: String) -> Bool {
-        if address.contains(":") {
-            let lower = address.lowercased()
-            return lower.hasPrefix("fc") || lower.hasPrefix("fd") || lower.hasPrefix("fe80") || lower == "::1"
-        }
-        let parts = address.split(separator: ".").compactMap { Int($0) }
-        guard parts.count == 4 else { return false }
-        return parts[0] == 10 || (parts[0] == 172 && (16...31).contains(parts[1])) || (parts[0] == 192 && parts[1] == 168)
-            || parts[0] == 127 || (parts[0] == 100 && (64...127).contains(parts[1])) || (parts[0] == 169 && parts[1] == 254)
+  static func isPrivate(_ address: String) -> Bool {
+    if address.contains(":") {
+      let lower = address.lowercased()
+      return lower.hasPrefix("fc") || lower.hasPrefix("fd") || lower.hasPrefix("fe80")
+        || lower == "::1"
     }
+    let parts = address.split(separator: ".").compactMap { Int($0) }
+    guard parts.count == 4 else { return false }
+    return parts[0] == 10 || (parts[0] == 172 && (16...31).contains(parts[1]))
+      || (parts[0] == 192 && parts[1] == 168)
+      || parts[0] == 127 || (parts[0] == 100 && (64...127).contains(parts[1]))
+      || (parts[0] == 169 && parts[1] == 254)
+  }
 }
 
 enum StreamOpeningReader {
-    static let methods = ["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "CONNECT", "TRACE"]
+  static let methods = [
+    "GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "CONNECT", "TRACE",
+  ]
 
-    /// How a client stream opened, once enough of it is there to say; nil while it is not.
-    static func opening(_ stream: [UInt8]) -> StreamOpening? {
-        guard let first = stream.first else { return nil }
-        if first == 0x16 { return stream.count >= 2 ? (stream[1] == 3 ? .tlsHandshake : .unrecognised) : nil }
-        let head = String(decoding: stream.prefix(8192), as: UTF8.self)
-        let couldBeMethod = methods.contains { $0.hasPrefix(head.prefix($0.count)) || head.hasPrefix($0 + " ") }
-        guard couldBeMethod else { return .unrecognised }
-        guard let lineEnd = head.range(of: "\r\n") else { return stream.count >= 8192 ? .unrecognised : nil }
-        let line = head[..<lineEnd.lowerBound]
-        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-        if parts.count == 3, methods.contains(String(parts[0])), !parts[1].isEmpty, parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" {
-            return .httpRequest
-        }
-        return .unrecognised
+  /// How a client stream opened, once enough of it is there to say; nil while it is not.
+  static func opening(_ stream: [UInt8]) -> StreamOpening? {
+    guard let first = stream.first else { return nil }
+    if first == 0x16 {
+      return stream.count >= 2 ? (stream[1] == 3 ? .tlsHandshake : .unrecognised) : nil
     }
+    let head = String(decoding: stream.prefix(8192), as: UTF8.self)
+    let couldBeMethod = methods.contains {
+      $0.hasPrefix(head.prefix($0.count)) || head.hasPrefix($0 + " ")
+    }
+    guard couldBeMethod else { return .unrecognised }
+    guard let lineEnd = head.range(of: "\r\n") else {
+      return stream.count >= 8192 ? .unrecognised : nil
+    }
+    let line = head[..<lineEnd.lowerBound]
+    let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+    if parts.count == 3, methods.contains(String(parts[0])), !parts[1].isEmpty,
+      parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
+    {
+      return .httpRequest
+    }
+    return .unrecognised
+  }
 }
 
 enum DNSReader {
-    struct Answer { let name: String; let addresses: [String] }
+  struct Answer {
+    let name: String
+    let addresses: [String]
+  }
 
-    /// A response's question name and the addresses its A/AAAA records give it (following CNAMEs).
-    static func response(_ payload: ArraySlice<UInt8>) -> Answer? {
-        let message = Array(payload)
-        guard message.count >= 12, message[2] & 0x80 != 0, message[3] & 0x0f == 0 else { return nil }
-        let questions = Int(message[4]) << 8 | Int(message[5]), answers = Int(message[6]) << 8 | Int(message[7])
-        guard questions >= 1 else { return nil }
-        var at = 12
-        guard let (question, next) = name(message, at) else { return nil }
-        at = next + 4
-        for _ in 1..<max(1, questions) { guard let (_, n) = name(message, at) else { return nil }; at = n + 4 }
-        var chain: Set<String> = [question.lowercased()]
-        var addresses: [String] = []
-        for _ in 0..<min(answers, 64) {
-            guard let (owner, n) = name(message, at), n + 10 <= message.count else { break }
-            let type = Int(message[n]) << 8 | Int(message[n + 1])
-            let length = Int(message[n + 8]) << 8 | Int(message[n + 9])
-            let data = n + 10
-            guard data + length <= message.count else { break }
-            let ownerLower = owner.lowercased()
-            if type == 5, chain.contains(ownerLower), let (target, _) = name(message, data) { chain.insert(target.lowercased()) }
-            if (type == 1 && length == 4) || (type == 28 && length == 16), chain.contains(ownerLower) {
-                addresses.append(PacketDissector.address(message[data..<(data + length)]))
-            }
-            at = data + length
-        }
-        return addresses.isEmpty ? nil : Answer(name: DomainPattern.normalised(host: question), addresses: addresses)
+  /// A response's question name and the addresses its A/AAAA records give it (following CNAMEs).
+  static func response(_ payload: ArraySlice<UInt8>) -> Answer? {
+    let message = Array(payload)
+    guard message.count >= 12, message[2] & 0x80 != 0, message[3] & 0x0f == 0 else { return nil }
+    let questions = Int(message[4]) << 8 | Int(message[5])
+    let answers = Int(message[6]) << 8 | Int(message[7])
+    guard questions >= 1 else { return nil }
+    var at = 12
+    guard let (question, next) = name(message, at) else { return nil }
+    at = next + 4
+    for _ in 1..<max(1, questions) {
+      guard let (_, n) = name(message, at) else { return nil }
+      at = n + 4
     }
+    var chain: Set<String> = [question.lowercased()]
+    var addresses: [String] = []
+    for _ in 0..<min(answers, 64) {
+      guard let (owner, n) = name(message, at), n + 10 <= message.count else { break }
+      let type = Int(message[n]) << 8 | Int(message[n + 1])
+      let length = Int(message[n + 8]) << 8 | Int(message[n + 9])
+      let data = n + 10
+      guard data + length <= message.count else { break }
+      let ownerLower = owner.lowercased()
+      if type == 5, chain.contains(ownerLower), let (target, _) = name(message, data) {
+        chain.insert(target.lowercased())
+      }
+      if (type == 1 && length == 4) || (type == 28 && length == 16), chain.contains(ownerLower) {
+        addresses.append(PacketDissector.address(message[data..<(data + length)]))
+      }
+      at = data + length
+    }
+    return addresses.isEmpty
+      ? nil : Answer(name: DomainPattern.normalised(host: question), addresses: addresses)
+  }
 
-    /// A name at `start` (labels and compression pointers, jumps bounded); the offset after it.
-    static func name(_ m: [UInt8], _ start: Int) -> (String, Int)? {
-        var labels: [String] = []
-        var at = start, end: Int?, jumps = 0
-        while at < m.count {
-            let length = Int(m[at])
-            if length == 0 { return (labels.joined(separator: "."), end ?? at + 1) }
-            if length & 0xc0 == 0xc0 {
-                guard at + 1 < m.count, jumps < 16 else { return nil }
-                if end == nil { end = at + 2 }
-                at = (length & 0x3f) << 8 | Int(m[at + 1])
-                jumps += 1
-                continue
-            }
-            guard length <= 63, at + 1 + length <= m.count else { return nil }
-            labels.append(String(decoding: m[(at + 1)..<(at + 1 + length)], as: UTF8.self))
-            at += 1 + length
-            guard labels.count < 128 else { return nil }
-        }
-        return nil
+  /// A name at `start` (labels and compression pointers, jumps bounded); the offset after it.
+  static func name(_ m: [UInt8], _ start: Int) -> (String, Int)? {
+    var labels: [String] = []
+    var at = start
+    var end: Int?
+    var jumps = 0
+    while at < m.count {
+      let length = Int(m[at])
+      if length == 0 { return (labels.joined(separator: "."), end ?? at + 1) }
+      if length & 0xc0 == 0xc0 {
+        guard at + 1 < m.count, jumps < 16 else { return nil }
+        if end == nil { end = at + 2 }
+        at = (length & 0x3f) << 8 | Int(m[at + 1])
+        jumps += 1
+        continue
+      }
+      guard length <= 63, at + 1 + length <= m.count else { return nil }
+      labels.append(String(decoding: m[(at + 1)..<(at + 1 + length)], as: UTF8.self))
+      at += 1 + length
+      guard labels.count < 128 else { return nil }
     }
+    return nil
+  }
 }

@@ -4,80 +4,85 @@ import Foundation
 
 /// A flow while the capture is read: its readings so far and its stream bytes, bounded.
 final class TrackedFlow {
-    static let streamLimit = 65_536
-    var bytesFromOpener: UInt64 = 0, bytesToOpener: UInt64 = 0
-    var client = StreamReassembly(), server = StreamReassembly()
-    var clientHello: ClientHelloReading?
-    var answer: ServerAnswerReading?
-    var sawRetry = false
-    var chain: [Data] = []
-    var opening: StreamOpening?
-    var quicClientVersion: UInt32?, quicServerVersion: UInt32?
-    var quicDestinationID: [UInt8]?
-    var quicCrypto: [UInt64: [UInt8]] = [:]
-    var quicOffer: ClientHelloReading?
+  static let streamLimit = 65_536
+  var bytesFromOpener: UInt64 = 0, bytesToOpener: UInt64 = 0
+  var client = StreamReassembly(), server = StreamReassembly()
+  var clientHello: ClientHelloReading?
+  var answer: ServerAnswerReading?
+  var sawRetry = false
+  var chain: [Data] = []
+  var opening: StreamOpening?
+  var quicClientVersion: UInt32?, quicServerVersion: UInt32?
+  var quicDestinationID: [UInt8]?
+  var quicCrypto: [UInt64: [UInt8]] = [:]
+  var quicOffer: ClientHelloReading?
 }
 
 /// TCP bytes of one direction in order, from out-of-order and retransmitted segments, up to a bound.
 struct StreamReassembly {
-    var base: UInt32?
-    var segments: [UInt32: [UInt8]] = [:]
-    var contiguous: [UInt8] = []
-    var stored = 0
+  var base: UInt32?
+  var segments: [UInt32: [UInt8]] = [:]
+  var contiguous: [UInt8] = []
+  var stored = 0
 
-    mutating func start(at sequence: UInt32) { if base == nil { base = sequence } }
+  mutating func start(at sequence: UInt32) { if base == nil { base = sequence } }
 
-    /// Adds a segment; returns whether the contiguous bytes grew.
-    mutating func add(sequence: UInt32, _ payload: ArraySlice<UInt8>) -> Bool {
-        guard !payload.isEmpty, contiguous.count < TrackedFlow.streamLimit else { return false }
-        if base == nil { base = sequence }
-        let offset = sequence &- base!
-        guard offset < UInt32(TrackedFlow.streamLimit) else { return false }
-        if segments[offset] == nil && stored < 4 * TrackedFlow.streamLimit {
-            segments[offset] = Array(payload); stored += payload.count
-        }
-        var grew = false
-        while true {
-            let end = UInt32(contiguous.count)
-            // A segment that starts at or before the end and reaches past it extends the stream.
-            guard let (start, bytes) = segments.first(where: { $0.key <= end && $0.key + UInt32($0.value.count) > end }) else { break }
-            contiguous += bytes[Int(end - start)...].prefix(TrackedFlow.streamLimit - contiguous.count)
-            segments[start] = nil
-            grew = true
-            if contiguous.count >= TrackedFlow.streamLimit { break }
-        }
-        segments = segments.filter { $0.key + UInt32($0.value.count) > UInt32(contiguous.count) }
-        return grew
+  /// Adds a segment; returns whether the contiguous bytes grew.
+  mutating func add(sequence: UInt32, _ payload: ArraySlice<UInt8>) -> Bool {
+    guard !payload.isEmpty, contiguous.count < TrackedFlow.streamLimit else { return false }
+    if base == nil { base = sequence }
+    let offset = sequence &- base!
+    guard offset < UInt32(TrackedFlow.streamLimit) else { return false }
+    if segments[offset] == nil && stored < 4 * TrackedFlow.streamLimit {
+      segments[offset] = Array(payload)
+      stored += payload.count
     }
+    var grew = false
+    while true {
+      let end = UInt32(contiguous.count)
+      // A segment that starts at or before the end and reaches past it extends the stream.
+      guard
+        let (start, bytes) = segments.first(where: {
+          $0.key <= end && $0.key + UInt32($0.value.count) > end
+        })
+      else { break }
+      contiguous += bytes[Int(end - start)...].prefix(TrackedFlow.streamLimit - contiguous.count)
+      segments[start] = nil
+      grew = true
+      if contiguous.count >= TrackedFlow.streamLimit { break }
+    }
+    segments = segments.filter { $0.key + UInt32($0.value.count) > UInt32(contiguous.count) }
+    return grew
+  }
 }
 
 /// What a capture holds, read without writing anything.
 public struct CaptureAnalysis {
-    public struct Flow {
-        public let flow: StoredFlow
-        /// The endpoint that is the device.
-        public let device: FlowEndpoint
-    }
-    public internal(set) var flows: [Flow] = []
-    /// How many flows the capture holds (kept when the flows themselves are let go).
-    public internal(set) var flowCount = 0
-    public internal(set) var frames = 0
-    public internal(set) var unparseable: [String: Int] = [:]
-    public internal(set) var damagedRecords = 0
-    public internal(set) var namesFromSNI = 0, namesFromQUIC = 0, namesFromDNS = 0
-    public internal(set) var deviceAddresses: [String] = []
-    public internal(set) var devicesInferred = true
-    public internal(set) var sections: [CaptureSectionInfo] = []
-    public internal(set) var firstMicroseconds: Int64?
-    public internal(set) var lastMicroseconds: Int64?
-    /// The packets to import: the frames that were read whole, at a plausible time.
-    public internal(set) var packetCount = 0
-    public var unparseableCount: Int { unparseable.values.reduce(0, +) }
+  public struct Flow {
+    public let flow: StoredFlow
+    /// The endpoint that is the device.
+    public let device: FlowEndpoint
+  }
+  public internal(set) var flows: [Flow] = []
+  /// How many flows the capture holds (kept when the flows themselves are let go).
+  public internal(set) var flowCount = 0
+  public internal(set) var frames = 0
+  public internal(set) var unparseable: [String: Int] = [:]
+  public internal(set) var damagedRecords = 0
+  public internal(set) var namesFromSNI = 0, namesFromQUIC = 0, namesFromDNS = 0
+  public internal(set) var deviceAddresses: [String] = []
+  public internal(set) var devicesInferred = true
+  public internal(set) var sections: [CaptureSectionInfo] = []
+  public internal(set) var firstMicroseconds: Int64?
+  public internal(set) var lastMicroseconds: Int64?
+  /// The packets to import: the frames that were read whole, at a plausible time.
+  public internal(set) var packetCount = 0
+  public var unparseableCount: Int { unparseable.values.reduce(0, +) }
 
-    /// What it says of the capture, without the flows (for a summary once they are written).
-    public var withoutFlows: CaptureAnalysis {
-        var summary = self
-        summary.flows = []
-        return summary
-    }
+  /// What it says of the capture, without the flows (for a summary once they are written).
+  public var withoutFlows: CaptureAnalysis {
+    var summary = self
+    summary.flows = []
+    return summary
+  }
 }

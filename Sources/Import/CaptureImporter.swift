@@ -4,160 +4,213 @@ import FlowStore
 import Foundation
 
 public enum CaptureImportError: Error, Sendable, Hashable, CustomStringConvertible {
-    case unreadable(path: String, reason: String)
-    /// No frame held a packet to import; `unread` counts the frames by why they were not read.
-    case noPackets(path: String, unread: [String: Int])
-    case markerOutsideCapture(SessionMarkerKind, Date)
-    case sessionRecording(Int64)
-    case writeFailed(String)
+  case unreadable(path: String, reason: String)
+  /// No frame held a packet to import; `unread` counts the frames by why they were not read.
+  case noPackets(path: String, unread: [String: Int])
+  case markerOutsideCapture(SessionMarkerKind, Date)
+  case sessionRecording(Int64)
+  case writeFailed(String)
 
-    public var description: String {
-        switch self {
-        case let .unreadable(path, reason): return "\(path) cannot be imported: \(reason)."
-        case let .noPackets(path, unread):
-            let why = unread.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(3)
-                .map { "\(AuditPresentation.count($0.value, "frame")): \($0.key)" }.joined(separator: "; ")
-            return "\(path) holds no IP packet that could be read\(why.isEmpty ? "" : " (\(why))"); no session was created."
-        case let .markerOutsideCapture(kind, date): return "The marker “\(AuditPresentation.markerName(kind))” at \(Instant.rfc3339(date)) lies outside the capture; a marker must fall between its first and its last packet."
-        case .sessionRecording(let id): return "Session \(id) is recording; an import creates a session of its own, and only one can be open. End it first."
-        case .writeFailed(let reason): return "The import could not be written (\(reason)); nothing was kept."
-        }
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason): return "\(path) cannot be imported: \(reason)."
+    case .noPackets(let path, let unread):
+      let why = unread.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(3)
+        .map { "\(AuditPresentation.count($0.value, "frame")): \($0.key)" }.joined(separator: "; ")
+      return
+        "\(path) holds no IP packet that could be read\(why.isEmpty ? "" : " (\(why))"); no session was created."
+    case .markerOutsideCapture(let kind, let date):
+      return
+        "The marker “\(AuditPresentation.markerName(kind))” at \(Instant.rfc3339(date)) lies outside the capture; a marker must fall between its first and its last packet."
+    case .sessionRecording(let id):
+      return
+        "Session \(id) is recording; an import creates a session of its own, and only one can be open. End it first."
+    case .writeFailed(let reason):
+      return "The import could not be written (\(reason)); nothing was kept."
     }
+  }
 }
 
 /// What an import asks for, besides the file.
 public struct CaptureImportRequest: Sendable {
-    public var projectID: Int64
-    public var kind: AuditSessionKind
-    public var devices: [String]
-    public var markers: [(SessionMarkerKind, Date)]
-    public var deviceModel: String?
-    public var osVersion: String?
-    public var toolVersion: String
-    public var notes: String
-    public init(projectID: Int64, kind: AuditSessionKind, devices: [String] = [], markers: [(SessionMarkerKind, Date)] = [],
-                deviceModel: String? = nil, osVersion: String? = nil, toolVersion: String, notes: String = "") {
-        self.projectID = projectID; self.kind = kind; self.devices = devices; self.markers = markers
-        self.deviceModel = deviceModel; self.osVersion = osVersion; self.toolVersion = toolVersion; self.notes = notes
-    }
+  public var projectID: Int64
+  public var kind: AuditSessionKind
+  public var devices: [String]
+  public var markers: [(SessionMarkerKind, Date)]
+  public var deviceModel: String?
+  public var osVersion: String?
+  public var toolVersion: String
+  public var notes: String
+  public init(
+    projectID: Int64, kind: AuditSessionKind, devices: [String] = [],
+    markers: [(SessionMarkerKind, Date)] = [],
+    deviceModel: String? = nil, osVersion: String? = nil, toolVersion: String, notes: String = ""
+  ) {
+    self.projectID = projectID
+    self.kind = kind
+    self.devices = devices
+    self.markers = markers
+    self.deviceModel = deviceModel
+    self.osVersion = osVersion
+    self.toolVersion = toolVersion
+    self.notes = notes
+  }
 }
 
 /// Imports a pcap or pcapng file into an audit session: read it once to find the flows and their
 /// readings, then again to write its packets into the store's capture files, with the session open
 /// while its flows are written — the path live traffic takes. All or nothing.
 public enum CaptureImporter {
-    static let changedWhileImported = "it changed while it was being imported"
+  static let changedWhileImported = "it changed while it was being imported"
 
-    /// What the analysis saw of a flow, to check the second reading against.
-    struct SeenFlow { let peers: FlowPeers; let packets: Int; let first: Date; let last: Date }
+  /// What the analysis saw of a flow, to check the second reading against.
+  struct SeenFlow {
+    let peers: FlowPeers
+    let packets: Int
+    let first: Date
+    let last: Date
+  }
 
-    public static func analyse(_ url: URL, devices: [String] = [], progress: ((Int) -> Void)? = nil) throws -> CaptureAnalysis {
-        var analyser = CaptureAnalyser(devices: devices)
+  public static func analyse(_ url: URL, devices: [String] = [], progress: ((Int) -> Void)? = nil)
+    throws -> CaptureAnalysis
+  {
+    var analyser = CaptureAnalyser(devices: devices)
+    var decoder = CaptureFileDecoder()
+    var index = 0
+    do {
+      try decoder.decode(url) { frame in
+        analyser.add(frame)
+        index += 1
+        if index % 50_000 == 0 { progress?(index) }
+      }
+    } catch let error as CaptureFileError {
+      throw CaptureImportError.unreadable(path: url.path, reason: error.description)
+    } catch {
+      throw CaptureImportError.unreadable(path: url.path, reason: SystemErrorText.reason(error))
+    }
+    var analysis = analyser.finish()
+    analysis.sections = decoder.sections
+    analysis.damagedRecords = decoder.damagedRecords
+    return analysis
+  }
+
+  /// Writes the analysed capture as a session. The analysis is taken (`consume` it, as the
+  /// command does, and the flows it holds are let go once written: 20 000 flows are some 9 MB).
+  public static func write(
+    _ analysis: consuming CaptureAnalysis, from url: URL, request: CaptureImportRequest,
+    into store: FlowStore,
+    rotationBytes: UInt64 = PcapWriter.defaultRotationBytes
+  ) throws -> AuditSession {
+    guard let first = analysis.firstMicroseconds, let last = analysis.lastMicroseconds,
+      analysis.packetCount > 0
+    else {
+      throw CaptureImportError.noPackets(path: url.path, unread: analysis.unparseable)
+    }
+    let start = Instant.date(microseconds: first)
+    let end = Instant.date(microseconds: last)
+    for (kind, date) in request.markers where date < start || date > end {
+      throw CaptureImportError.markerOutsideCapture(kind, date)
+    }
+    if let open = try store.openAuditSession() {
+      throw CaptureImportError.sessionRecording(open.id)
+    }
+    guard (try store.auditProject(id: request.projectID)) != nil else {
+      throw AuditStoreError.projectNotFound(request.projectID)
+    }
+
+    let section = analysis.sections.first ?? CaptureSectionInfo()
+    var notes = request.notes
+    let devicesLine =
+      analysis.devicesInferred
+      ? "Imported from \(url.lastPathComponent). Device side inferred per connection: the side that opened it (sent the TCP SYN or the first datagram), the private address over a public one when the opening was not seen. Device addresses: \(analysis.deviceAddresses.prefix(8).joined(separator: ", "))."
+      : "Imported from \(url.lastPathComponent). Device addresses as given: \(analysis.deviceAddresses.joined(separator: ", "))."
+    notes = notes.isEmpty ? devicesLine : notes + "\n" + devicesLine
+    if let application = section.application { notes += "\nCaptured with \(application)." }
+    let environment = AuditEnvironment(
+      deviceModel: request.deviceModel ?? section.hardware ?? "unknown (not in the capture)",
+      osVersion: request.osVersion ?? section.os ?? "unknown (not in the capture)",
+      toolVersion: request.toolVersion)
+    var created: [URL] = []
+    do {
+      let session: AuditSession = try store.transaction {
+        let capture = try store.beginCaptureSession(at: start)
+        let session = try store.startAuditSession(
+          AuditSessionDraft(
+            projectID: request.projectID, kind: request.kind,
+            environment: environment, inspection: .off, notes: notes), at: start)
+        var ids: [Int64] = []
+        for flow in analysis.flows {
+          var stored = flow.flow
+          stored.captureSessionID = capture
+          ids.append(try store.upsertFlow(stored))
+        }
+        var clock = start
+        let writer = PcapWriter(directory: store.capturesDirectory, rotationBytes: rotationBytes) {
+          let sequence = try store.claimCaptureFileSequence(at: clock)
+          created.append(
+            store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+          return sequence
+        }
+        var pending: [StoredPacket] = []
+        // Of the flows written, what the second pass needs: each one's device (an array of its
+        // own: it is looked up for every packet, and a struct of several fields read per packet
+        // cost 0.1 s), and what the analysis saw of it to check the second reading against.
+        let devices = analysis.flows.map(\.device)
+        let analysed = analysis.flows.map {
+          SeenFlow(
+            peers: $0.flow.peers, packets: $0.flow.packetCount, first: $0.flow.firstSeen,
+            last: $0.flow.lastSeen)
+        }
+        analysis.flows = []
+        // The packets are read again and given to their flows by the same decisions as in
+        // the analysis: nothing was kept per packet. A capture that reads otherwise than it
+        // did then has changed in between.
+        var assignment = FlowAssignment()
+        var imported = 0
         var decoder = CaptureFileDecoder()
-        var index = 0
-        do {
-            try decoder.decode(url) { frame in
-                analyser.add(frame)
-                index += 1
-                if index % 50_000 == 0 { progress?(index) }
-            }
-        } catch let error as CaptureFileError {
-            throw CaptureImportError.unreadable(path: url.path, reason: error.description)
-        } catch {
-            throw CaptureImportError.unreadable(path: url.path, reason: SystemErrorText.reason(error))
+        try decoder.decode(url) { frame in
+          guard case .packet(let dissected) = CaptureAnalyser.importable(frame) else { return }
+          let (flow, _) = assignment.assign(dissected, at: frame.microseconds)
+          guard flow < ids.count else {
+            throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
+          }
+          imported += 1
+          let date = Instant.date(microseconds: frame.microseconds)
+          clock = date
+          let location = try writer.write(Data(dissected.datagram), at: date)
+          // Directions relative to the device, which the analysis settled for each flow.
+          let outbound = dissected.source == devices[flow]
+          pending.append(
+            StoredPacket(
+              flowID: ids[flow], date: date, direction: outbound ? .outbound : .inbound,
+              length: dissected.datagram.count, tcpFlags: dissected.tcpFlags, location: location))
+          if pending.count >= 20_000 {
+            try store.appendPackets(pending)
+            pending.removeAll(keepingCapacity: true)
+          }
         }
-        var analysis = analyser.finish()
-        analysis.sections = decoder.sections
-        analysis.damagedRecords = decoder.damagedRecords
-        return analysis
+        // Each flow as the analysis saw it: its ends, its packets, its first and last.
+        let same = zip(assignment.flows, analysed).allSatisfy { seen, analysed in
+          seen.peers == analysed.peers && seen.packets == analysed.packets
+            && Instant.date(microseconds: seen.first) == analysed.first
+            && Instant.date(microseconds: seen.last) == analysed.last
+        }
+        guard imported == analysis.packetCount, assignment.flows.count == ids.count, same else {
+          throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
+        }
+        try writer.close()
+        try store.appendPackets(pending)
+        for (kind, date) in request.markers {
+          _ = try store.addMarker(kind, toSession: session.id, at: date)
+        }
+        return try store.endAuditSession(id: session.id, at: end)
+      }
+      return session
+    } catch {
+      for file in created { try? FileManager.default.removeItem(at: file) }
+      if let error = error as? CaptureImportError { throw error }
+      if let error = error as? AuditStoreError { throw error }
+      throw CaptureImportError.writeFailed(SystemErrorText.reason(error))
     }
-
-    /// Writes the analysed capture as a session. The analysis is taken (`consume` it, as the
-    /// command does, and the flows it holds are let go once written: 20 000 flows are some 9 MB).
-    public static func write(_ analysis: consuming CaptureAnalysis, from url: URL, request: CaptureImportRequest, into store: FlowStore,
-                             rotationBytes: UInt64 = PcapWriter.defaultRotationBytes) throws -> AuditSession {
-        guard let first = analysis.firstMicroseconds, let last = analysis.lastMicroseconds, analysis.packetCount > 0 else {
-            throw CaptureImportError.noPackets(path: url.path, unread: analysis.unparseable)
-        }
-        let start = Instant.date(microseconds: first), end = Instant.date(microseconds: last)
-        for (kind, date) in request.markers where date < start || date > end { throw CaptureImportError.markerOutsideCapture(kind, date) }
-        if let open = try store.openAuditSession() { throw CaptureImportError.sessionRecording(open.id) }
-        guard (try store.auditProject(id: request.projectID)) != nil else { throw AuditStoreError.projectNotFound(request.projectID) }
-
-        let section = analysis.sections.first ?? CaptureSectionInfo()
-        var notes = request.notes
-        let devicesLine = analysis.devicesInferred
-            ? "Imported from \(url.lastPathComponent). Device side inferred per connection: the side that opened it (sent the TCP SYN or the first datagram), the private address over a public one when the opening was not seen. Device addresses: \(analysis.deviceAddresses.prefix(8).joined(separator: ", "))."
-            : "Imported from \(url.lastPathComponent). Device addresses as given: \(analysis.deviceAddresses.joined(separator: ", "))."
-        notes = notes.isEmpty ? devicesLine : notes + "\n" + devicesLine
-        if let application = section.application { notes += "\nCaptured with \(application)." }
-        let environment = AuditEnvironment(deviceModel: request.deviceModel ?? section.hardware ?? "unknown (not in the capture)",
-                                           osVersion: request.osVersion ?? section.os ?? "unknown (not in the capture)",
-                                           toolVersion: request.toolVersion)
-        var created: [URL] = []
-        do {
-            let session: AuditSession = try store.transaction {
-                let capture = try store.beginCaptureSession(at: start)
-                let session = try store.startAuditSession(AuditSessionDraft(projectID: request.projectID, kind: request.kind,
-                                                                            environment: environment, inspection: .off, notes: notes), at: start)
-                var ids: [Int64] = []
-                for flow in analysis.flows {
-                    var stored = flow.flow
-                    stored.captureSessionID = capture
-                    ids.append(try store.upsertFlow(stored))
-                }
-                var clock = start
-                let writer = PcapWriter(directory: store.capturesDirectory, rotationBytes: rotationBytes) {
-                    let sequence = try store.claimCaptureFileSequence(at: clock)
-                    created.append(store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
-                    return sequence
-                }
-                var pending: [StoredPacket] = []
-                // Of the flows written, what the second pass needs: each one's device (an array of its
-                // own: it is looked up for every packet, and a struct of several fields read per packet
-                // cost 0.1 s), and what the analysis saw of it to check the second reading against.
-                let devices = analysis.flows.map(\.device)
-                let analysed = analysis.flows.map { SeenFlow(peers: $0.flow.peers, packets: $0.flow.packetCount, first: $0.flow.firstSeen, last: $0.flow.lastSeen) }
-                analysis.flows = []
-                // The packets are read again and given to their flows by the same decisions as in
-                // the analysis: nothing was kept per packet. A capture that reads otherwise than it
-                // did then has changed in between.
-                var assignment = FlowAssignment()
-                var imported = 0
-                var decoder = CaptureFileDecoder()
-                try decoder.decode(url) { frame in
-                    guard case .packet(let dissected) = CaptureAnalyser.importable(frame) else { return }
-                    let (flow, _) = assignment.assign(dissected, at: frame.microseconds)
-                    guard flow < ids.count else { throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported) }
-                    imported += 1
-                    let date = Instant.date(microseconds: frame.microseconds)
-                    clock = date
-                    let location = try writer.write(Data(dissected.datagram), at: date)
-                    // Directions relative to the device, which the analysis settled for each flow.
-                    let outbound = dissected.source == devices[flow]
-                    pending.append(StoredPacket(flowID: ids[flow], date: date, direction: outbound ? .outbound : .inbound,
-                                                length: dissected.datagram.count, tcpFlags: dissected.tcpFlags, location: location))
-                    if pending.count >= 20_000 { try store.appendPackets(pending); pending.removeAll(keepingCapacity: true) }
-                }
-                // Each flow as the analysis saw it: its ends, its packets, its first and last.
-                let same = zip(assignment.flows, analysed).allSatisfy { seen, analysed in
-                    seen.peers == analysed.peers && seen.packets == analysed.packets
-                        && Instant.date(microseconds: seen.first) == analysed.first && Instant.date(microseconds: seen.last) == analysed.last
-                }
-                guard imported == analysis.packetCount, assignment.flows.count == ids.count, same else {
-                    throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
-                }
-                try writer.close()
-                try store.appendPackets(pending)
-                for (kind, date) in request.markers { _ = try store.addMarker(kind, toSession: session.id, at: date) }
-                return try store.endAuditSession(id: session.id, at: end)
-            }
-            return session
-        } catch {
-            for file in created { try? FileManager.default.removeItem(at: file) }
-            if let error = error as? CaptureImportError { throw error }
-            if let error = error as? AuditStoreError { throw error }
-            throw CaptureImportError.writeFailed(SystemErrorText.reason(error))
-        }
-    }
+  }
 }

@@ -3,190 +3,235 @@ import Foundation
 
 /// What a ClientHello offered.
 struct ClientHelloReading: Equatable {
-    var serverName: String?
-    var offer: ClientTLSOffer
+  var serverName: String?
+  var offer: ClientTLSOffer
 }
 
 /// What the server answered.
 enum ServerAnswerReading: Equatable {
-    case hello(version: TLSProtocolVersion, cipher: UInt16, retry: Bool)
-    case alert(UInt8)
+  case hello(version: TLSProtocolVersion, cipher: UInt16, retry: Bool)
+  case alert(UInt8)
 }
 
 /// Reads TLS records and handshake messages (RFC 8446, RFC 5246) from one direction's bytes.
 enum TLSHandshakeReader {
-    static let maximumALPN = 16
+  static let maximumALPN = 16
 
-    /// The handshake messages in a stream of records: type and body. Stops at application data,
-    /// at bytes that are not a record, or where a message is not complete yet.
-    static func handshakeMessages(_ stream: [UInt8]) -> (messages: [(UInt8, ArraySlice<UInt8>)], alert: UInt8?) {
-        var handshake: [UInt8] = []
-        var alert: UInt8?
-        var at = 0
-        while at + 5 <= stream.count {
-            let type = stream[at], major = stream[at + 1]
-            let length = Int(stream[at + 3]) << 8 | Int(stream[at + 4])
-            guard major == 3, [20, 21, 22, 23].contains(type), length <= 18_432 else { break }
-            guard at + 5 + length <= stream.count else {
-                if type == 22 { handshake += stream[(at + 5)...] }
-                break
+  /// The handshake messages in a stream of records: type and body. Stops at application data,
+  /// at bytes that are not a record, or where a message is not complete yet.
+  static func handshakeMessages(_ stream: [UInt8]) -> (
+    messages: [(UInt8, ArraySlice<UInt8>)], alert: UInt8?
+  ) {
+    var handshake: [UInt8] = []
+    var alert: UInt8?
+    var at = 0
+    while at + 5 <= stream.count {
+      let type = stream[at]
+      let major = stream[at + 1]
+      let length = Int(stream[at + 3]) << 8 | Int(stream[at + 4])
+      guard major == 3, [20, 21, 22, 23].contains(type), length <= 18_432 else { break }
+      guard at + 5 + length <= stream.count else {
+        if type == 22 { handshake += stream[(at + 5)...] }
+        break
+      }
+      let body = stream[(at + 5)..<(at + 5 + length)]
+      if type == 22 { handshake += body }
+      if type == 21, body.count >= 2, alert == nil { alert = body[body.startIndex + 1] }
+      if type == 23 { break }
+      at += 5 + length
+    }
+    var messages: [(UInt8, ArraySlice<UInt8>)] = []
+    var m = 0
+    while m + 4 <= handshake.count {
+      let length = Int(handshake[m + 1]) << 16 | Int(handshake[m + 2]) << 8 | Int(handshake[m + 3])
+      guard m + 4 + length <= handshake.count else { break }
+      messages.append((handshake[m], handshake[(m + 4)..<(m + 4 + length)]))
+      m += 4 + length
+    }
+    return (messages, alert)
+  }
+
+  static func isGREASE(_ value: UInt16) -> Bool {
+    value & 0x0f0f == 0x0a0a && value >> 8 == value & 0xff
+  }
+
+  /// A ClientHello body (after the 4-byte handshake header).
+  static func clientHello(_ body: ArraySlice<UInt8>) -> ClientHelloReading? {
+    var r = ByteReader(body)
+    guard let legacy = r.u16(), r.skip(32), let sid = r.u8(), r.skip(Int(sid)),
+      let suites = r.u16(), r.skip(Int(suites)), let compression = r.u8(), r.skip(Int(compression))
+    else { return nil }
+    var name: String?
+    var versions: [TLSProtocolVersion]?
+    var alpn: [String] = []
+    var dropped = 0
+    var ech = false
+    if let total = r.u16(), var extensions = r.take(Int(total)).map(ByteReader.init) {
+      while let type = extensions.u16(), let length = extensions.u16(),
+        let data = extensions.take(Int(length))
+      {
+        var e = ByteReader(data)
+        switch type {
+        case 0:
+          guard e.u16() != nil else { break }
+          while let kind = e.u8(), let n = e.u16(), let value = e.take(Int(n)) {
+            if kind == 0 { name = String(decoding: value, as: UTF8.self) }
+          }
+        case 16:
+          guard e.u16() != nil else { break }
+          while let n = e.u8(), let value = e.take(Int(n)) {
+            let bytes = Array(value)
+            if bytes.count == 2 && isGREASE(UInt16(bytes[0]) << 8 | UInt16(bytes[1])) { continue }
+            if bytes.allSatisfy({ (0x21...0x7e).contains($0) }) && alpn.count < maximumALPN {
+              alpn.append(String(decoding: bytes, as: UTF8.self))
+            } else {
+              dropped += 1
             }
-            let body = stream[(at + 5)..<(at + 5 + length)]
-            if type == 22 { handshake += body }
-            if type == 21, body.count >= 2, alert == nil { alert = body[body.startIndex + 1] }
-            if type == 23 { break }
-            at += 5 + length
+          }
+        case 43:
+          guard let n = e.u8() else { break }
+          var list: [TLSProtocolVersion] = []
+          for _ in 0..<(Int(n) / 2) {
+            if let v = e.u16(), !isGREASE(v) { list.append(TLSProtocolVersion(rawValue: v)) }
+          }
+          versions = list
+        case 0xfe0d:
+          ech = true
+        default: break
         }
-        var messages: [(UInt8, ArraySlice<UInt8>)] = []
-        var m = 0
-        while m + 4 <= handshake.count {
-            let length = Int(handshake[m + 1]) << 16 | Int(handshake[m + 2]) << 8 | Int(handshake[m + 3])
-            guard m + 4 + length <= handshake.count else { break }
-            messages.append((handshake[m], handshake[(m + 4)..<(m + 4 + length)]))
-            m += 4 + length
+      }
+    }
+    let offer =
+      versions.map {
+        ClientTLSOffer(
+          versionsForm: .listed, versions: $0, alpn: alpn, droppedALPNCount: dropped,
+          encryptedClientHello: ech)
+      }
+      ?? ClientTLSOffer(
+        versionsForm: .upTo, versions: [TLSProtocolVersion(rawValue: legacy)], alpn: alpn,
+        droppedALPNCount: dropped, encryptedClientHello: ech)
+    return ClientHelloReading(serverName: name.flatMap { $0.isEmpty ? nil : $0 }, offer: offer)
+  }
+
+  static let retryRandom: [UInt8] = [
+    0xCF, 0x21, 0xAD, 0x74, 0xE5, 0x9A, 0x61, 0x11, 0xBE, 0x1D, 0x8C, 0x02, 0x1E, 0x65, 0xB8, 0x91,
+    0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E, 0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C,
+  ]
+
+  /// A ServerHello body: the negotiated version (supported_versions, else legacy), cipher, HRR.
+  static func serverHello(_ body: ArraySlice<UInt8>) -> ServerAnswerReading? {
+    var r = ByteReader(body)
+    guard let legacy = r.u16(), let random = r.take(32), let sid = r.u8(), r.skip(Int(sid)),
+      let cipher = r.u16(), r.skip(1)
+    else { return nil }
+    var version = legacy
+    if let total = r.u16(), var extensions = r.take(Int(total)).map(ByteReader.init) {
+      while let type = extensions.u16(), let length = extensions.u16(),
+        let data = extensions.take(Int(length))
+      {
+        if type == 43, data.count == 2 {
+          version = UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex + 1])
         }
-        return (messages, alert)
+      }
     }
+    return .hello(
+      version: TLSProtocolVersion(rawValue: version), cipher: cipher,
+      retry: Array(random) == retryRandom)
+  }
 
-    static func isGREASE(_ value: UInt16) -> Bool { value & 0x0f0f == 0x0a0a && value >> 8 == value & 0xff }
+  /// A Certificate body (TLS ≤ 1.2): the DER of each certificate, server first.
+  static func certificates(_ body: ArraySlice<UInt8>) -> [Data] {
+    var r = ByteReader(body)
+    guard let total = r.u24(), var list = r.take(Int(total)).map(ByteReader.init) else { return [] }
+    var chain: [Data] = []
+    while let n = list.u24(), let der = list.take(Int(n)) { chain.append(Data(der)) }
+    return chain
+  }
 
-    /// A ClientHello body (after the 4-byte handshake header).
-    static func clientHello(_ body: ArraySlice<UInt8>) -> ClientHelloReading? {
-        var r = ByteReader(body)
-        guard let legacy = r.u16(), r.skip(32), let sid = r.u8(), r.skip(Int(sid)),
-              let suites = r.u16(), r.skip(Int(suites)), let compression = r.u8(), r.skip(Int(compression)) else { return nil }
-        var name: String?
-        var versions: [TLSProtocolVersion]?
-        var alpn: [String] = []
-        var dropped = 0
-        var ech = false
-        if let total = r.u16(), var extensions = r.take(Int(total)).map(ByteReader.init) {
-            while let type = extensions.u16(), let length = extensions.u16(), let data = extensions.take(Int(length)) {
-                var e = ByteReader(data)
-                switch type {
-                case 0:
-                    guard e.u16() != nil else { break }
-                    while let kind = e.u8(), let n = e.u16(), let value = e.take(Int(n)) {
-                        if kind == 0 { name = String(decoding: value, as: UTF8.self) }
-                    }
-                case 16:
-                    guard e.u16() != nil else { break }
-                    while let n = e.u8(), let value = e.take(Int(n)) {
-                        let bytes = Array(value)
-                        if bytes.count == 2 && isGREASE(UInt16(bytes[0]) << 8 | UInt16(bytes[1])) { continue }
-                        if bytes.allSatisfy({ (0x21...0x7e).contains($0) }) && alpn.count < maximumALPN {
-                            alpn.append(String(decoding: bytes, as: UTF8.self))
-                        } else {
-                            dropped += 1
-                        }
-                    }
-                case 43:
-                    guard let n = e.u8() else { break }
-                    var list: [TLSProtocolVersion] = []
-                    for _ in 0..<(Int(n) / 2) { if let v = e.u16(), !isGREASE(v) { list.append(TLSProtocolVersion(rawValue: v)) } }
-                    versions = list
-                case 0xfe0d:
-                    ech = true
-                default: break
-                }
-            }
-        }
-        let offer = versions.map { ClientTLSOffer(versionsForm: .listed, versions: $0, alpn: alpn, droppedALPNCount: dropped, encryptedClientHello: ech) }
-            ?? ClientTLSOffer(versionsForm: .upTo, versions: [TLSProtocolVersion(rawValue: legacy)], alpn: alpn, droppedALPNCount: dropped, encryptedClientHello: ech)
-        return ClientHelloReading(serverName: name.flatMap { $0.isEmpty ? nil : $0 }, offer: offer)
-    }
-
-    static let retryRandom: [UInt8] = [
-        0xCF, 0x21, 0xAD, 0x74, 0xE5, 0x9A, 0x61, 0x11, 0xBE, 0x1D, 0x8C, 0x02, 0x1E, 0x65, 0xB8, 0x91,
-        0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E, 0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C,
-    ]
-
-    /// A ServerHello body: the negotiated version (supported_versions, else legacy), cipher, HRR.
-    static func serverHello(_ body: ArraySlice<UInt8>) -> ServerAnswerReading? {
-        var r = ByteReader(body)
-        guard let legacy = r.u16(), let random = r.take(32), let sid = r.u8(), r.skip(Int(sid)), let cipher = r.u16(), r.skip(1) else { return nil }
-        var version = legacy
-        if let total = r.u16(), var extensions = r.take(Int(total)).map(ByteReader.init) {
-            while let type = extensions.u16(), let length = extensions.u16(), let data = extensions.take(Int(length)) {
-                if type == 43, data.count == 2 { version = UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex + 1]) }
-            }
-        }
-        return .hello(version: TLSProtocolVersion(rawValue: version), cipher: cipher, retry: Array(random) == retryRandom)
-    }
-
-    /// A Certificate body (TLS ≤ 1.2): the DER of each certificate, server first.
-    static func certificates(_ body: ArraySlice<UInt8>) -> [Data] {
-        var r = ByteReader(body)
-        guard let total = r.u24(), var list = r.take(Int(total)).map(ByteReader.init) else { return [] }
-        var chain: [Data] = []
-        while let n = list.u24(), let der = list.take(Int(n)) { chain.append(Data(der)) }
-        return chain
-    }
-
-    /// Whether the last certificate of a chain is self-signed (its issuer is its subject): the chain reaches a root.
-    static func reachesRoot(_ chain: [Data]) -> Bool {
-        guard let last = chain.last else { return false }
-        var der = DER(Array(last))
-        guard let certificate = der.enter(), var tbs = Optional(DER(certificate)).flatMap({ d -> DER? in var d = d; return d.enter().map(DER.init) }) else { return false }
-        if tbs.peekTag == 0xa0 { _ = tbs.element() }                 // version
-        guard tbs.element() != nil, tbs.element() != nil, let issuer = tbs.element(), tbs.element() != nil, let subject = tbs.element() else { return false }
-        return issuer == subject
-    }
+  /// Whether the last certificate of a chain is self-signed (its issuer is its subject): the chain reaches a root.
+  static func reachesRoot(_ chain: [Data]) -> Bool {
+    guard let last = chain.last else { return false }
+    var der = DER(Array(last))
+    guard let certificate = der.enter(),
+      var tbs = Optional(DER(certificate)).flatMap({ d -> DER? in
+        var d = d
+        return d.enter().map(DER.init)
+      })
+    else { return false }
+    if tbs.peekTag == 0xa0 { _ = tbs.element() }  // version
+    guard tbs.element() != nil, tbs.element() != nil, let issuer = tbs.element(),
+      tbs.element() != nil, let subject = tbs.element()
+    else { return false }
+    return issuer == subject
+  }
 }
 
 /// Big-endian reading of a byte slice that never reads past its end.
 struct ByteReader {
-    var bytes: ArraySlice<UInt8>
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-    var remaining: Int { bytes.count }
-    mutating func u8() -> UInt8? { bytes.popFirst() }
-    mutating func u16() -> UInt16? { guard let a = take(2) else { return nil }; return UInt16(a[a.startIndex]) << 8 | UInt16(a[a.startIndex + 1]) }
-    mutating func u24() -> UInt32? { guard let a = take(3) else { return nil }; return UInt32(a[a.startIndex]) << 16 | UInt32(a[a.startIndex + 1]) << 8 | UInt32(a[a.startIndex + 2]) }
-    mutating func u32() -> UInt32? { guard let a = u16(), let b = u16() else { return nil }; return UInt32(a) << 16 | UInt32(b) }
-    mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
-        guard n >= 0, n <= bytes.count else { return nil }
-        defer { bytes = bytes.dropFirst(n) }
-        return bytes.prefix(n)
+  var bytes: ArraySlice<UInt8>
+  init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+  var remaining: Int { bytes.count }
+  mutating func u8() -> UInt8? { bytes.popFirst() }
+  mutating func u16() -> UInt16? {
+    guard let a = take(2) else { return nil }
+    return UInt16(a[a.startIndex]) << 8 | UInt16(a[a.startIndex + 1])
+  }
+  mutating func u24() -> UInt32? {
+    guard let a = take(3) else { return nil }
+    return UInt32(a[a.startIndex]) << 16 | UInt32(a[a.startIndex + 1]) << 8
+      | UInt32(a[a.startIndex + 2])
+  }
+  mutating func u32() -> UInt32? {
+    guard let a = u16(), let b = u16() else { return nil }
+    return UInt32(a) << 16 | UInt32(b)
+  }
+  mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
+    guard n >= 0, n <= bytes.count else { return nil }
+    defer { bytes = bytes.dropFirst(n) }
+    return bytes.prefix(n)
+  }
+  mutating func skip(_ n: Int) -> Bool { take(n) != nil }
+  /// A QUIC variable-length integer.
+  mutating func varint() -> UInt64? {
+    guard let first = u8() else { return nil }
+    let length = 1 << Int(first >> 6)
+    var value = UInt64(first & 0x3f)
+    for _ in 1..<length {
+      guard let b = u8() else { return nil }
+      value = value << 8 | UInt64(b)
     }
-    mutating func skip(_ n: Int) -> Bool { take(n) != nil }
-    /// A QUIC variable-length integer.
-    mutating func varint() -> UInt64? {
-        guard let first = u8() else { return nil }
-        let length = 1 << Int(first >> 6)
-        var value = UInt64(first & 0x3f)
-        for _ in 1..<length { guard let b = u8() else { return nil }; value = value << 8 | UInt64(b) }
-        return value
-    }
+    return value
+  }
 }
 
 /// Just enough DER to walk a certificate's first fields.
 struct DER {
-    var bytes: ArraySlice<UInt8>
-    init(_ bytes: [UInt8]) { self.bytes = bytes[...] }
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-    var peekTag: UInt8? { bytes.first }
-    /// The next element whole (tag, length, content).
-    mutating func element() -> ArraySlice<UInt8>? {
-        let start = bytes.startIndex
-        guard let (header, length) = header(), bytes.count >= header + length else { return nil }
-        defer { bytes = bytes.dropFirst(header + length) }
-        return bytes[start..<(start + header + length)]
-    }
-    /// The content of the next element.
-    mutating func enter() -> ArraySlice<UInt8>? {
-        guard let (header, length) = header(), bytes.count >= header + length else { return nil }
-        let content = bytes.dropFirst(header).prefix(length)
-        bytes = bytes.dropFirst(header + length)
-        return content
-    }
-    func header() -> (Int, Int)? {
-        guard bytes.count >= 2 else { return nil }
-        let first = bytes[bytes.startIndex + 1]
-        if first < 0x80 { return (2, Int(first)) }
-        let n = Int(first & 0x7f)
-        guard n >= 1, n <= 3, bytes.count >= 2 + n else { return nil }
-        var length = 0
-        for i in 0..<n { length = length << 8 | Int(bytes[bytes.startIndex + 2 + i]) }
-        return (2 + n, length)
-    }
+  var bytes: ArraySlice<UInt8>
+  init(_ bytes: [UInt8]) { self.bytes = bytes[...] }
+  init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+  var peekTag: UInt8? { bytes.first }
+  /// The next element whole (tag, length, content).
+  mutating func element() -> ArraySlice<UInt8>? {
+    let start = bytes.startIndex
+    guard let (header, length) = header(), bytes.count >= header + length else { return nil }
+    defer { bytes = bytes.dropFirst(header + length) }
+    return bytes[start..<(start + header + length)]
+  }
+  /// The content of the next element.
+  mutating func enter() -> ArraySlice<UInt8>? {
+    guard let (header, length) = header(), bytes.count >= header + length else { return nil }
+    let content = bytes.dropFirst(header).prefix(length)
+    bytes = bytes.dropFirst(header + length)
+    return content
+  }
+  func header() -> (Int, Int)? {
+    guard bytes.count >= 2 else { return nil }
+    let first = bytes[bytes.startIndex + 1]
+    if first < 0x80 { return (2, Int(first)) }
+    let n = Int(first & 0x7f)
+    guard n >= 1, n <= 3, bytes.count >= 2 + n else { return nil }
+    var length = 0
+    for i in 0..<n { length = length << 8 | Int(bytes[bytes.startIndex + 2 + i]) }
+    return (2 + n, length)
+  }
 }

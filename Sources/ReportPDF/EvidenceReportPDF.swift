@@ -6,209 +6,250 @@ import Foundation
 /// here. Metadata, an outline entry per section, links from finding identifiers to where the
 /// finding is stated, page labels, and structure tags (headings, paragraphs, tables).
 public enum EvidenceReportPDF {
-    public struct Metadata: Sendable {
-        public let title: String
-        public let subject: String
-        public let creator: String
-        /// The export instant: the PDF's creation date.
-        public let created: Date
-        public init(title: String, subject: String, creator: String, created: Date) {
-            self.title = title; self.subject = subject; self.creator = creator; self.created = created
-        }
+  public struct Metadata: Sendable {
+    public let title: String
+    public let subject: String
+    public let creator: String
+    /// The export instant: the PDF's creation date.
+    public let created: Date
+    public init(title: String, subject: String, creator: String, created: Date) {
+      self.title = title
+      self.subject = subject
+      self.creator = creator
+      self.created = created
     }
+  }
 
-    public struct DrawError: Error, CustomStringConvertible { public let description: String }
+  public struct DrawError: Error, CustomStringConvertible { public let description: String }
 
-    public static func write(_ layout: EvidenceReportLayout, typography: EvidenceReportTypography, metadata: Metadata, to url: URL) throws {
-        setlocale(LC_NUMERIC, "C")
-        let geometry = layout.geometry
-        let sink = try PDFFileSink(url: url)
-        var sinkClosed = false
-        defer { if !sinkClosed { try? sink.close() } }
-        guard let surface = cairo_pdf_surface_create_for_stream(PDFFileSink.callback, Unmanaged.passUnretained(sink).toOpaque(),
-                                                                Double(geometry.width), Double(geometry.height)) else {
-            throw DrawError(description: "cairo could not create \(url.path)")
-        }
-        cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
-        let civil = CivilTime(secondsSinceEpoch: Int64(metadata.created.timeIntervalSince1970.rounded(.down)))
-        let date = civil.isoDate + "T" + civil.isoTime + "Z"
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
-        guard let cr = cairo_create(surface) else { throw DrawError(description: "cairo could not draw") }
-        let pango = pango_layout_new(typography.context)!
-        defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
-        var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
-        var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
-        pango_layout_set_width(pango, -1)
-        for style in EvidenceReportTextStyle.allCases {
-            let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
-            descriptions[style] = font
-            // The font's own line height, once per style: the line is centred in the box the layout measured.
-            pango_layout_set_font_description(pango, font)
-            pango_layout_set_text(pango, "Ag", -1)
-            var ink = PangoRectangle(), logical = PangoRectangle()
-            pango_layout_get_extents(pango, &ink, &logical)
-            naturalHeights[style] = Double(logical.height) / Double(PANGO_SCALE)
-        }
-        defer { for d in descriptions.values { pango_font_description_free(d) } }
-        let shaped = ShapedLines(context: typography.context, reusable: pango)
-
-        for kind in EvidenceReportSectionKind.allCases {
-            cairo_pdf_surface_add_outline(surface, Int32(CAIRO_PDF_OUTLINE_ROOT), kind.title, "dest='section-\(kind.rawValue)'", cairo_pdf_outline_flags_t(0))
-        }
-        var tags = StructureTags(cr: cr)
-        tags.open("Document")
-        // Each page drawn as soon as it is made: no more than a page of marks is held.
-        layout.forEachPage { page in
-            cairo_pdf_surface_set_page_label(surface, "\(page.number)")
-            var sectionsToMark = page.sectionsStarting
-            for mark in page.body {
-                switch mark {
-                case .fill(let rect, let fill):
-                    draw(fill, rect, cr)
-                case .text(let line):
-                    tags.enter(line)
-                    if line.role == .heading1, let kind = sectionsToMark.first {
-                        cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'")
-                        cairo_tag_end(cr, CAIRO_TAG_DEST)
-                        sectionsToMark.removeFirst()
-                    }
-                    if let anchor = line.anchor {
-                        cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'")
-                        cairo_tag_end(cr, CAIRO_TAG_DEST)
-                    }
-                    if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
-                    draw(line, cr, shaped.layout(line, descriptions[line.style]!), naturalHeights[line.style]!)
-                    if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
-                }
-            }
-            tags.closeAll(keeping: 1)
-            for mark in page.footer {
-                switch mark {
-                case .fill(let rect, let fill): draw(fill, rect, cr)
-                case .text(let line): draw(line, cr, shaped.layout(line, descriptions[line.style]!), naturalHeights[line.style]!)
-                }
-            }
-            cairo_show_page(cr)
-        }
-        tags.closeAll(keeping: 0)
-        let status = cairo_status(cr)
-        cairo_destroy(cr)
-        cairo_surface_finish(surface)
-        let surfaceStatus = cairo_surface_status(surface)
-        cairo_surface_destroy(surface)
-        sinkClosed = true
-        try sink.close()
-        guard status == CAIRO_STATUS_SUCCESS, surfaceStatus == CAIRO_STATUS_SUCCESS else {
-            throw DrawError(description: "cairo failed: \(String(cString: cairo_status_to_string(status == CAIRO_STATUS_SUCCESS ? surfaceStatus : status)))")
-        }
-        // The dates with their D: prefix (cairo 1.16 leaves it out).
-        try PDFInfoDates.addPrefix(inFileAt: url)
+  public static func write(
+    _ layout: EvidenceReportLayout, typography: EvidenceReportTypography, metadata: Metadata,
+    to url: URL
+  ) throws {
+    setlocale(LC_NUMERIC, "C")
+    let geometry = layout.geometry
+    let sink = try PDFFileSink(url: url)
+    var sinkClosed = false
+    defer { if !sinkClosed { try? sink.close() } }
+    guard
+      let surface = cairo_pdf_surface_create_for_stream(
+        PDFFileSink.callback, Unmanaged.passUnretained(sink).toOpaque(),
+        Double(geometry.width), Double(geometry.height))
+    else {
+      throw DrawError(description: "cairo could not create \(url.path)")
     }
+    cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5)
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject)
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
+    let civil = CivilTime(
+      secondsSinceEpoch: Int64(metadata.created.timeIntervalSince1970.rounded(.down)))
+    let date = civil.isoDate + "T" + civil.isoTime + "Z"
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+    guard let cr = cairo_create(surface) else {
+      throw DrawError(description: "cairo could not draw")
+    }
+    let pango = pango_layout_new(typography.context)!
+    defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
+    var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
+    var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
+    pango_layout_set_width(pango, -1)
+    for style in EvidenceReportTextStyle.allCases {
+      let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
+      descriptions[style] = font
+      // The font's own line height, once per style: the line is centred in the box the layout measured.
+      pango_layout_set_font_description(pango, font)
+      pango_layout_set_text(pango, "Ag", -1)
+      var ink = PangoRectangle()
+      var logical = PangoRectangle()
+      pango_layout_get_extents(pango, &ink, &logical)
+      naturalHeights[style] = Double(logical.height) / Double(PANGO_SCALE)
+    }
+    defer { for d in descriptions.values { pango_font_description_free(d) } }
+    let shaped = ShapedLines(context: typography.context, reusable: pango)
 
-    static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {
-        switch style {
-        case .title, .sectionHeading: return (0.05, 0.22, 0.36)
-        case .heading: return (0.08, 0.18, 0.28)
-        case .note: return (0.22, 0.22, 0.25)
-        case .label, .footer, .subtitle: return (0.35, 0.35, 0.38)
-        default: return (0.08, 0.08, 0.1)
+    for kind in EvidenceReportSectionKind.allCases {
+      cairo_pdf_surface_add_outline(
+        surface, Int32(CAIRO_PDF_OUTLINE_ROOT), kind.title, "dest='section-\(kind.rawValue)'",
+        cairo_pdf_outline_flags_t(0))
+    }
+    var tags = StructureTags(cr: cr)
+    tags.open("Document")
+    // Each page drawn as soon as it is made: no more than a page of marks is held.
+    layout.forEachPage { page in
+      cairo_pdf_surface_set_page_label(surface, "\(page.number)")
+      var sectionsToMark = page.sectionsStarting
+      for mark in page.body {
+        switch mark {
+        case .fill(let rect, let fill):
+          draw(fill, rect, cr)
+        case .text(let line):
+          tags.enter(line)
+          if line.role == .heading1, let kind = sectionsToMark.first {
+            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'")
+            cairo_tag_end(cr, CAIRO_TAG_DEST)
+            sectionsToMark.removeFirst()
+          }
+          if let anchor = line.anchor {
+            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'")
+            cairo_tag_end(cr, CAIRO_TAG_DEST)
+          }
+          if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
+          draw(
+            line, cr, shaped.layout(line, descriptions[line.style]!), naturalHeights[line.style]!)
+          if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
         }
-    }
-
-    static func draw(_ fill: EvidenceReportFill, _ rect: CGRect, _ cr: OpaquePointer) {
-        switch fill {
-        case .rule: cairo_set_source_rgb(cr, 0.75, 0.77, 0.8)
-        case .quoteBar: cairo_set_source_rgb(cr, 0.45, 0.62, 0.78)
-        case .headerBand: cairo_set_source_rgb(cr, 0.91, 0.93, 0.95)
+      }
+      tags.closeAll(keeping: 1)
+      for mark in page.footer {
+        switch mark {
+        case .fill(let rect, let fill): draw(fill, rect, cr)
+        case .text(let line):
+          draw(
+            line, cr, shaped.layout(line, descriptions[line.style]!), naturalHeights[line.style]!)
         }
-        cairo_rectangle(cr, Double(rect.minX), Double(rect.minY), Double(rect.width), Double(rect.height))
-        cairo_fill(cr)
+      }
+      cairo_show_page(cr)
     }
+    tags.closeAll(keeping: 0)
+    let status = cairo_status(cr)
+    cairo_destroy(cr)
+    cairo_surface_finish(surface)
+    let surfaceStatus = cairo_surface_status(surface)
+    cairo_surface_destroy(surface)
+    sinkClosed = true
+    try sink.close()
+    guard status == CAIRO_STATUS_SUCCESS, surfaceStatus == CAIRO_STATUS_SUCCESS else {
+      throw DrawError(
+        description:
+          "cairo failed: \(String(cString: cairo_status_to_string(status == CAIRO_STATUS_SUCCESS ? surfaceStatus : status)))"
+      )
+    }
+    // The dates with their D: prefix (cairo 1.16 leaves it out).
+    try PDFInfoDates.addPrefix(inFileAt: url)
+  }
 
-    static func draw(_ line: EvidenceReportLine, _ cr: OpaquePointer, _ pango: OpaquePointer, _ natural: Double) {
-        let (r, g, b) = color(line.style)
-        cairo_set_source_rgb(cr, r, g, b)
-        cairo_move_to(cr, Double(line.origin.x), Double(line.origin.y) + (Double(line.height) - natural) / 2)
-        pango_cairo_show_layout(cr, pango)
+  static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {
+    switch style {
+    case .title, .sectionHeading: return (0.05, 0.22, 0.36)
+    case .heading: return (0.08, 0.18, 0.28)
+    case .note: return (0.22, 0.22, 0.25)
+    case .label, .footer, .subtitle: return (0.35, 0.35, 0.38)
+    default: return (0.08, 0.08, 0.1)
     }
+  }
+
+  static func draw(_ fill: EvidenceReportFill, _ rect: CGRect, _ cr: OpaquePointer) {
+    switch fill {
+    case .rule: cairo_set_source_rgb(cr, 0.75, 0.77, 0.8)
+    case .quoteBar: cairo_set_source_rgb(cr, 0.45, 0.62, 0.78)
+    case .headerBand: cairo_set_source_rgb(cr, 0.91, 0.93, 0.95)
+    }
+    cairo_rectangle(
+      cr, Double(rect.minX), Double(rect.minY), Double(rect.width), Double(rect.height))
+    cairo_fill(cr)
+  }
+
+  static func draw(
+    _ line: EvidenceReportLine, _ cr: OpaquePointer, _ pango: OpaquePointer, _ natural: Double
+  ) {
+    let (r, g, b) = color(line.style)
+    cairo_set_source_rgb(cr, r, g, b)
+    cairo_move_to(
+      cr, Double(line.origin.x), Double(line.origin.y) + (Double(line.height) - natural) / 2)
+    pango_cairo_show_layout(cr, pango)
+  }
 }
 
 /// A line's PangoLayout, shaped once for each short text that recurs (host names, "TLS 1.3",
 /// identifiers, column headers repeated on every page) instead of once per time it is drawn;
 /// longer and one-off lines go through one reused layout.
 final class ShapedLines {
-    private let context: OpaquePointer
-    private let reusable: OpaquePointer
-    private var kept: [String: OpaquePointer] = [:]
-    /// Lines up to this many bytes are kept, at most `limit` of them (about 1.5 KB each): drawing
-    /// the reference report takes 0.36 s instead of 0.39 s for 1.6 MB more.
-    static let shortText = 48
-    static let limit = 1_024
+  private let context: OpaquePointer
+  private let reusable: OpaquePointer
+  private var kept: [String: OpaquePointer] = [:]
+  /// Lines up to this many bytes are kept, at most `limit` of them (about 1.5 KB each): drawing
+  /// the reference report takes 0.36 s instead of 0.39 s for 1.6 MB more.
+  static let shortText = 48
+  static let limit = 1_024
 
-    init(context: OpaquePointer, reusable: OpaquePointer) { self.context = context; self.reusable = reusable }
+  init(context: OpaquePointer, reusable: OpaquePointer) {
+    self.context = context
+    self.reusable = reusable
+  }
 
-    deinit { for layout in kept.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
+  deinit { for layout in kept.values { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
-    func layout(_ line: EvidenceReportLine, _ font: OpaquePointer) -> OpaquePointer {
-        guard line.text.utf8.count <= Self.shortText else { return set(reusable, line.text, font) }
-        let key = line.style.rawValue + "\u{0}" + line.text
-        if let layout = kept[key] { return layout }
-        guard kept.count < Self.limit, let layout = pango_layout_new(context) else { return set(reusable, line.text, font) }
-        pango_layout_set_width(layout, -1)
-        kept[key] = set(layout, line.text, font)
-        return layout
+  func layout(_ line: EvidenceReportLine, _ font: OpaquePointer) -> OpaquePointer {
+    guard line.text.utf8.count <= Self.shortText else { return set(reusable, line.text, font) }
+    let key = line.style.rawValue + "\u{0}" + line.text
+    if let layout = kept[key] { return layout }
+    guard kept.count < Self.limit, let layout = pango_layout_new(context) else {
+      return set(reusable, line.text, font)
     }
+    pango_layout_set_width(layout, -1)
+    kept[key] = set(layout, line.text, font)
+    return layout
+  }
 
-    private func set(_ layout: OpaquePointer, _ text: String, _ font: OpaquePointer) -> OpaquePointer {
-        pango_layout_set_font_description(layout, font)
-        pango_layout_set_text(layout, text, -1)
-        return layout
-    }
+  private func set(_ layout: OpaquePointer, _ text: String, _ font: OpaquePointer) -> OpaquePointer
+  {
+    pango_layout_set_font_description(layout, font)
+    pango_layout_set_text(layout, text, -1)
+    return layout
+  }
 }
 
 /// Structure tags as the marks go by: a heading, a paragraph, a fact list or a table opens its
 /// element; a table's rows and cells open theirs inside it.
 struct StructureTags {
-    let cr: OpaquePointer
-    private var stack: [String] = []
-    private var element = -1, row = -1, column = -1
+  let cr: OpaquePointer
+  private var stack: [String] = []
+  private var element = -1, row = -1, column = -1
 
-    init(cr: OpaquePointer) { self.cr = cr }
+  init(cr: OpaquePointer) { self.cr = cr }
 
-    mutating func open(_ tag: String) { cairo_tag_begin(cr, tag, nil); stack.append(tag) }
-    mutating func close() { if let tag = stack.popLast() { cairo_tag_end(cr, tag) } }
-    mutating func closeAll(keeping depth: Int) {
-        while stack.count > depth { close() }
-        element = -1; row = -1; column = -1
+  mutating func open(_ tag: String) {
+    cairo_tag_begin(cr, tag, nil)
+    stack.append(tag)
+  }
+  mutating func close() { if let tag = stack.popLast() { cairo_tag_end(cr, tag) } }
+  mutating func closeAll(keeping depth: Int) {
+    while stack.count > depth { close() }
+    element = -1
+    row = -1
+    column = -1
+  }
+
+  mutating func enter(_ line: EvidenceReportLine) {
+    let isTable =
+      line.role == .tableHeader || line.role == .tableCell || line.role == .factLabel
+      || line.role == .factValue
+    if line.element != element {
+      closeAll(keeping: 1)
+      element = line.element
+      switch line.role {
+      case .title, .heading1: open("H1")
+      case .heading2: open("H2")
+      case .note:
+        open("BlockQuote")
+        open("P")
+      case .paragraph: open("P")
+      default: open("Table")
+      }
     }
-
-    mutating func enter(_ line: EvidenceReportLine) {
-        let isTable = line.role == .tableHeader || line.role == .tableCell || line.role == .factLabel || line.role == .factValue
-        if line.element != element {
-            closeAll(keeping: 1)
-            element = line.element
-            switch line.role {
-            case .title, .heading1: open("H1")
-            case .heading2: open("H2")
-            case .note: open("BlockQuote"); open("P")
-            case .paragraph: open("P")
-            default: open("Table")
-            }
-        }
-        guard isTable, let lineRow = line.row, let lineColumn = line.column else { return }
-        if lineRow != row {
-            while stack.count > 2 { close() }
-            row = lineRow; column = -1
-            open("TR")
-        }
-        if lineColumn != column {
-            while stack.count > 3 { close() }
-            column = lineColumn
-            open(line.role == .tableHeader || line.role == .factLabel ? "TH" : "TD")
-        }
+    guard isTable, let lineRow = line.row, let lineColumn = line.column else { return }
+    if lineRow != row {
+      while stack.count > 2 { close() }
+      row = lineRow
+      column = -1
+      open("TR")
     }
+    if lineColumn != column {
+      while stack.count > 3 { close() }
+      column = lineColumn
+      open(line.role == .tableHeader || line.role == .factLabel ? "TH" : "TD")
+    }
+  }
 }

@@ -7,39 +7,44 @@ import Foundation
 /// (`_cairo_array_index_const`) when the surface is finished. The failure is reported once
 /// cairo is done, and the file it leaves is the caller's to remove.
 final class PDFFileSink {
-    private let file: UnsafeMutablePointer<FILE>
-    let url: URL
-    /// The first error: what errno said.
-    private(set) var failure: String?
+  private let file: UnsafeMutablePointer<FILE>
+  let url: URL
+  /// The first error: what errno said.
+  private(set) var failure: String?
 
-    init(url: URL) throws {
-        guard let file = fopen(url.path, "wb") else {
-            throw PDFWriteError(description: "\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path): \(String(cString: strerror(errno)))")
-        }
-        self.file = file
-        self.url = url
+  init(url: URL) throws {
+    guard let file = fopen(url.path, "wb") else {
+      throw PDFWriteError(
+        description:
+          "\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path): \(String(cString: strerror(errno)))"
+      )
     }
+    self.file = file
+    self.url = url
+  }
 
-    func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) {
-        guard failure == nil, let bytes, count > 0 else { return }
-        if fwrite(bytes, 1, count, file) != count { failure = String(cString: strerror(errno)) }
-    }
+  func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) {
+    guard failure == nil, let bytes, count > 0 else { return }
+    if fwrite(bytes, 1, count, file) != count { failure = String(cString: strerror(errno)) }
+  }
 
-    /// Flushes and closes the file (fclose(3)); throws the first failure.
-    func close() throws {
-        if fclose(file) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if let failure { throw PDFWriteError(description: "\(url.lastPathComponent) could not be written: \(failure)") }
+  /// Flushes and closes the file (fclose(3)); throws the first failure.
+  func close() throws {
+    if fclose(file) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+    if let failure {
+      throw PDFWriteError(description: "\(url.lastPathComponent) could not be written: \(failure)")
     }
+  }
 
-    /// cairo's write callback (`cairo_write_func_t`), its closure this sink.
-    static let callback: cairo_write_func_t = { closure, data, length in
-        Unmanaged<PDFFileSink>.fromOpaque(closure!).takeUnretainedValue().write(data, Int(length))
-        return CAIRO_STATUS_SUCCESS
-    }
+  /// cairo's write callback (`cairo_write_func_t`), its closure this sink.
+  static let callback: cairo_write_func_t = { closure, data, length in
+    Unmanaged<PDFFileSink>.fromOpaque(closure!).takeUnretainedValue().write(data, Int(length))
+    return CAIRO_STATUS_SUCCESS
+  }
 }
 
 /// report.pdf was drawn but could not be put on disk (no space, no permission): a failure to
 /// write, not to draw.
 public struct PDFWriteError: Error, CustomStringConvertible {
-    public let description: String
+  public let description: String
 }

@@ -8,90 +8,109 @@ import Foundation
 /// cairo writes the Info dictionary just before the cross-reference table, so only the file's tail
 /// is read and rewritten: from a little before the table to the end, not the whole report.
 enum PDFInfoDates {
-    /// How far before the cross-reference table the Info dictionary is looked for first.
-    static let infoReach = 64 * 1024
+  /// How far before the cross-reference table the Info dictionary is looked for first.
+  static let infoReach = 64 * 1024
 
-    /// Puts the prefix into the file at `url`, in place.
-    static func addPrefix(inFileAt url: URL) throws {
-        let handle = try FileHandle(forUpdating: url)
-        defer { try? handle.close() }
-        let size = Int(try handle.seekToEnd())
-        func read(from offset: Int) throws -> [UInt8] {
-            try handle.seek(toOffset: UInt64(offset))
-            return [UInt8](try handle.readToEnd() ?? Data())
-        }
-        guard let xrefOffset = crossReferenceOffset(inTail: try read(from: max(0, size - 1024))), xrefOffset < size else { return }
-        let base = max(0, xrefOffset - infoReach)
-        // Should the dictionary lie further back than cairo puts it, the whole file is read.
-        guard let edit = try edit(tail: read(from: base), base: base) ?? (base > 0 ? edit(tail: read(from: 0), base: 0) : nil) else { return }
-        try handle.seek(toOffset: UInt64(edit.offset))
-        try handle.write(contentsOf: edit.replacement)
+  /// Puts the prefix into the file at `url`, in place.
+  static func addPrefix(inFileAt url: URL) throws {
+    let handle = try FileHandle(forUpdating: url)
+    defer { try? handle.close() }
+    let size = Int(try handle.seekToEnd())
+    func read(from offset: Int) throws -> [UInt8] {
+      try handle.seek(toOffset: UInt64(offset))
+      return [UInt8](try handle.readToEnd() ?? Data())
     }
+    guard let xrefOffset = crossReferenceOffset(inTail: try read(from: max(0, size - 1024))),
+      xrefOffset < size
+    else { return }
+    let base = max(0, xrefOffset - infoReach)
+    // Should the dictionary lie further back than cairo puts it, the whole file is read.
+    guard
+      let edit = try edit(tail: read(from: base), base: base)
+        ?? (base > 0 ? edit(tail: read(from: 0), base: 0) : nil)
+    else { return }
+    try handle.seek(toOffset: UInt64(edit.offset))
+    try handle.write(contentsOf: edit.replacement)
+  }
 
-    /// The offset `startxref` gives, read from the last bytes of a file.
-    static func crossReferenceOffset(inTail bytes: [UInt8]) -> Int? {
-        guard let startxrefAt = lastIndex(of: Array("startxref".utf8), in: bytes) else { return nil }
-        return Int(String(decoding: bytes[(startxrefAt + 9)...].prefix(while: { $0 != UInt8(ascii: "%") }), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines))
-    }
+  /// The offset `startxref` gives, read from the last bytes of a file.
+  static func crossReferenceOffset(inTail bytes: [UInt8]) -> Int? {
+    guard let startxrefAt = lastIndex(of: Array("startxref".utf8), in: bytes) else { return nil }
+    return Int(
+      String(
+        decoding: bytes[(startxrefAt + 9)...].prefix(while: { $0 != UInt8(ascii: "%") }),
+        as: UTF8.self
+      )
+      .trimmingCharacters(in: .whitespacesAndNewlines))
+  }
 
-    /// Given the bytes of a PDF from offset `base` to its end: the offset from which the file is to
-    /// be rewritten and what it becomes from there (it grows by two bytes a date), or nil when
-    /// nothing needs doing or the tail does not have the expected shape.
-    static func edit(tail bytes: [UInt8], base: Int) -> (offset: Int, replacement: [UInt8])? {
-        guard let startxrefAt = lastIndex(of: Array("startxref".utf8), in: bytes),
-              let xrefOffset = crossReferenceOffset(inTail: bytes), xrefOffset >= base,
-              xrefOffset - base < startxrefAt, bytes[(xrefOffset - base)...].starts(with: Array("xref".utf8)) else { return nil }
-        let xrefAt = xrefOffset - base
-        // The places to insert "D:" (in the tail), before xref.
-        var inserts: [Int] = []
-        let beforeTable = Array(bytes[..<xrefAt])
-        for key in ["/CreationDate (", "/ModDate ("] {
-            if let at = lastIndex(of: Array(key.utf8), in: beforeTable) {
-                let value = at + key.utf8.count
-                if !bytes[value...].starts(with: Array("D:".utf8)) { inserts.append(value) }
-            }
-        }
-        guard !inserts.isEmpty else { return nil }
-        inserts.sort()
-        func shifted(_ offset: Int) -> Int { offset + 2 * inserts.filter { base + $0 <= offset }.count }
-        // Rewrite the cross-reference table: "xref\n0 N\n" then N entries of 20 bytes.
-        var text = Array(bytes[xrefAt..<startxrefAt])
-        guard let headerEnd = index(of: UInt8(ascii: "\n"), in: text, from: 5),
-              let subsection = String(bytes: text[5..<headerEnd], encoding: .ascii)?.split(separator: " "), subsection.count == 2,
-              let count = Int(subsection[1]) else { return nil }
-        var entry = headerEnd + 1
-        for _ in 0..<count {
-            guard entry + 20 <= text.count, let offset = Int(String(decoding: text[entry..<(entry + 10)], as: UTF8.self)) else { return nil }
-            if text[entry + 17] == UInt8(ascii: "n") {
-                let moved = String(shifted(offset))
-                guard moved.count <= 10 else { return nil }
-                let padded = Array((String(repeating: "0", count: 10 - moved.count) + moved).utf8)
-                text.replaceSubrange(entry..<(entry + 10), with: padded)
-            }
-            entry += 20
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count - inserts[0] + 2 * inserts.count)
-        var last = inserts[0]
-        for at in inserts { out += bytes[last..<at]; out += Array("D:".utf8); last = at }
-        out += bytes[last..<xrefAt]
-        out += text
-        out += Array("startxref\n\(shifted(xrefOffset))\n%%EOF\n".utf8)
-        return (base + inserts[0], out)
+  /// Given the bytes of a PDF from offset `base` to its end: the offset from which the file is to
+  /// be rewritten and what it becomes from there (it grows by two bytes a date), or nil when
+  /// nothing needs doing or the tail does not have the expected shape.
+  static func edit(tail bytes: [UInt8], base: Int) -> (offset: Int, replacement: [UInt8])? {
+    guard let startxrefAt = lastIndex(of: Array("startxref".utf8), in: bytes),
+      let xrefOffset = crossReferenceOffset(inTail: bytes), xrefOffset >= base,
+      xrefOffset - base < startxrefAt,
+      bytes[(xrefOffset - base)...].starts(with: Array("xref".utf8))
+    else { return nil }
+    let xrefAt = xrefOffset - base
+    // The places to insert "D:" (in the tail), before xref.
+    var inserts: [Int] = []
+    let beforeTable = Array(bytes[..<xrefAt])
+    for key in ["/CreationDate (", "/ModDate ("] {
+      if let at = lastIndex(of: Array(key.utf8), in: beforeTable) {
+        let value = at + key.utf8.count
+        if !bytes[value...].starts(with: Array("D:".utf8)) { inserts.append(value) }
+      }
     }
+    guard !inserts.isEmpty else { return nil }
+    inserts.sort()
+    func shifted(_ offset: Int) -> Int { offset + 2 * inserts.filter { base + $0 <= offset }.count }
+    // Rewrite the cross-reference table: "xref\n0 N\n" then N entries of 20 bytes.
+    var text = Array(bytes[xrefAt..<startxrefAt])
+    guard let headerEnd = index(of: UInt8(ascii: "\n"), in: text, from: 5),
+      let subsection = String(bytes: text[5..<headerEnd], encoding: .ascii)?.split(separator: " "),
+      subsection.count == 2,
+      let count = Int(subsection[1])
+    else { return nil }
+    var entry = headerEnd + 1
+    for _ in 0..<count {
+      guard entry + 20 <= text.count,
+        let offset = Int(String(decoding: text[entry..<(entry + 10)], as: UTF8.self))
+      else { return nil }
+      if text[entry + 17] == UInt8(ascii: "n") {
+        let moved = String(shifted(offset))
+        guard moved.count <= 10 else { return nil }
+        let padded = Array((String(repeating: "0", count: 10 - moved.count) + moved).utf8)
+        text.replaceSubrange(entry..<(entry + 10), with: padded)
+      }
+      entry += 20
+    }
+    var out = [UInt8]()
+    out.reserveCapacity(bytes.count - inserts[0] + 2 * inserts.count)
+    var last = inserts[0]
+    for at in inserts {
+      out += bytes[last..<at]
+      out += Array("D:".utf8)
+      last = at
+    }
+    out += bytes[last..<xrefAt]
+    out += text
+    out += Array("startxref\n\(shifted(xrefOffset))\n%%EOF\n".utf8)
+    return (base + inserts[0], out)
+  }
 
-    static func lastIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var i = haystack.count - needle.count
-        while i >= 0 {
-            if haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle { return i }
-            i -= 1
-        }
-        return nil
+  static func lastIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    var i = haystack.count - needle.count
+    while i >= 0 {
+      if haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle { return i }
+      i -= 1
     }
+    return nil
+  }
 
-    static func index(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
-        (start..<bytes.count).first { bytes[$0] == byte }
-    }
+  static func index(of byte: UInt8, in bytes: [UInt8], from start: Int) -> Int? {
+    (start..<bytes.count).first { bytes[$0] == byte }
+  }
 }

@@ -3,28 +3,38 @@ import Foundation
 /// Where the report's bundled fonts are: `$TUNNELVISION_FONTS`, else a `Fonts/` directory found
 /// beside the executable or above it (the source tree), else `share/tunnelvision/Fonts`.
 public enum ReportFonts {
-    public static let files = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSansMono.ttf"]
+  public static let files = [
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSansMono.ttf",
+  ]
 
-    public struct NotFound: Error, CustomStringConvertible {
-        public let searched: [String]
-        public var description: String {
-            "The report's fonts were not found (looked in \(searched.joined(separator: ", "))). Set TUNNELVISION_FONTS to the Fonts directory of the source tree."
-        }
+  public struct NotFound: Error, CustomStringConvertible {
+    public let searched: [String]
+    public var description: String {
+      "The report's fonts were not found (looked in \(searched.joined(separator: ", "))). Set TUNNELVISION_FONTS to the Fonts directory of the source tree."
     }
+  }
 
-    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                 executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()) throws -> URL {
-        var candidates: [URL] = []
-        if let dir = environment["TUNNELVISION_FONTS"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }
-        var dir = executable.deletingLastPathComponent()
-        for _ in 0..<6 {
-            candidates.append(dir.appendingPathComponent("Fonts"))
-            candidates.append(dir.appendingPathComponent("share/tunnelvision/Fonts"))
-            dir = dir.deletingLastPathComponent()
-        }
-        for candidate in candidates where files.allSatisfy({ FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path) }) {
-            return candidate
-        }
-        throw NotFound(searched: candidates.prefix(4).map(\.path))
+  public static func directory(
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
+      .resolvingSymlinksInPath()
+  ) throws -> URL {
+    var candidates: [URL] = []
+    if let dir = environment["TUNNELVISION_FONTS"], !dir.isEmpty {
+      candidates.append(URL(fileURLWithPath: dir))
     }
+    var dir = executable.deletingLastPathComponent()
+    for _ in 0..<6 {
+      candidates.append(dir.appendingPathComponent("Fonts"))
+      candidates.append(dir.appendingPathComponent("share/tunnelvision/Fonts"))
+      dir = dir.deletingLastPathComponent()
+    }
+    for candidate in candidates
+    where files.allSatisfy({
+      FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path)
+    }) {
+      return candidate
+    }
+    throw NotFound(searched: candidates.prefix(4).map(\.path))
+  }
 }

@@ -1,200 +1,234 @@
 /// A small command tree in the shape of swift-argument-parser: OVERVIEW / USAGE / ARGUMENTS /
 /// OPTIONS / SUBCOMMANDS help, `Error: … Usage: …` on a usage error.
 struct OptionDefinition {
-    let name: String
-    let valueName: String?       // nil: a flag
-    let help: String
-    var repeatable = false
-    var short: Character? = nil
+  let name: String
+  let valueName: String?  // nil: a flag
+  let help: String
+  var repeatable = false
+  var short: Character? = nil
 
-    static func flag(_ name: String, _ help: String) -> OptionDefinition {
-        OptionDefinition(name: name, valueName: nil, help: help)
-    }
-    static func value(_ name: String, _ valueName: String, short: Character? = nil, _ help: String, repeatable: Bool = false) -> OptionDefinition {
-        OptionDefinition(name: name, valueName: valueName, help: help, repeatable: repeatable, short: short)
-    }
+  static func flag(_ name: String, _ help: String) -> OptionDefinition {
+    OptionDefinition(name: name, valueName: nil, help: help)
+  }
+  static func value(
+    _ name: String, _ valueName: String, short: Character? = nil, _ help: String,
+    repeatable: Bool = false
+  ) -> OptionDefinition {
+    OptionDefinition(
+      name: name, valueName: valueName, help: help, repeatable: repeatable, short: short)
+  }
 
-    var synopsis: String {
-        let base = "--\(name)" + (valueName.map { " <\($0)>" } ?? "")
-        return repeatable ? base + " ..." : base
-    }
+  var synopsis: String {
+    let base = "--\(name)" + (valueName.map { " <\($0)>" } ?? "")
+    return repeatable ? base + " ..." : base
+  }
 }
 
 struct ArgumentDefinition {
-    let name: String
-    let help: String
-    var optional = false
+  let name: String
+  let help: String
+  var optional = false
 }
 
 struct CommandDefinition {
-    let name: String
-    let abstract: String
-    var discussion: String? = nil
-    /// The usage line's tail when the generated one would not say enough (alternatives, groups).
-    var usage: String? = nil
-    var arguments: [ArgumentDefinition] = []
-    var options: [OptionDefinition] = []
-    var subcommands: [CommandDefinition] = []
-    var run: ((ParsedCommand, CommandContext) throws -> Void)? = nil
+  let name: String
+  let abstract: String
+  var discussion: String? = nil
+  /// The usage line's tail when the generated one would not say enough (alternatives, groups).
+  var usage: String? = nil
+  var arguments: [ArgumentDefinition] = []
+  var options: [OptionDefinition] = []
+  var subcommands: [CommandDefinition] = []
+  var run: ((ParsedCommand, CommandContext) throws -> Void)? = nil
 }
 
 /// What the command line said to one command.
 struct ParsedCommand {
-    let path: [String]
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
-    var arguments: [String] = []
+  let path: [String]
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+  var arguments: [String] = []
 
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func argument(_ index: Int) -> String? { index < arguments.count ? arguments[index] : nil }
-    var json: Bool { flag("json") }
+  func value(_ name: String) -> String? { values[name]?.last }
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+  func argument(_ index: Int) -> String? { index < arguments.count ? arguments[index] : nil }
+  var json: Bool { flag("json") }
 }
 
 /// A mistake in the command line: exit 2, with the usage of the command it was made in.
 struct UsageError: Error {
-    let message: String
-    let path: [String]
+  let message: String
+  let path: [String]
 }
 
 /// An operation the tool refused: exit 1, one sentence that says what to do.
 struct RefusedError: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
+  let message: String
+  init(_ message: String) { self.message = message }
 }
 
 enum ArgumentParser {
-    static let helpOption = OptionDefinition.flag("help", "Show help information.")
+  static let helpOption = OptionDefinition.flag("help", "Show help information.")
 
-    /// Finds the command the words name and parses the rest for it.
-    static func parse(_ words: [String], root: CommandDefinition, global: [OptionDefinition])
-        throws -> (command: CommandDefinition, parsed: ParsedCommand, help: Bool) {
-        var command = root
-        var path = [root.name]
-        var index = 0
-        // Walk down the tree while the next word names a subcommand (`help X Y` reads as `X Y --help`).
-        var helpRequested = false
-        if words.first == "help" && !root.subcommands.isEmpty { helpRequested = true; index = 1 }
-        // Global options may come before the subcommand (`tunnelvision --store DIR project list`).
-        var leading: [String] = []
-        while index < words.count {
-            let word = words[index]
-            if let option = global.first(where: { word == "--\($0.name)" || word.hasPrefix("--\($0.name)=") }) {
-                leading.append(word)
-                if option.valueName != nil && !word.contains("="), index + 1 < words.count { leading.append(words[index + 1]); index += 1 }
-                index += 1
-                continue
-            }
-            guard let next = command.subcommands.first(where: { $0.name == word }) else { break }
-            command = next
-            path.append(next.name)
-            index += 1
-        }
-        var parsed = ParsedCommand(path: path)
-        let words = leading + words[index...]
-        index = 0
-        let options = command.options + global
-        var onlyArguments = false
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            if onlyArguments || !word.hasPrefix("-") || word == "-" {
-                parsed.arguments.append(word)
-                continue
-            }
-            if word == "--" { onlyArguments = true; continue }
-            if word == "--help" || word == "-h" { helpRequested = true; continue }
-            var name: String
-            if word.hasPrefix("--") {
-                name = String(word.dropFirst(2))
-            } else if word.count == 2, let option = options.first(where: { $0.short == word.last }) {
-                name = option.name
-            } else {
-                throw UsageError(message: "Unknown option '\(word)'", path: path)
-            }
-            var inlineValue: String?
-            if let eq = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: eq)...])
-                name = String(name[..<eq])
-            }
-            guard let option = options.first(where: { $0.name == name }) else {
-                throw UsageError(message: "Unknown option '--\(name)'", path: path)
-            }
-            if option.valueName == nil {
-                if inlineValue != nil { throw UsageError(message: "The flag '--\(name)' takes no value", path: path) }
-                parsed.flags.insert(name)
-                continue
-            }
-            let value: String
-            if let inlineValue { value = inlineValue }
-            else if index < words.count { value = words[index]; index += 1 }
-            else { throw UsageError(message: "Missing value for '--\(name) <\(option.valueName!)>'", path: path) }
-            if !option.repeatable, parsed.values[name] != nil {
-                throw UsageError(message: "'--\(name)' was given more than once", path: path)
-            }
-            parsed.values[name, default: []].append(value)
-        }
-        // A word that names no subcommand is an error, help asked for or not (`project create --help`).
-        if command.run == nil, let first = parsed.arguments.first {
-            throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
-        }
-        if helpRequested { return (command, parsed, true) }
-        if command.run == nil { throw UsageError(message: "Missing subcommand", path: path) }
-        let required = command.arguments.filter { !$0.optional }.count
-        if parsed.arguments.count < required {
-            let missing = command.arguments[parsed.arguments.count]
-            throw UsageError(message: "Missing expected argument '<\(missing.name)>'", path: path)
-        }
-        if parsed.arguments.count > command.arguments.count {
-            throw UsageError(message: "Unexpected argument '\(parsed.arguments[command.arguments.count])'", path: path)
-        }
-        return (command, parsed, false)
+  /// Finds the command the words name and parses the rest for it.
+  static func parse(_ words: [String], root: CommandDefinition, global: [OptionDefinition])
+    throws -> (command: CommandDefinition, parsed: ParsedCommand, help: Bool)
+  {
+    var command = root
+    var path = [root.name]
+    var index = 0
+    // Walk down the tree while the next word names a subcommand (`help X Y` reads as `X Y --help`).
+    var helpRequested = false
+    if words.first == "help" && !root.subcommands.isEmpty {
+      helpRequested = true
+      index = 1
     }
+    // Global options may come before the subcommand (`tunnelvision --store DIR project list`).
+    var leading: [String] = []
+    while index < words.count {
+      let word = words[index]
+      if let option = global.first(where: {
+        word == "--\($0.name)" || word.hasPrefix("--\($0.name)=")
+      }) {
+        leading.append(word)
+        if option.valueName != nil && !word.contains("="), index + 1 < words.count {
+          leading.append(words[index + 1])
+          index += 1
+        }
+        index += 1
+        continue
+      }
+      guard let next = command.subcommands.first(where: { $0.name == word }) else { break }
+      command = next
+      path.append(next.name)
+      index += 1
+    }
+    var parsed = ParsedCommand(path: path)
+    let words = leading + words[index...]
+    index = 0
+    let options = command.options + global
+    var onlyArguments = false
+    while index < words.count {
+      let word = words[index]
+      index += 1
+      if onlyArguments || !word.hasPrefix("-") || word == "-" {
+        parsed.arguments.append(word)
+        continue
+      }
+      if word == "--" {
+        onlyArguments = true
+        continue
+      }
+      if word == "--help" || word == "-h" {
+        helpRequested = true
+        continue
+      }
+      var name: String
+      if word.hasPrefix("--") {
+        name = String(word.dropFirst(2))
+      } else if word.count == 2, let option = options.first(where: { $0.short == word.last }) {
+        name = option.name
+      } else {
+        throw UsageError(message: "Unknown option '\(word)'", path: path)
+      }
+      var inlineValue: String?
+      if let eq = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: eq)...])
+        name = String(name[..<eq])
+      }
+      guard let option = options.first(where: { $0.name == name }) else {
+        throw UsageError(message: "Unknown option '--\(name)'", path: path)
+      }
+      if option.valueName == nil {
+        if inlineValue != nil {
+          throw UsageError(message: "The flag '--\(name)' takes no value", path: path)
+        }
+        parsed.flags.insert(name)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else if index < words.count {
+        value = words[index]
+        index += 1
+      } else {
+        throw UsageError(
+          message: "Missing value for '--\(name) <\(option.valueName!)>'", path: path)
+      }
+      if !option.repeatable, parsed.values[name] != nil {
+        throw UsageError(message: "'--\(name)' was given more than once", path: path)
+      }
+      parsed.values[name, default: []].append(value)
+    }
+    // A word that names no subcommand is an error, help asked for or not (`project create --help`).
+    if command.run == nil, let first = parsed.arguments.first {
+      throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
+    }
+    if helpRequested { return (command, parsed, true) }
+    if command.run == nil { throw UsageError(message: "Missing subcommand", path: path) }
+    let required = command.arguments.filter { !$0.optional }.count
+    if parsed.arguments.count < required {
+      let missing = command.arguments[parsed.arguments.count]
+      throw UsageError(message: "Missing expected argument '<\(missing.name)>'", path: path)
+    }
+    if parsed.arguments.count > command.arguments.count {
+      throw UsageError(
+        message: "Unexpected argument '\(parsed.arguments[command.arguments.count])'", path: path)
+    }
+    return (command, parsed, false)
+  }
 
-    static func find(_ path: [String], in root: CommandDefinition) -> CommandDefinition {
-        var command = root
-        for name in path.dropFirst() {
-            guard let next = command.subcommands.first(where: { $0.name == name }) else { break }
-            command = next
-        }
-        return command
+  static func find(_ path: [String], in root: CommandDefinition) -> CommandDefinition {
+    var command = root
+    for name in path.dropFirst() {
+      guard let next = command.subcommands.first(where: { $0.name == name }) else { break }
+      command = next
     }
+    return command
+  }
 
-    static func usageLine(_ command: CommandDefinition, path: [String]) -> String {
-        var line = path.joined(separator: " ")
-        if let usage = command.usage { return line + " " + usage }
-        if !command.subcommands.isEmpty && command.run == nil { return line + " <subcommand>" }
-        for argument in command.arguments {
-            line += argument.optional ? " [<\(argument.name)>]" : " <\(argument.name)>"
-        }
-        for option in command.options { line += " [\(option.synopsis)]" }
-        return line
+  static func usageLine(_ command: CommandDefinition, path: [String]) -> String {
+    var line = path.joined(separator: " ")
+    if let usage = command.usage { return line + " " + usage }
+    if !command.subcommands.isEmpty && command.run == nil { return line + " <subcommand>" }
+    for argument in command.arguments {
+      line += argument.optional ? " [<\(argument.name)>]" : " <\(argument.name)>"
     }
+    for option in command.options { line += " [\(option.synopsis)]" }
+    return line
+  }
 
-    static func help(_ command: CommandDefinition, path: [String], global: [OptionDefinition]) -> String {
-        var out = "OVERVIEW: \(command.abstract)\n"
-        if let discussion = command.discussion { out += "\n" + discussion + "\n" }
-        out += "\nUSAGE: \(usageLine(command, path: path))\n"
-        func row(_ left: String, _ right: String) -> String {
-            let column = 28
-            if left.count + 2 >= column { return "  \(left)\n" + String(repeating: " ", count: column) + right + "\n" }
-            return "  " + left + String(repeating: " ", count: column - 2 - left.count) + right + "\n"
-        }
-        if !command.arguments.isEmpty {
-            out += "\nARGUMENTS:\n"
-            for argument in command.arguments { out += row("<\(argument.name)>", argument.help) }
-        }
-        out += "\nOPTIONS:\n"
-        for option in command.options + global {
-            out += row((option.short.map { "-\($0), " } ?? "") + "--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
-        }
-        out += row("-h, --help", helpOption.help)
-        if !command.subcommands.isEmpty {
-            out += "\nSUBCOMMANDS:\n"
-            for sub in command.subcommands { out += row(sub.name, sub.abstract) }
-            out += "\n  See '\(path.joined(separator: " ")) <subcommand> --help' for detailed help.\n"
-        }
-        return out
+  static func help(_ command: CommandDefinition, path: [String], global: [OptionDefinition])
+    -> String
+  {
+    var out = "OVERVIEW: \(command.abstract)\n"
+    if let discussion = command.discussion { out += "\n" + discussion + "\n" }
+    out += "\nUSAGE: \(usageLine(command, path: path))\n"
+    func row(_ left: String, _ right: String) -> String {
+      let column = 28
+      if left.count + 2 >= column {
+        return "  \(left)\n" + String(repeating: " ", count: column) + right + "\n"
+      }
+      return "  " + left + String(repeating: " ", count: column - 2 - left.count) + right + "\n"
     }
+    if !command.arguments.isEmpty {
+      out += "\nARGUMENTS:\n"
+      for argument in command.arguments { out += row("<\(argument.name)>", argument.help) }
+    }
+    out += "\nOPTIONS:\n"
+    for option in command.options + global {
+      out += row(
+        (option.short.map { "-\($0), " } ?? "") + "--\(option.name)"
+          + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+    }
+    out += row("-h, --help", helpOption.help)
+    if !command.subcommands.isEmpty {
+      out += "\nSUBCOMMANDS:\n"
+      for sub in command.subcommands { out += row(sub.name, sub.abstract) }
+      out += "\n  See '\(path.joined(separator: " ")) <subcommand> --help' for detailed help.\n"
+    }
+    return out
+  }
 }

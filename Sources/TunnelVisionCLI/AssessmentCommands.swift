@@ -4,77 +4,96 @@ import FlowStore
 import Foundation
 
 enum AssessmentCommands {
-    static let catalogueFile = OptionDefinition.value("catalogue-file", "file", "Assess against this catalogue file instead of the project's (validated like a bundled one).")
+  static let catalogueFile = OptionDefinition.value(
+    "catalogue-file", "file",
+    "Assess against this catalogue file instead of the project's (validated like a bundled one).")
 
-    /// The catalogue to assess against: a file given on the command line, or the project's choice
-    /// (bundled, or kept in the store).
-    static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws -> RequirementCatalogue {
-        if let path = parsed.value("catalogue-file") {
-            return try CatalogueFile.load(path)
+  /// The catalogue to assess against: a file given on the command line, or the project's choice
+  /// (bundled, or kept in the store).
+  static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws
+    -> RequirementCatalogue
+  {
+    if let path = parsed.value("catalogue-file") {
+      return try CatalogueFile.load(path)
+    }
+    do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
+      throw RefusedError(error.description)
+    }
+  }
+
+  static var findings: CommandDefinition {
+    CommandDefinition(
+      name: "findings",
+      abstract: "What an ended or recording session's traffic shows against each requirement.",
+      discussion:
+        "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far each of the five checks got. No verdict is a test result.",
+      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+      options: [catalogueFile, ProjectCommands.json],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let session = try support.session(parsed.argument(0)!, in: store)
+        guard let project = try store.auditProject(id: session.projectID) else {
+          throw AuditStoreError.projectNotFound(session.projectID)
         }
-        do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
-            throw RefusedError(error.description)
+        let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)
+        let assessment = SessionAssessment(
+          catalogue: catalogue, flows: try store.flows(inAuditSession: session.id),
+          project: project, session: session, markers: try store.markers(forSession: session.id))
+        let overview = try support.overview(of: session, in: store)
+        if parsed.json {
+          return context.printJSON(FindingsPresentation.json(assessment, session: overview))
         }
-    }
+        context.standardOutput(FindingsPresentation.text(assessment, session: overview))
+      })
+  }
 
-    static var findings: CommandDefinition {
-        CommandDefinition(
-            name: "findings", abstract: "What an ended or recording session's traffic shows against each requirement.",
-            discussion: "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far each of the five checks got. No verdict is a test result.",
-            arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-            options: [catalogueFile, ProjectCommands.json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let session = try support.session(parsed.argument(0)!, in: store)
-                guard let project = try store.auditProject(id: session.projectID) else { throw AuditStoreError.projectNotFound(session.projectID) }
-                let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)
-                let assessment = SessionAssessment(catalogue: catalogue, flows: try store.flows(inAuditSession: session.id),
-                                                   project: project, session: session, markers: try store.markers(forSession: session.id))
-                let overview = try support.overview(of: session, in: store)
-                if parsed.json { return context.printJSON(FindingsPresentation.json(assessment, session: overview)) }
-                context.standardOutput(FindingsPresentation.text(assessment, session: overview))
-            })
-    }
-
-    static var compare: CommandDefinition {
-        CommandDefinition(
-            name: "compare", abstract: "Compare two ended audit sessions of a project: new domains, TLS changes, domains no longer contacted.",
-            discussion: "The later session is the one that started later, whatever its version number.",
-            arguments: [ArgumentDefinition(name: "session", help: "One session's id."),
-                        ArgumentDefinition(name: "other-session", help: "The other session's id.")],
-            options: [ProjectCommands.json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let first = try support.session(parsed.argument(0)!, in: store)
-                let second = try support.session(parsed.argument(1)!, in: store)
-                guard let project = try store.auditProject(id: first.projectID) else { throw AuditStoreError.projectNotFound(first.projectID) }
-                let firstFlows = try store.flows(inAuditSession: first.id)
-                let secondFlows = try store.flows(inAuditSession: second.id)
-                let diff: ReleaseDiff
-                do {
-                    diff = try ReleaseDiff(between: first, flows: firstFlows, and: second, flows: secondFlows, project: project)
-                } catch let refusal as ReleaseDiff.Refusal {
-                    throw RefusedError(ReleaseComparisonPresentation.refusal(refusal))
-                }
-                if parsed.json { return context.printJSON(ReleaseComparisonPresentation.json(diff)) }
-                context.standardOutput(ReleaseComparisonPresentation.text(diff, projectName: project.name, zone: context.timeZone))
-            })
-    }
+  static var compare: CommandDefinition {
+    CommandDefinition(
+      name: "compare",
+      abstract:
+        "Compare two ended audit sessions of a project: new domains, TLS changes, domains no longer contacted.",
+      discussion: "The later session is the one that started later, whatever its version number.",
+      arguments: [
+        ArgumentDefinition(name: "session", help: "One session's id."),
+        ArgumentDefinition(name: "other-session", help: "The other session's id."),
+      ],
+      options: [ProjectCommands.json],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let first = try support.session(parsed.argument(0)!, in: store)
+        let second = try support.session(parsed.argument(1)!, in: store)
+        guard let project = try store.auditProject(id: first.projectID) else {
+          throw AuditStoreError.projectNotFound(first.projectID)
+        }
+        let firstFlows = try store.flows(inAuditSession: first.id)
+        let secondFlows = try store.flows(inAuditSession: second.id)
+        let diff: ReleaseDiff
+        do {
+          diff = try ReleaseDiff(
+            between: first, flows: firstFlows, and: second, flows: secondFlows, project: project)
+        } catch let refusal as ReleaseDiff.Refusal {
+          throw RefusedError(ReleaseComparisonPresentation.refusal(refusal))
+        }
+        if parsed.json { return context.printJSON(ReleaseComparisonPresentation.json(diff)) }
+        context.standardOutput(
+          ReleaseComparisonPresentation.text(
+            diff, projectName: project.name, zone: context.timeZone))
+      })
+  }
 }
 
 /// An assessor's own catalogue, read from a file and validated like a bundled one.
 enum CatalogueFile {
-    static func load(_ path: String) throws -> RequirementCatalogue {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw RefusedError("The catalogue file \(path) cannot be read: \(SystemErrorText.reason(error)).")
-        }
-        do { return try RequirementCatalogue(data: data) } catch {
-            throw RefusedError("The catalogue file \(path) was refused: \(error.description)")
-        }
+  static func load(_ path: String) throws -> RequirementCatalogue {
+    let data: Data
+    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+      throw RefusedError(
+        "The catalogue file \(path) cannot be read: \(SystemErrorText.reason(error)).")
     }
+    do { return try RequirementCatalogue(data: data) } catch {
+      throw RefusedError("The catalogue file \(path) was refused: \(error.description)")
+    }
+  }
 }
-
-

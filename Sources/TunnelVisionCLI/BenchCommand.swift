@@ -9,329 +9,484 @@ import Synchronization
 /// `tunnelvision bench`: the reference workload, and each cost as a ratio to the machine's floor
 /// measured in the same run.
 enum BenchCommand {
-    static var definition: CommandDefinition {
-        CommandDefinition(
-            name: "bench", abstract: "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
-            discussion: "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
-            options: [.value("scale", "factor", "Scale the workload (default: 1; the tests run 0.005)."),
-                      .value("repeat", "count", "Measure the floor, each export and the report this many times and show the median (default: 3)."),
-                      .value("json-output", "file", "Also write the figures as JSON to this file."),
-                      .flag("keep", "Keep the temporary directory and say where it is."),
-                      ProjectCommands.json],
-            run: { parsed, context in
-                let scale = Double(parsed.value("scale") ?? "1") ?? -1
-                guard scale > 0, scale <= 4 else { throw UsageError(message: "--scale takes a number above 0 and up to 4", path: parsed.path) }
-                let repeats = Int(parsed.value("repeat") ?? "3") ?? 0
-                guard (1...20).contains(repeats) else { throw UsageError(message: "--repeat takes a whole number from 1 to 20", path: parsed.path) }
-                // A JSON file that could not be written is found out before minutes of measuring, not after.
-                let jsonOutput = try parsed.value("json-output").map(jsonDestination)
-                let result = try Bench(scale: scale, repeats: repeats, context: context).run(keep: parsed.flag("keep"))
-                let json = result.json
-                if parsed.json { context.printJSON(json) } else { context.standardOutput(result.table) }
-                if let jsonOutput {
-                    do { try Data((json.serialized() + "\n").utf8).write(to: jsonOutput, options: .atomic) } catch {
-                        throw RefusedError("The figures above could not be written to \(jsonOutput.path): \(SystemErrorText.reason(error))")
-                    }
-                }
-            })
-    }
-
-    /// Where --json-output goes: a file in a directory that is there.
-    static func jsonDestination(_ path: String) throws -> URL {
-        guard !CommandSupport.isDirectory(path) else { throw RefusedError("\(path) is a directory; --json-output takes a file's name.") }
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        guard CommandSupport.isDirectory(directory) else {
-            throw RefusedError("The directory \(directory) for --json-output is not there; nothing was measured.")
+  static var definition: CommandDefinition {
+    CommandDefinition(
+      name: "bench",
+      abstract:
+        "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
+      discussion:
+        "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
+      options: [
+        .value("scale", "factor", "Scale the workload (default: 1; the tests run 0.005)."),
+        .value(
+          "repeat", "count",
+          "Measure the floor, each export and the report this many times and show the median (default: 3)."
+        ),
+        .value("json-output", "file", "Also write the figures as JSON to this file."),
+        .flag("keep", "Keep the temporary directory and say where it is."),
+        ProjectCommands.json,
+      ],
+      run: { parsed, context in
+        let scale = Double(parsed.value("scale") ?? "1") ?? -1
+        guard scale > 0, scale <= 4 else {
+          throw UsageError(message: "--scale takes a number above 0 and up to 4", path: parsed.path)
         }
-        return url
+        let repeats = Int(parsed.value("repeat") ?? "3") ?? 0
+        guard (1...20).contains(repeats) else {
+          throw UsageError(message: "--repeat takes a whole number from 1 to 20", path: parsed.path)
+        }
+        // A JSON file that could not be written is found out before minutes of measuring, not after.
+        let jsonOutput = try parsed.value("json-output").map(jsonDestination)
+        let result = try Bench(scale: scale, repeats: repeats, context: context).run(
+          keep: parsed.flag("keep"))
+        let json = result.json
+        if parsed.json { context.printJSON(json) } else { context.standardOutput(result.table) }
+        if let jsonOutput {
+          do {
+            try Data((json.serialized() + "\n").utf8).write(to: jsonOutput, options: .atomic)
+          } catch {
+            throw RefusedError(
+              "The figures above could not be written to \(jsonOutput.path): \(SystemErrorText.reason(error))"
+            )
+          }
+        }
+      })
+  }
+
+  /// Where --json-output goes: a file in a directory that is there.
+  static func jsonDestination(_ path: String) throws -> URL {
+    guard !CommandSupport.isDirectory(path) else {
+      throw RefusedError("\(path) is a directory; --json-output takes a file's name.")
     }
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    guard CommandSupport.isDirectory(directory) else {
+      throw RefusedError(
+        "The directory \(directory) for --json-output is not there; nothing was measured.")
+    }
+    return url
+  }
 }
 
 struct Bench {
-    let scale: Double
-    /// How many times the floor, each export and the report are measured; the median is kept.
-    var repeats = 3
-    let context: CommandContext
+  let scale: Double
+  /// How many times the floor, each export and the report are measured; the median is kept.
+  var repeats = 3
+  let context: CommandContext
 
-    init(scale: Double, repeats: Int = 3, context: CommandContext) { self.scale = scale; self.repeats = repeats; self.context = context }
+  init(scale: Double, repeats: Int = 3, context: CommandContext) {
+    self.scale = scale
+    self.repeats = repeats
+    self.context = context
+  }
 
-    /// The run of median time, of `repeats` runs.
-    func median<T>(by time: (T) -> Double, _ measure: () throws -> T) rethrows -> T {
-        var runs: [T] = []
-        for _ in 0..<repeats { runs.append(try measure()) }
-        return runs.sorted { time($0) < time($1) }[runs.count / 2]
+  /// The run of median time, of `repeats` runs.
+  func median<T>(by time: (T) -> Double, _ measure: () throws -> T) rethrows -> T {
+    var runs: [T] = []
+    for _ in 0..<repeats { runs.append(try measure()) }
+    return runs.sorted { time($0) < time($1) }[runs.count / 2]
+  }
+
+  func median(_ measure: () throws -> Run) rethrows -> Run { try median(by: \.wall, measure) }
+
+  struct Run {
+    var wall: Double
+    var cpu: Double
+    var peakMB: Double
+    var status: Int32
+  }
+  struct Workload {
+    var label: String
+    var flows: Int, packets: Int, captureBytes: Int
+    var generate: Double = 0
+    var floor: Double = 0
+    var exportBundle: Run? = nil, exportReport: Run? = nil, verify: Run? = nil,
+      importRun: Run? = nil
+    var tshark: Double? = nil
+    var archiveBytes: UInt64 = 0, archiveWithReport: UInt64 = 0
+    var layout: Double = 0, drawing: Double = 0, pages = 0
+    var findings = 0, recorded = 0, captureFiles = 0
+  }
+
+  var executable: String {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+  }
+
+  func note(_ text: String) { context.standardError(text + "\n") }
+
+  func run(keep: Bool) throws -> BenchResult {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnelvision-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer {
+      if !keep { try? FileManager.default.removeItem(at: root) } else { note("Kept \(root.path)") }
     }
-
-    func median(_ measure: () throws -> Run) rethrows -> Run { try median(by: \.wall, measure) }
-
-    struct Run { var wall: Double; var cpu: Double; var peakMB: Double; var status: Int32 }
-    struct Workload {
-        var label: String
-        var flows: Int, packets: Int, captureBytes: Int
-        var generate: Double = 0
-        var floor: Double = 0
-        var exportBundle: Run? = nil, exportReport: Run? = nil, verify: Run? = nil, importRun: Run? = nil
-        var tshark: Double? = nil
-        var archiveBytes: UInt64 = 0, archiveWithReport: UInt64 = 0
-        var layout: Double = 0, drawing: Double = 0, pages = 0
-        var findings = 0, recorded = 0, captureFiles = 0
+    var workloads: [Workload] = []
+    note("[machine] two threads at once against one")
+    let coresBefore = coresAtOnce()
+    for (label, factor) in [("tenth", 0.1 * scale), ("full", scale)] {
+      let flows = max(40, Int(20_000 * factor))
+      let packets = max(800, Int(400_000 * factor))
+      let bytes = max(400_000, Int(229_000_000 * factor))
+      workloads.append(
+        try measure(
+          Workload(label: label, flows: flows, packets: packets, captureBytes: bytes),
+          in: root.appendingPathComponent(label)))
     }
+    note("[machine] two threads at once against one, again")
+    return BenchResult(
+      workloads: workloads, scale: scale, repeats: repeats,
+      coresAtOnce: (coresBefore, coresAtOnce()))
+  }
 
-    var executable: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0] }
-
-    func note(_ text: String) { context.standardError(text + "\n") }
-
-    func run(keep: Bool) throws -> BenchResult {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tunnelvision-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { if !keep { try? FileManager.default.removeItem(at: root) } else { note("Kept \(root.path)") } }
-        var workloads: [Workload] = []
-        note("[machine] two threads at once against one")
-        let coresBefore = coresAtOnce()
-        for (label, factor) in [("tenth", 0.1 * scale), ("full", scale)] {
-            let flows = max(40, Int(20_000 * factor)), packets = max(800, Int(400_000 * factor)), bytes = max(400_000, Int(229_000_000 * factor))
-            workloads.append(try measure(Workload(label: label, flows: flows, packets: packets, captureBytes: bytes), in: root.appendingPathComponent(label)))
-        }
-        note("[machine] two threads at once against one, again")
-        return BenchResult(workloads: workloads, scale: scale, repeats: repeats, coresAtOnce: (coresBefore, coresAtOnce()))
+  /// How much work two threads do at once against one alone (2: two whole cores; 1: the second
+  /// gives nothing): each runs the same integer arithmetic, one thread, then two at once. The
+  /// exports run on two threads, so their figures move with this.
+  func coresAtOnce() -> Double {
+    func seconds(_ work: () -> Void) -> Double {
+      let start = Date()
+      work()
+      return Date().timeIntervalSince(start)
     }
-
-    /// How much work two threads do at once against one alone (2: two whole cores; 1: the second
-    /// gives nothing): each runs the same integer arithmetic, one thread, then two at once. The
-    /// exports run on two threads, so their figures move with this.
-    func coresAtOnce() -> Double {
-        func seconds(_ work: () -> Void) -> Double { let start = Date(); work(); return Date().timeIntervalSince(start) }
-        // A tenth as long for the test suite's tiny workloads (which run a debug build).
-        let rounds = Int(200_000_000 * min(1, max(0.1, scale * 20)))
-        let one = median(by: { $0 }) { seconds { Self.spin(rounds) } }
-        let two = median(by: { $0 }) { seconds { DispatchQueue.concurrentPerform(iterations: 2) { _ in Self.spin(rounds) } } }
-        return 2 * one / max(two, 1e-9)
+    // A tenth as long for the test suite's tiny workloads (which run a debug build).
+    let rounds = Int(200_000_000 * min(1, max(0.1, scale * 20)))
+    let one = median(by: \.self) { seconds { Self.spin(rounds) } }
+    let two = median(by: \.self) {
+      seconds { DispatchQueue.concurrentPerform(iterations: 2) { _ in Self.spin(rounds) } }
     }
+    return 2 * one / max(two, 1e-9)
+  }
 
-    /// A xorshift generator stepped `rounds` times (200 million: about 0.1 s of a core); the result
-    /// is kept so that it is computed.
-    @inline(never) static func spin(_ rounds: Int) {
-        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for _ in 0..<rounds { x ^= x << 13; x ^= x >> 7; x ^= x << 17 }
-        spun.withLock { $0 &+= x }
+  /// A xorshift generator stepped `rounds` times (200 million: about 0.1 s of a core); the result
+  /// is kept so that it is computed.
+  @inline(never) static func spin(_ rounds: Int) {
+    var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for _ in 0..<rounds {
+      x ^= x << 13
+      x ^= x >> 7
+      x ^= x << 17
     }
-    static let spun = Mutex<UInt64>(0)
+    spun.withLock { $0 &+= x }
+  }
+  static let spun = Mutex<UInt64>(0)
 
-    func measure(_ initial: Workload, in dir: URL) throws -> Workload {
-        var w = initial
-        let store = dir.appendingPathComponent("store")
-        note("[\(w.label)] writing the workload: \(w.flows) flows, \(w.packets) packets, \(w.captureBytes) capture bytes")
-        let start = Date()
-        _ = try SampleWriter.write(SampleScenario.plan(SampleOptions(flows: w.flows, packets: w.packets, captureBytes: w.captureBytes)), to: store)
-        w.generate = Date().timeIntervalSince(start)
-        let flowStore = try FlowStore(directory: store)
-        let project = try flowStore.auditProjects().first { $0.name == SampleScenario.projectName }!
-        let session = try flowStore.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" }!
-        let sequences = try flowStore.captureFileSequences(inAuditSession: session.id).sorted()
-        let library = CaptureLibrary(directory: flowStore.capturesDirectory)
-        let files = sequences.map { library.url(sequence: $0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
-        w.captureFiles = files.count
-        // The floor: read, hash, write each capture file once.
-        note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
-        w.floor = try median {
-            sync()
-            let start = Date()
-            let copy = dir.appendingPathComponent("floor.bin")
-            let out = try EvidenceFileWriter(url: copy)
-            for file in files {
-                let handle = try FileHandle(forReadingFrom: file)
-                while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { try out.write(data) }
-                try handle.close()
-            }
-            _ = try out.finish()
-            let wall = Date().timeIntervalSince(start)
-            try? FileManager.default.removeItem(at: copy)
-            return Run(wall: wall, cpu: 0, peakMB: 0, status: 0)
-        }.wall
-        let at = "2026-10-07T09:00:00Z"
-        note("[\(w.label)] exporting without the report")
-        let plain = dir.appendingPathComponent("plain.zip"), full = dir.appendingPathComponent("full.zip")
-        // Each export writes a new file, as the floor does: replacing the last run's 270 MB archive
-        // would have each run but the first pay some 0.1 s for the kernel letting go of it.
-        w.exportBundle = try median {
-            try? FileManager.default.removeItem(at: plain)
-            return try child(["--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o", plain.path, "--json"])
-        }
-        w.archiveBytes = size(plain)
-        note("[\(w.label)] exporting with the report")
-        w.exportReport = try median {
-            try? FileManager.default.removeItem(at: full)
-            return try child(["--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json"])
-        }
-        w.archiveWithReport = size(full)
-        note("[\(w.label)] the report alone")
-        let exporter = EvidenceExporter(store: flowStore, temporaryDirectory: dir.appendingPathComponent("tmp"))
-        let timing = try median(by: { $0.layout + $0.drawing }) {
-            sync()
-            return try exporter.report(sessionID: session.id, exportedWith: "bench", now: Date(timeIntervalSince1970: 1_791_370_800),
-                                       destination: dir.appendingPathComponent("report.pdf"))
-        }
-        w.layout = timing.layout; w.drawing = timing.drawing; w.pages = timing.pages
-        let (bundle, _) = try exporter.bundle(sessionID: session.id, exportedWith: "bench", now: Date())
-        w.findings = bundle.findings.count
-        w.recorded = try flowStore.packetCounts(inAuditSession: session.id).reduce(0) { $0 + $1.packets }
-        note("[\(w.label)] verifying the archive")
-        w.verify = try child(["verify", full.path, "--json"])
-        // Import: the session's captures as one pcap, beside tshark reading it.
-        let merged = dir.appendingPathComponent("workload.pcap")
-        try merge(files, into: merged)
-        note("[\(w.label)] importing \(size(merged)) bytes")
-        let importStore = dir.appendingPathComponent("import-store")
-        _ = try child(["--store", importStore.path, "project", "new", "Bench"])
-        w.importRun = try child(["--store", importStore.path, "import", merged.path, "--project", "Bench", "--baseline", "--json"])
-        if ExternalToolPath.find("tshark") != nil {
-            note("[\(w.label)] tshark reading the same file")
-            w.tshark = try child(["-r", merged.path, "-T", "fields", "-e", "tls.handshake.extensions_server_name"], program: ExternalToolPath.find("tshark")!).wall
-        }
-        try? FileManager.default.removeItem(at: merged)
-        return w
+  func measure(_ initial: Workload, in dir: URL) throws -> Workload {
+    var w = initial
+    let store = dir.appendingPathComponent("store")
+    note(
+      "[\(w.label)] writing the workload: \(w.flows) flows, \(w.packets) packets, \(w.captureBytes) capture bytes"
+    )
+    let start = Date()
+    _ = try SampleWriter.write(
+      SampleScenario.plan(
+        SampleOptions(flows: w.flows, packets: w.packets, captureBytes: w.captureBytes)), to: store)
+    w.generate = Date().timeIntervalSince(start)
+    let flowStore = try FlowStore(directory: store)
+    let project = try flowStore.auditProjects().first { $0.name == SampleScenario.projectName }!
+    let session = try flowStore.auditSessions(forProject: project.id).first {
+      $0.kind.release?.version == "2.4.0"
+    }!
+    let sequences = try flowStore.captureFileSequences(inAuditSession: session.id).sorted()
+    let library = CaptureLibrary(directory: flowStore.capturesDirectory)
+    let files = sequences.map { library.url(sequence: $0) }.filter {
+      FileManager.default.fileExists(atPath: $0.path)
     }
-
-    func size(_ url: URL) -> UInt64 { (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)??.uint64Value ?? 0 }
-
-    /// The store's pcap files as one: the first header, then every complete record of each file
-    /// (a file whose last record was cut short gives the records before it).
-    func merge(_ files: [URL], into url: URL) throws {
-        let out = try EvidenceFileWriter(url: url)
-        for (i, file) in files.enumerated() {
-            let data = try Data(contentsOf: file, options: .alwaysMapped)
-            guard data.count >= PcapFormat.globalHeaderLength else { continue }
-            if i == 0 { try out.write(data.prefix(PcapFormat.globalHeaderLength)) }
-            var at = PcapFormat.globalHeaderLength
-            var end = at
-            while at + PcapFormat.recordHeaderLength <= data.count {
-                let included = Int(data[at + 8]) | Int(data[at + 9]) << 8 | Int(data[at + 10]) << 16 | Int(data[at + 11]) << 24
-                guard at + PcapFormat.recordHeaderLength + included <= data.count else { break }
-                at += PcapFormat.recordHeaderLength + included
-                end = at
-            }
-            try out.write(data[PcapFormat.globalHeaderLength..<end])
-        }
-        _ = try out.finish()
+    w.captureFiles = files.count
+    // The floor: read, hash, write each capture file once.
+    note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
+    w.floor = try median {
+      sync()
+      let start = Date()
+      let copy = dir.appendingPathComponent("floor.bin")
+      let out = try EvidenceFileWriter(url: copy)
+      for file in files {
+        let handle = try FileHandle(forReadingFrom: file)
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { try out.write(data) }
+        try handle.close()
+      }
+      _ = try out.finish()
+      let wall = Date().timeIntervalSince(start)
+      try? FileManager.default.removeItem(at: copy)
+      return Run(wall: wall, cpu: 0, peakMB: 0, status: 0)
+    }.wall
+    let at = "2026-10-07T09:00:00Z"
+    note("[\(w.label)] exporting without the report")
+    let plain = dir.appendingPathComponent("plain.zip")
+    let full = dir.appendingPathComponent("full.zip")
+    // Each export writes a new file, as the floor does: replacing the last run's 270 MB archive
+    // would have each run but the first pay some 0.1 s for the kernel letting go of it.
+    w.exportBundle = try median {
+      try? FileManager.default.removeItem(at: plain)
+      return try child([
+        "--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o",
+        plain.path, "--json",
+      ])
     }
-
-    /// Runs a child process to its end: wall time, CPU time and peak resident memory of its own.
-    /// The child runs under GNU time, which forks it from a small process: a child spawned straight
-    /// from this one would inherit this process's high-water mark across exec (Linux keeps the
-    /// larger of the two), and its peak would be ours.
-    func child(_ arguments: [String], program: String? = nil) throws -> Run {
-        // Each step starts with the page cache's dirty pages on disk, as the floor does: otherwise a
-        // step pays for flushing what the one before it wrote.
-        sync()
-        guard let time = ExternalToolPath.find("time") ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil) else {
-            return try spawn(arguments, program: program)
-        }
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-time-\(getpid())-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: report) }
-        var run = try spawn(["-f", "%e %U %S %M %x", "-o", report.path, program ?? executable] + arguments, program: time, checked: false)
-        let fields = ((try? String(contentsOf: report, encoding: .utf8)) ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
-        guard fields.count >= 5 else { throw RefusedError("The benchmark could not read GNU time's figures for \(arguments.first ?? "a step").") }
-        let exit = Int32(fields[4])
-        if exit != 0 && program == nil { throw RefusedError("The benchmark's step 'tunnelvision \(arguments.joined(separator: " "))' failed (exit \(exit)).") }
-        run.cpu = fields[1] + fields[2]
-        run.peakMB = fields[3] / 1024
-        run.status = exit
-        return run
+    w.archiveBytes = size(plain)
+    note("[\(w.label)] exporting with the report")
+    w.exportReport = try median {
+      try? FileManager.default.removeItem(at: full)
+      return try child([
+        "--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json",
+      ])
     }
-
-    func spawn(_ arguments: [String], program: String? = nil, checked: Bool = true) throws -> Run {
-        let path = program ?? executable
-        var pid: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let start = Date()
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw RefusedError("The benchmark could not start \(path): \(String(cString: strerror(spawned))).") }
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
-        let wall = Date().timeIntervalSince(start)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        let exit = (status >> 8) & 0xff
-        if checked && exit != 0 && program == nil { throw RefusedError("The benchmark's step 'tunnelvision \(arguments.joined(separator: " "))' failed (exit \(exit)).") }
-        return Run(wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: exit)
+    w.archiveWithReport = size(full)
+    note("[\(w.label)] the report alone")
+    let exporter = EvidenceExporter(
+      store: flowStore, temporaryDirectory: dir.appendingPathComponent("tmp"))
+    let timing = try median(by: \.total) {
+      sync()
+      return try exporter.report(
+        sessionID: session.id, exportedWith: "bench",
+        now: Date(timeIntervalSince1970: 1_791_370_800),
+        destination: dir.appendingPathComponent("report.pdf"))
     }
+    w.layout = timing.layout
+    w.drawing = timing.drawing
+    w.pages = timing.pages
+    let (bundle, _) = try exporter.bundle(sessionID: session.id, exportedWith: "bench", now: Date())
+    w.findings = bundle.findings.count
+    w.recorded = try flowStore.packetCounts(inAuditSession: session.id).reduce(0) {
+      $0 + $1.packets
+    }
+    note("[\(w.label)] verifying the archive")
+    w.verify = try child(["verify", full.path, "--json"])
+    // Import: the session's captures as one pcap, beside tshark reading it.
+    let merged = dir.appendingPathComponent("workload.pcap")
+    try merge(files, into: merged)
+    note("[\(w.label)] importing \(size(merged)) bytes")
+    let importStore = dir.appendingPathComponent("import-store")
+    _ = try child(["--store", importStore.path, "project", "new", "Bench"])
+    w.importRun = try child([
+      "--store", importStore.path, "import", merged.path, "--project", "Bench", "--baseline",
+      "--json",
+    ])
+    if ExternalToolPath.find("tshark") != nil {
+      note("[\(w.label)] tshark reading the same file")
+      w.tshark = try child(
+        ["-r", merged.path, "-T", "fields", "-e", "tls.handshake.extensions_server_name"],
+        program: ExternalToolPath.find("tshark")!
+      ).wall
+    }
+    try? FileManager.default.removeItem(at: merged)
+    return w
+  }
+
+  func size(_ url: URL) -> UInt64 {
+    (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)??.uint64Value
+      ?? 0
+  }
+
+  /// The store's pcap files as one: the first header, then every complete record of each file
+  /// (a file whose last record was cut short gives the records before it).
+  func merge(_ files: [URL], into url: URL) throws {
+    let out = try EvidenceFileWriter(url: url)
+    for (i, file) in files.enumerated() {
+      let data = try Data(contentsOf: file, options: .alwaysMapped)
+      guard data.count >= PcapFormat.globalHeaderLength else { continue }
+      if i == 0 { try out.write(data.prefix(PcapFormat.globalHeaderLength)) }
+      var at = PcapFormat.globalHeaderLength
+      var end = at
+      while at + PcapFormat.recordHeaderLength <= data.count {
+        let included =
+          Int(data[at + 8]) | Int(data[at + 9]) << 8 | Int(data[at + 10]) << 16 | Int(data[at + 11])
+          << 24
+        guard at + PcapFormat.recordHeaderLength + included <= data.count else { break }
+        at += PcapFormat.recordHeaderLength + included
+        end = at
+      }
+      try out.write(data[PcapFormat.globalHeaderLength..<end])
+    }
+    _ = try out.finish()
+  }
+
+  /// Runs a child process to its end: wall time, CPU time and peak resident memory of its own.
+  /// The child runs under GNU time, which forks it from a small process: a child spawned straight
+  /// from this one would inherit this process's high-water mark across exec (Linux keeps the
+  /// larger of the two), and its peak would be ours.
+  func child(_ arguments: [String], program: String? = nil) throws -> Run {
+    // Each step starts with the page cache's dirty pages on disk, as the floor does: otherwise a
+    // step pays for flushing what the one before it wrote.
+    sync()
+    guard
+      let time = ExternalToolPath.find("time")
+        ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil)
+    else {
+      return try spawn(arguments, program: program)
+    }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-time-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: report) }
+    var run = try spawn(
+      ["-f", "%e %U %S %M %x", "-o", report.path, program ?? executable] + arguments, program: time,
+      checked: false)
+    let fields = ((try? String(contentsOf: report, encoding: .utf8)) ?? "").split(whereSeparator: {
+      $0 == " " || $0 == "\n"
+    }).compactMap { Double($0) }
+    guard fields.count >= 5 else {
+      throw RefusedError(
+        "The benchmark could not read GNU time's figures for \(arguments.first ?? "a step").")
+    }
+    let exit = Int32(fields[4])
+    if exit != 0 && program == nil {
+      throw RefusedError(
+        "The benchmark's step 'tunnelvision \(arguments.joined(separator: " "))' failed (exit \(exit))."
+      )
+    }
+    run.cpu = fields[1] + fields[2]
+    run.peakMB = fields[3] / 1024
+    run.status = exit
+    return run
+  }
+
+  func spawn(_ arguments: [String], program: String? = nil, checked: Bool = true) throws -> Run {
+    let path = program ?? executable
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let start = Date()
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    guard spawned == 0 else {
+      throw RefusedError(
+        "The benchmark could not start \(path): \(String(cString: strerror(spawned))).")
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    _ = wait4(pid, &status, 0, &usage)
+    let wall = Date().timeIntervalSince(start)
+    let cpu =
+      Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    let exit = (status >> 8) & 0xff
+    if checked && exit != 0 && program == nil {
+      throw RefusedError(
+        "The benchmark's step 'tunnelvision \(arguments.joined(separator: " "))' failed (exit \(exit))."
+      )
+    }
+    return Run(wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: exit)
+  }
 }
 
 enum ExternalToolPath {
-    static func find(_ name: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
+  static func find(_ name: String) -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+      separator: ":")
+    {
+      let path = "\(dir)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
     }
+    return nil
+  }
 }
 
 struct BenchResult {
-    let workloads: [Bench.Workload]
-    let scale: Double
-    var repeats = 1
-    /// Two threads' work against one thread's, before the workloads and after them.
-    var coresAtOnce: (before: Double, after: Double) = (0, 0)
+  let workloads: [Bench.Workload]
+  let scale: Double
+  var repeats = 1
+  /// Two threads' work against one thread's, before the workloads and after them.
+  var coresAtOnce: (before: Double, after: Double) = (0, 0)
 
-    static func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+  static func f(_ value: Double, _ digits: Int = 2) -> String {
+    String(format: "%.\(digits)f", value)
+  }
 
-    static func aligned(_ rows: [[String]]) -> String { TextColumns().lines(rows).map { $0 + "\n" }.joined() }
+  static func aligned(_ rows: [[String]]) -> String {
+    TextColumns().lines(rows).map { $0 + "\n" }.joined()
+  }
 
-    var table: String {
-        var out = "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run"
-        out += repeats > 1 ? "; the floor, the exports and the report are the median of \(repeats) runs\n\n" : "\n\n"
-        out += Self.aligned([["workload", "flows", "packets", "capture MB", "files", "findings", "pages"]] + workloads.map { w in
-            [w.label, "\(w.flows)", "\(w.packets)", Self.f(Double(w.captureBytes) / 1e6, 1), "\(w.captureFiles)", "\(w.findings)", "\(w.pages)"]
+  var table: String {
+    var out =
+      "TunnelVision Evidence benchmark (scale \(scale)); ratios are to the floor of the same workload, measured in this run"
+    out +=
+      repeats > 1
+      ? "; the floor, the exports and the report are the median of \(repeats) runs\n\n" : "\n\n"
+    out += Self.aligned(
+      [["workload", "flows", "packets", "capture MB", "files", "findings", "pages"]]
+        + workloads.map { w in
+          [
+            w.label, "\(w.flows)", "\(w.packets)", Self.f(Double(w.captureBytes) / 1e6, 1),
+            "\(w.captureFiles)", "\(w.findings)", "\(w.pages)",
+          ]
         })
-        var steps: [[String]] = [["step", "workload", "wall s", "cpu s", "peak MB", "ratio"]]
-        var notes: [[String]] = []
-        for w in workloads {
-            func row(_ name: String, _ run: Bench.Run?, _ extra: String = "") {
-                guard let run else { return }
-                steps.append([name, w.label, Self.f(run.wall), Self.f(run.cpu), Self.f(run.peakMB, 1),
-                              "\(Self.f(run.wall / max(w.floor, 1e-6)))×floor" + extra])
-            }
-            steps.append(["floor (read+hash+write)", w.label, Self.f(w.floor), "—", "—", "1.00"])
-            row("export, no report", w.exportBundle)
-            row("export with report", w.exportReport)
-            row("verify", w.verify)
-            if let run = w.importRun {
-                row("import", run, w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" } ?? "  (tshark not installed)")
-            }
-            notes.append(["report layout / drawing", w.label, "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s"])
-            notes.append(["archive", w.label, "\(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it"])
-        }
-        notes.append(["two cores at once", "machine", "\(Self.f(coresAtOnce.before))× one core's work before the workloads, \(Self.f(coresAtOnce.after))× after (2.00: two whole cores)"])
-        out += "\n" + Self.aligned(steps) + "\n" + Self.aligned(notes)
-        return out
+    var steps: [[String]] = [["step", "workload", "wall s", "cpu s", "peak MB", "ratio"]]
+    var notes: [[String]] = []
+    for w in workloads {
+      func row(_ name: String, _ run: Bench.Run?, _ extra: String = "") {
+        guard let run else { return }
+        steps.append([
+          name, w.label, Self.f(run.wall), Self.f(run.cpu), Self.f(run.peakMB, 1),
+          "\(Self.f(run.wall / max(w.floor, 1e-6)))×floor" + extra,
+        ])
+      }
+      steps.append(["floor (read+hash+write)", w.label, Self.f(w.floor), "—", "—", "1.00"])
+      row("export, no report", w.exportBundle)
+      row("export with report", w.exportReport)
+      row("verify", w.verify)
+      if let run = w.importRun {
+        row(
+          "import", run,
+          w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" }
+            ?? "  (tshark not installed)")
+      }
+      notes.append([
+        "report layout / drawing", w.label,
+        "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s",
+      ])
+      notes.append([
+        "archive", w.label,
+        "\(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it",
+      ])
     }
+    notes.append([
+      "two cores at once", "machine",
+      "\(Self.f(coresAtOnce.before))× one core's work before the workloads, \(Self.f(coresAtOnce.after))× after (2.00: two whole cores)",
+    ])
+    out += "\n" + Self.aligned(steps) + "\n" + Self.aligned(notes)
+    return out
+  }
 
-    var json: JSONValue {
-        func run(_ r: Bench.Run?) -> JSONValue {
-            guard let r else { return .null }
-            return .object(["wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu), "peakMegabytes": .double(r.peakMB)])
-        }
-        return .object(["scale": .double(scale), "repeats": .int(repeats),
-                        "coresAtOnce": .object(["before": .double(coresAtOnce.before), "after": .double(coresAtOnce.after)]),
-                        "workloads": .array(workloads.map { w in
-            .object(["label": .string(w.label), "flows": .int(w.flows), "packets": .int(w.packets), "captureBytes": .int(w.captureBytes),
-                     "captureFiles": .int(w.captureFiles), "findings": .int(w.findings), "recordedPackets": .int(w.recorded),
-                     "generateSeconds": .double(w.generate), "floorSeconds": .double(w.floor),
-                     "exportWithoutReport": run(w.exportBundle), "exportWithReport": run(w.exportReport), "verify": run(w.verify),
-                     "import": run(w.importRun), "tsharkSeconds": w.tshark.map(JSONValue.double) ?? .null,
-                     "exportWithReportOverFloor": .double((w.exportReport?.wall ?? 0) / max(w.floor, 1e-6)),
-                     "importOverTshark": w.tshark.map { .double((w.importRun?.wall ?? 0) / max($0, 1e-6)) } ?? .null,
-                     "report": .object(["pages": .int(w.pages), "layoutSeconds": .double(w.layout), "drawingSeconds": .double(w.drawing),
-                                        "pagesPerSecond": .double(Double(w.pages) / max(w.layout + w.drawing, 1e-6))]),
-                     "archiveBytes": .int(w.archiveBytes), "archiveWithReportBytes": .int(w.archiveWithReport)])
-        })])
+  var json: JSONValue {
+    func run(_ r: Bench.Run?) -> JSONValue {
+      guard let r else { return .null }
+      return .object([
+        "wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu),
+        "peakMegabytes": .double(r.peakMB),
+      ])
     }
+    return .object([
+      "scale": .double(scale), "repeats": .int(repeats),
+      "coresAtOnce": .object([
+        "before": .double(coresAtOnce.before), "after": .double(coresAtOnce.after),
+      ]),
+      "workloads": .array(
+        workloads.map { w in
+          .object([
+            "label": .string(w.label), "flows": .int(w.flows), "packets": .int(w.packets),
+            "captureBytes": .int(w.captureBytes),
+            "captureFiles": .int(w.captureFiles), "findings": .int(w.findings),
+            "recordedPackets": .int(w.recorded),
+            "generateSeconds": .double(w.generate), "floorSeconds": .double(w.floor),
+            "exportWithoutReport": run(w.exportBundle), "exportWithReport": run(w.exportReport),
+            "verify": run(w.verify),
+            "import": run(w.importRun), "tsharkSeconds": w.tshark.map(JSONValue.double) ?? .null,
+            "exportWithReportOverFloor": .double((w.exportReport?.wall ?? 0) / max(w.floor, 1e-6)),
+            "importOverTshark": w.tshark.map { .double((w.importRun?.wall ?? 0) / max($0, 1e-6)) }
+              ?? .null,
+            "report": .object([
+              "pages": .int(w.pages), "layoutSeconds": .double(w.layout),
+              "drawingSeconds": .double(w.drawing),
+              "pagesPerSecond": .double(Double(w.pages) / max(w.layout + w.drawing, 1e-6)),
+            ]),
+            "archiveBytes": .int(w.archiveBytes),
+            "archiveWithReportBytes": .int(w.archiveWithReport),
+          ])
+        }),
+    ])
+  }
 }

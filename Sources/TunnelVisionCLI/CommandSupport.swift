@@ -4,94 +4,110 @@ import Foundation
 
 /// What every command needs: the store, and projects and sessions named on the command line.
 struct CommandSupport {
-    let parsed: ParsedCommand
-    let context: CommandContext
+  let parsed: ParsedCommand
+  let context: CommandContext
 
-    var storeURL: URL { StoreLocation.resolve(option: parsed.value("store"), environment: context.environment) }
+  var storeURL: URL {
+    StoreLocation.resolve(option: parsed.value("store"), environment: context.environment)
+  }
 
-    func openStore() throws -> FlowStore { try FlowStore(directory: storeURL) }
+  func openStore() throws -> FlowStore { try FlowStore(directory: storeURL) }
 
-    /// A project by exact name, or by id.
-    func project(_ text: String, in store: FlowStore) throws -> AuditProject {
-        let projects = try store.auditProjects()
-        let named = projects.filter { $0.name == text }
-        if named.count == 1 { return named[0] }
-        if named.count > 1 {
-            throw RefusedError("\(named.count) projects are named “\(text)”; name one by its id (\(named.map { String($0.id) }.joined(separator: ", "))).")
+  /// A project by exact name, or by id.
+  func project(_ text: String, in store: FlowStore) throws -> AuditProject {
+    let projects = try store.auditProjects()
+    let named = projects.filter { $0.name == text }
+    if named.count == 1 { return named[0] }
+    if named.count > 1 {
+      throw RefusedError(
+        "\(named.count) projects are named “\(text)”; name one by its id (\(named.map { String($0.id) }.joined(separator: ", ")))."
+      )
+    }
+    if let id = Int64(text), let project = projects.first(where: { $0.id == id }) { return project }
+    throw RefusedError(
+      "There is no project named “\(text)”. 'tunnelvision project list' shows the projects there are."
+    )
+  }
+
+  /// A session by id.
+  func session(_ text: String, in store: FlowStore) throws -> AuditSession {
+    guard let id = Int64(text) else {
+      throw UsageError(
+        message: "A session is named by its id, a number; “\(text)” is not one", path: parsed.path)
+    }
+    guard let session = try store.auditSession(id: id) else {
+      throw AuditStoreError.sessionNotFound(id)
+    }
+    return session
+  }
+
+  func projectName(_ store: FlowStore) -> (Int64) -> String? {
+    { sessionID in
+      guard let session = try? store.auditSession(id: sessionID) else { return nil }
+      return (try? store.auditProject(id: session.projectID))?.name
+    }
+  }
+
+  /// Reads `--allow PATTERN[=NOTE]` entries; every rejected one is reported on its own line.
+  func allowlist(_ texts: [String], startingAt first: Int = 1) throws -> [AllowlistEntry] {
+    var entries: [AllowlistEntry] = []
+    var problems: [String] = []
+    for (offset, text) in texts.enumerated() {
+      let number = first + offset
+      let (pattern, note) = Self.splitAllow(text)
+      if pattern.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let note, !note.trimmingCharacters(in: .whitespaces).isEmpty {
+          problems.append(
+            "Allowlist entry \(number) has a note (“\(note)”) but no domain; write the domain before the “=”."
+          )
         }
-        if let id = Int64(text), let project = projects.first(where: { $0.id == id }) { return project }
-        throw RefusedError("There is no project named “\(text)”. 'tunnelvision project list' shows the projects there are.")
+        continue  // a blank entry is ignored
+      }
+      do {
+        entries.append(AllowlistEntry(pattern: try DomainPattern(parsing: pattern), note: note))
+      } catch {
+        problems.append(
+          "Allowlist entry \(number): "
+            + AllowlistPresentation.sentence(for: error, pattern: pattern))
+      }
     }
+    if !problems.isEmpty { throw RefusedError(problems.joined(separator: "\n")) }
+    return entries
+  }
 
-    /// A session by id.
-    func session(_ text: String, in store: FlowStore) throws -> AuditSession {
-        guard let id = Int64(text) else {
-            throw UsageError(message: "A session is named by its id, a number; “\(text)” is not one", path: parsed.path)
-        }
-        guard let session = try store.auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
-        return session
-    }
-
-    func projectName(_ store: FlowStore) -> (Int64) -> String? {
-        { sessionID in
-            guard let session = try? store.auditSession(id: sessionID) else { return nil }
-            return (try? store.auditProject(id: session.projectID))?.name
-        }
-    }
-
-    /// Reads `--allow PATTERN[=NOTE]` entries; every rejected one is reported on its own line.
-    func allowlist(_ texts: [String], startingAt first: Int = 1) throws -> [AllowlistEntry] {
-        var entries: [AllowlistEntry] = []
-        var problems: [String] = []
-        for (offset, text) in texts.enumerated() {
-            let number = first + offset
-            let (pattern, note) = Self.splitAllow(text)
-            if pattern.trimmingCharacters(in: .whitespaces).isEmpty {
-                if let note, !note.trimmingCharacters(in: .whitespaces).isEmpty {
-                    problems.append("Allowlist entry \(number) has a note (“\(note)”) but no domain; write the domain before the “=”.")
-                }
-                continue   // a blank entry is ignored
-            }
-            do {
-                entries.append(AllowlistEntry(pattern: try DomainPattern(parsing: pattern), note: note))
-            } catch {
-                problems.append("Allowlist entry \(number): " + AllowlistPresentation.sentence(for: error, pattern: pattern))
-            }
-        }
-        if !problems.isEmpty { throw RefusedError(problems.joined(separator: "\n")) }
-        return entries
-    }
-
-    static func splitAllow(_ text: String) -> (String, String?) {
-        guard let eq = text.firstIndex(of: "=") else { return (text, nil) }
-        return (String(text[..<eq]), String(text[text.index(after: eq)...]))
-    }
+  static func splitAllow(_ text: String) -> (String, String?) {
+    guard let eq = text.firstIndex(of: "=") else { return (text, nil) }
+    return (String(text[..<eq]), String(text[text.index(after: eq)...]))
+  }
 }
 
 extension CommandSupport {
-    func overview(of project: AuditProject, in store: FlowStore) throws -> ProjectOverview {
-        let sessions = try store.auditSessions(forProject: project.id)
-        var counts: [Int64: Int] = [:]
-        for session in sessions { counts[session.id] = try store.flowCount(inAuditSession: session.id) }
-        let catalogue = project.catalogueVersion ?? RequirementCatalogueLibrary.defaultIdentifier
-        return ProjectOverview(project: project, sessions: sessions, connectionCounts: counts,
-                               recording: try store.auditRecording(), catalogueIdentifier: catalogue,
-                               catalogueIsDefault: project.catalogueVersion == nil)
-    }
+  func overview(of project: AuditProject, in store: FlowStore) throws -> ProjectOverview {
+    let sessions = try store.auditSessions(forProject: project.id)
+    var counts: [Int64: Int] = [:]
+    for session in sessions { counts[session.id] = try store.flowCount(inAuditSession: session.id) }
+    let catalogue = project.catalogueVersion ?? RequirementCatalogueLibrary.defaultIdentifier
+    return ProjectOverview(
+      project: project, sessions: sessions, connectionCounts: counts,
+      recording: try store.auditRecording(), catalogueIdentifier: catalogue,
+      catalogueIsDefault: project.catalogueVersion == nil)
+  }
 
-    func overview(of session: AuditSession, in store: FlowStore) throws -> SessionOverview {
-        let project = try store.auditProject(id: session.projectID)
-        return SessionOverview(session: session, projectName: project?.name ?? "project \(session.projectID)",
-                               markers: try store.markers(forSession: session.id),
-                               connectionCount: try store.flowCount(inAuditSession: session.id),
-                               otherSessions: try store.auditSessions(forProject: session.projectID))
-    }
+  func overview(of session: AuditSession, in store: FlowStore) throws -> SessionOverview {
+    let project = try store.auditProject(id: session.projectID)
+    return SessionOverview(
+      session: session, projectName: project?.name ?? "project \(session.projectID)",
+      markers: try store.markers(forSession: session.id),
+      connectionCount: try store.flowCount(inAuditSession: session.id),
+      otherSessions: try store.auditSessions(forProject: session.projectID))
+  }
 }
 
 extension CommandSupport {
-    /// Whether `path` names a directory (not a file, and not nothing).
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
+  /// Whether `path` names a directory (not a file, and not nothing).
+  static func isDirectory(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
 }

@@ -4,179 +4,265 @@ import FlowStore
 import Foundation
 
 enum ExportCommands {
-    static let at = OptionDefinition.value("at", "instant", "The export instant, RFC 3339, from 1970 to 2261 (default: now). The same session and instant give the same bytes.")
+  static let at = OptionDefinition.value(
+    "at", "instant",
+    "The export instant, RFC 3339, from 1970 to 2261 (default: now). The same session and instant give the same bytes."
+  )
 
-    static func instant(_ parsed: ParsedCommand, context: CommandContext) throws -> Date {
-        guard let text = parsed.value("at") else { return context.now() }
-        guard let date = Instant.parseRFC3339(text) else {
-            throw UsageError(message: "--at takes an RFC 3339 instant such as 2026-10-09T10:00:00Z; “\(text)” is not one", path: parsed.path)
-        }
-        // What the history and the documents carry to the microsecond: from 1970 to the start of 2262.
-        guard Instant.storableMicroseconds.contains(Instant.microseconds(date)) else {
-            throw UsageError(message: "--at takes an instant from 1970 up to the start of 2262; “\(text)” is outside", path: parsed.path)
-        }
-        return date
+  static func instant(_ parsed: ParsedCommand, context: CommandContext) throws -> Date {
+    guard let text = parsed.value("at") else { return context.now() }
+    guard let date = Instant.parseRFC3339(text) else {
+      throw UsageError(
+        message:
+          "--at takes an RFC 3339 instant such as 2026-10-09T10:00:00Z; “\(text)” is not one",
+        path: parsed.path)
     }
-
-    /// An exporter reading the project's catalogue (bundled or kept in the store), or the one given on the command line.
-    /// It works in a directory of its own (one per exporter), so that exports running at once (two terminals, a script) never
-    /// clear each other's files; `withExporter` removes it.
-    static func exporter(for store: FlowStore, parsed: ParsedCommand, storeURL: URL) throws -> EvidenceExporter {
-        let exporter = EvidenceExporter(store: store)
-        if let path = parsed.value("catalogue-file") { exporter.catalogueOverride = try CatalogueFile.load(path) }
-        exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) }
-        return exporter
+    // What the history and the documents carry to the microsecond: from 1970 to the start of 2262.
+    guard Instant.storableMicroseconds.contains(Instant.microseconds(date)) else {
+      throw UsageError(
+        message: "--at takes an instant from 1970 up to the start of 2262; “\(text)” is outside",
+        path: parsed.path)
     }
+    return date
+  }
 
-    /// This process's resident memory now and at its peak, from /proc/self/status (Linux), for the trace.
-    enum ResidentMemory {
-        static func status() -> String? {
-            guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-            func kB(_ key: String) -> Double? {
-                text.split(separator: "\n").first { $0.hasPrefix(key + ":") }
-                    .flatMap { Double($0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") }
+  /// An exporter reading the project's catalogue (bundled or kept in the store), or the one given on the command line.
+  /// It works in a directory of its own (one per exporter), so that exports running at once (two terminals, a script) never
+  /// clear each other's files; `withExporter` removes it.
+  static func exporter(for store: FlowStore, parsed: ParsedCommand, storeURL: URL) throws
+    -> EvidenceExporter
+  {
+    let exporter = EvidenceExporter(store: store)
+    if let path = parsed.value("catalogue-file") {
+      exporter.catalogueOverride = try CatalogueFile.load(path)
+    }
+    exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
+      try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
+    }
+    return exporter
+  }
+
+  /// This process's resident memory now and at its peak, from /proc/self/status (Linux), for the trace.
+  enum ResidentMemory {
+    static func status() -> String? {
+      guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+        return nil
+      }
+      func kB(_ key: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+          .flatMap {
+            Double(
+              $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ")
+                .first ?? "")
+          }
+      }
+      guard let now = kB("VmRSS"), let peak = kB("VmHWM") else { return nil }
+      return String(format: "resident %.1f MiB, peak %.1f MiB", now / 1024, peak / 1024)
+    }
+  }
+
+  /// The store, the session named by the first argument and an exporter for it; the exporter's
+  /// working directory is removed when `body` returns or throws.
+  static func withExporter<T>(
+    _ parsed: ParsedCommand, _ context: CommandContext,
+    _ body: (FlowStore, AuditSession, EvidenceExporter) throws -> T
+  ) throws -> T {
+    let support = CommandSupport(parsed: parsed, context: context)
+    let store = try support.openStore()
+    let session = try support.session(parsed.argument(0)!, in: store)
+    let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
+    defer { try? FileManager.default.removeItem(at: exporter.temporaryDirectory) }
+    return try body(store, session, exporter)
+  }
+
+  static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
+    switch error {
+    case .sessionNotFound: return .sessionNotFound
+    case .sessionStillOpen: return .sessionStillOpen
+    case .catalogueNotBundled(let id): return .catalogueNotBundled(id)
+    case .catalogueUnusable(let id): return .catalogueUnusable(id)
+    case .historyUnreadable(let reason): return .historyUnreadable(reason)
+    case .historyChangedWhileExporting: return .historyChangedWhileExporting
+    case .captureDirectoryUnavailable(let reason): return .captureDirectoryUnavailable(reason)
+    case .writeFailed(let reason): return .writeFailed(reason)
+    case .destinationDirectoryMissing(let directory): return .destinationDirectoryMissing(directory)
+    case .reportNotDrawn(let reason): return .reportNotDrawn(reason)
+    }
+  }
+
+  static var export: CommandDefinition {
+    CommandDefinition(
+      name: "export",
+      abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
+      discussion:
+        "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
+      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+      options: [
+        .value(
+          "output", "file", short: "o",
+          "Where to write the ZIP; a directory takes it under its default name, <project>-<release>-session-<id>-evidence.zip (default: that name here)."
+        ),
+        at, AssessmentCommands.catalogueFile, .flag("no-report", "Leave report.pdf out."),
+        ProjectCommands.json,
+      ],
+      run: { parsed, context in
+        try withExporter(parsed, context) { store, session, exporter in
+          if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
+          if context.environment["TUNNELVISION_TRACE"] == "1" {
+            exporter.trace = { name, seconds in
+              context.standardError(
+                String(
+                  format: "%7.3f s  %@%@\n", seconds, name,
+                  ResidentMemory.status().map { "  (\($0))" } ?? ""))
             }
-            guard let now = kB("VmRSS"), let peak = kB("VmHWM") else { return nil }
-            return String(format: "resident %.1f MiB, peak %.1f MiB", now / 1024, peak / 1024)
+          }
+          let now = try instant(parsed, context: context)
+          let destination = try Self.destination(parsed.value("output")) {
+            guard let project = try store.auditProject(id: session.projectID) else {
+              throw AuditStoreError.projectNotFound(session.projectID)
+            }
+            let stem =
+              (try? EvidenceBundle(
+                project: project, session: session, markers: [], flows: [],
+                catalogue: RequirementCatalogueLibrary.catalogue(
+                  identifier: RequirementCatalogueLibrary.defaultIdentifier),
+                exportedWith: "", exportedAt: now
+              ).fileStem) ?? "session-\(session.id)-evidence"
+            return stem + ".zip"
+          }
+          if context.standardErrorIsTerminal {
+            context.progress("Exporting session \(session.id)…")
+          }
+          let result: EvidenceExportResult
+          do {
+            result = try exporter.export(
+              sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)", now: now,
+              destination: destination)
+          } catch let error as EvidenceExportError {
+            if context.standardErrorIsTerminal { context.progress("") }
+            throw RefusedError(EvidenceExportPresentation.failure(failure(error)))
+          }
+          if context.standardErrorIsTerminal { context.progress("") }
+          let summary = EvidenceExportPresentation.Summary(
+            path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
+            flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
+          if parsed.json {
+            return context.printJSON(
+              .object([
+                "path": .string(result.url.path), "byteCount": .int(result.byteCount),
+                "files": .strings(result.fileNames),
+                "flows": .int(result.flowCount), "findings": .int(result.findingCount),
+                "capture": result.capture.packets.json,
+                "captureLines": .strings(
+                  EvidenceExportPresentation.captureLines(result.capture.summary)),
+              ]))
+          }
+          context.standardOutput(EvidenceExportPresentation.sheet(summary))
         }
-    }
-
-    /// The store, the session named by the first argument and an exporter for it; the exporter's
-    /// working directory is removed when `body` returns or throws.
-    static func withExporter<T>(_ parsed: ParsedCommand, _ context: CommandContext,
-                                _ body: (FlowStore, AuditSession, EvidenceExporter) throws -> T) throws -> T {
-        let support = CommandSupport(parsed: parsed, context: context)
-        let store = try support.openStore()
-        let session = try support.session(parsed.argument(0)!, in: store)
-        let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
-        defer { try? FileManager.default.removeItem(at: exporter.temporaryDirectory) }
-        return try body(store, session, exporter)
-    }
-
-    static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
-        switch error {
-        case .sessionNotFound: return .sessionNotFound
-        case .sessionStillOpen: return .sessionStillOpen
-        case .catalogueNotBundled(let id): return .catalogueNotBundled(id)
-        case .catalogueUnusable(let id): return .catalogueUnusable(id)
-        case .historyUnreadable(let reason): return .historyUnreadable(reason)
-        case .historyChangedWhileExporting: return .historyChangedWhileExporting
-        case .captureDirectoryUnavailable(let reason): return .captureDirectoryUnavailable(reason)
-        case .writeFailed(let reason): return .writeFailed(reason)
-        case .destinationDirectoryMissing(let directory): return .destinationDirectoryMissing(directory)
-        case .reportNotDrawn(let reason): return .reportNotDrawn(reason)
-        }
-    }
-
-    static var export: CommandDefinition {
-        CommandDefinition(
-            name: "export", abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
-            discussion: "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
-            arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-            options: [.value("output", "file", short: "o", "Where to write the ZIP; a directory takes it under its default name, <project>-<release>-session-<id>-evidence.zip (default: that name here)."),
-                      at, AssessmentCommands.catalogueFile, .flag("no-report", "Leave report.pdf out."), ProjectCommands.json],
-            run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
-                if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
-                if context.environment["TUNNELVISION_TRACE"] == "1" {
-                    exporter.trace = { name, seconds in
-                        context.standardError(String(format: "%7.3f s  %@%@\n", seconds, name, ResidentMemory.status().map { "  (\($0))" } ?? ""))
-                    }
-                }
-                let now = try instant(parsed, context: context)
-                let destination = try Self.destination(parsed.value("output")) {
-                    guard let project = try store.auditProject(id: session.projectID) else { throw AuditStoreError.projectNotFound(session.projectID) }
-                    let stem = (try? EvidenceBundle(project: project, session: session, markers: [], flows: [],
-                                                    catalogue: RequirementCatalogueLibrary.catalogue(identifier: RequirementCatalogueLibrary.defaultIdentifier),
-                                                    exportedWith: "", exportedAt: now).fileStem) ?? "session-\(session.id)-evidence"
-                    return stem + ".zip"
-                }
-                if context.standardErrorIsTerminal { context.progress("Exporting session \(session.id)…") }
-                let result: EvidenceExportResult
-                do {
-                    result = try exporter.export(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)", now: now,
-                                                 destination: destination)
-                } catch let error as EvidenceExportError {
-                    if context.standardErrorIsTerminal { context.progress("") }
-                    throw RefusedError(EvidenceExportPresentation.failure(failure(error)))
-                }
-                if context.standardErrorIsTerminal { context.progress("") }
-                let summary = EvidenceExportPresentation.Summary(path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
-                                                                 flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
-                if parsed.json {
-                    return context.printJSON(.object([
-                        "path": .string(result.url.path), "byteCount": .int(result.byteCount), "files": .strings(result.fileNames),
-                        "flows": .int(result.flowCount), "findings": .int(result.findingCount),
-                        "capture": result.capture.packets.json,
-                        "captureLines": .strings(EvidenceExportPresentation.captureLines(result.capture.summary)),
-                    ]))
-                }
-                context.standardOutput(EvidenceExportPresentation.sheet(summary))
-            } })
-    }
+      })
+  }
 }
 
 extension ExportCommands {
-    static var report: CommandDefinition {
-        CommandDefinition(
-            name: "report", abstract: "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
-            arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-            options: [.value("output", "file", short: "o", "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here)."), at, AssessmentCommands.catalogueFile],
-            run: { parsed, context in try withExporter(parsed, context) { store, session, exporter in
-                let destination = Self.destination(parsed.value("output")) { EvidenceBundle.reportName }
-                let timing: EvidenceReportRenderer.Timing
-                do {
-                    timing = try exporter.report(sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",
-                                                 now: try instant(parsed, context: context), destination: destination)
-                } catch let error as EvidenceExportError {
-                    throw RefusedError(EvidenceExportPresentation.failure(failure(error), making: .report))
-                }
-                if context.environment["TUNNELVISION_TRACE"] == "1" {
-                    context.standardError(String(format: "layout %.3f s, drawing %.3f s, %.0f pages/s\n", timing.layout, timing.drawing,
-                                                 Double(timing.pages) / max(timing.layout + timing.drawing, 1e-6)))
-                }
-                context.print("Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
-            } })
-    }
-
-    /// Where `--output` says, or into the directory it names (or this one, without it) under the
-    /// file's default name.
-    static func destination(_ output: String?, defaultName: () throws -> String) rethrows -> URL {
-        if let output, !CommandSupport.isDirectory(output) {
-            return URL(fileURLWithPath: output)
+  static var report: CommandDefinition {
+    CommandDefinition(
+      name: "report",
+      abstract:
+        "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
+      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+      options: [
+        .value(
+          "output", "file", short: "o",
+          "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here)."),
+        at, AssessmentCommands.catalogueFile,
+      ],
+      run: { parsed, context in
+        try withExporter(parsed, context) { store, session, exporter in
+          let destination = Self.destination(parsed.value("output")) { EvidenceBundle.reportName }
+          let timing: EvidenceReportRenderer.Timing
+          do {
+            timing = try exporter.report(
+              sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",
+              now: try instant(parsed, context: context), destination: destination)
+          } catch let error as EvidenceExportError {
+            throw RefusedError(EvidenceExportPresentation.failure(failure(error), making: .report))
+          }
+          if context.environment["TUNNELVISION_TRACE"] == "1" {
+            context.standardError(
+              String(
+                format: "layout %.3f s, drawing %.3f s, %.0f pages/s\n", timing.layout,
+                timing.drawing,
+                Double(timing.pages) / max(timing.layout + timing.drawing, 1e-6)))
+          }
+          context.print(
+            "Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
         }
-        return URL(fileURLWithPath: output ?? FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent(try defaultName())
-    }
+      })
+  }
 
-    static var verify: CommandDefinition {
-        CommandDefinition(
-            name: "verify", abstract: "Check an evidence bundle without the store: digests, files, capture count, identifiers, the CSV.",
-            discussion: "Says what holds and, for anything that does not, what and where. Exits 1 if anything fails.",
-            arguments: [ArgumentDefinition(name: "bundle", help: "The .zip to check.")],
-            options: [ProjectCommands.json],
-            run: { parsed, context in
-                let path = parsed.argument(0)!
-                guard FileManager.default.fileExists(atPath: path) else { throw RefusedError("There is no file \(path).") }
-                if CommandSupport.isDirectory(path) { throw RefusedError("\(path) is a directory; verify takes an evidence bundle, a .zip file.") }
-                let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
-                let failed = checks.filter { !$0.holds }
-                if parsed.json {
-                    context.printJSON(.object(["bundle": .string(path), "holds": .bool(failed.isEmpty),
-                                               "checks": .array(checks.map { .object(["statement": .string($0.statement), "holds": .bool($0.holds),
-                                                                                      "problems": .strings($0.problems)]) })]))
-                } else {
-                    var out = "Verifying \(path)\n"
-                    for check in checks {
-                        out += "  \(check.holds ? "✓" : "✗") \(check.statement)\n"
-                        for problem in check.problems.prefix(20) { out += "      \(problem)\n" }
-                        if check.problems.count > 20 { out += "      … and \(check.problems.count - 20) more\n" }
-                    }
-                    out += failed.isEmpty ? "Every check holds.\n" : "\(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.\n"
-                    context.standardOutput(out)
-                }
-                if !failed.isEmpty {
-                    throw RefusedError("\(path) does not verify: \(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.")
-                }
-            })
+  /// Where `--output` says, or into the directory it names (or this one, without it) under the
+  /// file's default name.
+  static func destination(_ output: String?, defaultName: () throws -> String) rethrows -> URL {
+    if let output, !CommandSupport.isDirectory(output) {
+      return URL(fileURLWithPath: output)
     }
+    return URL(
+      fileURLWithPath: output ?? FileManager.default.currentDirectoryPath, isDirectory: true
+    ).appendingPathComponent(try defaultName())
+  }
+
+  static var verify: CommandDefinition {
+    CommandDefinition(
+      name: "verify",
+      abstract:
+        "Check an evidence bundle without the store: digests, files, capture count, identifiers, the CSV.",
+      discussion:
+        "Says what holds and, for anything that does not, what and where. Exits 1 if anything fails.",
+      arguments: [ArgumentDefinition(name: "bundle", help: "The .zip to check.")],
+      options: [ProjectCommands.json],
+      run: { parsed, context in
+        let path = parsed.argument(0)!
+        guard FileManager.default.fileExists(atPath: path) else {
+          throw RefusedError("There is no file \(path).")
+        }
+        if CommandSupport.isDirectory(path) {
+          throw RefusedError(
+            "\(path) is a directory; verify takes an evidence bundle, a .zip file.")
+        }
+        let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
+        let failed = checks.filter { !$0.holds }
+        if parsed.json {
+          context.printJSON(
+            .object([
+              "bundle": .string(path), "holds": .bool(failed.isEmpty),
+              "checks": .array(
+                checks.map {
+                  .object([
+                    "statement": .string($0.statement), "holds": .bool($0.holds),
+                    "problems": .strings($0.problems),
+                  ])
+                }),
+            ]))
+        } else {
+          var out = "Verifying \(path)\n"
+          for check in checks {
+            out += "  \(check.holds ? "✓" : "✗") \(check.statement)\n"
+            for problem in check.problems.prefix(20) { out += "      \(problem)\n" }
+            if check.problems.count > 20 {
+              out += "      … and \(check.problems.count - 20) more\n"
+            }
+          }
+          out +=
+            failed.isEmpty
+            ? "Every check holds.\n"
+            : "\(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.\n"
+          context.standardOutput(out)
+        }
+        if !failed.isEmpty {
+          throw RefusedError(
+            "\(path) does not verify: \(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold."
+          )
+        }
+      })
+  }
 }
-

@@ -4,102 +4,153 @@ import Foundation
 import Import
 
 enum ImportCommand {
-    static var definition: CommandDefinition {
-        CommandDefinition(
-            name: "import", abstract: "Import a pcap or pcapng capture (tcpdump, Wireshark, PCAPdroid) into a new audit session.",
-            discussion: "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
-            usage: "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--notes <text>] [--json]",
-            arguments: [ArgumentDefinition(name: "file", help: "The capture: pcap (µs or ns, either byte order) or pcapng.")],
-            options: [.value("project", "project", "The project's exact name or its id."),
-                      .flag("baseline", "The capture is a baseline: the device without the audited app."),
-                      .value("version", "version", "The audited release's version."),
-                      .value("build", "build", "The audited release's build number."),
-                      .value("device", "address", "An address of the device; repeatable.", repeatable: true),
-                      .value("marker", "kind@instant", "A marker, e.g. consent-given@2026-10-09T10:01:00Z; repeatable.", repeatable: true),
-                      .value("device-model", "model", "The recorded device's model (default: the capture's shb_hardware)."),
-                      .value("os-version", "version", "The recorded device's system (default: the capture's shb_os)."),
-                      .value("notes", "text", "Notes kept with the session."),
-                      ProjectCommands.json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let path = parsed.argument(0)!
-                guard let projectName = parsed.value("project") else {
-                    throw UsageError(message: "Name the project the session belongs to: --project <project>", path: parsed.path)
-                }
-                let kind = try SessionCommands.sessionKind(parsed)
-                let markers = try parsed.all("marker").map { text -> (SessionMarkerKind, Date) in
-                    guard let at = text.lastIndex(of: "@") else {
-                        throw UsageError(message: "A marker is KIND@INSTANT, as consent-given@2026-10-09T10:01:00Z; “\(text)” is not", path: parsed.path)
-                    }
-                    let kind = try MarkCommand.markerKind(String(text[..<at]), path: parsed.path)
-                    guard let date = Instant.parseRFC3339(String(text[text.index(after: at)...])) else {
-                        throw UsageError(message: "The instant of the marker “\(text)” is not RFC 3339 (2026-10-09T10:01:00Z)", path: parsed.path)
-                    }
-                    return (kind, date)
-                }
-                for device in parsed.all("device") where DatagramAddress.isAddress(device) == false {
-                    throw UsageError(message: "--device takes an IPv4 or IPv6 address; “\(device)” is not one", path: parsed.path)
-                }
-                if CommandSupport.isDirectory(path) {
-                    throw RefusedError("\(path) is a directory; import takes one capture file (pcap or pcapng).")
-                }
-                guard FileManager.default.isReadableFile(atPath: path) else { throw RefusedError("There is no readable file \(path).") }
-                let store = try support.openStore()
-                let project = try support.project(projectName, in: store)
-                let progress: ((Int) -> Void)? = context.standardErrorIsTerminal ? { context.progress("Reading \(path): \($0) frames") } : nil
-                let analysis: CaptureAnalysis
-                let session: AuditSession
-                do {
-                    let read = try CaptureImporter.analyse(URL(fileURLWithPath: path), devices: parsed.all("device"), progress: progress)
-                    // What is said afterwards needs no flow: the import takes them and lets them go once written.
-                    analysis = read.withoutFlows
-                    if progress != nil { context.progress("Writing the session…") }
-                    session = try CaptureImporter.write(consume read, from: URL(fileURLWithPath: path),
-                                                        request: CaptureImportRequest(projectID: project.id, kind: kind, devices: parsed.all("device"),
-                                                                                      markers: markers, deviceModel: parsed.value("device-model"),
-                                                                                      osVersion: parsed.value("os-version"), toolVersion: ToolVersion.current,
-                                                                                      notes: parsed.value("notes") ?? ""),
-                                                        into: store)
-                } catch let error as CaptureImportError {
-                    if progress != nil { context.progress("") }
-                    throw RefusedError(error.description)
-                }
-                if progress != nil { context.progress("") }
-                if parsed.json {
-                    return context.printJSON(.object([
-                        "sessionID": .int(session.id), "frames": .int(analysis.frames), "packets": .int(analysis.packetCount),
-                        "flows": .int(analysis.flowCount), "namesFromSNI": .int(analysis.namesFromSNI), "namesFromQUIC": .int(analysis.namesFromQUIC),
-                        "namesFromDNS": .int(analysis.namesFromDNS), "unparseable": .object(analysis.unparseable.mapValues { .int($0) }),
-                        "damagedRecords": .int(analysis.damagedRecords), "deviceAddresses": .strings(analysis.deviceAddresses),
-                    ]))
-                }
-                context.standardOutput(ImportPresentation.text(analysis, session: session, projectName: project.name, file: path))
-            })
-    }
+  static var definition: CommandDefinition {
+    CommandDefinition(
+      name: "import",
+      abstract:
+        "Import a pcap or pcapng capture (tcpdump, Wireshark, PCAPdroid) into a new audit session.",
+      discussion:
+        "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
+      usage:
+        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--notes <text>] [--json]",
+      arguments: [
+        ArgumentDefinition(
+          name: "file", help: "The capture: pcap (µs or ns, either byte order) or pcapng.")
+      ],
+      options: [
+        .value("project", "project", "The project's exact name or its id."),
+        .flag("baseline", "The capture is a baseline: the device without the audited app."),
+        .value("version", "version", "The audited release's version."),
+        .value("build", "build", "The audited release's build number."),
+        .value("device", "address", "An address of the device; repeatable.", repeatable: true),
+        .value(
+          "marker", "kind@instant",
+          "A marker, e.g. consent-given@2026-10-09T10:01:00Z; repeatable.", repeatable: true),
+        .value(
+          "device-model", "model",
+          "The recorded device's model (default: the capture's shb_hardware)."),
+        .value(
+          "os-version", "version", "The recorded device's system (default: the capture's shb_os)."),
+        .value("notes", "text", "Notes kept with the session."),
+        ProjectCommands.json,
+      ],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let path = parsed.argument(0)!
+        guard let projectName = parsed.value("project") else {
+          throw UsageError(
+            message: "Name the project the session belongs to: --project <project>",
+            path: parsed.path)
+        }
+        let kind = try SessionCommands.sessionKind(parsed)
+        let markers = try parsed.all("marker").map { text -> (SessionMarkerKind, Date) in
+          guard let at = text.lastIndex(of: "@") else {
+            throw UsageError(
+              message:
+                "A marker is KIND@INSTANT, as consent-given@2026-10-09T10:01:00Z; “\(text)” is not",
+              path: parsed.path)
+          }
+          let kind = try MarkCommand.markerKind(String(text[..<at]), path: parsed.path)
+          guard let date = Instant.parseRFC3339(String(text[text.index(after: at)...])) else {
+            throw UsageError(
+              message: "The instant of the marker “\(text)” is not RFC 3339 (2026-10-09T10:01:00Z)",
+              path: parsed.path)
+          }
+          return (kind, date)
+        }
+        for device in parsed.all("device") where DatagramAddress.isAddress(device) == false {
+          throw UsageError(
+            message: "--device takes an IPv4 or IPv6 address; “\(device)” is not one",
+            path: parsed.path)
+        }
+        if CommandSupport.isDirectory(path) {
+          throw RefusedError(
+            "\(path) is a directory; import takes one capture file (pcap or pcapng).")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+          throw RefusedError("There is no readable file \(path).")
+        }
+        let store = try support.openStore()
+        let project = try support.project(projectName, in: store)
+        let progress: ((Int) -> Void)? =
+          context.standardErrorIsTerminal
+          ? { context.progress("Reading \(path): \($0) frames") } : nil
+        let analysis: CaptureAnalysis
+        let session: AuditSession
+        do {
+          let read = try CaptureImporter.analyse(
+            URL(fileURLWithPath: path), devices: parsed.all("device"), progress: progress)
+          // What is said afterwards needs no flow: the import takes them and lets them go once written.
+          analysis = read.withoutFlows
+          if progress != nil { context.progress("Writing the session…") }
+          session = try CaptureImporter.write(
+            consume read, from: URL(fileURLWithPath: path),
+            request: CaptureImportRequest(
+              projectID: project.id, kind: kind, devices: parsed.all("device"),
+              markers: markers, deviceModel: parsed.value("device-model"),
+              osVersion: parsed.value("os-version"), toolVersion: ToolVersion.current,
+              notes: parsed.value("notes") ?? ""),
+            into: store)
+        } catch let error as CaptureImportError {
+          if progress != nil { context.progress("") }
+          throw RefusedError(error.description)
+        }
+        if progress != nil { context.progress("") }
+        if parsed.json {
+          return context.printJSON(
+            .object([
+              "sessionID": .int(session.id), "frames": .int(analysis.frames),
+              "packets": .int(analysis.packetCount),
+              "flows": .int(analysis.flowCount), "namesFromSNI": .int(analysis.namesFromSNI),
+              "namesFromQUIC": .int(analysis.namesFromQUIC),
+              "namesFromDNS": .int(analysis.namesFromDNS),
+              "unparseable": .object(analysis.unparseable.mapValues { .int($0) }),
+              "damagedRecords": .int(analysis.damagedRecords),
+              "deviceAddresses": .strings(analysis.deviceAddresses),
+            ]))
+        }
+        context.standardOutput(
+          ImportPresentation.text(analysis, session: session, projectName: project.name, file: path)
+        )
+      })
+  }
 }
 
 enum DatagramAddress {
-    static func isAddress(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
-    }
+  static func isAddress(_ text: String) -> Bool {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+  }
 }
 
 enum ImportPresentation {
-    static func text(_ a: CaptureAnalysis, session: AuditSession, projectName: String, file: String) -> String {
-        var out = "Imported \(file) into session \(session.id): \(AuditPresentation.sessionName(session.kind)) of \(projectName).\n"
-        out += "  \(AuditPresentation.count(a.frames, "frame")) read, \(AuditPresentation.count(a.packetCount, "packet")) in \(AuditPresentation.count(a.flowCount, "connection")).\n"
-        out += "  Names: \(AuditPresentation.grouped(a.namesFromSNI)) from a ClientHello's SNI, \(AuditPresentation.grouped(a.namesFromQUIC)) from a QUIC Initial, \(AuditPresentation.grouped(a.namesFromDNS)) from DNS answers.\n"
-        if a.unparseableCount > 0 {
-            out += "  \(AuditPresentation.count(a.unparseableCount, "frame")) could not be read as IP traffic:\n"
-            for (reason, count) in a.unparseable.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-                out += "    \(AuditPresentation.grouped(count))  \(reason)\n"
-            }
-        }
-        if a.damagedRecords > 0 { out += "  \(AuditPresentation.count(a.damagedRecords, "record")) at the end of the file \(a.damagedRecords == 1 ? "was" : "were") cut short and not read.\n" }
-        out += "  Device \(a.devicesInferred ? "addresses (inferred)" : "addresses"): \(a.deviceAddresses.prefix(6).joined(separator: ", "))\n"
-        out += "  Started \(Instant.rfc3339(session.startedAt)), ended \(Instant.rfc3339(session.endedAt ?? session.startedAt)).\n"
-        out += "  'tunnelvision findings \(session.id)' says what it shows; 'tunnelvision export \(session.id)' writes its bundle.\n"
-        return out
+  static func text(_ a: CaptureAnalysis, session: AuditSession, projectName: String, file: String)
+    -> String
+  {
+    var out =
+      "Imported \(file) into session \(session.id): \(AuditPresentation.sessionName(session.kind)) of \(projectName).\n"
+    out +=
+      "  \(AuditPresentation.count(a.frames, "frame")) read, \(AuditPresentation.count(a.packetCount, "packet")) in \(AuditPresentation.count(a.flowCount, "connection")).\n"
+    out +=
+      "  Names: \(AuditPresentation.grouped(a.namesFromSNI)) from a ClientHello's SNI, \(AuditPresentation.grouped(a.namesFromQUIC)) from a QUIC Initial, \(AuditPresentation.grouped(a.namesFromDNS)) from DNS answers.\n"
+    if a.unparseableCount > 0 {
+      out +=
+        "  \(AuditPresentation.count(a.unparseableCount, "frame")) could not be read as IP traffic:\n"
+      for (reason, count) in a.unparseable.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+        out += "    \(AuditPresentation.grouped(count))  \(reason)\n"
+      }
     }
+    if a.damagedRecords > 0 {
+      out +=
+        "  \(AuditPresentation.count(a.damagedRecords, "record")) at the end of the file \(a.damagedRecords == 1 ? "was" : "were") cut short and not read.\n"
+    }
+    out +=
+      "  Device \(a.devicesInferred ? "addresses (inferred)" : "addresses"): \(a.deviceAddresses.prefix(6).joined(separator: ", "))\n"
+    out +=
+      "  Started \(Instant.rfc3339(session.startedAt)), ended \(Instant.rfc3339(session.endedAt ?? session.startedAt)).\n"
+    out +=
+      "  'tunnelvision findings \(session.id)' says what it shows; 'tunnelvision export \(session.id)' writes its bundle.\n"
+    return out
+  }
 }

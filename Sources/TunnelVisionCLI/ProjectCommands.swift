@@ -4,154 +4,220 @@ import FlowStore
 import Foundation
 
 enum ProjectCommands {
-    static let json = OptionDefinition.flag("json", "Print JSON instead of text.")
-    static let catalogue = OptionDefinition.value("catalogue", "id", "The requirement catalogue to assess against (default: \(RequirementCatalogueLibrary.defaultIdentifier)).")
+  static let json = OptionDefinition.flag("json", "Print JSON instead of text.")
+  static let catalogue = OptionDefinition.value(
+    "catalogue", "id",
+    "The requirement catalogue to assess against (default: \(RequirementCatalogueLibrary.defaultIdentifier))."
+  )
 
-    static let catalogueFile = OptionDefinition.value("catalogue-file", "file", "An assessor's own catalogue: validated, kept in the store, and chosen for the project.")
+  static let catalogueFile = OptionDefinition.value(
+    "catalogue-file", "file",
+    "An assessor's own catalogue: validated, kept in the store, and chosen for the project.")
 
-    /// The catalogue a project is to be assessed against: a bundled identifier (anything else is
-    /// refused), or an assessor's file, validated like a bundled one and kept in the store.
-    static func chosenCatalogue(_ parsed: ParsedCommand, storeURL: URL) throws -> String? {
-        if parsed.value("catalogue") != nil && parsed.value("catalogue-file") != nil {
-            throw UsageError(message: "Choose a catalogue by --catalogue or by --catalogue-file, not both", path: parsed.path)
+  /// The catalogue a project is to be assessed against: a bundled identifier (anything else is
+  /// refused), or an assessor's file, validated like a bundled one and kept in the store.
+  static func chosenCatalogue(_ parsed: ParsedCommand, storeURL: URL) throws -> String? {
+    if parsed.value("catalogue") != nil && parsed.value("catalogue-file") != nil {
+      throw UsageError(
+        message: "Choose a catalogue by --catalogue or by --catalogue-file, not both",
+        path: parsed.path)
+    }
+    if let identifier = parsed.value("catalogue") {
+      do { _ = try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch {
+        throw RefusedError(error.description)
+      }
+      return identifier
+    }
+    guard let path = parsed.value("catalogue-file") else { return nil }
+    let catalogue = try CatalogueFile.load(path)
+    guard StoreCatalogues.isUsableIdentifier(catalogue.identifier) else {
+      throw RefusedError(
+        "The catalogue's identifier “\(catalogue.identifier)” cannot name a file; use letters, digits, dots, underscores and hyphens."
+      )
+    }
+    guard !RequirementCatalogueLibrary.identifiers.contains(catalogue.identifier) else {
+      throw RefusedError(
+        "“\(catalogue.identifier)” is the identifier of a catalogue that ships with tunnelvision; give your catalogue an identifier of its own."
+      )
+    }
+    do {
+      try StoreCatalogues.add(
+        try Data(contentsOf: URL(fileURLWithPath: path)), identifier: catalogue.identifier,
+        storeDirectory: storeURL)
+    } catch {
+      throw RefusedError(
+        "The catalogue could not be kept in the store: \(SystemErrorText.reason(error)).")
+    }
+    return catalogue.identifier
+  }
+
+  static var definition: CommandDefinition {
+    CommandDefinition(
+      name: "project", abstract: "Create, list, show, edit and delete audit projects.",
+      discussion:
+        "A project is the app being audited: its name, its bundle identifier, and the domains it is expected to contact (the allowlist).",
+      subcommands: [new, list, show, edit, delete])
+  }
+
+  static var new: CommandDefinition {
+    CommandDefinition(
+      name: "new", abstract: "Create a project.",
+      discussion:
+        "Allowlist entries are an exact name (api.example.com) or *.suffix (*.example.com), each with an optional note after '='. A wildcard does not cover the name itself.",
+      arguments: [ArgumentDefinition(name: "name", help: "The project's name, usually the app's.")],
+      options: [
+        .value(
+          "bundle-id", "id",
+          "The audited app's bundle identifier (informational: it filters nothing)."),
+        .value(
+          "allow", "pattern[=note]", "An allowed domain, with an optional note; repeat in order.",
+          repeatable: true),
+        catalogue, catalogueFile, json,
+      ],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let entries = try support.allowlist(parsed.all("allow"))
+        let store = try support.openStore()
+        let catalogueID = try chosenCatalogue(parsed, storeURL: support.storeURL)
+        let project = try store.createAuditProject(
+          AuditProjectDraft(
+            name: parsed.argument(0)!, bundleIdentifier: parsed.value("bundle-id"),
+            catalogueVersion: catalogueID, allowlist: entries),
+          at: context.now())
+        if parsed.json {
+          return context.printJSON(
+            ProjectPresentation.json(try support.overview(of: project, in: store)))
         }
-        if let identifier = parsed.value("catalogue") {
-            do { _ = try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch { throw RefusedError(error.description) }
-            return identifier
+        context.print(
+          "Created project “\(project.name)” (project \(project.id)) with \(AuditPresentation.count(project.allowlist.count, "allowed domain"))."
+        )
+      })
+  }
+
+  static var list: CommandDefinition {
+    CommandDefinition(
+      name: "list", abstract: "List the projects, newest first.", options: [json],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let projects = try store.auditProjects()
+        let rows = try projects.map {
+          ($0, sessionCount: try store.auditSessions(forProject: $0.id).count)
         }
-        guard let path = parsed.value("catalogue-file") else { return nil }
-        let catalogue = try CatalogueFile.load(path)
-        guard StoreCatalogues.isUsableIdentifier(catalogue.identifier) else {
-            throw RefusedError("The catalogue's identifier “\(catalogue.identifier)” cannot name a file; use letters, digits, dots, underscores and hyphens.")
+        let recording = try store.auditRecording()
+        if parsed.json {
+          return context.printJSON(
+            .array(
+              rows.map { project, count in
+                .object([
+                  "id": .int(project.id), "name": .string(project.name), "sessions": .int(count),
+                  "recording": .bool(recording?.session.projectID == project.id),
+                ])
+              }))
         }
-        guard !RequirementCatalogueLibrary.identifiers.contains(catalogue.identifier) else {
-            throw RefusedError("“\(catalogue.identifier)” is the identifier of a catalogue that ships with tunnelvision; give your catalogue an identifier of its own.")
+        context.standardOutput(ProjectPresentation.list(rows, recording: recording))
+      })
+  }
+
+  static var show: CommandDefinition {
+    CommandDefinition(
+      name: "show",
+      abstract: "Show a project: its sessions, whether one can be started, its allowlist.",
+      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
+      options: [json],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let overview = try support.overview(
+          of: try support.project(parsed.argument(0)!, in: store), in: store)
+        if parsed.json { return context.printJSON(ProjectPresentation.json(overview)) }
+        context.standardOutput(ProjectPresentation.text(overview, zone: context.timeZone))
+      })
+  }
+
+  static var edit: CommandDefinition {
+    CommandDefinition(
+      name: "edit", abstract: "Change a project's name, bundle identifier or allowlist.",
+      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
+      options: [
+        .value("name", "name", "A new name."),
+        .value("bundle-id", "id", "A new bundle identifier."),
+        .flag("clear-bundle-id", "Remove the bundle identifier."),
+        catalogue, catalogueFile,
+        .flag(
+          "clear-allowlist",
+          "Remove every allowlist entry (before adding those given with --allow)."),
+        .value(
+          "remove-allow", "pattern", "Remove an allowlist entry; repeatable.", repeatable: true),
+        .value(
+          "allow", "pattern[=note]",
+          "Add an allowed domain at the end (or change the note of one already there); repeatable.",
+          repeatable: true),
+        json,
+      ],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let project = try support.project(parsed.argument(0)!, in: store)
+        var draft = AuditProjectDraft(project)
+        if let name = parsed.value("name") { draft.name = name }
+        if parsed.flag("clear-bundle-id") { draft.bundleIdentifier = nil }
+        if let bundle = parsed.value("bundle-id") { draft.bundleIdentifier = bundle }
+        if let identifier = try chosenCatalogue(parsed, storeURL: support.storeURL) {
+          draft.catalogueVersion = identifier
         }
-        do { try StoreCatalogues.add(try Data(contentsOf: URL(fileURLWithPath: path)), identifier: catalogue.identifier, storeDirectory: storeURL) } catch {
-            throw RefusedError("The catalogue could not be kept in the store: \(SystemErrorText.reason(error)).")
+        if parsed.flag("clear-allowlist") { draft.allowlist = [] }
+        for text in parsed.all("remove-allow") {
+          let pattern: DomainPattern
+          do { pattern = try DomainPattern(parsing: text) } catch let error
+            as DomainPattern.ParseError
+          {
+            throw RefusedError(AllowlistPresentation.sentence(for: error, pattern: text))
+          }
+          guard let index = draft.allowlist.firstIndex(where: { $0.pattern == pattern }) else {
+            throw RefusedError(
+              "\(pattern.text) is not in the allowlist of “\(project.name)”; nothing was changed.")
+          }
+          draft.allowlist.remove(at: index)
         }
-        return catalogue.identifier
-    }
+        for entry in try support.allowlist(
+          parsed.all("allow"), startingAt: draft.allowlist.count + 1)
+        {
+          if let index = draft.allowlist.firstIndex(where: { $0.pattern == entry.pattern }) {
+            draft.allowlist[index] = entry
+          } else {
+            draft.allowlist.append(entry)
+          }
+        }
+        let updated = try store.updateAuditProject(id: project.id, with: draft)
+        if parsed.json {
+          return context.printJSON(
+            ProjectPresentation.json(try support.overview(of: updated, in: store)))
+        }
+        context.print(
+          "Updated project “\(updated.name)” (project \(updated.id)): \(AuditPresentation.count(updated.allowlist.count, "allowed domain"))."
+        )
+      })
+  }
 
-    static var definition: CommandDefinition {
-        CommandDefinition(
-            name: "project", abstract: "Create, list, show, edit and delete audit projects.",
-            discussion: "A project is the app being audited: its name, its bundle identifier, and the domains it is expected to contact (the allowlist).",
-            subcommands: [new, list, show, edit, delete])
-    }
-
-    static var new: CommandDefinition {
-        CommandDefinition(
-            name: "new", abstract: "Create a project.",
-            discussion: "Allowlist entries are an exact name (api.example.com) or *.suffix (*.example.com), each with an optional note after '='. A wildcard does not cover the name itself.",
-            arguments: [ArgumentDefinition(name: "name", help: "The project's name, usually the app's.")],
-            options: [.value("bundle-id", "id", "The audited app's bundle identifier (informational: it filters nothing)."),
-                      .value("allow", "pattern[=note]", "An allowed domain, with an optional note; repeat in order.", repeatable: true),
-                      catalogue, catalogueFile, json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let entries = try support.allowlist(parsed.all("allow"))
-                let store = try support.openStore()
-                let catalogueID = try chosenCatalogue(parsed, storeURL: support.storeURL)
-                let project = try store.createAuditProject(
-                    AuditProjectDraft(name: parsed.argument(0)!, bundleIdentifier: parsed.value("bundle-id"),
-                                      catalogueVersion: catalogueID, allowlist: entries),
-                    at: context.now())
-                if parsed.json { return context.printJSON(ProjectPresentation.json(try support.overview(of: project, in: store))) }
-                context.print("Created project “\(project.name)” (project \(project.id)) with \(AuditPresentation.count(project.allowlist.count, "allowed domain")).")
-            })
-    }
-
-    static var list: CommandDefinition {
-        CommandDefinition(
-            name: "list", abstract: "List the projects, newest first.", options: [json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let projects = try store.auditProjects()
-                let rows = try projects.map { ($0, sessionCount: try store.auditSessions(forProject: $0.id).count) }
-                let recording = try store.auditRecording()
-                if parsed.json {
-                    return context.printJSON(.array(rows.map { project, count in
-                        .object(["id": .int(project.id), "name": .string(project.name), "sessions": .int(count),
-                                 "recording": .bool(recording?.session.projectID == project.id)])
-                    }))
-                }
-                context.standardOutput(ProjectPresentation.list(rows, recording: recording))
-            })
-    }
-
-    static var show: CommandDefinition {
-        CommandDefinition(
-            name: "show", abstract: "Show a project: its sessions, whether one can be started, its allowlist.",
-            arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
-            options: [json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let overview = try support.overview(of: try support.project(parsed.argument(0)!, in: store), in: store)
-                if parsed.json { return context.printJSON(ProjectPresentation.json(overview)) }
-                context.standardOutput(ProjectPresentation.text(overview, zone: context.timeZone))
-            })
-    }
-
-    static var edit: CommandDefinition {
-        CommandDefinition(
-            name: "edit", abstract: "Change a project's name, bundle identifier or allowlist.",
-            arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
-            options: [.value("name", "name", "A new name."),
-                      .value("bundle-id", "id", "A new bundle identifier."),
-                      .flag("clear-bundle-id", "Remove the bundle identifier."),
-                      catalogue, catalogueFile,
-                      .flag("clear-allowlist", "Remove every allowlist entry (before adding those given with --allow)."),
-                      .value("remove-allow", "pattern", "Remove an allowlist entry; repeatable.", repeatable: true),
-                      .value("allow", "pattern[=note]", "Add an allowed domain at the end (or change the note of one already there); repeatable.", repeatable: true),
-                      json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let project = try support.project(parsed.argument(0)!, in: store)
-                var draft = AuditProjectDraft(project)
-                if let name = parsed.value("name") { draft.name = name }
-                if parsed.flag("clear-bundle-id") { draft.bundleIdentifier = nil }
-                if let bundle = parsed.value("bundle-id") { draft.bundleIdentifier = bundle }
-                if let identifier = try chosenCatalogue(parsed, storeURL: support.storeURL) { draft.catalogueVersion = identifier }
-                if parsed.flag("clear-allowlist") { draft.allowlist = [] }
-                for text in parsed.all("remove-allow") {
-                    let pattern: DomainPattern
-                    do { pattern = try DomainPattern(parsing: text) } catch let error as DomainPattern.ParseError {
-                        throw RefusedError(AllowlistPresentation.sentence(for: error, pattern: text))
-                    }
-                    guard let index = draft.allowlist.firstIndex(where: { $0.pattern == pattern }) else {
-                        throw RefusedError("\(pattern.text) is not in the allowlist of “\(project.name)”; nothing was changed.")
-                    }
-                    draft.allowlist.remove(at: index)
-                }
-                for entry in try support.allowlist(parsed.all("allow"), startingAt: draft.allowlist.count + 1) {
-                    if let index = draft.allowlist.firstIndex(where: { $0.pattern == entry.pattern }) {
-                        draft.allowlist[index] = entry
-                    } else {
-                        draft.allowlist.append(entry)
-                    }
-                }
-                let updated = try store.updateAuditProject(id: project.id, with: draft)
-                if parsed.json { return context.printJSON(ProjectPresentation.json(try support.overview(of: updated, in: store))) }
-                context.print("Updated project “\(updated.name)” (project \(updated.id)): \(AuditPresentation.count(updated.allowlist.count, "allowed domain")).")
-            })
-    }
-
-    static var delete: CommandDefinition {
-        CommandDefinition(
-            name: "delete", abstract: "Delete a project with its sessions and markers; the connections stay in the history.",
-            arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                let store = try support.openStore()
-                let project = try support.project(parsed.argument(0)!, in: store)
-                let sessions = try store.auditSessions(forProject: project.id)
-                let connections = try sessions.reduce(0) { $0 + (try store.flowCount(inAuditSession: $1.id)) }
-                try store.deleteAuditProject(id: project.id)
-                context.print("Deleted project “\(project.name)” with \(AuditPresentation.count(sessions.count, "session")). Their \(AuditPresentation.count(connections, "connection")) stay in the history; they are no longer evidence and expire with the storage limits.")
-            })
-    }
+  static var delete: CommandDefinition {
+    CommandDefinition(
+      name: "delete",
+      abstract:
+        "Delete a project with its sessions and markers; the connections stay in the history.",
+      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let project = try support.project(parsed.argument(0)!, in: store)
+        let sessions = try store.auditSessions(forProject: project.id)
+        let connections = try sessions.reduce(0) {
+          $0 + (try store.flowCount(inAuditSession: $1.id))
+        }
+        try store.deleteAuditProject(id: project.id)
+        context.print(
+          "Deleted project “\(project.name)” with \(AuditPresentation.count(sessions.count, "session")). Their \(AuditPresentation.count(connections, "connection")) stay in the history; they are no longer evidence and expire with the storage limits."
+        )
+      })
+  }
 }

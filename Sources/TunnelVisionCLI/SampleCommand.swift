@@ -5,109 +5,161 @@ import Foundation
 import Sample
 
 enum SampleCommand {
-    static var definition: CommandDefinition {
-        CommandDefinition(
-            name: "sample", abstract: "Write the “Example Health” sample store (deterministic: the same seed writes the same bytes).",
-            discussion: "A baseline and the audit sessions 2.3.1 (180) and 2.4.0 (187), ended, with markers, traffic outside any session, and flows that exercise every finding and comparison rule. --flows, --packets and --capture-bytes grow the 2.4.0 session to a workload's size. The directory must not hold a store yet.",
-            options: [.value("seed", "n", "The generator's seed (default: 1)."),
-                      .value("flows", "n", "Flows of the 2.4.0 session (default: only the \(SampleScenario.archetypeFlowCount) that cover the rules)."),
-                      .value("packets", "n", "Packets of the 2.4.0 session, about."),
-                      .value("capture-bytes", "n", "Capture bytes of the 2.4.0 session, about."),
-                      .value("rotation-bytes", "n", "Rotate capture files at this size (default: 64 MiB)."),
-                      ProjectCommands.json],
-            run: { parsed, context in
-                let support = CommandSupport(parsed: parsed, context: context)
-                func number(_ name: String) throws -> Int? {
-                    guard let text = parsed.value(name) else { return nil }
-                    guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
-                        throw UsageError(message: "--\(name) takes a positive whole number; “\(text)” is not one", path: parsed.path)
-                    }
-                    return value
-                }
-                let options = SampleOptions(seed: UInt64(try number("seed") ?? 1), flows: try number("flows"),
-                                            packets: try number("packets"), captureBytes: try number("capture-bytes"))
-                let rotation = UInt64(try number("rotation-bytes") ?? Int(PcapWriter.defaultRotationBytes))
-                let progress: ((String) -> Void)? = context.standardErrorIsTerminal ? { context.progress("Writing the sample: \($0)") } : nil
-                let summary: SampleSummary
-                do {
-                    summary = try SampleWriter.write(SampleScenario.plan(options), to: support.storeURL, rotationBytes: rotation, progress: progress)
-                } catch let error as SampleWriterError {
-                    throw RefusedError(error.description)
-                }
-                if progress != nil { context.progress("") }
-                if parsed.json {
-                    return context.printJSON(.object([
-                        "store": .string(support.storeURL.path),
-                        "captureFiles": .int(summary.captureFiles), "captureBytes": .int(summary.captureBytes),
-                        "sessions": .array(summary.sessions.map { .object(["id": .int($0.id), "project": .string($0.project), "name": .string($0.name),
-                                                                           "flows": .int($0.flows), "packets": .int($0.packets)]) }),
-                    ]))
-                }
-                var out = "Wrote the sample store in \(support.storeURL.path): \(AuditPresentation.count(summary.captureFiles, "capture file")), \(StoragePresentation.bytes(summary.captureBytes)).\n"
-                for s in summary.sessions {
-                    out += "  session \(s.id)  \(s.project) · \(s.name): \(AuditPresentation.count(s.flows, "connection")), \(AuditPresentation.count(s.packets, "packet"))\n"
-                }
-                context.standardOutput(out)
-            })
-    }
+  static var definition: CommandDefinition {
+    CommandDefinition(
+      name: "sample",
+      abstract:
+        "Write the “Example Health” sample store (deterministic: the same seed writes the same bytes).",
+      discussion:
+        "A baseline and the audit sessions 2.3.1 (180) and 2.4.0 (187), ended, with markers, traffic outside any session, and flows that exercise every finding and comparison rule. --flows, --packets and --capture-bytes grow the 2.4.0 session to a workload's size. The directory must not hold a store yet.",
+      options: [
+        .value("seed", "n", "The generator's seed (default: 1)."),
+        .value(
+          "flows", "n",
+          "Flows of the 2.4.0 session (default: only the \(SampleScenario.archetypeFlowCount) that cover the rules)."
+        ),
+        .value("packets", "n", "Packets of the 2.4.0 session, about."),
+        .value("capture-bytes", "n", "Capture bytes of the 2.4.0 session, about."),
+        .value("rotation-bytes", "n", "Rotate capture files at this size (default: 64 MiB)."),
+        ProjectCommands.json,
+      ],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        func number(_ name: String) throws -> Int? {
+          guard let text = parsed.value(name) else { return nil }
+          guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
+            throw UsageError(
+              message: "--\(name) takes a positive whole number; “\(text)” is not one",
+              path: parsed.path)
+          }
+          return value
+        }
+        let options = SampleOptions(
+          seed: UInt64(try number("seed") ?? 1), flows: try number("flows"),
+          packets: try number("packets"), captureBytes: try number("capture-bytes"))
+        let rotation = UInt64(try number("rotation-bytes") ?? Int(PcapWriter.defaultRotationBytes))
+        let progress: ((String) -> Void)? =
+          context.standardErrorIsTerminal ? { context.progress("Writing the sample: \($0)") } : nil
+        let summary: SampleSummary
+        do {
+          summary = try SampleWriter.write(
+            SampleScenario.plan(options), to: support.storeURL, rotationBytes: rotation,
+            progress: progress)
+        } catch let error as SampleWriterError {
+          throw RefusedError(error.description)
+        }
+        if progress != nil { context.progress("") }
+        if parsed.json {
+          return context.printJSON(
+            .object([
+              "store": .string(support.storeURL.path),
+              "captureFiles": .int(summary.captureFiles),
+              "captureBytes": .int(summary.captureBytes),
+              "sessions": .array(
+                summary.sessions.map {
+                  .object([
+                    "id": .int($0.id), "project": .string($0.project), "name": .string($0.name),
+                    "flows": .int($0.flows), "packets": .int($0.packets),
+                  ])
+                }),
+            ]))
+        }
+        var out =
+          "Wrote the sample store in \(support.storeURL.path): \(AuditPresentation.count(summary.captureFiles, "capture file")), \(StoragePresentation.bytes(summary.captureBytes)).\n"
+        for s in summary.sessions {
+          out +=
+            "  session \(s.id)  \(s.project) · \(s.name): \(AuditPresentation.count(s.flows, "connection")), \(AuditPresentation.count(s.packets, "packet"))\n"
+        }
+        context.standardOutput(out)
+      })
+  }
 }
 
 enum StorageCommand {
-    static let settingsOptions: [OptionDefinition] = [
-        .value("max-age", "age", "Age limit: \(RetentionAge.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1w)."),
-        .value("max-size", "size", "Size limit of the captures: \(RetentionSize.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1GB)."),
-    ]
+  static let settingsOptions: [OptionDefinition] = [
+    .value(
+      "max-age", "age",
+      "Age limit: \(RetentionAge.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1w)."),
+    .value(
+      "max-size", "size",
+      "Size limit of the captures: \(RetentionSize.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1GB)."
+    ),
+  ]
 
-    static func settings(_ parsed: ParsedCommand) throws -> RetentionSettings {
-        var settings = RetentionSettings.default
-        if let text = parsed.value("max-age") {
-            guard let age = RetentionAge(rawValue: text) else {
-                throw UsageError(message: "--max-age is one of \(RetentionAge.allCases.map(\.rawValue).joined(separator: ", ")); “\(text)” is not", path: parsed.path)
-            }
-            settings.maxAge = age
+  static func settings(_ parsed: ParsedCommand) throws -> RetentionSettings {
+    var settings = RetentionSettings.default
+    if let text = parsed.value("max-age") {
+      guard let age = RetentionAge(rawValue: text) else {
+        throw UsageError(
+          message:
+            "--max-age is one of \(RetentionAge.allCases.map(\.rawValue).joined(separator: ", ")); “\(text)” is not",
+          path: parsed.path)
+      }
+      settings.maxAge = age
+    }
+    if let text = parsed.value("max-size") {
+      guard
+        let size = RetentionSize(
+          rawValue: text.uppercased() == "UNLIMITED" ? "unlimited" : text.uppercased())
+      else {
+        throw UsageError(
+          message:
+            "--max-size is one of \(RetentionSize.allCases.map(\.rawValue).joined(separator: ", ")); “\(text)” is not",
+          path: parsed.path)
+      }
+      settings.maxCaptureSize = size
+    }
+    return settings
+  }
+
+  static var definition: CommandDefinition {
+    CommandDefinition(
+      name: "storage",
+      abstract: "What the store takes on disk, and the room left under the retention limits.",
+      discussion:
+        "Captures are capped by size and age, the history by age. Audit evidence is exempt from both until its session is deleted.",
+      options: settingsOptions + [ProjectCommands.json],
+      subcommands: [enforce],
+      run: { parsed, context in
+        let store = try CommandSupport(parsed: parsed, context: context).openStore()
+        let manager = StorageManager(store: store)
+        let settings = try settings(parsed)
+        let usage = try manager.usage()
+        let plan = try manager.plan(settings, recordingSequence: nil, now: context.now())
+        if parsed.json {
+          return context.printJSON(StoragePresentation.json(usage, settings: settings, plan: plan))
         }
-        if let text = parsed.value("max-size") {
-            guard let size = RetentionSize(rawValue: text.uppercased() == "UNLIMITED" ? "unlimited" : text.uppercased()) else {
-                throw UsageError(message: "--max-size is one of \(RetentionSize.allCases.map(\.rawValue).joined(separator: ", ")); “\(text)” is not", path: parsed.path)
-            }
-            settings.maxCaptureSize = size
+        context.standardOutput(StoragePresentation.text(usage, settings: settings, plan: plan))
+      })
+  }
+
+  static var enforce: CommandDefinition {
+    CommandDefinition(
+      name: "enforce",
+      abstract:
+        "Apply the retention limits now: delete capture files past them and prune old history.",
+      options: settingsOptions + [ProjectCommands.json],
+      run: { parsed, context in
+        let store = try CommandSupport(parsed: parsed, context: context).openStore()
+        let outcome = try StorageManager(store: store).enforce(
+          try settings(parsed), recordingSequence: nil, now: context.now())
+        if parsed.json {
+          return context.printJSON(
+            .object([
+              "deletedLeftOvers": .ints(outcome.deletedLeftOvers),
+              "deletedFiles": .ints(outcome.deletedFiles),
+              "bytesReclaimed": .int(outcome.bytesReclaimed),
+              "prunedFlows": .int(outcome.prunedFlows), "failures": .strings(outcome.failures),
+              "sizeCapUnreachable": .bool(outcome.sizeCapUnreachable),
+              "sizeCapHeldByEvidence": .bool(outcome.sizeCapHeldByEvidence),
+            ]))
         }
-        return settings
-    }
-
-    static var definition: CommandDefinition {
-        CommandDefinition(
-            name: "storage", abstract: "What the store takes on disk, and the room left under the retention limits.",
-            discussion: "Captures are capped by size and age, the history by age. Audit evidence is exempt from both until its session is deleted.",
-            options: settingsOptions + [ProjectCommands.json],
-            subcommands: [enforce],
-            run: { parsed, context in
-                let store = try CommandSupport(parsed: parsed, context: context).openStore()
-                let manager = StorageManager(store: store)
-                let settings = try settings(parsed)
-                let usage = try manager.usage()
-                let plan = try manager.plan(settings, recordingSequence: nil, now: context.now())
-                if parsed.json { return context.printJSON(StoragePresentation.json(usage, settings: settings, plan: plan)) }
-                context.standardOutput(StoragePresentation.text(usage, settings: settings, plan: plan))
-            })
-    }
-
-    static var enforce: CommandDefinition {
-        CommandDefinition(
-            name: "enforce", abstract: "Apply the retention limits now: delete capture files past them and prune old history.",
-            options: settingsOptions + [ProjectCommands.json],
-            run: { parsed, context in
-                let store = try CommandSupport(parsed: parsed, context: context).openStore()
-                let outcome = try StorageManager(store: store).enforce(try settings(parsed), recordingSequence: nil, now: context.now())
-                if parsed.json {
-                    return context.printJSON(.object(["deletedLeftOvers": .ints(outcome.deletedLeftOvers), "deletedFiles": .ints(outcome.deletedFiles),
-                                                      "bytesReclaimed": .int(outcome.bytesReclaimed),
-                                                      "prunedFlows": .int(outcome.prunedFlows), "failures": .strings(outcome.failures),
-                                                      "sizeCapUnreachable": .bool(outcome.sizeCapUnreachable),
-                                                      "sizeCapHeldByEvidence": .bool(outcome.sizeCapHeldByEvidence)]))
-                }
-                context.standardOutput(StoragePresentation.outcome(outcome))
-                if !outcome.failures.isEmpty { throw RefusedError("\(AuditPresentation.count(outcome.failures.count, "capture file")) could not be deleted.") }
-            })
-    }
+        context.standardOutput(StoragePresentation.outcome(outcome))
+        if !outcome.failures.isEmpty {
+          throw RefusedError(
+            "\(AuditPresentation.count(outcome.failures.count, "capture file")) could not be deleted."
+          )
+        }
+      })
+  }
 }

@@ -4,70 +4,98 @@ import Foundation
 
 /// What `tunnelvision storage` says.
 enum StoragePresentation {
-    /// 1,234,567 bytes → "1.2 MB" (decimal units, as the limits are written).
-    static func bytes(_ count: UInt64) -> String {
-        let units = ["bytes", "kB", "MB", "GB", "TB"]
-        var value = Double(count), unit = 0
-        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        if unit == 0 { return "\(count) bytes" }
-        return String(format: "%.1f %@", value, units[unit])
+  /// 1,234,567 bytes → "1.2 MB" (decimal units, as the limits are written).
+  static func bytes(_ count: UInt64) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB"]
+    var value = Double(count)
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 {
+      value /= 1000
+      unit += 1
     }
+    if unit == 0 { return "\(count) bytes" }
+    return String(format: "%.1f %@", value, units[unit])
+  }
 
-    static func text(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan) -> String {
-        var out = "Captures  \(AuditPresentation.count(usage.captureFileCount, "file")), \(bytes(usage.captureBytes))"
-        if let cap = settings.maxCaptureSize.maxBytes {
-            out += usage.captureBytes <= cap ? " of the \(bytes(cap)) limit (\(bytes(cap - usage.captureBytes)) left)" : " — over the \(bytes(cap)) limit"
-        } else {
-            out += " (no size limit)"
-        }
-        out += "\nHistory   \(AuditPresentation.count(usage.historyFlowCount, "connection")), \(AuditPresentation.count(usage.historyPacketCount, "packet")), \(bytes(usage.historyBytes)); limited by age, not size, because SQLite does not give space back when rows are deleted\n"
-        out += "Limits    \(settings.maxAge.words), \(settings.maxCaptureSize.words)\n"
-        if usage.evidenceFileCount > 0 {
-            out += "Evidence  \(AuditPresentation.count(usage.evidenceFileCount, "capture file")) (\(bytes(usage.evidenceBytes))) hold audit evidence and are exempt from both limits until their session is deleted.\n"
-        }
-        if usage.leftOverFileCount > 0 {
-            out += "Left over \(AuditPresentation.count(usage.leftOverFileCount, "capture file")) (\(bytes(usage.leftOverBytes))) written by an import that did not finish and known to no session; 'tunnelvision storage enforce' deletes them.\n"
-        }
-        if plan.filesToDelete.isEmpty {
-            out += "Nothing is due for deletion now.\n"
-        } else {
-            out += "Due now   \(AuditPresentation.count(plan.filesToDelete.count, "capture file")) (\(bytes(plan.bytesReclaimed))); 'tunnelvision storage enforce' deletes them.\n"
-        }
-        if plan.sizeCapHeldByEvidence {
-            out += "The size limit cannot be met while the audit evidence is kept: deleting an audit session frees its captures.\n"
-        } else if plan.sizeCapUnreachable {
-            out += "The size limit cannot be met even after deleting every capture file it may delete.\n"
-        }
-        return out
+  static func text(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
+    -> String
+  {
+    var out =
+      "Captures  \(AuditPresentation.count(usage.captureFileCount, "file")), \(bytes(usage.captureBytes))"
+    if let cap = settings.maxCaptureSize.maxBytes {
+      out +=
+        usage.captureBytes <= cap
+        ? " of the \(bytes(cap)) limit (\(bytes(cap - usage.captureBytes)) left)"
+        : " — over the \(bytes(cap)) limit"
+    } else {
+      out += " (no size limit)"
     }
+    out +=
+      "\nHistory   \(AuditPresentation.count(usage.historyFlowCount, "connection")), \(AuditPresentation.count(usage.historyPacketCount, "packet")), \(bytes(usage.historyBytes)); limited by age, not size, because SQLite does not give space back when rows are deleted\n"
+    out += "Limits    \(settings.maxAge.words), \(settings.maxCaptureSize.words)\n"
+    if usage.evidenceFileCount > 0 {
+      out +=
+        "Evidence  \(AuditPresentation.count(usage.evidenceFileCount, "capture file")) (\(bytes(usage.evidenceBytes))) hold audit evidence and are exempt from both limits until their session is deleted.\n"
+    }
+    if usage.leftOverFileCount > 0 {
+      out +=
+        "Left over \(AuditPresentation.count(usage.leftOverFileCount, "capture file")) (\(bytes(usage.leftOverBytes))) written by an import that did not finish and known to no session; 'tunnelvision storage enforce' deletes them.\n"
+    }
+    if plan.filesToDelete.isEmpty {
+      out += "Nothing is due for deletion now.\n"
+    } else {
+      out +=
+        "Due now   \(AuditPresentation.count(plan.filesToDelete.count, "capture file")) (\(bytes(plan.bytesReclaimed))); 'tunnelvision storage enforce' deletes them.\n"
+    }
+    if plan.sizeCapHeldByEvidence {
+      out +=
+        "The size limit cannot be met while the audit evidence is kept: deleting an audit session frees its captures.\n"
+    } else if plan.sizeCapUnreachable {
+      out += "The size limit cannot be met even after deleting every capture file it may delete.\n"
+    }
+    return out
+  }
 
-    static func outcome(_ outcome: RetentionOutcome) -> String {
-        guard outcome.didChangeAnything || !outcome.failures.isEmpty else { return "Nothing was due: no capture file or history was deleted.\n" }
-        var out = ""
-        if !outcome.deletedLeftOvers.isEmpty {
-            out += "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.leftOverBytesReclaimed)).\n"
-        }
-        if !outcome.deletedFiles.isEmpty {
-            out += "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
-        }
-        if outcome.prunedFlows > 0 {
-            out += "Removed \(AuditPresentation.count(outcome.prunedFlows, "connection")) older than the age limit from the history; connections of audit sessions were kept.\n"
-        }
-        for failure in outcome.failures { out += "Not deleted: \(failure)\n" }
-        if outcome.sizeCapHeldByEvidence { out += "The size limit is still not met: the remaining captures hold audit evidence.\n" }
-        else if outcome.sizeCapUnreachable { out += "The size limit is still not met.\n" }
-        return out
+  static func outcome(_ outcome: RetentionOutcome) -> String {
+    guard outcome.didChangeAnything || !outcome.failures.isEmpty else {
+      return "Nothing was due: no capture file or history was deleted.\n"
     }
+    var out = ""
+    if !outcome.deletedLeftOvers.isEmpty {
+      out +=
+        "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.leftOverBytesReclaimed)).\n"
+    }
+    if !outcome.deletedFiles.isEmpty {
+      out +=
+        "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
+    }
+    if outcome.prunedFlows > 0 {
+      out +=
+        "Removed \(AuditPresentation.count(outcome.prunedFlows, "connection")) older than the age limit from the history; connections of audit sessions were kept.\n"
+    }
+    for failure in outcome.failures { out += "Not deleted: \(failure)\n" }
+    if outcome.sizeCapHeldByEvidence {
+      out += "The size limit is still not met: the remaining captures hold audit evidence.\n"
+    } else if outcome.sizeCapUnreachable {
+      out += "The size limit is still not met.\n"
+    }
+    return out
+  }
 
-    static func json(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan) -> JSONValue {
-        .object([
-            "captureBytes": .int(usage.captureBytes), "captureFiles": .int(usage.captureFileCount),
-            "historyBytes": .int(usage.historyBytes), "historyFlows": .int(usage.historyFlowCount), "historyPackets": .int(usage.historyPacketCount),
-            "evidenceFiles": .int(usage.evidenceFileCount), "evidenceBytes": .int(usage.evidenceBytes),
-            "leftOverFiles": .int(usage.leftOverFileCount), "leftOverBytes": .int(usage.leftOverBytes),
-            "maxAge": .string(settings.maxAge.rawValue), "maxSize": .string(settings.maxCaptureSize.rawValue),
-            "dueFiles": .ints(plan.filesToDelete), "dueBytes": .int(plan.bytesReclaimed),
-            "sizeCapUnreachable": .bool(plan.sizeCapUnreachable), "sizeCapHeldByEvidence": .bool(plan.sizeCapHeldByEvidence),
-        ])
-    }
+  static func json(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
+    -> JSONValue
+  {
+    .object([
+      "captureBytes": .int(usage.captureBytes), "captureFiles": .int(usage.captureFileCount),
+      "historyBytes": .int(usage.historyBytes), "historyFlows": .int(usage.historyFlowCount),
+      "historyPackets": .int(usage.historyPacketCount),
+      "evidenceFiles": .int(usage.evidenceFileCount), "evidenceBytes": .int(usage.evidenceBytes),
+      "leftOverFiles": .int(usage.leftOverFileCount), "leftOverBytes": .int(usage.leftOverBytes),
+      "maxAge": .string(settings.maxAge.rawValue),
+      "maxSize": .string(settings.maxCaptureSize.rawValue),
+      "dueFiles": .ints(plan.filesToDelete), "dueBytes": .int(plan.bytesReclaimed),
+      "sizeCapUnreachable": .bool(plan.sizeCapUnreachable),
+      "sizeCapHeldByEvidence": .bool(plan.sizeCapHeldByEvidence),
+    ])
+  }
 }

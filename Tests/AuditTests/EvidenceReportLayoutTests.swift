@@ -5,288 +5,436 @@ import XCTest
 
 /// A report of some length, built from values: sixty flows to thirty hosts, long names, a long note.
 enum ReportFixture {
-    static func bundle(flowCount: Int = 60, inspection: InspectionConditions = InspectionConditions(inspectionEnabled: true, caTrusted: true),
-                       markers: Bool = true, allowlist: Bool = true) throws -> EvidenceBundle {
-        let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
-        let project = AuditProject(id: 1, name: "Example Health", bundleIdentifier: "de.example.health", catalogueVersion: nil,
-                                   allowlist: allowlist ? [AllowlistEntry(pattern: try DomainPattern(parsing: "*.example-health.de"), note: "backend and the long tail of its services, written out at some length so that the note wraps"),
-                                                           AllowlistEntry(pattern: try DomainPattern(parsing: "cdn.example.net"), note: nil)] : [],
-                                   createdAt: FlowFixture.epoch)
-        let session = AuditSession(id: 3, projectID: 1, kind: .audit(AppRelease(version: "2.4.0", build: "187")), environment: FlowFixture.environment,
-                                   inspection: inspection, startedAt: FlowFixture.at(0), endedAt: FlowFixture.at(3600),
-                                   notes: "Prüfung der Einwilligung: Übergänge, Größen, Straße — with a line break\nand a second line.")
-        var flows: [StoredFlow] = []
-        for i in 0..<flowCount {
-            let host = i % 3 == 0 ? "node\(i % 30).example-health.de" : "a-really-long-tracker-host-name-without-any-break-\(i % 30).example-analytics-collector.io"
-            var f = FlowFixture.tcp(id: Int64(i + 1), at: Double(i * 10), sni: host, status: i % 2 == 0 ? .inspected : .notInspectable)
-            f.streamOpening = i % 7 == 0 ? .httpRequest : .tlsHandshake
-            f.serverTLS = .negotiated(version: i % 5 == 0 ? .tls10 : .tls13, cipherSuite: 0x1301, fromHelloRetryRequest: false, source: .serverHello)
-            flows.append(f)
-        }
-        let marks = markers ? [SessionMarker(id: 1, sessionID: 3, date: FlowFixture.at(95), kind: .consentGiven),
-                               SessionMarker(id: 2, sessionID: 3, date: FlowFixture.at(300), kind: .custom("Opened the diary"))] : []
-        return try EvidenceBundle(project: project, session: session, markers: marks, flows: flows, catalogue: catalogue,
-                                  exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(7200))
+  static func bundle(
+    flowCount: Int = 60,
+    inspection: InspectionConditions = InspectionConditions(
+      inspectionEnabled: true, caTrusted: true),
+    markers: Bool = true, allowlist: Bool = true
+  ) throws -> EvidenceBundle {
+    let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+    let project = AuditProject(
+      id: 1, name: "Example Health", bundleIdentifier: "de.example.health", catalogueVersion: nil,
+      allowlist: allowlist
+        ? [
+          AllowlistEntry(
+            pattern: try DomainPattern(parsing: "*.example-health.de"),
+            note:
+              "backend and the long tail of its services, written out at some length so that the note wraps"
+          ),
+          AllowlistEntry(pattern: try DomainPattern(parsing: "cdn.example.net"), note: nil),
+        ] : [],
+      createdAt: FlowFixture.epoch)
+    let session = AuditSession(
+      id: 3, projectID: 1, kind: .audit(AppRelease(version: "2.4.0", build: "187")),
+      environment: FlowFixture.environment,
+      inspection: inspection, startedAt: FlowFixture.at(0), endedAt: FlowFixture.at(3600),
+      notes:
+        "Prüfung der Einwilligung: Übergänge, Größen, Straße — with a line break\nand a second line."
+    )
+    var flows: [StoredFlow] = []
+    for i in 0..<flowCount {
+      let host =
+        i % 3 == 0
+        ? "node\(i % 30).example-health.de"
+        : "a-really-long-tracker-host-name-without-any-break-\(i % 30).example-analytics-collector.io"
+      var f = FlowFixture.tcp(
+        id: Int64(i + 1), at: Double(i * 10), sni: host,
+        status: i % 2 == 0 ? .inspected : .notInspectable)
+      f.streamOpening = i % 7 == 0 ? .httpRequest : .tlsHandshake
+      f.serverTLS = .negotiated(
+        version: i % 5 == 0 ? .tls10 : .tls13, cipherSuite: 0x1301, fromHelloRetryRequest: false,
+        source: .serverHello)
+      flows.append(f)
     }
+    let marks =
+      markers
+      ? [
+        SessionMarker(id: 1, sessionID: 3, date: FlowFixture.at(95), kind: .consentGiven),
+        SessionMarker(
+          id: 2, sessionID: 3, date: FlowFixture.at(300), kind: .custom("Opened the diary")),
+      ] : []
+    return try EvidenceBundle(
+      project: project, session: session, markers: marks, flows: flows, catalogue: catalogue,
+      exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(7200))
+  }
 
-    static func capture(for bundle: EvidenceBundle, recorded: Int = 900, written: Int = 880) -> EvidenceCaptureDocument {
-        EvidenceCaptureDocument(sessionID: bundle.session.id, snaplen: 65535,
-                                packets: EvidencePacketTally(written: written, withoutBytes: [.notCaptured: recorded - written]),
-                                beforeStart: 2, afterEnd: 0, sourceFiles: [], flows: bundle.flows.map { ($0.id, EvidencePacketTally(written: 10)) })
-    }
+  static func capture(for bundle: EvidenceBundle, recorded: Int = 900, written: Int = 880)
+    -> EvidenceCaptureDocument
+  {
+    EvidenceCaptureDocument(
+      sessionID: bundle.session.id, snaplen: 65535,
+      packets: EvidencePacketTally(
+        written: written, withoutBytes: [.notCaptured: recorded - written]),
+      beforeStart: 2, afterEnd: 0, sourceFiles: [],
+      flows: bundle.flows.map { ($0.id, EvidencePacketTally(written: 10)) })
+  }
 
-    static func report(limits: EvidenceReportLimits = .bundled) throws -> EvidenceReport {
-        let b = try bundle()
-        return try EvidenceReport(bundle: b, capture: capture(for: b).summary, limits: limits)
-    }
+  static func report(limits: EvidenceReportLimits = .bundled) throws -> EvidenceReport {
+    let b = try bundle()
+    return try EvidenceReport(bundle: b, capture: capture(for: b).summary, limits: limits)
+  }
 }
 
 final class EvidenceReportTests: XCTestCase {
-    func testTheReportAlwaysHasTheEightSectionsInOrder() throws {
-        let bare = try ReportFixture.bundle(flowCount: 0, inspection: .off, markers: false, allowlist: false)
-        for b in [try ReportFixture.bundle(), bare] {
-            let report = try EvidenceReport(bundle: b, capture: ReportFixture.capture(for: b, recorded: 0, written: 0).summary, limits: .bundled)
-            XCTAssertEqual(report.sections.map(\.kind), [.session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings, .capture])
-            XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
-            XCTAssertTrue(report.sections.allSatisfy { !$0.blocks.isEmpty })
+  func testTheReportAlwaysHasTheEightSectionsInOrder() throws {
+    let bare = try ReportFixture.bundle(
+      flowCount: 0, inspection: .off, markers: false, allowlist: false)
+    for b in [try ReportFixture.bundle(), bare] {
+      let report = try EvidenceReport(
+        bundle: b, capture: ReportFixture.capture(for: b, recorded: 0, written: 0).summary,
+        limits: .bundled)
+      XCTAssertEqual(
+        report.sections.map(\.kind),
+        [.session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings, .capture])
+      XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
+      XCTAssertTrue(report.sections.allSatisfy { !$0.blocks.isEmpty })
+    }
+  }
+
+  func testWhatIsNotThereIsSaidInASentence() throws {
+    let bare = try ReportFixture.bundle(
+      flowCount: 0, inspection: .off, markers: false, allowlist: false)
+    let report = try EvidenceReport(
+      bundle: bare, capture: ReportFixture.capture(for: bare, recorded: 0, written: 0).summary,
+      limits: .bundled)
+    let session = report.sections[0].blocks
+    XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.noMarkers)))
+    XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.emptyAllowlist)))
+    XCTAssertTrue(session.contains(.note(PinningEvidence.notAssessed(.inspectionOff).sentence)))
+    XCTAssertTrue(report.sections[4].blocks.contains(.paragraph(EvidenceReportWording.noFindings)))
+    XCTAssertTrue(
+      report.sections[7].blocks.contains(
+        .paragraph("The session recorded no packets, so the capture is empty.")))
+  }
+
+  func testTheMethodQuotesTheFourNotesAttributionFirst() throws {
+    let notes = try ReportFixture.report().sections[1].blocks.compactMap { block -> String? in
+      if case .note(let t) = block { return t }
+      return nil
+    }
+    XCTAssertEqual(
+      notes,
+      [
+        EvidenceNotes.attribution, EvidenceNotes.contents, EvidenceWording.verdictsNote,
+        EvidenceNotes.captureContents,
+      ])
+  }
+
+  func testLimitsArePositiveOnlyAndACutListSaysSo() throws {
+    XCTAssertNil(EvidenceReportLimits(flowIDsPerFinding: 0, tlsReadingRows: 10))
+    XCTAssertNil(EvidenceReportLimits(flowIDsPerFinding: 3, tlsReadingRows: -1))
+    XCTAssertEqual(
+      EvidenceReportLimits.bundled, EvidenceReportLimits(flowIDsPerFinding: 12, tlsReadingRows: 150)
+    )
+    let report = try ReportFixture.report(
+      limits: EvidenceReportLimits(flowIDsPerFinding: 1, tlsReadingRows: 2)!)
+    let findingsText = report.sections[4].blocks.compactMap { block -> [String]? in
+      if case .table(let t) = block { return t.rows.map { $0[3].text } }
+      return nil
+    }.flatMap { $0 }
+    XCTAssertTrue(
+      findingsText.contains {
+        $0.contains("first 1 of") && $0.contains("flows.json lists every one")
+      }, "\(findingsText)")
+    let tls = report.sections[6].blocks
+    XCTAssertTrue(
+      tls.contains {
+        if case .paragraph(let t) = $0 { return t.hasPrefix("The table stops at 2 of") }
+        return false
+      })
+    if case .table(let table)? = tls.first(where: {
+      if case .table = $0 { return true }
+      return false
+    }) {
+      XCTAssertEqual(table.rows.count, 2)
+    }
+  }
+
+  func testACaptureOfAnotherSessionIsRefused() throws {
+    let b = try ReportFixture.bundle()
+    let other = EvidenceCaptureDocument(
+      sessionID: 99, snaplen: nil, packets: EvidencePacketTally(), beforeStart: 0, afterEnd: 0,
+      sourceFiles: [], flows: [])
+    XCTAssertThrowsError(try EvidenceReport(bundle: b, capture: other.summary, limits: .bundled)) {
+      XCTAssertEqual(
+        $0 as? EvidenceReportError, .captureOfAnotherSession(captureSessionID: 99, sessionID: 3))
+    }
+  }
+
+  func testEveryFindingIdentifierCitedInATableLinksToWhereItIsStated() throws {
+    let report = try ReportFixture.report()
+    var anchors = Set<String>()
+    var links = Set<String>()
+    for case .table(let table) in report.sections.flatMap(\.blocks) {
+      for cell in table.rows.flatMap({ $0 }) {
+        if let a = cell.anchor { anchors.insert(a) }
+        if let l = cell.link { links.insert(l) }
+        if cell.text.range(of: "^F[0-9]+$", options: .regularExpression) != nil {
+          XCTAssertTrue(cell.link != nil || cell.anchor != nil, cell.text)
         }
+      }
     }
-
-    func testWhatIsNotThereIsSaidInASentence() throws {
-        let bare = try ReportFixture.bundle(flowCount: 0, inspection: .off, markers: false, allowlist: false)
-        let report = try EvidenceReport(bundle: bare, capture: ReportFixture.capture(for: bare, recorded: 0, written: 0).summary, limits: .bundled)
-        let session = report.sections[0].blocks
-        XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.noMarkers)))
-        XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.emptyAllowlist)))
-        XCTAssertTrue(session.contains(.note(PinningEvidence.notAssessed(.inspectionOff).sentence)))
-        XCTAssertTrue(report.sections[4].blocks.contains(.paragraph(EvidenceReportWording.noFindings)))
-        XCTAssertTrue(report.sections[7].blocks.contains(.paragraph("The session recorded no packets, so the capture is empty.")))
-    }
-
-    func testTheMethodQuotesTheFourNotesAttributionFirst() throws {
-        let notes = try ReportFixture.report().sections[1].blocks.compactMap { block -> String? in if case .note(let t) = block { return t }; return nil }
-        XCTAssertEqual(notes, [EvidenceNotes.attribution, EvidenceNotes.contents, EvidenceWording.verdictsNote, EvidenceNotes.captureContents])
-    }
-
-    func testLimitsArePositiveOnlyAndACutListSaysSo() throws {
-        XCTAssertNil(EvidenceReportLimits(flowIDsPerFinding: 0, tlsReadingRows: 10))
-        XCTAssertNil(EvidenceReportLimits(flowIDsPerFinding: 3, tlsReadingRows: -1))
-        XCTAssertEqual(EvidenceReportLimits.bundled, EvidenceReportLimits(flowIDsPerFinding: 12, tlsReadingRows: 150))
-        let report = try ReportFixture.report(limits: EvidenceReportLimits(flowIDsPerFinding: 1, tlsReadingRows: 2)!)
-        let findingsText = report.sections[4].blocks.compactMap { block -> [String]? in
-            if case .table(let t) = block { return t.rows.map { $0[3].text } }; return nil
-        }.flatMap { $0 }
-        XCTAssertTrue(findingsText.contains { $0.contains("first 1 of") && $0.contains("flows.json lists every one") }, "\(findingsText)")
-        let tls = report.sections[6].blocks
-        XCTAssertTrue(tls.contains { if case .paragraph(let t) = $0 { return t.hasPrefix("The table stops at 2 of") }; return false })
-        if case .table(let table)? = tls.first(where: { if case .table = $0 { return true }; return false }) { XCTAssertEqual(table.rows.count, 2) }
-    }
-
-    func testACaptureOfAnotherSessionIsRefused() throws {
-        let b = try ReportFixture.bundle()
-        let other = EvidenceCaptureDocument(sessionID: 99, snaplen: nil, packets: EvidencePacketTally(), beforeStart: 0, afterEnd: 0, sourceFiles: [], flows: [])
-        XCTAssertThrowsError(try EvidenceReport(bundle: b, capture: other.summary, limits: .bundled)) {
-            XCTAssertEqual($0 as? EvidenceReportError, .captureOfAnotherSession(captureSessionID: 99, sessionID: 3))
-        }
-    }
-
-    func testEveryFindingIdentifierCitedInATableLinksToWhereItIsStated() throws {
-        let report = try ReportFixture.report()
-        var anchors = Set<String>(), links = Set<String>()
-        for case .table(let table) in report.sections.flatMap(\.blocks) {
-            for cell in table.rows.flatMap({ $0 }) {
-                if let a = cell.anchor { anchors.insert(a) }
-                if let l = cell.link { links.insert(l) }
-                if cell.text.range(of: "^F[0-9]+$", options: .regularExpression) != nil { XCTAssertTrue(cell.link != nil || cell.anchor != nil, cell.text) }
-            }
-        }
-        XCTAssertFalse(links.isEmpty)
-        XCTAssertTrue(links.isSubset(of: anchors))
-        XCTAssertEqual(anchors.count, try ReportFixture.bundle().findings.count)
-    }
+    XCTAssertFalse(links.isEmpty)
+    XCTAssertTrue(links.isSubset(of: anchors))
+    XCTAssertEqual(anchors.count, try ReportFixture.bundle().findings.count)
+  }
 }
 
 final class EvidenceReportLayoutTests: XCTestCase {
-    /// Elements are numbered in reading order: the title, then per section its heading and its blocks.
-    func elements(_ report: EvidenceReport) -> [Int: EvidenceReportBlock] {
-        var map: [Int: EvidenceReportBlock] = [:]
-        var element = 1
-        for section in report.sections {
-            element += 1
-            for block in section.blocks { element += 1; map[element] = block }
-        }
-        return map
+  /// Elements are numbered in reading order: the title, then per section its heading and its blocks.
+  func elements(_ report: EvidenceReport) -> [Int: EvidenceReportBlock] {
+    var map: [Int: EvidenceReportBlock] = [:]
+    var element = 1
+    for section in report.sections {
+      element += 1
+      for block in section.blocks {
+        element += 1
+        map[element] = block
+      }
     }
+    return map
+  }
 
-    func lines(_ layout: EvidenceReportLayout) -> [(page: Int, line: EvidenceReportLine)] {
-        layout.pages.flatMap { page in page.body.compactMap { mark -> (Int, EvidenceReportLine)? in
-            if case .text(let l) = mark { return (page.number, l) }; return nil
-        } }
+  func lines(_ layout: EvidenceReportLayout) -> [(page: Int, line: EvidenceReportLine)] {
+    layout.pages.flatMap { page in
+      page.body.compactMap { mark -> (Int, EvidenceReportLine)? in
+        if case .text(let l) = mark { return (page.number, l) }
+        return nil
+      }
     }
+  }
 
-    /// Whether `outer` holds `inner` (Foundation's CGRect.contains(CGRect) on Linux does not say so reliably).
-    func holds(_ outer: CGRect, _ inner: CGRect) -> Bool {
-        inner.minX >= outer.minX && inner.maxX <= outer.maxX && inner.minY >= outer.minY && inner.maxY <= outer.maxY
+  /// Whether `outer` holds `inner` (Foundation's CGRect.contains(CGRect) on Linux does not say so reliably).
+  func holds(_ outer: CGRect, _ inner: CGRect) -> Bool {
+    inner.minX >= outer.minX && inner.maxX <= outer.maxX && inner.minY >= outer.minY
+      && inner.maxY <= outer.maxY
+  }
+
+  func assertInvariants(
+    _ report: EvidenceReport, _ geometry: EvidenceReportPageGeometry, _ m: FixedWidthMeasurer,
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let layout = EvidenceReportLayout(report: report, geometry: geometry, measuring: m)
+    let body = geometry.bodyFrame.insetBy(dx: -0.01, dy: -0.01)
+    let page = CGRect(x: 0, y: 0, width: geometry.width, height: geometry.height)
+    let total = layout.pages.count
+    let context = "page height \(geometry.height), width \(geometry.width)"
+    for p in layout.pages {
+      // Nothing outside the body frame, nothing overlapping.
+      var frames: [CGRect] = []
+      for mark in p.body {
+        switch mark {
+        case .text(let l):
+          XCTAssertTrue(
+            holds(body, l.frame),
+            "\(context): “\(l.text)” at \(l.frame) leaves the body \(body) on page \(p.number)",
+            file: file, line: line)
+          frames.append(l.frame)
+        case .fill(let rect, _):
+          XCTAssertTrue(
+            holds(body, rect), "\(context): a fill at \(rect) leaves the body on page \(p.number)",
+            file: file, line: line)
+        }
+      }
+      frames.sort { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
+      for (i, a) in frames.enumerated() {
+        for b in frames[(i + 1)...] where b.minY < a.maxY - 0.01 {
+          XCTAssertFalse(
+            a.insetBy(dx: 0.01, dy: 0.01).intersects(b.insetBy(dx: 0.01, dy: 0.01)),
+            "\(context): overlap on page \(p.number): \(a) \(b)", file: file, line: line)
+        }
+      }
+      // A footer with the title and page N of M, inside the page.
+      let footerTexts = p.footer.compactMap { mark -> String? in
+        if case .text(let l) = mark { return l.text }
+        return nil
+      }
+      XCTAssertTrue(
+        footerTexts.contains("page \(p.number) of \(total)"), "\(context): \(footerTexts)",
+        file: file, line: line)
+      XCTAssertTrue(report.title.hasPrefix(footerTexts.first ?? "—"), file: file, line: line)
+      for case .text(let l) in p.footer {
+        XCTAssertTrue(holds(page, l.frame), file: file, line: line)
+      }
+      // A heading never ends a page.
+      if p.number < total,
+        let last = p.body.compactMap({ mark -> EvidenceReportLine? in
+          if case .text(let l) = mark { return l }
+          return nil
+        }).max(by: { $0.origin.y < $1.origin.y })
+      {
+        XCTAssertFalse(
+          last.role == .heading1 || last.role == .heading2,
+          "\(context): page \(p.number) ends with the heading “\(last.text)”", file: file,
+          line: line)
+      }
     }
-
-    func assertInvariants(_ report: EvidenceReport, _ geometry: EvidenceReportPageGeometry, _ m: FixedWidthMeasurer,
-                          file: StaticString = #filePath, line: UInt = #line) {
-        let layout = EvidenceReportLayout(report: report, geometry: geometry, measuring: m)
-        let body = geometry.bodyFrame.insetBy(dx: -0.01, dy: -0.01)
-        let page = CGRect(x: 0, y: 0, width: geometry.width, height: geometry.height)
-        let total = layout.pages.count
-        let context = "page height \(geometry.height), width \(geometry.width)"
-        for p in layout.pages {
-            // Nothing outside the body frame, nothing overlapping.
-            var frames: [CGRect] = []
-            for mark in p.body {
-                switch mark {
-                case .text(let l):
-                    XCTAssertTrue(holds(body, l.frame), "\(context): “\(l.text)” at \(l.frame) leaves the body \(body) on page \(p.number)", file: file, line: line)
-                    frames.append(l.frame)
-                case .fill(let rect, _):
-                    XCTAssertTrue(holds(body, rect), "\(context): a fill at \(rect) leaves the body on page \(p.number)", file: file, line: line)
-                }
-            }
-            frames.sort { ($0.minY, $0.minX) < ($1.minY, $1.minX) }
-            for (i, a) in frames.enumerated() {
-                for b in frames[(i + 1)...] where b.minY < a.maxY - 0.01 {
-                    XCTAssertFalse(a.insetBy(dx: 0.01, dy: 0.01).intersects(b.insetBy(dx: 0.01, dy: 0.01)), "\(context): overlap on page \(p.number): \(a) \(b)", file: file, line: line)
-                }
-            }
-            // A footer with the title and page N of M, inside the page.
-            let footerTexts = p.footer.compactMap { mark -> String? in if case .text(let l) = mark { return l.text }; return nil }
-            XCTAssertTrue(footerTexts.contains("page \(p.number) of \(total)"), "\(context): \(footerTexts)", file: file, line: line)
-            XCTAssertTrue(report.title.hasPrefix(footerTexts.first ?? "—"), file: file, line: line)
-            for case .text(let l) in p.footer { XCTAssertTrue(holds(page, l.frame), file: file, line: line) }
-            // A heading never ends a page.
-            if p.number < total, let last = p.body.compactMap({ mark -> EvidenceReportLine? in if case .text(let l) = mark { return l }; return nil }).max(by: { $0.origin.y < $1.origin.y }) {
-                XCTAssertFalse(last.role == .heading1 || last.role == .heading2, "\(context): page \(p.number) ends with the heading “\(last.text)”", file: file, line: line)
-            }
-        }
-        let placed = lines(layout)
-        let map = elements(report)
-        // Facts marked staysWithNext stay with the next; a note never leaves a single line on either side.
-        var pagesOfRow: [Int: [Int: Set<Int>]] = [:]
-        var pagesOfLine: [Int: [Int]] = [:]
-        for (pageNumber, l) in placed where !l.isRepeat {
-            if let row = l.row { pagesOfRow[l.element, default: [:]][row, default: []].insert(pageNumber) }
-            pagesOfLine[l.element, default: []].append(pageNumber)
-        }
-        for (element, block) in map {
-            switch block {
-            case .facts(let facts):
-                for (row, fact) in facts.enumerated() where fact.staysWithNext && row + 1 < facts.count {
-                    let here = pagesOfRow[element]?[row] ?? [], next = pagesOfRow[element]?[row + 1] ?? []
-                    XCTAssertEqual(here.max(), next.min(), "\(context): “\(fact.label)” is parted from the next fact", file: file, line: line)
-                }
-            case .note, .paragraph:
-                let pages = pagesOfLine[element] ?? []
-                for pageNumber in Set(pages) where Set(pages).count > 1 {
-                    XCTAssertGreaterThanOrEqual(pages.filter { $0 == pageNumber }.count, 2, "\(context): a single line of a text on page \(pageNumber)", file: file, line: line)
-                }
-            case .table(let table):
-                // A table that crosses a page repeats its header there; a row not taller than a page is not split.
-                let pages = Set(pagesOfLine[element] ?? [])
-                for pageNumber in pages where pageNumber != pages.min() {
-                    let header = placed.filter { $0.page == pageNumber && $0.line.element == element && $0.line.isRepeat }
-                    XCTAssertEqual(Set(header.compactMap(\.line.column)), Set(0..<table.columns.count), "\(context): the table continued on page \(pageNumber) has no header", file: file, line: line)
-                }
-                for (row, rowPages) in pagesOfRow[element] ?? [:] where row > 0 && rowPages.count > 1 {
-                    let cells = placed.filter { $0.line.element == element && $0.line.row == row }
-                    let height = cells.map(\.line.height).reduce(0, +)
-                    XCTAssertGreaterThan(height, geometry.bodyFrame.height / CGFloat(table.columns.count), "\(context): a short row was split", file: file, line: line)
-                }
-            default: break
-            }
-        }
-        // Every line of text appears exactly once, in order: element by element, what the measurer gives for each block.
-        var expected: [Int: [String]] = [:]
-        let body0 = geometry.bodyFrame
-        for (element, block) in map {
-            switch block {
-            case .heading(let t): expected[element] = m.lines(of: t, style: .heading, width: body0.width)
-            case .paragraph(let t): expected[element] = m.lines(of: t, style: .body, width: body0.width)
-            case .note(let t): expected[element] = m.lines(of: t, style: .note, width: body0.width - 12)
-            case .facts(let facts):
-                expected[element] = facts.flatMap { fact -> [String] in
-                    m.lines(of: fact.label, style: .label, width: layout.labelColumnWidth - 10)
-                        + fact.value.split(separator: "\n", omittingEmptySubsequences: false).flatMap { m.lines(of: String($0), style: fact.literal ? .literal : .value, width: body0.width - layout.labelColumnWidth) }
-                }
-            case .table(let table):
-                let widths = layout.tableShapes[table.columns]!
-                expected[element] = table.columns.enumerated().flatMap { m.lines(of: $1, style: .tableHeader, width: widths[$0] - 8) }
-                    + table.rows.flatMap { row in row.enumerated().flatMap { c, cell in
-                        cell.text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { m.lines(of: String($0), style: cell.style == .literal ? .tableLiteral : .tableCell, width: widths[c] - 8) } } }
-            }
-        }
-        let order = placed.filter { !$0.line.isRepeat }.map(\.line.element)
-        XCTAssertEqual(order, order.sorted(), "\(context): elements out of reading order", file: file, line: line)
-        for (element, texts) in expected {
-            let actual = placed.filter { $0.line.element == element && !$0.line.isRepeat }.map(\.line.text)
-            XCTAssertEqual(actual, texts, "\(context): element \(element)", file: file, line: line)
-        }
+    let placed = lines(layout)
+    let map = elements(report)
+    // Facts marked staysWithNext stay with the next; a note never leaves a single line on either side.
+    var pagesOfRow: [Int: [Int: Set<Int>]] = [:]
+    var pagesOfLine: [Int: [Int]] = [:]
+    for (pageNumber, l) in placed where !l.isRepeat {
+      if let row = l.row {
+        pagesOfRow[l.element, default: [:]][row, default: []].insert(pageNumber)
+      }
+      pagesOfLine[l.element, default: []].append(pageNumber)
     }
-
-    func testTheInvariantsHoldOverFiftyPageHeightsAndASampleOfWidths() throws {
-        let report = try ReportFixture.report()
-        let m = FixedWidthMeasurer()
-        for i in 0..<50 {
-            assertInvariants(report, EvidenceReportPageGeometry(width: 595.276, height: 330 + CGFloat(i) * 19), m)
+    for (element, block) in map {
+      switch block {
+      case .facts(let facts):
+        for (row, fact) in facts.enumerated() where fact.staysWithNext && row + 1 < facts.count {
+          let here = pagesOfRow[element]?[row] ?? []
+          let next = pagesOfRow[element]?[row + 1] ?? []
+          XCTAssertEqual(
+            here.max(), next.min(), "\(context): “\(fact.label)” is parted from the next fact",
+            file: file, line: line)
         }
-        for width in [400.0, 520, 700, 900] {
-            assertInvariants(report, EvidenceReportPageGeometry(width: CGFloat(width), height: 841.89), m)
+      case .note, .paragraph:
+        let pages = pagesOfLine[element] ?? []
+        for pageNumber in Set(pages) where Set(pages).count > 1 {
+          XCTAssertGreaterThanOrEqual(
+            pages.filter { $0 == pageNumber }.count, 2,
+            "\(context): a single line of a text on page \(pageNumber)", file: file, line: line)
         }
-    }
-
-    func testEveryFactListUsesOneLabelColumnAndTwinTablesTakeOneShape() throws {
-        let report = try ReportFixture.report()
-        let layout = EvidenceReportLayout(report: report, geometry: .a4, measuring: FixedWidthMeasurer())
-        let valueXs = Set(lines(layout).filter { $0.line.role == .factValue }.map { $0.line.origin.x })
-        XCTAssertEqual(valueXs.count, 1, "one label column for every fact list: \(valueXs)")
-        // Every table with the same headings puts each column at the same x.
-        var columnXs: [[String]: [Int: Set<CGFloat>]] = [:]
-        let map = elements(report)
-        for (_, l) in lines(layout) where l.role == .tableCell || l.role == .tableHeader {
-            guard case .table(let t)? = map[l.element], let c = l.column else { continue }
-            columnXs[t.columns, default: [:]][c, default: []].insert(l.origin.x)
+      case .table(let table):
+        // A table that crosses a page repeats its header there; a row not taller than a page is not split.
+        let pages = Set(pagesOfLine[element] ?? [])
+        for pageNumber in pages where pageNumber != pages.min() {
+          let header = placed.filter {
+            $0.page == pageNumber && $0.line.element == element && $0.line.isRepeat
+          }
+          XCTAssertEqual(
+            Set(header.compactMap(\.line.column)), Set(0..<table.columns.count),
+            "\(context): the table continued on page \(pageNumber) has no header", file: file,
+            line: line)
         }
-        for (columns, xs) in columnXs { for (c, set) in xs { XCTAssertEqual(set.count, 1, "\(columns) column \(c): \(set)") } }
-        XCTAssertGreaterThan(columnXs.count, 3)
+        for (row, rowPages) in pagesOfRow[element] ?? [:] where row > 0 && rowPages.count > 1 {
+          let cells = placed.filter { $0.line.element == element && $0.line.row == row }
+          let height = cells.map(\.line.height).reduce(0, +)
+          XCTAssertGreaterThan(
+            height, geometry.bodyFrame.height / CGFloat(table.columns.count),
+            "\(context): a short row was split", file: file, line: line)
+        }
+      default: break
+      }
     }
-
-    func testColumnWidthsFollowTheirNaturalWidths() {
-        XCTAssertEqual(EvidenceReportColumnWidths.shares(natural: [10, 30], into: 100), [25, 75])
-        XCTAssertEqual(EvidenceReportColumnWidths.filling(natural: [10, 30], into: 80), [20, 60])
-        XCTAssertEqual(EvidenceReportColumnWidths.filling(natural: [100, 300], into: 200), [50, 150])
-        // Min/max-content: each column keeps its longest word; the rest follows what it still wants.
-        let w = EvidenceReportColumnWidths.automatic(minimum: [20, 40], maximum: [30, 400], into: 200)
-        XCTAssertEqual(w.reduce(0, +), 200, accuracy: 0.001)
-        XCTAssertGreaterThanOrEqual(w[0], 20)
-        XCTAssertGreaterThanOrEqual(w[1], 40)
-        XCTAssertEqual(EvidenceReportColumnWidths.automatic(minimum: [10, 10], maximum: [30, 50], into: 160), [60, 100])
-    }
-
-    /// A server name of sixty thousand letters is one word: it must not squeeze the columns beside
-    /// it below their own longest words (it squeezed a finding's identifier until it overlapped).
-    func testAWordTooWideForTheTableIsCutSoThatTheOtherColumnsKeepTheirLongestWords() {
-        XCTAssertEqual(EvidenceReportColumnWidths.capped([10, 20, 60_000], into: 200), [10, 20, 170])
-        XCTAssertEqual(EvidenceReportColumnWidths.capped([500, 10, 600], into: 210), [100, 10, 100])
-        XCTAssertEqual(EvidenceReportColumnWidths.capped([30, 40], into: 200), [30, 40])
-        XCTAssertEqual(EvidenceReportColumnWidths.automatic(minimum: [30, 60_000, 50], maximum: [30, 60_000, 80], into: 300), [30, 220, 50])
-    }
-
-    func testAGoldenLayoutOfTheFixtureAtA4() throws {
-        let layout = EvidenceReportLayout(report: try ReportFixture.report(), geometry: .a4, measuring: FixedWidthMeasurer())
-        var text = "pages \(layout.pages.count), label column \(layout.labelColumnWidth)\n"
-        for page in layout.pages {
-            text += "--- page \(page.number)\(page.sectionsStarting.isEmpty ? "" : " (" + page.sectionsStarting.map(\.rawValue).joined(separator: ", ") + ")")\n"
-            for case .text(let l) in page.body {
-                text += "\(Int(l.origin.x)),\(Int(l.origin.y)) \(l.style.rawValue)\(l.isRepeat ? " repeat" : "")\(l.link.map { " →" + $0 } ?? "")\(l.anchor.map { " #" + $0 } ?? ""): \(l.text)\n"
+    // Every line of text appears exactly once, in order: element by element, what the measurer gives for each block.
+    var expected: [Int: [String]] = [:]
+    let body0 = geometry.bodyFrame
+    for (element, block) in map {
+      switch block {
+      case .heading(let t): expected[element] = m.lines(of: t, style: .heading, width: body0.width)
+      case .paragraph(let t): expected[element] = m.lines(of: t, style: .body, width: body0.width)
+      case .note(let t): expected[element] = m.lines(of: t, style: .note, width: body0.width - 12)
+      case .facts(let facts):
+        expected[element] = facts.flatMap { fact -> [String] in
+          m.lines(of: fact.label, style: .label, width: layout.labelColumnWidth - 10)
+            + fact.value.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+              m.lines(
+                of: String($0), style: fact.literal ? .literal : .value,
+                width: body0.width - layout.labelColumnWidth)
             }
         }
-        if let difference = Golden.compare(text, file: Golden.directory().appendingPathComponent("Golden/report-layout-a4.txt")) {
-            XCTFail(difference)
-        }
+      case .table(let table):
+        let widths = layout.tableShapes[table.columns]!
+        expected[element] =
+          table.columns.enumerated().flatMap {
+            m.lines(of: $1, style: .tableHeader, width: widths[$0] - 8)
+          }
+          + table.rows.flatMap { row in
+            row.enumerated().flatMap { c, cell in
+              cell.text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+                m.lines(
+                  of: String($0), style: cell.style == .literal ? .tableLiteral : .tableCell,
+                  width: widths[c] - 8)
+              }
+            }
+          }
+      }
     }
+    let order = placed.filter { !$0.line.isRepeat }.map(\.line.element)
+    XCTAssertEqual(
+      order, order.sorted(), "\(context): elements out of reading order", file: file, line: line)
+    for (element, texts) in expected {
+      let actual = placed.filter { $0.line.element == element && !$0.line.isRepeat }.map(
+        \.line.text)
+      XCTAssertEqual(actual, texts, "\(context): element \(element)", file: file, line: line)
+    }
+  }
+
+  func testTheInvariantsHoldOverFiftyPageHeightsAndASampleOfWidths() throws {
+    let report = try ReportFixture.report()
+    let m = FixedWidthMeasurer()
+    for i in 0..<50 {
+      assertInvariants(
+        report, EvidenceReportPageGeometry(width: 595.276, height: 330 + CGFloat(i) * 19), m)
+    }
+    for width in [400.0, 520, 700, 900] {
+      assertInvariants(report, EvidenceReportPageGeometry(width: CGFloat(width), height: 841.89), m)
+    }
+  }
+
+  func testEveryFactListUsesOneLabelColumnAndTwinTablesTakeOneShape() throws {
+    let report = try ReportFixture.report()
+    let layout = EvidenceReportLayout(
+      report: report, geometry: .a4, measuring: FixedWidthMeasurer())
+    let valueXs = Set(lines(layout).filter { $0.line.role == .factValue }.map { $0.line.origin.x })
+    XCTAssertEqual(valueXs.count, 1, "one label column for every fact list: \(valueXs)")
+    // Every table with the same headings puts each column at the same x.
+    var columnXs: [[String]: [Int: Set<CGFloat>]] = [:]
+    let map = elements(report)
+    for (_, l) in lines(layout) where l.role == .tableCell || l.role == .tableHeader {
+      guard case .table(let t)? = map[l.element], let c = l.column else { continue }
+      columnXs[t.columns, default: [:]][c, default: []].insert(l.origin.x)
+    }
+    for (columns, xs) in columnXs {
+      for (c, set) in xs { XCTAssertEqual(set.count, 1, "\(columns) column \(c): \(set)") }
+    }
+    XCTAssertGreaterThan(columnXs.count, 3)
+  }
+
+  func testColumnWidthsFollowTheirNaturalWidths() {
+    XCTAssertEqual(EvidenceReportColumnWidths.shares(natural: [10, 30], into: 100), [25, 75])
+    XCTAssertEqual(EvidenceReportColumnWidths.filling(natural: [10, 30], into: 80), [20, 60])
+    XCTAssertEqual(EvidenceReportColumnWidths.filling(natural: [100, 300], into: 200), [50, 150])
+    // Min/max-content: each column keeps its longest word; the rest follows what it still wants.
+    let w = EvidenceReportColumnWidths.automatic(minimum: [20, 40], maximum: [30, 400], into: 200)
+    XCTAssertEqual(w.reduce(0, +), 200, accuracy: 0.001)
+    XCTAssertGreaterThanOrEqual(w[0], 20)
+    XCTAssertGreaterThanOrEqual(w[1], 40)
+    XCTAssertEqual(
+      EvidenceReportColumnWidths.automatic(minimum: [10, 10], maximum: [30, 50], into: 160),
+      [60, 100])
+  }
+
+  /// A server name of sixty thousand letters is one word: it must not squeeze the columns beside
+  /// it below their own longest words (it squeezed a finding's identifier until it overlapped).
+  func testAWordTooWideForTheTableIsCutSoThatTheOtherColumnsKeepTheirLongestWords() {
+    XCTAssertEqual(EvidenceReportColumnWidths.capped([10, 20, 60_000], into: 200), [10, 20, 170])
+    XCTAssertEqual(EvidenceReportColumnWidths.capped([500, 10, 600], into: 210), [100, 10, 100])
+    XCTAssertEqual(EvidenceReportColumnWidths.capped([30, 40], into: 200), [30, 40])
+    XCTAssertEqual(
+      EvidenceReportColumnWidths.automatic(
+        minimum: [30, 60_000, 50], maximum: [30, 60_000, 80], into: 300), [30, 220, 50])
+  }
+
+  func testAGoldenLayoutOfTheFixtureAtA4() throws {
+    let layout = EvidenceReportLayout(
+      report: try ReportFixture.report(), geometry: .a4, measuring: FixedWidthMeasurer())
+    var text = "pages \(layout.pages.count), label column \(layout.labelColumnWidth)\n"
+    for page in layout.pages {
+      text +=
+        "--- page \(page.number)\(page.sectionsStarting.isEmpty ? "" : " (" + page.sectionsStarting.map(\.rawValue).joined(separator: ", ") + ")")\n"
+      for case .text(let l) in page.body {
+        text +=
+          "\(Int(l.origin.x)),\(Int(l.origin.y)) \(l.style.rawValue)\(l.isRepeat ? " repeat" : "")\(l.link.map { " →" + $0 } ?? "")\(l.anchor.map { " #" + $0 } ?? ""): \(l.text)\n"
+      }
+    }
+    if let difference = Golden.compare(
+      text, file: Golden.directory().appendingPathComponent("Golden/report-layout-a4.txt"))
+    {
+      XCTFail(difference)
+    }
+  }
 }

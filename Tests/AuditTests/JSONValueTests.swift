@@ -3,57 +3,68 @@ import Foundation
 import XCTest
 
 final class JSONValueTests: XCTestCase {
-    func testKeysAreSortedByTheirBytesAndTheTextParsesBack() throws {
-        let value = JSONValue.object(["b": .int(2), "a": .array([.string("x"), .null, .bool(true)]), "Z": .double(0.5), "ä": .object([:])])
-        let text = value.serialized()
-        XCTAssertEqual(text, """
-            {
-              "Z": 0.5,
-              "a": [
-                "x",
-                null,
-                true
-              ],
-              "b": 2,
-              "ä": {}
-            }
-            """)
-        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        XCTAssertEqual(parsed?["b"] as? Int, 2)
-    }
+  func testKeysAreSortedByTheirBytesAndTheTextParsesBack() throws {
+    let value = JSONValue.object([
+      "b": .int(2), "a": .array([.string("x"), .null, .bool(true)]), "Z": .double(0.5),
+      "ä": .object([:]),
+    ])
+    let text = value.serialized()
+    XCTAssertEqual(
+      text,
+      """
+      {
+        "Z": 0.5,
+        "a": [
+          "x",
+          null,
+          true
+        ],
+        "b": 2,
+        "ä": {}
+      }
+      """)
+    let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    XCTAssertEqual(parsed?["b"] as? Int, 2)
+  }
 
-    func testKeysThatShareAPrefixOrLeaveASCIIAreOrderedByTheirUTF8Bytes() {
-        let keys = ["ab", "a", "é", "z", "Z", "ä", "a\u{0}", "🩺", "", "e\u{301}"]
-        let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-        XCTAssertEqual(JSONText.sortedKeys(keys), expected)
-        XCTAssertEqual(expected.prefix(4), ["", "Z", "a", "a\u{0}"])
-    }
+  func testKeysThatShareAPrefixOrLeaveASCIIAreOrderedByTheirUTF8Bytes() {
+    let keys = ["ab", "a", "é", "z", "Z", "ä", "a\u{0}", "🩺", "", "e\u{301}"]
+    let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    XCTAssertEqual(JSONText.sortedKeys(keys), expected)
+    XCTAssertEqual(expected.prefix(4), ["", "Z", "a", "a\u{0}"])
+  }
 
-    func testRememberedKeyOrdersWriteTheSameBytesAsSortingEachObject() {
-        // Objects of different kinds with as many keys, interleaved, and one kind with its keys
-        // inserted in another order: each must still come out sorted.
-        let peer = JSONValue.object(["port": .int(443), "address": .string("10.0.0.2")])
-        let name = JSONValue.object(["text": .string("api.example.com"), "origin": .string("sni")])
-        var built: [String: JSONValue] = [:]
-        for key in ["zeta", "alpha", "mid", "Beta"] { built[key] = .int(key.count) }
-        let values: [JSONValue] = [peer, name, peer, .object(built), name, .array([peer, name, .object(built)])]
-        let orders = JSONKeyOrders()
-        for value in values {
-            var remembered: [UInt8] = [], fresh: [UInt8] = []
-            JSONText.append(value, to: &remembered, indent: 0, orders: orders)
-            JSONText.append(value, to: &fresh, indent: 0)
-            XCTAssertEqual(String(decoding: remembered, as: UTF8.self), String(decoding: fresh, as: UTF8.self))
-        }
-        var out: [UInt8] = []
-        JSONText.append(.object(built), to: &out, indent: 0, orders: orders)
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), "{\n  \"Beta\": 4,\n  \"alpha\": 5,\n  \"mid\": 3,\n  \"zeta\": 4\n}")
+  func testRememberedKeyOrdersWriteTheSameBytesAsSortingEachObject() {
+    // Objects of different kinds with as many keys, interleaved, and one kind with its keys
+    // inserted in another order: each must still come out sorted.
+    let peer = JSONValue.object(["port": .int(443), "address": .string("10.0.0.2")])
+    let name = JSONValue.object(["text": .string("api.example.com"), "origin": .string("sni")])
+    var built: [String: JSONValue] = [:]
+    for key in ["zeta", "alpha", "mid", "Beta"] { built[key] = .int(key.count) }
+    let values: [JSONValue] = [
+      peer, name, peer, .object(built), name, .array([peer, name, .object(built)]),
+    ]
+    let orders = JSONKeyOrders()
+    for value in values {
+      var remembered: [UInt8] = []
+      var fresh: [UInt8] = []
+      JSONText.append(value, to: &remembered, indent: 0, orders: orders)
+      JSONText.append(value, to: &fresh, indent: 0)
+      XCTAssertEqual(
+        String(decoding: remembered, as: UTF8.self), String(decoding: fresh, as: UTF8.self))
     }
+    var out: [UInt8] = []
+    JSONText.append(.object(built), to: &out, indent: 0, orders: orders)
+    XCTAssertEqual(
+      String(decoding: out, as: UTF8.self),
+      "{\n  \"Beta\": 4,\n  \"alpha\": 5,\n  \"mid\": 3,\n  \"zeta\": 4\n}")
+  }
 
-    func testStringsAreEscapedSoThatAnIndependentParserReadsThemBack() throws {
-        let nasty = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} emoji 🩺 ünïcödé"
-        let text = JSONValue.array([.string(nasty)]).serialized()
-        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String]
-        XCTAssertEqual(parsed, [nasty])
-        XCTAssertFalse(text.contains("\u{07}"))
-    }
+  func testStringsAreEscapedSoThatAnIndependentParserReadsThemBack() throws {
+    let nasty = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} emoji 🩺 ünïcödé"
+    let text = JSONValue.array([.string(nasty)]).serialized()
+    let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String]
+    XCTAssertEqual(parsed, [nasty])
+    XCTAssertFalse(text.contains("\u{07}"))
+  }
 }

@@ -6,83 +6,114 @@ import XCTest
 /// The one place that lays JSON out: what it writes is checked against Python's json module (an
 /// independent writer), and a record written call by call against the same record as a value.
 final class JSONWriterTests: XCTestCase {
-    private var random = SystemRandomNumberGenerator()
+  private var random = SystemRandomNumberGenerator()
 
-    /// A random tree of what Python writes the same way: integers, strings (escapes, non-ASCII,
-    /// control characters), booleans, null, arrays and objects, empty ones included.
-    private func tree(depth: Int) -> JSONValue {
-        let leaf = depth >= 4
-        switch Int.random(in: 0..<(leaf ? 4 : 7), using: &random) {
-        case 0: return .null
-        case 1: return .bool(Bool.random(using: &random))
-        case 2: return .integer(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random))
-        case 3: return .string(text())
-        case 4, 5:
-            var members: [String: JSONValue] = [:]
-            for _ in 0..<Int.random(in: 0...4, using: &random) { members[text()] = tree(depth: depth + 1) }
-            return .object(members)
-        default:
-            return .array((0..<Int.random(in: 0...4, using: &random)).map { _ in tree(depth: depth + 1) })
-        }
+  /// A random tree of what Python writes the same way: integers, strings (escapes, non-ASCII,
+  /// control characters), booleans, null, arrays and objects, empty ones included.
+  private func tree(depth: Int) -> JSONValue {
+    let leaf = depth >= 4
+    switch Int.random(in: 0..<(leaf ? 4 : 7), using: &random) {
+    case 0: return .null
+    case 1: return .bool(Bool.random(using: &random))
+    case 2:
+      return .integer(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random))
+    case 3: return .string(text())
+    case 4, 5:
+      var members: [String: JSONValue] = [:]
+      for _ in 0..<Int.random(in: 0...4, using: &random) {
+        members[text()] = tree(depth: depth + 1)
+      }
+      return .object(members)
+    default:
+      return .array((0..<Int.random(in: 0...4, using: &random)).map { _ in tree(depth: depth + 1) })
     }
+  }
 
-    private func text() -> String {
-        let pieces = ["a", "Z", "host.example", "\"", "\\", "\n", "\t", "\u{01}", "\u{1F}", "é", "ä", "🩺", " ", "/", ""]
-        return (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
-    }
+  private func text() -> String {
+    let pieces = [
+      "a", "Z", "host.example", "\"", "\\", "\n", "\t", "\u{01}", "\u{1F}", "é", "ä", "🩺", " ", "/",
+      "",
+    ]
+    return (0..<Int.random(in: 0...4, using: &random)).map { _ in
+      pieces.randomElement(using: &random)!
+    }.joined()
+  }
 
-    func testRandomTreesAreLaidOutAsPythonsJSONModuleLaysThemOut() throws {
-        let trees = (0..<300).map { _ in tree(depth: 0) }
-        // One tree a line, each line read by Python and written again with two spaces of indent and sorted keys.
-        let lines = trees.map { value -> String in
-            var out: [UInt8] = []
-            JSONText.append(value, to: &out, indent: 0)
-            return String(decoding: out, as: UTF8.self)
-        }
-        let input = try JSONSerialization.data(withJSONObject: lines)
-        let script = """
-            import json, sys
-            texts = json.load(sys.stdin)
-            print(json.dumps([json.dumps(json.loads(t), indent=2, sort_keys=True, ensure_ascii=False) for t in texts]))
-            """
-        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: input))
-        XCTAssertEqual(result.status, 0, result.error)
-        let python = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String])
-        XCTAssertEqual(python.count, lines.count)
-        for (ours, theirs) in zip(lines, python) where ours != theirs {
-            XCTFail("ours:\n\(ours)\nPython's:\n\(theirs)")
-            break
-        }
+  func testRandomTreesAreLaidOutAsPythonsJSONModuleLaysThemOut() throws {
+    let trees = (0..<300).map { _ in tree(depth: 0) }
+    // One tree a line, each line read by Python and written again with two spaces of indent and sorted keys.
+    let lines = trees.map { value -> String in
+      var out: [UInt8] = []
+      JSONText.append(value, to: &out, indent: 0)
+      return String(decoding: out, as: UTF8.self)
     }
+    let input = try JSONSerialization.data(withJSONObject: lines)
+    let script = """
+      import json, sys
+      texts = json.load(sys.stdin)
+      print(json.dumps([json.dumps(json.loads(t), indent=2, sort_keys=True, ensure_ascii=False) for t in texts]))
+      """
+    let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: input))
+    XCTAssertEqual(result.status, 0, result.error)
+    let python = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String])
+    XCTAssertEqual(python.count, lines.count)
+    for (ours, theirs) in zip(lines, python) where ours != theirs {
+      XCTFail("ours:\n\(ours)\nPython's:\n\(theirs)")
+      break
+    }
+  }
 
-    func testARecordWrittenCallByCallIsTheSameBytesAsTheSameRecordAsAValueWithItsKeysSorted() {
-        let value: JSONValue = .object([
-            "yes": .bool(true), "alpn": .strings(["h2", "http/1.1"]), "empty": .array([]), "id": .int(7),
-            "name": .object(["text": .string("api.example.com"), "origin": .string("sni")]),
-            "none": .null, "nothing": .object([:]), "ratio": .double(0.634),
-        ])
-        for indent in [0, 4] {
-            var byValue: [UInt8] = [], byCalls: [UInt8] = []
-            JSONText.append(value, to: &byValue, indent: indent)
-            JSONText.write(to: &byCalls, indent: indent) { w in
-                w.beginObject()
-                w.key("alpn"); w.strings(["h2", "http/1.1"])
-                w.key("empty"); w.beginArray(); w.endArray()
-                w.key("id"); w.int(7)
-                w.key("name"); w.beginObject(); w.key("origin"); w.string("sni"); w.key("text"); w.string("api.example.com"); w.endObject()
-                w.key("none"); w.string(nil as String?)
-                w.key("nothing"); w.beginObject(); w.endObject()
-                w.key("ratio"); w.double(0.634)
-                w.key("yes"); w.bool(true)
-                w.endObject()
-            }
-            XCTAssertEqual(String(decoding: byCalls, as: UTF8.self), String(decoding: byValue, as: UTF8.self), "indent \(indent)")
-        }
+  func testARecordWrittenCallByCallIsTheSameBytesAsTheSameRecordAsAValueWithItsKeysSorted() {
+    let value: JSONValue = .object([
+      "yes": .bool(true), "alpn": .strings(["h2", "http/1.1"]), "empty": .array([]), "id": .int(7),
+      "name": .object(["text": .string("api.example.com"), "origin": .string("sni")]),
+      "none": .null, "nothing": .object([:]), "ratio": .double(0.634),
+    ])
+    for indent in [0, 4] {
+      var byValue: [UInt8] = []
+      var byCalls: [UInt8] = []
+      JSONText.append(value, to: &byValue, indent: indent)
+      JSONText.write(to: &byCalls, indent: indent) { w in
+        w.beginObject()
+        w.key("alpn")
+        w.strings(["h2", "http/1.1"])
+        w.key("empty")
+        w.beginArray()
+        w.endArray()
+        w.key("id")
+        w.int(7)
+        w.key("name")
+        w.beginObject()
+        w.key("origin")
+        w.string("sni")
+        w.key("text")
+        w.string("api.example.com")
+        w.endObject()
+        w.key("none")
+        w.string(nil as String?)
+        w.key("nothing")
+        w.beginObject()
+        w.endObject()
+        w.key("ratio")
+        w.double(0.634)
+        w.key("yes")
+        w.bool(true)
+        w.endObject()
+      }
+      XCTAssertEqual(
+        String(decoding: byCalls, as: UTF8.self), String(decoding: byValue, as: UTF8.self),
+        "indent \(indent)")
     }
+  }
 
-    func testWhatIsWrittenIsAppendedAfterWhatTheBytesHeld() {
-        var out = Array("prefix ".utf8)
-        JSONText.write(to: &out, indent: 2) { $0.beginArray(); $0.int(1); $0.endArray() }
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), "prefix [\n    1\n  ]")
+  func testWhatIsWrittenIsAppendedAfterWhatTheBytesHeld() {
+    var out = Array("prefix ".utf8)
+    JSONText.write(to: &out, indent: 2) {
+      $0.beginArray()
+      $0.int(1)
+      $0.endArray()
     }
+    XCTAssertEqual(String(decoding: out, as: UTF8.self), "prefix [\n    1\n  ]")
+  }
 }

@@ -4,141 +4,252 @@ import TestSupport
 import XCTest
 
 final class ReleaseDiffTests: XCTestCase {
-    let project = AuditProject(id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil,
-                               allowlist: [AllowlistEntry(pattern: try! DomainPattern(parsing: "*.example.com"), note: "ours")], createdAt: FlowFixture.epoch)
-    func session(_ id: Int64, at seconds: Double, kind: AuditSessionKind? = nil, open: Bool = false, project: Int64 = 1) -> AuditSession {
-        AuditSession(id: id, projectID: project, kind: kind ?? .audit(AppRelease(version: "\(id).0", build: "\(id)")),
-                     environment: FlowFixture.environment, inspection: .off, startedAt: FlowFixture.at(seconds),
-                     endedAt: open ? nil : FlowFixture.at(seconds + 100), notes: "")
+  let project = AuditProject(
+    id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil,
+    allowlist: [
+      AllowlistEntry(pattern: try! DomainPattern(parsing: "*.example.com"), note: "ours")
+    ], createdAt: FlowFixture.epoch)
+  func session(
+    _ id: Int64, at seconds: Double, kind: AuditSessionKind? = nil, open: Bool = false,
+    project: Int64 = 1
+  ) -> AuditSession {
+    AuditSession(
+      id: id, projectID: project,
+      kind: kind ?? .audit(AppRelease(version: "\(id).0", build: "\(id)")),
+      environment: FlowFixture.environment, inspection: .off, startedAt: FlowFixture.at(seconds),
+      endedAt: open ? nil : FlowFixture.at(seconds + 100), notes: "")
+  }
+  func flow(
+    _ id: Int64, sni: String? = nil, dns: String? = nil, others: [String] = [],
+    version: TLSProtocolVersion? = nil,
+    source: TLSReadingSource = .serverHello
+  ) -> StoredFlow {
+    var f = FlowFixture.tcp(id: id, at: Double(id), sni: sni)
+    f.dnsName = dns
+    f.dnsOtherNames = others
+    if let version {
+      f.serverTLS = .negotiated(
+        version: version, cipherSuite: 1, fromHelloRetryRequest: false, source: source)
     }
-    func flow(_ id: Int64, sni: String? = nil, dns: String? = nil, others: [String] = [], version: TLSProtocolVersion? = nil,
-              source: TLSReadingSource = .serverHello) -> StoredFlow {
-        var f = FlowFixture.tcp(id: id, at: Double(id), sni: sni)
-        f.dnsName = dns; f.dnsOtherNames = others
-        if let version { f.serverTLS = .negotiated(version: version, cipherSuite: 1, fromHelloRetryRequest: false, source: source) }
-        return f
-    }
+    return f
+  }
 
-    // MARK: Which two sessions
+  // MARK: Which two sessions
 
-    func testTheSameSessionTwiceIsRefused() {
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0), flows: [], and: session(1, at: 0), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .sameSession)
-        }
+  func testTheSameSessionTwiceIsRefused() {
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0), flows: [], and: session(1, at: 0), flows: [], project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .sameSession)
     }
-    func testSessionsOfDifferentProjectsAreRefused() {
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0), flows: [], and: session(2, at: 0, project: 2), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .differentProjects)
-        }
+  }
+  func testSessionsOfDifferentProjectsAreRefused() {
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0), flows: [], and: session(2, at: 0, project: 2), flows: [],
+        project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .differentProjects)
     }
-    func testSessionsOfAnotherProjectThanTheOneGivenAreRefused() {
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0, project: 2), flows: [], and: session(2, at: 0, project: 2), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .notTheSessionsProject)
-        }
+  }
+  func testSessionsOfAnotherProjectThanTheOneGivenAreRefused() {
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0, project: 2), flows: [], and: session(2, at: 0, project: 2),
+        flows: [], project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .notTheSessionsProject)
     }
-    func testABaselineIsRefusedNamingIt() {
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0), flows: [], and: session(2, at: 0, kind: .baseline), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .baseline(sessionID: 2))
-        }
+  }
+  func testABaselineIsRefusedNamingIt() {
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0), flows: [], and: session(2, at: 0, kind: .baseline), flows: [],
+        project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .baseline(sessionID: 2))
     }
-    func testAnOpenSessionIsRefusedNamingIt() {
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0, open: true), flows: [], and: session(2, at: 0), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .stillOpen(sessionID: 1))
-        }
+  }
+  func testAnOpenSessionIsRefusedNamingIt() {
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0, open: true), flows: [], and: session(2, at: 0), flows: [],
+        project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .stillOpen(sessionID: 1))
     }
-    func testTheFirstReasonThatFailsIsGivenInTheSpecsOrder() {
-        // baseline and open and another project at once: differentProjects comes first.
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0, kind: .baseline, open: true), flows: [], and: session(2, at: 0, project: 2), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .differentProjects)
-        }
-        XCTAssertThrowsError(try ReleaseDiff(between: session(1, at: 0, open: true), flows: [], and: session(2, at: 0, kind: .baseline), flows: [], project: project)) {
-            XCTAssertEqual($0 as? ReleaseDiff.Refusal, .baseline(sessionID: 2))
-        }
+  }
+  func testTheFirstReasonThatFailsIsGivenInTheSpecsOrder() {
+    // baseline and open and another project at once: differentProjects comes first.
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0, kind: .baseline, open: true), flows: [],
+        and: session(2, at: 0, project: 2), flows: [], project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .differentProjects)
     }
-    func testAnythingElseIsADiffAndTheLaterSessionIsTheOneThatStartedLater() throws {
-        let old = session(9, at: 500)   // version 9.0, started later
-        let new = session(2, at: 0)
-        let diff = try ReleaseDiff(between: old, flows: [], and: new, flows: [], project: project)
-        XCTAssertEqual(diff.later.id, 9)
-        XCTAssertEqual(diff.earlier.id, 2)
+    XCTAssertThrowsError(
+      try ReleaseDiff(
+        between: session(1, at: 0, open: true), flows: [], and: session(2, at: 0, kind: .baseline),
+        flows: [], project: project)
+    ) {
+      XCTAssertEqual($0 as? ReleaseDiff.Refusal, .baseline(sessionID: 2))
     }
+  }
+  func testAnythingElseIsADiffAndTheLaterSessionIsTheOneThatStartedLater() throws {
+    let old = session(9, at: 500)  // version 9.0, started later
+    let new = session(2, at: 0)
+    let diff = try ReleaseDiff(between: old, flows: [], and: new, flows: [], project: project)
+    XCTAssertEqual(diff.later.id, 9)
+    XCTAssertEqual(diff.earlier.id, 2)
+  }
 
-    // MARK: What the domain of a flow is
+  // MARK: What the domain of a flow is
 
-    func testAnAnnouncedNameLandsInThatDomainsFlowsWithoutConsultingResolvedNames() {
-        let domains = SessionDomains(flows: [flow(1, sni: "API.example.com", dns: "x.cdn.net", others: ["y.cdn.net"])])
-        XCTAssertEqual(domains.domains.map(\.host), ["api.example.com"])
-        XCTAssertEqual(domains.domains[0].flowIDs, [1])
+  func testAnAnnouncedNameLandsInThatDomainsFlowsWithoutConsultingResolvedNames() {
+    let domains = SessionDomains(flows: [
+      flow(1, sni: "API.example.com", dns: "x.cdn.net", others: ["y.cdn.net"])
+    ])
+    XCTAssertEqual(domains.domains.map(\.host), ["api.example.com"])
+    XCTAssertEqual(domains.domains[0].flowIDs, [1])
+  }
+  func testADNSNameWithNoOtherCandidateLandsInThatDomain() {
+    let domains = SessionDomains(flows: [flow(1, dns: "api.example.com")])
+    XCTAssertEqual(domains.observation(of: "api.example.com")?.flowIDs, [1])
+    XCTAssertEqual(domains.observation(of: "api.example.com")?.candidateFlowIDs, [])
+  }
+  func testADNSNameWithOtherNamesIsACandidateOfEveryOneOfThem() {
+    let domains = SessionDomains(flows: [
+      flow(1, dns: "a.example.com", others: ["b.example.com", "c.example.com"])
+    ])
+    XCTAssertEqual(
+      domains.domains.map(\.host), ["a.example.com", "b.example.com", "c.example.com"])
+    for d in domains.domains {
+      XCTAssertEqual(d.candidateFlowIDs, [1])
+      XCTAssertFalse(d.isSeen)
     }
-    func testADNSNameWithNoOtherCandidateLandsInThatDomain() {
-        let domains = SessionDomains(flows: [flow(1, dns: "api.example.com")])
-        XCTAssertEqual(domains.observation(of: "api.example.com")?.flowIDs, [1])
-        XCTAssertEqual(domains.observation(of: "api.example.com")?.candidateFlowIDs, [])
-    }
-    func testADNSNameWithOtherNamesIsACandidateOfEveryOneOfThem() {
-        let domains = SessionDomains(flows: [flow(1, dns: "a.example.com", others: ["b.example.com", "c.example.com"])])
-        XCTAssertEqual(domains.domains.map(\.host), ["a.example.com", "b.example.com", "c.example.com"])
-        for d in domains.domains { XCTAssertEqual(d.candidateFlowIDs, [1]); XCTAssertFalse(d.isSeen) }
-    }
-    func testNoNameLandsInUnnamedFlows() {
-        let domains = SessionDomains(flows: [flow(1), flow(2, sni: "a.example.com")])
-        XCTAssertEqual(domains.unnamedFlowIDs, [1])
-    }
+  }
+  func testNoNameLandsInUnnamedFlows() {
+    let domains = SessionDomains(flows: [flow(1), flow(2, sni: "a.example.com")])
+    XCTAssertEqual(domains.unnamedFlowIDs, [1])
+  }
 
-    // MARK: What is stated about a domain
+  // MARK: What is stated about a domain
 
-    func diff(earlier: [StoredFlow], later: [StoredFlow]) throws -> ReleaseDiff {
-        try ReleaseDiff(between: session(1, at: 0), flows: earlier, and: session(2, at: 1000), flows: later, project: project)
-    }
-    func testAbsentEarlierAndSeenLaterIsNew() throws {
-        let d = try diff(earlier: [], later: [flow(1, sni: "tracker.net"), flow(2, sni: "new.example.com")])
-        XCTAssertEqual(d.newDomains.map(\.host), ["tracker.net", "new.example.com"])
-        XCTAssertEqual(d.unexpectedNewDomains.map(\.host), ["tracker.net"])
-        XCTAssertEqual(d.newDomains[1].standing, .listed(AllowlistEntry(pattern: try DomainPattern(parsing: "*.example.com"), note: "ours")))
-    }
-    func testSeenEarlierAndAbsentLaterIsGone() throws {
-        XCTAssertEqual(try diff(earlier: [flow(1, sni: "old.example.com")], later: []).goneDomains.map(\.host), ["old.example.com"])
-    }
-    func testSeenInBothIsInBothWithItsTwoTLSComparisons() throws {
-        let d = try diff(earlier: [flow(1, sni: "a.example.com", version: .tls12), flow(2, sni: "a.example.com", version: .tls13, source: .upstreamConnection)],
-                         later: [flow(3, sni: "a.example.com", version: .tls12)])
-        XCTAssertEqual(d.domainsInBoth.first?.status, .inBoth(app: .same([.tls12]), tunnel: .notCompared(.notReadInLaterSession)))
-        XCTAssertFalse(d.domainsInBoth[0].hasTLSChange)
-    }
-    func testACandidateOnEitherSideIsUndeterminedWithHowItStandsOnEach() throws {
-        let d = try diff(earlier: [flow(1, dns: "a.example.com", others: ["b.example.com"])], later: [flow(2, sni: "a.example.com")])
-        XCTAssertEqual(d.undeterminedDomains.map(\.status), [.undetermined(earlier: .candidateOnly, later: .seen), .undetermined(earlier: .candidateOnly, later: .absent)])
-    }
+  func diff(earlier: [StoredFlow], later: [StoredFlow]) throws -> ReleaseDiff {
+    try ReleaseDiff(
+      between: session(1, at: 0), flows: earlier, and: session(2, at: 1000), flows: later,
+      project: project)
+  }
+  func testAbsentEarlierAndSeenLaterIsNew() throws {
+    let d = try diff(
+      earlier: [], later: [flow(1, sni: "tracker.net"), flow(2, sni: "new.example.com")])
+    XCTAssertEqual(d.newDomains.map(\.host), ["tracker.net", "new.example.com"])
+    XCTAssertEqual(d.unexpectedNewDomains.map(\.host), ["tracker.net"])
+    XCTAssertEqual(
+      d.newDomains[1].standing,
+      .listed(AllowlistEntry(pattern: try DomainPattern(parsing: "*.example.com"), note: "ours")))
+  }
+  func testSeenEarlierAndAbsentLaterIsGone() throws {
+    XCTAssertEqual(
+      try diff(earlier: [flow(1, sni: "old.example.com")], later: []).goneDomains.map(\.host),
+      ["old.example.com"])
+  }
+  func testSeenInBothIsInBothWithItsTwoTLSComparisons() throws {
+    let d = try diff(
+      earlier: [
+        flow(1, sni: "a.example.com", version: .tls12),
+        flow(2, sni: "a.example.com", version: .tls13, source: .upstreamConnection),
+      ],
+      later: [flow(3, sni: "a.example.com", version: .tls12)])
+    XCTAssertEqual(
+      d.domainsInBoth.first?.status,
+      .inBoth(app: .same([.tls12]), tunnel: .notCompared(.notReadInLaterSession)))
+    XCTAssertFalse(d.domainsInBoth[0].hasTLSChange)
+  }
+  func testACandidateOnEitherSideIsUndeterminedWithHowItStandsOnEach() throws {
+    let d = try diff(
+      earlier: [flow(1, dns: "a.example.com", others: ["b.example.com"])],
+      later: [flow(2, sni: "a.example.com")])
+    XCTAssertEqual(
+      d.undeterminedDomains.map(\.status),
+      [
+        .undetermined(earlier: .candidateOnly, later: .seen),
+        .undetermined(earlier: .candidateOnly, later: .absent),
+      ])
+  }
 
-    // MARK: TLS changes
+  // MARK: TLS changes
 
-    func testAFloorThatWentDownIsLoweredAndOneThatWentUpIsRaised() throws {
-        let down = try diff(earlier: [flow(1, sni: "a.example.com", version: .tls13)], later: [flow(2, sni: "a.example.com", version: .tls12)])
-        XCTAssertEqual(down.domainsWithTLSChange.first?.status, .inBoth(app: .different(earlier: [.tls13], later: [.tls12], floor: .lowered), tunnel: .notCompared(.notReadInEitherSession)))
-        let up = try diff(earlier: [flow(1, sni: "a.example.com", version: .tls12, source: .upstreamConnection)], later: [flow(2, sni: "a.example.com", version: .tls13, source: .upstreamConnection)])
-        XCTAssertEqual(up.domainsWithTLSChange.first?.status, .inBoth(app: .notCompared(.notReadInEitherSession), tunnel: .different(earlier: [.tls12], later: [.tls13], floor: .raised)))
-    }
-    func testAHeldFloorAndAnUnorderedVersionAreToldApart() throws {
-        let held = try diff(earlier: [flow(1, sni: "a.example.com", version: .tls12)],
-                            later: [flow(2, sni: "a.example.com", version: .tls12), flow(3, sni: "a.example.com", version: .tls13)])
-        XCTAssertEqual(held.domainsInBoth.first?.status, .inBoth(app: .different(earlier: [.tls12], later: [.tls12, .tls13], floor: .held), tunnel: .notCompared(.notReadInEitherSession)))
-        let odd = TLSProtocolVersion(rawValue: 0x7f1c)
-        let unordered = try diff(earlier: [flow(1, sni: "a.example.com", version: .tls12)], later: [flow(2, sni: "a.example.com", version: odd)])
-        XCTAssertEqual(unordered.domainsInBoth.first?.status, .inBoth(app: .different(earlier: [.tls12], later: [odd], floor: .notOrdered), tunnel: .notCompared(.notReadInEitherSession)))
-    }
-    func testAVersionNotReadOnOneSideIsNotCompared() throws {
-        let d = try diff(earlier: [flow(1, sni: "a.example.com")], later: [flow(2, sni: "a.example.com", version: .tls13)])
-        XCTAssertEqual(d.domainsInBoth.first?.status, .inBoth(app: .notCompared(.notReadInEarlierSession), tunnel: .notCompared(.notReadInEitherSession)))
-    }
-    func testACandidateFlowsVersionIsNotCompared() throws {
-        let d = try diff(earlier: [flow(1, sni: "a.example.com", version: .tls13)],
-                         later: [flow(2, sni: "a.example.com", version: .tls13), flow(3, dns: "a.example.com", others: ["z.example.com"], version: .tls10)])
-        XCTAssertEqual(d.domainsInBoth.first?.status, .inBoth(app: .same([.tls13]), tunnel: .notCompared(.notReadInEitherSession)))
-    }
-    func testAnEmptyAllowlistMarksNothing() throws {
-        let bare = AuditProject(id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil, allowlist: [], createdAt: FlowFixture.epoch)
-        let d = try ReleaseDiff(between: session(1, at: 0), flows: [], and: session(2, at: 10), flows: [flow(1, sni: "tracker.net")], project: bare)
-        XCTAssertEqual(d.newDomains.first?.standing, .allowlistEmpty)
-        XCTAssertEqual(d.unexpectedNewDomains, [])
-    }
+  func testAFloorThatWentDownIsLoweredAndOneThatWentUpIsRaised() throws {
+    let down = try diff(
+      earlier: [flow(1, sni: "a.example.com", version: .tls13)],
+      later: [flow(2, sni: "a.example.com", version: .tls12)])
+    XCTAssertEqual(
+      down.domainsWithTLSChange.first?.status,
+      .inBoth(
+        app: .different(earlier: [.tls13], later: [.tls12], floor: .lowered),
+        tunnel: .notCompared(.notReadInEitherSession)))
+    let up = try diff(
+      earlier: [flow(1, sni: "a.example.com", version: .tls12, source: .upstreamConnection)],
+      later: [flow(2, sni: "a.example.com", version: .tls13, source: .upstreamConnection)])
+    XCTAssertEqual(
+      up.domainsWithTLSChange.first?.status,
+      .inBoth(
+        app: .notCompared(.notReadInEitherSession),
+        tunnel: .different(earlier: [.tls12], later: [.tls13], floor: .raised)))
+  }
+  func testAHeldFloorAndAnUnorderedVersionAreToldApart() throws {
+    let held = try diff(
+      earlier: [flow(1, sni: "a.example.com", version: .tls12)],
+      later: [
+        flow(2, sni: "a.example.com", version: .tls12),
+        flow(3, sni: "a.example.com", version: .tls13),
+      ])
+    XCTAssertEqual(
+      held.domainsInBoth.first?.status,
+      .inBoth(
+        app: .different(earlier: [.tls12], later: [.tls12, .tls13], floor: .held),
+        tunnel: .notCompared(.notReadInEitherSession)))
+    let odd = TLSProtocolVersion(rawValue: 0x7f1c)
+    let unordered = try diff(
+      earlier: [flow(1, sni: "a.example.com", version: .tls12)],
+      later: [flow(2, sni: "a.example.com", version: odd)])
+    XCTAssertEqual(
+      unordered.domainsInBoth.first?.status,
+      .inBoth(
+        app: .different(earlier: [.tls12], later: [odd], floor: .notOrdered),
+        tunnel: .notCompared(.notReadInEitherSession)))
+  }
+  func testAVersionNotReadOnOneSideIsNotCompared() throws {
+    let d = try diff(
+      earlier: [flow(1, sni: "a.example.com")],
+      later: [flow(2, sni: "a.example.com", version: .tls13)])
+    XCTAssertEqual(
+      d.domainsInBoth.first?.status,
+      .inBoth(
+        app: .notCompared(.notReadInEarlierSession), tunnel: .notCompared(.notReadInEitherSession)))
+  }
+  func testACandidateFlowsVersionIsNotCompared() throws {
+    let d = try diff(
+      earlier: [flow(1, sni: "a.example.com", version: .tls13)],
+      later: [
+        flow(2, sni: "a.example.com", version: .tls13),
+        flow(3, dns: "a.example.com", others: ["z.example.com"], version: .tls10),
+      ])
+    XCTAssertEqual(
+      d.domainsInBoth.first?.status,
+      .inBoth(app: .same([.tls13]), tunnel: .notCompared(.notReadInEitherSession)))
+  }
+  func testAnEmptyAllowlistMarksNothing() throws {
+    let bare = AuditProject(
+      id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil, allowlist: [],
+      createdAt: FlowFixture.epoch)
+    let d = try ReleaseDiff(
+      between: session(1, at: 0), flows: [], and: session(2, at: 10),
+      flows: [flow(1, sni: "tracker.net")], project: bare)
+    XCTAssertEqual(d.newDomains.first?.standing, .allowlistEmpty)
+    XCTAssertEqual(d.unexpectedNewDomains, [])
+  }
 }

@@ -4,179 +4,294 @@ import TestSupport
 import XCTest
 
 final class RequirementCatalogueTests: XCTestCase {
-    var repository: URL { Golden.directory().deletingLastPathComponent().deletingLastPathComponent() }
+  var repository: URL { Golden.directory().deletingLastPathComponent().deletingLastPathComponent() }
 
-    func testTheBundledCatalogueIsTheFileInCataloguesByteForByte() throws {
-        let file = repository.appendingPathComponent("Catalogues/tr-03161-1_3.0.json")
-        XCTAssertEqual(RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0"), try Data(contentsOf: file),
-                       "run scripts/embed-catalogues.py after editing Catalogues/")
-        XCTAssertEqual(RequirementCatalogueLibrary.identifiers, ["tr-03161-1_3.0"])
-    }
+  func testTheBundledCatalogueIsTheFileInCataloguesByteForByte() throws {
+    let file = repository.appendingPathComponent("Catalogues/tr-03161-1_3.0.json")
+    XCTAssertEqual(
+      RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0"), try Data(contentsOf: file),
+      "run scripts/embed-catalogues.py after editing Catalogues/")
+    XCTAssertEqual(RequirementCatalogueLibrary.identifiers, ["tr-03161-1_3.0"])
+  }
 
-    func testTheBundledCatalogueHasTheSpecsRulesAndTheDocumentsShortForms() throws {
-        let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: RequirementCatalogueLibrary.defaultIdentifier)
-        XCTAssertEqual(catalogue.requirements.map(\.id), ["O.Purp_3", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
-        XCTAssertEqual(catalogue.policy.minimumTLSVersion, .tls12)
-        XCTAssertEqual(catalogue.source.version, "3.0")
-        XCTAssertEqual(catalogue.source.date, "2024-03-25")
-        XCTAssertEqual(catalogue.tlsSource.version, "2025-01")
-        XCTAssertEqual(catalogue.tlsSource.date, "2025-01-21")
-        let rules = Dictionary(uniqueKeysWithValues: catalogue.requirements.map { ($0.id, $0.rule) })
-        XCTAssertEqual(rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent]))
-        XCTAssertEqual(rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow]))
-        XCTAssertEqual(rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic]))
-        XCTAssertEqual(rules["O.Ntwk_2"], .contraryFindings([.weakTLSVersion]))
-        XCTAssertEqual(rules["O.Ntwk_4"], .contraryAndSupportingFindings(contrary: [.pinningAbsent], supporting: [.pinningObserved]))
-        for id in ["O.Ntwk_3", "O.Ntwk_5", "O.Ntwk_6", "O.Ntwk_7", "O.Ntwk_8"] { XCTAssertEqual(rules[id], .outsideToolScope, id) }
-        for r in catalogue.requirements where r.rule.check != nil { XCTAssertNotNil(r.toolCoverage, r.id) }
-        XCTAssertEqual(catalogue.requirements.map(\.testDepth), [.check, .check] + Array(repeating: .examine, count: 7) + [.check])
-        XCTAssertEqual(Set(catalogue.requirements.map(\.aspect)), [RequirementAspect(number: 1, name: "Anwendungszweck"), RequirementAspect(number: 9, name: "Netzwerkkommunikation")])
+  func testTheBundledCatalogueHasTheSpecsRulesAndTheDocumentsShortForms() throws {
+    let catalogue = try RequirementCatalogueLibrary.catalogue(
+      identifier: RequirementCatalogueLibrary.defaultIdentifier)
+    XCTAssertEqual(
+      catalogue.requirements.map(\.id), ["O.Purp_3", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
+    XCTAssertEqual(catalogue.policy.minimumTLSVersion, .tls12)
+    XCTAssertEqual(catalogue.source.version, "3.0")
+    XCTAssertEqual(catalogue.source.date, "2024-03-25")
+    XCTAssertEqual(catalogue.tlsSource.version, "2025-01")
+    XCTAssertEqual(catalogue.tlsSource.date, "2025-01-21")
+    let rules = Dictionary(uniqueKeysWithValues: catalogue.requirements.map { ($0.id, $0.rule) })
+    XCTAssertEqual(rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent]))
+    XCTAssertEqual(rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow]))
+    XCTAssertEqual(rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic]))
+    XCTAssertEqual(rules["O.Ntwk_2"], .contraryFindings([.weakTLSVersion]))
+    XCTAssertEqual(
+      rules["O.Ntwk_4"],
+      .contraryAndSupportingFindings(contrary: [.pinningAbsent], supporting: [.pinningObserved]))
+    for id in ["O.Ntwk_3", "O.Ntwk_5", "O.Ntwk_6", "O.Ntwk_7", "O.Ntwk_8"] {
+      XCTAssertEqual(rules[id], .outsideToolScope, id)
     }
+    for r in catalogue.requirements where r.rule.check != nil {
+      XCTAssertNotNil(r.toolCoverage, r.id)
+    }
+    XCTAssertEqual(
+      catalogue.requirements.map(\.testDepth),
+      [.check, .check] + Array(repeating: .examine, count: 7) + [.check])
+    XCTAssertEqual(
+      Set(catalogue.requirements.map(\.aspect)),
+      [
+        RequirementAspect(number: 1, name: "Anwendungszweck"),
+        RequirementAspect(number: 9, name: "Netzwerkkommunikation"),
+      ])
+  }
 
-    /// Every title is the document's own short form: it appears in the reference text (line breaks aside).
-    func testEveryTitleIsQuotedFromTheReferenceDocument() throws {
-        let reference = repository.deletingLastPathComponent().appendingPathComponent("shared/reference/BSI-TR-03161-1.txt")
-        guard let text = try? String(contentsOf: reference, encoding: .utf8) else { throw XCTSkip("shared/reference is not beside the repository") }
-        let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
-        // The short-form column of Tabelle 4 and 12, per requirement: the words between the id and the test depth.
-        let lines = text.components(separatedBy: "\n")
-        for requirement in catalogue.requirements {
-            guard let start = lines.firstIndex(where: { $0.hasPrefix(" \(requirement.id) ") && ($0.contains("CHECK") || $0.contains("EXAMINE")) }) else {
-                return XCTFail("\(requirement.id) is not in the tables")
-            }
-            var words: [String] = []
-            for (offset, line) in lines[start...].enumerated() {
-                if line.trimmingCharacters(in: .whitespaces).isEmpty || (offset > 0 && line.hasPrefix(" O.")) { break }
-                var body = Substring(line)
-                if offset == 0 { body = body.drop(while: { $0 == " " }).drop(while: { $0 != " " }) }   // the identifier
-                let indent = body.prefix(while: { $0 == " " }).count
-                if offset > 0 && indent > 25 { continue }   // only the remarks column on this line
-                let text = body.drop(while: { $0 == " " })
-                let chunk = text.range(of: "   ").map { String(text[..<$0.lowerBound]) } ?? String(text)
-                words.append(chunk)
-            }
-            let joined = words.joined(separator: " ").replacingOccurrences(of: "- ", with: "-")
-                .replacingOccurrences(of: "  ", with: " ").trimmingCharacters(in: .whitespaces)
-            XCTAssertTrue(joined.replacingOccurrences(of: " ", with: "").hasPrefix(requirement.title.replacingOccurrences(of: " ", with: "")),
-                          "\(requirement.id): “\(requirement.title)” vs “\(joined)”")
-            XCTAssertTrue(lines[start].contains(requirement.testDepth.rawValue), requirement.id)
-        }
+  /// Every title is the document's own short form: it appears in the reference text (line breaks aside).
+  func testEveryTitleIsQuotedFromTheReferenceDocument() throws {
+    let reference = repository.deletingLastPathComponent().appendingPathComponent(
+      "shared/reference/BSI-TR-03161-1.txt")
+    guard let text = try? String(contentsOf: reference, encoding: .utf8) else {
+      throw XCTSkip("shared/reference is not beside the repository")
     }
+    let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+    // The short-form column of Tabelle 4 and 12, per requirement: the words between the id and the test depth.
+    let lines = text.components(separatedBy: "\n")
+    for requirement in catalogue.requirements {
+      guard
+        let start = lines.firstIndex(where: {
+          $0.hasPrefix(" \(requirement.id) ") && ($0.contains("CHECK") || $0.contains("EXAMINE"))
+        })
+      else {
+        return XCTFail("\(requirement.id) is not in the tables")
+      }
+      var words: [String] = []
+      for (offset, line) in lines[start...].enumerated() {
+        if line.trimmingCharacters(in: .whitespaces).isEmpty
+          || (offset > 0 && line.hasPrefix(" O."))
+        {
+          break
+        }
+        var body = Substring(line)
+        // the identifier
+        if offset == 0 { body = body.drop(while: { $0 == " " }).drop(while: { $0 != " " }) }
+        let indent = body.prefix(while: { $0 == " " }).count
+        if offset > 0 && indent > 25 { continue }  // only the remarks column on this line
+        let text = body.drop(while: { $0 == " " })
+        let chunk = text.range(of: "   ").map { String(text[..<$0.lowerBound]) } ?? String(text)
+        words.append(chunk)
+      }
+      let joined = words.joined(separator: " ").replacingOccurrences(of: "- ", with: "-")
+        .replacingOccurrences(of: "  ", with: " ").trimmingCharacters(in: .whitespaces)
+      XCTAssertTrue(
+        joined.replacingOccurrences(of: " ", with: "").hasPrefix(
+          requirement.title.replacingOccurrences(of: " ", with: "")),
+        "\(requirement.id): “\(requirement.title)” vs “\(joined)”")
+      XCTAssertTrue(lines[start].contains(requirement.testDepth.rawValue), requirement.id)
+    }
+  }
 
-    func testEachCitedDigestIsTheSHA256OfTheReferencePDF() throws {
-        let dir = repository.deletingLastPathComponent().appendingPathComponent("shared/reference")
-        let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
-        for (source, file) in [(catalogue.source, "BSI-TR-03161-1.pdf"), (catalogue.tlsSource, "BSI-TR-02102-2.pdf")] {
-            let path = dir.appendingPathComponent(file).path
-            guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(file) is not beside the repository") }
-            let result = try XCTUnwrap(ExternalTool.run("sha256sum", [path]))
-            XCTAssertEqual(String(result.output.prefix(64)), source.sha256, file)
-        }
+  func testEachCitedDigestIsTheSHA256OfTheReferencePDF() throws {
+    let dir = repository.deletingLastPathComponent().appendingPathComponent("shared/reference")
+    let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+    for (source, file) in [
+      (catalogue.source, "BSI-TR-03161-1.pdf"), (catalogue.tlsSource, "BSI-TR-02102-2.pdf"),
+    ] {
+      let path = dir.appendingPathComponent(file).path
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw XCTSkip("\(file) is not beside the repository")
+      }
+      let result = try XCTUnwrap(ExternalTool.run("sha256sum", [path]))
+      XCTAssertEqual(String(result.output.prefix(64)), source.sha256, file)
     }
+  }
 
-    // MARK: Refusals, one test each
+  // MARK: Refusals, one test each
 
-    func base() -> [String: Any] {
-        try! JSONSerialization.jsonObject(with: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!) as! [String: Any]
+  func base() -> [String: Any] {
+    try! JSONSerialization.jsonObject(
+      with: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!) as! [String: Any]
+  }
+  func refuse(_ edit: (inout [String: Any]) -> Void, line: UInt = #line)
+    -> RequirementCatalogueError?
+  {
+    var object = base()
+    edit(&object)
+    let data = try! JSONSerialization.data(withJSONObject: object)
+    do {
+      _ = try RequirementCatalogue(data: data)
+      XCTFail("accepted", line: line)
+      return nil
+    } catch { return error }
+  }
+  func editRequirement(_ index: Int, _ edit: @escaping (inout [String: Any]) -> Void) -> (
+    inout [String: Any]
+  ) -> Void {
+    { object in
+      var list = object["requirements"] as! [[String: Any]]
+      edit(&list[index])
+      object["requirements"] = list
     }
-    func refuse(_ edit: (inout [String: Any]) -> Void, line: UInt = #line) -> RequirementCatalogueError? {
-        var object = base()
-        edit(&object)
-        let data = try! JSONSerialization.data(withJSONObject: object)
-        do { _ = try RequirementCatalogue(data: data); XCTFail("accepted", line: line); return nil } catch { return error }
-    }
-    func editRequirement(_ index: Int, _ edit: @escaping (inout [String: Any]) -> Void) -> (inout [String: Any]) -> Void {
-        { object in
-            var list = object["requirements"] as! [[String: Any]]
-            edit(&list[index])
-            object["requirements"] = list
-        }
-    }
+  }
 
-    func testNotJSONIsRefusedNamingTheLineAndColumnOfTheMistake() {
-        func refusal(_ text: String) -> RequirementCatalogueError? {
-            do { _ = try RequirementCatalogue(data: Data(text.utf8)); return nil } catch { return error }
-        }
-        XCTAssertEqual(refusal("{ nope"), .notJSON("it is not valid JSON: a member name missing (a trailing comma?) at line 1, column 3"))
-        // A trailing comma after the last member of an otherwise valid catalogue: Foundation's parser lets it pass.
-        let text = String(decoding: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!, as: UTF8.self)
-        let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertTrue(body.hasSuffix("]\n}"))
-        let lines = body.components(separatedBy: "\n").count
-        XCTAssertEqual(refusal(String(body.dropLast(2)) + ",\n}"),
-                       .notJSON("it is not valid JSON: a member name missing (a trailing comma?) at line \(lines), column 1"))
-        XCTAssertEqual(refusal("[1, 2]"), .notJSON("the top level is not an object"))
+  func testNotJSONIsRefusedNamingTheLineAndColumnOfTheMistake() {
+    func refusal(_ text: String) -> RequirementCatalogueError? {
+      do {
+        _ = try RequirementCatalogue(data: Data(text.utf8))
+        return nil
+      } catch { return error }
     }
-    func testAnotherFormatVersionIsRefusedShowingTheValueAsTheFileWritesIt() {
-        XCTAssertEqual(refuse { $0["formatVersion"] = 2 }, .formatVersion(found: "2"))
-        XCTAssertEqual(refuse { $0["formatVersion"] = nil }, .formatVersion(found: nil))
-        XCTAssertEqual(refuse { $0["formatVersion"] = "1" }, .formatVersion(found: "\"1\""))
-        XCTAssertEqual(refuse { $0["formatVersion"] = true }, .formatVersion(found: "true"))
-        XCTAssertEqual(refuse { $0["formatVersion"] = [String: Any]() }, .formatVersion(found: "{}"))
+    XCTAssertEqual(
+      refusal("{ nope"),
+      .notJSON(
+        "it is not valid JSON: a member name missing (a trailing comma?) at line 1, column 3"))
+    // A trailing comma after the last member of an otherwise valid catalogue: Foundation's parser lets it pass.
+    let text = String(
+      decoding: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!, as: UTF8.self)
+    let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    XCTAssertTrue(body.hasSuffix("]\n}"))
+    let lines = body.components(separatedBy: "\n").count
+    XCTAssertEqual(
+      refusal(String(body.dropLast(2)) + ",\n}"),
+      .notJSON(
+        "it is not valid JSON: a member name missing (a trailing comma?) at line \(lines), column 1"
+      ))
+    XCTAssertEqual(refusal("[1, 2]"), .notJSON("the top level is not an object"))
+  }
+  func testAnotherFormatVersionIsRefusedShowingTheValueAsTheFileWritesIt() {
+    XCTAssertEqual(refuse { $0["formatVersion"] = 2 }, .formatVersion(found: "2"))
+    XCTAssertEqual(refuse { $0["formatVersion"] = nil }, .formatVersion(found: nil))
+    XCTAssertEqual(refuse { $0["formatVersion"] = "1" }, .formatVersion(found: "\"1\""))
+    XCTAssertEqual(refuse { $0["formatVersion"] = true }, .formatVersion(found: "true"))
+    XCTAssertEqual(refuse { $0["formatVersion"] = [String: Any]() }, .formatVersion(found: "{}"))
+  }
+  func testAnEmptyIdentifierIsRefused() {
+    XCTAssertEqual(
+      refuse { $0["identifier"] = " " }, .emptyField(field: "identifier", requirement: nil))
+  }
+  func testAnEmptySourceFieldIsRefused() {
+    XCTAssertEqual(
+      refuse {
+        var s = $0["source"] as! [String: Any]
+        s["title"] = ""
+        $0["source"] = s
+      }, .emptyField(field: "source.title", requirement: nil))
+  }
+  func testAnEmptyRequirementTitleIsRefusedNamingTheRequirement() {
+    XCTAssertEqual(
+      refuse(editRequirement(3) { $0["title"] = "" }),
+      .emptyField(field: "title", requirement: "O.Ntwk_2"))
+  }
+  func testADateThatIsNotYearMonthDayIsRefused() {
+    for date in ["25.03.2024", "2024-3-25", "2024-02-30", "2024-13-01"] {
+      XCTAssertEqual(
+        refuse {
+          var s = $0["source"] as! [String: Any]
+          s["date"] = date
+          $0["source"] = s
+        }, .invalidDate(date, field: "source.date"), date)
     }
-    func testAnEmptyIdentifierIsRefused() { XCTAssertEqual(refuse { $0["identifier"] = " " }, .emptyField(field: "identifier", requirement: nil)) }
-    func testAnEmptySourceFieldIsRefused() {
-        XCTAssertEqual(refuse { var s = $0["source"] as! [String: Any]; s["title"] = ""; $0["source"] = s }, .emptyField(field: "source.title", requirement: nil))
+  }
+  func testADigestThatIsNot64LowerCaseHexDigitsIsRefused() {
+    for digest in [
+      String(repeating: "A", count: 64), String(repeating: "a", count: 63),
+      String(repeating: "g", count: 64),
+    ] {
+      XCTAssertEqual(
+        refuse {
+          var t = $0["tls"] as! [String: Any]
+          var s = t["source"] as! [String: Any]
+          s["sha256"] = digest
+          t["source"] = s
+          $0["tls"] = t
+        },
+        .invalidDigest(digest, field: "tls.source.sha256"))
     }
-    func testAnEmptyRequirementTitleIsRefusedNamingTheRequirement() {
-        XCTAssertEqual(refuse(editRequirement(3) { $0["title"] = "" }), .emptyField(field: "title", requirement: "O.Ntwk_2"))
+  }
+  func testATLSMinimumOutside10To13IsRefused() {
+    for text in ["1.4", "SSL3", "0.9", "TLS 1.2"] {
+      XCTAssertEqual(
+        refuse {
+          var t = $0["tls"] as! [String: Any]
+          t["minimumVersion"] = text
+          $0["tls"] = t
+        }, .invalidTLSMinimum(text))
     }
-    func testADateThatIsNotYearMonthDayIsRefused() {
-        for date in ["25.03.2024", "2024-3-25", "2024-02-30", "2024-13-01"] {
-            XCTAssertEqual(refuse { var s = $0["source"] as! [String: Any]; s["date"] = date; $0["source"] = s }, .invalidDate(date, field: "source.date"), date)
-        }
-    }
-    func testADigestThatIsNot64LowerCaseHexDigitsIsRefused() {
-        for digest in [String(repeating: "A", count: 64), String(repeating: "a", count: 63), String(repeating: "g", count: 64)] {
-            XCTAssertEqual(refuse { var t = $0["tls"] as! [String: Any]; var s = t["source"] as! [String: Any]; s["sha256"] = digest; t["source"] = s; $0["tls"] = t },
-                           .invalidDigest(digest, field: "tls.source.sha256"))
-        }
-    }
-    func testATLSMinimumOutside10To13IsRefused() {
-        for text in ["1.4", "SSL3", "0.9", "TLS 1.2"] {
-            XCTAssertEqual(refuse { var t = $0["tls"] as! [String: Any]; t["minimumVersion"] = text; $0["tls"] = t }, .invalidTLSMinimum(text))
-        }
-    }
-    func testNoRequirementsIsRefused() { XCTAssertEqual(refuse { $0["requirements"] = [] as [Any] }, .noRequirements) }
-    func testARepeatedRequirementIsRefused() {
-        XCTAssertEqual(refuse { var l = $0["requirements"] as! [[String: Any]]; l.append(l[0]); $0["requirements"] = l }, .repeatedRequirement("O.Purp_3"))
-    }
-    func testAnUnknownTestDepthIsRefused() {
-        XCTAssertEqual(refuse(editRequirement(0) { $0["testDepth"] = "INSPECT" }), .unknownTestDepth("INSPECT", requirement: "O.Purp_3"))
-    }
-    func testAnUnknownRuleIsRefused() {
-        XCTAssertEqual(refuse(editRequirement(0) { $0["rule"] = "passFail" }), .unknownRule("passFail", requirement: "O.Purp_3"))
-    }
-    func testAnUnknownFindingKindIsRefused() {
-        XCTAssertEqual(refuse(editRequirement(2) { $0["contraryKinds"] = ["plaintext"] }), .unknownFindingKind("plaintext", requirement: "O.Ntwk_1"))
-    }
-    func testKindsMissingForTheirRuleAreRefused() {
-        XCTAssertEqual(refuse(editRequirement(2) { $0["contraryKinds"] = nil }), .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .missing))
-        XCTAssertEqual(refuse(editRequirement(5) { $0["supportingKinds"] = [] as [String] }), .kindsDoNotFitRule(requirement: "O.Ntwk_4", problem: .missing))
-    }
-    func testKindsTheRuleDoesNotReadAreRefused() {
-        XCTAssertEqual(refuse(editRequirement(4) { $0["contraryKinds"] = ["cleartextTraffic"] }), .kindsDoNotFitRule(requirement: "O.Ntwk_3", problem: .unexpected))
-        XCTAssertEqual(refuse(editRequirement(2) { $0["supportingKinds"] = ["cleartextTraffic"] }), .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))
-    }
-    func testARepeatedKindIsRefused() {
-        XCTAssertEqual(refuse(editRequirement(1) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }), .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .repeated))
-    }
-    func testKindsOfSeveralChecksAreRefused() {
-        XCTAssertEqual(refuse(editRequirement(1) { $0["contraryKinds"] = ["unnamedFlow", "weakTLSVersion"] }), .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .severalChecks))
-    }
-    func testARuleThatReadsFindingsWithoutToolCoverageIsRefused() {
-        XCTAssertEqual(refuse(editRequirement(3) { $0["toolCoverage"] = nil }), .toolCoverageMissing(requirement: "O.Ntwk_2"))
-    }
-    func testEveryRefusalSaysWhereItIs() {
-        let error = RequirementCatalogueError.kindsDoNotFitRule(requirement: "O.Ntwk_4", problem: .severalChecks)
-        XCTAssertTrue(error.description.contains("O.Ntwk_4"))
-        XCTAssertTrue(RequirementCatalogueError.emptyField(field: "title", requirement: "O.Ntwk_2").description.contains("in requirement O.Ntwk_2"))
-    }
+  }
+  func testNoRequirementsIsRefused() {
+    XCTAssertEqual(refuse { $0["requirements"] = [] as [Any] }, .noRequirements)
+  }
+  func testARepeatedRequirementIsRefused() {
+    XCTAssertEqual(
+      refuse {
+        var l = $0["requirements"] as! [[String: Any]]
+        l.append(l[0])
+        $0["requirements"] = l
+      }, .repeatedRequirement("O.Purp_3"))
+  }
+  func testAnUnknownTestDepthIsRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(0) { $0["testDepth"] = "INSPECT" }),
+      .unknownTestDepth("INSPECT", requirement: "O.Purp_3"))
+  }
+  func testAnUnknownRuleIsRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(0) { $0["rule"] = "passFail" }),
+      .unknownRule("passFail", requirement: "O.Purp_3"))
+  }
+  func testAnUnknownFindingKindIsRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(2) { $0["contraryKinds"] = ["plaintext"] }),
+      .unknownFindingKind("plaintext", requirement: "O.Ntwk_1"))
+  }
+  func testKindsMissingForTheirRuleAreRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(2) { $0["contraryKinds"] = nil }),
+      .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .missing))
+    XCTAssertEqual(
+      refuse(editRequirement(5) { $0["supportingKinds"] = [] as [String] }),
+      .kindsDoNotFitRule(requirement: "O.Ntwk_4", problem: .missing))
+  }
+  func testKindsTheRuleDoesNotReadAreRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(4) { $0["contraryKinds"] = ["cleartextTraffic"] }),
+      .kindsDoNotFitRule(requirement: "O.Ntwk_3", problem: .unexpected))
+    XCTAssertEqual(
+      refuse(editRequirement(2) { $0["supportingKinds"] = ["cleartextTraffic"] }),
+      .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))
+  }
+  func testARepeatedKindIsRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(1) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
+      .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .repeated))
+  }
+  func testKindsOfSeveralChecksAreRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(1) { $0["contraryKinds"] = ["unnamedFlow", "weakTLSVersion"] }),
+      .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .severalChecks))
+  }
+  func testARuleThatReadsFindingsWithoutToolCoverageIsRefused() {
+    XCTAssertEqual(
+      refuse(editRequirement(3) { $0["toolCoverage"] = nil }),
+      .toolCoverageMissing(requirement: "O.Ntwk_2"))
+  }
+  func testEveryRefusalSaysWhereItIs() {
+    let error = RequirementCatalogueError.kindsDoNotFitRule(
+      requirement: "O.Ntwk_4", problem: .severalChecks)
+    XCTAssertTrue(error.description.contains("O.Ntwk_4"))
+    XCTAssertTrue(
+      RequirementCatalogueError.emptyField(field: "title", requirement: "O.Ntwk_2").description
+        .contains("in requirement O.Ntwk_2"))
+  }
 
-    func testAnUnknownIdentifierIsAnErrorThatNamesIt() {
-        XCTAssertThrowsError(try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_9.9")) { error in
-            XCTAssertEqual(error as? RequirementCatalogueLibraryError, .notBundled(identifier: "tr-03161-1_9.9"))
-            XCTAssertTrue("\(error)".contains("“tr-03161-1_9.9”"))
-        }
+  func testAnUnknownIdentifierIsAnErrorThatNamesIt() {
+    XCTAssertThrowsError(try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_9.9")) {
+      error in
+      XCTAssertEqual(
+        error as? RequirementCatalogueLibraryError, .notBundled(identifier: "tr-03161-1_9.9"))
+      XCTAssertTrue("\(error)".contains("“tr-03161-1_9.9”"))
     }
+  }
 }

@@ -5,66 +5,110 @@ import XCTest
 
 /// § The verdict is not the test result: one test per row.
 final class SessionAssessmentTests: XCTestCase {
-    let catalogue = try! RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
-    let project = AuditProject(id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil,
-                               allowlist: [AllowlistEntry(pattern: try! DomainPattern(parsing: "*.example.com"))], createdAt: FlowFixture.epoch)
-    func session(inspection: InspectionConditions = InspectionConditions(inspectionEnabled: true, caTrusted: true)) -> AuditSession {
-        AuditSession(id: 1, projectID: 1, kind: .audit(AppRelease(version: "1", build: "1")), environment: FlowFixture.environment,
-                     inspection: inspection, startedAt: FlowFixture.at(0), endedAt: FlowFixture.at(1000), notes: "")
-    }
-    func verdicts(_ flows: [StoredFlow], inspection: InspectionConditions = InspectionConditions(inspectionEnabled: true, caTrusted: true),
-                  markers: [SessionMarker] = []) -> [String: RequirementVerdict] {
-        let assessment = SessionAssessment(catalogue: catalogue, flows: flows, project: project, session: session(inspection: inspection), markers: markers)
-        return Dictionary(uniqueKeysWithValues: assessment.requirements.map { ($0.requirement.id, $0.verdict) })
-    }
-    func tls(_ id: Int64, sni: String, version: TLSProtocolVersion = .tls13, status: TLSInspectionStatus = .encrypted) -> StoredFlow {
-        var f = FlowFixture.tcp(id: id, at: Double(id), sni: sni, status: status)
-        f.streamOpening = .tlsHandshake
-        f.serverTLS = .negotiated(version: version, cipherSuite: 0x1301, fromHelloRetryRequest: false, source: .serverHello)
-        return f
-    }
+  let catalogue = try! RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+  let project = AuditProject(
+    id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil,
+    allowlist: [AllowlistEntry(pattern: try! DomainPattern(parsing: "*.example.com"))],
+    createdAt: FlowFixture.epoch)
+  func session(
+    inspection: InspectionConditions = InspectionConditions(
+      inspectionEnabled: true, caTrusted: true)
+  ) -> AuditSession {
+    AuditSession(
+      id: 1, projectID: 1, kind: .audit(AppRelease(version: "1", build: "1")),
+      environment: FlowFixture.environment,
+      inspection: inspection, startedAt: FlowFixture.at(0), endedAt: FlowFixture.at(1000), notes: ""
+    )
+  }
+  func verdicts(
+    _ flows: [StoredFlow],
+    inspection: InspectionConditions = InspectionConditions(
+      inspectionEnabled: true, caTrusted: true),
+    markers: [SessionMarker] = []
+  ) -> [String: RequirementVerdict] {
+    let assessment = SessionAssessment(
+      catalogue: catalogue, flows: flows, project: project,
+      session: session(inspection: inspection), markers: markers)
+    return Dictionary(
+      uniqueKeysWithValues: assessment.requirements.map { ($0.requirement.id, $0.verdict) })
+  }
+  func tls(
+    _ id: Int64, sni: String, version: TLSProtocolVersion = .tls13,
+    status: TLSInspectionStatus = .encrypted
+  ) -> StoredFlow {
+    var f = FlowFixture.tcp(id: id, at: Double(id), sni: sni, status: status)
+    f.streamOpening = .tlsHandshake
+    f.serverTLS = .negotiated(
+      version: version, cipherSuite: 0x1301, fromHelloRetryRequest: false, source: .serverHello)
+    return f
+  }
 
-    func testARuleThatReadsNoFindingIsOutsideToolScope() {
-        let v = verdicts([tls(1, sni: "a.example.com")])
-        for id in ["O.Ntwk_3", "O.Ntwk_5", "O.Ntwk_6", "O.Ntwk_7", "O.Ntwk_8"] { XCTAssertEqual(v[id], .notAssessed(.outsideToolScope), id) }
+  func testARuleThatReadsNoFindingIsOutsideToolScope() {
+    let v = verdicts([tls(1, sni: "a.example.com")])
+    for id in ["O.Ntwk_3", "O.Ntwk_5", "O.Ntwk_6", "O.Ntwk_7", "O.Ntwk_8"] {
+      XCTAssertEqual(v[id], .notAssessed(.outsideToolScope), id)
     }
-    func testAContraryFindingContradictsWhateverElseWasSeen() {
-        let v = verdicts([tls(1, sni: "a.example.com"), tls(2, sni: "a.example.com", version: .tls10), tls(3, sni: "tracker.net", status: .inspected),
-                          tls(4, sni: "b.example.com", status: .notInspectable)])
-        XCTAssertEqual(v["O.Ntwk_2"], .contradicted)
-        XCTAssertEqual(v["O.Purp_8"], .contradicted)
-        XCTAssertEqual(v["O.Ntwk_4"], .contradicted, "pinningAbsent against, though pinningObserved supports")
+  }
+  func testAContraryFindingContradictsWhateverElseWasSeen() {
+    let v = verdicts([
+      tls(1, sni: "a.example.com"), tls(2, sni: "a.example.com", version: .tls10),
+      tls(3, sni: "tracker.net", status: .inspected),
+      tls(4, sni: "b.example.com", status: .notInspectable),
+    ])
+    XCTAssertEqual(v["O.Ntwk_2"], .contradicted)
+    XCTAssertEqual(v["O.Purp_8"], .contradicted)
+    XCTAssertEqual(
+      v["O.Ntwk_4"], .contradicted, "pinningAbsent against, though pinningObserved supports")
+  }
+  func testNoContraryFindingAndSatisfiedFlowsOrASupportingFindingIsObservedWithoutContradiction() {
+    let v = verdicts([
+      tls(1, sni: "a.example.com"), tls(2, sni: "b.example.com", status: .notInspectable),
+    ])
+    XCTAssertEqual(v["O.Ntwk_2"], .observedWithoutContradiction)
+    XCTAssertEqual(v["O.Ntwk_1"], .observedWithoutContradiction)
+    XCTAssertEqual(v["O.Purp_8"], .observedWithoutContradiction)
+    XCTAssertEqual(
+      v["O.Ntwk_4"], .observedWithoutContradiction, "a supporting finding, no satisfied flow")
+  }
+  func testAnythingElseIsNothingObserved() {
+    let v = verdicts([FlowFixture.udp(port: 53)], inspection: .off)
+    XCTAssertEqual(v["O.Ntwk_2"], .notAssessed(.nothingObserved))
+    XCTAssertEqual(v["O.Ntwk_1"], .notAssessed(.nothingObserved))
+    XCTAssertEqual(v["O.Ntwk_4"], .notAssessed(.nothingObserved))
+    XCTAssertEqual(v["O.Purp_3"], .notAssessed(.nothingObserved), "no consent marker")
+    XCTAssertEqual(verdicts([])["O.Purp_8"], .notAssessed(.nothingObserved))
+  }
+  func testTheAssessmentCarriesTheFindingsAgainstAndForEachRequirementAndTheCoverage() throws {
+    let assessment = SessionAssessment(
+      catalogue: catalogue,
+      flows: [
+        tls(1, sni: "a.example.com", status: .inspected),
+        tls(2, sni: "b.example.com", status: .notInspectable),
+      ],
+      project: project, session: session(), markers: [])
+    let pinning = try XCTUnwrap(assessment.requirements.first { $0.requirement.id == "O.Ntwk_4" })
+    XCTAssertEqual(
+      pinning.contraryFindings.map(\.evidence), [.pinningAbsent(host: "a.example.com")])
+    XCTAssertEqual(
+      pinning.supportingFindings.map(\.evidence), [.pinningObserved(host: "b.example.com")])
+    XCTAssertEqual(
+      pinning.coverage,
+      CheckCoverageSummary(
+        check: .pinning, flagged: 2, satisfied: 0, unassessed: 0, notApplicable: 0))
+  }
+  func testNoVerdictSentenceSaysPassedCompliantOrFulfilled() {
+    let sentences =
+      [
+        RequirementVerdict.contradicted, .observedWithoutContradiction,
+        .notAssessed(.outsideToolScope), .notAssessed(.nothingObserved),
+      ]
+      .map(EvidenceWording.verdict) + [EvidenceWording.verdictsNote]
+    for sentence in sentences {
+      for word in EvidenceWording.forbiddenWords {
+        XCTAssertNil(
+          sentence.range(of: "\\b\(word)\\b", options: [.regularExpression, .caseInsensitive]),
+          "\(word) in \(sentence)")
+      }
     }
-    func testNoContraryFindingAndSatisfiedFlowsOrASupportingFindingIsObservedWithoutContradiction() {
-        let v = verdicts([tls(1, sni: "a.example.com"), tls(2, sni: "b.example.com", status: .notInspectable)])
-        XCTAssertEqual(v["O.Ntwk_2"], .observedWithoutContradiction)
-        XCTAssertEqual(v["O.Ntwk_1"], .observedWithoutContradiction)
-        XCTAssertEqual(v["O.Purp_8"], .observedWithoutContradiction)
-        XCTAssertEqual(v["O.Ntwk_4"], .observedWithoutContradiction, "a supporting finding, no satisfied flow")
-    }
-    func testAnythingElseIsNothingObserved() {
-        let v = verdicts([FlowFixture.udp(port: 53)], inspection: .off)
-        XCTAssertEqual(v["O.Ntwk_2"], .notAssessed(.nothingObserved))
-        XCTAssertEqual(v["O.Ntwk_1"], .notAssessed(.nothingObserved))
-        XCTAssertEqual(v["O.Ntwk_4"], .notAssessed(.nothingObserved))
-        XCTAssertEqual(v["O.Purp_3"], .notAssessed(.nothingObserved), "no consent marker")
-        XCTAssertEqual(verdicts([])["O.Purp_8"], .notAssessed(.nothingObserved))
-    }
-    func testTheAssessmentCarriesTheFindingsAgainstAndForEachRequirementAndTheCoverage() throws {
-        let assessment = SessionAssessment(catalogue: catalogue, flows: [tls(1, sni: "a.example.com", status: .inspected), tls(2, sni: "b.example.com", status: .notInspectable)],
-                                           project: project, session: session(), markers: [])
-        let pinning = try XCTUnwrap(assessment.requirements.first { $0.requirement.id == "O.Ntwk_4" })
-        XCTAssertEqual(pinning.contraryFindings.map(\.evidence), [.pinningAbsent(host: "a.example.com")])
-        XCTAssertEqual(pinning.supportingFindings.map(\.evidence), [.pinningObserved(host: "b.example.com")])
-        XCTAssertEqual(pinning.coverage, CheckCoverageSummary(check: .pinning, flagged: 2, satisfied: 0, unassessed: 0, notApplicable: 0))
-    }
-    func testNoVerdictSentenceSaysPassedCompliantOrFulfilled() {
-        let sentences = [RequirementVerdict.contradicted, .observedWithoutContradiction, .notAssessed(.outsideToolScope), .notAssessed(.nothingObserved)]
-            .map(EvidenceWording.verdict) + [EvidenceWording.verdictsNote]
-        for sentence in sentences {
-            for word in EvidenceWording.forbiddenWords {
-                XCTAssertNil(sentence.range(of: "\\b\(word)\\b", options: [.regularExpression, .caseInsensitive]), "\(word) in \(sentence)")
-            }
-        }
-    }
+  }
 }

@@ -2,21 +2,25 @@ import Audit
 import XCTest
 
 final class TerminalTextTests: XCTestCase {
-    func testControlCharactersAreShownAsWhatTheyAreAndTheLayoutsOwnStay() {
-        XCTAssertEqual(TerminalText.visible("api.example.com"), "api.example.com")
-        XCTAssertEqual(TerminalText.visible("line\n\tnext"), "line\n\tnext")
-        XCTAssertEqual(TerminalText.visible("evil\u{1B}[2Jhost"), "evil\\x1B[2Jhost")
-        XCTAssertEqual(TerminalText.visible("a\u{7}b\rc\u{0}d\u{7F}e\u{9B}f"), "a\\x07b\\x0Dc\\x00d\\x7Fe\\x9Bf")
-        XCTAssertEqual(TerminalText.visible("moc.elpmaxe\u{202E}abc\u{2066}"), "moc.elpmaxe\\u{202E}abc\\u{2066}")
-        XCTAssertEqual(TerminalText.visible("Ünïcödé 🩺 — “quotes”"), "Ünïcödé 🩺 — “quotes”")
-    }
+  func testControlCharactersAreShownAsWhatTheyAreAndTheLayoutsOwnStay() {
+    XCTAssertEqual(TerminalText.visible("api.example.com"), "api.example.com")
+    XCTAssertEqual(TerminalText.visible("line\n\tnext"), "line\n\tnext")
+    XCTAssertEqual(TerminalText.visible("evil\u{1B}[2Jhost"), "evil\\x1B[2Jhost")
+    XCTAssertEqual(
+      TerminalText.visible("a\u{7}b\rc\u{0}d\u{7F}e\u{9B}f"), "a\\x07b\\x0Dc\\x00d\\x7Fe\\x9Bf")
+    XCTAssertEqual(
+      TerminalText.visible("moc.elpmaxe\u{202E}abc\u{2066}"), "moc.elpmaxe\\u{202E}abc\\u{2066}")
+    XCTAssertEqual(TerminalText.visible("Ünïcödé 🩺 — “quotes”"), "Ünïcödé 🩺 — “quotes”")
+  }
 
-    func testNoControlCharacterButLineFeedAndTabSurvives() {
-        let everything = String(String.UnicodeScalarView((0...0x2070).compactMap(Unicode.Scalar.init)))
-        for scalar in TerminalText.visible(everything).unicodeScalars {
-            let v = scalar.value
-            XCTAssertFalse(v < 0x20 && v != 0x09 && v != 0x0A, "U+\(String(v, radix: 16))")
-            XCTAssertFalse((0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v), "U+\(String(v, radix: 16))")
-        }
+  func testNoControlCharacterButLineFeedAndTabSurvives() {
+    let everything = String(String.UnicodeScalarView((0...0x2070).compactMap(Unicode.Scalar.init)))
+    for scalar in TerminalText.visible(everything).unicodeScalars {
+      let v = scalar.value
+      XCTAssertFalse(v < 0x20 && v != 0x09 && v != 0x0A, "U+\(String(v, radix: 16))")
+      XCTAssertFalse(
+        (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v),
+        "U+\(String(v, radix: 16))")
     }
+  }
 }

@@ -1,40 +1,50 @@
-@testable import Evidence
 import Foundation
 import XCTest
+
+@testable import Evidence
 
 /// flows.csv's rows pulled a piece at a time, as verify pulls them from the archive: the same rows
 /// wherever the pieces end, and bytes that are not UTF-8 noticed wherever they are.
 final class CSVRowsTests: XCTestCase {
-    func rows(_ bytes: [UInt8], pieces size: Int) -> (rows: [[String]], notUTF8: Bool) {
-        var start = 0
-        let rows = CSVRows {
-            guard start < bytes.count else { return nil }
-            defer { start += size }
-            return Data(bytes[start..<min(start + size, bytes.count)])
-        }
-        var all: [[String]] = []
-        while let row = rows.next() { all.append(row) }
-        return (all, rows.sawBytesThatAreNotUTF8)
+  func rows(_ bytes: [UInt8], pieces size: Int) -> (rows: [[String]], notUTF8: Bool) {
+    var start = 0
+    let rows = CSVRows {
+      guard start < bytes.count else { return nil }
+      defer { start += size }
+      return Data(bytes[start..<min(start + size, bytes.count)])
     }
+    var all: [[String]] = []
+    while let row = rows.next() { all.append(row) }
+    return (all, rows.sawBytesThatAreNotUTF8)
+  }
 
-    func testRowsAreTheSameWhereverThePiecesEnd() {
-        let text = "id,name,note\r\n1,\"a, b\",\"say \"\"hi\"\"\"\r\n2,Größe,\"two\r\nlines\"\r\n3,,\r\n4,\"\",last"
-        let expected: [[String]] = [["id", "name", "note"], ["1", "a, b", "say \"hi\""], ["2", "Größe", "two\r\nlines"], ["3", "", ""], ["4", "", "last"]]
-        for size in [1, 2, 3, 5, 8, 64] {
-            let (rows, notUTF8) = rows(Array(text.utf8), pieces: size)
-            XCTAssertEqual(rows, expected, "pieces of \(size)")
-            XCTAssertFalse(notUTF8)
-        }
-        XCTAssertEqual(CSVText.parse(text), expected, "given whole")
+  func testRowsAreTheSameWhereverThePiecesEnd() {
+    let text =
+      "id,name,note\r\n1,\"a, b\",\"say \"\"hi\"\"\"\r\n2,Größe,\"two\r\nlines\"\r\n3,,\r\n4,\"\",last"
+    let expected: [[String]] = [
+      ["id", "name", "note"], ["1", "a, b", "say \"hi\""], ["2", "Größe", "two\r\nlines"],
+      ["3", "", ""], ["4", "", "last"],
+    ]
+    for size in [1, 2, 3, 5, 8, 64] {
+      let (rows, notUTF8) = rows(Array(text.utf8), pieces: size)
+      XCTAssertEqual(rows, expected, "pieces of \(size)")
+      XCTAssertFalse(notUTF8)
     }
+    XCTAssertEqual(CSVText.parse(text), expected, "given whole")
+  }
 
-    func testBytesThatAreNotUTF8AreNoticedInAnyRowAndInsideQuotes() {
-        for bytes: [UInt8] in [Array("a,b\r\n".utf8) + [0xFF, 0x2C, 0x63, 0x0D, 0x0A], Array("a,\"".utf8) + [0xC3, 0x28] + Array("\"\r\n".utf8),
-                               Array("a\r\nb,c\r\n".utf8) + [0xE2, 0x82]] {
-            for size in [1, 3, 100] {
-                XCTAssertTrue(rows(bytes, pieces: size).notUTF8, "\(bytes) in pieces of \(size)")
-            }
-        }
-        XCTAssertFalse(rows(Array("é,€,😀\r\n".utf8), pieces: 1).notUTF8, "multi-byte sequences cut between pieces are still UTF-8")
+  func testBytesThatAreNotUTF8AreNoticedInAnyRowAndInsideQuotes() {
+    for bytes: [UInt8] in [
+      Array("a,b\r\n".utf8) + [0xFF, 0x2C, 0x63, 0x0D, 0x0A],
+      Array("a,\"".utf8) + [0xC3, 0x28] + Array("\"\r\n".utf8),
+      Array("a\r\nb,c\r\n".utf8) + [0xE2, 0x82],
+    ] {
+      for size in [1, 3, 100] {
+        XCTAssertTrue(rows(bytes, pieces: size).notUTF8, "\(bytes) in pieces of \(size)")
+      }
     }
+    XCTAssertFalse(
+      rows(Array("é,€,😀\r\n".utf8), pieces: 1).notUTF8,
+      "multi-byte sequences cut between pieces are still UTF-8")
+  }
 }

@@ -9,673 +9,932 @@ import XCTest
 
 /// Exports of the sample store through real files, checked with tools that are not ours.
 final class EvidenceExportTests: XCTestCase {
-    nonisolated(unsafe) static var sample: TemporaryDirectory!
-    static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)   // 2026-10-07T11:00:00Z
+  nonisolated(unsafe) static var sample: TemporaryDirectory!
+  static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)  // 2026-10-07T11:00:00Z
 
-    override class func tearDown() { sample = nil; super.tearDown() }
+  override class func tearDown() {
+    sample = nil
+    super.tearDown()
+  }
 
-    override class func setUp() {
-        sample = TemporaryDirectory("evidence-sample")
-        _ = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: sample.url.appendingPathComponent("store"), rotationBytes: 40_000)
+  override class func setUp() {
+    sample = TemporaryDirectory("evidence-sample")
+    _ = try! SampleWriter.write(
+      SampleScenario.plan(SampleOptions()), to: sample.url.appendingPathComponent("store"),
+      rotationBytes: 40_000)
+  }
+
+  /// A fresh copy of the sample store, for tests that change it.
+  func copyOfStore() throws -> (TemporaryDirectory, FlowStore) {
+    let dir = TemporaryDirectory("evidence-copy")
+    try FileManager.default.copyItem(
+      at: Self.sample.url.appendingPathComponent("store"),
+      to: dir.url.appendingPathComponent("store"))
+    return (dir, try FlowStore(directory: dir.url.appendingPathComponent("store")))
+  }
+
+  func laterSession(_ store: FlowStore) throws -> AuditSession {
+    let project = try XCTUnwrap(store.auditProjects().first { $0.name == "Example Health" })
+    return try XCTUnwrap(
+      store.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" })
+  }
+
+  func export(
+    _ store: FlowStore, into dir: TemporaryDirectory, name: String = "bundle.zip",
+    session: Int64? = nil
+  ) throws -> EvidenceExportResult {
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    return try exporter.export(
+      sessionID: try session ?? laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
+      now: Self.exportedAt, destination: dir.url.appendingPathComponent(name))
+  }
+
+  func unzip(_ archive: URL, into dir: URL) throws {
+    let result = try XCTUnwrap(
+      ExternalTool.run(
+        "python3",
+        [
+          "-c", "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
+          archive.path, dir.path,
+        ]))
+    XCTAssertEqual(result.status, 0, result.error)
+  }
+
+  func testTheArchiveIsAcceptedByUnzipAndEverySizeAndDigestAgreesWithSha256sum() throws {
+    let (dir, store) = try copyOfStore()
+    let result = try export(store, into: dir)
+    XCTAssertEqual(
+      result.fileNames,
+      [
+        "capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json",
+        "session.json", "manifest.json",
+      ])
+    let test = try XCTUnwrap(ExternalTool.run("unzip", ["-t", result.url.path]))
+    XCTAssertEqual(test.status, 0, test.output)
+    XCTAssertTrue(test.output.contains("No errors detected"), test.output)
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(result.url, into: out)
+    let manifest = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+    let files = try XCTUnwrap(manifest["files"] as? [[String: Any]])
+    XCTAssertEqual(
+      files.map { $0["name"] as? String },
+      [
+        "capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json",
+        "session.json",
+      ])
+    for file in files {
+      let path = out.appendingPathComponent(file["name"] as! String).path
+      let sum = try XCTUnwrap(ExternalTool.run("sha256sum", [path]))
+      XCTAssertEqual(String(sum.output.prefix(64)), file["sha256"] as? String, path)
+      XCTAssertEqual(
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue,
+        file["byteCount"] as? Int)
     }
-
-    /// A fresh copy of the sample store, for tests that change it.
-    func copyOfStore() throws -> (TemporaryDirectory, FlowStore) {
-        let dir = TemporaryDirectory("evidence-copy")
-        try FileManager.default.copyItem(at: Self.sample.url.appendingPathComponent("store"), to: dir.url.appendingPathComponent("store"))
-        return (dir, try FlowStore(directory: dir.url.appendingPathComponent("store")))
+    // Every JSON document parses with an independent parser.
+    for name in ["session.json", "flows.json", "findings.json", "capture.json"] {
+      XCTAssertNoThrow(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name))),
+        name)
     }
+  }
 
-    func laterSession(_ store: FlowStore) throws -> AuditSession {
-        let project = try XCTUnwrap(store.auditProjects().first { $0.name == "Example Health" })
-        return try XCTUnwrap(store.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" })
+  func testTheCaptureHoldsExactlyWhatCaptureJSONCountsWithCommentsAndDirections() throws {
+    guard ExternalTool.which("tshark") != nil else {
+      throw XCTSkip("tshark is not installed (make test installs it)")
     }
+    let (dir, store) = try copyOfStore()
+    let result = try export(store, into: dir)
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(result.url, into: out)
+    let pcapng = out.appendingPathComponent("capture.pcapng").path
+    let doc = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: Data(contentsOf: out.appendingPathComponent("capture.json"))) as? [String: Any])
+    let packetsObject = try XCTUnwrap(doc["packets"] as? [String: Any])
+    let packets = packetsObject.compactMapValues { $0 as? Int }
+    let without = try XCTUnwrap(packetsObject["withoutBytes"] as? [String: Int])
+    XCTAssertEqual(
+      packets["recorded"], packets["written"]! + without.values.reduce(0, +),
+      "recorded = written + every reason")
+    XCTAssertGreaterThan(without["notCaptured"]!, 0)
+    XCTAssertGreaterThan(without["captureFileMissing"]!, 0)
+    XCTAssertEqual(without["recordUnreadable"], 1)
+    XCTAssertGreaterThan((doc["writtenOutsideSession"] as? [String: Int])?["beforeStart"] ?? 0, 0)
+    let flows = try XCTUnwrap(doc["flows"] as? [[String: Any]])
+    XCTAssertEqual(flows.count, result.flowCount, "every flow, also those with no packets")
+    let sum = flows.reduce(0) { $0 + (($1["written"] as? Int) ?? 0) }
+    XCTAssertEqual(sum, packets["written"])
+    let sources = try XCTUnwrap(doc["sourceFiles"] as? [[String: Any]])
+    XCTAssertTrue(sources.contains { $0["status"] as? String == "missing" })
+    XCTAssertEqual(
+      sources.map { $0["sequence"] as! Int }, sources.map { $0["sequence"] as! Int }.sorted())
 
-    func export(_ store: FlowStore, into dir: TemporaryDirectory, name: String = "bundle.zip", session: Int64? = nil) throws -> EvidenceExportResult {
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        return try exporter.export(sessionID: try session ?? laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
-                                   now: Self.exportedAt, destination: dir.url.appendingPathComponent(name))
+    let capinfos = try XCTUnwrap(ExternalTool.run("capinfos", ["-c", "-M", pcapng]))
+    XCTAssertTrue(
+      capinfos.output.contains("Number of packets:   \(packets["written"]!)"), capinfos.output)
+    let fields = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        [
+          "-r", pcapng, "-T", "fields", "-e", "frame.comment", "-e", "frame.packet_flags_direction",
+          "-e", "ip.src", "-e", "ipv6.src",
+        ]))
+    XCTAssertEqual(fields.status, 0, fields.error)
+    let lines = fields.output.split(separator: "\n").map {
+      $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     }
-
-    func unzip(_ archive: URL, into dir: URL) throws {
-        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", "import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])", archive.path, dir.path]))
-        XCTAssertEqual(result.status, 0, result.error)
+    XCTAssertEqual(lines.count, packets["written"])
+    // Each packet names its flow and that flow's findings, and its direction agrees with its source address.
+    let flowsDoc = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("flows.json")))
+        as? [String: Any])
+    let findingIDs = Dictionary(
+      uniqueKeysWithValues: (flowsDoc["flows"] as! [[String: Any]]).map {
+        ($0["id"] as! Int, ($0["findingIDs"] as! [String]).joined(separator: ","))
+      })
+    let devices: Set<String> = ["10.0.0.2", "fd00:0:0:1::2"]
+    for line in lines {
+      let comment = line[0]
+      let parts = comment.split(separator: " ")
+      let flow = try XCTUnwrap(Int(parts[0].dropFirst("flow=".count)), comment)
+      XCTAssertEqual(
+        String(parts.count > 1 ? parts[1].dropFirst("findings=".count) : ""), findingIDs[flow],
+        comment)
+      let source = line[2].isEmpty ? line[3] : line[2]
+      let outbound = devices.contains(source)
+      XCTAssertTrue(
+        line[1] == (outbound ? "2" : "1") || line[1] == (outbound ? "0x00000002" : "0x00000001"),
+        "direction \(line[1]) for \(source)")
     }
+  }
 
-    func testTheArchiveIsAcceptedByUnzipAndEverySizeAndDigestAgreesWithSha256sum() throws {
-        let (dir, store) = try copyOfStore()
-        let result = try export(store, into: dir)
-        XCTAssertEqual(result.fileNames, ["capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json", "session.json", "manifest.json"])
-        let test = try XCTUnwrap(ExternalTool.run("unzip", ["-t", result.url.path]))
-        XCTAssertEqual(test.status, 0, test.output)
-        XCTAssertTrue(test.output.contains("No errors detected"), test.output)
-        let out = dir.url.appendingPathComponent("out")
-        try unzip(result.url, into: out)
-        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
-        let files = try XCTUnwrap(manifest["files"] as? [[String: Any]])
-        XCTAssertEqual(files.map { $0["name"] as? String }, ["capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json", "session.json"])
-        for file in files {
-            let path = out.appendingPathComponent(file["name"] as! String).path
-            let sum = try XCTUnwrap(ExternalTool.run("sha256sum", [path]))
-            XCTAssertEqual(String(sum.output.prefix(64)), file["sha256"] as? String, path)
-            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue, file["byteCount"] as? Int)
-        }
-        // Every JSON document parses with an independent parser.
-        for name in ["session.json", "flows.json", "findings.json", "capture.json"] {
-            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent(name))), name)
-        }
+  func testTwoExportsWithTheSameInstantAreByteIdentical() throws {
+    let (dir, store) = try copyOfStore()
+    let a = try Data(contentsOf: export(store, into: dir, name: "a.zip").url)
+    let b = try Data(contentsOf: export(store, into: dir, name: "b.zip").url)
+    XCTAssertEqual(a, b)
+    XCTAssertEqual(SHA256Digest.hex(of: a), SHA256Digest.hex(of: b))
+  }
+
+  /// An export killed while it wrote leaves its directory under TMPDIR (a bundle's deflated
+  /// documents); the next export of the same user removes those whose process is gone.
+  func testAnExportsTemporaryDirectoryIsOfItsProcessAndAKilledExportsIsRemovedByTheNext() throws {
+    let temporary = TemporaryDirectory("tmpdir")
+    let saved = ProcessInfo.processInfo.environment["TMPDIR"]
+    setenv("TMPDIR", temporary.url.path, 1)
+    defer { if let saved { setenv("TMPDIR", saved, 1) } else { unsetenv("TMPDIR") } }
+    let ended = try EndedProcess.id()
+    let uid = getuid()
+    let names = [
+      "tunnelvision-export-\(uid)-\(ended)-6F9725E5-FD2A-49B6-8ADE-DF1541041D14",  // killed: goes
+      // running: stays
+      "tunnelvision-export-\(uid)-\(getpid())-0F9725E5-FD2A-49B6-8ADE-DF1541041D14",
+      // another user's: stays
+      "tunnelvision-export-\(uid &+ 1)-\(ended)-1F9725E5-FD2A-49B6-8ADE-DF1541041D14",
+      "tunnelvision-export-\(uid)-D1206B7A-2A82-40EC-ADF0-7F3CBDFC6234",
+    ]  // no process named: stays
+    for name in names {
+      try FileManager.default.createDirectory(
+        at: temporary.url.appendingPathComponent(name), withIntermediateDirectories: false)
     }
+    let fresh = EvidenceExporter.newTemporaryDirectory()
+    XCTAssertEqual(
+      fresh.deletingLastPathComponent().standardizedFileURL.path,
+      temporary.url.standardizedFileURL.path)
+    XCTAssertTrue(
+      fresh.lastPathComponent.hasPrefix("tunnelvision-export-\(uid)-\(getpid())-"),
+      fresh.lastPathComponent)
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)),
+      Set(names.dropFirst()))
+  }
 
-    func testTheCaptureHoldsExactlyWhatCaptureJSONCountsWithCommentsAndDirections() throws {
-        guard ExternalTool.which("tshark") != nil else { throw XCTSkip("tshark is not installed (make test installs it)") }
-        let (dir, store) = try copyOfStore()
-        let result = try export(store, into: dir)
-        let out = dir.url.appendingPathComponent("out")
-        try unzip(result.url, into: out)
-        let pcapng = out.appendingPathComponent("capture.pcapng").path
-        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("capture.json"))) as? [String: Any])
-        let packetsObject = try XCTUnwrap(doc["packets"] as? [String: Any])
-        let packets = packetsObject.compactMapValues { $0 as? Int }
-        let without = try XCTUnwrap(packetsObject["withoutBytes"] as? [String: Int])
-        XCTAssertEqual(packets["recorded"], packets["written"]! + without.values.reduce(0, +), "recorded = written + every reason")
-        XCTAssertGreaterThan(without["notCaptured"]!, 0)
-        XCTAssertGreaterThan(without["captureFileMissing"]!, 0)
-        XCTAssertEqual(without["recordUnreadable"], 1)
-        XCTAssertGreaterThan((doc["writtenOutsideSession"] as? [String: Int])?["beforeStart"] ?? 0, 0)
-        let flows = try XCTUnwrap(doc["flows"] as? [[String: Any]])
-        XCTAssertEqual(flows.count, result.flowCount, "every flow, also those with no packets")
-        let sum = flows.reduce(0) { $0 + (($1["written"] as? Int) ?? 0) }
-        XCTAssertEqual(sum, packets["written"])
-        let sources = try XCTUnwrap(doc["sourceFiles"] as? [[String: Any]])
-        XCTAssertTrue(sources.contains { $0["status"] as? String == "missing" })
-        XCTAssertEqual(sources.map { $0["sequence"] as! Int }, sources.map { $0["sequence"] as! Int }.sorted())
+  func testVerifyPassesAFreshBundle() throws {
+    let (dir, store) = try copyOfStore()
+    let checks = BundleVerifier.verify(try export(store, into: dir).url)
+    XCTAssertEqual(checks.count, 7)
+    XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+  }
 
-        let capinfos = try XCTUnwrap(ExternalTool.run("capinfos", ["-c", "-M", pcapng]))
-        XCTAssertTrue(capinfos.output.contains("Number of packets:   \(packets["written"]!)"), capinfos.output)
-        let fields = try XCTUnwrap(ExternalTool.run("tshark", ["-r", pcapng, "-T", "fields", "-e", "frame.comment", "-e", "frame.packet_flags_direction", "-e", "ip.src", "-e", "ipv6.src"]))
-        XCTAssertEqual(fields.status, 0, fields.error)
-        let lines = fields.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        XCTAssertEqual(lines.count, packets["written"])
-        // Each packet names its flow and that flow's findings, and its direction agrees with its source address.
-        let flowsDoc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("flows.json"))) as? [String: Any])
-        let findingIDs = Dictionary(uniqueKeysWithValues: (flowsDoc["flows"] as! [[String: Any]]).map { ($0["id"] as! Int, ($0["findingIDs"] as! [String]).joined(separator: ",")) })
-        let devices: Set<String> = ["10.0.0.2", "fd00:0:0:1::2"]
-        for line in lines {
-            let comment = line[0]
-            let parts = comment.split(separator: " ")
-            let flow = try XCTUnwrap(Int(parts[0].dropFirst("flow=".count)), comment)
-            XCTAssertEqual(String(parts.count > 1 ? parts[1].dropFirst("findings=".count) : ""), findingIDs[flow], comment)
-            let source = line[2].isEmpty ? line[3] : line[2]
-            let outbound = devices.contains(source)
-            XCTAssertTrue(line[1] == (outbound ? "2" : "1") || line[1] == (outbound ? "0x00000002" : "0x00000001"), "direction \(line[1]) for \(source)")
-        }
+  func testVerifyPassesABundleWhoseNamesASpreadsheetWouldRunAsFormulas() throws {
+    let (dir, store) = try copyOfStore()
+    let session = try laterSession(store)
+    var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first { $0.sni != nil })
+    flow.sni = "=HYPERLINK(\"http://example.invalid\",\"x\")"
+    flow.dnsOtherNames = ["@evil", "+1"]
+    try store.upsertFlow(flow)
+    let bundle = try export(store, into: dir)
+    let checks = BundleVerifier.verify(bundle.url)
+    XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+    try unzip(bundle.url, into: dir.url.appendingPathComponent("x"))
+    let csv = try String(contentsOf: dir.url.appendingPathComponent("x/flows.csv"), encoding: .utf8)
+    XCTAssertTrue(csv.contains(",\"'=HYPERLINK(\"\"http://example.invalid\"\",\"\"x\"\")\","), csv)
+    XCTAssertTrue(csv.contains(",'@evil +1,"), csv)
+    let json = try String(
+      contentsOf: dir.url.appendingPathComponent("x/flows.json"), encoding: .utf8)
+    XCTAssertTrue(json.contains("\"sni\": \"=HYPERLINK("), "flows.json keeps the name as it was")
+  }
+
+  func testVerifyFailsABundleWithAChangedByteNamingTheFile() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    var data = try Data(contentsOf: url)
+    // A byte in the middle of capture.pcapng's data (stored or deflated, whichever it is here).
+    let archive = try ZipArchiveReader(url: url)
+    let entry = try XCTUnwrap(archive.entries.first { $0.name == "capture.pcapng" })
+    let at =
+      Int(entry.localHeaderOffset) + 30 + entry.name.utf8.count + Int(entry.compressedSize / 2)
+    data[at] ^= 0xff
+    try data.write(to: url)
+    let failed = BundleVerifier.verify(url).filter { !$0.holds }
+    XCTAssertFalse(failed.isEmpty)
+    XCTAssertTrue(
+      failed.flatMap(\.problems).contains { $0.hasPrefix("capture.pcapng") }, "\(failed)")
+  }
+
+  func testVerifyFailsABundleWithAMissingFileNamingIt() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let stripped = dir.url.appendingPathComponent("stripped.zip")
+    let script = """
+      import zipfile,sys
+      src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
+      [dst.writestr(i, src.read(i)) for i in src.infolist() if i.filename != 'findings.json']
+      dst.close()
+      """
+    XCTAssertEqual(
+      try ExternalTool.run("python3", ["-c", script, url.path, stripped.path])?.status, 0)
+    let failed = BundleVerifier.verify(stripped).filter { !$0.holds }
+    XCTAssertTrue(
+      failed.flatMap(\.problems).contains(
+        "findings.json is in the manifest but not in the archive"), "\(failed)")
+  }
+
+  /// Copies of the bundle at `url`, one per edit, each with one cell of flows.csv's fourth row
+  /// changed and the manifest updated to match, so that only the comparison with flows.json can
+  /// tell. An edit without a value appends "9" to the cell (or writes "x" into an empty one).
+  func copiesWithAnEditedCSVCell(
+    of url: URL, into dir: URL, _ edits: [(file: String, column: String, value: String?)]
+  ) throws -> [URL] {
+    let script = """
+      import zipfile,sys,csv,io,hashlib,json,os,copy
+      src=zipfile.ZipFile(sys.argv[1])
+      rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
+      for edit in json.loads(sys.argv[3]):
+          col=rows[0].index(edit['column']); edited=[list(r) for r in rows]
+          cell=edited[3][col]; edited[3][col]=edit['value'] if edit['value'] is not None else (cell+'9' if cell else 'x')
+          out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(edited); data=out.getvalue().encode()
+          m=json.loads(src.read('manifest.json'))
+          for f in m['files']:
+              if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+          dst=zipfile.ZipFile(os.path.join(sys.argv[2], edit['file']),'w')
+          for i in src.infolist():
+              info=copy.copy(i)
+              if i.filename=='flows.csv': dst.writestr(info, data)
+              elif i.filename=='manifest.json': dst.writestr(info, json.dumps(m))
+              else: dst.writestr(info, src.read(i))
+          dst.close()
+      """
+    let list = JSONValue.array(
+      edits.map {
+        .object([
+          "file": .string($0.file), "column": .string($0.column),
+          "value": $0.value.map(JSONValue.string) ?? .null,
+        ])
+      })
+    let run = try XCTUnwrap(
+      ExternalTool.run("python3", ["-c", script, url.path, dir.path, list.serialized()]))
+    XCTAssertEqual(run.status, 0, run.error)
+    return edits.map { dir.appendingPathComponent($0.file) }
+  }
+
+  func testVerifyFailsAnEditedCSVRowNamingTheRowAndTheColumn() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let edited = try copiesWithAnEditedCSVCell(
+      of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
+    let failed = BundleVerifier.verify(edited).filter { !$0.holds }
+    XCTAssertEqual(failed.count, 1, "\(failed)")
+    XCTAssertTrue(
+      failed[0].problems.contains {
+        $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”")
+      }, "\(failed)")
+  }
+
+  func testVerifyComparesEveryColumnOfFlowsCSVWithFlowsJSON() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let edits = dir.url.appendingPathComponent("edits")
+    try FileManager.default.createDirectory(at: edits, withIntermediateDirectories: true)
+    let copies = try copiesWithAnEditedCSVCell(
+      of: url, into: edits, EvidenceFlowsCSV.headers.map { ($0 + ".zip", $0, nil) })
+    for (column, copy) in zip(EvidenceFlowsCSV.headers, copies) {
+      let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+      XCTAssertEqual(failed.count, 1, "\(column): \(failed)")
+      XCTAssertTrue(
+        failed.first?.problems.contains {
+          $0.hasPrefix("row 4 of flows.csv") && $0.contains(" has \(column) “")
+        } == true,
+        "\(column): \(failed)")
     }
+  }
 
-    func testTwoExportsWithTheSameInstantAreByteIdentical() throws {
-        let (dir, store) = try copyOfStore()
-        let a = try Data(contentsOf: export(store, into: dir, name: "a.zip").url)
-        let b = try Data(contentsOf: export(store, into: dir, name: "b.zip").url)
-        XCTAssertEqual(a, b)
-        XCTAssertEqual(SHA256Digest.hex(of: a), SHA256Digest.hex(of: b))
-    }
+  /// A copy of the bundle at `url` in which the entry `name` holds what the Python `code` leaves
+  /// in `data` (it finds the entry's bytes in `orig` and `argument` in `arg`), the manifest made
+  /// to agree: only the checks beyond the digests can tell.
+  func copy(
+    of url: URL, to copy: URL, replacing name: String, python code: String, argument: String = ""
+  ) throws {
+    let script = """
+      import zipfile,sys,hashlib,json,copy,struct
+      src=zipfile.ZipFile(sys.argv[1]); name=sys.argv[3]; arg=sys.argv[4]; orig=src.read(name)
+      \(code)
+      m=json.loads(src.read('manifest.json'))
+      for f in m['files']:
+          if f['name']==name: f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
+      dst=zipfile.ZipFile(sys.argv[2],'w')
+      for i in src.infolist():
+          dst.writestr(copy.copy(i), data if i.filename==name else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
+      dst.close()
+      """
+    let run = try XCTUnwrap(
+      ExternalTool.run("python3", ["-c", script, url.path, copy.path, name, argument]))
+    XCTAssertEqual(run.status, 0, run.error)
+  }
 
-    /// An export killed while it wrote leaves its directory under TMPDIR (a bundle's deflated
-    /// documents); the next export of the same user removes those whose process is gone.
-    func testAnExportsTemporaryDirectoryIsOfItsProcessAndAKilledExportsIsRemovedByTheNext() throws {
-        let temporary = TemporaryDirectory("tmpdir")
-        let saved = ProcessInfo.processInfo.environment["TMPDIR"]
-        setenv("TMPDIR", temporary.url.path, 1)
-        defer { if let saved { setenv("TMPDIR", saved, 1) } else { unsetenv("TMPDIR") } }
-        let ended = try EndedProcess.id()
-        let uid = getuid()
-        let names = ["tunnelvision-export-\(uid)-\(ended)-6F9725E5-FD2A-49B6-8ADE-DF1541041D14",   // killed: goes
-                     "tunnelvision-export-\(uid)-\(getpid())-0F9725E5-FD2A-49B6-8ADE-DF1541041D14",                // running: stays
-                     "tunnelvision-export-\(uid &+ 1)-\(ended)-1F9725E5-FD2A-49B6-8ADE-DF1541041D14", // another user's: stays
-                     "tunnelvision-export-\(uid)-D1206B7A-2A82-40EC-ADF0-7F3CBDFC6234"]                             // no process named: stays
-        for name in names { try FileManager.default.createDirectory(at: temporary.url.appendingPathComponent(name), withIntermediateDirectories: false) }
-        let fresh = EvidenceExporter.newTemporaryDirectory()
-        XCTAssertEqual(fresh.deletingLastPathComponent().standardizedFileURL.path, temporary.url.standardizedFileURL.path)
-        XCTAssertTrue(fresh.lastPathComponent.hasPrefix("tunnelvision-export-\(uid)-\(getpid())-"), fresh.lastPathComponent)
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path)), Set(names.dropFirst()))
-    }
-
-    func testVerifyPassesAFreshBundle() throws {
-        let (dir, store) = try copyOfStore()
-        let checks = BundleVerifier.verify(try export(store, into: dir).url)
-        XCTAssertEqual(checks.count, 7)
-        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
-    }
-
-    func testVerifyPassesABundleWhoseNamesASpreadsheetWouldRunAsFormulas() throws {
-        let (dir, store) = try copyOfStore()
-        let session = try laterSession(store)
-        var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first { $0.sni != nil })
-        flow.sni = "=HYPERLINK(\"http://example.invalid\",\"x\")"
-        flow.dnsOtherNames = ["@evil", "+1"]
-        try store.upsertFlow(flow)
-        let bundle = try export(store, into: dir)
-        let checks = BundleVerifier.verify(bundle.url)
-        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
-        try unzip(bundle.url, into: dir.url.appendingPathComponent("x"))
-        let csv = try String(contentsOf: dir.url.appendingPathComponent("x/flows.csv"), encoding: .utf8)
-        XCTAssertTrue(csv.contains(",\"'=HYPERLINK(\"\"http://example.invalid\"\",\"\"x\"\")\","), csv)
-        XCTAssertTrue(csv.contains(",'@evil +1,"), csv)
-        let json = try String(contentsOf: dir.url.appendingPathComponent("x/flows.json"), encoding: .utf8)
-        XCTAssertTrue(json.contains("\"sni\": \"=HYPERLINK("), "flows.json keeps the name as it was")
-    }
-
-    func testVerifyFailsABundleWithAChangedByteNamingTheFile() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        var data = try Data(contentsOf: url)
-        // A byte in the middle of capture.pcapng's data (stored or deflated, whichever it is here).
-        let archive = try ZipArchiveReader(url: url)
-        let entry = try XCTUnwrap(archive.entries.first { $0.name == "capture.pcapng" })
-        let at = Int(entry.localHeaderOffset) + 30 + entry.name.utf8.count + Int(entry.compressedSize / 2)
-        data[at] ^= 0xff
-        try data.write(to: url)
-        let failed = BundleVerifier.verify(url).filter { !$0.holds }
-        XCTAssertFalse(failed.isEmpty)
-        XCTAssertTrue(failed.flatMap(\.problems).contains { $0.hasPrefix("capture.pcapng") }, "\(failed)")
-    }
-
-    func testVerifyFailsABundleWithAMissingFileNamingIt() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        let stripped = dir.url.appendingPathComponent("stripped.zip")
-        let script = """
-        import zipfile,sys
-        src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
-        [dst.writestr(i, src.read(i)) for i in src.infolist() if i.filename != 'findings.json']
-        dst.close()
-        """
-        XCTAssertEqual(try ExternalTool.run("python3", ["-c", script, url.path, stripped.path])?.status, 0)
-        let failed = BundleVerifier.verify(stripped).filter { !$0.holds }
-        XCTAssertTrue(failed.flatMap(\.problems).contains("findings.json is in the manifest but not in the archive"), "\(failed)")
-    }
-
-    /// Copies of the bundle at `url`, one per edit, each with one cell of flows.csv's fourth row
-    /// changed and the manifest updated to match, so that only the comparison with flows.json can
-    /// tell. An edit without a value appends "9" to the cell (or writes "x" into an empty one).
-    func copiesWithAnEditedCSVCell(of url: URL, into dir: URL, _ edits: [(file: String, column: String, value: String?)]) throws -> [URL] {
-        let script = """
-        import zipfile,sys,csv,io,hashlib,json,os,copy
-        src=zipfile.ZipFile(sys.argv[1])
-        rows=list(csv.reader(io.StringIO(src.read('flows.csv').decode(), newline='')))
-        for edit in json.loads(sys.argv[3]):
-            col=rows[0].index(edit['column']); edited=[list(r) for r in rows]
-            cell=edited[3][col]; edited[3][col]=edit['value'] if edit['value'] is not None else (cell+'9' if cell else 'x')
-            out=io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(edited); data=out.getvalue().encode()
-            m=json.loads(src.read('manifest.json'))
-            for f in m['files']:
-                if f['name']=='flows.csv': f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-            dst=zipfile.ZipFile(os.path.join(sys.argv[2], edit['file']),'w')
-            for i in src.infolist():
-                info=copy.copy(i)
-                if i.filename=='flows.csv': dst.writestr(info, data)
-                elif i.filename=='manifest.json': dst.writestr(info, json.dumps(m))
-                else: dst.writestr(info, src.read(i))
-            dst.close()
-        """
-        let list = JSONValue.array(edits.map { .object(["file": .string($0.file), "column": .string($0.column), "value": $0.value.map(JSONValue.string) ?? .null]) })
-        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, dir.path, list.serialized()]))
-        XCTAssertEqual(run.status, 0, run.error)
-        return edits.map { dir.appendingPathComponent($0.file) }
-    }
-
-    func testVerifyFailsAnEditedCSVRowNamingTheRowAndTheColumn() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        let edited = try copiesWithAnEditedCSVCell(of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
-        let failed = BundleVerifier.verify(edited).filter { !$0.holds }
+  func testVerifyComparesEveryRowOfFlowsCSVWhereverItLiesInTheArchive() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let edited = try copiesWithAnEditedCSVCell(
+      of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
+    // The same archives with flows.json moved to the front: flows.csv's rows are pulled from
+    // their own entry, wherever it lies.
+    let script = """
+      import zipfile,sys,copy
+      src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
+      infos=sorted(src.infolist(), key=lambda i: i.filename!='flows.json')
+      for i in infos: dst.writestr(copy.copy(i), src.read(i))
+      dst.close()
+      """
+    for (source, name) in [(url, "moved.zip"), (edited, "moved-edited.zip")] {
+      let moved = dir.url.appendingPathComponent(name)
+      let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, source.path, moved.path]))
+      XCTAssertEqual(run.status, 0, run.error)
+      XCTAssertEqual(try ZipArchiveReader(url: moved).entries.first?.name, "flows.json")
+      let failed = BundleVerifier.verify(moved).filter { !$0.holds }
+      if source == url {
+        XCTAssertEqual(failed, [], "\(failed)")
+      } else {
         XCTAssertEqual(failed.count, 1, "\(failed)")
-        XCTAssertTrue(failed[0].problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”") }, "\(failed)")
+        XCTAssertTrue(
+          failed.first?.problems.contains {
+            $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”")
+          } == true, "\(failed)")
+      }
+    }
+  }
+
+  func testVerifyNamesAMissingRowAChangedHeaderAndBytesThatAreNotUTF8InFlowsCSV() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // Each copy gets another flows.csv (and a manifest that agrees), so only the CSV check can tell.
+    let code = """
+      lines=orig.split(b'\\r\\n')
+      data={'dropped': b'\\r\\n'.join(lines[:3]+lines[4:]), 'header': orig.replace(b'bytesOut', b'bytes_out', 1),
+            'latin1': orig + b'\\xff\\xfe\\r\\n'}[arg]
+      """
+    func problems(_ mode: String) throws -> [String] {
+      let copy = dir.url.appendingPathComponent("\(mode).zip")
+      try self.copy(of: url, to: copy, replacing: "flows.csv", python: code, argument: mode)
+      let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+      XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
+      return failed.flatMap(\.problems)
+    }
+    let flows = try export(store, into: dir, name: "again.zip").flowCount
+    let dropped = try problems("dropped")
+    XCTAssertEqual(
+      dropped.first, "flows.csv has \(flows - 1) rows; flows.json has \(flows) flows", "\(dropped)")
+    XCTAssertTrue(
+      dropped.contains { $0.hasPrefix("row 4 of flows.csv") },
+      "the rows after the gap no longer match: \(dropped)")
+    XCTAssertEqual(
+      try problems("header"), ["flows.csv's header row is not the one the format defines"])
+    XCTAssertEqual(try problems("latin1"), ["flows.csv is missing or is not UTF-8"])
+  }
+
+  func testVerifyNamesEveryIdentifierCitedThatDoesNotResolve() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // findings.json edited (the manifest made to agree): a finding cites a flow that is not
+    // there, a requirement a finding that is not there, and a finding is renamed, so that
+    // its flows cite a name findings.json no longer holds and it cites flows that do not cite it.
+    let copy = dir.url.appendingPathComponent("ids.zip")
+    try self.copy(
+      of: url, to: copy, replacing: "findings.json",
+      python: """
+        d=json.loads(orig)
+        d['findings'][0]['flowIDs'].append(999999)
+        r=d['requirements'][0]; r['contraryFindingIDs']=r.get('contraryFindingIDs',[])+['F9999']
+        old=d['findings'][1]['id']; d['findings'][1]['id']='FX'
+        data=json.dumps(d, indent=2, sort_keys=True).encode()
+        """)
+    let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+    XCTAssertEqual(failed.map(\.statement).count, 1, "\(failed)")
+    let problems = failed.first?.problems ?? []
+    XCTAssertTrue(
+      failed.first?.statement.hasPrefix("Every flow and finding identifier cited resolves") == true,
+      "\(failed)")
+    XCTAssertTrue(
+      problems.contains { $0.hasPrefix("F1 cites flow 999999, which flows.json does not hold") },
+      "\(problems)")
+    XCTAssertTrue(
+      problems.contains { $0.hasSuffix("cites F9999, which findings.json does not hold") },
+      "\(problems)")
+    XCTAssertTrue(
+      problems.contains {
+        $0.hasPrefix("flow ") && $0.hasSuffix("cites F2, which findings.json does not hold")
+      }, "\(problems)")
+    XCTAssertTrue(
+      problems.contains {
+        $0.hasPrefix("FX cites flow ") && $0.hasSuffix("which does not cite FX back")
+      }, "\(problems)")
+  }
+
+  func testVerifyRefusesATrailingCommaThatFoundationWouldForgive() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // A comma before a closing brace in flows.json, the manifest made to agree.
+    let copy = dir.url.appendingPathComponent("comma.zip")
+    try self.copy(
+      of: url, to: copy, replacing: "flows.json",
+      python: """
+        end=orig.index(b'}', orig.index(b'"port": '))
+        data=orig[:end]+b','+orig[end:]
+        """)
+    let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+    XCTAssertEqual(
+      failed.map(\.statement), ["Each of the 5 JSON documents is well-formed JSON (RFC 8259)."],
+      "\(failed)")
+    XCTAssertTrue(
+      failed.first?.problems.first?.hasPrefix("flows.json is not well-formed JSON: ") == true,
+      "\(failed)")
+  }
+
+  func testVerifyNamesPacketsWhoseCommentIsMissingOrNotUTF8() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // The second packet block loses its comment, the third gets one that is not UTF-8; the
+    // block lengths and the manifest are made to agree.
+    let copy = dir.url.appendingPathComponent("comments.zip")
+    try self.copy(
+      of: url, to: copy, replacing: "capture.pcapng",
+      python: """
+        out=bytearray(); at=0; epb=0
+        while at < len(orig):
+            t,l=struct.unpack('<II', orig[at:at+8]); block=orig[at:at+l]
+            if t==6:
+                epb+=1
+                if epb in (2,3):
+                    captured=struct.unpack('<I', block[20:24])[0]
+                    head=block[8:28+((captured+3)&~3)]
+                    opts=b''; o=28+((captured+3)&~3)
+                    while o+4 <= l-4:
+                        code,size=struct.unpack('<HH', block[o:o+4])
+                        if code==0: break
+                        body=block[o+4:o+4+size]
+                        if code==1 and epb==3: body=b'\\xff\\xfe flow'
+                        if not (code==1 and epb==2): opts+=struct.pack('<HH',code,len(body))+body+b'\\0'*((4-len(body)%4)%4)
+                        o+=4+((size+3)&~3)
+                    opts+=b'\\0\\0\\0\\0'
+                    total=12+len(head)+len(opts)
+                    block=struct.pack('<II',6,total)+head+opts+struct.pack('<I',total)
+            out+=block; at+=l
+        data=bytes(out)
+        """)
+    let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+    let problems = failed.flatMap(\.problems)
+    XCTAssertTrue(
+      problems.contains("1 packet of capture.pcapng carries no comment naming its flow"),
+      "\(problems)")
+    XCTAssertTrue(
+      problems.contains {
+        $0.hasPrefix("the packet comment at offset ") && $0.hasSuffix(" is not UTF-8")
+      }, "\(problems)")
+  }
+
+  func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.zip64Threshold = 1_000  // every size and offset above a kilobyte takes the ZIP64 path
+    let result = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+      destination: dir.url.appendingPathComponent("z64.zip"))
+    XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
+    let py = try XCTUnwrap(
+      ExternalTool.run(
+        "python3",
+        [
+          "-c",
+          "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))",
+          result.url.path,
+        ]))
+    XCTAssertEqual(py.output, "None\n7\n", py.error)
+    XCTAssertTrue(BundleVerifier.verify(result.url).allSatisfy(\.holds))
+  }
+
+  // MARK: The eight failures, and nothing left behind
+
+  func assertFails(
+    _ expected: EvidenceExportError, _ exporter: EvidenceExporter, session: Int64, destination: URL,
+    line: UInt = #line
+  ) {
+    XCTAssertThrowsError(
+      try exporter.export(
+        sessionID: session, exportedWith: "t", now: Self.exportedAt, destination: destination),
+      line: line
+    ) {
+      XCTAssertEqual($0 as? EvidenceExportError, expected, line: line)
+    }
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: destination.path), "no archive left", line: line)
+    let leftovers =
+      (try? FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path)) ?? []
+    XCTAssertEqual(leftovers, [], "nothing left in the exporter's directory", line: line)
+  }
+
+  func testACommitThatTouchesNothingTheSessionHoldsDoesNotStopAnExport() throws {
+    let (dir, store) = try copyOfStore()
+    let session = try laterSession(store)
+    let undisturbed = try export(store, into: dir, name: "undisturbed.zip")
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    var committed = false
+    exporter.beforeFinalCheck = {
+      let elsewhere = try FlowStore(directory: store.databaseURL.deletingLastPathComponent())
+      _ = try elsewhere.createAuditProject(
+        AuditProjectDraft(name: "Another app"), at: Self.exportedAt)
+      committed = true
+    }
+    let destination = dir.url.appendingPathComponent("disturbed.zip")
+    _ = try exporter.export(
+      sessionID: session.id, exportedWith: "tunnelvision 0.1.0", now: Self.exportedAt,
+      destination: destination)
+    XCTAssertTrue(committed)
+    XCTAssertEqual(try Data(contentsOf: destination), try Data(contentsOf: undisturbed.url))
+  }
+
+  func testEveryExportFailureIsReachableAndLeavesNothing() throws {
+    let (dir, store) = try copyOfStore()
+    let session = try laterSession(store)
+    let destination = dir.url.appendingPathComponent("never.zip")
+    func exporter() -> EvidenceExporter {
+      EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
     }
 
-    func testVerifyComparesEveryColumnOfFlowsCSVWithFlowsJSON() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        let edits = dir.url.appendingPathComponent("edits")
-        try FileManager.default.createDirectory(at: edits, withIntermediateDirectories: true)
-        let copies = try copiesWithAnEditedCSVCell(of: url, into: edits, EvidenceFlowsCSV.headers.map { ($0 + ".zip", $0, nil) })
-        for (column, copy) in zip(EvidenceFlowsCSV.headers, copies) {
-            let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-            XCTAssertEqual(failed.count, 1, "\(column): \(failed)")
-            XCTAssertTrue(failed.first?.problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains(" has \(column) “") } == true,
-                          "\(column): \(failed)")
-        }
+    assertFails(.sessionNotFound, exporter(), session: 999, destination: destination)
+
+    // A missing directory is found first, before the session is even looked up.
+    let nowhere = dir.url.appendingPathComponent("no-such-dir")
+    assertFails(
+      .destinationDirectoryMissing(nowhere.path), exporter(), session: 999,
+      destination: nowhere.appendingPathComponent("b.zip"))
+    XCTAssertThrowsError(
+      try exporter().report(
+        sessionID: 999, exportedWith: "t", now: Self.exportedAt,
+        destination: nowhere.appendingPathComponent("r.pdf"))
+    ) {
+      XCTAssertEqual($0 as? EvidenceExportError, .destinationDirectoryMissing(nowhere.path))
     }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path))
 
-    /// A copy of the bundle at `url` in which the entry `name` holds what the Python `code` leaves
-    /// in `data` (it finds the entry's bytes in `orig` and `argument` in `arg`), the manifest made
-    /// to agree: only the checks beyond the digests can tell.
-    func copy(of url: URL, to copy: URL, replacing name: String, python code: String, argument: String = "") throws {
-        let script = """
-        import zipfile,sys,hashlib,json,copy,struct
-        src=zipfile.ZipFile(sys.argv[1]); name=sys.argv[3]; arg=sys.argv[4]; orig=src.read(name)
-        \(code)
-        m=json.loads(src.read('manifest.json'))
-        for f in m['files']:
-            if f['name']==name: f['sha256']=hashlib.sha256(data).hexdigest(); f['byteCount']=len(data)
-        dst=zipfile.ZipFile(sys.argv[2],'w')
-        for i in src.infolist():
-            dst.writestr(copy.copy(i), data if i.filename==name else json.dumps(m) if i.filename=='manifest.json' else src.read(i))
-        dst.close()
-        """
-        let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, copy.path, name, argument]))
-        XCTAssertEqual(run.status, 0, run.error)
+    let project = try XCTUnwrap(store.auditProject(id: session.projectID))
+    let open = try store.startAuditSession(
+      AuditSessionDraft(
+        projectID: project.id, kind: .baseline, environment: FlowFixture.environment,
+        inspection: .off), at: Self.exportedAt)
+    assertFails(.sessionStillOpen, exporter(), session: open.id, destination: destination)
+    _ = try store.endAuditSession(id: open.id, at: Self.exportedAt)
+
+    var draft = AuditProjectDraft(project)
+    draft.catalogueVersion = "tr-03161-1_9.9"
+    _ = try store.updateAuditProject(id: project.id, with: draft)
+    assertFails(
+      .catalogueNotBundled(identifier: "tr-03161-1_9.9"), exporter(), session: session.id,
+      destination: destination)
+    draft.catalogueVersion = nil
+    _ = try store.updateAuditProject(id: project.id, with: draft)
+
+    let broken = exporter()
+    broken.catalogues = { _ throws(RequirementCatalogueLibraryError) in
+      throw .unusable(identifier: "tr-03161-1_3.0", .noRequirements)
     }
+    assertFails(
+      .catalogueUnusable(identifier: "tr-03161-1_3.0"), broken, session: session.id,
+      destination: destination)
 
-    func testVerifyComparesEveryRowOfFlowsCSVWhereverItLiesInTheArchive() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        let edited = try copiesWithAnEditedCSVCell(of: url, into: dir.url, [("edited.zip", "bytesOut", "999999")])[0]
-        // The same archives with flows.json moved to the front: flows.csv's rows are pulled from
-        // their own entry, wherever it lies.
-        let script = """
-        import zipfile,sys,copy
-        src=zipfile.ZipFile(sys.argv[1]); dst=zipfile.ZipFile(sys.argv[2],'w')
-        infos=sorted(src.infolist(), key=lambda i: i.filename!='flows.json')
-        for i in infos: dst.writestr(copy.copy(i), src.read(i))
-        dst.close()
-        """
-        for (source, name) in [(url, "moved.zip"), (edited, "moved-edited.zip")] {
-            let moved = dir.url.appendingPathComponent(name)
-            let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, source.path, moved.path]))
-            XCTAssertEqual(run.status, 0, run.error)
-            XCTAssertEqual(try ZipArchiveReader(url: moved).entries.first?.name, "flows.json")
-            let failed = BundleVerifier.verify(moved).filter { !$0.holds }
-            if source == url {
-                XCTAssertEqual(failed, [], "\(failed)")
-            } else {
-                XCTAssertEqual(failed.count, 1, "\(failed)")
-                XCTAssertTrue(failed.first?.problems.contains { $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”") } == true, "\(failed)")
-            }
-        }
+    struct NoFonts: Error, CustomStringConvertible { var description: String { "no fonts here" } }
+    let undrawable = exporter()
+    undrawable.report = { _, _, _ in throw NoFonts() }
+    assertFails(
+      .reportNotDrawn("no fonts here"), undrawable, session: session.id, destination: destination)
+
+    let changing = exporter()
+    changing.beforeFinalCheck = {
+      var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first)
+      flow.bytesIn += 1
+      try store.upsertFlow(flow)
     }
+    assertFails(
+      .historyChangedWhileExporting, changing, session: session.id, destination: destination)
 
-    func testVerifyNamesAMissingRowAChangedHeaderAndBytesThatAreNotUTF8InFlowsCSV() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        // Each copy gets another flows.csv (and a manifest that agrees), so only the CSV check can tell.
-        let code = """
-        lines=orig.split(b'\\r\\n')
-        data={'dropped': b'\\r\\n'.join(lines[:3]+lines[4:]), 'header': orig.replace(b'bytesOut', b'bytes_out', 1),
-              'latin1': orig + b'\\xff\\xfe\\r\\n'}[arg]
-        """
-        func problems(_ mode: String) throws -> [String] {
-            let copy = dir.url.appendingPathComponent("\(mode).zip")
-            try self.copy(of: url, to: copy, replacing: "flows.csv", python: code, argument: mode)
-            let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-            XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
-            return failed.flatMap(\.problems)
-        }
-        let flows = try export(store, into: dir, name: "again.zip").flowCount
-        let dropped = try problems("dropped")
-        XCTAssertEqual(dropped.first, "flows.csv has \(flows - 1) rows; flows.json has \(flows) flows", "\(dropped)")
-        XCTAssertTrue(dropped.contains { $0.hasPrefix("row 4 of flows.csv") }, "the rows after the gap no longer match: \(dropped)")
-        XCTAssertEqual(try problems("header"), ["flows.csv's header row is not the one the format defines"])
-        XCTAssertEqual(try problems("latin1"), ["flows.csv is missing or is not UTF-8"])
+    // The same change through another connection, as another process would make it.
+    let changingElsewhere = exporter()
+    changingElsewhere.beforeFinalCheck = {
+      let elsewhere = try FlowStore(directory: store.databaseURL.deletingLastPathComponent())
+      var flow = try XCTUnwrap(elsewhere.flows(inAuditSession: session.id).first)
+      flow.bytesOut += 1
+      try elsewhere.upsertFlow(flow)
     }
+    assertFails(
+      .historyChangedWhileExporting, changingElsewhere, session: session.id,
+      destination: destination)
 
-    func testVerifyNamesEveryIdentifierCitedThatDoesNotResolve() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        // findings.json edited (the manifest made to agree): a finding cites a flow that is not
-        // there, a requirement a finding that is not there, and a finding is renamed, so that
-        // its flows cite a name findings.json no longer holds and it cites flows that do not cite it.
-        let copy = dir.url.appendingPathComponent("ids.zip")
-        try self.copy(of: url, to: copy, replacing: "findings.json", python: """
-            d=json.loads(orig)
-            d['findings'][0]['flowIDs'].append(999999)
-            r=d['requirements'][0]; r['contraryFindingIDs']=r.get('contraryFindingIDs',[])+['F9999']
-            old=d['findings'][1]['id']; d['findings'][1]['id']='FX'
-            data=json.dumps(d, indent=2, sort_keys=True).encode()
-            """)
-        let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-        XCTAssertEqual(failed.map(\.statement).count, 1, "\(failed)")
-        let problems = failed.first?.problems ?? []
-        XCTAssertTrue(failed.first?.statement.hasPrefix("Every flow and finding identifier cited resolves") == true, "\(failed)")
-        XCTAssertTrue(problems.contains { $0.hasPrefix("F1 cites flow 999999, which flows.json does not hold") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.hasSuffix("cites F9999, which findings.json does not hold") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.hasPrefix("flow ") && $0.hasSuffix("cites F2, which findings.json does not hold") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.hasPrefix("FX cites flow ") && $0.hasSuffix("which does not cite FX back") }, "\(problems)")
+    let blocked = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("a-file/tmp"))
+    try Data("x".utf8).write(to: dir.url.appendingPathComponent("a-file"))
+    XCTAssertThrowsError(
+      try blocked.export(
+        sessionID: session.id, exportedWith: "t", now: Self.exportedAt, destination: destination)
+    ) {
+      guard case .writeFailed? = $0 as? EvidenceExportError else { return XCTFail("\($0)") }
     }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
 
-    func testVerifyRefusesATrailingCommaThatFoundationWouldForgive() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        // A comma before a closing brace in flows.json, the manifest made to agree.
-        let copy = dir.url.appendingPathComponent("comma.zip")
-        try self.copy(of: url, to: copy, replacing: "flows.json", python: """
-            end=orig.index(b'}', orig.index(b'"port": '))
-            data=orig[:end]+b','+orig[end:]
-            """)
-        let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-        XCTAssertEqual(failed.map(\.statement), ["Each of the 5 JSON documents is well-formed JSON (RFC 8259)."], "\(failed)")
-        XCTAssertTrue(failed.first?.problems.first?.hasPrefix("flows.json is not well-formed JSON: ") == true, "\(failed)")
+    let captures = store.capturesDirectory
+    let aside = dir.url.appendingPathComponent("captures-aside")
+    try FileManager.default.moveItem(at: captures, to: aside)
+    try Data("not a directory".utf8).write(to: captures)
+    guard case .captureDirectoryUnavailable? = Self.error(of: exporter(), session.id, destination)
+    else { return XCTFail("capture directory") }
+    try FileManager.default.removeItem(at: captures)
+    try FileManager.default.moveItem(at: aside, to: captures)
+
+    _ = try ExternalTool.run(
+      "sqlite3",
+      [
+        store.databaseURL.path,
+        "DROP INDEX flows_audit_session; ALTER TABLE flows RENAME TO flows_gone;",
+      ])
+    guard case .historyUnreadable? = Self.error(of: exporter(), session.id, destination) else {
+      return XCTFail("history unreadable")
     }
+  }
 
-    func testVerifyNamesPacketsWhoseCommentIsMissingOrNotUTF8() throws {
-        let (dir, store) = try copyOfStore()
-        let url = try export(store, into: dir).url
-        // The second packet block loses its comment, the third gets one that is not UTF-8; the
-        // block lengths and the manifest are made to agree.
-        let copy = dir.url.appendingPathComponent("comments.zip")
-        try self.copy(of: url, to: copy, replacing: "capture.pcapng", python: """
-            out=bytearray(); at=0; epb=0
-            while at < len(orig):
-                t,l=struct.unpack('<II', orig[at:at+8]); block=orig[at:at+l]
-                if t==6:
-                    epb+=1
-                    if epb in (2,3):
-                        captured=struct.unpack('<I', block[20:24])[0]
-                        head=block[8:28+((captured+3)&~3)]
-                        opts=b''; o=28+((captured+3)&~3)
-                        while o+4 <= l-4:
-                            code,size=struct.unpack('<HH', block[o:o+4])
-                            if code==0: break
-                            body=block[o+4:o+4+size]
-                            if code==1 and epb==3: body=b'\\xff\\xfe flow'
-                            if not (code==1 and epb==2): opts+=struct.pack('<HH',code,len(body))+body+b'\\0'*((4-len(body)%4)%4)
-                            o+=4+((size+3)&~3)
-                        opts+=b'\\0\\0\\0\\0'
-                        total=12+len(head)+len(opts)
-                        block=struct.pack('<II',6,total)+head+opts+struct.pack('<I',total)
-                out+=block; at+=l
-            data=bytes(out)
-            """)
-        let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-        let problems = failed.flatMap(\.problems)
-        XCTAssertTrue(problems.contains("1 packet of capture.pcapng carries no comment naming its flow"), "\(problems)")
-        XCTAssertTrue(problems.contains { $0.hasPrefix("the packet comment at offset ") && $0.hasSuffix(" is not UTF-8") }, "\(problems)")
+  static func error(of exporter: EvidenceExporter, _ session: Int64, _ destination: URL)
+    -> EvidenceExportError?
+  {
+    do {
+      _ = try exporter.export(
+        sessionID: session, exportedWith: "t", now: exportedAt, destination: destination)
+      return nil
+    } catch { return error }
+  }
+
+  func testAtMostOneBundleStaysInTheExportersDirectory() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    let first = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: first.url.path))
+    let project = try XCTUnwrap(store.auditProjects().first { $0.name == "Example Health" })
+    let baseline = try XCTUnwrap(
+      store.auditSessions(forProject: project.id).first { $0.kind == .baseline })
+    let second = try exporter.export(
+      sessionID: baseline.id, exportedWith: "t", now: Self.exportedAt)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path),
+      [second.url.lastPathComponent])
+  }
+
+  /// A report hook that writes the written-packet count it was given, and remembers each call.
+  final class ReportCalls: @unchecked Sendable {
+    var summaries: [EvidenceCaptureSummary] = []
+    let lock = NSLock()
+    var hook: EvidenceReportRendering {
+      { _, summary, folder in
+        self.lock.lock()
+        self.summaries.append(summary)
+        self.lock.unlock()
+        try Data("written=\(summary.packets.written)".utf8).write(
+          to: folder.appendingPathComponent(EvidenceBundle.reportName))
+      }
     }
+  }
 
-    func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
-        let (dir, store) = try copyOfStore()
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        exporter.zip64Threshold = 1_000   // every size and offset above a kilobyte takes the ZIP64 path
-        let result = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
-                                         destination: dir.url.appendingPathComponent("z64.zip"))
-        XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
-        let py = try XCTUnwrap(ExternalTool.run("python3", ["-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))", result.url.path]))
-        XCTAssertEqual(py.output, "None\n7\n", py.error)
-        XCTAssertTrue(BundleVerifier.verify(result.url).allSatisfy(\.holds))
+  func exportWithReport(_ store: FlowStore, into dir: TemporaryDirectory, calls: ReportCalls) throws
+    -> (EvidenceExportResult, String)
+  {
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.report = calls.hook
+    let result = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+      destination: dir.url.appendingPathComponent("bundle.zip"))
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(result.url, into: out)
+    return (
+      result,
+      try String(contentsOf: out.appendingPathComponent(EvidenceBundle.reportName), encoding: .utf8)
+    )
+  }
+
+  func testTheForecastOfCaptureJSONIsTheDocumentTheSlicingWrites() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    let (bundle, _) = try exporter.bundle(
+      sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt)
+    let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+    let forecast = try EvidenceCaptureWriter.forecast(
+      for: bundle, counts: counts, from: store, captureDirectory: store.capturesDirectory)
+    let written = try EvidenceCaptureWriter.write(
+      for: bundle, counts: counts, from: store, captureDirectory: store.capturesDirectory,
+      into: dir.url, application: "t")
+    XCTAssertEqual(
+      forecast, written.document,
+      "every flow's tally, every source file, the snaplen and the window counts")
+    XCTAssertEqual(
+      Set(written.document.sourceFiles.map(\.status)), [.read, .missing],
+      "the sample has a removed file")
+  }
+
+  func testTheReportIsDrawnOnceFromAForecastThatCountsWhatTheCaptureHolds() throws {
+    // The sample has packets never captured, in a removed file, in a record cut short and
+    // before the session started: the forecast sees each from the history and the files' sizes.
+    let (dir, store) = try copyOfStore()
+    let calls = ReportCalls()
+    let (result, report) = try exportWithReport(store, into: dir, calls: calls)
+    XCTAssertEqual(calls.summaries, [result.capture.summary])
+    XCTAssertEqual(report, "written=\(result.capture.packets.written)")
+    XCTAssertGreaterThan(result.capture.beforeStart, 0)
+    for reason in EvidenceMissingReason.allCases {
+      XCTAssertGreaterThan(result.capture.packets.withoutBytes[reason] ?? 0, 0, "\(reason)")
     }
+  }
 
-    // MARK: The eight failures, and nothing left behind
+  /// A record in the middle of the session's first capture file claims more bytes than the
+  /// snaplen: only reading its header shows it, so the forecast counts it as written.
+  func spoilARecordHeader(in store: FlowStore) throws {
+    let session = try laterSession(store)
+    let sequence = try XCTUnwrap(
+      store.captureFileSequences(inAuditSession: session.id).sorted().first {
+        FileManager.default.fileExists(
+          atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0))
+            .path)
+      })
+    let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
+    let file = try FileHandle(
+      forUpdating: store.capturesDirectory.appendingPathComponent(
+        PcapFormat.fileName(sequence: sequence)))
+    try file.seek(toOffset: packets[packets.count / 2].offset + 8)
+    try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
+    try file.close()
+  }
 
-    func assertFails(_ expected: EvidenceExportError, _ exporter: EvidenceExporter, session: Int64, destination: URL, line: UInt = #line) {
-        XCTAssertThrowsError(try exporter.export(sessionID: session, exportedWith: "t", now: Self.exportedAt, destination: destination), line: line) {
-            XCTAssertEqual($0 as? EvidenceExportError, expected, line: line)
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path), "no archive left", line: line)
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path)) ?? []
-        XCTAssertEqual(leftovers, [], "nothing left in the exporter's directory", line: line)
+  func testARecordOnlyItsOwnHeaderShowsUnreadableGetsTheReportDrawnAgainFromTheCapture() throws {
+    let (dir, store) = try copyOfStore()
+    try spoilARecordHeader(in: store)
+
+    let calls = ReportCalls()
+    let (result, report) = try exportWithReport(store, into: dir, calls: calls)
+    XCTAssertEqual(calls.summaries.count, 2, "drawn from the forecast, then again from the capture")
+    XCTAssertEqual(calls.summaries.first?.packets.written, result.capture.packets.written + 1)
+    XCTAssertEqual(calls.summaries.last, result.capture.summary)
+    XCTAssertEqual(
+      report, "written=\(result.capture.packets.written)",
+      "the bundle carries the report of the capture it holds")
+  }
+
+  // MARK: A capture of encrypted traffic, written once straight into the archive
+
+  /// A store whose capture does not shrink when deflated (random payloads, as encrypted traffic).
+  func incompressibleStore() throws -> (TemporaryDirectory, FlowStore) {
+    let dir = TemporaryDirectory("evidence-streamed")
+    _ = try SampleWriter.write(
+      SampleScenario.plan(SampleOptions(flows: 120, packets: 3_000, captureBytes: 2_500_000)),
+      to: dir.url.appendingPathComponent("store"))
+    return (dir, try FlowStore(directory: dir.url.appendingPathComponent("store")))
+  }
+
+  func streamedExport(
+    _ store: FlowStore, into dir: TemporaryDirectory, name: String,
+    zip64Threshold: UInt64 = 0xFFFF_FFFF
+  ) throws -> (EvidenceExportResult, [String]) {
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.zip64Threshold = zip64Threshold
+    let lines = TraceLines()
+    exporter.trace = { name, _ in lines.add(name) }
+    let result = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+      destination: dir.url.appendingPathComponent(name))
+    return (result, lines.all)
+  }
+
+  final class TraceLines: @unchecked Sendable {
+    private var lines: [String] = []
+    private let lock = NSLock()
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+  }
+
+  /// The archive's entries in the order their bytes lie in the file, with each method.
+  func physicalOrder(_ archive: URL) throws -> String {
+    let script =
+      "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(' '.join(f'{i.filename}:{i.compress_type}' for i in sorted(z.infolist(), key=lambda i: i.header_offset)))"
+    let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, archive.path]))
+    XCTAssertEqual(result.status, 0, result.error)
+    return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  func testAnIncompressibleCaptureGoesStraightIntoTheArchiveAfterItsForecastCaptureJSON() throws {
+    let (dir, store) = try incompressibleStore()
+    let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
+    XCTAssertTrue(trace.contains("  capture.pcapng went straight into the archive"), "\(trace)")
+    XCTAssertEqual(
+      try physicalOrder(result.url),
+      "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8",
+      "the manifest's order in the file, the capture stored")
+    XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
+    let checks = BundleVerifier.verify(result.url)
+    XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(result.url, into: out)
+    let sum = try XCTUnwrap(
+      ExternalTool.run("sha256sum", [out.appendingPathComponent("capture.pcapng").path]))
+    XCTAssertEqual(
+      String(sum.output.prefix(64)), try manifestDigest(out, "capture.pcapng"),
+      "sha256sum agrees with the manifest")
+    if ExternalTool.which("capinfos") != nil {
+      let capinfos = try XCTUnwrap(
+        ExternalTool.run(
+          "capinfos", ["-c", "-M", out.appendingPathComponent("capture.pcapng").path]))
+      XCTAssertTrue(
+        capinfos.output.contains("Number of packets:   \(result.capture.packets.written)"),
+        capinfos.output)
     }
+    // The same bundle, byte for byte, whatever the archive's size forces: ZIP64 headers read by Info-ZIP and Python.
+    let (big, _) = try streamedExport(store, into: dir, name: "z64.zip", zip64Threshold: 1_000)
+    XCTAssertEqual(try ExternalTool.run("unzip", ["-t", big.url.path])?.status, 0)
+    XCTAssertTrue(BundleVerifier.verify(big.url).allSatisfy(\.holds))
+    let again = dir.url.appendingPathComponent("again")
+    try unzip(big.url, into: again)
+    XCTAssertEqual(
+      try Data(contentsOf: again.appendingPathComponent("capture.pcapng")),
+      try Data(contentsOf: out.appendingPathComponent("capture.pcapng")))
+  }
 
-    func testACommitThatTouchesNothingTheSessionHoldsDoesNotStopAnExport() throws {
-        let (dir, store) = try copyOfStore()
-        let session = try laterSession(store)
-        let undisturbed = try export(store, into: dir, name: "undisturbed.zip")
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        var committed = false
-        exporter.beforeFinalCheck = {
-            let elsewhere = try FlowStore(directory: store.databaseURL.deletingLastPathComponent())
-            _ = try elsewhere.createAuditProject(AuditProjectDraft(name: "Another app"), at: Self.exportedAt)
-            committed = true
-        }
-        let destination = dir.url.appendingPathComponent("disturbed.zip")
-        _ = try exporter.export(sessionID: session.id, exportedWith: "tunnelvision 0.1.0", now: Self.exportedAt, destination: destination)
-        XCTAssertTrue(committed)
-        XCTAssertEqual(try Data(contentsOf: destination), try Data(contentsOf: undisturbed.url))
-    }
+  func manifestDigest(_ folder: URL, _ name: String) throws -> String? {
+    let manifest = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as? [String: Any])
+    return (manifest["files"] as? [[String: Any]])?.first { $0["name"] as? String == name }?[
+      "sha256"] as? String
+  }
 
-    func testEveryExportFailureIsReachableAndLeavesNothing() throws {
-        let (dir, store) = try copyOfStore()
-        let session = try laterSession(store)
-        let destination = dir.url.appendingPathComponent("never.zip")
-        func exporter() -> EvidenceExporter { EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp")) }
+  func testAStreamedCaptureThatCountsOtherwiseThanForecastGetsTheArchiveBegunAgain() throws {
+    let (dir, store) = try incompressibleStore()
+    try spoilARecordHeader(in: store)
 
-        assertFails(.sessionNotFound, exporter(), session: 999, destination: destination)
-
-        // A missing directory is found first, before the session is even looked up.
-        let nowhere = dir.url.appendingPathComponent("no-such-dir")
-        assertFails(.destinationDirectoryMissing(nowhere.path), exporter(), session: 999, destination: nowhere.appendingPathComponent("b.zip"))
-        XCTAssertThrowsError(try exporter().report(sessionID: 999, exportedWith: "t", now: Self.exportedAt, destination: nowhere.appendingPathComponent("r.pdf"))) {
-            XCTAssertEqual($0 as? EvidenceExportError, .destinationDirectoryMissing(nowhere.path))
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: nowhere.path))
-
-        let project = try XCTUnwrap(store.auditProject(id: session.projectID))
-        let open = try store.startAuditSession(AuditSessionDraft(projectID: project.id, kind: .baseline, environment: FlowFixture.environment,
-                                                                 inspection: .off), at: Self.exportedAt)
-        assertFails(.sessionStillOpen, exporter(), session: open.id, destination: destination)
-        _ = try store.endAuditSession(id: open.id, at: Self.exportedAt)
-
-        var draft = AuditProjectDraft(project)
-        draft.catalogueVersion = "tr-03161-1_9.9"
-        _ = try store.updateAuditProject(id: project.id, with: draft)
-        assertFails(.catalogueNotBundled(identifier: "tr-03161-1_9.9"), exporter(), session: session.id, destination: destination)
-        draft.catalogueVersion = nil
-        _ = try store.updateAuditProject(id: project.id, with: draft)
-
-        let broken = exporter()
-        broken.catalogues = { _ throws(RequirementCatalogueLibraryError) in throw .unusable(identifier: "tr-03161-1_3.0", .noRequirements) }
-        assertFails(.catalogueUnusable(identifier: "tr-03161-1_3.0"), broken, session: session.id, destination: destination)
-
-        struct NoFonts: Error, CustomStringConvertible { var description: String { "no fonts here" } }
-        let undrawable = exporter()
-        undrawable.report = { _, _, _ in throw NoFonts() }
-        assertFails(.reportNotDrawn("no fonts here"), undrawable, session: session.id, destination: destination)
-
-        let changing = exporter()
-        changing.beforeFinalCheck = {
-            var flow = try XCTUnwrap(store.flows(inAuditSession: session.id).first)
-            flow.bytesIn += 1
-            try store.upsertFlow(flow)
-        }
-        assertFails(.historyChangedWhileExporting, changing, session: session.id, destination: destination)
-
-        // The same change through another connection, as another process would make it.
-        let changingElsewhere = exporter()
-        changingElsewhere.beforeFinalCheck = {
-            let elsewhere = try FlowStore(directory: store.databaseURL.deletingLastPathComponent())
-            var flow = try XCTUnwrap(elsewhere.flows(inAuditSession: session.id).first)
-            flow.bytesOut += 1
-            try elsewhere.upsertFlow(flow)
-        }
-        assertFails(.historyChangedWhileExporting, changingElsewhere, session: session.id, destination: destination)
-
-        let blocked = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("a-file/tmp"))
-        try Data("x".utf8).write(to: dir.url.appendingPathComponent("a-file"))
-        XCTAssertThrowsError(try blocked.export(sessionID: session.id, exportedWith: "t", now: Self.exportedAt, destination: destination)) {
-            guard case .writeFailed? = $0 as? EvidenceExportError else { return XCTFail("\($0)") }
-        }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
-
-        let captures = store.capturesDirectory
-        let aside = dir.url.appendingPathComponent("captures-aside")
-        try FileManager.default.moveItem(at: captures, to: aside)
-        try Data("not a directory".utf8).write(to: captures)
-        guard case .captureDirectoryUnavailable? = Self.error(of: exporter(), session.id, destination) else { return XCTFail("capture directory") }
-        try FileManager.default.removeItem(at: captures)
-        try FileManager.default.moveItem(at: aside, to: captures)
-
-        _ = try ExternalTool.run("sqlite3", [store.databaseURL.path, "DROP INDEX flows_audit_session; ALTER TABLE flows RENAME TO flows_gone;"])
-        guard case .historyUnreadable? = Self.error(of: exporter(), session.id, destination) else { return XCTFail("history unreadable") }
-    }
-
-    static func error(of exporter: EvidenceExporter, _ session: Int64, _ destination: URL) -> EvidenceExportError? {
-        do { _ = try exporter.export(sessionID: session, exportedWith: "t", now: exportedAt, destination: destination); return nil } catch { return error }
-    }
-
-    func testAtMostOneBundleStaysInTheExportersDirectory() throws {
-        let (dir, store) = try copyOfStore()
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        let first = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: first.url.path))
-        let project = try XCTUnwrap(store.auditProjects().first { $0.name == "Example Health" })
-        let baseline = try XCTUnwrap(store.auditSessions(forProject: project.id).first { $0.kind == .baseline })
-        let second = try exporter.export(sessionID: baseline.id, exportedWith: "t", now: Self.exportedAt)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exporter.temporaryDirectory.path), [second.url.lastPathComponent])
-    }
-
-    /// A report hook that writes the written-packet count it was given, and remembers each call.
-    final class ReportCalls: @unchecked Sendable {
-        var summaries: [EvidenceCaptureSummary] = []
-        let lock = NSLock()
-        var hook: EvidenceReportRendering {
-            { _, summary, folder in
-                self.lock.lock(); self.summaries.append(summary); self.lock.unlock()
-                try Data("written=\(summary.packets.written)".utf8).write(to: folder.appendingPathComponent(EvidenceBundle.reportName))
-            }
-        }
-    }
-
-    func exportWithReport(_ store: FlowStore, into dir: TemporaryDirectory, calls: ReportCalls) throws -> (EvidenceExportResult, String) {
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        exporter.report = calls.hook
-        let result = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
-                                         destination: dir.url.appendingPathComponent("bundle.zip"))
-        let out = dir.url.appendingPathComponent("out")
-        try unzip(result.url, into: out)
-        return (result, try String(contentsOf: out.appendingPathComponent(EvidenceBundle.reportName), encoding: .utf8))
-    }
-
-    func testTheForecastOfCaptureJSONIsTheDocumentTheSlicingWrites() throws {
-        let (dir, store) = try copyOfStore()
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        let (bundle, _) = try exporter.bundle(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt)
-        let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
-        let forecast = try EvidenceCaptureWriter.forecast(for: bundle, counts: counts, from: store, captureDirectory: store.capturesDirectory)
-        let written = try EvidenceCaptureWriter.write(for: bundle, counts: counts, from: store, captureDirectory: store.capturesDirectory,
-                                                      into: dir.url, application: "t")
-        XCTAssertEqual(forecast, written.document, "every flow's tally, every source file, the snaplen and the window counts")
-        XCTAssertEqual(Set(written.document.sourceFiles.map(\.status)), [.read, .missing], "the sample has a removed file")
-    }
-
-    func testTheReportIsDrawnOnceFromAForecastThatCountsWhatTheCaptureHolds() throws {
-        // The sample has packets never captured, in a removed file, in a record cut short and
-        // before the session started: the forecast sees each from the history and the files' sizes.
-        let (dir, store) = try copyOfStore()
-        let calls = ReportCalls()
-        let (result, report) = try exportWithReport(store, into: dir, calls: calls)
-        XCTAssertEqual(calls.summaries, [result.capture.summary])
-        XCTAssertEqual(report, "written=\(result.capture.packets.written)")
-        XCTAssertGreaterThan(result.capture.beforeStart, 0)
-        for reason in EvidenceMissingReason.allCases { XCTAssertGreaterThan(result.capture.packets.withoutBytes[reason] ?? 0, 0, "\(reason)") }
-    }
-
-    /// A record in the middle of the session's first capture file claims more bytes than the
-    /// snaplen: only reading its header shows it, so the forecast counts it as written.
-    func spoilARecordHeader(in store: FlowStore) throws {
-        let session = try laterSession(store)
-        let sequence = try XCTUnwrap(store.captureFileSequences(inAuditSession: session.id).sorted().first {
-            FileManager.default.fileExists(atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0)).path)
-        })
-        let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
-        let file = try FileHandle(forUpdating: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
-        try file.seek(toOffset: packets[packets.count / 2].offset + 8)
-        try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
-        try file.close()
-    }
-
-    func testARecordOnlyItsOwnHeaderShowsUnreadableGetsTheReportDrawnAgainFromTheCapture() throws {
-        let (dir, store) = try copyOfStore()
-        try spoilARecordHeader(in: store)
-
-        let calls = ReportCalls()
-        let (result, report) = try exportWithReport(store, into: dir, calls: calls)
-        XCTAssertEqual(calls.summaries.count, 2, "drawn from the forecast, then again from the capture")
-        XCTAssertEqual(calls.summaries.first?.packets.written, result.capture.packets.written + 1)
-        XCTAssertEqual(calls.summaries.last, result.capture.summary)
-        XCTAssertEqual(report, "written=\(result.capture.packets.written)", "the bundle carries the report of the capture it holds")
-    }
-
-    // MARK: A capture of encrypted traffic, written once straight into the archive
-
-    /// A store whose capture does not shrink when deflated (random payloads, as encrypted traffic).
-    func incompressibleStore() throws -> (TemporaryDirectory, FlowStore) {
-        let dir = TemporaryDirectory("evidence-streamed")
-        _ = try SampleWriter.write(SampleScenario.plan(SampleOptions(flows: 120, packets: 3_000, captureBytes: 2_500_000)),
-                                   to: dir.url.appendingPathComponent("store"))
-        return (dir, try FlowStore(directory: dir.url.appendingPathComponent("store")))
-    }
-
-    func streamedExport(_ store: FlowStore, into dir: TemporaryDirectory, name: String, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws -> (EvidenceExportResult, [String]) {
-        let exporter = EvidenceExporter(store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-        exporter.zip64Threshold = zip64Threshold
-        let lines = TraceLines()
-        exporter.trace = { name, _ in lines.add(name) }
-        let result = try exporter.export(sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
-                                         destination: dir.url.appendingPathComponent(name))
-        return (result, lines.all)
-    }
-
-    final class TraceLines: @unchecked Sendable {
-        private var lines: [String] = []
-        private let lock = NSLock()
-        func add(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
-    /// The archive's entries in the order their bytes lie in the file, with each method.
-    func physicalOrder(_ archive: URL) throws -> String {
-        let script = "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(' '.join(f'{i.filename}:{i.compress_type}' for i in sorted(z.infolist(), key=lambda i: i.header_offset)))"
-        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, archive.path]))
-        XCTAssertEqual(result.status, 0, result.error)
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    func testAnIncompressibleCaptureGoesStraightIntoTheArchiveAfterItsForecastCaptureJSON() throws {
-        let (dir, store) = try incompressibleStore()
-        let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
-        XCTAssertTrue(trace.contains("  capture.pcapng went straight into the archive"), "\(trace)")
-        XCTAssertEqual(try physicalOrder(result.url), "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8",
-                       "the manifest's order in the file, the capture stored")
-        XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
-        let checks = BundleVerifier.verify(result.url)
-        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
-        let out = dir.url.appendingPathComponent("out")
-        try unzip(result.url, into: out)
-        let sum = try XCTUnwrap(ExternalTool.run("sha256sum", [out.appendingPathComponent("capture.pcapng").path]))
-        XCTAssertEqual(String(sum.output.prefix(64)), try manifestDigest(out, "capture.pcapng"), "sha256sum agrees with the manifest")
-        if ExternalTool.which("capinfos") != nil {
-            let capinfos = try XCTUnwrap(ExternalTool.run("capinfos", ["-c", "-M", out.appendingPathComponent("capture.pcapng").path]))
-            XCTAssertTrue(capinfos.output.contains("Number of packets:   \(result.capture.packets.written)"), capinfos.output)
-        }
-        // The same bundle, byte for byte, whatever the archive's size forces: ZIP64 headers read by Info-ZIP and Python.
-        let (big, _) = try streamedExport(store, into: dir, name: "z64.zip", zip64Threshold: 1_000)
-        XCTAssertEqual(try ExternalTool.run("unzip", ["-t", big.url.path])?.status, 0)
-        XCTAssertTrue(BundleVerifier.verify(big.url).allSatisfy(\.holds))
-        let again = dir.url.appendingPathComponent("again")
-        try unzip(big.url, into: again)
-        XCTAssertEqual(try Data(contentsOf: again.appendingPathComponent("capture.pcapng")), try Data(contentsOf: out.appendingPathComponent("capture.pcapng")))
-    }
-
-    func manifestDigest(_ folder: URL, _ name: String) throws -> String? {
-        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as? [String: Any])
-        return (manifest["files"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["sha256"] as? String
-    }
-
-    func testAStreamedCaptureThatCountsOtherwiseThanForecastGetsTheArchiveBegunAgain() throws {
-        let (dir, store) = try incompressibleStore()
-        try spoilARecordHeader(in: store)
-
-        let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
-        XCTAssertTrue(trace.contains("  the capture counted otherwise than forecast: the archive begun again"), "\(trace)")
-        XCTAssertEqual(try physicalOrder(result.url), "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8")
-        let checks = BundleVerifier.verify(result.url)
-        XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
-        let out = dir.url.appendingPathComponent("out")
-        try unzip(result.url, into: out)
-        let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("capture.json"))) as? [String: Any])
-        XCTAssertEqual(((doc["packets"] as? [String: Any])?["withoutBytes"] as? [String: Int])?["recordUnreadable"],
-                       result.capture.packets.withoutBytes[.recordUnreadable], "capture.json counts what the capture holds")
-        XCTAssertGreaterThan(result.capture.packets.withoutBytes[.recordUnreadable] ?? 0, 0)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".") }, [],
-                       "the first archive is gone")
-    }
+    let (result, trace) = try streamedExport(store, into: dir, name: "s.zip")
+    XCTAssertTrue(
+      trace.contains("  the capture counted otherwise than forecast: the archive begun again"),
+      "\(trace)")
+    XCTAssertEqual(
+      try physicalOrder(result.url),
+      "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8"
+    )
+    let checks = BundleVerifier.verify(result.url)
+    XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(result.url, into: out)
+    let doc = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: Data(contentsOf: out.appendingPathComponent("capture.json"))) as? [String: Any])
+    XCTAssertEqual(
+      ((doc["packets"] as? [String: Any])?["withoutBytes"] as? [String: Int])?["recordUnreadable"],
+      result.capture.packets.withoutBytes[.recordUnreadable],
+      "capture.json counts what the capture holds")
+    XCTAssertGreaterThan(result.capture.packets.withoutBytes[.recordUnreadable] ?? 0, 0)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter {
+        $0.hasPrefix(".")
+      }, [],
+      "the first archive is gone")
+  }
 }
-

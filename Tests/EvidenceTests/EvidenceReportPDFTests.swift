@@ -9,178 +9,236 @@ import XCTest
 
 /// report.pdf of the sample's 2.4.0 session, checked with poppler's tools.
 final class EvidenceReportPDFTests: XCTestCase {
-    nonisolated(unsafe) static var directory: TemporaryDirectory!
-    nonisolated(unsafe) static var bundle: EvidenceBundle!
-    nonisolated(unsafe) static var capture: EvidenceCaptureDocument!
-    static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)
+  nonisolated(unsafe) static var directory: TemporaryDirectory!
+  nonisolated(unsafe) static var bundle: EvidenceBundle!
+  nonisolated(unsafe) static var capture: EvidenceCaptureDocument!
+  static let exportedAt = Date(timeIntervalSince1970: 1_791_370_800)
 
-    override class func tearDown() { directory = nil; bundle = nil; capture = nil; super.tearDown() }
+  override class func tearDown() {
+    directory = nil
+    bundle = nil
+    capture = nil
+    super.tearDown()
+  }
 
-    override class func setUp() {
-        directory = TemporaryDirectory("report")
-        let storeURL = directory.url.appendingPathComponent("store")
-        _ = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: storeURL)
-        let store = try! FlowStore(directory: storeURL)
-        let project = try! store.auditProjects().first { $0.name == "Example Health" }!
-        let session = try! store.auditSessions(forProject: project.id).first { $0.kind.release?.version == "2.4.0" }!
-        bundle = try! EvidenceBundle(project: project, session: session, markers: store.markers(forSession: session.id),
-                                     flows: store.flows(inAuditSession: session.id),
-                                     catalogue: RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0"),
-                                     exportedWith: "tunnelvision 0.1.0", exportedAt: exportedAt)
-        let folder = directory.url.appendingPathComponent("capture")
-        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        capture = try! EvidenceCaptureWriter.count(for: bundle, from: store, captureDirectory: store.capturesDirectory)
-        try! EvidenceReportRenderer.render(bundle, capture.summary, into: directory.url)
+  override class func setUp() {
+    directory = TemporaryDirectory("report")
+    let storeURL = directory.url.appendingPathComponent("store")
+    _ = try! SampleWriter.write(SampleScenario.plan(SampleOptions()), to: storeURL)
+    let store = try! FlowStore(directory: storeURL)
+    let project = try! store.auditProjects().first { $0.name == "Example Health" }!
+    let session = try! store.auditSessions(forProject: project.id).first {
+      $0.kind.release?.version == "2.4.0"
+    }!
+    bundle = try! EvidenceBundle(
+      project: project, session: session, markers: store.markers(forSession: session.id),
+      flows: store.flows(inAuditSession: session.id),
+      catalogue: RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0"),
+      exportedWith: "tunnelvision 0.1.0", exportedAt: exportedAt)
+    let folder = directory.url.appendingPathComponent("capture")
+    try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    capture = try! EvidenceCaptureWriter.count(
+      for: bundle, from: store, captureDirectory: store.capturesDirectory)
+    try! EvidenceReportRenderer.render(bundle, capture.summary, into: directory.url)
+  }
+
+  var pdf: String { Self.directory.url.appendingPathComponent("report.pdf").path }
+
+  func layout() throws -> (EvidenceReportLayout, EvidenceReportTypography) {
+    let typography = try EvidenceReportTypography(fontsDirectory: ReportFonts.directory())
+    let report = try EvidenceReport(
+      bundle: Self.bundle, capture: Self.capture.summary, limits: .bundled)
+    return (EvidenceReportLayout(report: report, geometry: .a4, measuring: typography), typography)
+  }
+
+  func tool(_ name: String, _ arguments: [String]) throws -> String {
+    guard let result = try ExternalTool.run(name, arguments) else {
+      throw XCTSkip("\(name) is not installed (make test installs poppler-utils)")
     }
+    XCTAssertEqual(result.status, 0, result.error)
+    return result.output
+  }
 
-    var pdf: String { Self.directory.url.appendingPathComponent("report.pdf").path }
-
-    func layout() throws -> (EvidenceReportLayout, EvidenceReportTypography) {
-        let typography = try EvidenceReportTypography(fontsDirectory: ReportFonts.directory())
-        let report = try EvidenceReport(bundle: Self.bundle, capture: Self.capture.summary, limits: .bundled)
-        return (EvidenceReportLayout(report: report, geometry: .a4, measuring: typography), typography)
+  func testOnlyEmbeddedSubsetFontsFromTheBundledFamilyAreUsed() throws {
+    let rows = try tool("pdffonts", [pdf]).split(separator: "\n").dropFirst(2)
+    XCTAssertFalse(rows.isEmpty)
+    let bundled = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSansMono"]
+    for row in rows {
+      let columns = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+      let name = String(columns[0].split(separator: "+").last!)
+      XCTAssertTrue(bundled.contains(name), "\(name) is not one of the bundled fonts")
+      XCTAssertTrue(columns[0].contains("+"), "a subset: \(columns[0])")
+      // emb sub uni: yes yes yes
+      XCTAssertEqual(Array(columns.suffix(5).prefix(3)), ["yes", "yes", "yes"], String(row))
     }
+  }
 
-    func tool(_ name: String, _ arguments: [String]) throws -> String {
-        guard let result = try ExternalTool.run(name, arguments) else { throw XCTSkip("\(name) is not installed (make test installs poppler-utils)") }
-        XCTAssertEqual(result.status, 0, result.error)
-        return result.output
+  func testTheTextHasEverySectionRequirementFindingAndTheCaptureStanding() throws {
+    let text = try tool("pdftotext", ["-layout", pdf, "-"])
+    let flat = text.replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+    for kind in EvidenceReportSectionKind.allCases {
+      XCTAssertTrue(text.contains(kind.title), kind.title)
     }
+    for requirement in Self.bundle.catalogue.requirements {
+      XCTAssertTrue(text.contains(requirement.id), requirement.id)
+    }
+    for index in Self.bundle.findings.indices {
+      let id = FindingsPresentation.identifier(index)
+      XCTAssertNotNil(text.range(of: "\\b\(id)\\b", options: .regularExpression), id)
+    }
+    XCTAssertTrue(
+      flat.contains(
+        "⚠ \(Self.capture.packets.written) of \(Self.capture.packets.recorded) recorded packets are in the capture."
+      ), "capture standing")
+    XCTAssertTrue(flat.contains("Einholung einer Einwilligungserklärung des Nutzers."))
+    for word in EvidenceWording.forbiddenWords {
+      XCTAssertNil(
+        text.range(of: "\\b\(word)\\b", options: [.regularExpression, .caseInsensitive]), word)
+    }
+  }
 
-    func testOnlyEmbeddedSubsetFontsFromTheBundledFamilyAreUsed() throws {
-        let rows = try tool("pdffonts", [pdf]).split(separator: "\n").dropFirst(2)
-        XCTAssertFalse(rows.isEmpty)
-        let bundled = ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique", "DejaVuSansMono"]
-        for row in rows {
-            let columns = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            let name = String(columns[0].split(separator: "+").last!)
-            XCTAssertTrue(bundled.contains(name), "\(name) is not one of the bundled fonts")
-            XCTAssertTrue(columns[0].contains("+"), "a subset: \(columns[0])")
-            // emb sub uni: yes yes yes
-            XCTAssertEqual(Array(columns.suffix(5).prefix(3)), ["yes", "yes", "yes"], String(row))
-        }
-    }
+  func testPdfinfoShowsTheLayoutsPagesOnA4TaggedAndDated() throws {
+    let info = try tool("pdfinfo", [pdf])
+    let (layout, _) = try layout()
+    XCTAssertTrue(info.contains("Pages:           \(layout.pages.count)\n"), info)
+    XCTAssertTrue(info.contains("Page size:       595.276 x 841.89 pts (A4)"), info)
+    XCTAssertTrue(info.contains("Tagged:          yes"), info)
+    XCTAssertTrue(info.contains("Title:           Evidence report · Example Health"), info)
+    XCTAssertTrue(info.contains("Creator:         tunnelvision 0.1.0"), info)
+    let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
+    XCTAssertNotNil(
+      raw.range(of: Data("/CreationDate (D:20261007110000Z)".utf8)), "the date with its D: prefix")
+    XCTAssertNotNil(raw.range(of: Data("/Outlines".utf8)))
+    XCTAssertGreaterThan(
+      raw.count(of: "/Subtype /Link"), 3, "finding identifiers link to where they are stated")
+    XCTAssertEqual(raw.count(of: "/S /H1"), 9, "the title and the eight section headings")
+    XCTAssertGreaterThan(layout.pages.count, 8)
+  }
 
-    func testTheTextHasEverySectionRequirementFindingAndTheCaptureStanding() throws {
-        let text = try tool("pdftotext", ["-layout", pdf, "-"])
-        let flat = text.replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
-        for kind in EvidenceReportSectionKind.allCases { XCTAssertTrue(text.contains(kind.title), kind.title) }
-        for requirement in Self.bundle.catalogue.requirements { XCTAssertTrue(text.contains(requirement.id), requirement.id) }
-        for index in Self.bundle.findings.indices {
-            let id = FindingsPresentation.identifier(index)
-            XCTAssertNotNil(text.range(of: "\\b\(id)\\b", options: .regularExpression), id)
-        }
-        XCTAssertTrue(flat.contains("⚠ \(Self.capture.packets.written) of \(Self.capture.packets.recorded) recorded packets are in the capture."), "capture standing")
-        XCTAssertTrue(flat.contains("Einholung einer Einwilligungserklärung des Nutzers."))
-        for word in EvidenceWording.forbiddenWords {
-            XCTAssertNil(text.range(of: "\\b\(word)\\b", options: [.regularExpression, .caseInsensitive]), word)
-        }
+  func testEveryCrossReferenceEntryPointsAtItsObjectAfterTheDatesArePrefixed() throws {
+    // The D: prefix moves the bytes after the Info dictionary; the table must have moved with them.
+    let raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
+    let text = String(decoding: raw, as: UTF8.self)
+    let startxref = try XCTUnwrap(text.range(of: "startxref", options: .backwards))
+    let xrefOffset = try XCTUnwrap(
+      Int(text[startxref.upperBound...].split(whereSeparator: \.isNewline)[0]))
+    XCTAssertLessThan(xrefOffset, raw.count)
+    let table = String(decoding: raw[min(xrefOffset, raw.count)...], as: UTF8.self).split(
+      separator: "\n")
+    guard table.count > 2, table[0] == "xref" else {
+      return XCTFail("startxref \(xrefOffset) does not point at the table: \(table.prefix(2))")
     }
+    let count = try XCTUnwrap(table[1].split(separator: " ").last.flatMap { Int($0) })
+    var checked = 0
+    for number in 1..<min(count, table.count - 2) {
+      let entry = table[2 + number]
+      guard entry.hasSuffix(" n") || entry.hasSuffix(" n ") else { continue }
+      let offset = try XCTUnwrap(Int(entry.prefix(10)))
+      let at = String(
+        decoding: raw[min(offset, raw.count)..<min(raw.count, offset + 20)], as: UTF8.self)
+      XCTAssertTrue(at.hasPrefix("\(number) 0 obj"), "object \(number) at \(offset): \(at)")
+      checked += 1
+    }
+    XCTAssertGreaterThan(checked, 100)
+    XCTAssertNotNil(text.range(of: "/ModDate (D:20261007110000Z)"))
+  }
 
-    func testPdfinfoShowsTheLayoutsPagesOnA4TaggedAndDated() throws {
-        let info = try tool("pdfinfo", [pdf])
-        let (layout, _) = try layout()
-        XCTAssertTrue(info.contains("Pages:           \(layout.pages.count)\n"), info)
-        XCTAssertTrue(info.contains("Page size:       595.276 x 841.89 pts (A4)"), info)
-        XCTAssertTrue(info.contains("Tagged:          yes"), info)
-        XCTAssertTrue(info.contains("Title:           Evidence report · Example Health"), info)
-        XCTAssertTrue(info.contains("Creator:         tunnelvision 0.1.0"), info)
-        let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
-        XCTAssertNotNil(raw.range(of: Data("/CreationDate (D:20261007110000Z)".utf8)), "the date with its D: prefix")
-        XCTAssertNotNil(raw.range(of: Data("/Outlines".utf8)))
-        XCTAssertGreaterThan(raw.count(of: "/Subtype /Link"), 3, "finding identifiers link to where they are stated")
-        XCTAssertEqual(raw.count(of: "/S /H1"), 9, "the title and the eight section headings")
-        XCTAssertGreaterThan(layout.pages.count, 8)
+  /// A disk that fills while the report is written (/dev/full refuses every write): a failure to
+  /// write, said in a sentence. cairo, writing its own file, aborted the process on an assertion.
+  func testADiskThatFillsWhileTheReportIsWrittenIsAFailureToWriteNotACrash() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/full") else {
+      throw XCTSkip("no /dev/full here")
     }
+    let (layout, typography) = try layout()
+    let metadata = EvidenceReportPDF.Metadata(
+      title: "t", subject: "s", creator: "c", created: Self.exportedAt)
+    XCTAssertThrowsError(
+      try EvidenceReportPDF.write(
+        layout, typography: typography, metadata: metadata, to: URL(fileURLWithPath: "/dev/full"))
+    ) {
+      XCTAssertEqual(
+        ($0 as? PDFWriteError)?.description, "full could not be written: No space left on device",
+        "\($0)")
+    }
+    let missing = Self.directory.url.appendingPathComponent("no-such-dir/report.pdf")
+    XCTAssertThrowsError(
+      try EvidenceReportPDF.write(layout, typography: typography, metadata: metadata, to: missing)
+    ) {
+      XCTAssertEqual(
+        ($0 as? PDFWriteError)?.description,
+        "report.pdf could not be created in \(missing.deletingLastPathComponent().path): No such file or directory",
+        "\($0)")
+    }
+  }
 
-    func testEveryCrossReferenceEntryPointsAtItsObjectAfterTheDatesArePrefixed() throws {
-        // The D: prefix moves the bytes after the Info dictionary; the table must have moved with them.
-        let raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
-        let text = String(decoding: raw, as: UTF8.self)
-        let startxref = try XCTUnwrap(text.range(of: "startxref", options: .backwards))
-        let xrefOffset = try XCTUnwrap(Int(text[startxref.upperBound...].split(whereSeparator: \.isNewline)[0]))
-        XCTAssertLessThan(xrefOffset, raw.count)
-        let table = String(decoding: raw[min(xrefOffset, raw.count)...], as: UTF8.self).split(separator: "\n")
-        guard table.count > 2, table[0] == "xref" else { return XCTFail("startxref \(xrefOffset) does not point at the table: \(table.prefix(2))") }
-        let count = try XCTUnwrap(table[1].split(separator: " ").last.flatMap { Int($0) })
-        var checked = 0
-        for number in 1..<min(count, table.count - 2) {
-            let entry = table[2 + number]
-            guard entry.hasSuffix(" n") || entry.hasSuffix(" n ") else { continue }
-            let offset = try XCTUnwrap(Int(entry.prefix(10)))
-            let at = String(decoding: raw[min(offset, raw.count)..<min(raw.count, offset + 20)], as: UTF8.self)
-            XCTAssertTrue(at.hasPrefix("\(number) 0 obj"), "object \(number) at \(offset): \(at)")
-            checked += 1
-        }
-        XCTAssertGreaterThan(checked, 100)
-        XCTAssertNotNil(text.range(of: "/ModDate (D:20261007110000Z)"))
-    }
+  func testTheSameBundleAndInstantDrawTheSameBytes() throws {
+    let again = TemporaryDirectory("report-again")
+    try EvidenceReportRenderer.render(Self.bundle, Self.capture.summary, into: again.url)
+    XCTAssertEqual(
+      try Data(contentsOf: again.url.appendingPathComponent("report.pdf")),
+      try Data(contentsOf: URL(fileURLWithPath: pdf)))
+  }
 
-    /// A disk that fills while the report is written (/dev/full refuses every write): a failure to
-    /// write, said in a sentence. cairo, writing its own file, aborted the process on an assertion.
-    func testADiskThatFillsWhileTheReportIsWrittenIsAFailureToWriteNotACrash() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }
-        let (layout, typography) = try layout()
-        let metadata = EvidenceReportPDF.Metadata(title: "t", subject: "s", creator: "c", created: Self.exportedAt)
-        XCTAssertThrowsError(try EvidenceReportPDF.write(layout, typography: typography, metadata: metadata, to: URL(fileURLWithPath: "/dev/full"))) {
-            XCTAssertEqual(($0 as? PDFWriteError)?.description, "full could not be written: No space left on device", "\($0)")
-        }
-        let missing = Self.directory.url.appendingPathComponent("no-such-dir/report.pdf")
-        XCTAssertThrowsError(try EvidenceReportPDF.write(layout, typography: typography, metadata: metadata, to: missing)) {
-            XCTAssertEqual(($0 as? PDFWriteError)?.description,
-                           "report.pdf could not be created in \(missing.deletingLastPathComponent().path): No such file or directory", "\($0)")
-        }
+  func testNoCharacterOfTheReportLacksAGlyphInTheBundledFonts() throws {
+    let (layout, typography) = try layout()
+    var checked = 0
+    for page in layout.pages {
+      for case .text(let line) in page.body + page.footer {
+        XCTAssertEqual(typography.unknownGlyphs(in: line.text, style: line.style), 0, line.text)
+        checked += 1
+      }
     }
+    XCTAssertGreaterThan(checked, 300)
+    XCTAssertEqual(
+      typography.unknownGlyphs(in: "Prüfung · Größe ⚠ ▼ → “quoted” — 0x7F1C", style: .body), 0)
+    XCTAssertGreaterThan(typography.unknownGlyphs(in: "漢字", style: .body), 0, "the count can fail")
+  }
 
-    func testTheSameBundleAndInstantDrawTheSameBytes() throws {
-        let again = TemporaryDirectory("report-again")
-        try EvidenceReportRenderer.render(Self.bundle, Self.capture.summary, into: again.url)
-        XCTAssertEqual(try Data(contentsOf: again.url.appendingPathComponent("report.pdf")), try Data(contentsOf: URL(fileURLWithPath: pdf)))
+  func testTheMeasurerBreaksLinesNoWiderThanAsked() throws {
+    let (_, typography) = try layout()
+    let text =
+      EvidenceNotes.attribution
+      + " a-very-long-host-name-without-spaces.tracker-analytics-collector.example-health.de"
+    for width in [120.0, 200, 483] {
+      let lines = typography.lines(of: text, style: .body, width: CGFloat(width))
+      XCTAssertGreaterThan(lines.count, 1)
+      for line in lines {
+        XCTAssertLessThanOrEqual(
+          typography.width(of: line, style: .body), CGFloat(width) + 0.01, line)
+      }
+      XCTAssertEqual(
+        lines.joined(separator: " ").replacingOccurrences(of: " ", with: ""),
+        text.replacingOccurrences(of: " ", with: ""))
     }
+  }
 
-    func testNoCharacterOfTheReportLacksAGlyphInTheBundledFonts() throws {
-        let (layout, typography) = try layout()
-        var checked = 0
-        for page in layout.pages {
-            for case .text(let line) in page.body + page.footer {
-                XCTAssertEqual(typography.unknownGlyphs(in: line.text, style: line.style), 0, line.text)
-                checked += 1
-            }
-        }
-        XCTAssertGreaterThan(checked, 300)
-        XCTAssertEqual(typography.unknownGlyphs(in: "Prüfung · Größe ⚠ ▼ → “quoted” — 0x7F1C", style: .body), 0)
-        XCTAssertGreaterThan(typography.unknownGlyphs(in: "漢字", style: .body), 0, "the count can fail")
+  func testAGoldenLayoutOfTheSampleReportAtA4() throws {
+    let (layout, _) = try layout()
+    var text = "pages \(layout.pages.count)\n"
+    for page in layout.pages {
+      text += "--- page \(page.number)\n"
+      for case .text(let l) in page.body {
+        text +=
+          "\(Int(l.origin.x.rounded())),\(Int(l.origin.y.rounded())) \(l.role.rawValue)\(l.isRepeat ? " repeat" : ""): \(l.text)\n"
+      }
     }
-
-    func testTheMeasurerBreaksLinesNoWiderThanAsked() throws {
-        let (_, typography) = try layout()
-        let text = EvidenceNotes.attribution + " a-very-long-host-name-without-spaces.tracker-analytics-collector.example-health.de"
-        for width in [120.0, 200, 483] {
-            let lines = typography.lines(of: text, style: .body, width: CGFloat(width))
-            XCTAssertGreaterThan(lines.count, 1)
-            for line in lines { XCTAssertLessThanOrEqual(typography.width(of: line, style: .body), CGFloat(width) + 0.01, line) }
-            XCTAssertEqual(lines.joined(separator: " ").replacingOccurrences(of: " ", with: ""), text.replacingOccurrences(of: " ", with: ""))
-        }
+    if let difference = Golden.compare(
+      text, file: Golden.directory().appendingPathComponent("Golden/sample-report-layout.txt"))
+    {
+      XCTFail(difference)
     }
-
-    func testAGoldenLayoutOfTheSampleReportAtA4() throws {
-        let (layout, _) = try layout()
-        var text = "pages \(layout.pages.count)\n"
-        for page in layout.pages {
-            text += "--- page \(page.number)\n"
-            for case .text(let l) in page.body {
-                text += "\(Int(l.origin.x.rounded())),\(Int(l.origin.y.rounded())) \(l.role.rawValue)\(l.isRepeat ? " repeat" : ""): \(l.text)\n"
-            }
-        }
-        if let difference = Golden.compare(text, file: Golden.directory().appendingPathComponent("Golden/sample-report-layout.txt")) { XCTFail(difference) }
-    }
+  }
 }
 
 extension Data {
-    func count(of text: String) -> Int {
-        let needle = Data(text.utf8)
-        var count = 0, start = startIndex
-        while let range = self.range(of: needle, in: start..<endIndex) { count += 1; start = range.upperBound }
-        return count
+  func count(of text: String) -> Int {
+    let needle = Data(text.utf8)
+    var count = 0
+    var start = startIndex
+    while let range = self.range(of: needle, in: start..<endIndex) {
+      count += 1
+      start = range.upperBound
     }
+    return count
+  }
 }

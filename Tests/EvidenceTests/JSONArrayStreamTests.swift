@@ -1,86 +1,115 @@
 import Audit
-@testable import Evidence
 import Foundation
 import Sample
 import XCTest
 
+@testable import Evidence
+
 /// flows.json read as it is inflated: the same elements as the whole document gives, and the same
 /// verdict on its syntax, however the bytes are cut.
 final class JSONArrayStreamTests: XCTestCase {
-    /// The elements handed over and the skeleton kept, the text fed `size` bytes at a time.
-    func streamed(_ text: String, size: Int, key: String = "flows") -> (elements: [String], skeleton: String, stream: JSONArrayStream) {
-        var stream = JSONArrayStream(key: key)
-        var elements: [String] = []
-        let bytes = Array(text.utf8)
-        for start in stride(from: 0, to: bytes.count, by: size) {
-            stream.feed(Data(bytes[start..<min(start + size, bytes.count)])) { element, at in
-                elements.append(String(decoding: element, as: UTF8.self))
-                XCTAssertEqual(Array(bytes[at..<(at + element.count)]), element, "an element's offset is where it lies")
-            }
-        }
-        stream.finish { element, _ in elements.append(String(decoding: element, as: UTF8.self)) }
-        return (elements, String(decoding: stream.skeleton, as: UTF8.self), stream)
+  /// The elements handed over and the skeleton kept, the text fed `size` bytes at a time.
+  func streamed(_ text: String, size: Int, key: String = "flows") -> (
+    elements: [String], skeleton: String, stream: JSONArrayStream
+  ) {
+    var stream = JSONArrayStream(key: key)
+    var elements: [String] = []
+    let bytes = Array(text.utf8)
+    for start in stride(from: 0, to: bytes.count, by: size) {
+      stream.feed(Data(bytes[start..<min(start + size, bytes.count)])) { element, at in
+        elements.append(String(decoding: element, as: UTF8.self))
+        XCTAssertEqual(
+          Array(bytes[at..<(at + element.count)]), element, "an element's offset is where it lies")
+      }
     }
+    stream.finish { element, _ in elements.append(String(decoding: element, as: UTF8.self)) }
+    return (elements, String(decoding: stream.skeleton, as: UTF8.self), stream)
+  }
 
-    func testTheElementsAreThoseTheWholeDocumentGivesWhereverTheChunksEnd() {
-        let text = #"{"a": {"flows": [9]}, "flows": [ {"n": "x]}\"[{"}, [1, [2]], "s\\", 3.5e2, true , null ], "z": "]"}"#
-        let whole = [#"{"n": "x]}\"[{"}"#, "[1, [2]]", #""s\\""#, "3.5e2", "true", "null"]
-        for size in [1, 2, 3, 5, 7, 64, 4096] {
-            let (elements, skeleton, stream) = streamed(text, size: size)
-            XCTAssertEqual(elements, whole, "chunks of \(size)")
-            XCTAssertEqual(skeleton, #"{"a": {"flows": [9]}, "flows": [], "z": "]"}"#, "chunks of \(size)")
-            XCTAssertEqual(stream.faults.count, 0)
-            // The closing bracket of the skeleton is the document's.
-            let close = Array(skeleton.utf8).indices.filter { Array(skeleton.utf8)[$0] == UInt8(ascii: "]") }[1]
-            XCTAssertEqual(Array(text.utf8)[stream.documentOffset(ofSkeletonByte: close)], UInt8(ascii: "]"))
-        }
+  func testTheElementsAreThoseTheWholeDocumentGivesWhereverTheChunksEnd() {
+    let text =
+      #"{"a": {"flows": [9]}, "flows": [ {"n": "x]}\"[{"}, [1, [2]], "s\\", 3.5e2, true , null ], "z": "]"}"#
+    let whole = [#"{"n": "x]}\"[{"}"#, "[1, [2]]", #""s\\""#, "3.5e2", "true", "null"]
+    for size in [1, 2, 3, 5, 7, 64, 4096] {
+      let (elements, skeleton, stream) = streamed(text, size: size)
+      XCTAssertEqual(elements, whole, "chunks of \(size)")
+      XCTAssertEqual(
+        skeleton, #"{"a": {"flows": [9]}, "flows": [], "z": "]"}"#, "chunks of \(size)")
+      XCTAssertEqual(stream.faults.count, 0)
+      // The closing bracket of the skeleton is the document's.
+      let close = Array(skeleton.utf8).indices.filter {
+        Array(skeleton.utf8)[$0] == UInt8(ascii: "]")
+      }[1]
+      XCTAssertEqual(
+        Array(text.utf8)[stream.documentOffset(ofSkeletonByte: close)], UInt8(ascii: "]"))
     }
+  }
 
-    func testADocumentWithoutTheArrayIsKeptWholeAndHandsNothingOver() {
-        for text in [#"[1, 2]"#, #"{"other": [1]}"#, #"{"flows": 3}"#, #"{"flows": "[1]"}"#, #"  "#] {
-            let (elements, skeleton, stream) = streamed(text, size: 3)
-            XCTAssertEqual(elements, [], text)
-            XCTAssertEqual(skeleton, text, text)
-            XCTAssertFalse(stream.foundArray, text)
-        }
+  func testADocumentWithoutTheArrayIsKeptWholeAndHandsNothingOver() {
+    for text in [#"[1, 2]"#, #"{"other": [1]}"#, #"{"flows": 3}"#, #"{"flows": "[1]"}"#, #"  "#] {
+      let (elements, skeleton, stream) = streamed(text, size: 3)
+      XCTAssertEqual(elements, [], text)
+      XCTAssertEqual(skeleton, text, text)
+      XCTAssertFalse(stream.foundArray, text)
     }
+  }
 
-    func testWhatLiesBetweenTheElementsIsHeldToTheGrammar() {
-        for (text, reason, at) in [(#"{"flows": [1, 2,]}"#, "a trailing comma", 16), (#"{"flows": [,1]}"#, "an unexpected character", 11),
-                                   (#"{"flows": [1,, 2]}"#, "an unexpected character", 13), (#"{"flows": [{} {}]}"#, "a comma or a closing bracket missing", 14),
-                                   (#"{"flows": [1, 2"#, "a comma or a closing bracket missing", 15)] {
-            let (_, _, stream) = streamed(text, size: 2)
-            XCTAssertEqual(stream.faults.map(\.reason), [reason], text)
-            XCTAssertEqual(stream.faults.map(\.at), [at], text)
-        }
+  func testWhatLiesBetweenTheElementsIsHeldToTheGrammar() {
+    for (text, reason, at) in [
+      (#"{"flows": [1, 2,]}"#, "a trailing comma", 16),
+      (#"{"flows": [,1]}"#, "an unexpected character", 11),
+      (#"{"flows": [1,, 2]}"#, "an unexpected character", 13),
+      (#"{"flows": [{} {}]}"#, "a comma or a closing bracket missing", 14),
+      (#"{"flows": [1, 2"#, "a comma or a closing bracket missing", 15),
+    ] {
+      let (_, _, stream) = streamed(text, size: 2)
+      XCTAssertEqual(stream.faults.map(\.reason), [reason], text)
+      XCTAssertEqual(stream.faults.map(\.at), [at], text)
     }
+  }
 
-    func testVerifyDecodesTheFlowsOneAtATimeAndStillRefusesADamagedRest() throws {
-        let flow = #"{"id": 1, "protocol": "tcp", "firstSeen": "a", "lastSeen": "b", "durationSeconds": 0, "bytesOut": 0, "bytesIn": 0, "packetCount": 0, "peers": [], "tlsStatus": "none", "name": null, "sni": null, "dnsName": null, "dnsOtherNames": [], "streamOpening": null, "clientTLS": null, "serverTLS": null, "quic": null, "serverCertificate": {"visibility": "unknown"}, "findingIDs": []}"#
-        XCTAssertEqual(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow), \#(flow)], "formatVersion": 1}"#.utf8))?.count, 2)
-        XCTAssertEqual(BundleVerifier.decodeFlows(Data(#"{"formatVersion": 1, "flows": [\#(flow)]}"#.utf8))?.count, 1, "wherever the array is")
-        XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)], "formatVersion": 1x}"#.utf8)), "the rest must be JSON too")
-        XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow), {"id": "one"}]}"#.utf8)), "every flow must decode")
-        XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)"#.utf8)), "cut short")
-    }
+  func testVerifyDecodesTheFlowsOneAtATimeAndStillRefusesADamagedRest() throws {
+    let flow =
+      #"{"id": 1, "protocol": "tcp", "firstSeen": "a", "lastSeen": "b", "durationSeconds": 0, "bytesOut": 0, "bytesIn": 0, "packetCount": 0, "peers": [], "tlsStatus": "none", "name": null, "sni": null, "dnsName": null, "dnsOtherNames": [], "streamOpening": null, "clientTLS": null, "serverTLS": null, "quic": null, "serverCertificate": {"visibility": "unknown"}, "findingIDs": []}"#
+    XCTAssertEqual(
+      BundleVerifier.decodeFlows(
+        Data(#"{"flows": [\#(flow), \#(flow)], "formatVersion": 1}"#.utf8))?.count, 2)
+    XCTAssertEqual(
+      BundleVerifier.decodeFlows(Data(#"{"formatVersion": 1, "flows": [\#(flow)]}"#.utf8))?.count,
+      1, "wherever the array is")
+    XCTAssertNil(
+      BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)], "formatVersion": 1x}"#.utf8)),
+      "the rest must be JSON too")
+    XCTAssertNil(
+      BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow), {"id": "one"}]}"#.utf8)),
+      "every flow must decode")
+    XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)"#.utf8)), "cut short")
+  }
 
-    /// flows.json's verdict read in pieces against the verdict on the whole document, on mutations
-    /// of a real one: valid and invalid alike.
-    func testTheVerdictReadInPiecesIsTheVerdictOnTheWholeDocument() {
-        let flow = #"{"id": 7, "name": {"text": "a\"b]", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}"#
-        let source = Array(#"{"flowCount": 2, "flows": [\#(flow), \#(flow)], "v": [2]}"#.utf8)
-        var generator = SampleRandom(seed: 8)
-        var valid = 0, invalid = 0
-        for bytes in JSONMutations.of(source, count: 400, seed: 7) {
-            let whole = JSONSyntax.problem(in: Data(bytes))
-            let reading = FlowsJSONReading(csv: nil)
-            let size = 1 + Int(generator.next() % 40)
-            for start in stride(from: 0, to: bytes.count, by: size) { reading.feed(Data(bytes[start..<min(start + size, bytes.count)])) }
-            let pieces = reading.finish().syntax
-            XCTAssertEqual(pieces == nil, whole == nil, "\(String(decoding: bytes, as: UTF8.self)): whole says \(whole ?? "valid"), in pieces \(pieces ?? "valid")")
-            if whole == nil { valid += 1 } else { invalid += 1 }
-        }
-        XCTAssertGreaterThan(valid, 20, "some mutations stay valid JSON")
-        XCTAssertGreaterThan(invalid, 200)
+  /// flows.json's verdict read in pieces against the verdict on the whole document, on mutations
+  /// of a real one: valid and invalid alike.
+  func testTheVerdictReadInPiecesIsTheVerdictOnTheWholeDocument() {
+    let flow =
+      #"{"id": 7, "name": {"text": "a\"b]", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}"#
+    let source = Array(#"{"flowCount": 2, "flows": [\#(flow), \#(flow)], "v": [2]}"#.utf8)
+    var generator = SampleRandom(seed: 8)
+    var valid = 0
+    var invalid = 0
+    for bytes in JSONMutations.of(source, count: 400, seed: 7) {
+      let whole = JSONSyntax.problem(in: Data(bytes))
+      let reading = FlowsJSONReading(csv: nil)
+      let size = 1 + Int(generator.next() % 40)
+      for start in stride(from: 0, to: bytes.count, by: size) {
+        reading.feed(Data(bytes[start..<min(start + size, bytes.count)]))
+      }
+      let pieces = reading.finish().syntax
+      XCTAssertEqual(
+        pieces == nil, whole == nil,
+        "\(String(decoding: bytes, as: UTF8.self)): whole says \(whole ?? "valid"), in pieces \(pieces ?? "valid")"
+      )
+      if whole == nil { valid += 1 } else { invalid += 1 }
     }
+    XCTAssertGreaterThan(valid, 20, "some mutations stay valid JSON")
+    XCTAssertGreaterThan(invalid, 200)
+  }
 }

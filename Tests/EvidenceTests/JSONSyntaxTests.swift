@@ -7,68 +7,95 @@ import XCTest
 /// The strict JSON check verify makes, held against Python's json module (with NaN and Infinity
 /// refused, as RFC 8259 does).
 final class JSONSyntaxTests: XCTestCase {
-    func valid(_ text: String) -> Bool { JSONSyntax.problem(in: Data(text.utf8)) == nil }
+  func valid(_ text: String) -> Bool { JSONSyntax.problem(in: Data(text.utf8)) == nil }
 
-    func testWellFormedJSONPasses() {
-        for text in [#"{}"#, #"[]"#, #" {"a": [1, -0.5e+10, 0, 2E3, true, false, null, "é \u00e9 \n \/ \\ \""]} "#, #""just a string""#,
-                     #"{"nested": {"deeper": [[[]], {}]}}"#, "12", "-0"] {
-            XCTAssertTrue(valid(text), text)
-        }
+  func testWellFormedJSONPasses() {
+    for text in [
+      #"{}"#, #"[]"#, #" {"a": [1, -0.5e+10, 0, 2E3, true, false, null, "é \u00e9 \n \/ \\ \""]} "#,
+      #""just a string""#,
+      #"{"nested": {"deeper": [[[]], {}]}}"#, "12", "-0",
+    ] {
+      XCTAssertTrue(valid(text), text)
     }
+  }
 
-    func testWhatFoundationForgivesOrRFC8259RefusesIsNamedWithItsByte() {
-        XCTAssertEqual(JSONSyntax.problem(in: Data(#"{"a": 1,}"#.utf8)), "a member name missing (a trailing comma?) at byte 8")
-        XCTAssertEqual(JSONSyntax.problem(in: Data(#"[1, 2,]"#.utf8)), "a trailing comma at byte 6")
-        for text in ["01", ".5", "1.", "1e", "+1", #"{'a': 1}"#, #"{"a": 1} // note"#, #"["\x"]"#, #"["\u12"]"#, "[\"a\u{01}\"]", #"["open"#,
-                     "NaN", "tru", #"{"a" 1}"#, #"{"a": 1 "b": 2}"#, "", "[] []"] {
-            XCTAssertFalse(valid(text), text)
-        }
-        XCTAssertNotNil(JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8")
-        // Named at the byte where the first sequence that is not UTF-8 starts: a lone 0xFF, a lead byte
-        // cut short by a quote, an overlong form, a surrogate; and every scalar Swift's own decoder accepts passes.
-        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8 at byte 1")
-        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0x61, 0xC3, 0xA9, 0xC3, 0x22])), "bytes that are not UTF-8 at byte 4")
-        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0xC0, 0xAF, 0x22])), "bytes that are not UTF-8 at byte 1")
-        XCTAssertEqual(JSONSyntax.problem(in: Data([0x22, 0xED, 0xA0, 0x80, 0x22])), "bytes that are not UTF-8 at byte 1")
-        var random = SystemRandomNumberGenerator()
-        for _ in 0..<20_000 {
-            let bytes = (0..<Int.random(in: 1...6, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
-            var iterator = bytes.makeIterator(), decoder = UTF8(), valid = true
-            decoding: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: break decoding
-                case .error: valid = false; break decoding
-                }
-            }
-            XCTAssertEqual(JSONSyntax.isUTF8(Data(bytes)), valid, "\(bytes)")
-        }
-        XCTAssertNotNil(JSONSyntax.problem(in: Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)),
-                        "nesting is bounded, not the stack")
+  func testWhatFoundationForgivesOrRFC8259RefusesIsNamedWithItsByte() {
+    XCTAssertEqual(
+      JSONSyntax.problem(in: Data(#"{"a": 1,}"#.utf8)),
+      "a member name missing (a trailing comma?) at byte 8")
+    XCTAssertEqual(JSONSyntax.problem(in: Data(#"[1, 2,]"#.utf8)), "a trailing comma at byte 6")
+    for text in [
+      "01", ".5", "1.", "1e", "+1", #"{'a': 1}"#, #"{"a": 1} // note"#, #"["\x"]"#, #"["\u12"]"#,
+      "[\"a\u{01}\"]", #"["open"#,
+      "NaN", "tru", #"{"a" 1}"#, #"{"a": 1 "b": 2}"#, "", "[] []",
+    ] {
+      XCTAssertFalse(valid(text), text)
     }
+    XCTAssertNotNil(JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8")
+    // Named at the byte where the first sequence that is not UTF-8 starts: a lone 0xFF, a lead byte
+    // cut short by a quote, an overlong form, a surrogate; and every scalar Swift's own decoder accepts passes.
+    XCTAssertEqual(
+      JSONSyntax.problem(in: Data([0x22, 0xFF, 0x22])), "bytes that are not UTF-8 at byte 1")
+    XCTAssertEqual(
+      JSONSyntax.problem(in: Data([0x22, 0x61, 0xC3, 0xA9, 0xC3, 0x22])),
+      "bytes that are not UTF-8 at byte 4")
+    XCTAssertEqual(
+      JSONSyntax.problem(in: Data([0x22, 0xC0, 0xAF, 0x22])), "bytes that are not UTF-8 at byte 1")
+    XCTAssertEqual(
+      JSONSyntax.problem(in: Data([0x22, 0xED, 0xA0, 0x80, 0x22])),
+      "bytes that are not UTF-8 at byte 1")
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let bytes = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+        UInt8.random(in: 0...255, using: &random)
+      }
+      var iterator = bytes.makeIterator()
+      var decoder = UTF8()
+      var valid = true
+      decoding: while true {
+        switch decoder.decode(&iterator) {
+        case .scalarValue: continue
+        case .emptyInput: break decoding
+        case .error:
+          valid = false
+          break decoding
+        }
+      }
+      XCTAssertEqual(JSONSyntax.isUTF8(Data(bytes)), valid, "\(bytes)")
+    }
+    XCTAssertNotNil(
+      JSONSyntax.problem(
+        in: Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8)),
+      "nesting is bounded, not the stack")
+  }
 
-    func testTheVerdictAgreesWithPythonOnMutationsOfARealDocument() throws {
-        let source = Data(#"{"flows": [{"id": 1, "name": {"text": "a\"b", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}], "v": 2}"#.utf8)
-        let cases = JSONMutations.of([UInt8](source), count: 300, seed: 42).map { Data($0) }
-        let script = """
-        import json,sys,base64
-        def refuse(c): raise ValueError(c)
-        out=[]
-        for b in json.loads(sys.stdin.read()):
-            try: json.loads(base64.b64decode(b).decode('utf-8'), parse_constant=refuse); out.append(True)
-            except Exception: out.append(False)
-        print(json.dumps(out))
-        """
-        let input = try JSONSerialization.data(withJSONObject: cases.map { $0.base64EncodedString() })
-        let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: input))
-        XCTAssertEqual(result.status, 0, result.error)
-        let python = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [Bool])
-        var disagreements: [String] = []
-        for (data, pythonSays) in zip(cases, python) where (JSONSyntax.problem(in: data) == nil) != pythonSays {
-            disagreements.append(String(decoding: data, as: UTF8.self))
-        }
-        XCTAssertEqual(disagreements, [], "both valid and invalid mutations must be judged as Python judges them")
-        XCTAssertGreaterThan(python.filter { $0 }.count, 10, "some mutations stay valid JSON")
-        XCTAssertGreaterThan(python.filter { !$0 }.count, 100)
+  func testTheVerdictAgreesWithPythonOnMutationsOfARealDocument() throws {
+    let source = Data(
+      #"{"flows": [{"id": 1, "name": {"text": "a\"b", "origin": "sni"}, "ports": [443, -1.5e3], "ok": true, "x": null}], "v": 2}"#
+        .utf8)
+    let cases = JSONMutations.of([UInt8](source), count: 300, seed: 42).map { Data($0) }
+    let script = """
+      import json,sys,base64
+      def refuse(c): raise ValueError(c)
+      out=[]
+      for b in json.loads(sys.stdin.read()):
+          try: json.loads(base64.b64decode(b).decode('utf-8'), parse_constant=refuse); out.append(True)
+          except Exception: out.append(False)
+      print(json.dumps(out))
+      """
+    let input = try JSONSerialization.data(withJSONObject: cases.map { $0.base64EncodedString() })
+    let result = try XCTUnwrap(ExternalTool.run("python3", ["-c", script], input: input))
+    XCTAssertEqual(result.status, 0, result.error)
+    let python = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [Bool])
+    var disagreements: [String] = []
+    for (data, pythonSays) in zip(cases, python)
+    where (JSONSyntax.problem(in: data) == nil) != pythonSays {
+      disagreements.append(String(decoding: data, as: UTF8.self))
     }
+    XCTAssertEqual(
+      disagreements, [], "both valid and invalid mutations must be judged as Python judges them")
+    XCTAssertGreaterThan(python.filter { $0 }.count, 10, "some mutations stay valid JSON")
+    XCTAssertGreaterThan(python.filter { !$0 }.count, 100)
+  }
 }

@@ -5,152 +5,186 @@ import TestSupport
 import XCTest
 
 final class FlowHistoryTests: StoreTestCase {
-    var capture: Int64 = 0
-    var projectID: Int64 = 0
+  var capture: Int64 = 0
+  var projectID: Int64 = 0
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        capture = try store.beginCaptureSession(at: FlowFixture.epoch)
-        projectID = try store.createAuditProject(AuditProjectDraft(name: "P"), at: FlowFixture.epoch).id
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    capture = try store.beginCaptureSession(at: FlowFixture.epoch)
+    projectID = try store.createAuditProject(AuditProjectDraft(name: "P"), at: FlowFixture.epoch).id
+  }
+
+  func write(_ flow: StoredFlow) throws -> Int64 {
+    var flow = flow
+    flow.captureSessionID = capture
+    return try store.upsertFlow(flow)
+  }
+
+  func testAFlowWrittenWhileASessionIsOpenIsTaggedWithItAndOneWrittenAfterItEndedIsNot() throws {
+    let before = try write(FlowFixture.tcp(at: 0))
+    let s = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(10))
+    let during = try write(FlowFixture.tcp(at: 11))
+    _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(20))
+    let after = try write(FlowFixture.tcp(at: 21))
+    XCTAssertNil(try store.flow(id: before)?.auditSessionID)
+    XCTAssertEqual(try store.flow(id: during)?.auditSessionID, s.id)
+    XCTAssertNil(try store.flow(id: after)?.auditSessionID)
+    XCTAssertEqual(try store.flows(inAuditSession: s.id).map(\.id), [during])
+    XCTAssertEqual(try store.flowCount(inAuditSession: s.id), 1)
+  }
+
+  func testAFlowUpdatedWhileASessionRecordsJoinsItAndKeepsItsTagAfterwards() throws {
+    var flow = FlowFixture.tcp(at: 0)
+    flow.id = try write(flow)
+    let s = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(10))
+    flow.lastSeen = FlowFixture.at(12)
+    _ = try write(flow)
+    XCTAssertEqual(try store.flow(id: flow.id)?.auditSessionID, s.id, "active during the session")
+    _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(20))
+    let other = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(30))
+    flow.lastSeen = FlowFixture.at(31)
+    _ = try write(flow)
+    XCTAssertEqual(
+      try store.flow(id: flow.id)?.auditSessionID, s.id, "a tag is never moved to a later session")
+    XCTAssertNotEqual(other.id, s.id)
+  }
+
+  func testFlowsOfASessionComeOldestFirstAndTheLimitCuts() throws {
+    let s = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
+    let late = try write(FlowFixture.tcp(at: 30))
+    let early = try write(FlowFixture.tcp(at: 10))
+    let middle = try write(FlowFixture.tcp(at: 20))
+    XCTAssertEqual(try store.flows(inAuditSession: s.id).map(\.id), [early, middle, late])
+    XCTAssertEqual(try store.flows(inAuditSession: s.id, limit: 2).map(\.id), [early, middle])
+  }
+
+  func testEveryReadingOfAFlowSurvivesTheRoundTrip() throws {
+    let chain = [Data([0x30, 0x82, 0x01, 0x02, 0xff]), Data([0x30, 0x03, 0x00])]
+    var flows: [StoredFlow] = []
+    var full = FlowFixture.tcp(at: 0, sni: "api.example.com", status: .notInspectable)
+    full.dnsName = "api.example.com"
+    full.dnsOtherNames = ["cdn.example.net", "other.example.org"]
+    full.streamOpening = .tlsHandshake
+    full.clientTLS = ClientTLSOffer(
+      versionsForm: .listed, versions: [.tls13, .tls12], alpn: ["h2", "http/1.1"],
+      droppedALPNCount: 1, encryptedClientHello: true)
+    full.serverTLS = .negotiated(
+      version: .tls12, cipherSuite: 0xc02f, fromHelloRetryRequest: true, source: .upstreamConnection
+    )
+    full.serverCertificate = .presented(chain: chain, chainIsComplete: false)
+    full.bytesOut = 123_456_789_012
+    flows.append(full)
+    var refused = FlowFixture.tcp(at: 1)
+    refused.clientTLS = ClientTLSOffer(versionsForm: .upTo, versions: [.tls10])
+    refused.serverTLS = .refused(alert: 70)
+    refused.serverCertificate = .noNegotiation
+    flows.append(refused)
+    var quic = FlowFixture.udp(
+      at: 2, quic: QUICReading(version: QUICReading.version2, end: .server))
+    quic.serverCertificate = .encryptedInHandshake
+    flows.append(quic)
+    var resumed = FlowFixture.tcp(at: 3)
+    resumed.serverCertificate = .notSent(.sessionResumed)
+    flows.append(resumed)
+    var replaced = FlowFixture.tcp(at: 4, status: .inspected)
+    replaced.serverCertificate = .replacedByInspection
+    replaced.streamOpening = .unrecognised
+    flows.append(replaced)
+    var v6 = FlowFixture.tcp(
+      port: 80, at: 5, status: .plaintext, deviceAddress: "fd00::2", serverAddress: "2001:db8::1")
+    v6.streamOpening = .httpRequest
+    flows.append(v6)
+    var icmp = FlowFixture.tcp(at: 6)
+    icmp.ipProtocol = .icmp
+    icmp.peers = FlowPeers(
+      FlowEndpoint(address: "10.0.0.2", port: 0), FlowEndpoint(address: "8.8.8.8", port: 0))
+    flows.append(icmp)
+
+    for flow in flows {
+      let id = try write(flow)
+      var expected = flow
+      expected.id = id
+      expected.captureSessionID = capture
+      XCTAssertEqual(try store.flow(id: id), expected)
     }
+  }
 
-    func write(_ flow: StoredFlow) throws -> Int64 {
-        var flow = flow
-        flow.captureSessionID = capture
-        return try store.upsertFlow(flow)
+  func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
+    let s = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
+    let a = try write(FlowFixture.tcp(at: 1))
+    let b = try write(FlowFixture.tcp(at: 2))
+    _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
+    let outside = try write(FlowFixture.tcp(at: 200))
+    func packet(_ flow: Int64, _ seconds: Double, _ file: UInt32, _ offset: UInt64) -> StoredPacket
+    {
+      StoredPacket(
+        flowID: flow, date: FlowFixture.at(seconds), direction: .outbound, length: 60,
+        tcpFlags: 0x18,
+        location: CaptureLocation(fileSequence: file, offset: offset))
     }
+    try store.appendPackets([
+      packet(a, 1, 1, 900), packet(a, 2, 1, 24), packet(a, 3, 2, 24), packet(a, 4, 0, 0),
+      packet(b, 5, 2, 400), packet(b, 6, 0, 0), packet(b, 7, 0, 0),
+      packet(outside, 201, 3, 24),
+    ])
+    XCTAssertEqual(
+      Set(try store.packetCounts(inAuditSession: s.id)),
+      [
+        SessionPacketCount(flowID: a, fileSequence: 1, packets: 2),
+        SessionPacketCount(flowID: a, fileSequence: 2, packets: 1),
+        SessionPacketCount(flowID: a, fileSequence: nil, packets: 1),
+        SessionPacketCount(flowID: b, fileSequence: 2, packets: 1),
+        SessionPacketCount(flowID: b, fileSequence: nil, packets: 2),
+      ])
+    XCTAssertEqual(
+      try store.packetCounts(inAuditSession: s.id).map {
+        "\($0.flowID)/\($0.fileSequence.map(String.init) ?? "-")"
+      },
+      ["\(a)/-", "\(a)/1", "\(a)/2", "\(b)/-", "\(b)/2"],
+      "by flow, then file, the never-captured first")
+    // Dated against a window in microseconds, as capture records carry time: [2 s, 5 s].
+    let window = try store.packetCounts(
+      inAuditSession: s.id, start: Instant.microseconds(FlowFixture.at(2)),
+      end: Instant.microseconds(FlowFixture.at(5)))
+    XCTAssertEqual(
+      window.map(\.beforeStart), [0, 1, 0, 0, 0], "only the packet at 1 s is before 2 s")
+    XCTAssertEqual(
+      window.map(\.afterEnd), [0, 0, 0, 2, 0],
+      "the two at 6 s and 7 s are after 5 s; the one at 5 s is not")
+    XCTAssertEqual(
+      try store.capturedPackets(inAuditSession: s.id, fileSequence: 1, outside: 24...500).map(
+        \.offset), [900],
+      "only packets outside the middle")
+    XCTAssertEqual(
+      try store.capturedPackets(inAuditSession: s.id, fileSequence: 2, outside: 25...1_000).map(
+        \.offset), [24])
+    XCTAssertEqual(try store.captureFileSequences(inAuditSession: s.id), [1, 2])
+    XCTAssertEqual(try store.auditEvidenceFileSequences(), [1, 2])
+    let inFile1 = try store.capturedPackets(inAuditSession: s.id, fileSequence: 1)
+    XCTAssertEqual(inFile1.map(\.offset), [24, 900], "ascending offset")
+    XCTAssertEqual(inFile1.map(\.date), [FlowFixture.at(2), FlowFixture.at(1)])
+    XCTAssertEqual(
+      try store.capturedPackets(inAuditSession: s.id, fileSequence: 0), [],
+      "file 0 / offset 0 is never a file")
+    XCTAssertEqual(try store.packets(forFlow: b).map(\.location.isCaptured), [true, false, false])
+  }
 
-    func testAFlowWrittenWhileASessionIsOpenIsTaggedWithItAndOneWrittenAfterItEndedIsNot() throws {
-        let before = try write(FlowFixture.tcp(at: 0))
-        let s = try store.startAuditSession(FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(10))
-        let during = try write(FlowFixture.tcp(at: 11))
-        _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(20))
-        let after = try write(FlowFixture.tcp(at: 21))
-        XCTAssertNil(try store.flow(id: before)?.auditSessionID)
-        XCTAssertEqual(try store.flow(id: during)?.auditSessionID, s.id)
-        XCTAssertNil(try store.flow(id: after)?.auditSessionID)
-        XCTAssertEqual(try store.flows(inAuditSession: s.id).map(\.id), [during])
-        XCTAssertEqual(try store.flowCount(inAuditSession: s.id), 1)
-    }
-
-    func testAFlowUpdatedWhileASessionRecordsJoinsItAndKeepsItsTagAfterwards() throws {
-        var flow = FlowFixture.tcp(at: 0)
-        flow.id = try write(flow)
-        let s = try store.startAuditSession(FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(10))
-        flow.lastSeen = FlowFixture.at(12)
-        _ = try write(flow)
-        XCTAssertEqual(try store.flow(id: flow.id)?.auditSessionID, s.id, "active during the session")
-        _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(20))
-        let other = try store.startAuditSession(FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(30))
-        flow.lastSeen = FlowFixture.at(31)
-        _ = try write(flow)
-        XCTAssertEqual(try store.flow(id: flow.id)?.auditSessionID, s.id, "a tag is never moved to a later session")
-        XCTAssertNotEqual(other.id, s.id)
-    }
-
-    func testFlowsOfASessionComeOldestFirstAndTheLimitCuts() throws {
-        let s = try store.startAuditSession(FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
-        let late = try write(FlowFixture.tcp(at: 30))
-        let early = try write(FlowFixture.tcp(at: 10))
-        let middle = try write(FlowFixture.tcp(at: 20))
-        XCTAssertEqual(try store.flows(inAuditSession: s.id).map(\.id), [early, middle, late])
-        XCTAssertEqual(try store.flows(inAuditSession: s.id, limit: 2).map(\.id), [early, middle])
-    }
-
-    func testEveryReadingOfAFlowSurvivesTheRoundTrip() throws {
-        let chain = [Data([0x30, 0x82, 0x01, 0x02, 0xff]), Data([0x30, 0x03, 0x00])]
-        var flows: [StoredFlow] = []
-        var full = FlowFixture.tcp(at: 0, sni: "api.example.com", status: .notInspectable)
-        full.dnsName = "api.example.com"
-        full.dnsOtherNames = ["cdn.example.net", "other.example.org"]
-        full.streamOpening = .tlsHandshake
-        full.clientTLS = ClientTLSOffer(versionsForm: .listed, versions: [.tls13, .tls12], alpn: ["h2", "http/1.1"],
-                                        droppedALPNCount: 1, encryptedClientHello: true)
-        full.serverTLS = .negotiated(version: .tls12, cipherSuite: 0xc02f, fromHelloRetryRequest: true, source: .upstreamConnection)
-        full.serverCertificate = .presented(chain: chain, chainIsComplete: false)
-        full.bytesOut = 123_456_789_012
-        flows.append(full)
-        var refused = FlowFixture.tcp(at: 1)
-        refused.clientTLS = ClientTLSOffer(versionsForm: .upTo, versions: [.tls10])
-        refused.serverTLS = .refused(alert: 70)
-        refused.serverCertificate = .noNegotiation
-        flows.append(refused)
-        var quic = FlowFixture.udp(at: 2, quic: QUICReading(version: QUICReading.version2, end: .server))
-        quic.serverCertificate = .encryptedInHandshake
-        flows.append(quic)
-        var resumed = FlowFixture.tcp(at: 3)
-        resumed.serverCertificate = .notSent(.sessionResumed)
-        flows.append(resumed)
-        var replaced = FlowFixture.tcp(at: 4, status: .inspected)
-        replaced.serverCertificate = .replacedByInspection
-        replaced.streamOpening = .unrecognised
-        flows.append(replaced)
-        var v6 = FlowFixture.tcp(port: 80, at: 5, status: .plaintext, deviceAddress: "fd00::2", serverAddress: "2001:db8::1")
-        v6.streamOpening = .httpRequest
-        flows.append(v6)
-        var icmp = FlowFixture.tcp(at: 6)
-        icmp.ipProtocol = .icmp
-        icmp.peers = FlowPeers(FlowEndpoint(address: "10.0.0.2", port: 0), FlowEndpoint(address: "8.8.8.8", port: 0))
-        flows.append(icmp)
-
-        for flow in flows {
-            let id = try write(flow)
-            var expected = flow
-            expected.id = id
-            expected.captureSessionID = capture
-            XCTAssertEqual(try store.flow(id: id), expected)
-        }
-    }
-
-    func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
-        let s = try store.startAuditSession(FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
-        let a = try write(FlowFixture.tcp(at: 1))
-        let b = try write(FlowFixture.tcp(at: 2))
-        _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
-        let outside = try write(FlowFixture.tcp(at: 200))
-        func packet(_ flow: Int64, _ seconds: Double, _ file: UInt32, _ offset: UInt64) -> StoredPacket {
-            StoredPacket(flowID: flow, date: FlowFixture.at(seconds), direction: .outbound, length: 60, tcpFlags: 0x18,
-                         location: CaptureLocation(fileSequence: file, offset: offset))
-        }
-        try store.appendPackets([
-            packet(a, 1, 1, 900), packet(a, 2, 1, 24), packet(a, 3, 2, 24), packet(a, 4, 0, 0),
-            packet(b, 5, 2, 400), packet(b, 6, 0, 0), packet(b, 7, 0, 0),
-            packet(outside, 201, 3, 24),
-        ])
-        XCTAssertEqual(Set(try store.packetCounts(inAuditSession: s.id)), [
-            SessionPacketCount(flowID: a, fileSequence: 1, packets: 2),
-            SessionPacketCount(flowID: a, fileSequence: 2, packets: 1),
-            SessionPacketCount(flowID: a, fileSequence: nil, packets: 1),
-            SessionPacketCount(flowID: b, fileSequence: 2, packets: 1),
-            SessionPacketCount(flowID: b, fileSequence: nil, packets: 2),
-        ])
-        XCTAssertEqual(try store.packetCounts(inAuditSession: s.id).map { "\($0.flowID)/\($0.fileSequence.map(String.init) ?? "-")" },
-                       ["\(a)/-", "\(a)/1", "\(a)/2", "\(b)/-", "\(b)/2"], "by flow, then file, the never-captured first")
-        // Dated against a window in microseconds, as capture records carry time: [2 s, 5 s].
-        let window = try store.packetCounts(inAuditSession: s.id, start: Instant.microseconds(FlowFixture.at(2)),
-                                            end: Instant.microseconds(FlowFixture.at(5)))
-        XCTAssertEqual(window.map(\.beforeStart), [0, 1, 0, 0, 0], "only the packet at 1 s is before 2 s")
-        XCTAssertEqual(window.map(\.afterEnd), [0, 0, 0, 2, 0], "the two at 6 s and 7 s are after 5 s; the one at 5 s is not")
-        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 1, outside: 24...500).map(\.offset), [900],
-                       "only packets outside the middle")
-        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 2, outside: 25...1_000).map(\.offset), [24])
-        XCTAssertEqual(try store.captureFileSequences(inAuditSession: s.id), [1, 2])
-        XCTAssertEqual(try store.auditEvidenceFileSequences(), [1, 2])
-        let inFile1 = try store.capturedPackets(inAuditSession: s.id, fileSequence: 1)
-        XCTAssertEqual(inFile1.map(\.offset), [24, 900], "ascending offset")
-        XCTAssertEqual(inFile1.map(\.date), [FlowFixture.at(2), FlowFixture.at(1)])
-        XCTAssertEqual(try store.capturedPackets(inAuditSession: s.id, fileSequence: 0), [], "file 0 / offset 0 is never a file")
-        XCTAssertEqual(try store.packets(forFlow: b).map(\.location.isCaptured), [true, false, false])
-    }
-
-    func testACaptureFileSequenceIsNeverClaimedTwice() throws {
-        XCTAssertEqual(try store.claimCaptureFileSequence(at: FlowFixture.epoch), 1)
-        XCTAssertEqual(try store.claimCaptureFileSequence(at: FlowFixture.epoch), 2)
-        let flow = try write(FlowFixture.tcp())
-        try store.appendPackets([StoredPacket(flowID: flow, date: FlowFixture.epoch, direction: .inbound, length: 1,
-                                              location: CaptureLocation(fileSequence: 7, offset: 24))])
-        XCTAssertEqual(try store.claimCaptureFileSequence(at: FlowFixture.epoch), 8)
-        let reopened = try FlowStore(directory: dir.url)
-        XCTAssertEqual(try reopened.claimCaptureFileSequence(at: FlowFixture.epoch), 9)
-    }
+  func testACaptureFileSequenceIsNeverClaimedTwice() throws {
+    XCTAssertEqual(try store.claimCaptureFileSequence(at: FlowFixture.epoch), 1)
+    XCTAssertEqual(try store.claimCaptureFileSequence(at: FlowFixture.epoch), 2)
+    let flow = try write(FlowFixture.tcp())
+    try store.appendPackets([
+      StoredPacket(
+        flowID: flow, date: FlowFixture.epoch, direction: .inbound, length: 1,
+        location: CaptureLocation(fileSequence: 7, offset: 24))
+    ])
+    XCTAssertEqual(try store.claimCaptureFileSequence(at: FlowFixture.epoch), 8)
+    let reopened = try FlowStore(directory: dir.url)
+    XCTAssertEqual(try reopened.claimCaptureFileSequence(at: FlowFixture.epoch), 9)
+  }
 }

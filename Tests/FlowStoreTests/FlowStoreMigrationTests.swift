@@ -5,108 +5,134 @@ import TestSupport
 import XCTest
 
 final class FlowStoreMigrationTests: XCTestCase {
-    func testAnEmptyDirectoryBecomesAStoreAtTheCurrentSchema() throws {
-        let dir = TemporaryDirectory()
-        let store = try FlowStore(directory: dir.url.appendingPathComponent("new/store"))
-        XCTAssertEqual(try store.schemaVersionOnDisk(), FlowStore.schemaVersion)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: store.databaseURL.path))
-        var isDirectory: ObjCBool = false
-        XCTAssertTrue(FileManager.default.fileExists(atPath: store.capturesDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
-        // The tables of the audit half exist, with the index that allows one open session.
-        let sqlite = try XCTUnwrap(ExternalTool.run("sqlite3", [store.databaseURL.path, "SELECT name FROM sqlite_master ORDER BY name"]))
-        for name in ["audit_projects", "audit_allowlist", "audit_sessions", "audit_markers", "audit_sessions_single_open",
-                     "flows", "flows_audit_session", "packets", "capture_sessions"] {
-            XCTAssertTrue(sqlite.output.split(separator: "\n").contains(Substring(name)), name)
-        }
-        let journal = try XCTUnwrap(ExternalTool.run("sqlite3", [store.databaseURL.path, "PRAGMA journal_mode"]))
-        XCTAssertEqual(journal.output.trimmingCharacters(in: .whitespacesAndNewlines), "wal")
+  func testAnEmptyDirectoryBecomesAStoreAtTheCurrentSchema() throws {
+    let dir = TemporaryDirectory()
+    let store = try FlowStore(directory: dir.url.appendingPathComponent("new/store"))
+    XCTAssertEqual(try store.schemaVersionOnDisk(), FlowStore.schemaVersion)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: store.databaseURL.path))
+    var isDirectory: ObjCBool = false
+    XCTAssertTrue(
+      FileManager.default.fileExists(
+        atPath: store.capturesDirectory.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    // The tables of the audit half exist, with the index that allows one open session.
+    let sqlite = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3", [store.databaseURL.path, "SELECT name FROM sqlite_master ORDER BY name"]))
+    for name in [
+      "audit_projects", "audit_allowlist", "audit_sessions", "audit_markers",
+      "audit_sessions_single_open",
+      "flows", "flows_audit_session", "packets", "capture_sessions",
+    ] {
+      XCTAssertTrue(sqlite.output.split(separator: "\n").contains(Substring(name)), name)
     }
+    let journal = try XCTUnwrap(
+      ExternalTool.run("sqlite3", [store.databaseURL.path, "PRAGMA journal_mode"]))
+    XCTAssertEqual(journal.output.trimmingCharacters(in: .whitespacesAndNewlines), "wal")
+  }
 
-    func testReopeningAStoreKeepsWhatItHolds() throws {
-        let dir = TemporaryDirectory()
-        let id = try FlowStore(directory: dir.url).createAuditProject(AuditProjectDraft(name: "P"), at: FlowFixture.epoch).id
-        let reopened = try FlowStore(directory: dir.url)
-        XCTAssertEqual(try reopened.auditProject(id: id)?.name, "P")
-        XCTAssertEqual(try reopened.schemaVersionOnDisk(), FlowStore.schemaVersion)
-    }
+  func testReopeningAStoreKeepsWhatItHolds() throws {
+    let dir = TemporaryDirectory()
+    let id = try FlowStore(directory: dir.url).createAuditProject(
+      AuditProjectDraft(name: "P"), at: FlowFixture.epoch
+    ).id
+    let reopened = try FlowStore(directory: dir.url)
+    XCTAssertEqual(try reopened.auditProject(id: id)?.name, "P")
+    XCTAssertEqual(try reopened.schemaVersionOnDisk(), FlowStore.schemaVersion)
+  }
 
-    func testADatabaseOfANewerVersionIsRefusedAndLeftAsItIs() throws {
-        let dir = TemporaryDirectory()
-        let store = try FlowStore(directory: dir.url)
-        let path = store.databaseURL.path
-        _ = try ExternalTool.run("sqlite3", [path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = 99"])
-        let before = try Data(contentsOf: store.databaseURL)
-        XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
-            guard case FlowStoreError.newerSchema(_, let found, let supported)? = error as? FlowStoreError else {
-                return XCTFail("\(error)")
-            }
-            XCTAssertEqual(found, 99)
-            XCTAssertEqual(supported, FlowStore.schemaVersion)
-            XCTAssertTrue("\(error)".contains("newer version"))
-        }
-        XCTAssertEqual(try Data(contentsOf: store.databaseURL), before)
+  func testADatabaseOfANewerVersionIsRefusedAndLeftAsItIs() throws {
+    let dir = TemporaryDirectory()
+    let store = try FlowStore(directory: dir.url)
+    let path = store.databaseURL.path
+    _ = try ExternalTool.run(
+      "sqlite3", [path, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = 99"])
+    let before = try Data(contentsOf: store.databaseURL)
+    XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+      guard case FlowStoreError.newerSchema(_, let found, let supported)? = error as? FlowStoreError
+      else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(found, 99)
+      XCTAssertEqual(supported, FlowStore.schemaVersion)
+      XCTAssertTrue("\(error)".contains("newer version"))
     }
+    XCTAssertEqual(try Data(contentsOf: store.databaseURL), before)
+  }
 
-    func testAFileThatIsNotADatabaseIsRefusedAndLeftAsItIs() throws {
-        let dir = TemporaryDirectory()
-        let file = dir.path(FlowStore.databaseName)
-        let garbage = Data("this is a text file that somebody put here, not a database\n".utf8)
-        try garbage.write(to: file)
-        XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
-            guard case FlowStoreError.notAStore(let path, _)? = error as? FlowStoreError else { return XCTFail("\(error)") }
-            XCTAssertEqual(path, file.path)
-            XCTAssertTrue("\(error)".contains("not a SQLite database"), "\(error)")
-        }
-        XCTAssertEqual(try Data(contentsOf: file), garbage)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + "-wal"))
+  func testAFileThatIsNotADatabaseIsRefusedAndLeftAsItIs() throws {
+    let dir = TemporaryDirectory()
+    let file = dir.path(FlowStore.databaseName)
+    let garbage = Data("this is a text file that somebody put here, not a database\n".utf8)
+    try garbage.write(to: file)
+    XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+      guard case FlowStoreError.notAStore(let path, _)? = error as? FlowStoreError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(path, file.path)
+      XCTAssertTrue("\(error)".contains("not a SQLite database"), "\(error)")
     }
+    XCTAssertEqual(try Data(contentsOf: file), garbage)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + "-wal"))
+  }
 
-    func testADamagedDatabaseIsRefusedNamingTheFileAndLeftAsItIs() throws {
-        let dir = TemporaryDirectory()
-        let url: URL
-        do {
-            let store = try FlowStore(directory: dir.url)
-            url = store.databaseURL
-            for i in 0..<300 {
-                _ = try store.createAuditProject(AuditProjectDraft(name: "Project \(i) " + String(repeating: "x", count: 200)), at: FlowFixture.epoch)
-            }
-        }   // closed: the last connection checkpoints the WAL into the file
-        let whole = try Data(contentsOf: url)
-        XCTAssertGreaterThan(whole.count, 40_000)
-        let half = whole.prefix(whole.count / 2)
-        try half.write(to: url)
-        XCTAssertThrowsError(try FlowStore(directory: dir.url).auditProjects()) { error in
-            guard case FlowStoreError.damaged(let path, let sqlite)? = error as? FlowStoreError else { return XCTFail("\(error)") }
-            XCTAssertEqual(path, url.path)
-            XCTAssertEqual(sqlite.primaryCode, 11)
-            XCTAssertEqual("\(error)", "\(url.path) is damaged: SQLite reports “\(sqlite.message)”. Restore it from a backup, or use another --store.")
-        }
-        XCTAssertEqual(try Data(contentsOf: url), half)
+  func testADamagedDatabaseIsRefusedNamingTheFileAndLeftAsItIs() throws {
+    let dir = TemporaryDirectory()
+    let url: URL
+    do {
+      let store = try FlowStore(directory: dir.url)
+      url = store.databaseURL
+      for i in 0..<300 {
+        _ = try store.createAuditProject(
+          AuditProjectDraft(name: "Project \(i) " + String(repeating: "x", count: 200)),
+          at: FlowFixture.epoch)
+      }
+    }  // closed: the last connection checkpoints the WAL into the file
+    let whole = try Data(contentsOf: url)
+    XCTAssertGreaterThan(whole.count, 40_000)
+    let half = whole.prefix(whole.count / 2)
+    try half.write(to: url)
+    XCTAssertThrowsError(try FlowStore(directory: dir.url).auditProjects()) { error in
+      guard case FlowStoreError.damaged(let path, let sqlite)? = error as? FlowStoreError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(path, url.path)
+      XCTAssertEqual(sqlite.primaryCode, 11)
+      XCTAssertEqual(
+        "\(error)",
+        "\(url.path) is damaged: SQLite reports “\(sqlite.message)”. Restore it from a backup, or use another --store."
+      )
     }
+    XCTAssertEqual(try Data(contentsOf: url), half)
+  }
 
-    func testASQLiteDatabaseOfAnotherApplicationIsRefusedAndLeftAsItIs() throws {
-        let dir = TemporaryDirectory()
-        let file = dir.path(FlowStore.databaseName)
-        _ = try ExternalTool.run("sqlite3", [file.path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');"])
-        let before = try Data(contentsOf: file)
-        XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
-            guard case FlowStoreError.notAStore(_, let reason)? = error as? FlowStoreError else { return XCTFail("\(error)") }
-            XCTAssertTrue(reason.contains("another application"))
-        }
-        XCTAssertEqual(try Data(contentsOf: file), before)
+  func testASQLiteDatabaseOfAnotherApplicationIsRefusedAndLeftAsItIs() throws {
+    let dir = TemporaryDirectory()
+    let file = dir.path(FlowStore.databaseName)
+    _ = try ExternalTool.run(
+      "sqlite3", [file.path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');"])
+    let before = try Data(contentsOf: file)
+    XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+      guard case FlowStoreError.notAStore(_, let reason)? = error as? FlowStoreError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertTrue(reason.contains("another application"))
     }
+    XCTAssertEqual(try Data(contentsOf: file), before)
+  }
 
-    func testAnSQLiteErrorCarriesTheExtendedCodeTheMessageAndTheSQL() throws {
-        let dir = TemporaryDirectory()
-        let store = try FlowStore(directory: dir.url)
-        var flow = FlowFixture.tcp()
-        flow.captureSessionID = 999   // no such capture session: the foreign key refuses it
-        XCTAssertThrowsError(try store.upsertFlow(flow)) { error in
-            guard case FlowStoreError.sqlite(let sqlite)? = error as? FlowStoreError else { return XCTFail("\(error)") }
-            XCTAssertEqual(sqlite.code, 787)          // SQLITE_CONSTRAINT_FOREIGNKEY
-            XCTAssertEqual(sqlite.primaryCode, 19)    // SQLITE_CONSTRAINT
-            XCTAssertTrue(sqlite.message.contains("FOREIGN KEY"), sqlite.message)
-            XCTAssertTrue(sqlite.sql?.hasPrefix("INSERT INTO flows") ?? false)
-        }
+  func testAnSQLiteErrorCarriesTheExtendedCodeTheMessageAndTheSQL() throws {
+    let dir = TemporaryDirectory()
+    let store = try FlowStore(directory: dir.url)
+    var flow = FlowFixture.tcp()
+    flow.captureSessionID = 999  // no such capture session: the foreign key refuses it
+    XCTAssertThrowsError(try store.upsertFlow(flow)) { error in
+      guard case FlowStoreError.sqlite(let sqlite)? = error as? FlowStoreError else {
+        return XCTFail("\(error)")
+      }
+      XCTAssertEqual(sqlite.code, 787)  // SQLITE_CONSTRAINT_FOREIGNKEY
+      XCTAssertEqual(sqlite.primaryCode, 19)  // SQLITE_CONSTRAINT
+      XCTAssertTrue(sqlite.message.contains("FOREIGN KEY"), sqlite.message)
+      XCTAssertTrue(sqlite.sql?.hasPrefix("INSERT INTO flows") ?? false)
     }
+  }
 }

@@ -4,64 +4,82 @@ import XCTest
 
 /// The benchmark, tiny, so that it cannot rot: every step runs and every figure is there.
 final class BenchCommandTests: XCTestCase {
-    func testATinyBenchmarkRunsEveryStepAndReportsItsFigures() throws {
-        let binary = try TunnelVisionBinary.url()
-        let dir = TemporaryDirectory("bench")
-        let output = dir.url.appendingPathComponent("bench.json")
-        let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", output.path]))
-        XCTAssertEqual(result.status, 0, result.error)
-        XCTAssertTrue(result.output.contains("×floor"), result.output)
-        // Each step's ratio starts in the column its heading does.
-        let lines = result.output.split(separator: "\n")
-        let heading = try XCTUnwrap(lines.first { $0.hasPrefix("step ") })
-        let ratioColumn = try XCTUnwrap(heading.range(of: "ratio")).lowerBound.utf16Offset(in: heading)
-        let steps = lines.filter { $0.contains("×floor") || $0.hasPrefix("floor ") }
-        XCTAssertEqual(steps.count, 10, result.output)
-        for line in steps {
-            let around = String(decoding: Array(line.utf16.dropFirst(ratioColumn - 1).prefix(2)), as: UTF16.self)
-            XCTAssertTrue(around.first == " " && around.last?.isNumber == true, "\(line)")
-        }
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
-        XCTAssertEqual(json["repeats"] as? Int, 3, "the floor and the exports are the median of three runs by default")
-        XCTAssertTrue(result.output.contains("the floor, the exports and the report are the median of 3 runs"), result.output)
-        // What the second core is worth, measured before and after: two threads do about one to two threads' work (a loaded machine can dip below one; the bounds catch a measure that is nonsense).
-        let cores = try XCTUnwrap(json["coresAtOnce"] as? [String: Double])
-        for key in ["before", "after"] { XCTAssertTrue((0.4...2.5).contains(cores[key] ?? 0), "\(key): \(cores)") }
-        XCTAssertTrue(result.output.contains("two cores at once"), result.output)
-        let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
-        XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
-        for w in workloads {
-            for key in ["exportWithoutReport", "exportWithReport", "verify", "import"] {
-                let run = try XCTUnwrap(w[key] as? [String: Double], key)
-                XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, key)
-                XCTAssertGreaterThan(run["peakMegabytes"] ?? 0, 1, key)
-            }
-            XCTAssertGreaterThan((w["report"] as? [String: Any])?["pages"] as? Int ?? 0, 8)
-            XCTAssertGreaterThan(w["archiveWithReportBytes"] as? Int ?? 0, w["archiveBytes"] as? Int ?? 0)
-            XCTAssertGreaterThan(w["floorSeconds"] as? Double ?? 0, 0)
-        }
+  func testATinyBenchmarkRunsEveryStepAndReportsItsFigures() throws {
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("bench")
+    let output = dir.url.appendingPathComponent("bench.json")
+    let result = try XCTUnwrap(
+      ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", output.path]))
+    XCTAssertEqual(result.status, 0, result.error)
+    XCTAssertTrue(result.output.contains("×floor"), result.output)
+    // Each step's ratio starts in the column its heading does.
+    let lines = result.output.split(separator: "\n")
+    let heading = try XCTUnwrap(lines.first { $0.hasPrefix("step ") })
+    let ratioColumn = try XCTUnwrap(heading.range(of: "ratio")).lowerBound.utf16Offset(in: heading)
+    let steps = lines.filter { $0.contains("×floor") || $0.hasPrefix("floor ") }
+    XCTAssertEqual(steps.count, 10, result.output)
+    for line in steps {
+      let around = String(
+        decoding: Array(line.utf16.dropFirst(ratioColumn - 1).prefix(2)), as: UTF16.self)
+      XCTAssertTrue(around.first == " " && around.last?.isNumber == true, "\(line)")
     }
+    let json = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+    XCTAssertEqual(
+      json["repeats"] as? Int, 3,
+      "the floor and the exports are the median of three runs by default")
+    XCTAssertTrue(
+      result.output.contains("the floor, the exports and the report are the median of 3 runs"),
+      result.output)
+    // What the second core is worth, measured before and after: two threads do about one to two threads' work (a loaded machine can dip below one; the bounds catch a measure that is nonsense).
+    let cores = try XCTUnwrap(json["coresAtOnce"] as? [String: Double])
+    for key in ["before", "after"] {
+      XCTAssertTrue((0.4...2.5).contains(cores[key] ?? 0), "\(key): \(cores)")
+    }
+    XCTAssertTrue(result.output.contains("two cores at once"), result.output)
+    let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
+    XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
+    for w in workloads {
+      for key in ["exportWithoutReport", "exportWithReport", "verify", "import"] {
+        let run = try XCTUnwrap(w[key] as? [String: Double], key)
+        XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, key)
+        XCTAssertGreaterThan(run["peakMegabytes"] ?? 0, 1, key)
+      }
+      XCTAssertGreaterThan((w["report"] as? [String: Any])?["pages"] as? Int ?? 0, 8)
+      XCTAssertGreaterThan(w["archiveWithReportBytes"] as? Int ?? 0, w["archiveBytes"] as? Int ?? 0)
+      XCTAssertGreaterThan(w["floorSeconds"] as? Double ?? 0, 0)
+    }
+  }
 
-    func testARepeatCountOutsideOneToTwentyIsAUsageError() throws {
-        let binary = try TunnelVisionBinary.url()
-        for bad in ["0", "21", "three"] {
-            let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--repeat", bad]))
-            XCTAssertEqual(result.status, 2, bad)
-            XCTAssertTrue(result.error.hasPrefix("Error: --repeat takes a whole number from 1 to 20"), result.error)
-        }
+  func testARepeatCountOutsideOneToTwentyIsAUsageError() throws {
+    let binary = try TunnelVisionBinary.url()
+    for bad in ["0", "21", "three"] {
+      let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--repeat", bad]))
+      XCTAssertEqual(result.status, 2, bad)
+      XCTAssertTrue(
+        result.error.hasPrefix("Error: --repeat takes a whole number from 1 to 20"), result.error)
     }
+  }
 
-    func testAJSONFileThatCannotBeWrittenIsRefusedBeforeAnythingIsMeasured() throws {
-        let binary = try TunnelVisionBinary.url()
-        let dir = TemporaryDirectory("bench-refused")
-        let missing = dir.url.appendingPathComponent("out/bench.json").path
-        for (path, sentence) in [(missing, "The directory \(dir.url.appendingPathComponent("out").path) for --json-output is not there; nothing was measured."),
-                                 (dir.url.path, "\(dir.url.path) is a directory; --json-output takes a file's name.")] {
-            let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", path]))
-            XCTAssertEqual(result.status, 1, result.error)
-            XCTAssertEqual(result.error, "Error: \(sentence)\n")
-            XCTAssertFalse(result.error.contains("[tenth]"), "refused before the workload was written: \(result.error)")
-        }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), [])
+  func testAJSONFileThatCannotBeWrittenIsRefusedBeforeAnythingIsMeasured() throws {
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("bench-refused")
+    let missing = dir.url.appendingPathComponent("out/bench.json").path
+    for (path, sentence) in [
+      (
+        missing,
+        "The directory \(dir.url.appendingPathComponent("out").path) for --json-output is not there; nothing was measured."
+      ),
+      (dir.url.path, "\(dir.url.path) is a directory; --json-output takes a file's name."),
+    ] {
+      let result = try XCTUnwrap(
+        ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", path]))
+      XCTAssertEqual(result.status, 1, result.error)
+      XCTAssertEqual(result.error, "Error: \(sentence)\n")
+      XCTAssertFalse(
+        result.error.contains("[tenth]"), "refused before the workload was written: \(result.error)"
+      )
     }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), [])
+  }
 }

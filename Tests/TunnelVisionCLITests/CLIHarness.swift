@@ -4,33 +4,42 @@ import TunnelVisionCLI
 
 /// Runs commands in-process against a store in a temporary directory, with a clock the test sets.
 final class CLIHarness: @unchecked Sendable {
-    let directory = TemporaryDirectory("tunnelvision-cli")
-    var now = Date(timeIntervalSince1970: 1_791_540_000)   // 2026-10-09T10:00:00Z
-    private var out = ""
-    private var err = ""
-    private let lock = NSLock()
+  let directory = TemporaryDirectory("tunnelvision-cli")
+  var now = Date(timeIntervalSince1970: 1_791_540_000)  // 2026-10-09T10:00:00Z
+  private var out = ""
+  private var err = ""
+  private let lock = NSLock()
 
-    var storePath: String { directory.url.appendingPathComponent("store").path }
+  var storePath: String { directory.url.appendingPathComponent("store").path }
 
-    struct Result { let status: Int32; let output: String; let error: String }
+  struct Result {
+    let status: Int32
+    let output: String
+    let error: String
+  }
 
-    func context() -> CommandContext {
-        CommandContext(
-            environment: ["HOME": directory.url.path, "TUNNELVISION_STORE": storePath],
-            now: { [unowned self] in self.now }, timeZone: TimeZone(identifier: "Europe/Berlin")!,
-            machine: MachineFacts(deviceModel: "Pixel 8", osVersion: "Android 15"),
-            standardOutput: { [unowned self] text in self.lock.withLock { self.out += text } },
-            standardError: { [unowned self] text in self.lock.withLock { self.err += text } },
-            standardErrorIsTerminal: false)
+  func context() -> CommandContext {
+    CommandContext(
+      environment: ["HOME": directory.url.path, "TUNNELVISION_STORE": storePath],
+      now: { [unowned self] in self.now }, timeZone: TimeZone(identifier: "Europe/Berlin")!,
+      machine: MachineFacts(deviceModel: "Pixel 8", osVersion: "Android 15"),
+      standardOutput: { [unowned self] text in self.lock.withLock { self.out += text } },
+      standardError: { [unowned self] text in self.lock.withLock { self.err += text } },
+      standardErrorIsTerminal: false)
+  }
+
+  @discardableResult
+  func run(_ words: String..., advancing seconds: TimeInterval = 0) -> Result {
+    run(words, advancing: seconds)
+  }
+
+  func run(_ words: [String], advancing seconds: TimeInterval = 0) -> Result {
+    now = now.addingTimeInterval(seconds)
+    lock.withLock {
+      out = ""
+      err = ""
     }
-
-    @discardableResult
-    func run(_ words: String..., advancing seconds: TimeInterval = 0) -> Result { run(words, advancing: seconds) }
-
-    func run(_ words: [String], advancing seconds: TimeInterval = 0) -> Result {
-        now = now.addingTimeInterval(seconds)
-        lock.withLock { out = ""; err = "" }
-        let status = TunnelVisionCommand.run(words, context: context())
-        return lock.withLock { Result(status: status, output: out, error: err) }
-    }
+    let status = TunnelVisionCommand.run(words, context: context())
+    return lock.withLock { Result(status: status, output: out, error: err) }
+  }
 }

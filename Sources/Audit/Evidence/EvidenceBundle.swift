@@ -1,101 +1,123 @@
 import Foundation
 
 public enum EvidenceBundleError: Error, Sendable, Hashable {
-    case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
-    case sessionStillOpen
-    case duplicateFlow(id: Int64)
+  case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
+  case sessionStillOpen
+  case duplicateFlow(id: Int64)
 }
 
 /// The documents of a closed session's bundle, built from values. Pure: no history, no clock, no disk.
 public struct EvidenceBundle: Sendable {
-    public static let formatVersion = 1
+  public static let formatVersion = 1
 
-    public let assessment: SessionAssessment
-    public let project: AuditProject
-    public let session: AuditSession
-    public let markers: [SessionMarker]
-    /// In the order they happened (firstSeen, then id); none when the bundle was made not to hold
-    /// them (`holdsFlows`), the exporter reading them again as it writes them.
-    public let flows: [StoredFlow]
-    public let holdsFlows: Bool
-    /// The flows' ids, in the same order: what the capture and the counts need of them.
-    public let flowIDs: [Int64]
-    /// The report's TLS readings, tallied while the flows were at hand.
-    public let tlsReadings: [EvidenceTLSReading]
-    public let exportedWith: String
-    public let exportedAt: Date
-    /// "F1", "F2"… of the findings each flow proves.
-    public let findingIDsByFlow: [Int64: [String]]
+  public let assessment: SessionAssessment
+  public let project: AuditProject
+  public let session: AuditSession
+  public let markers: [SessionMarker]
+  /// In the order they happened (firstSeen, then id); none when the bundle was made not to hold
+  /// them (`holdsFlows`), the exporter reading them again as it writes them.
+  public let flows: [StoredFlow]
+  public let holdsFlows: Bool
+  /// The flows' ids, in the same order: what the capture and the counts need of them.
+  public let flowIDs: [Int64]
+  /// The report's TLS readings, tallied while the flows were at hand.
+  public let tlsReadings: [EvidenceTLSReading]
+  public let exportedWith: String
+  public let exportedAt: Date
+  /// "F1", "F2"… of the findings each flow proves.
+  public let findingIDsByFlow: [Int64: [String]]
 
-    /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
-    /// stay in memory while its documents are written.
-    public init(project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
-                catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date, holdingFlows: Bool = true) throws(EvidenceBundleError) {
-        guard session.projectID == project.id else {
-            throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
-        }
-        guard !session.isOpen else { throw .sessionStillOpen }
-        var seen = Set<Int64>()
-        for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
-        self.project = project; self.session = session; self.markers = markers
-        let ordered = flows.inSessionOrder()
-        self.flows = holdingFlows ? ordered : []
-        holdsFlows = holdingFlows
-        flowIDs = ordered.map(\.id)
-        tlsReadings = EvidenceTLSReading.tally(ordered)
-        self.exportedWith = exportedWith; self.exportedAt = exportedAt
-        assessment = SessionAssessment(catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers)
-        var ids: [Int64: [String]] = [:]
-        for (index, finding) in assessment.findings.findings.enumerated() {
-            for flow in finding.flowIDs { ids[flow, default: []].append(FindingsPresentation.identifier(index)) }
-        }
-        findingIDsByFlow = ids
+  /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
+  /// stay in memory while its documents are written.
+  public init(
+    project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
+    catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
+    holdingFlows: Bool = true
+  ) throws(EvidenceBundleError) {
+    guard session.projectID == project.id else {
+      throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
     }
-
-    public var flowCount: Int { flowIDs.count }
-    public var findings: [Finding] { assessment.findings.findings }
-    public var catalogue: RequirementCatalogue { assessment.catalogue }
-    public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }
-
-    public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
-
-    /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
-    public var fileStem: String {
-        let release = session.kind.release.map { "\($0.version)-\($0.build)" } ?? "baseline"
-        return Self.fileStem(project: project.name, release: release, sessionID: session.id)
+    guard !session.isOpen else { throw .sessionStillOpen }
+    var seen = Set<Int64>()
+    for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
+    self.project = project
+    self.session = session
+    self.markers = markers
+    let ordered = flows.inSessionOrder()
+    self.flows = holdingFlows ? ordered : []
+    holdsFlows = holdingFlows
+    flowIDs = ordered.map(\.id)
+    tlsReadings = EvidenceTLSReading.tally(ordered)
+    self.exportedWith = exportedWith
+    self.exportedAt = exportedAt
+    assessment = SessionAssessment(
+      catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers)
+    var ids: [Int64: [String]] = [:]
+    for (index, finding) in assessment.findings.findings.enumerated() {
+      for flow in finding.flowIDs {
+        ids[flow, default: []].append(FindingsPresentation.identifier(index))
+      }
     }
+    findingIDsByFlow = ids
+  }
 
-    /// The name's parts kept to ASCII letters, digits, "-", "." and "_", each part without a
-    /// leading or trailing dot or dash (a name that starts with "." is hidden, one that starts with
-    /// "-" reads as an option) and cut short (a file name has 255 bytes at most, and the bundle's
-    /// temporary files add to it).
-    public static func fileStem(project: String, release: String, sessionID: Int64) -> String {
-        func part(_ text: String, limit: Int) -> String {
-            var kept = String(text.unicodeScalars.map { scalar -> Character in
-                CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-._".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
-            })
-            while kept.contains("--") { kept = kept.replacingOccurrences(of: "--", with: "-") }
-            let edges: Set<Character> = ["-", "."]
-            return String(String(kept.drop { edges.contains($0) }.prefix(limit)).reversed().drop { edges.contains($0) }.reversed())
-        }
-        return [part(project, limit: 100), part(release, limit: 60), "session-\(sessionID)-evidence"].filter { !$0.isEmpty }.joined(separator: "-")
+  public var flowCount: Int { flowIDs.count }
+  public var findings: [Finding] { assessment.findings.findings }
+  public var catalogue: RequirementCatalogue { assessment.catalogue }
+  public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }
+
+  public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
+
+  /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
+  public var fileStem: String {
+    let release = session.kind.release.map { "\($0.version)-\($0.build)" } ?? "baseline"
+    return Self.fileStem(project: project.name, release: release, sessionID: session.id)
+  }
+
+  /// The name's parts kept to ASCII letters, digits, "-", "." and "_", each part without a
+  /// leading or trailing dot or dash (a name that starts with "." is hidden, one that starts with
+  /// "-" reads as an option) and cut short (a file name has 255 bytes at most, and the bundle's
+  /// temporary files add to it).
+  public static func fileStem(project: String, release: String, sessionID: Int64) -> String {
+    func part(_ text: String, limit: Int) -> String {
+      var kept = String(
+        text.unicodeScalars.map { scalar -> Character in
+          CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII
+            || "-._".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+        })
+      while kept.contains("--") { kept = kept.replacingOccurrences(of: "--", with: "-") }
+      let edges: Set<Character> = ["-", "."]
+      return String(
+        String(kept.drop { edges.contains($0) }.prefix(limit)).reversed().drop {
+          edges.contains($0)
+        }.reversed())
     }
+    return [part(project, limit: 100), part(release, limit: 60), "session-\(sessionID)-evidence"]
+      .filter { !$0.isEmpty }.joined(separator: "-")
+  }
 
-    /// The file names of the bundle, as the manifest lists them (the manifest not among them).
-    public static let sessionName = "session.json", flowsName = "flows.json", flowsCSVName = "flows.csv"
-    public static let findingsName = "findings.json", captureJSONName = "capture.json"
-    public static let documentNames = [sessionName, flowsName, flowsCSVName, findingsName]
-    public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
-    public static let reportName = "report.pdf"
-    public static let manifestName = "manifest.json"
+  /// The file names of the bundle, as the manifest lists them (the manifest not among them).
+  public static let sessionName = "session.json", flowsName = "flows.json",
+    flowsCSVName = "flows.csv"
+  public static let findingsName = "findings.json", captureJSONName = "capture.json"
+  public static let documentNames = [sessionName, flowsName, flowsCSVName, findingsName]
+  public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
+  public static let reportName = "report.pdf"
+  public static let manifestName = "manifest.json"
 }
 
 /// The notes a bundle carries about itself, quoted by the screen and the report as written.
 public enum EvidenceNotes {
-    public static let attribution = "The tunnel sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it; what separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the device made during the session, not necessarily one the app made."
-    public static let contents = "This bundle holds connection metadata, what it shows against a requirement catalogue, and a capture of the session's packets as they travelled. Decrypted content is not part of it: what was encrypted stays encrypted in the capture."
-    public static let captureContents = "The packets of the session's connections, sliced from the device's capture files: every packet the history holds whose bytes could be read back. capture.json counts the packets that are not in it, and why."
-    public static let packetComments = "Each packet carries a comment naming its connection (flow=ID, as in flows.json) and the findings that connection proves (findings=F1,F2, as in findings.json)."
-    /// Nothing in the history says what the pinning of the app is: the session says whether it can be read.
-    public static func pinning(_ conditions: InspectionConditions) -> String { PinningEvidence(conditions).sentence }
+  public static let attribution =
+    "The tunnel sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it; what separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the device made during the session, not necessarily one the app made."
+  public static let contents =
+    "This bundle holds connection metadata, what it shows against a requirement catalogue, and a capture of the session's packets as they travelled. Decrypted content is not part of it: what was encrypted stays encrypted in the capture."
+  public static let captureContents =
+    "The packets of the session's connections, sliced from the device's capture files: every packet the history holds whose bytes could be read back. capture.json counts the packets that are not in it, and why."
+  public static let packetComments =
+    "Each packet carries a comment naming its connection (flow=ID, as in flows.json) and the findings that connection proves (findings=F1,F2, as in findings.json)."
+  /// Nothing in the history says what the pinning of the app is: the session says whether it can be read.
+  public static func pinning(_ conditions: InspectionConditions) -> String {
+    PinningEvidence(conditions).sentence
+  }
 }

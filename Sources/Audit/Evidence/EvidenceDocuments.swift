@@ -2,102 +2,141 @@ import Foundation
 
 /// session.json, flows.json and findings.json as values (flows and findings as streamed arrays).
 extension EvidenceBundle {
-    public var sessionDocument: JSONValue {
-        let s = session
-        var sessionObject = SessionPresentation.kindJSON(s.kind)
-        sessionObject["id"] = .int(s.id)
-        sessionObject["name"] = .string(AuditPresentation.sessionName(s.kind))
-        sessionObject["startedAt"] = .string(Instant.rfc3339(s.startedAt))
-        sessionObject["endedAt"] = .optional(s.endedAt.map(Instant.rfc3339))
-        sessionObject["notes"] = .string(s.notes)
-        sessionObject["device"] = .object(["model": .string(s.environment.deviceModel), "osVersion": .string(s.environment.osVersion)])
-        sessionObject["recordedWith"] = .string(s.environment.toolVersion)
-        sessionObject["inspection"] = .object([
-            "inspectionEnabled": .bool(s.inspection.inspectionEnabled), "caTrusted": .bool(s.inspection.caTrusted),
-            "pinningEvidence": .string(EvidenceNotes.pinning(s.inspection)),
-        ])
-        sessionObject["markers"] = .array(markers.map { marker in
-            var object: [String: JSONValue] = ["at": .string(Instant.rfc3339(marker.date)), "label": .null,
-                                               "name": .string(AuditPresentation.markerName(marker.kind))]
-            switch marker.kind {
-            case .consentGiven: object["kind"] = .string("consentGiven")
-            case .loggedIn: object["kind"] = .string("loggedIn")
-            case .loggedOut: object["kind"] = .string("loggedOut")
-            case .custom(let label): object["kind"] = .string("custom"); object["label"] = .string(label)
-            }
-            return .object(object)
-        })
-        return .object([
-            "formatVersion": .int(Self.formatVersion),
-            "exportedAt": .string(Instant.rfc3339(exportedAt)),
-            "exportedWith": .string(exportedWith),
-            "project": .object([
-                "id": .int(project.id), "name": .string(project.name), "bundleIdentifier": .optional(project.bundleIdentifier),
-                "catalogue": .string(catalogue.identifier),
-                "allowlist": .array(project.allowlist.map(ProjectPresentation.allowlistJSON)),
-            ]),
-            "session": .object(sessionObject),
-            "contents": .string(EvidenceNotes.contents),
-            "attribution": .string(EvidenceNotes.attribution),
-        ])
-    }
-
-    public var flowsDocument: StreamedJSONObject {
-        StreamedJSONObject(fields: ["formatVersion": .int(Self.formatVersion), "sessionID": .int(session.id), "flowCount": .int(flowCount)],
-                           streamedKey: "flows")
-    }
-
-    public func writeFlowEntry(_ flow: StoredFlow, to writer: inout JSONWriter) {
-        EvidenceFlowRecord.write(flow, findingIDs: findingIDs(ofFlow: flow.id), to: &writer)
-    }
-
-    public var findingsDocument: StreamedJSONObject {
-        let requirements: [JSONValue] = assessment.requirements.map { r in
-            let ids = { (list: [Finding]) in FindingsPresentation.identifiers(of: list, in: self.findings) }
-            var coverage: JSONValue = .null
-            if let c = r.coverage {
-                coverage = .object(["check": .string(c.check.rawValue), "flagged": .int(c.flagged), "satisfied": .int(c.satisfied),
-                                    "notAssessed": .int(c.unassessed), "notApplicable": .int(c.notApplicable)])
-            }
-            return .object([
-                "id": .string(r.requirement.id), "title": .string(r.requirement.title),
-                "aspect": .object(["number": .int(r.requirement.aspect.number), "name": .string(r.requirement.aspect.name)]),
-                "testDepth": .string(r.requirement.testDepth.rawValue), "rule": .string(r.requirement.rule.name),
-                "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r.verdict)),
-                "toolCoverage": .optional(r.requirement.toolCoverage),
-                "contraryFindingIDs": .strings(ids(r.contraryFindings)), "supportingFindingIDs": .strings(ids(r.supportingFindings)),
-                "coverage": coverage,
-            ])
+  public var sessionDocument: JSONValue {
+    let s = session
+    var sessionObject = SessionPresentation.kindJSON(s.kind)
+    sessionObject["id"] = .int(s.id)
+    sessionObject["name"] = .string(AuditPresentation.sessionName(s.kind))
+    sessionObject["startedAt"] = .string(Instant.rfc3339(s.startedAt))
+    sessionObject["endedAt"] = .optional(s.endedAt.map(Instant.rfc3339))
+    sessionObject["notes"] = .string(s.notes)
+    sessionObject["device"] = .object([
+      "model": .string(s.environment.deviceModel), "osVersion": .string(s.environment.osVersion),
+    ])
+    sessionObject["recordedWith"] = .string(s.environment.toolVersion)
+    sessionObject["inspection"] = .object([
+      "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
+      "caTrusted": .bool(s.inspection.caTrusted),
+      "pinningEvidence": .string(EvidenceNotes.pinning(s.inspection)),
+    ])
+    sessionObject["markers"] = .array(
+      markers.map { marker in
+        var object: [String: JSONValue] = [
+          "at": .string(Instant.rfc3339(marker.date)), "label": .null,
+          "name": .string(AuditPresentation.markerName(marker.kind)),
+        ]
+        switch marker.kind {
+        case .consentGiven: object["kind"] = .string("consentGiven")
+        case .loggedIn: object["kind"] = .string("loggedIn")
+        case .loggedOut: object["kind"] = .string("loggedOut")
+        case .custom(let label):
+          object["kind"] = .string("custom")
+          object["label"] = .string(label)
         }
-        let checks = Dictionary(uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
-            (report.check.rawValue, JSONValue.object([
-                "flagged": .int(report.flaggedFlowIDs.count), "satisfied": .int(report.satisfiedFlowIDs.count),
-                "notApplicable": .int(report.notApplicableFlowIDs.count),
-                "notAssessed": .array(report.unassessed.map {
-                    .object(["reason": .string($0.key), "statement": .string($0.sentence), "connections": .int($0.flowIDs.count), "flowIDs": .ints($0.flowIDs)])
-                }),
-            ]))
-        })
-        func source(_ s: CatalogueSource) -> JSONValue {
-            .object(["document": .string(s.document), "title": .string(s.title), "version": .string(s.version), "date": .string(s.date), "sha256": .string(s.sha256)])
-        }
-        return StreamedJSONObject(fields: [
-            "formatVersion": .int(Self.formatVersion),
-            "sessionID": .int(session.id),
-            "catalogue": .object(["identifier": .string(catalogue.identifier), "source": source(catalogue.source),
-                                  "tls": .object(["minimumVersion": .string(minimum.catalogueText ?? minimum.name), "source": source(catalogue.tlsSource)])]),
-            "requirements": .array(requirements),
-            "checks": .object(checks),
-            "verdictsNote": .string(EvidenceWording.verdictsNote),
-        ], streamedKey: "findings")
-    }
-
-    public func findingEntry(_ index: Int) -> JSONValue {
-        let finding = findings[index]
-        var object = FindingsPresentation.evidenceJSON(finding.evidence)
-        object["id"] = .string(FindingsPresentation.identifier(index))
-        object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
-        object["flowIDs"] = .ints(finding.flowIDs)
         return .object(object)
+      })
+    return .object([
+      "formatVersion": .int(Self.formatVersion),
+      "exportedAt": .string(Instant.rfc3339(exportedAt)),
+      "exportedWith": .string(exportedWith),
+      "project": .object([
+        "id": .int(project.id), "name": .string(project.name),
+        "bundleIdentifier": .optional(project.bundleIdentifier),
+        "catalogue": .string(catalogue.identifier),
+        "allowlist": .array(project.allowlist.map(ProjectPresentation.allowlistJSON)),
+      ]),
+      "session": .object(sessionObject),
+      "contents": .string(EvidenceNotes.contents),
+      "attribution": .string(EvidenceNotes.attribution),
+    ])
+  }
+
+  public var flowsDocument: StreamedJSONObject {
+    StreamedJSONObject(
+      fields: [
+        "formatVersion": .int(Self.formatVersion), "sessionID": .int(session.id),
+        "flowCount": .int(flowCount),
+      ],
+      streamedKey: "flows")
+  }
+
+  public func writeFlowEntry(_ flow: StoredFlow, to writer: inout JSONWriter) {
+    EvidenceFlowRecord.write(flow, findingIDs: findingIDs(ofFlow: flow.id), to: &writer)
+  }
+
+  public var findingsDocument: StreamedJSONObject {
+    let requirements: [JSONValue] = assessment.requirements.map { r in
+      let ids = { (list: [Finding]) in FindingsPresentation.identifiers(of: list, in: self.findings)
+      }
+      var coverage: JSONValue = .null
+      if let c = r.coverage {
+        coverage = .object([
+          "check": .string(c.check.rawValue), "flagged": .int(c.flagged),
+          "satisfied": .int(c.satisfied),
+          "notAssessed": .int(c.unassessed), "notApplicable": .int(c.notApplicable),
+        ])
+      }
+      return .object([
+        "id": .string(r.requirement.id), "title": .string(r.requirement.title),
+        "aspect": .object([
+          "number": .int(r.requirement.aspect.number), "name": .string(r.requirement.aspect.name),
+        ]),
+        "testDepth": .string(r.requirement.testDepth.rawValue),
+        "rule": .string(r.requirement.rule.name),
+        "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r.verdict)),
+        "toolCoverage": .optional(r.requirement.toolCoverage),
+        "contraryFindingIDs": .strings(ids(r.contraryFindings)),
+        "supportingFindingIDs": .strings(ids(r.supportingFindings)),
+        "coverage": coverage,
+      ])
     }
+    let checks = Dictionary(
+      uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
+        (
+          report.check.rawValue,
+          JSONValue.object([
+            "flagged": .int(report.flaggedFlowIDs.count),
+            "satisfied": .int(report.satisfiedFlowIDs.count),
+            "notApplicable": .int(report.notApplicableFlowIDs.count),
+            "notAssessed": .array(
+              report.unassessed.map {
+                .object([
+                  "reason": .string($0.key), "statement": .string($0.sentence),
+                  "connections": .int($0.flowIDs.count), "flowIDs": .ints($0.flowIDs),
+                ])
+              }),
+          ])
+        )
+      })
+    func source(_ s: CatalogueSource) -> JSONValue {
+      .object([
+        "document": .string(s.document), "title": .string(s.title), "version": .string(s.version),
+        "date": .string(s.date), "sha256": .string(s.sha256),
+      ])
+    }
+    return StreamedJSONObject(
+      fields: [
+        "formatVersion": .int(Self.formatVersion),
+        "sessionID": .int(session.id),
+        "catalogue": .object([
+          "identifier": .string(catalogue.identifier), "source": source(catalogue.source),
+          "tls": .object([
+            "minimumVersion": .string(minimum.catalogueText ?? minimum.name),
+            "source": source(catalogue.tlsSource),
+          ]),
+        ]),
+        "requirements": .array(requirements),
+        "checks": .object(checks),
+        "verdictsNote": .string(EvidenceWording.verdictsNote),
+      ], streamedKey: "findings")
+  }
+
+  public func findingEntry(_ index: Int) -> JSONValue {
+    let finding = findings[index]
+    var object = FindingsPresentation.evidenceJSON(finding.evidence)
+    object["id"] = .string(FindingsPresentation.identifier(index))
+    object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
+    object["flowIDs"] = .ints(finding.flowIDs)
+    return .object(object)
+  }
 }

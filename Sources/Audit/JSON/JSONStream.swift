@@ -2,52 +2,61 @@
 /// so that a document of twenty thousand flows never has to be held as one value. The bytes
 /// are those `JSONValue.serialized()` would write for the whole object (a test holds that).
 public struct StreamedJSONObject: Sendable {
-    public let fields: [String: JSONValue]
-    public let streamedKey: String
+  public let fields: [String: JSONValue]
+  public let streamedKey: String
 
-    public init(fields: [String: JSONValue], streamedKey: String) {
-        precondition(fields[streamedKey] == nil)
-        self.fields = fields; self.streamedKey = streamedKey
+  public init(fields: [String: JSONValue], streamedKey: String) {
+    precondition(fields[streamedKey] == nil)
+    self.fields = fields
+    self.streamedKey = streamedKey
+  }
+
+  private var keys: [String] { JSONText.sortedKeys(Array(fields.keys) + [streamedKey]) }
+
+  /// Everything up to the opening bracket of the streamed array.
+  public var prefix: [UInt8] {
+    var out = Array("{\n".utf8)
+    for key in keys {
+      out.append(contentsOf: "  ".utf8)
+      JSONText.appendString(key, to: &out)
+      out.append(contentsOf: ": ".utf8)
+      if key == streamedKey {
+        out.append(UInt8(ascii: "["))
+        break
+      }
+      JSONText.append(fields[key]!, to: &out, indent: 2)
+      out.append(contentsOf: ",\n".utf8)
     }
+    return out
+  }
 
-    private var keys: [String] { JSONText.sortedKeys(Array(fields.keys) + [streamedKey]) }
+  /// One element appended to `out`; `first` tells whether a separating comma is due before it.
+  public func append(
+    _ value: JSONValue, first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil
+  ) {
+    append(first: first, to: &out, orders: orders) { $0.value(value) }
+  }
 
-    /// Everything up to the opening bracket of the streamed array.
-    public var prefix: [UInt8] {
-        var out = Array("{\n".utf8)
-        for key in keys {
-            out.append(contentsOf: "  ".utf8)
-            JSONText.appendString(key, to: &out)
-            out.append(contentsOf: ": ".utf8)
-            if key == streamedKey { out.append(UInt8(ascii: "[")); break }
-            JSONText.append(fields[key]!, to: &out, indent: 2)
-            out.append(contentsOf: ",\n".utf8)
-        }
-        return out
+  /// One element, written by `body`.
+  public func append(
+    first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil,
+    _ body: (inout JSONWriter) -> Void
+  ) {
+    out.append(contentsOf: (first ? "\n    " : ",\n    ").utf8)
+    JSONText.write(to: &out, indent: 4, orders: orders, body)
+  }
+
+  /// From the closing bracket to the end; `empty` when no element was written.
+  public func suffix(empty: Bool) -> [UInt8] {
+    var out = Array((empty ? "]" : "\n  ]").utf8)
+    let rest = keys.drop { $0 != streamedKey }.dropFirst()
+    for key in rest {
+      out.append(contentsOf: ",\n  ".utf8)
+      JSONText.appendString(key, to: &out)
+      out.append(contentsOf: ": ".utf8)
+      JSONText.append(fields[key]!, to: &out, indent: 2)
     }
-
-    /// One element appended to `out`; `first` tells whether a separating comma is due before it.
-    public func append(_ value: JSONValue, first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil) {
-        append(first: first, to: &out, orders: orders) { $0.value(value) }
-    }
-
-    /// One element, written by `body`.
-    public func append(first: Bool, to out: inout [UInt8], orders: JSONKeyOrders? = nil, _ body: (inout JSONWriter) -> Void) {
-        out.append(contentsOf: (first ? "\n    " : ",\n    ").utf8)
-        JSONText.write(to: &out, indent: 4, orders: orders, body)
-    }
-
-    /// From the closing bracket to the end; `empty` when no element was written.
-    public func suffix(empty: Bool) -> [UInt8] {
-        var out = Array((empty ? "]" : "\n  ]").utf8)
-        let rest = keys.drop { $0 != streamedKey }.dropFirst()
-        for key in rest {
-            out.append(contentsOf: ",\n  ".utf8)
-            JSONText.appendString(key, to: &out)
-            out.append(contentsOf: ": ".utf8)
-            JSONText.append(fields[key]!, to: &out, indent: 2)
-        }
-        out.append(contentsOf: "\n}\n".utf8)
-        return out
-    }
+    out.append(contentsOf: "\n}\n".utf8)
+    return out
+  }
 }

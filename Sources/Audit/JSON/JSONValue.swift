@@ -3,25 +3,31 @@ import Foundation
 /// A JSON value, written deterministically: keys sorted by their UTF-8 bytes, strings escaped
 /// as RFC 8259 requires, two spaces of indentation.
 public indirect enum JSONValue: Sendable, Hashable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case double(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+  case null
+  case bool(Bool)
+  case integer(Int64)
+  case double(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
 
-    public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .integer(Int64(value)) }
-    public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    public static func strings(_ values: [String]) -> JSONValue { .array(values.map(JSONValue.string)) }
-    public static func ints<I: BinaryInteger>(_ values: [I]) -> JSONValue { .array(values.map { .integer(Int64($0)) }) }
+  public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .integer(Int64(value)) }
+  public static func optional(_ value: String?) -> JSONValue {
+    value.map(JSONValue.string) ?? .null
+  }
+  public static func strings(_ values: [String]) -> JSONValue {
+    .array(values.map(JSONValue.string))
+  }
+  public static func ints<I: BinaryInteger>(_ values: [I]) -> JSONValue {
+    .array(values.map { .integer(Int64($0)) })
+  }
 
-    /// The value as text, pretty-printed, ending without a newline.
-    public func serialized(indent: Int = 0) -> String {
-        var out: [UInt8] = []
-        JSONText.append(self, to: &out, indent: indent)
-        return String(decoding: out, as: UTF8.self)
-    }
+  /// The value as text, pretty-printed, ending without a newline.
+  public func serialized(indent: Int = 0) -> String {
+    var out: [UInt8] = []
+    JSONText.append(self, to: &out, indent: indent)
+    return String(decoding: out, as: UTF8.self)
+  }
 }
 
 /// The order an object's keys are written in, remembered for the key lists it has seen: the
@@ -29,111 +35,127 @@ public indirect enum JSONValue: Sendable, Hashable {
 /// the same dictionary order, and comparing a list is cheaper than sorting it. One per writer:
 /// it is not shared between threads.
 public final class JSONKeyOrders {
-    /// By the number of keys and the first of them in dictionary order: objects of different kinds
-    /// (a peer and a name both have two keys) keep orders of their own.
-    private struct Kind: Hashable { let count: Int; let first: String }
-    private var seen: [Kind: (keys: [String], order: [Int])] = [:]
-    public init() {}
+  /// By the number of keys and the first of them in dictionary order: objects of different kinds
+  /// (a peer and a name both have two keys) keep orders of their own.
+  private struct Kind: Hashable {
+    let count: Int
+    let first: String
+  }
+  private var seen: [Kind: (keys: [String], order: [Int])] = [:]
+  public init() {}
 
-    /// The positions of `keys` in UTF-8 byte order of the keys.
-    func order(of keys: [String]) -> [Int] {
-        let kind = Kind(count: keys.count, first: keys.first ?? "")
-        if let known = seen[kind], known.keys == keys { return known.order }
-        let order = keys.indices.sorted { JSONText.precedes(keys[$0], keys[$1]) }
-        seen[kind] = (keys, order)
-        return order
-    }
+  /// The positions of `keys` in UTF-8 byte order of the keys.
+  func order(of keys: [String]) -> [Int] {
+    let kind = Kind(count: keys.count, first: keys.first ?? "")
+    if let known = seen[kind], known.keys == keys { return known.order }
+    let order = keys.indices.sorted { JSONText.precedes(keys[$0], keys[$1]) }
+    seen[kind] = (keys, order)
+    return order
+  }
 }
 
 /// JSON written as UTF-8 bytes: a document of twenty thousand flows is some 27 MB of text, and
 /// bytes are appended several times faster than a String grows.
 public enum JSONText {
-    /// `value` laid out by a `JSONWriter` starting at `indent`, appended to `out`.
-    public static func append(_ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil) {
-        write(to: &out, indent: indent, orders: orders) { $0.value(value) }
-    }
+  /// `value` laid out by a `JSONWriter` starting at `indent`, appended to `out`.
+  public static func append(
+    _ value: JSONValue, to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil
+  ) {
+    write(to: &out, indent: indent, orders: orders) { $0.value(value) }
+  }
 
-    /// Whatever `body` writes, appended to `out` (its bytes lent to the writer, not copied).
-    public static func write(to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil, _ body: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(indent: indent, orders: orders)
-        swap(&writer.bytes, &out)
-        body(&writer)
-        swap(&writer.bytes, &out)
-    }
+  /// Whatever `body` writes, appended to `out` (its bytes lent to the writer, not copied).
+  public static func write(
+    to out: inout [UInt8], indent: Int, orders: JSONKeyOrders? = nil,
+    _ body: (inout JSONWriter) -> Void
+  ) {
+    var writer = JSONWriter(indent: indent, orders: orders)
+    swap(&writer.bytes, &out)
+    body(&writer)
+    swap(&writer.bytes, &out)
+  }
 
-    /// Keys in the order of their UTF-8 bytes (which is Unicode code point order).
-    public static func sortedKeys<S: Sequence>(_ keys: S) -> [String] where S.Element == String {
-        keys.sorted(by: precedes)
-    }
+  /// Keys in the order of their UTF-8 bytes (which is Unicode code point order).
+  public static func sortedKeys<S: Sequence>(_ keys: S) -> [String] where S.Element == String {
+    keys.sorted(by: precedes)
+  }
 
-    /// UTF-8 byte order, compared a buffer at a time.
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let order = memcmp(p, q, common)
-                    if order != 0 { return order < 0 }
-                }
-                return x.count < y.count
-            }
+  /// UTF-8 byte order, compared a buffer at a time.
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let common = min(x.count, y.count)
+        if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+          let order = memcmp(p, q, common)
+          if order != 0 { return order < 0 }
         }
+        return x.count < y.count
+      }
     }
+  }
 
-    static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
-        var left = count
-        while left > 0 {
-            let piece = min(left, spaces.count)
-            spaces.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<piece])) }
-            left -= piece
-        }
+  static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
+    var left = count
+    while left > 0 {
+      let piece = min(left, spaces.count)
+      spaces.withUnsafeBufferPointer {
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<piece]))
+      }
+      left -= piece
     }
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+  }
+  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value >= 0 && value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
-        out.append(contentsOf: String(value).utf8)
+  static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    if value >= 0 && value < 10 {
+      out.append(UInt8(ascii: "0") + UInt8(value))
+      return
     }
+    out.append(contentsOf: String(value).utf8)
+  }
 
-    /// A finite double in the shortest form that reads back as the same value.
-    public static func number(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-        return "\(d)"
-    }
+  /// A finite double in the shortest form that reads back as the same value.
+  public static func number(_ d: Double) -> String {
+    guard d.isFinite else { return "null" }
+    if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+    return "\(d)"
+  }
 
-    public static func appendString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most strings need no escape: append them whole, scanned in place (`withUTF8` makes the copy contiguous if it is not).
-        var text = s
-        let plain = text.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if plain {
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x08: out.append(contentsOf: "\\b".utf8)
-            case 0x0C: out.append(contentsOf: "\\f".utf8)
-            case ..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)]); out.append(hex[Int(byte & 0x0f)])
-            default:
-                // Bytes of a multi-byte sequence are never below 0x80, so they pass whole.
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+  public static func appendString(_ s: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    // Most strings need no escape: append them whole, scanned in place (`withUTF8` makes the copy contiguous if it is not).
+    var text = s
+    let plain = text.withUTF8 { bytes -> Bool in
+      for byte in bytes
+      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+      out.append(contentsOf: bytes)
+      return true
     }
+    if plain {
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    for byte in s.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
+      case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
+      case 0x0A: out.append(contentsOf: "\\n".utf8)
+      case 0x0D: out.append(contentsOf: "\\r".utf8)
+      case 0x09: out.append(contentsOf: "\\t".utf8)
+      case 0x08: out.append(contentsOf: "\\b".utf8)
+      case 0x0C: out.append(contentsOf: "\\f".utf8)
+      case ..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: "\\u00".utf8)
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0x0f)])
+      default:
+        // Bytes of a multi-byte sequence are never below 0x80, so they pass whole.
+        out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+  }
 }

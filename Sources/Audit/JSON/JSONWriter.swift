@@ -4,116 +4,137 @@
 /// through it (`value(_:)`); a record written twenty thousand times (a flow of flows.json) calls it
 /// member by member, with no value tree built and let go for each.
 public struct JSONWriter {
-    public var bytes: [UInt8]
-    /// The open arrays and objects, innermost last.
-    private var open: [Container] = []
-    private let baseIndent: Int
-    private let orders: JSONKeyOrders
+  public var bytes: [UInt8]
+  /// The open arrays and objects, innermost last.
+  private var open: [Container] = []
+  private let baseIndent: Int
+  private let orders: JSONKeyOrders
 
-    private struct Container {
-        let isArray: Bool
-        let indent: Int
-        var items = 0
-        #if DEBUG
-        var lastKey: String?
-        #endif
+  private struct Container {
+    let isArray: Bool
+    let indent: Int
+    var items = 0
+    #if DEBUG
+      var lastKey: String?
+    #endif
+  }
+
+  /// `indent`: the indentation of the line the first value starts on (its closing bracket's).
+  public init(bytes: [UInt8] = [], indent: Int = 0, orders: JSONKeyOrders? = nil) {
+    self.bytes = bytes
+    baseIndent = indent
+    self.orders = orders ?? JSONKeyOrders()
+  }
+
+  // MARK: Containers
+
+  public mutating func beginObject() { begin(isArray: false, "{") }
+  public mutating func endObject() { end("}") }
+  public mutating func beginArray() { begin(isArray: true, "[") }
+  public mutating func endArray() { end("]") }
+
+  /// A member's key, in an object. The keys of an object must come in the UTF-8 order of their
+  /// bytes, the order every object is written in (checked in debug builds).
+  public mutating func key(_ key: String) {
+    precondition(open.last.map { !$0.isArray } ?? false, "a key outside an object")
+    #if DEBUG
+      if let last = open[open.count - 1].lastKey {
+        assert(
+          JSONText.precedes(last, key), "\(key) is written after \(last), out of the keys' order")
+      }
+      open[open.count - 1].lastKey = key
+    #endif
+    newItem()
+    JSONText.appendString(key, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    bytes.append(UInt8(ascii: " "))
+  }
+
+  // MARK: Values
+
+  public mutating func null() {
+    startValue()
+    bytes.append(contentsOf: "null".utf8)
+  }
+  public mutating func bool(_ value: Bool) {
+    startValue()
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+  public mutating func int<I: BinaryInteger>(_ value: I) {
+    startValue()
+    JSONText.appendInteger(Int64(value), to: &bytes)
+  }
+  public mutating func double(_ value: Double) {
+    startValue()
+    bytes.append(contentsOf: JSONText.number(value).utf8)
+  }
+  public mutating func string(_ value: String) {
+    startValue()
+    JSONText.appendString(value, to: &bytes)
+  }
+  public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
+
+  public mutating func strings(_ values: [String]) {
+    beginArray()
+    for value in values { string(value) }
+    endArray()
+  }
+
+  /// A whole value: arrays in order, a dictionary's members in the UTF-8 order of their keys.
+  public mutating func value(_ value: JSONValue) {
+    switch value {
+    case .null: null()
+    case .bool(let b): bool(b)
+    case .integer(let i): int(i)
+    case .double(let d): double(d)
+    case .string(let s): string(s)
+    case .array(let items):
+      beginArray()
+      for item in items { self.value(item) }
+      endArray()
+    case .object(let members):
+      // Keys and values of one dictionary come in the same order: sort positions, not pairs.
+      let keys = Array(members.keys)
+      let values = Array(members.values)
+      beginObject()
+      for n in orders.order(of: keys) {
+        key(keys[n])
+        self.value(values[n])
+      }
+      endObject()
     }
+  }
 
-    /// `indent`: the indentation of the line the first value starts on (its closing bracket's).
-    public init(bytes: [UInt8] = [], indent: Int = 0, orders: JSONKeyOrders? = nil) {
-        self.bytes = bytes
-        baseIndent = indent
-        self.orders = orders ?? JSONKeyOrders()
+  // MARK: Layout
+
+  private var indent: Int { open.last.map { $0.indent + 2 } ?? baseIndent }
+
+  /// A value starts: in an array, as its next item; after a key or at the top, where it is.
+  private mutating func startValue() {
+    if open.last?.isArray == true { newItem() }
+  }
+
+  /// The next item of the innermost container: a comma after the one before, a new line, indented.
+  private mutating func newItem() {
+    let index = open.count - 1
+    bytes.append(contentsOf: (open[index].items == 0 ? "\n" : ",\n").utf8)
+    JSONText.appendSpaces(open[index].indent + 2, to: &bytes)
+    open[index].items += 1
+  }
+
+  private mutating func begin(isArray: Bool, _ bracket: Unicode.Scalar) {
+    startValue()
+    let indent = self.indent
+    bytes.append(UInt8(ascii: bracket))
+    open.append(Container(isArray: isArray, indent: indent))
+  }
+
+  private mutating func end(_ bracket: Unicode.Scalar) {
+    let container = open.removeLast()
+    if container.items > 0 {
+      bytes.append(UInt8(ascii: "\n"))
+      JSONText.appendSpaces(container.indent, to: &bytes)
     }
-
-    // MARK: Containers
-
-    public mutating func beginObject() { begin(isArray: false, "{") }
-    public mutating func endObject() { end("}") }
-    public mutating func beginArray() { begin(isArray: true, "[") }
-    public mutating func endArray() { end("]") }
-
-    /// A member's key, in an object. The keys of an object must come in the UTF-8 order of their
-    /// bytes, the order every object is written in (checked in debug builds).
-    public mutating func key(_ key: String) {
-        precondition(open.last.map { !$0.isArray } ?? false, "a key outside an object")
-        #if DEBUG
-        if let last = open[open.count - 1].lastKey {
-            assert(JSONText.precedes(last, key), "\(key) is written after \(last), out of the keys' order")
-        }
-        open[open.count - 1].lastKey = key
-        #endif
-        newItem()
-        JSONText.appendString(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":")); bytes.append(UInt8(ascii: " "))
-    }
-
-    // MARK: Values
-
-    public mutating func null() { startValue(); bytes.append(contentsOf: "null".utf8) }
-    public mutating func bool(_ value: Bool) { startValue(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-    public mutating func int<I: BinaryInteger>(_ value: I) { startValue(); JSONText.appendInteger(Int64(value), to: &bytes) }
-    public mutating func double(_ value: Double) { startValue(); bytes.append(contentsOf: JSONText.number(value).utf8) }
-    public mutating func string(_ value: String) { startValue(); JSONText.appendString(value, to: &bytes) }
-    public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
-
-    public mutating func strings(_ values: [String]) {
-        beginArray()
-        for value in values { string(value) }
-        endArray()
-    }
-
-    /// A whole value: arrays in order, a dictionary's members in the UTF-8 order of their keys.
-    public mutating func value(_ value: JSONValue) {
-        switch value {
-        case .null: null()
-        case .bool(let b): bool(b)
-        case .integer(let i): int(i)
-        case .double(let d): double(d)
-        case .string(let s): string(s)
-        case .array(let items):
-            beginArray()
-            for item in items { self.value(item) }
-            endArray()
-        case .object(let members):
-            // Keys and values of one dictionary come in the same order: sort positions, not pairs.
-            let keys = Array(members.keys), values = Array(members.values)
-            beginObject()
-            for n in orders.order(of: keys) { key(keys[n]); self.value(values[n]) }
-            endObject()
-        }
-    }
-
-    // MARK: Layout
-
-    private var indent: Int { open.last.map { $0.indent + 2 } ?? baseIndent }
-
-    /// A value starts: in an array, as its next item; after a key or at the top, where it is.
-    private mutating func startValue() {
-        if open.last?.isArray == true { newItem() }
-    }
-
-    /// The next item of the innermost container: a comma after the one before, a new line, indented.
-    private mutating func newItem() {
-        let index = open.count - 1
-        bytes.append(contentsOf: (open[index].items == 0 ? "\n" : ",\n").utf8)
-        JSONText.appendSpaces(open[index].indent + 2, to: &bytes)
-        open[index].items += 1
-    }
-
-    private mutating func begin(isArray: Bool, _ bracket: Unicode.Scalar) {
-        startValue()
-        let indent = self.indent
-        bytes.append(UInt8(ascii: bracket))
-        open.append(Container(isArray: isArray, indent: indent))
-    }
-
-    private mutating func end(_ bracket: Unicode.Scalar) {
-        let container = open.removeLast()
-        if container.items > 0 {
-            bytes.append(UInt8(ascii: "\n"))
-            JSONText.appendSpaces(container.indent, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: bracket))
-    }
+    bytes.append(UInt8(ascii: bracket))
+  }
 }

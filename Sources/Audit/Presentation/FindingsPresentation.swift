@@ -3,124 +3,163 @@ import Foundation
 /// What `tunnelvision findings` says: per requirement its verdict, its toolCoverage, the
 /// findings against and for it; the findings F1, F2…; how far each check got.
 public enum FindingsPresentation {
-    /// "F1", "F2"… in the order of `SessionFindings.findings`.
-    public static func identifier(_ index: Int) -> String { "F\(index + 1)" }
+  /// "F1", "F2"… in the order of `SessionFindings.findings`.
+  public static func identifier(_ index: Int) -> String { "F\(index + 1)" }
 
-    public static func identifiers(of findings: [Finding], in all: [Finding]) -> [String] {
-        findings.compactMap { finding in all.firstIndex(of: finding).map(identifier) }
+  public static func identifiers(of findings: [Finding], in all: [Finding]) -> [String] {
+    findings.compactMap { finding in all.firstIndex(of: finding).map(identifier) }
+  }
+
+  /// What a finding is stated about: the host, or the version with where it was read.
+  public static func subject(of evidence: FindingEvidence) -> String? {
+    switch evidence {
+    case .weakTLSVersion(let observation):
+      return "\(observation.version.name), \(basisName(observation.basis))"
+    case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
+      return host
+    case .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: return nil
+    }
+  }
+
+  public static func basisName(_ basis: TLSVersionBasis) -> String {
+    switch basis {
+    case .serverHello: return "read from the ServerHello"
+    case .upstreamConnection: return "read from the tunnel's own connection"
+    case .quic: return "read from the server's QUIC version"
+    }
+  }
+
+  public static func flowList(_ ids: [Int64]) -> String {
+    ids.map(String.init).joined(separator: ", ")
+  }
+
+  public static func text(_ assessment: SessionAssessment, session: SessionOverview) -> String {
+    let catalogue = assessment.catalogue
+    let findings = assessment.findings.findings
+    let minimum = catalogue.policy.minimumTLSVersion
+    var out =
+      "Findings · \(AuditPresentation.sessionName(session.session.kind)) · \(session.projectName) · session \(session.session.id)\n"
+    out +=
+      "Catalogue \(catalogue.identifier): \(catalogue.source.document) \(catalogue.source.version) of \(catalogue.source.date)\n"
+    out +=
+      "TLS minimum \(minimum.name), from \(catalogue.tlsSource.document) \(catalogue.tlsSource.version) of \(catalogue.tlsSource.date)\n"
+    out +=
+      "\(AuditPresentation.count(assessment.findings.flowIDs.count, "connection")), \(AuditPresentation.count(findings.count, "finding"))\n"
+
+    out += "\nRequirements\n"
+    for r in assessment.requirements {
+      out += "  \(r.requirement.id)  \(r.requirement.title)\n"
+      out += "      \(EvidenceWording.verdict(r.verdict))\n"
+      if let coverage = r.requirement.toolCoverage {
+        out += "      What the tool looks at: \(coverage)\n"
+      }
+      if r.requirement.rule.check != nil {
+        let against = identifiers(of: r.contraryFindings, in: findings)
+        out += "      Against it: \(against.isEmpty ? "none" : against.joined(separator: ", "))\n"
+        if !r.requirement.rule.supportingKinds.isEmpty {
+          let support = identifiers(of: r.supportingFindings, in: findings)
+          out +=
+            "      In its support: \(support.isEmpty ? "none" : support.joined(separator: ", "))\n"
+        }
+      }
+      if let c = r.coverage {
+        out +=
+          "      The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable)).\n"
+      }
     }
 
-    /// What a finding is stated about: the host, or the version with where it was read.
-    public static func subject(of evidence: FindingEvidence) -> String? {
-        switch evidence {
-        case .weakTLSVersion(let observation): return "\(observation.version.name), \(basisName(observation.basis))"
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host): return host
-        case .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: return nil
-        }
+    out += "\nFindings\n"
+    if findings.isEmpty { out += "  None.\n" }
+    for (index, finding) in findings.enumerated() {
+      out +=
+        "  \(identifier(index))  \(EvidenceWording.statement(of: finding.evidence, minimum: minimum))\n"
+      if let subject = subject(of: finding.evidence) { out += "      \(subject)\n" }
+      out +=
+        "      \(AuditPresentation.count(finding.flowIDs.count, "connection")): flows \(flowList(finding.flowIDs))\n"
     }
 
-    public static func basisName(_ basis: TLSVersionBasis) -> String {
-        switch basis {
-        case .serverHello: return "read from the ServerHello"
-        case .upstreamConnection: return "read from the tunnel's own connection"
-        case .quic: return "read from the server's QUIC version"
-        }
+    out += "\nChecks\n"
+    for report in assessment.findings.coverageReports {
+      out +=
+        "  \(EvidenceWording.checkName(report.check)): \(AuditPresentation.grouped(report.flaggedFlowIDs.count)) behind a finding, \(AuditPresentation.grouped(report.satisfiedFlowIDs.count)) looked at with nothing to report, \(AuditPresentation.grouped(report.unassessedCount)) not assessed, \(AuditPresentation.grouped(report.notApplicableFlowIDs.count)) not applicable\n"
+      for reason in report.unassessed {
+        out += "      \(AuditPresentation.grouped(reason.flowIDs.count)): \(reason.sentence)\n"
+      }
     }
+    out += "\n\(EvidenceWording.verdictsNote)\n"
+    return out
+  }
 
-    public static func flowList(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ", ") }
-
-    public static func text(_ assessment: SessionAssessment, session: SessionOverview) -> String {
-        let catalogue = assessment.catalogue
-        let findings = assessment.findings.findings
-        let minimum = catalogue.policy.minimumTLSVersion
-        var out = "Findings · \(AuditPresentation.sessionName(session.session.kind)) · \(session.projectName) · session \(session.session.id)\n"
-        out += "Catalogue \(catalogue.identifier): \(catalogue.source.document) \(catalogue.source.version) of \(catalogue.source.date)\n"
-        out += "TLS minimum \(minimum.name), from \(catalogue.tlsSource.document) \(catalogue.tlsSource.version) of \(catalogue.tlsSource.date)\n"
-        out += "\(AuditPresentation.count(assessment.findings.flowIDs.count, "connection")), \(AuditPresentation.count(findings.count, "finding"))\n"
-
-        out += "\nRequirements\n"
-        for r in assessment.requirements {
-            out += "  \(r.requirement.id)  \(r.requirement.title)\n"
-            out += "      \(EvidenceWording.verdict(r.verdict))\n"
-            if let coverage = r.requirement.toolCoverage { out += "      What the tool looks at: \(coverage)\n" }
-            if r.requirement.rule.check != nil {
-                let against = identifiers(of: r.contraryFindings, in: findings)
-                out += "      Against it: \(against.isEmpty ? "none" : against.joined(separator: ", "))\n"
-                if !r.requirement.rule.supportingKinds.isEmpty {
-                    let support = identifiers(of: r.supportingFindings, in: findings)
-                    out += "      In its support: \(support.isEmpty ? "none" : support.joined(separator: ", "))\n"
-                }
-            }
-            if let c = r.coverage {
-                out += "      The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable)).\n"
-            }
-        }
-
-        out += "\nFindings\n"
-        if findings.isEmpty { out += "  None.\n" }
-        for (index, finding) in findings.enumerated() {
-            out += "  \(identifier(index))  \(EvidenceWording.statement(of: finding.evidence, minimum: minimum))\n"
-            if let subject = subject(of: finding.evidence) { out += "      \(subject)\n" }
-            out += "      \(AuditPresentation.count(finding.flowIDs.count, "connection")): flows \(flowList(finding.flowIDs))\n"
-        }
-
-        out += "\nChecks\n"
-        for report in assessment.findings.coverageReports {
-            out += "  \(EvidenceWording.checkName(report.check)): \(AuditPresentation.grouped(report.flaggedFlowIDs.count)) behind a finding, \(AuditPresentation.grouped(report.satisfiedFlowIDs.count)) looked at with nothing to report, \(AuditPresentation.grouped(report.unassessedCount)) not assessed, \(AuditPresentation.grouped(report.notApplicableFlowIDs.count)) not applicable\n"
-            for reason in report.unassessed {
-                out += "      \(AuditPresentation.grouped(reason.flowIDs.count)): \(reason.sentence)\n"
-            }
-        }
-        out += "\n\(EvidenceWording.verdictsNote)\n"
-        return out
+  public static func evidenceJSON(_ evidence: FindingEvidence) -> [String: JSONValue] {
+    var object: [String: JSONValue] = [
+      "kind": .string(evidence.kind.rawValue), "host": .null, "tls": .null, "reason": .null,
+    ]
+    switch evidence {
+    case .weakTLSVersion(let o):
+      object["tls"] = .object([
+        "version": .string(o.version.name), "versionValue": .int(o.version.rawValue),
+        "source": .string(o.basis.rawValue),
+      ])
+    case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
+      object["host"] = .string(host)
+    case .unnamedFlow(let reason):
+      object["reason"] = .string(reason.rawValue)
+    case .cleartextTraffic(let proto):
+      object["reason"] = .string(proto.rawValue)
+    case .activityBeforeConsent:
+      break
     }
+    return object
+  }
 
-    public static func evidenceJSON(_ evidence: FindingEvidence) -> [String: JSONValue] {
-        var object: [String: JSONValue] = ["kind": .string(evidence.kind.rawValue), "host": .null, "tls": .null, "reason": .null]
-        switch evidence {
-        case .weakTLSVersion(let o):
-            object["tls"] = .object(["version": .string(o.version.name), "versionValue": .int(o.version.rawValue), "source": .string(o.basis.rawValue)])
-        case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
-            object["host"] = .string(host)
-        case .unnamedFlow(let reason):
-            object["reason"] = .string(reason.rawValue)
-        case .cleartextTraffic(let proto):
-            object["reason"] = .string(proto.rawValue)
-        case .activityBeforeConsent:
-            break
-        }
-        return object
-    }
-
-    public static func json(_ assessment: SessionAssessment, session: SessionOverview) -> JSONValue {
-        let findings = assessment.findings.findings
-        let minimum = assessment.catalogue.policy.minimumTLSVersion
-        return .object([
-            "session": SessionPresentation.summaryJSON(session.session, connections: session.connectionCount),
-            "catalogue": .string(assessment.catalogue.identifier),
-            "tlsMinimum": .string(minimum.name),
-            "requirements": .array(assessment.requirements.map { r in
-                .object(["id": .string(r.requirement.id), "title": .string(r.requirement.title),
-                         "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r.verdict)),
-                         "toolCoverage": .optional(r.requirement.toolCoverage),
-                         "contraryFindingIDs": .strings(identifiers(of: r.contraryFindings, in: findings)),
-                         "supportingFindingIDs": .strings(identifiers(of: r.supportingFindings, in: findings))])
-            }),
-            "findings": .array(findings.enumerated().map { index, finding in
-                var object = evidenceJSON(finding.evidence)
-                object["id"] = .string(identifier(index))
-                object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
-                object["flowIDs"] = .ints(finding.flowIDs)
-                return .object(object)
-            }),
-            "checks": .object(Dictionary(uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
-                (report.check.rawValue, JSONValue.object([
-                    "flagged": .int(report.flaggedFlowIDs.count), "satisfied": .int(report.satisfiedFlowIDs.count),
-                    "notApplicable": .int(report.notApplicableFlowIDs.count),
-                    "notAssessed": .array(report.unassessed.map { .object(["reason": .string($0.key), "statement": .string($0.sentence), "connections": .int($0.flowIDs.count)]) }),
-                ]))
-            })),
-            "verdictsNote": .string(EvidenceWording.verdictsNote),
-        ])
-    }
+  public static func json(_ assessment: SessionAssessment, session: SessionOverview) -> JSONValue {
+    let findings = assessment.findings.findings
+    let minimum = assessment.catalogue.policy.minimumTLSVersion
+    return .object([
+      "session": SessionPresentation.summaryJSON(
+        session.session, connections: session.connectionCount),
+      "catalogue": .string(assessment.catalogue.identifier),
+      "tlsMinimum": .string(minimum.name),
+      "requirements": .array(
+        assessment.requirements.map { r in
+          .object([
+            "id": .string(r.requirement.id), "title": .string(r.requirement.title),
+            "verdict": .string(r.verdict.key),
+            "statement": .string(EvidenceWording.verdict(r.verdict)),
+            "toolCoverage": .optional(r.requirement.toolCoverage),
+            "contraryFindingIDs": .strings(identifiers(of: r.contraryFindings, in: findings)),
+            "supportingFindingIDs": .strings(identifiers(of: r.supportingFindings, in: findings)),
+          ])
+        }),
+      "findings": .array(
+        findings.enumerated().map { index, finding in
+          var object = evidenceJSON(finding.evidence)
+          object["id"] = .string(identifier(index))
+          object["statement"] = .string(
+            EvidenceWording.statement(of: finding.evidence, minimum: minimum))
+          object["flowIDs"] = .ints(finding.flowIDs)
+          return .object(object)
+        }),
+      "checks": .object(
+        Dictionary(
+          uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
+            (
+              report.check.rawValue,
+              JSONValue.object([
+                "flagged": .int(report.flaggedFlowIDs.count),
+                "satisfied": .int(report.satisfiedFlowIDs.count),
+                "notApplicable": .int(report.notApplicableFlowIDs.count),
+                "notAssessed": .array(
+                  report.unassessed.map {
+                    .object([
+                      "reason": .string($0.key), "statement": .string($0.sentence),
+                      "connections": .int($0.flowIDs.count),
+                    ])
+                  }),
+              ])
+            )
+          })),
+      "verdictsNote": .string(EvidenceWording.verdictsNote),
+    ])
+  }
 }

@@ -5,14 +5,20 @@ import Foundation
 /// since their description is a debugging dump (`Error Domain=NSCocoaErrorDomain Code=640 …`)
 /// and their localized description a vaguer sentence of its own.
 public enum SystemErrorText {
-    public static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
-        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if ns.code == NSFileReadNoSuchFileError || ns.code == NSFileNoSuchFileError { return "no such file" }
-        return ns.localizedDescription
+  public static func reason(_ error: Error) -> String {
+    let ns = error as NSError
+    guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else {
+      return "\(error)"
     }
+    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if ns.code == NSFileReadNoSuchFileError || ns.code == NSFileNoSuchFileError {
+      return "no such file"
+    }
+    return ns.localizedDescription
+  }
 }

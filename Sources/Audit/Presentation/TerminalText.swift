@@ -4,25 +4,30 @@
 /// reads, or retitle the window. Those characters are shown as what they are instead: `\x1B`,
 /// `\u{202E}`. Line feeds and tabs stay, as the tool's own layout uses them.
 public enum TerminalText {
-    public static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            guard isControl(scalar) else { out.append(scalar); continue }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let shown = scalar.value < 0x100 ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u{" + hex + "}"
-            out.append(contentsOf: shown.unicodeScalars)
-        }
-        return String(out)
+  public static func visible(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      guard isControl(scalar) else {
+        out.append(scalar)
+        continue
+      }
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      let shown =
+        scalar.value < 0x100
+        ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u{" + hex + "}"
+      out.append(contentsOf: shown.unicodeScalars)
     }
+    return String(out)
+  }
 
-    /// C0 controls but line feed and tab, DEL, C1 controls, and the bidirectional overrides and
-    /// isolates (which reorder what follows them on the line).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A: return false
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
+  /// C0 controls but line feed and tab, DEL, C1 controls, and the bidirectional overrides and
+  /// isolates (which reorder what follows them on the line).
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A: return false
+    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
     }
+  }
 }

@@ -2,27 +2,28 @@
 /// minimum), two spaces between columns, the last cell of a row unpadded and trailing spaces
 /// trimmed. Every listing the commands print aligns this way.
 public struct TextColumns: Sendable {
-    public var rightAligned: Set<Int>
-    public var minimumWidths: [Int: Int]
+  public var rightAligned: Set<Int>
+  public var minimumWidths: [Int: Int]
 
-    public init(rightAligned: Set<Int> = [], minimumWidths: [Int: Int] = [:]) {
-        self.rightAligned = rightAligned; self.minimumWidths = minimumWidths
-    }
+  public init(rightAligned: Set<Int> = [], minimumWidths: [Int: Int] = [:]) {
+    self.rightAligned = rightAligned
+    self.minimumWidths = minimumWidths
+  }
 
-    public func lines(_ rows: [[String]]) -> [String] {
-        var widths: [Int] = []
-        for row in rows {
-            for (column, cell) in row.enumerated() {
-                if column == widths.count { widths.append(minimumWidths[column] ?? 0) }
-                widths[column] = max(widths[column], cell.count)
-            }
-        }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                guard column < row.count - 1 || rightAligned.contains(column) else { return cell }
-                let fill = String(repeating: " ", count: widths[column] - cell.count)
-                return rightAligned.contains(column) ? fill + cell : cell + fill
-            }.joined(separator: "  ").trailingSpacesTrimmed()
-        }
+  public func lines(_ rows: [[String]]) -> [String] {
+    var widths: [Int] = []
+    for row in rows {
+      for (column, cell) in row.enumerated() {
+        if column == widths.count { widths.append(minimumWidths[column] ?? 0) }
+        widths[column] = max(widths[column], cell.count)
+      }
     }
+    return rows.map { row in
+      row.enumerated().map { column, cell in
+        guard column < row.count - 1 || rightAligned.contains(column) else { return cell }
+        let fill = String(repeating: " ", count: widths[column] - cell.count)
+        return rightAligned.contains(column) ? fill + cell : cell + fill
+      }.joined(separator: "  ").trailingSpacesTrimmed()
+    }
+  }
 }

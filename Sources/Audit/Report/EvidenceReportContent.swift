@@ -2,238 +2,367 @@ import Foundation
 
 /// The report's own sentences: what it says where the documents do not.
 public enum EvidenceReportWording {
-    public static let intro = "This report sets out what the documents of the evidence bundle say. Where it quotes another document of the bundle, the text is set apart and reproduced verbatim. The JSON documents are the ones that count: the report is composed from them."
-    public static let noMarkers = "No markers were placed in this session, so no connection can be placed before or after a moment of the app's use; consent was not assessed."
-    public static let emptyAllowlist = "The project's allowlist is empty: no connection can be found to go outside it, and the host check could not be assessed."
-    public static let methodIntro = "The four notes of the bundle, quoted from the documents that carry them; how traffic is attributed comes first."
-    public static let requirementsIntro = "Every requirement of the catalogue with what the session's traffic shows against it. A verdict is not a test result."
-    public static let findingsIntro = "Each sentence is stated once; under it, a row per finding: its identifier, what it is stated about, and the connections that prove it."
-    public static let noFindings = "The session holds no findings."
-    public static let checksIntro = "For each of the five checks, how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
-    public static let tlsIntro = "One row per host and reading: where the host's name comes from, the version, where it was read, and how many connections."
-    public static let noTLSReadings = "No TLS version was read in this session."
-    public static let noneAgainst = "No finding runs against it."
-    public static let against = "Findings against it:"
-    public static let inSupport = "Findings in its support:"
-    /// The columns every table of findings under a requirement has: they take one shape.
-    public static let findingColumns = ["Finding", "Stated about", "Connections"]
+  public static let intro =
+    "This report sets out what the documents of the evidence bundle say. Where it quotes another document of the bundle, the text is set apart and reproduced verbatim. The JSON documents are the ones that count: the report is composed from them."
+  public static let noMarkers =
+    "No markers were placed in this session, so no connection can be placed before or after a moment of the app's use; consent was not assessed."
+  public static let emptyAllowlist =
+    "The project's allowlist is empty: no connection can be found to go outside it, and the host check could not be assessed."
+  public static let methodIntro =
+    "The four notes of the bundle, quoted from the documents that carry them; how traffic is attributed comes first."
+  public static let requirementsIntro =
+    "Every requirement of the catalogue with what the session's traffic shows against it. A verdict is not a test result."
+  public static let findingsIntro =
+    "Each sentence is stated once; under it, a row per finding: its identifier, what it is stated about, and the connections that prove it."
+  public static let noFindings = "The session holds no findings."
+  public static let checksIntro =
+    "For each of the five checks, how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
+  public static let tlsIntro =
+    "One row per host and reading: where the host's name comes from, the version, where it was read, and how many connections."
+  public static let noTLSReadings = "No TLS version was read in this session."
+  public static let noneAgainst = "No finding runs against it."
+  public static let against = "Findings against it:"
+  public static let inSupport = "Findings in its support:"
+  /// The columns every table of findings under a requirement has: they take one shape.
+  public static let findingColumns = ["Finding", "Stated about", "Connections"]
 
-    public static func flowIDsCut(shown: Int, of total: Int) -> String {
-        "first \(shown) of \(AuditPresentation.grouped(total)); flows.json lists every one"
-    }
+  public static func flowIDsCut(shown: Int, of total: Int) -> String {
+    "first \(shown) of \(AuditPresentation.grouped(total)); flows.json lists every one"
+  }
 
-    public static func tlsRowsCut(shown: Int, of total: Int) -> String {
-        "The table stops at \(AuditPresentation.grouped(shown)) of \(AuditPresentation.grouped(total)) rows; flows.json holds every reading."
-    }
+  public static func tlsRowsCut(shown: Int, of total: Int) -> String {
+    "The table stops at \(AuditPresentation.grouped(shown)) of \(AuditPresentation.grouped(total)) rows; flows.json holds every reading."
+  }
 
-    public static func coverage(_ c: CheckCoverageSummary) -> String {
-        "The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable))."
-    }
+  public static func coverage(_ c: CheckCoverageSummary) -> String {
+    "The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable))."
+  }
 }
 
 /// Builds the blocks of each section from the bundle's documents.
 struct EvidenceReportContent {
-    let bundle: EvidenceBundle
-    let capture: EvidenceCaptureSummary
-    let limits: EvidenceReportLimits
+  let bundle: EvidenceBundle
+  let capture: EvidenceCaptureSummary
+  let limits: EvidenceReportLimits
 
-    func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
-        switch kind {
-        case .session: return session
-        case .method: return method
-        case .catalogue: return catalogue
-        case .requirements: return requirements
-        case .findings: return findings
-        case .checks: return checks
-        case .tlsReadings: return tlsReadings
-        case .capture: return captureBlocks
-        }
+  func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
+    switch kind {
+    case .session: return session
+    case .method: return method
+    case .catalogue: return catalogue
+    case .requirements: return requirements
+    case .findings: return findings
+    case .checks: return checks
+    case .tlsReadings: return tlsReadings
+    case .capture: return captureBlocks
     }
+  }
 
-    static func time(_ date: Date) -> String { Instant.rfc3339(date) }
+  static func time(_ date: Date) -> String { Instant.rfc3339(date) }
 
-    var session: [EvidenceReportBlock] {
-        let s = bundle.session
-        var facts = [
-            EvidenceReportFact("Project", bundle.project.name),
-            EvidenceReportFact("Release", s.kind.release.map { "\($0.version) (build \($0.build))" } ?? "Baseline: recorded without the audited app"),
-            EvidenceReportFact("Session", "\(s.id)", literal: true),
-            EvidenceReportFact("Started", Self.time(s.startedAt), literal: true),
-            EvidenceReportFact("Ended", s.endedAt.map(Self.time) ?? "", literal: true),
-            EvidenceReportFact("Device", "\(s.environment.deviceModel), \(s.environment.osVersion)"),
-            EvidenceReportFact("Recorded with", "tunnelvision \(s.environment.toolVersion)"),
-            EvidenceReportFact("Exported with", bundle.exportedWith),
-            EvidenceReportFact("Exported at", Self.time(bundle.exportedAt), literal: true),
-            EvidenceReportFact("HTTPS inspection", s.inspection.inspectionEnabled ? "on" : "off", staysWithNext: true),
-            EvidenceReportFact("Local CA trusted", s.inspection.caTrusted ? "yes" : "no"),
-        ]
-        if let bundleID = bundle.project.bundleIdentifier {
-            facts.insert(EvidenceReportFact("Bundle identifier", bundleID, literal: true), at: 1)
-        }
-        if !s.notes.isEmpty { facts.append(EvidenceReportFact("Notes", s.notes)) }
-        var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.intro), .facts(facts),
-                                             .heading("Certificate pinning"), .note(EvidenceNotes.pinning(s.inspection))]
-        blocks.append(.heading("Markers"))
-        if bundle.markers.isEmpty {
-            blocks.append(.paragraph(EvidenceReportWording.noMarkers))
-        } else {
-            blocks.append(.table(EvidenceReportTable(columns: ["Time", "Marker"], rows: bundle.markers.map {
-                [EvidenceReportCell(Self.time($0.date), style: .literal), EvidenceReportCell(AuditPresentation.markerName($0.kind))]
+  var session: [EvidenceReportBlock] {
+    let s = bundle.session
+    var facts = [
+      EvidenceReportFact("Project", bundle.project.name),
+      EvidenceReportFact(
+        "Release",
+        s.kind.release.map { "\($0.version) (build \($0.build))" }
+          ?? "Baseline: recorded without the audited app"),
+      EvidenceReportFact("Session", "\(s.id)", literal: true),
+      EvidenceReportFact("Started", Self.time(s.startedAt), literal: true),
+      EvidenceReportFact("Ended", s.endedAt.map(Self.time) ?? "", literal: true),
+      EvidenceReportFact("Device", "\(s.environment.deviceModel), \(s.environment.osVersion)"),
+      EvidenceReportFact("Recorded with", "tunnelvision \(s.environment.toolVersion)"),
+      EvidenceReportFact("Exported with", bundle.exportedWith),
+      EvidenceReportFact("Exported at", Self.time(bundle.exportedAt), literal: true),
+      EvidenceReportFact(
+        "HTTPS inspection", s.inspection.inspectionEnabled ? "on" : "off", staysWithNext: true),
+      EvidenceReportFact("Local CA trusted", s.inspection.caTrusted ? "yes" : "no"),
+    ]
+    if let bundleID = bundle.project.bundleIdentifier {
+      facts.insert(EvidenceReportFact("Bundle identifier", bundleID, literal: true), at: 1)
+    }
+    if !s.notes.isEmpty { facts.append(EvidenceReportFact("Notes", s.notes)) }
+    var blocks: [EvidenceReportBlock] = [
+      .paragraph(EvidenceReportWording.intro), .facts(facts),
+      .heading("Certificate pinning"), .note(EvidenceNotes.pinning(s.inspection)),
+    ]
+    blocks.append(.heading("Markers"))
+    if bundle.markers.isEmpty {
+      blocks.append(.paragraph(EvidenceReportWording.noMarkers))
+    } else {
+      blocks.append(
+        .table(
+          EvidenceReportTable(
+            columns: ["Time", "Marker"],
+            rows: bundle.markers.map {
+              [
+                EvidenceReportCell(Self.time($0.date), style: .literal),
+                EvidenceReportCell(AuditPresentation.markerName($0.kind)),
+              ]
             })))
-        }
-        blocks.append(.heading("Allowlist"))
-        if bundle.project.allowlist.isEmpty {
-            blocks.append(.paragraph(EvidenceReportWording.emptyAllowlist))
-        } else {
-            blocks.append(.paragraph(AllowlistPresentation.formsRule))
-            blocks.append(.table(EvidenceReportTable(columns: ["Pattern", "Note"], rows: bundle.project.allowlist.map {
-                [EvidenceReportCell($0.pattern.text, style: .literal), EvidenceReportCell($0.note ?? "")]
+    }
+    blocks.append(.heading("Allowlist"))
+    if bundle.project.allowlist.isEmpty {
+      blocks.append(.paragraph(EvidenceReportWording.emptyAllowlist))
+    } else {
+      blocks.append(.paragraph(AllowlistPresentation.formsRule))
+      blocks.append(
+        .table(
+          EvidenceReportTable(
+            columns: ["Pattern", "Note"],
+            rows: bundle.project.allowlist.map {
+              [
+                EvidenceReportCell($0.pattern.text, style: .literal),
+                EvidenceReportCell($0.note ?? ""),
+              ]
             })))
-        }
-        return blocks
     }
+    return blocks
+  }
 
-    var method: [EvidenceReportBlock] {
-        [.paragraph(EvidenceReportWording.methodIntro),
-         .heading("How traffic is attributed (session.json, attribution)"), .note(EvidenceNotes.attribution),
-         .heading("What the bundle holds (session.json, contents)"), .note(EvidenceNotes.contents),
-         .heading("What a verdict is (findings.json, verdictsNote)"), .note(EvidenceWording.verdictsNote),
-         .heading("What the capture holds (capture.json, contents)"), .note(EvidenceNotes.captureContents)]
+  var method: [EvidenceReportBlock] {
+    [
+      .paragraph(EvidenceReportWording.methodIntro),
+      .heading("How traffic is attributed (session.json, attribution)"),
+      .note(EvidenceNotes.attribution),
+      .heading("What the bundle holds (session.json, contents)"), .note(EvidenceNotes.contents),
+      .heading("What a verdict is (findings.json, verdictsNote)"),
+      .note(EvidenceWording.verdictsNote),
+      .heading("What the capture holds (capture.json, contents)"),
+      .note(EvidenceNotes.captureContents),
+    ]
+  }
+
+  var catalogue: [EvidenceReportBlock] {
+    let c = bundle.catalogue
+    func source(_ s: CatalogueSource) -> [EvidenceReportFact] {
+      [
+        EvidenceReportFact("Document", s.document, staysWithNext: true),
+        EvidenceReportFact("Title", s.title, staysWithNext: true),
+        EvidenceReportFact("Version", s.version, staysWithNext: true),
+        EvidenceReportFact("Date", s.date, literal: true, staysWithNext: true),
+        EvidenceReportFact("SHA-256 of the PDF", s.sha256, literal: true),
+      ]
     }
+    return [
+      .facts([
+        EvidenceReportFact("Catalogue", c.identifier, literal: true),
+        EvidenceReportFact("TLS minimum", bundle.minimum.name),
+      ]),
+      .heading("Requirements document"), .facts(source(c.source)),
+      .heading("Where the TLS minimum comes from"), .facts(source(c.tlsSource)),
+    ]
+  }
 
-    var catalogue: [EvidenceReportBlock] {
-        let c = bundle.catalogue
-        func source(_ s: CatalogueSource) -> [EvidenceReportFact] {
-            [EvidenceReportFact("Document", s.document, staysWithNext: true), EvidenceReportFact("Title", s.title, staysWithNext: true),
-             EvidenceReportFact("Version", s.version, staysWithNext: true), EvidenceReportFact("Date", s.date, literal: true, staysWithNext: true),
-             EvidenceReportFact("SHA-256 of the PDF", s.sha256, literal: true)]
-        }
-        return [.facts([EvidenceReportFact("Catalogue", c.identifier, literal: true),
-                        EvidenceReportFact("TLS minimum", bundle.minimum.name)]),
-                .heading("Requirements document"), .facts(source(c.source)),
-                .heading("Where the TLS minimum comes from"), .facts(source(c.tlsSource))]
+  var findingIDs: [Finding: String] {
+    Dictionary(
+      uniqueKeysWithValues: bundle.findings.enumerated().map {
+        ($1, FindingsPresentation.identifier($0))
+      })
+  }
+
+  func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
+    let ids = findingIDs
+    return list.map { finding in
+      let id = ids[finding]!
+      return [
+        EvidenceReportCell(id, style: .literal, link: id),
+        EvidenceReportCell(
+          FindingsPresentation.subject(of: finding.evidence) ?? "—",
+          style: finding.evidence.host == nil ? .text : .literal),
+        EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
+      ]
     }
+  }
 
-    var findingIDs: [Finding: String] {
-        Dictionary(uniqueKeysWithValues: bundle.findings.enumerated().map { ($1, FindingsPresentation.identifier($0)) })
+  var requirements: [EvidenceReportBlock] {
+    var blocks: [EvidenceReportBlock] = [
+      .paragraph(EvidenceReportWording.requirementsIntro),
+      .table(
+        EvidenceReportTable(
+          columns: ["Requirement", "Title", "Verdict"],
+          rows: bundle.assessment.requirements.map {
+            [
+              EvidenceReportCell($0.requirement.id, style: .literal),
+              EvidenceReportCell($0.requirement.title),
+              EvidenceReportCell(EvidenceWording.verdict($0.verdict)),
+            ]
+          })),
+    ]
+    for r in bundle.assessment.requirements {
+      blocks.append(.heading("\(r.requirement.id) · \(r.requirement.title)"))
+      var facts = [
+        EvidenceReportFact(
+          "Aspect", "(\(r.requirement.aspect.number)) \(r.requirement.aspect.name)",
+          staysWithNext: true),
+        EvidenceReportFact("Test depth", r.requirement.testDepth.rawValue, staysWithNext: true),
+        EvidenceReportFact(
+          "Verdict", EvidenceWording.verdict(r.verdict),
+          staysWithNext: r.requirement.toolCoverage != nil),
+      ]
+      if let coverage = r.requirement.toolCoverage {
+        facts.append(EvidenceReportFact("What the tool looks at", coverage))
+      }
+      if let c = r.coverage {
+        facts.append(EvidenceReportFact("Connections", EvidenceReportWording.coverage(c)))
+      }
+      blocks.append(.facts(facts))
+      guard r.requirement.rule.check != nil else { continue }
+      if r.contraryFindings.isEmpty {
+        blocks.append(.paragraph(EvidenceReportWording.noneAgainst))
+      } else {
+        blocks.append(.paragraph(EvidenceReportWording.against))
+        blocks.append(
+          .table(
+            EvidenceReportTable(
+              columns: EvidenceReportWording.findingColumns, rows: findingRows(r.contraryFindings)))
+        )
+      }
+      if !r.supportingFindings.isEmpty {
+        blocks.append(.paragraph(EvidenceReportWording.inSupport))
+        blocks.append(
+          .table(
+            EvidenceReportTable(
+              columns: EvidenceReportWording.findingColumns, rows: findingRows(r.supportingFindings)
+            )))
+      }
     }
+    return blocks
+  }
 
-    func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
-        let ids = findingIDs
-        return list.map { finding in
-            let id = ids[finding]!
-            return [EvidenceReportCell(id, style: .literal, link: id),
-                    EvidenceReportCell(FindingsPresentation.subject(of: finding.evidence) ?? "—", style: finding.evidence.host == nil ? .text : .literal),
-                    EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count))]
-        }
+  var findings: [EvidenceReportBlock] {
+    guard !bundle.findings.isEmpty else { return [.paragraph(EvidenceReportWording.noFindings)] }
+    var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.findingsIntro)]
+    var order: [String] = []
+    var grouped: [String: [(Int, Finding)]] = [:]
+    for (index, finding) in bundle.findings.enumerated() {
+      let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
+      if grouped[sentence] == nil { order.append(sentence) }
+      grouped[sentence, default: []].append((index, finding))
     }
-
-    var requirements: [EvidenceReportBlock] {
-        var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.requirementsIntro),
-            .table(EvidenceReportTable(columns: ["Requirement", "Title", "Verdict"], rows: bundle.assessment.requirements.map {
-                [EvidenceReportCell($0.requirement.id, style: .literal), EvidenceReportCell($0.requirement.title),
-                 EvidenceReportCell(EvidenceWording.verdict($0.verdict))]
-            }))]
-        for r in bundle.assessment.requirements {
-            blocks.append(.heading("\(r.requirement.id) · \(r.requirement.title)"))
-            var facts = [EvidenceReportFact("Aspect", "(\(r.requirement.aspect.number)) \(r.requirement.aspect.name)", staysWithNext: true),
-                         EvidenceReportFact("Test depth", r.requirement.testDepth.rawValue, staysWithNext: true),
-                         EvidenceReportFact("Verdict", EvidenceWording.verdict(r.verdict), staysWithNext: r.requirement.toolCoverage != nil)]
-            if let coverage = r.requirement.toolCoverage { facts.append(EvidenceReportFact("What the tool looks at", coverage)) }
-            if let c = r.coverage { facts.append(EvidenceReportFact("Connections", EvidenceReportWording.coverage(c))) }
-            blocks.append(.facts(facts))
-            guard r.requirement.rule.check != nil else { continue }
-            if r.contraryFindings.isEmpty {
-                blocks.append(.paragraph(EvidenceReportWording.noneAgainst))
-            } else {
-                blocks.append(.paragraph(EvidenceReportWording.against))
-                blocks.append(.table(EvidenceReportTable(columns: EvidenceReportWording.findingColumns, rows: findingRows(r.contraryFindings))))
-            }
-            if !r.supportingFindings.isEmpty {
-                blocks.append(.paragraph(EvidenceReportWording.inSupport))
-                blocks.append(.table(EvidenceReportTable(columns: EvidenceReportWording.findingColumns, rows: findingRows(r.supportingFindings))))
-            }
-        }
-        return blocks
-    }
-
-    var findings: [EvidenceReportBlock] {
-        guard !bundle.findings.isEmpty else { return [.paragraph(EvidenceReportWording.noFindings)] }
-        var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.findingsIntro)]
-        var order: [String] = []
-        var grouped: [String: [(Int, Finding)]] = [:]
-        for (index, finding) in bundle.findings.enumerated() {
-            let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
-            if grouped[sentence] == nil { order.append(sentence) }
-            grouped[sentence, default: []].append((index, finding))
-        }
-        for sentence in order {
-            blocks.append(.paragraph(sentence))
-            blocks.append(.table(EvidenceReportTable(columns: ["Finding", "Stated about", "Connections", "Flow ids"], rows: grouped[sentence]!.map { index, finding in
-                let id = FindingsPresentation.identifier(index)
-                var ids = finding.flowIDs.prefix(limits.flowIDsPerFinding).map(String.init).joined(separator: ", ")
-                if finding.flowIDs.count > limits.flowIDsPerFinding {
-                    ids += " (" + EvidenceReportWording.flowIDsCut(shown: limits.flowIDsPerFinding, of: finding.flowIDs.count) + ")"
-                }
-                return [EvidenceReportCell(id, style: .literal, anchor: id),
-                        EvidenceReportCell(FindingsPresentation.subject(of: finding.evidence) ?? "—", style: finding.evidence.host == nil ? .text : .literal),
-                        EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
-                        EvidenceReportCell(ids, style: .literal)]
+    for sentence in order {
+      blocks.append(.paragraph(sentence))
+      blocks.append(
+        .table(
+          EvidenceReportTable(
+            columns: ["Finding", "Stated about", "Connections", "Flow ids"],
+            rows: grouped[sentence]!.map { index, finding in
+              let id = FindingsPresentation.identifier(index)
+              var ids = finding.flowIDs.prefix(limits.flowIDsPerFinding).map(String.init).joined(
+                separator: ", ")
+              if finding.flowIDs.count > limits.flowIDsPerFinding {
+                ids +=
+                  " ("
+                  + EvidenceReportWording.flowIDsCut(
+                    shown: limits.flowIDsPerFinding, of: finding.flowIDs.count) + ")"
+              }
+              return [
+                EvidenceReportCell(id, style: .literal, anchor: id),
+                EvidenceReportCell(
+                  FindingsPresentation.subject(of: finding.evidence) ?? "—",
+                  style: finding.evidence.host == nil ? .text : .literal),
+                EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
+                EvidenceReportCell(ids, style: .literal),
+              ]
             })))
-        }
-        return blocks
     }
+    return blocks
+  }
 
-    var checks: [EvidenceReportBlock] {
-        var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.checksIntro)]
-        for report in bundle.assessment.findings.coverageReports {
-            blocks.append(.heading(EvidenceWording.checkName(report.check)))
-            blocks.append(.facts([
-                EvidenceReportFact("Behind a finding", AuditPresentation.grouped(report.flaggedFlowIDs.count), staysWithNext: true),
-                EvidenceReportFact("Looked at, nothing to report", AuditPresentation.grouped(report.satisfiedFlowIDs.count), staysWithNext: true),
-                EvidenceReportFact("Not assessed", AuditPresentation.grouped(report.unassessedCount), staysWithNext: true),
-                EvidenceReportFact("Not applicable", AuditPresentation.grouped(report.notApplicableFlowIDs.count)),
-            ]))
-            if !report.unassessed.isEmpty {
-                blocks.append(.table(EvidenceReportTable(columns: ["Connections", "Why the check could not look"], rows: report.unassessed.map {
-                    [EvidenceReportCell(AuditPresentation.grouped($0.flowIDs.count)), EvidenceReportCell($0.sentence)]
-                })))
-            }
-        }
-        return blocks
+  var checks: [EvidenceReportBlock] {
+    var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.checksIntro)]
+    for report in bundle.assessment.findings.coverageReports {
+      blocks.append(.heading(EvidenceWording.checkName(report.check)))
+      blocks.append(
+        .facts([
+          EvidenceReportFact(
+            "Behind a finding", AuditPresentation.grouped(report.flaggedFlowIDs.count),
+            staysWithNext: true),
+          EvidenceReportFact(
+            "Looked at, nothing to report",
+            AuditPresentation.grouped(report.satisfiedFlowIDs.count), staysWithNext: true),
+          EvidenceReportFact(
+            "Not assessed", AuditPresentation.grouped(report.unassessedCount), staysWithNext: true),
+          EvidenceReportFact(
+            "Not applicable", AuditPresentation.grouped(report.notApplicableFlowIDs.count)),
+        ]))
+      if !report.unassessed.isEmpty {
+        blocks.append(
+          .table(
+            EvidenceReportTable(
+              columns: ["Connections", "Why the check could not look"],
+              rows: report.unassessed.map {
+                [
+                  EvidenceReportCell(AuditPresentation.grouped($0.flowIDs.count)),
+                  EvidenceReportCell($0.sentence),
+                ]
+              })))
+      }
     }
+    return blocks
+  }
 
-    var tlsReadings: [EvidenceReportBlock] {
-        let readings = bundle.tlsReadings
-        guard !readings.isEmpty else { return [.paragraph(EvidenceReportWording.tlsIntro), .paragraph(EvidenceReportWording.noTLSReadings)] }
-        let shown = readings.prefix(limits.tlsReadingRows)
-        var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.tlsIntro),
-            .table(EvidenceReportTable(columns: ["Host", "Name from", "Version", "Read from", "Connections"], rows: shown.map { reading in
-                [EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin), EvidenceReportCell(reading.version.name),
-                 EvidenceReportCell(FindingsPresentation.basisName(reading.basis)), EvidenceReportCell(AuditPresentation.grouped(reading.connections))]
-            }))]
-        if readings.count > shown.count { blocks.append(.paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: readings.count))) }
-        return blocks
+  var tlsReadings: [EvidenceReportBlock] {
+    let readings = bundle.tlsReadings
+    guard !readings.isEmpty else {
+      return [
+        .paragraph(EvidenceReportWording.tlsIntro), .paragraph(EvidenceReportWording.noTLSReadings),
+      ]
     }
+    let shown = readings.prefix(limits.tlsReadingRows)
+    var blocks: [EvidenceReportBlock] = [
+      .paragraph(EvidenceReportWording.tlsIntro),
+      .table(
+        EvidenceReportTable(
+          columns: ["Host", "Name from", "Version", "Read from", "Connections"],
+          rows: shown.map { reading in
+            [
+              EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin),
+              EvidenceReportCell(reading.version.name),
+              EvidenceReportCell(FindingsPresentation.basisName(reading.basis)),
+              EvidenceReportCell(AuditPresentation.grouped(reading.connections)),
+            ]
+          })),
+    ]
+    if readings.count > shown.count {
+      blocks.append(
+        .paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: readings.count)))
+    }
+    return blocks
+  }
 
-    var captureBlocks: [EvidenceReportBlock] {
-        var blocks: [EvidenceReportBlock] = []
-        let lines = EvidenceExportPresentation.captureLines(capture)
-        blocks.append(.paragraph(lines[0]))
-        var counts: [(String, Int)] = [("packets.recorded", capture.packets.recorded), ("packets.written", capture.packets.written)]
-        for reason in EvidenceMissingReason.allCases {
-            if let count = capture.packets.withoutBytes[reason], count > 0 { counts.append(("packets.withoutBytes.\(reason.rawValue)", count)) }
-        }
-        if capture.beforeStart > 0 { counts.append(("writtenOutsideSession.beforeStart", capture.beforeStart)) }
-        if capture.afterEnd > 0 { counts.append(("writtenOutsideSession.afterEnd", capture.afterEnd)) }
-        blocks.append(.table(EvidenceReportTable(columns: ["Key in capture.json", "Packets"], rows: counts.map {
-            [EvidenceReportCell($0.0, style: .literal), EvidenceReportCell(AuditPresentation.grouped($0.1))]
-        })))
-        for line in lines.dropFirst() { blocks.append(.paragraph(line)) }
-        blocks.append(.heading("What the capture holds (capture.json, contents)"))
-        blocks.append(.note(EvidenceNotes.captureContents))
-        blocks.append(.heading("Packet comments (capture.json, packetComments)"))
-        blocks.append(.note(EvidenceNotes.packetComments))
-        return blocks
+  var captureBlocks: [EvidenceReportBlock] {
+    var blocks: [EvidenceReportBlock] = []
+    let lines = EvidenceExportPresentation.captureLines(capture)
+    blocks.append(.paragraph(lines[0]))
+    var counts: [(String, Int)] = [
+      ("packets.recorded", capture.packets.recorded), ("packets.written", capture.packets.written),
+    ]
+    for reason in EvidenceMissingReason.allCases {
+      if let count = capture.packets.withoutBytes[reason], count > 0 {
+        counts.append(("packets.withoutBytes.\(reason.rawValue)", count))
+      }
     }
+    if capture.beforeStart > 0 {
+      counts.append(("writtenOutsideSession.beforeStart", capture.beforeStart))
+    }
+    if capture.afterEnd > 0 { counts.append(("writtenOutsideSession.afterEnd", capture.afterEnd)) }
+    blocks.append(
+      .table(
+        EvidenceReportTable(
+          columns: ["Key in capture.json", "Packets"],
+          rows: counts.map {
+            [
+              EvidenceReportCell($0.0, style: .literal),
+              EvidenceReportCell(AuditPresentation.grouped($0.1)),
+            ]
+          })))
+    for line in lines.dropFirst() { blocks.append(.paragraph(line)) }
+    blocks.append(.heading("What the capture holds (capture.json, contents)"))
+    blocks.append(.note(EvidenceNotes.captureContents))
+    blocks.append(.heading("Packet comments (capture.json, packetComments)"))
+    blocks.append(.note(EvidenceNotes.packetComments))
+    return blocks
+  }
 }

@@ -10,120 +10,144 @@ import Foundation
 /// is full. The report's size then costs its plan and its tape (a few bytes a unit and a line),
 /// not its marks.
 public struct EvidenceReportLayout {
-    public let geometry: EvidenceReportPageGeometry
-    public var bodyFrame: CGRect { geometry.bodyFrame }
-    /// The one label column width every fact list uses.
-    public let labelColumnWidth: CGFloat
-    /// Column widths by table headings: tables with the same headings take the same shape.
-    public let tableShapes: [[String]: [CGFloat]]
-    public let pageCount: Int
-    private let report: EvidenceReport
-    private let measuring: any EvidenceReportTextMeasuring
-    private let plan: [UnitPlacement]
-    private let tape: MeasurementTape
+  public let geometry: EvidenceReportPageGeometry
+  public var bodyFrame: CGRect { geometry.bodyFrame }
+  /// The one label column width every fact list uses.
+  public let labelColumnWidth: CGFloat
+  /// Column widths by table headings: tables with the same headings take the same shape.
+  public let tableShapes: [[String]: [CGFloat]]
+  public let pageCount: Int
+  private let report: EvidenceReport
+  private let measuring: any EvidenceReportTextMeasuring
+  private let plan: [UnitPlacement]
+  private let tape: MeasurementTape
 
-    static let cellPadding: CGFloat = 4
-    static let columnGap: CGFloat = 10
+  static let cellPadding: CGFloat = 4
+  static let columnGap: CGFloat = 10
 
-    public init(report: EvidenceReport, geometry: EvidenceReportPageGeometry, measuring m: some EvidenceReportTextMeasuring) {
-        self.geometry = geometry
-        self.report = report
-        measuring = m
-        let body = geometry.bodyFrame
-        // Measure: one label column for every fact list, one shape per table heading.
-        let blocks = report.sections.flatMap(\.blocks)
-        let labels = blocks.flatMap { block -> [String] in if case .facts(let f) = block { return f.map(\.label) }; return [] }
-        let labelWidth = min(body.width * 0.36, (labels.map { m.width(of: $0, style: .label) }.max() ?? 0) + Self.columnGap)
-        var natural: [[String]: (min: [CGFloat], max: [CGFloat])] = [:]
-        for case .table(let table) in blocks {
-            var (low, high) = natural[table.columns] ?? (table.columns.map { _ in 0 }, table.columns.map { _ in 0 })
-            for (c, heading) in table.columns.enumerated() {
-                high[c] = max(high[c], m.width(of: heading, style: .tableHeader))
-                low[c] = max(low[c], Self.longestWord(heading, style: .tableHeader, m))
-            }
-            for row in table.rows {
-                for (c, cell) in row.enumerated() {
-                    let style: EvidenceReportTextStyle = cell.style == .literal ? .tableLiteral : .tableCell
-                    for line in cell.text.split(separator: "\n", omittingEmptySubsequences: false) {
-                        high[c] = max(high[c], m.width(of: String(line), style: style))
-                    }
-                    low[c] = max(low[c], Self.longestWord(cell.text, style: style, m))
-                }
-            }
-            natural[table.columns] = (low, high)
-        }
-        let pad = 2 * Self.cellPadding
-        var shapes: [[String]: [CGFloat]] = [:]
-        for (columns, widths) in natural {
-            shapes[columns] = EvidenceReportColumnWidths.automatic(minimum: widths.min.map { $0 + pad }, maximum: widths.max.map { $0 + pad },
-                                                                   into: body.width)
-        }
-        labelColumnWidth = labelWidth
-        tableShapes = shapes
-        // Break, keeping each unit's shape only, and plan the pages.
-        let tape = MeasurementTape()
-        self.tape = tape
-        var builder = UnitBuilder(measuring: MeasurementTape.Recording(base: m, tape: tape), body: body, labelWidth: labelWidth, shapes: shapes)
-        var units: [UnitShape] = []
-        builder.forEachUnit(of: report) { units.append(UnitShape($0)) }
-        (plan, pageCount) = Paginator(geometry: geometry, measuring: m, title: report.title).plan(units)
+  public init(
+    report: EvidenceReport, geometry: EvidenceReportPageGeometry,
+    measuring m: some EvidenceReportTextMeasuring
+  ) {
+    self.geometry = geometry
+    self.report = report
+    measuring = m
+    let body = geometry.bodyFrame
+    // Measure: one label column for every fact list, one shape per table heading.
+    let blocks = report.sections.flatMap(\.blocks)
+    let labels = blocks.flatMap { block -> [String] in
+      if case .facts(let f) = block { return f.map(\.label) }
+      return []
     }
-
-    /// Each page in order, made as it is handed over: its marks are let go when `body` returns.
-    public func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E) {
-        let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.title)
-        let replay = MeasurementTape.Replay(tape, base: measuring)
-        var builder = UnitBuilder(measuring: replay, body: geometry.bodyFrame, labelWidth: labelColumnWidth, shapes: tableShapes)
-        var page = 0
-        var marks: [EvidenceReportMark] = []
-        var sections: [EvidenceReportSectionKind] = []
-        var header: LayoutUnit?
-        var index = 0
-        let plan = self.plan, total = pageCount
-        func handOver() throws(E) {
-            try body(EvidenceReportPage(number: page + 1, body: marks, footer: paginator.footer(page: page + 1, of: total), sectionsStarting: sections))
-            marks.removeAll(keepingCapacity: true)
-            sections = []
-            page += 1
+    let labelWidth = min(
+      body.width * 0.36, (labels.map { m.width(of: $0, style: .label) }.max() ?? 0) + Self.columnGap
+    )
+    var natural: [[String]: (min: [CGFloat], max: [CGFloat])] = [:]
+    for case .table(let table) in blocks {
+      var (low, high) =
+        natural[table.columns] ?? (table.columns.map { _ in 0 }, table.columns.map { _ in 0 })
+      for (c, heading) in table.columns.enumerated() {
+        high[c] = max(high[c], m.width(of: heading, style: .tableHeader))
+        low[c] = max(low[c], Self.longestWord(heading, style: .tableHeader, m))
+      }
+      for row in table.rows {
+        for (c, cell) in row.enumerated() {
+          let style: EvidenceReportTextStyle = cell.style == .literal ? .tableLiteral : .tableCell
+          for line in cell.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            high[c] = max(high[c], m.width(of: String(line), style: style))
+          }
+          low[c] = max(low[c], Self.longestWord(cell.text, style: style, m))
         }
-        try builder.forEachUnit(of: report) { (unit) throws(E) in
-            let placement = plan[index]
-            index += 1
-            while placement.page > page { try handOver() }
-            if placement.repeatsHeader, let header, header.tableID == unit.tableID {
-                Paginator.place(header, top: geometry.bodyFrame.minY, repeated: true, into: &marks)
-            }
-            if unit.kind == .tableHeader { header = unit }
-            Paginator.place(unit, top: placement.top, repeated: false, into: &marks)
-            if let section = unit.section { sections.append(section) }
-        }
-        precondition(index == plan.count && replay.isAtEnd, "the report's units were broken otherwise than when the pages were planned")
-        try handOver()
+      }
+      natural[table.columns] = (low, high)
     }
+    let pad = 2 * Self.cellPadding
+    var shapes: [[String]: [CGFloat]] = [:]
+    for (columns, widths) in natural {
+      shapes[columns] = EvidenceReportColumnWidths.automatic(
+        minimum: widths.min.map { $0 + pad }, maximum: widths.max.map { $0 + pad },
+        into: body.width)
+    }
+    labelColumnWidth = labelWidth
+    tableShapes = shapes
+    // Break, keeping each unit's shape only, and plan the pages.
+    let tape = MeasurementTape()
+    self.tape = tape
+    var builder = UnitBuilder(
+      measuring: MeasurementTape.Recording(base: m, tape: tape), body: body, labelWidth: labelWidth,
+      shapes: shapes)
+    var units: [UnitShape] = []
+    builder.forEachUnit(of: report) { units.append(UnitShape($0)) }
+    (plan, pageCount) = Paginator(geometry: geometry, measuring: m, title: report.title).plan(units)
+  }
 
-    /// Every page at once: for tests and small reports; the drawer takes them one at a time.
-    public var pages: [EvidenceReportPage] {
-        var pages: [EvidenceReportPage] = []
-        forEachPage { pages.append($0) }
-        return pages
+  /// Each page in order, made as it is handed over: its marks are let go when `body` returns.
+  public func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E) {
+    let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.title)
+    let replay = MeasurementTape.Replay(tape, base: measuring)
+    var builder = UnitBuilder(
+      measuring: replay, body: geometry.bodyFrame, labelWidth: labelColumnWidth, shapes: tableShapes
+    )
+    var page = 0
+    var marks: [EvidenceReportMark] = []
+    var sections: [EvidenceReportSectionKind] = []
+    var header: LayoutUnit?
+    var index = 0
+    let plan = self.plan
+    let total = pageCount
+    func handOver() throws(E) {
+      try body(
+        EvidenceReportPage(
+          number: page + 1, body: marks, footer: paginator.footer(page: page + 1, of: total),
+          sectionsStarting: sections))
+      marks.removeAll(keepingCapacity: true)
+      sections = []
+      page += 1
     }
+    try builder.forEachUnit(of: report) { (unit) throws(E) in
+      let placement = plan[index]
+      index += 1
+      while placement.page > page { try handOver() }
+      if placement.repeatsHeader, let header, header.tableID == unit.tableID {
+        Paginator.place(header, top: geometry.bodyFrame.minY, repeated: true, into: &marks)
+      }
+      if unit.kind == .tableHeader { header = unit }
+      Paginator.place(unit, top: placement.top, repeated: false, into: &marks)
+      if let section = unit.section { sections.append(section) }
+    }
+    precondition(
+      index == plan.count && replay.isAtEnd,
+      "the report's units were broken otherwise than when the pages were planned")
+    try handOver()
+  }
 
-    static func longestWord(_ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring) -> CGFloat {
-        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { m.width(of: String($0), style: style) }.max() ?? 0
-    }
+  /// Every page at once: for tests and small reports; the drawer takes them one at a time.
+  public var pages: [EvidenceReportPage] {
+    var pages: [EvidenceReportPage] = []
+    forEachPage { pages.append($0) }
+    return pages
+  }
+
+  static func longestWord(
+    _ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring
+  ) -> CGFloat {
+    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map {
+      m.width(of: String($0), style: style)
+    }.max() ?? 0
+  }
 }
 
 /// A piece of the flow that is placed whole: a line, a fact, a table row or header, a heading.
 struct LayoutUnit {
-    enum Kind { case heading, line, fact, tableHeader, tableRow, sectionStart, title }
-    var kind: Kind
-    var height: CGFloat
-    var spaceBefore: CGFloat
-    var keepWithNext: Bool
-    /// Marks with y relative to the unit's top.
-    var marks: [EvidenceReportMark]
-    var tableID: Int?
-    var section: EvidenceReportSectionKind?
-    /// Starts a new page (a section).
-    var pageBreakBefore = false
+  enum Kind { case heading, line, fact, tableHeader, tableRow, sectionStart, title }
+  var kind: Kind
+  var height: CGFloat
+  var spaceBefore: CGFloat
+  var keepWithNext: Bool
+  /// Marks with y relative to the unit's top.
+  var marks: [EvidenceReportMark]
+  var tableID: Int?
+  var section: EvidenceReportSectionKind?
+  /// Starts a new page (a section).
+  var pageBreakBefore = false
 }
