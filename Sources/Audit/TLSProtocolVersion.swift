@@ -41,6 +41,20 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
     }
   }
 
+  /// Reads what `name` writes.
+  public init?(name: String) {
+    if let named = Self.published.first(where: { $0.name == name }) {
+      self = named
+    } else if name.hasPrefix("0x"), name.count == 6,
+      let value = UInt16(name.dropFirst(2), radix: 16)
+    {
+      self.init(rawValue: value)
+      guard hex == name, !isPublished else { return nil }
+    } else {
+      return nil
+    }
+  }
+
   public var hex: String {
     let digits = String(rawValue, radix: 16, uppercase: true)
     return "0x" + String(repeating: "0", count: 4 - digits.count) + digits

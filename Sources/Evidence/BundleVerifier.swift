@@ -241,8 +241,8 @@ public enum BundleVerifier {
   }
 
   /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.
-  static func decodeFlows(_ data: Data) -> [VerifiedFlow]? {
-    let flows = Collected<VerifiedFlow>()
+  static func decodeFlows(_ data: Data) -> [EvidenceFlowRecord.Decoded]? {
+    let flows = Collected<EvidenceFlowRecord.Decoded>()
     let reading = StreamedArrayReading(key: "flows", elements: \VerifiedFlows.flows) {
       flows.items.append($0)
     }

@@ -14,26 +14,28 @@ struct FlowsCSVComparison {
     headerHolds = rows?.next() == EvidenceFlowsCSV.headers
   }
 
-  /// The flow against the next row.
-  mutating func compare(_ flow: VerifiedFlow) {
+  /// The flow against the next row: the row flows.csv must have is the one the export writes
+  /// for the flow read back from flows.json.
+  mutating func compare(_ record: EvidenceFlowRecord.Decoded) {
     guard headerHolds, let row = rows?.next() else { return }
     defer { compared += 1 }
-    let header = EvidenceFlowsCSV.headers
+    let header = EvidenceFlowsCSV.Column.allCases
     guard row.count == header.count else {
       problems.append(
         "row \(compared + 2) of flows.csv has \(row.count) cells, not \(header.count)")
       return
     }
-    let expected = flow.csvCells
-    for (column, key) in header.enumerated() {
-      let cell = EvidenceFlowsCSV.spreadsheetCell(expected[key] ?? "")
-      guard row[column] != cell else { continue }
+    let expected = EvidenceFlowsCSV.cells(record.flow, findingIDs: record.findingIDs)
+    for column in header {
+      let cell = EvidenceFlowsCSV.spreadsheetCell(expected[column.rawValue])
+      let found = row[column.rawValue]
+      guard found != cell else { continue }
       // The duration is a number, which the two files may spell differently.
-      if key == "durationSeconds", let value = Double(row[column]), value == flow.durationSeconds {
+      if column == .durationSeconds, let value = Double(found), value == Double(cell) {
         continue
       }
       problems.append(
-        "row \(compared + 2) of flows.csv (flow \(flow.id)) has \(key) “\(row[column])”; flows.json says “\(cell)”"
+        "row \(compared + 2) of flows.csv (flow \(record.flow.id)) has \(column.identifier) “\(found)”; flows.json says “\(cell)”"
       )
     }
   }

@@ -66,7 +66,7 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
 final class FlowsJSONReading {
   private(set) var csv: FlowsCSVComparison
   private(set) var flows: [(id: Int64, findingIDs: [String])] = []
-  private var reading: StreamedArrayReading<VerifiedFlows, VerifiedFlow>!
+  private var reading: StreamedArrayReading<VerifiedFlows, EvidenceFlowRecord.Decoded>!
 
   init(csv: CSVRows?) {
     self.csv = FlowsCSVComparison(csv)
@@ -79,8 +79,8 @@ final class FlowsJSONReading {
 
   func finish() -> (syntax: String?, readable: Bool) { reading.finish() }
 
-  private func take(_ flow: VerifiedFlow) {
-    csv.compare(flow)
-    flows.append((flow.id, flow.findingIDs))
+  private func take(_ record: EvidenceFlowRecord.Decoded) {
+    csv.compare(record)
+    flows.append((record.flow.id, record.findingIDs))
   }
 }

@@ -3,126 +3,150 @@ import Foundation
 
 /// How a `StoredFlow` is laid out in the `flows` table: the disk format of every reading.
 enum FlowRow {
-  /// Columns written by `upsertFlow`, in the order of `values(of:)`.
-  static let writtenColumns = [
-    "session", "protocol", "addr_a", "port_a", "addr_b", "port_b", "first_seen", "last_seen",
-    "bytes_out", "bytes_in", "packet_count", "tls_status", "sni", "dns_name", "dns_other_names",
-    "stream_opening", "client_versions_form", "client_versions", "client_alpn",
-    "client_alpn_dropped",
-    "client_ech", "server_answer", "server_version", "server_cipher", "server_from_hrr",
-    "server_source",
-    "server_alert", "quic_version", "quic_end", "cert_visibility", "cert_absence",
-    "cert_chain_complete",
-  ]
-
   /// Names are joined with a line feed, which no host name contains.
   static let nameSeparator = "\n"
 
-  static func values(of flow: StoredFlow) -> [SQLiteValue] {
-    var values: [SQLiteValue] = [
-      .integer(flow.captureSessionID), .int(flow.ipProtocol.rawValue),
-      .text(flow.peers.a.address), .int(flow.peers.a.port), .text(flow.peers.b.address),
-      .int(flow.peers.b.port),
-      .integer(Instant.nanoseconds(flow.firstSeen)), .integer(Instant.nanoseconds(flow.lastSeen)),
-      .integer(Int64(clamping: flow.bytesOut)), .integer(Int64(clamping: flow.bytesIn)),
-      .int(flow.packetCount),
-      .int(flow.tlsStatus.rawValue), .string(flow.sni), .string(flow.dnsName),
-      .text(flow.dnsOtherNames.joined(separator: nameSeparator)),
-      .int(flow.streamOpening?.rawValue),
-    ]
+  /// The row's values, by column: what a column does not hold for this flow stays NULL.
+  static func values(of flow: StoredFlow) -> ColumnValues<FlowColumn, SQLiteValue> {
+    var row = ColumnValues<FlowColumn, SQLiteValue>(filledWith: .null)
+    row[.id] = .integer(flow.id)
+    row[.session] = .integer(flow.captureSessionID)
+    row[.protocol] = .int(flow.ipProtocol.rawValue)
+    row[.addrA] = .text(flow.peers.a.address)
+    row[.portA] = .int(flow.peers.a.port)
+    row[.addrB] = .text(flow.peers.b.address)
+    row[.portB] = .int(flow.peers.b.port)
+    row[.firstSeen] = .integer(Instant.nanoseconds(flow.firstSeen))
+    row[.lastSeen] = .integer(Instant.nanoseconds(flow.lastSeen))
+    row[.bytesOut] = .integer(Int64(clamping: flow.bytesOut))
+    row[.bytesIn] = .integer(Int64(clamping: flow.bytesIn))
+    row[.packetCount] = .int(flow.packetCount)
+    row[.tlsStatus] = .int(flow.tlsStatus.rawValue)
+    row[.sni] = .string(flow.sni)
+    row[.dnsName] = .string(flow.dnsName)
+    row[.dnsOtherNames] = .text(flow.dnsOtherNames.joined(separator: nameSeparator))
+    row[.streamOpening] = .int(flow.streamOpening?.rawValue)
     if let offer = flow.clientTLS {
-      values += [
-        .int(offer.versionsForm.rawValue),
-        .text(offer.versions.map { String($0.rawValue) }.joined(separator: ",")),
-        .text(offer.alpn.joined(separator: nameSeparator)),
-        .int(offer.droppedALPNCount), .bool(offer.encryptedClientHello),
-      ]
-    } else {
-      values += [.null, .null, .null, .null, .null]
+      row[.clientVersionsForm] = .int(offer.versionsForm.rawValue)
+      row[.clientVersions] = .text(
+        offer.versions.map { String($0.rawValue) }.joined(separator: ","))
+      row[.clientAlpn] = .text(offer.alpn.joined(separator: nameSeparator))
+      row[.clientAlpnDropped] = .int(offer.droppedALPNCount)
+      row[.clientEch] = .bool(offer.encryptedClientHello)
     }
     switch flow.serverTLS {
-    case nil:
-      values += [.null, .null, .null, .null, .null, .null]
+    case nil: break
     case .negotiated(let version, let cipher, let hrr, let source)?:
-      values += [
-        .integer(1), .int(version.rawValue), .int(cipher), .bool(hrr), .int(source.rawValue), .null,
-      ]
+      row[.serverAnswer] = .integer(1)
+      row[.serverVersion] = .int(version.rawValue)
+      row[.serverCipher] = .int(cipher)
+      row[.serverFromHrr] = .bool(hrr)
+      row[.serverSource] = .int(source.rawValue)
     case .refused(let alert)?:
-      values += [.integer(2), .null, .null, .null, .null, .int(alert)]
+      row[.serverAnswer] = .integer(2)
+      row[.serverAlert] = .int(alert)
     }
-    values += [.int(flow.quic?.version), .int(flow.quic?.end.rawValue)]
+    row[.quicVersion] = .int(flow.quic?.version)
+    row[.quicEnd] = .int(flow.quic?.end.rawValue)
     switch flow.serverCertificate {
-    case .notRead: values += [.integer(0), .null, .null]
-    case .presented(_, let complete): values += [.integer(1), .null, .bool(complete)]
-    case .notSent(let absence): values += [.integer(2), .int(absence.rawValue), .null]
-    case .encryptedInHandshake: values += [.integer(3), .null, .null]
-    case .replacedByInspection: values += [.integer(4), .null, .null]
-    case .noNegotiation: values += [.integer(5), .null, .null]
+    case .notRead: row[.certVisibility] = .integer(0)
+    case .presented(_, let complete):
+      row[.certVisibility] = .integer(1)
+      row[.certChainComplete] = .bool(complete)
+    case .notSent(let absence):
+      row[.certVisibility] = .integer(2)
+      row[.certAbsence] = .int(absence.rawValue)
+    case .encryptedInHandshake: row[.certVisibility] = .integer(3)
+    case .replacedByInspection: row[.certVisibility] = .integer(4)
+    case .noNegotiation: row[.certVisibility] = .integer(5)
     }
-    return values
+    row[.auditSessionId] = .int(flow.auditSessionID)
+    return row
   }
 
-  /// Reads a row selected with `FlowStore.flowColumns` (the chain is filled in afterwards).
+  /// Reads a row selected with `FlowColumn.selectList` (the chain is filled in afterwards).
   /// Text a session repeats (addresses, names, version lists) is kept once in `shared`.
   static func flow(from row: SQLiteRow, sharing shared: SharedValues = SharedValues()) -> StoredFlow
   {
-    func string(_ i: Int32) -> String { shared.string(row.string(i)) }
-    func optionalString(_ i: Int32) -> String? { row.isNull(i) ? nil : string(i) }
-    func names(_ i: Int32) -> [String] {
-      guard let text = row.optionalString(i), !text.isEmpty else { return [] }
+    func string(_ c: FlowColumn) -> String { shared.string(row.string(c)) }
+    func optionalString(_ c: FlowColumn) -> String? { row.isNull(c) ? nil : string(c) }
+    func names(_ c: FlowColumn) -> [String] {
+      guard let text = row.optionalString(c), !text.isEmpty else { return [] }
       return shared.list(text) { $0.components(separatedBy: nameSeparator).map(shared.string) }
     }
     var offer: ClientTLSOffer?
-    if let form = row.optionalInt64(17).flatMap({ ClientTLSOffer.VersionsForm(rawValue: Int($0)) })
-    {
-      let versions = shared.versions(row.string(18)) {
+    if let form = row.optionalInt64(.clientVersionsForm).flatMap({
+      ClientTLSOffer.VersionsForm(rawValue: Int($0))
+    }) {
+      let versions = shared.versions(row.string(.clientVersions)) {
         $0.split(separator: ",").compactMap { UInt16($0) }.map(TLSProtocolVersion.init(rawValue:))
       }
       offer = ClientTLSOffer(
-        versionsForm: form, versions: versions, alpn: names(19),
-        droppedALPNCount: row.int(20), encryptedClientHello: row.bool(21))
+        versionsForm: form, versions: versions, alpn: names(.clientAlpn),
+        droppedALPNCount: row.int(.clientAlpnDropped), encryptedClientHello: row.bool(.clientEch))
     }
     var answer: ServerTLSAnswer?
-    switch row.optionalInt64(22) {
+    switch row.optionalInt64(.serverAnswer) {
     case 1?:
       answer = .negotiated(
-        version: TLSProtocolVersion(rawValue: UInt16(truncatingIfNeeded: row.int64(23))),
-        cipherSuite: UInt16(truncatingIfNeeded: row.int64(24)), fromHelloRetryRequest: row.bool(25),
-        source: TLSReadingSource(rawValue: row.int(26)) ?? .serverHello)
+        version: TLSProtocolVersion(
+          rawValue: UInt16(truncatingIfNeeded: row.int64(.serverVersion))),
+        cipherSuite: UInt16(truncatingIfNeeded: row.int64(.serverCipher)),
+        fromHelloRetryRequest: row.bool(.serverFromHrr),
+        source: TLSReadingSource(rawValue: row.int(.serverSource)) ?? .serverHello)
     case 2?:
-      answer = .refused(alert: UInt8(truncatingIfNeeded: row.int64(27)))
+      answer = .refused(alert: UInt8(truncatingIfNeeded: row.int64(.serverAlert)))
     default:
       answer = nil
     }
     var quic: QUICReading?
-    if let version = row.optionalInt64(28), let end = QUICReading.End(rawValue: row.int(29)) {
+    if let version = row.optionalInt64(.quicVersion),
+      let end = QUICReading.End(rawValue: row.int(.quicEnd))
+    {
       quic = QUICReading(version: UInt32(truncatingIfNeeded: version), end: end)
     }
     let certificate: CertificateVisibility
-    switch row.int(30) {
-    case 1: certificate = .presented(chain: [], chainIsComplete: row.bool(32))
+    switch row.int(.certVisibility) {
+    case 1: certificate = .presented(chain: [], chainIsComplete: row.bool(.certChainComplete))
     case 2:
-      certificate = .notSent(CertificateAbsence(rawValue: row.int(31)) ?? .emptyCertificateMessage)
+      certificate = .notSent(
+        CertificateAbsence(rawValue: row.int(.certAbsence)) ?? .emptyCertificateMessage)
     case 3: certificate = .encryptedInHandshake
     case 4: certificate = .replacedByInspection
     case 5: certificate = .noNegotiation
     default: certificate = .notRead
     }
     return StoredFlow(
-      id: row.int64(0), captureSessionID: row.int64(1),
-      ipProtocol: IPProtocolNumber(rawValue: UInt8(truncatingIfNeeded: row.int64(2))),
+      id: row.int64(.id), captureSessionID: row.int64(.session),
+      ipProtocol: IPProtocolNumber(rawValue: UInt8(truncatingIfNeeded: row.int64(.protocol))),
       peers: FlowPeers(
-        FlowEndpoint(address: string(3), port: UInt16(truncatingIfNeeded: row.int64(4))),
-        FlowEndpoint(address: string(5), port: UInt16(truncatingIfNeeded: row.int64(6)))),
-      firstSeen: row.date(7), lastSeen: row.date(8),
-      bytesOut: UInt64(max(0, row.int64(9))), bytesIn: UInt64(max(0, row.int64(10))),
-      packetCount: row.int(11),
-      tlsStatus: TLSInspectionStatus(rawValue: row.int(12)) ?? .encrypted,
-      sni: optionalString(13), dnsName: optionalString(14), dnsOtherNames: names(15),
-      streamOpening: row.optionalInt64(16).flatMap { StreamOpening(rawValue: Int($0)) },
+        FlowEndpoint(
+          address: string(.addrA), port: UInt16(truncatingIfNeeded: row.int64(.portA))),
+        FlowEndpoint(
+          address: string(.addrB), port: UInt16(truncatingIfNeeded: row.int64(.portB)))),
+      firstSeen: row.date(.firstSeen), lastSeen: row.date(.lastSeen),
+      bytesOut: UInt64(max(0, row.int64(.bytesOut))), bytesIn: UInt64(max(0, row.int64(.bytesIn))),
+      packetCount: row.int(.packetCount),
+      tlsStatus: TLSInspectionStatus(rawValue: row.int(.tlsStatus)) ?? .encrypted,
+      sni: optionalString(.sni), dnsName: optionalString(.dnsName),
+      dnsOtherNames: names(.dnsOtherNames),
+      streamOpening: row.optionalInt64(.streamOpening).flatMap { StreamOpening(rawValue: Int($0)) },
       clientTLS: offer, serverTLS: answer, quic: quic, serverCertificate: certificate,
-      auditSessionID: row.optionalInt64(33))
+      auditSessionID: row.optionalInt64(.auditSessionId))
   }
+}
+
+/// A row selected with `FlowColumn.selectList` is read by column: its place in the row is the
+/// column's own.
+extension SQLiteRow {
+  fileprivate func isNull(_ c: FlowColumn) -> Bool { isNull(Int32(c.rawValue)) }
+  fileprivate func int64(_ c: FlowColumn) -> Int64 { int64(Int32(c.rawValue)) }
+  fileprivate func int(_ c: FlowColumn) -> Int { int(Int32(c.rawValue)) }
+  fileprivate func optionalInt64(_ c: FlowColumn) -> Int64? { optionalInt64(Int32(c.rawValue)) }
+  fileprivate func bool(_ c: FlowColumn) -> Bool { bool(Int32(c.rawValue)) }
+  fileprivate func string(_ c: FlowColumn) -> String { string(Int32(c.rawValue)) }
+  fileprivate func optionalString(_ c: FlowColumn) -> String? { optionalString(Int32(c.rawValue)) }
+  fileprivate func date(_ c: FlowColumn) -> Date { date(Int32(c.rawValue)) }
 }
 
 /// One copy of each value that flows of a session repeat: the device's address, a server's

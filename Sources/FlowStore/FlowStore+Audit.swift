@@ -287,7 +287,7 @@ extension FlowStore {
 
   /// A session's flows, oldest first.
   static let sessionFlowsSQL =
-    "SELECT \(flowColumns) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?"
+    "SELECT \(FlowColumn.selectList) FROM flows WHERE audit_session_id = ? ORDER BY first_seen, id LIMIT ?"
 
   public func flowCount(inAuditSession id: Int64) throws -> Int {
     try wrap {

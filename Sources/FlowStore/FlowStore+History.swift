@@ -85,36 +85,19 @@ extension FlowStore {
 
   // MARK: Flows
 
-  static let flowColumns = """
-    id, session, protocol, addr_a, port_a, addr_b, port_b, first_seen, last_seen, bytes_out, bytes_in,
-    packet_count, tls_status, sni, dns_name, dns_other_names, stream_opening, client_versions_form,
-    client_versions, client_alpn, client_alpn_dropped, client_ech, server_answer, server_version,
-    server_cipher, server_from_hrr, server_source, server_alert, quic_version, quic_end,
-    cert_visibility, cert_absence, cert_chain_complete, audit_session_id
-    """
-
   /// Writes a flow. A new flow (id 0) is inserted and tagged, in the same statement, with the
   /// audit session open at that moment; an existing one is updated and, if untagged, tagged
   /// with the session open now (it was active while that session recorded). Returns the id.
   @discardableResult
   public func upsertFlow(_ flow: StoredFlow) throws -> Int64 {
-    let values = FlowRow.values(of: flow)
+    let values = FlowRow.values(of: flow).values(of: FlowColumn.written)
     return try wrap {
-      let openSession = "(SELECT id FROM audit_sessions WHERE ended_at IS NULL)"
       let id: Int64
       if flow.id == 0 {
-        let columns = FlowRow.writtenColumns.joined(separator: ", ")
-        let marks = Array(repeating: "?", count: FlowRow.writtenColumns.count).joined(
-          separator: ", ")
-        try db.run(
-          "INSERT INTO flows (\(columns), audit_session_id) VALUES (\(marks), \(openSession))",
-          values)
+        try db.run(Self.insertFlow, values)
         id = db.lastInsertRowID
       } else {
-        let assignments = FlowRow.writtenColumns.map { "\($0) = ?" }.joined(separator: ", ")
-        try db.run(
-          "UPDATE flows SET \(assignments), audit_session_id = COALESCE(audit_session_id, \(openSession)) WHERE id = ?",
-          values + [.integer(flow.id)])
+        try db.run(Self.updateFlow, values + [.integer(flow.id)])
         id = flow.id
         try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
       }
@@ -129,14 +112,28 @@ extension FlowStore {
     }
   }
 
+  private static let openAuditSession = "(SELECT id FROM audit_sessions WHERE ended_at IS NULL)"
+
+  private static let insertFlow = """
+    INSERT INTO flows (\(FlowColumn.written.map(\.name).joined(separator: ", ")), \
+    \(FlowColumn.auditSessionId.name)) \
+    VALUES (\(FlowColumn.written.map { _ in "?" }.joined(separator: ", ")), \(openAuditSession))
+    """
+
+  private static let updateFlow = """
+    UPDATE flows SET \(FlowColumn.written.map { "\($0.name) = ?" }.joined(separator: ", ")), \
+    \(FlowColumn.auditSessionId.name) = \
+    COALESCE(\(FlowColumn.auditSessionId.name), \(openAuditSession)) WHERE id = ?
+    """
+
   public func flow(id: Int64) throws -> StoredFlow? {
-    try readFlows("SELECT \(Self.flowColumns) FROM flows WHERE id = ?", [.integer(id)]).first
+    try readFlows("SELECT \(FlowColumn.selectList) FROM flows WHERE id = ?", [.integer(id)]).first
   }
 
   /// Every flow of the history, oldest first.
   public func allFlows(limit: Int = Int.max) throws -> [StoredFlow] {
     try readFlows(
-      "SELECT \(Self.flowColumns) FROM flows ORDER BY first_seen, id LIMIT ?", [.int(limit)])
+      "SELECT \(FlowColumn.selectList) FROM flows ORDER BY first_seen, id LIMIT ?", [.int(limit)])
   }
 
   public func historyFlowCount() throws -> Int {
@@ -153,13 +150,20 @@ extension FlowStore {
     return flows
   }
 
-  /// Each flow the query selects (with `flowColumns`), its certificate chain read with it.
+  /// Each flow the query selects (with `FlowColumn.selectList`), its certificate chain read with it.
   static func forEachFlow(
     on db: SQLiteConnection, _ sql: String, _ bindings: [SQLiteValue],
     _ body: (StoredFlow) throws -> Void
   ) throws {
     let shared = SharedValues()
+    var namesChecked = false
     try db.query(sql, bindings) { row in
+      if !namesChecked {
+        precondition(
+          row.columnNames == FlowColumn.allCases.map(\.name),
+          "a flow query selects other columns than FlowColumn.selectList")
+        namesChecked = true
+      }
       var flow = FlowRow.flow(from: row, sharing: shared)
       if case .presented(_, let complete) = flow.serverCertificate {
         let chain = try db.rows(

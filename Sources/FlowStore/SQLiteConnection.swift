@@ -198,7 +198,7 @@ public final class SQLiteStatement {
   }
 }
 
-/// The current row of a statement, read by column index.
+/// The current row of a statement, read by column index (named columns: see `FlowColumn`).
 public struct SQLiteRow {
   let statement: SQLiteStatement
 
@@ -218,5 +218,11 @@ public struct SQLiteRow {
     return Data(bytes: bytes, count: count)
   }
   public func date(_ i: Int32) -> Date { Instant.date(nanoseconds: int64(i)) }
+  /// The names of the statement's result columns, in their order.
+  public var columnNames: [String] {
+    (0..<sqlite3_column_count(statement.handle)).map {
+      sqlite3_column_name(statement.handle, $0).map { String(cString: $0) } ?? ""
+    }
+  }
   public func optionalDate(_ i: Int32) -> Date? { isNull(i) ? nil : date(i) }
 }

@@ -36,6 +36,52 @@ public enum FlowFixture {
       tlsStatus: port == 443 ? .encrypted : .plaintext, quic: quic)
   }
 
+  /// A flow of each kind of reading the store and the documents carry: every value of every field
+  /// at least once (a full TLS handshake, a refusal, QUIC, a resumption, inspection, IPv6, ICMP).
+  public static var everyReading: [StoredFlow] {
+    var flows: [StoredFlow] = []
+    let chain = [Data([0x30, 0x82, 0x01, 0x02, 0xff]), Data([0x30, 0x03, 0x00])]
+    var full = FlowFixture.tcp(at: 0, sni: "api.example.com", status: .notInspectable)
+    full.dnsName = "api.example.com"
+    full.dnsOtherNames = ["cdn.example.net", "other.example.org"]
+    full.streamOpening = .tlsHandshake
+    full.clientTLS = ClientTLSOffer(
+      versionsForm: .listed, versions: [.tls13, .tls12], alpn: ["h2", "http/1.1"],
+      droppedALPNCount: 1, encryptedClientHello: true)
+    full.serverTLS = .negotiated(
+      version: .tls12, cipherSuite: 0xc02f, fromHelloRetryRequest: true, source: .upstreamConnection
+    )
+    full.serverCertificate = .presented(chain: chain, chainIsComplete: false)
+    full.bytesOut = 123_456_789_012
+    flows.append(full)
+    var refused = FlowFixture.tcp(at: 1)
+    refused.clientTLS = ClientTLSOffer(versionsForm: .upTo, versions: [.tls10])
+    refused.serverTLS = .refused(alert: 70)
+    refused.serverCertificate = .noNegotiation
+    flows.append(refused)
+    var quic = FlowFixture.udp(
+      at: 2, quic: QUICReading(version: QUICReading.version2, end: .server))
+    quic.serverCertificate = .encryptedInHandshake
+    flows.append(quic)
+    var resumed = FlowFixture.tcp(at: 3)
+    resumed.serverCertificate = .notSent(.sessionResumed)
+    flows.append(resumed)
+    var replaced = FlowFixture.tcp(at: 4, status: .inspected)
+    replaced.serverCertificate = .replacedByInspection
+    replaced.streamOpening = .unrecognised
+    flows.append(replaced)
+    var v6 = FlowFixture.tcp(
+      port: 80, at: 5, status: .plaintext, deviceAddress: "fd00::2", serverAddress: "2001:db8::1")
+    v6.streamOpening = .httpRequest
+    flows.append(v6)
+    var icmp = FlowFixture.tcp(at: 6)
+    icmp.ipProtocol = .icmp
+    icmp.peers = FlowPeers(
+      FlowEndpoint(address: "10.0.0.2", port: 0), FlowEndpoint(address: "8.8.8.8", port: 0))
+    flows.append(icmp)
+    return flows
+  }
+
   public static let environment = AuditEnvironment(
     deviceModel: "Pixel 8", osVersion: "Android 15", toolVersion: "0.1.0")
 

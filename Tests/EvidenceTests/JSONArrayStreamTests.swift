@@ -1,6 +1,7 @@
 import Audit
 import Foundation
 import Sample
+import TestSupport
 import XCTest
 
 @testable import Evidence
@@ -69,8 +70,10 @@ final class JSONArrayStreamTests: XCTestCase {
   }
 
   func testVerifyDecodesTheFlowsOneAtATimeAndStillRefusesADamagedRest() throws {
-    let flow =
-      #"{"id": 1, "protocol": "tcp", "firstSeen": "a", "lastSeen": "b", "durationSeconds": 0, "bytesOut": 0, "bytesIn": 0, "packetCount": 0, "peers": [], "tlsStatus": "none", "name": null, "sni": null, "dnsName": null, "dnsOtherNames": [], "streamOpening": null, "clientTLS": null, "serverTLS": null, "quic": null, "serverCertificate": {"visibility": "unknown"}, "findingIDs": []}"#
+    var writer = JSONWriter()
+    EvidenceFlowRecord.write(
+      FlowFixture.tcp(id: 1, sni: "api.example-health.de"), findingIDs: [], to: &writer)
+    let flow = String(decoding: writer.bytes, as: UTF8.self)
     XCTAssertEqual(
       BundleVerifier.decodeFlows(
         Data(#"{"flows": [\#(flow), \#(flow)], "formatVersion": 1}"#.utf8))?.count, 2)
@@ -84,6 +87,10 @@ final class JSONArrayStreamTests: XCTestCase {
       BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow), {"id": "one"}]}"#.utf8)),
       "every flow must decode")
     XCTAssertNil(BundleVerifier.decodeFlows(Data(#"{"flows": [\#(flow)"#.utf8)), "cut short")
+    let unnamedStatus = flow.replacingOccurrences(of: #""encrypted""#, with: #""none""#)
+    XCTAssertNil(
+      BundleVerifier.decodeFlows(Data(#"{"flows": [\#(unnamedStatus)]}"#.utf8)),
+      "a status the format does not define")
   }
 
   /// flows.json's verdict read in pieces against the verdict on the whole document, on mutations

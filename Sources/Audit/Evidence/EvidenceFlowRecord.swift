@@ -11,134 +11,134 @@ public enum EvidenceFlowRecord {
   /// tree: twenty thousand of them are a sixth of an export's second core).
   public static func write(_ f: StoredFlow, findingIDs: [String], to w: inout JSONWriter) {
     w.beginObject()
-    w.key("bytesIn")
+    w.key(Key.bytesIn)
     w.int(f.bytesIn)
-    w.key("bytesOut")
+    w.key(Key.bytesOut)
     w.int(f.bytesOut)
-    w.key("clientTLS")
+    w.key(Key.clientTLS)
     if let offer = f.clientTLS {
       w.beginObject()
-      w.key("alpn")
+      w.key(ClientKey.alpn)
       w.strings(offer.alpn)
-      w.key("droppedALPNCount")
+      w.key(ClientKey.droppedALPNCount)
       w.int(offer.droppedALPNCount)
-      w.key("encryptedClientHello")
+      w.key(ClientKey.encryptedClientHello)
       w.bool(offer.encryptedClientHello)
-      w.key("versions")
+      w.key(ClientKey.versions)
       w.beginArray()
       for version in offer.versions { w.string(version.name) }
       w.endArray()
-      w.key("versionsForm")
+      w.key(ClientKey.versionsForm)
       w.string(offer.versionsForm.name)
       w.endObject()
     } else {
       w.null()
     }
-    w.key("dnsName")
+    w.key(Key.dnsName)
     w.string(f.dnsName)
-    w.key("dnsOtherNames")
+    w.key(Key.dnsOtherNames)
     w.strings(f.dnsOtherNames)
-    w.key("durationSeconds")
+    w.key(Key.durationSeconds)
     w.double(
       Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)
-    w.key("findingIDs")
+    w.key(Key.findingIDs)
     w.strings(findingIDs)
-    w.key("firstSeen")
+    w.key(Key.firstSeen)
     w.string(Instant.rfc3339(f.firstSeen))
-    w.key("id")
+    w.key(Key.id)
     w.int(f.id)
-    w.key("lastSeen")
+    w.key(Key.lastSeen)
     w.string(Instant.rfc3339(f.lastSeen))
-    w.key("name")
+    w.key(Key.name)
     if let name = f.name {
       w.beginObject()
-      w.key("origin")
+      w.key(NameKey.origin)
       w.string(name.origin.rawValue)
-      w.key("text")
+      w.key(NameKey.text)
       w.string(name.text)
       w.endObject()
     } else {
       w.null()
     }
-    w.key("packetCount")
+    w.key(Key.packetCount)
     w.int(f.packetCount)
     func peer(_ end: FlowEndpoint) {
       w.beginObject()
-      w.key("address")
+      w.key(PeerKey.address)
       w.string(end.address)
-      w.key("port")
+      w.key(PeerKey.port)
       w.int(end.port)
       w.endObject()
     }
-    w.key("peers")
+    w.key(Key.peers)
     w.beginArray()
     peer(f.peers.a)
     peer(f.peers.b)
     w.endArray()
-    w.key("protocol")
+    w.key(Key.`protocol`)
     w.string(f.ipProtocol.name)
-    w.key("quic")
+    w.key(Key.quic)
     if let quic = f.quic {
       w.beginObject()
-      w.key("end")
+      w.key(QUICKey.end)
       w.string(quic.end.name)
-      w.key("version")
+      w.key(QUICKey.version)
       w.string(quic.versionName)
-      w.key("versionValue")
+      w.key(QUICKey.versionValue)
       w.int(quic.version)
       w.endObject()
     } else {
       w.null()
     }
-    w.key("serverCertificate")
+    w.key(Key.serverCertificate)
     w.beginObject()
     switch f.serverCertificate {
     case .presented(let chain, let complete):
-      w.key("chain")
+      w.key(CertificateKey.chain)
       w.beginArray()
       for certificate in chain { w.string(certificate.base64EncodedString()) }
       w.endArray()
-      w.key("chainIsComplete")
+      w.key(CertificateKey.chainIsComplete)
       w.bool(complete)
     case .notSent(let absence):
-      w.key("absence")
+      w.key(CertificateKey.absence)
       w.string(absence.name)
     default: break
     }
-    w.key("visibility")
+    w.key(CertificateKey.visibility)
     w.string(f.serverCertificate.name)
     w.endObject()
-    w.key("serverTLS")
+    w.key(Key.serverTLS)
     switch f.serverTLS {
     case nil: w.null()
     case .negotiated(let version, let cipher, let hrr, let source)?:
       w.beginObject()
-      w.key("answer")
+      w.key(ServerKey.answer)
       w.string("negotiated")
-      w.key("cipherSuite")
+      w.key(ServerKey.cipherSuite)
       w.string(cipherSuiteText(cipher))
-      w.key("fromHelloRetryRequest")
+      w.key(ServerKey.fromHelloRetryRequest)
       w.bool(hrr)
-      w.key("source")
+      w.key(ServerKey.source)
       w.string(source.name)
-      w.key("version")
+      w.key(ServerKey.version)
       w.string(version.name)
-      w.key("versionValue")
+      w.key(ServerKey.versionValue)
       w.int(version.rawValue)
       w.endObject()
     case .refused(let alert)?:
       w.beginObject()
-      w.key("alert")
+      w.key(ServerKey.alert)
       w.int(alert)
-      w.key("answer")
+      w.key(ServerKey.answer)
       w.string("refused")
       w.endObject()
     }
-    w.key("sni")
+    w.key(Key.sni)
     w.string(f.sni)
-    w.key("streamOpening")
+    w.key(Key.streamOpening)
     w.string(f.streamOpening?.name)
-    w.key("tlsStatus")
+    w.key(Key.tlsStatus)
     w.string(f.tlsStatus.name)
     w.endObject()
   }
@@ -148,17 +148,17 @@ public enum EvidenceFlowRecord {
 /// view: of a chain only the server's own certificate, several values in a cell separated by a
 /// space, TLS versions without one (TLS1.2, or 0x7F1C when it has no name).
 public enum EvidenceFlowsCSV {
-  public static let headers = [
-    "id", "protocol", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn",
-    "packetCount",
-    "peerA", "peerB", "tlsStatus", "name", "nameOrigin", "sni", "dnsName", "dnsOtherNames",
-    "streamOpening",
-    "clientVersionsForm", "clientVersions", "alpn", "droppedALPNCount", "encryptedClientHello",
-    "serverAnswer", "serverVersion", "cipherSuite", "fromHelloRetryRequest", "serverSource",
-    "alert",
-    "quicVersion", "quicEnd", "certificateVisibility", "serverCertificate", "chainIsComplete",
-    "findingIDs",
-  ]
+  /// The columns in the file's order; a column's header is its case's name.
+  public enum Column: Int, TableColumns {
+    case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
+    case peerA, peerB, tlsStatus, name, nameOrigin, sni, dnsName, dnsOtherNames, streamOpening
+    case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello
+    case serverAnswer, serverVersion, cipherSuite, fromHelloRetryRequest, serverSource, alert
+    case quicVersion, quicEnd, certificateVisibility, serverCertificate, chainIsComplete
+    case findingIDs
+  }
+
+  public static let headers = Column.allCases.map(\.identifier)
 
   public static var headerLine: String { line(headers) }
 
@@ -171,46 +171,57 @@ public enum EvidenceFlowsCSV {
     appendLine(cells(f, findingIDs: findingIDs), to: &out)
   }
 
-  static func cells(_ f: StoredFlow, findingIDs: [String]) -> [String] {
-    var cells: [String] = []
-    cells.reserveCapacity(headers.count)
-    cells += [
-      String(f.id), f.ipProtocol.name, Instant.rfc3339(f.firstSeen), Instant.rfc3339(f.lastSeen),
-      JSONText.number(
-        Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000),
-      String(f.bytesOut), String(f.bytesIn), String(f.packetCount), f.peers.a.text, f.peers.b.text,
-      f.tlsStatus.name,
-      f.name?.text ?? "", f.name?.origin.rawValue ?? "", f.sni ?? "", f.dnsName ?? "",
-      f.dnsOtherNames.joined(separator: " "),
-      f.streamOpening?.name ?? "",
-    ]
+  /// The flow's cells in the columns' order: what a column does not hold for it stays empty.
+  public static func cells(_ f: StoredFlow, findingIDs: [String]) -> [String] {
+    var row = ColumnValues<Column, String>(filledWith: "")
+    row[.id] = String(f.id)
+    row[.protocol] = f.ipProtocol.name
+    row[.firstSeen] = Instant.rfc3339(f.firstSeen)
+    row[.lastSeen] = Instant.rfc3339(f.lastSeen)
+    row[.durationSeconds] = JSONText.number(
+      Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)
+    row[.bytesOut] = String(f.bytesOut)
+    row[.bytesIn] = String(f.bytesIn)
+    row[.packetCount] = String(f.packetCount)
+    row[.peerA] = f.peers.a.text
+    row[.peerB] = f.peers.b.text
+    row[.tlsStatus] = f.tlsStatus.name
+    if let name = f.name {
+      row[.name] = name.text
+      row[.nameOrigin] = name.origin.rawValue
+    }
+    row[.sni] = f.sni ?? ""
+    row[.dnsName] = f.dnsName ?? ""
+    row[.dnsOtherNames] = f.dnsOtherNames.joined(separator: " ")
+    row[.streamOpening] = f.streamOpening?.name ?? ""
     if let offer = f.clientTLS {
-      cells += [
-        offer.versionsForm.name, offer.versions.map(\.compactName).joined(separator: " "),
-        offer.alpn.joined(separator: " "),
-        String(offer.droppedALPNCount), offer.encryptedClientHello ? "true" : "false",
-      ]
-    } else {
-      cells += ["", "", "", "", ""]
+      row[.clientVersionsForm] = offer.versionsForm.name
+      row[.clientVersions] = offer.versions.map(\.compactName).joined(separator: " ")
+      row[.alpn] = offer.alpn.joined(separator: " ")
+      row[.droppedALPNCount] = String(offer.droppedALPNCount)
+      row[.encryptedClientHello] = offer.encryptedClientHello ? "true" : "false"
     }
     switch f.serverTLS {
-    case nil: cells += ["", "", "", "", "", ""]
+    case nil: break
     case .negotiated(let version, let cipher, let hrr, let source)?:
-      cells += [
-        "negotiated", version.compactName, EvidenceFlowRecord.cipherSuiteText(cipher),
-        hrr ? "true" : "false", source.name, "",
-      ]
+      row[.serverAnswer] = "negotiated"
+      row[.serverVersion] = version.compactName
+      row[.cipherSuite] = EvidenceFlowRecord.cipherSuiteText(cipher)
+      row[.fromHelloRetryRequest] = hrr ? "true" : "false"
+      row[.serverSource] = source.name
     case .refused(let alert)?:
-      cells += ["refused", "", "", "", "", String(alert)]
+      row[.serverAnswer] = "refused"
+      row[.alert] = String(alert)
     }
-    cells += [f.quic?.versionName ?? "", f.quic?.end.name ?? "", f.serverCertificate.name]
+    row[.quicVersion] = f.quic?.versionName ?? ""
+    row[.quicEnd] = f.quic?.end.name ?? ""
+    row[.certificateVisibility] = f.serverCertificate.name
     if case .presented(let chain, let complete) = f.serverCertificate {
-      cells += [chain.first?.base64EncodedString() ?? "", complete ? "true" : "false"]
-    } else {
-      cells += ["", ""]
+      row[.serverCertificate] = chain.first?.base64EncodedString() ?? ""
+      row[.chainIsComplete] = complete ? "true" : "false"
     }
-    cells.append(findingIDs.joined(separator: " "))
-    return cells
+    row[.findingIDs] = findingIDs.joined(separator: " ")
+    return row.values
   }
 
   /// Cells quoted when they hold a comma, a quote, CR or LF; quotes doubled; the line ends CRLF.

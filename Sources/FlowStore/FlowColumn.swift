@@ -1,0 +1,27 @@
+import Audit
+
+/// The `flows` table's columns, in the table's order: the one description of a flow's row.
+/// `upsertFlow` writes, and every query selects and reads, through these names; a test holds
+/// them against the table the migrations make (whose SQL, once shipped, is never edited).
+enum FlowColumn: Int, TableColumns {
+  case id, session, `protocol`
+  case addrA, portA, addrB, portB
+  case firstSeen, lastSeen, bytesOut, bytesIn, packetCount
+  case tlsStatus, sni, dnsName, dnsOtherNames, streamOpening
+  case clientVersionsForm, clientVersions, clientAlpn, clientAlpnDropped, clientEch
+  case serverAnswer, serverVersion, serverCipher, serverFromHrr, serverSource, serverAlert
+  case quicVersion, quicEnd
+  case certVisibility, certAbsence, certChainComplete
+  case auditSessionId
+
+  /// The column's name in SQL.
+  var name: String { Self.names[rawValue] }
+
+  private static let names = allCases.map(\.snakeCaseIdentifier)
+
+  /// What `upsertFlow` writes: all but the row's key and the audit session, which the store tags.
+  static let written = allCases.filter { $0 != .id && $0 != .auditSessionId }
+
+  /// Every column, for a SELECT whose rows `FlowRow.flow(from:)` reads.
+  static let selectList = allCases.map(\.name).joined(separator: ", ")
+}
