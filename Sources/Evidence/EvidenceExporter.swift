@@ -4,21 +4,6 @@ import FlowStore
 import Foundation
 import ReportPDF
 
-public enum EvidenceExportError: Error, Sendable, Equatable {
-  case sessionNotFound
-  case sessionStillOpen
-  case catalogueNotBundled(identifier: String)
-  case catalogueUnusable(identifier: String)
-  case historyUnreadable(String)
-  case historyChangedWhileExporting
-  case captureDirectoryUnavailable(String)
-  case writeFailed(String)
-  /// The directory the file was asked for in is not there (found before anything is read).
-  case destinationDirectoryMissing(String)
-  /// report.pdf could not be drawn (its fonts not found, Cairo refusing): why.
-  case reportNotDrawn(String)
-}
-
 /// A failure of the report hook, kept apart from failures to write.
 struct ReportNotDrawn: Error { let reason: String }
 

@@ -75,21 +75,6 @@ enum ExportCommands {
     return try body(store, session, exporter)
   }
 
-  static func failure(_ error: EvidenceExportError) -> EvidenceExportFailure {
-    switch error {
-    case .sessionNotFound: return .sessionNotFound
-    case .sessionStillOpen: return .sessionStillOpen
-    case .catalogueNotBundled(let id): return .catalogueNotBundled(id)
-    case .catalogueUnusable(let id): return .catalogueUnusable(id)
-    case .historyUnreadable(let reason): return .historyUnreadable(reason)
-    case .historyChangedWhileExporting: return .historyChangedWhileExporting
-    case .captureDirectoryUnavailable(let reason): return .captureDirectoryUnavailable(reason)
-    case .writeFailed(let reason): return .writeFailed(reason)
-    case .destinationDirectoryMissing(let directory): return .destinationDirectoryMissing(directory)
-    case .reportNotDrawn(let reason): return .reportNotDrawn(reason)
-    }
-  }
-
   static var export: CommandDefinition {
     CommandDefinition(
       name: "export",
@@ -140,7 +125,7 @@ enum ExportCommands {
               destination: destination)
           } catch let error as EvidenceExportError {
             if context.standardErrorIsTerminal { context.progress("") }
-            throw RefusedError(EvidenceExportPresentation.failure(failure(error)))
+            throw RefusedError(EvidenceExportPresentation.failure(error))
           }
           if context.standardErrorIsTerminal { context.progress("") }
           let summary = EvidenceExportPresentation.Summary(
@@ -185,7 +170,7 @@ extension ExportCommands {
               sessionID: session.id, exportedWith: "tunnelvision \(ToolVersion.current)",
               now: try instant(parsed, context: context), destination: destination)
           } catch let error as EvidenceExportError {
-            throw RefusedError(EvidenceExportPresentation.failure(failure(error), making: .report))
+            throw RefusedError(EvidenceExportPresentation.failure(error, making: .report))
           }
           if context.environment["TUNNELVISION_TRACE"] == "1" {
             context.standardError(

@@ -65,7 +65,7 @@ enum SampleCommand {
             ]))
         }
         var out =
-          "Wrote the sample store in \(support.storeURL.path): \(AuditPresentation.count(summary.captureFiles, "capture file")), \(StoragePresentation.bytes(summary.captureBytes)).\n"
+          "Wrote the sample store in \(support.storeURL.path): \(AuditPresentation.count(summary.captureFiles, "capture file")), \(AuditPresentation.byteCount(summary.captureBytes)).\n"
         for s in summary.sessions {
           out +=
             "  session \(s.id)  \(s.project) · \(s.name): \(AuditPresentation.count(s.flows, "connection")), \(AuditPresentation.count(s.packets, "packet"))\n"

@@ -4,48 +4,35 @@ import Foundation
 
 /// What `tunnelvision storage` says.
 enum StoragePresentation {
-  /// 1,234,567 bytes → "1.2 MB" (decimal units, as the limits are written).
-  static func bytes(_ count: UInt64) -> String {
-    let units = ["bytes", "kB", "MB", "GB", "TB"]
-    var value = Double(count)
-    var unit = 0
-    while value >= 1000 && unit < units.count - 1 {
-      value /= 1000
-      unit += 1
-    }
-    if unit == 0 { return "\(count) bytes" }
-    return String(format: "%.1f %@", value, units[unit])
-  }
-
   static func text(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
     -> String
   {
     var out =
-      "Captures  \(AuditPresentation.count(usage.captureFileCount, "file")), \(bytes(usage.captureBytes))"
+      "Captures  \(AuditPresentation.count(usage.captureFileCount, "file")), \(AuditPresentation.byteCount(usage.captureBytes))"
     if let cap = settings.maxCaptureSize.maxBytes {
       out +=
         usage.captureBytes <= cap
-        ? " of the \(bytes(cap)) limit (\(bytes(cap - usage.captureBytes)) left)"
-        : " — over the \(bytes(cap)) limit"
+        ? " of the \(AuditPresentation.byteCount(cap)) limit (\(AuditPresentation.byteCount(cap - usage.captureBytes)) left)"
+        : " — over the \(AuditPresentation.byteCount(cap)) limit"
     } else {
       out += " (no size limit)"
     }
     out +=
-      "\nHistory   \(AuditPresentation.count(usage.historyFlowCount, "connection")), \(AuditPresentation.count(usage.historyPacketCount, "packet")), \(bytes(usage.historyBytes)); limited by age, not size, because SQLite does not give space back when rows are deleted\n"
+      "\nHistory   \(AuditPresentation.count(usage.historyFlowCount, "connection")), \(AuditPresentation.count(usage.historyPacketCount, "packet")), \(AuditPresentation.byteCount(usage.historyBytes)); limited by age, not size, because SQLite does not give space back when rows are deleted\n"
     out += "Limits    \(settings.maxAge.words), \(settings.maxCaptureSize.words)\n"
     if usage.evidenceFileCount > 0 {
       out +=
-        "Evidence  \(AuditPresentation.count(usage.evidenceFileCount, "capture file")) (\(bytes(usage.evidenceBytes))) hold audit evidence and are exempt from both limits until their session is deleted.\n"
+        "Evidence  \(AuditPresentation.count(usage.evidenceFileCount, "capture file")) (\(AuditPresentation.byteCount(usage.evidenceBytes))) hold audit evidence and are exempt from both limits until their session is deleted.\n"
     }
     if usage.leftOverFileCount > 0 {
       out +=
-        "Left over \(AuditPresentation.count(usage.leftOverFileCount, "capture file")) (\(bytes(usage.leftOverBytes))) written by an import that did not finish and known to no session; 'tunnelvision storage enforce' deletes them.\n"
+        "Left over \(AuditPresentation.count(usage.leftOverFileCount, "capture file")) (\(AuditPresentation.byteCount(usage.leftOverBytes))) written by an import that did not finish and known to no session; 'tunnelvision storage enforce' deletes them.\n"
     }
     if plan.filesToDelete.isEmpty {
       out += "Nothing is due for deletion now.\n"
     } else {
       out +=
-        "Due now   \(AuditPresentation.count(plan.filesToDelete.count, "capture file")) (\(bytes(plan.bytesReclaimed))); 'tunnelvision storage enforce' deletes them.\n"
+        "Due now   \(AuditPresentation.count(plan.filesToDelete.count, "capture file")) (\(AuditPresentation.byteCount(plan.bytesReclaimed))); 'tunnelvision storage enforce' deletes them.\n"
     }
     if plan.sizeCapHeldByEvidence {
       out +=
@@ -63,11 +50,11 @@ enum StoragePresentation {
     var out = ""
     if !outcome.deletedLeftOvers.isEmpty {
       out +=
-        "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.leftOverBytesReclaimed)).\n"
+        "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(AuditPresentation.byteCount(outcome.leftOverBytesReclaimed)).\n"
     }
     if !outcome.deletedFiles.isEmpty {
       out +=
-        "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(bytes(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
+        "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(AuditPresentation.byteCount(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
     }
     if outcome.prunedFlows > 0 {
       out +=

@@ -136,8 +136,9 @@ final class AuditPresentationTests: XCTestCase {
 
 extension AuditPresentationTests {
   func testEachExportFailureHasASentenceOfItsOwnAndNoneClaimsMoreThanHappened() {
-    let failures: [EvidenceExportFailure] = [
-      .sessionNotFound, .sessionStillOpen, .catalogueNotBundled("x"), .catalogueUnusable("x"),
+    let failures: [EvidenceExportError] = [
+      .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"),
+      .catalogueUnusable(identifier: "x"),
       .historyUnreadable("r"), .historyChangedWhileExporting, .captureDirectoryUnavailable("r"),
       .writeFailed("disk full"),
       .destinationDirectoryMissing("/nowhere"),
@@ -237,5 +238,16 @@ extension AuditPresentationTests {
     XCTAssertFalse(
       SessionPresentation.text(alone, zone: zone).contains("Compare with"),
       "absent when there is none")
+  }
+
+  func testASizeIsWrittenInDecimalUnitsWithOneDecimalAndCarriesIntoTheNextUnit() {
+    for (count, text) in [
+      (0, "0 bytes"), (1, "1 byte"), (999, "999 bytes"), (1000, "1.0 kB"), (1049, "1.0 kB"),
+      (1050, "1.1 kB"), (1_234_567, "1.2 MB"), (3_000_000, "3.0 MB"), (999_949, "999.9 kB"),
+      (999_950, "1.0 MB"), (270_933_657, "270.9 MB"), (64_000_000_000, "64.0 GB"),
+      (UInt64.max, "18.4 EB"),
+    ] as [(UInt64, String)] {
+      XCTAssertEqual(AuditPresentation.byteCount(count), text, "\(count)")
+    }
   }
 }

@@ -27,21 +27,6 @@ public enum EvidenceExportPresentation {
     "Anything that was sent unencrypted can be read in the capture. From a health app, that can be health data."
   public static let readyHeadline = "Evidence bundle ready to share"
 
-  /// 1,234,567 bytes → "1.2 MB".
-  public static func size(_ count: UInt64) -> String {
-    let units = ["kB", "MB", "GB", "TB"]
-    if count < 1000 { return "\(count) bytes" }
-    var value = Double(count) / 1000
-    var unit = 0
-    while value >= 1000 && unit < units.count - 1 {
-      value /= 1000
-      unit += 1
-    }
-    let rounded = (value * 10).rounded() / 10
-    return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " "
-      + units[unit]
-  }
-
   /// One sentence per reason that has packets, worded as capture.json defines it.
   public static func reasonSentence(_ missing: EvidenceMissingPackets) -> String {
     let n = AuditPresentation.grouped(missing.count)
@@ -91,7 +76,7 @@ public enum EvidenceExportPresentation {
   public static func sheet(_ s: Summary) -> String {
     var out = "\(readyHeadline)\n"
     out +=
-      "  \(size(s.byteCount)) · ZIP · \(AuditPresentation.count(s.fileNames.count, "file")): \(s.fileNames.joined(separator: ", "))\n"
+      "  \(AuditPresentation.byteCount(s.byteCount)) · ZIP · \(AuditPresentation.count(s.fileNames.count, "file")): \(s.fileNames.joined(separator: ", "))\n"
     out += "\nWhat the bundle says of itself\n  “\(EvidenceNotes.contents)”\n"
     out +=
       "\nConnections  \(AuditPresentation.grouped(s.flowCount))\nFindings     \(AuditPresentation.grouped(s.findingCount))\n"
@@ -105,7 +90,7 @@ public enum EvidenceExportPresentation {
   /// What was being made when it failed: the bundle (exported) or the report alone (written).
   public enum Product: Sendable { case bundle, report }
 
-  public static func failure(_ error: EvidenceExportFailure, making product: Product = .bundle)
+  public static func failure(_ error: EvidenceExportError, making product: Product = .bundle)
     -> String
   {
     let nothing = product == .bundle ? "nothing was exported" : "nothing was written"
@@ -140,18 +125,4 @@ public enum EvidenceExportPresentation {
         "There is no directory \(directory) to write the \(noun) into; create it or give --output another place. \(nothing.prefix(1).uppercased() + nothing.dropFirst())."
     }
   }
-}
-
-/// The ways an export fails, as the sheet words them (mirrors the exporter's error).
-public enum EvidenceExportFailure: Sendable, Hashable {
-  case sessionNotFound, sessionStillOpen
-  case catalogueNotBundled(String)
-  case catalogueUnusable(String)
-  case historyUnreadable(String)
-  case historyChangedWhileExporting
-  case captureDirectoryUnavailable(String)
-  case writeFailed(String)
-  /// Found before anything is read: the directory the file would go into is not there.
-  case destinationDirectoryMissing(String)
-  case reportNotDrawn(String)
 }
