@@ -27,15 +27,19 @@ let package = Package(
     // CRC-32 by carry-less multiplication, zlib's where the processor has none.
     .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
 
+    // Integers in bytes, bounds-checked: the one reader and writer of every byte format.
+    .target(name: "Bytes"),
     .target(name: "Audit"),
     .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
-    .target(name: "Capture", dependencies: ["Audit", "FlowStore", "CCrypto"]),
+    .target(name: "Capture", dependencies: ["Bytes", "Audit", "FlowStore", "CCrypto"]),
     .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
     .target(
       name: "Evidence",
-      dependencies: ["Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto"]),
-    .target(name: "Sample", dependencies: ["Audit", "FlowStore", "Capture"]),
-    .target(name: "Import", dependencies: ["Audit", "FlowStore", "Capture", "CCrypto"]),
+      dependencies: [
+        "Bytes", "Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto",
+      ]),
+    .target(name: "Sample", dependencies: ["Bytes", "Audit", "FlowStore", "Capture"]),
+    .target(name: "Import", dependencies: ["Bytes", "Audit", "FlowStore", "Capture", "CCrypto"]),
     .target(
       name: "TunnelVisionCLI",
       dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import"]),
@@ -43,6 +47,7 @@ let package = Package(
 
     // Helpers the tests share: temporary directories, golden files, external tools.
     .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
+    .testTarget(name: "BytesTests", dependencies: ["Bytes"]),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
     .testTarget(
@@ -61,7 +66,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "TunnelVisionCLITests",
-      dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "TestSupport"],
+      dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "Sample", "TestSupport"],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Bytes
 import Foundation
 
 /// One frame of a capture file as it was recorded: when, on which link type, and its bytes.
@@ -54,7 +55,7 @@ public struct CaptureFileDecoder {
       throw CaptureFileError(offset: 0, reason: "the file is empty")
     }
     let m =
-      UInt32(magic[0]) | UInt32(magic[1]) << 8 | UInt32(magic[2]) << 16 | UInt32(magic[3]) << 24
+      magic.integer(at: 0, endianness: .little, as: UInt32.self)!
     switch m {
     case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1: try decodePcap(&reader, body)
     case 0x0A0D_0D0A: try decodePcapng(&reader, body)
@@ -70,11 +71,11 @@ public struct CaptureFileDecoder {
     guard let header = try r.read(24) else {
       throw CaptureFileError(offset: 0, reason: "the pcap header is cut short")
     }
-    let raw =
-      UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
-    let big = raw == 0xd4c3_b2a1 || raw == 0x4d3c_b2a1
+    // The header is whole: its fields are there.
+    let raw = header.integer(at: 0, endianness: .little, as: UInt32.self)!
+    let order: Endianness = raw == 0xd4c3_b2a1 || raw == 0x4d3c_b2a1 ? .big : .little
     let nanos = raw == 0xa1b2_3c4d || raw == 0x4d3c_b2a1
-    let linkType = Bytes.u32(header, 20, big) & 0x0fff_ffff
+    let linkType = header.integer(at: 20, endianness: order, as: UInt32.self)! & 0x0fff_ffff
     sections = [CaptureSectionInfo()]
     while true {
       let offset = r.offset
@@ -82,10 +83,12 @@ public struct CaptureFileDecoder {
         if r.offset < r.size { damagedRecords += 1 }
         return
       }
-      let seconds = Int64(Bytes.u32(record, 0, big))
-      let fraction = Int64(Bytes.u32(record, 4, big))
-      let included = Int(Bytes.u32(record, 8, big))
-      let original = Bytes.u32(record, 12, big)
+      // A record header read whole holds its four fields.
+      let field = { (at: Int) in record.integer(at: at, endianness: order, as: UInt32.self)! }
+      let seconds = Int64(field(0))
+      let fraction = Int64(field(4))
+      let included = Int(field(8))
+      let original = field(12)
       guard included <= Self.maximumFrame else {
         throw CaptureFileError(
           offset: offset, reason: "a record claims \(included) bytes, more than any frame can have")
@@ -103,22 +106,19 @@ public struct CaptureFileDecoder {
   }
 
   mutating func decodePcapng(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
-    var big = false
+    var order = Endianness.little
     var interfaces: [(linkType: UInt32, resolution: Int64)] = []
     while let head = try r.peek(8) {
       let offset = r.offset
-      let typeLE =
-        UInt32(head[0]) | UInt32(head[1]) << 8 | UInt32(head[2]) << 16 | UInt32(head[3]) << 24
-      if typeLE == 0x0A0D_0D0A {
+      if head.integer(at: 0, endianness: .little, as: UInt32.self) == 0x0A0D_0D0A {
         guard let shb = try r.peek(12) else {
           throw CaptureFileError(offset: offset, reason: "a section header is cut short")
         }
-        let magic =
-          UInt32(shb[8]) | UInt32(shb[9]) << 8 | UInt32(shb[10]) << 16 | UInt32(shb[11]) << 24
+        let magic = shb.integer(at: 8, endianness: .little, as: UInt32.self)
         if magic == 0x1A2B_3C4D {
-          big = false
+          order = .little
         } else if magic == 0x4D3C_2B1A {
-          big = true
+          order = .big
         } else {
           throw CaptureFileError(
             offset: offset + 8, reason: "the section header's byte-order magic is neither order")
@@ -126,7 +126,9 @@ public struct CaptureFileDecoder {
         interfaces = []
         sections.append(CaptureSectionInfo())
       }
-      let length = Int(Bytes.u32(head, 4, big))
+      // Eight bytes were peeked, and a block read whole is at least 12 long (checked below):
+      // the lengths at its ends and its type are there.
+      let length = Int(head.integer(at: 4, endianness: order, as: UInt32.self)!)
       guard length >= 12, length % 4 == 0 else {
         throw CaptureFileError(
           offset: offset,
@@ -151,15 +153,18 @@ public struct CaptureFileDecoder {
         damagedRecords += 1
         return
       }
-      guard Bytes.u32(block, length - 4, big) == UInt32(length) else {
+      guard block.integer(at: length - 4, endianness: order, as: UInt32.self) == UInt32(length)
+      else {
         throw CaptureFileError(
           offset: offset, reason: "a block's trailing length does not repeat its leading one")
       }
-      let type = Bytes.u32(block, 0, big)
+      let type = block.integer(at: 0, endianness: order, as: UInt32.self)!
+      func u16(_ at: Int) -> UInt16? { block.integer(at: at, endianness: order, as: UInt16.self) }
+      func u32(_ at: Int) -> UInt32? { block.integer(at: at, endianness: order, as: UInt32.self) }
       switch type {
       case 0x0A0D_0D0A:
         var info = CaptureSectionInfo()
-        for (code, value) in Self.options(block, from: 24, to: length - 4, big) {
+        for (code, value) in Self.options(block, from: 24, to: length - 4, order) {
           let text = String(decoding: value, as: UTF8.self)
           switch code {
           case 2: info.hardware = text
@@ -170,11 +175,11 @@ public struct CaptureFileDecoder {
         }
         sections[sections.count - 1] = info
       case 1:
-        guard length >= 20 else {
+        guard length >= 20, let linkType = u16(8) else {
           throw CaptureFileError(offset: offset, reason: "an interface description is cut short")
         }
         var resolution: Int64 = 1_000_000
-        for (code, value) in Self.options(block, from: 16, to: length - 4, big)
+        for (code, value) in Self.options(block, from: 16, to: length - 4, order)
         where code == 9 && value.count >= 1 {
           let v = value[value.startIndex]
           let exponent = Int64(v & 0x7f)
@@ -184,17 +189,15 @@ public struct CaptureFileDecoder {
             resolution = Int64(1) << exponent
           }
         }
-        interfaces.append((UInt32(Bytes.u16(block, 8, big)), resolution))
+        interfaces.append((UInt32(linkType), resolution))
       case 6, 2:
-        guard length >= 32 else {
+        guard length >= 32, let interface = type == 6 ? u32(8) : u16(8).map(UInt32.init),
+          let high = u32(12).map(UInt64.init), let low = u32(16).map(UInt64.init),
+          let captured = u32(20).map(Int.init), let original = u32(24)
+        else {
           damagedRecords += 1
           continue
         }
-        let interface = Int(type == 6 ? Bytes.u32(block, 8, big) : UInt32(Bytes.u16(block, 8, big)))
-        let high = UInt64(Bytes.u32(block, 12, big))
-        let low = UInt64(Bytes.u32(block, 16, big))
-        let captured = Int(Bytes.u32(block, 20, big))
-        let original = Bytes.u32(block, 24, big)
         guard interface < interfaces.count else {
           damagedRecords += 1
           continue
@@ -203,7 +206,7 @@ public struct CaptureFileDecoder {
           damagedRecords += 1
           continue
         }
-        let (linkType, resolution) = interfaces[interface]
+        let (linkType, resolution) = interfaces[Int(interface)]
         let ticks = Int64(bitPattern: high << 32 | low)
         try body(
           DecodedFrame(
@@ -211,11 +214,10 @@ public struct CaptureFileDecoder {
             data: Data(block[28..<(28 + captured)]), originalLength: original,
             section: sections.count - 1))
       case 3:
-        guard length >= 16, let first = interfaces.first else {
+        guard length >= 16, let first = interfaces.first, let original = u32(8).map(Int.init) else {
           damagedRecords += 1
           continue
         }
-        let original = Int(Bytes.u32(block, 8, big))
         let captured = min(original, length - 16)
         try body(
           DecodedFrame(
@@ -246,30 +248,20 @@ public struct CaptureFileDecoder {
   }
 
   /// Options from `start` to `end` of a block: code, value; stops at end-of-options or where a length lies.
-  static func options(_ block: [UInt8], from start: Int, to end: Int, _ big: Bool) -> [(
+  static func options(_ block: [UInt8], from start: Int, to end: Int, _ order: Endianness) -> [(
     UInt16, ArraySlice<UInt8>
   )] {
     var result: [(UInt16, ArraySlice<UInt8>)] = []
     var at = start
     while at + 4 <= end {
-      let code = Bytes.u16(block, at, big)
-      let length = Int(Bytes.u16(block, at + 2, big))
-      if code == 0 || at + 4 + length > end { break }
+      guard let code = block.integer(at: at, endianness: order, as: UInt16.self),
+        let length = block.integer(at: at + 2, endianness: order, as: UInt16.self).map(Int.init),
+        code != 0, at + 4 + length <= end
+      else { break }
       result.append((code, block[(at + 4)..<(at + 4 + length)]))
       at += 4 + ((length + 3) & ~3)
     }
     return result
-  }
-}
-
-enum Bytes {
-  static func u16(_ b: [UInt8], _ i: Int, _ big: Bool) -> UInt16 {
-    big ? UInt16(b[i]) << 8 | UInt16(b[i + 1]) : UInt16(b[i]) | UInt16(b[i + 1]) << 8
-  }
-  static func u32(_ b: [UInt8], _ i: Int, _ big: Bool) -> UInt32 {
-    big
-      ? UInt32(u16(b, i, true)) << 16 | UInt32(u16(b, i + 2, true))
-      : UInt32(u16(b, i, false)) | UInt32(u16(b, i + 2, false)) << 16
   }
 }
 

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Foundation
 
 /// One capture file opened for reading records at given offsets (`pread`): the header once,
@@ -8,7 +9,7 @@ public final class CaptureFileReader {
   public let snaplen: UInt32
   public let fileSize: UInt64
   private let descriptor: Int32
-  private let bigEndian: Bool
+  private let order: Endianness
   private let nanoseconds: Bool
 
   public init(url: URL, sequence: UInt32) throws(CaptureLibraryError) {
@@ -28,26 +29,24 @@ public final class CaptureFileReader {
       close(fd)
       throw .recordUnreadable(.notACapture(reason: "shorter than a pcap header"))
     }
-    let magicLE =
-      UInt32(header[0]) | UInt32(header[1]) << 8 | UInt32(header[2]) << 16 | UInt32(header[3]) << 24
-    switch magicLE {
+    switch header.integer(at: 0, endianness: .little, as: UInt32.self) {
     case PcapFormat.magicMicroseconds:
-      bigEndian = false
+      order = .little
       nanoseconds = false
     case PcapFormat.magicNanoseconds:
-      bigEndian = false
+      order = .little
       nanoseconds = true
     case PcapFormat.magicMicroseconds.byteSwapped:
-      bigEndian = true
+      order = .big
       nanoseconds = false
     case PcapFormat.magicNanoseconds.byteSwapped:
-      bigEndian = true
+      order = .big
       nanoseconds = true
     default:
       close(fd)
       throw .recordUnreadable(.notACapture(reason: "no pcap magic"))
     }
-    let snap = Self.u32(header, 16, bigEndian)
+    let snap = header.integer(at: 16, endianness: order, as: UInt32.self)!
     snaplen = snap == 0 || snap > PcapFormat.maximumSnaplen ? PcapFormat.maximumSnaplen : snap
   }
 
@@ -80,18 +79,6 @@ public final class CaptureFileReader {
     return offset + UInt64(count) <= windowStart + UInt64(window.count)
   }
 
-  static func u32(_ raw: UnsafeRawBufferPointer, _ at: Int, _ big: Bool) -> UInt32 {
-    let value = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian
-    return big ? value.byteSwapped : value
-  }
-
-  static func u32(_ bytes: [UInt8], _ at: Int, _ big: Bool) -> UInt32 {
-    let value =
-      UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(
-        bytes[at + 3]) << 24
-    return big ? value.byteSwapped : value
-  }
-
   /// Where a record lies in the reader's window, with its original length and time: its bytes
   /// are read in place (`withBytes`) until the reader is asked for another record.
   public struct RecordSpan {
@@ -108,13 +95,12 @@ public final class CaptureFileReader {
     guard offset < fileSize else { throw .recordUnreadable(.offsetPastEnd(offset)) }
     let headerLength = PcapFormat.recordHeaderLength
     guard load(headerLength, at: offset) else { throw .recordUnreadable(.recordCutShort(offset)) }
-    // The header's four fields, read in place.
+    // The header's four fields, read in place (`load` made sure the window holds them).
+    let order = self.order
     let (seconds, fraction, included, original) = window.withUnsafeBytes { all in
       let raw = UnsafeRawBufferPointer(rebasing: all[Int(offset - windowStart)...])
-      return (
-        Self.u32(raw, 0, bigEndian), Self.u32(raw, 4, bigEndian), Self.u32(raw, 8, bigEndian),
-        Self.u32(raw, 12, bigEndian)
-      )
+      let field = { (at: Int) in raw.integer(at: at, endianness: order, as: UInt32.self)! }
+      return (field(0), field(4), field(8), field(12))
     }
     guard included <= snaplen else {
       throw .recordUnreadable(

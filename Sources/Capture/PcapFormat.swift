@@ -1,3 +1,4 @@
+import Bytes
 import Foundation
 
 /// Facts of classic pcap: what the store's captures are.
@@ -29,25 +30,13 @@ public enum PcapFormat {
   /// A global header: little-endian, microseconds, LINKTYPE_RAW.
   public static func globalHeader(snaplen: UInt32) -> Data {
     var data = Data(capacity: globalHeaderLength)
-    data.appendLittleEndian(magicMicroseconds)
-    data.appendLittleEndian(UInt16(2))
-    data.appendLittleEndian(UInt16(4))
-    data.appendLittleEndian(Int32(0))
-    data.appendLittleEndian(UInt32(0))
-    data.appendLittleEndian(snaplen)
-    data.appendLittleEndian(linkTypeRaw)
+    data.appendInteger(magicMicroseconds, endianness: .little)
+    data.appendInteger(UInt16(2), endianness: .little)
+    data.appendInteger(UInt16(4), endianness: .little)
+    data.appendInteger(Int32(0), endianness: .little)
+    data.appendInteger(UInt32(0), endianness: .little)
+    data.appendInteger(snaplen, endianness: .little)
+    data.appendInteger(linkTypeRaw, endianness: .little)
     return data
-  }
-}
-
-extension Data {
-  mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-    var little = value.littleEndian
-    Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
-  }
-
-  mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-    var big = value.bigEndian
-    Swift.withUnsafeBytes(of: &big) { append(contentsOf: $0) }
   }
 }

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Foundation
 
 /// Writes the store's captures: classic pcap, LINKTYPE_RAW, rotated by size. Returns for each
@@ -58,10 +59,10 @@ public final class PcapWriter {
     }
     let offset = fileLength
     let micros = Instant.microseconds(date)
-    buffer.appendLittleEndian(UInt32(truncatingIfNeeded: micros / 1_000_000))
-    buffer.appendLittleEndian(UInt32(truncatingIfNeeded: micros % 1_000_000))
-    buffer.appendLittleEndian(captured)
-    buffer.appendLittleEndian(UInt32(truncatingIfNeeded: datagram.count))
+    buffer.appendInteger(UInt32(truncatingIfNeeded: micros / 1_000_000), endianness: .little)
+    buffer.appendInteger(UInt32(truncatingIfNeeded: micros % 1_000_000), endianness: .little)
+    buffer.appendInteger(captured, endianness: .little)
+    buffer.appendInteger(UInt32(truncatingIfNeeded: datagram.count), endianness: .little)
     buffer.append(datagram.prefix(Int(captured)))
     fileLength += recordLength
     if buffer.count >= bufferLimit { try flush() }

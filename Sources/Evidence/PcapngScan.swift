@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Foundation
 
 /// Counts the Enhanced Packet Blocks of a pcapng stream fed in chunks, and reads their comments.
@@ -25,12 +26,9 @@ struct PcapngScan {
     // Read in place: a Data subscript per byte cost verify a tenth of its time.
     let bytes = buffer
     let used = bytes.withUnsafeBytes { raw -> Int in
-      func u16(_ i: Int) -> Int {
-        Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt16.self)))
-      }
-      func u32(_ i: Int) -> UInt32 {
-        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-      }
+      // Every field is read inside the bytes held (a block's framing is checked before its fields).
+      func u16(_ i: Int) -> Int { Int(raw.integer(at: i, endianness: .little, as: UInt16.self)!) }
+      func u32(_ i: Int) -> UInt32 { raw.integer(at: i, endianness: .little, as: UInt32.self)! }
       var at = 0
       while raw.count - at >= 12 {
         let type = u32(at)

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Foundation
 
 /// pcapng blocks: one section, one LINKTYPE_RAW interface, an Enhanced Packet Block per packet
@@ -8,8 +9,8 @@ enum PcapngBlocks {
 
   static func option(_ code: UInt16, _ value: Data) -> Data {
     var d = Data()
-    d.appendLE(code)
-    d.appendLE(UInt16(value.count))
+    d.appendInteger(code, endianness: .little)
+    d.appendInteger(UInt16(value.count), endianness: .little)
     d.append(value)
     d.append(Data(count: padded(value.count) - value.count))
     return d
@@ -20,19 +21,19 @@ enum PcapngBlocks {
   static func block(_ type: UInt32, _ body: Data) -> Data {
     let total = UInt32(12 + body.count)
     var d = Data(capacity: Int(total))
-    d.appendLE(type)
-    d.appendLE(total)
+    d.appendInteger(type, endianness: .little)
+    d.appendInteger(total, endianness: .little)
     d.append(body)
-    d.appendLE(total)
+    d.appendInteger(total, endianness: .little)
     return d
   }
 
   static func sectionHeader(application: String) -> Data {
     var body = Data()
-    body.appendLE(UInt32(0x1A2B_3C4D))
-    body.appendLE(UInt16(1))
-    body.appendLE(UInt16(0))
-    body.appendLE(Int64(-1))
+    body.appendInteger(UInt32(0x1A2B_3C4D), endianness: .little)
+    body.appendInteger(UInt16(1), endianness: .little)
+    body.appendInteger(UInt16(0), endianness: .little)
+    body.appendInteger(Int64(-1), endianness: .little)
     body.append(option(4, Data(application.utf8)))
     body.append(endOfOptions)
     return block(0x0A0D_0D0A, body)
@@ -40,9 +41,9 @@ enum PcapngBlocks {
 
   static func interface(snaplen: UInt32) -> Data {
     var body = Data()
-    body.appendLE(UInt16(101))
-    body.appendLE(UInt16(0))
-    body.appendLE(snaplen)
+    body.appendInteger(UInt16(101), endianness: .little)
+    body.appendInteger(UInt16(0), endianness: .little)
+    body.appendInteger(snaplen, endianness: .little)
     body.append(option(2, Data("tunnel".utf8)))
     body.append(option(9, Data([6])))  // microseconds
     body.append(endOfOptions)
@@ -62,11 +63,11 @@ enum PcapngBlocks {
   ) {
     var at = 0
     func le32(_ v: UInt32) {
-      out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt32.self)
+      out.storeInteger(v, at: at, endianness: .little)
       at += 4
     }
     func le16(_ v: UInt16) {
-      out.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt16.self)
+      out.storeInteger(v, at: at, endianness: .little)
       at += 2
     }
     func copy(_ from: UnsafeRawBufferPointer) {
@@ -95,12 +96,5 @@ enum PcapngBlocks {
     le32(0)
     le32(total)
     assert(at == out.count)
-  }
-}
-
-extension Data {
-  mutating func appendLE<T: FixedWidthInteger>(_ value: T) {
-    var little = value.littleEndian
-    Swift.withUnsafeBytes(of: &little) { append(contentsOf: $0) }
   }
 }

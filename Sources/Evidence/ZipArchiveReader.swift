@@ -1,3 +1,4 @@
+import Bytes
 import CZlib
 import Foundation
 
@@ -33,70 +34,77 @@ public final class ZipArchiveReader {
     let tail = [UInt8](try handle.read(upToCount: Int(tailLength)) ?? Data())
     guard
       let eocd = stride(from: tail.count - 22, through: 0, by: -1).first(where: {
-        Self.u32(tail, $0) == 0x0605_4b50
+        tail.integer(at: $0, endianness: .little, as: UInt32.self) == 0x0605_4b50
       })
     else {
       throw EvidenceWriteError(
         "\(url.lastPathComponent) is not a ZIP archive: no end of central directory")
     }
-    var count = UInt64(Self.u16(tail, eocd + 10))
-    var directorySize = UInt64(Self.u32(tail, eocd + 12))
-    var directoryOffset = UInt64(Self.u32(tail, eocd + 16))
-    if eocd >= 20, Self.u32(tail, eocd - 20) == 0x0706_4b50 {
-      let recordOffset = Self.u64(tail, eocd - 20 + 8)
+    let damaged = EvidenceWriteError("the end of the central directory is damaged")
+    var count = UInt64(try Self.field(tail, eocd + 10, UInt16.self, or: damaged))
+    var directorySize = UInt64(try Self.field(tail, eocd + 12, UInt32.self, or: damaged))
+    var directoryOffset = UInt64(try Self.field(tail, eocd + 16, UInt32.self, or: damaged))
+    if eocd >= 20, tail.integer(at: eocd - 20, endianness: .little, as: UInt32.self) == 0x0706_4b50
+    {
+      let record64 = EvidenceWriteError("the ZIP64 end record is damaged")
+      let recordOffset = try Self.field(tail, eocd - 20 + 8, UInt64.self, or: record64)
+      guard fileSize >= 56, recordOffset <= fileSize - 56 else { throw record64 }
       try handle.seek(toOffset: recordOffset)
       let record = [UInt8](try handle.read(upToCount: 56) ?? Data())
-      guard record.count == 56, Self.u32(record, 0) == 0x0606_4b50 else {
-        throw EvidenceWriteError("the ZIP64 end record is damaged")
+      guard record.count == 56,
+        record.integer(at: 0, endianness: .little, as: UInt32.self) == 0x0606_4b50
+      else {
+        throw record64
       }
-      count = Self.u64(record, 32)
-      directorySize = Self.u64(record, 40)
-      directoryOffset = Self.u64(record, 48)
+      count = try Self.field(record, 32, UInt64.self, or: record64)
+      directorySize = try Self.field(record, 40, UInt64.self, or: record64)
+      directoryOffset = try Self.field(record, 48, UInt64.self, or: record64)
     }
-    guard directoryOffset + directorySize <= fileSize, directorySize < 64 << 20, count < 100_000
+    guard directoryOffset <= fileSize, directorySize <= fileSize - directoryOffset,
+      directorySize < 64 << 20, count < 100_000
     else {
       throw EvidenceWriteError("the central directory lies outside the archive")
     }
     try handle.seek(toOffset: directoryOffset)
     let directory = [UInt8](try handle.read(upToCount: Int(directorySize)) ?? Data())
+    let broken = EvidenceWriteError("the central directory is damaged")
     var entries: [Entry] = []
     var at = 0
     for _ in 0..<count {
-      guard at + 46 <= directory.count, Self.u32(directory, at) == 0x0201_4b50 else {
-        throw EvidenceWriteError("the central directory is damaged")
-      }
-      let nameLength = Int(Self.u16(directory, at + 28))
-      let extraLength = Int(Self.u16(directory, at + 30))
-      let commentLength = Int(Self.u16(directory, at + 32))
+      guard try Self.field(directory, at, UInt32.self, or: broken) == 0x0201_4b50,
+        at + 46 <= directory.count
+      else { throw broken }
+      let nameLength = Int(try Self.field(directory, at + 28, UInt16.self, or: broken))
+      let extraLength = Int(try Self.field(directory, at + 30, UInt16.self, or: broken))
+      let commentLength = Int(try Self.field(directory, at + 32, UInt16.self, or: broken))
       guard at + 46 + nameLength + extraLength + commentLength <= directory.count else {
-        throw EvidenceWriteError("the central directory is damaged")
+        throw broken
       }
-      var compressed = UInt64(Self.u32(directory, at + 20))
-      var size = UInt64(Self.u32(directory, at + 24))
-      var offset = UInt64(Self.u32(directory, at + 42))
-      var extra = at + 46 + nameLength
-      let extraEnd = extra + extraLength
-      while extra + 4 <= extraEnd {
-        let id = Self.u16(directory, extra)
-        let length = Int(Self.u16(directory, extra + 2))
-        if id == 1 {
-          var field = extra + 4
-          if size == 0xFFFF_FFFF {
-            size = Self.u64(directory, field)
-            field += 8
-          }
-          if compressed == 0xFFFF_FFFF {
-            compressed = Self.u64(directory, field)
-            field += 8
-          }
-          if offset == 0xFFFF_FFFF { offset = Self.u64(directory, field) }
+      var compressed = UInt64(try Self.field(directory, at + 20, UInt32.self, or: broken))
+      var size = UInt64(try Self.field(directory, at + 24, UInt32.self, or: broken))
+      var offset = UInt64(try Self.field(directory, at + 42, UInt32.self, or: broken))
+      // The extra fields are read inside their own bytes: a field cut short is damage.
+      let extraStart = at + 46 + nameLength
+      var extras = ByteCursor(directory[extraStart..<(extraStart + extraLength)])
+      while extras.remaining >= 4 {
+        guard let id = extras.read(UInt16.self, endianness: .little),
+          let length = extras.read(UInt16.self, endianness: .little),
+          var field = extras.read(count: Int(length)).map({ ByteCursor($0) })
+        else { throw broken }
+        guard id == 1 else { continue }
+        func wide() throws -> UInt64 {
+          guard let value = field.read(UInt64.self, endianness: .little) else { throw broken }
+          return value
         }
-        extra += 4 + length
+        if size == 0xFFFF_FFFF { size = try wide() }
+        if compressed == 0xFFFF_FFFF { compressed = try wide() }
+        if offset == 0xFFFF_FFFF { offset = try wide() }
       }
       let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
       entries.append(
         Entry(
-          name: name, method: Self.u16(directory, at + 10), crc32: Self.u32(directory, at + 16),
+          name: name, method: try Self.field(directory, at + 10, UInt16.self, or: broken),
+          crc32: try Self.field(directory, at + 16, UInt32.self, or: broken),
           compressedSize: compressed, size: size, localHeaderOffset: offset))
       at += 46 + nameLength + extraLength + commentLength
     }
@@ -105,12 +113,14 @@ public final class ZipArchiveReader {
 
   deinit { try? handle.close() }
 
-  static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
-  static func u32(_ b: [UInt8], _ i: Int) -> UInt32 {
-    UInt32(u16(b, i)) | UInt32(u16(b, i + 2)) << 16
-  }
-  static func u64(_ b: [UInt8], _ i: Int) -> UInt64 {
-    UInt64(u32(b, i)) | UInt64(u32(b, i + 4)) << 32
+  /// A little-endian field of a header, or `damage` thrown when it lies past the header's end.
+  static func field<T: FixedWidthInteger>(
+    _ bytes: [UInt8], _ offset: Int, _ type: T.Type, or damage: EvidenceWriteError
+  ) throws -> T {
+    guard let value = bytes.integer(at: offset, endianness: .little, as: T.self) else {
+      throw damage
+    }
+    return value
   }
 
   /// Hands the entry's bytes over in chunks; throws if the CRC-32 or the size is not what the directory says.
@@ -125,14 +135,19 @@ public final class ZipArchiveReader {
     guard let input = FileHandle(forReadingAtPath: url.path) else {
       throw EvidenceWriteError("\(url.path) cannot be opened")
     }
+    let localDamage = EvidenceWriteError("\(entry.name): its local header is damaged")
+    guard entry.localHeaderOffset <= fileSize else { throw localDamage }
     try input.seek(toOffset: entry.localHeaderOffset)
     let local = [UInt8](try input.read(upToCount: 30) ?? Data())
-    guard local.count == 30, Self.u32(local, 0) == 0x0403_4b50 else {
-      throw EvidenceWriteError("\(entry.name): its local header is damaged")
+    guard local.count == 30, try Self.field(local, 0, UInt32.self, or: localDamage) == 0x0403_4b50
+    else {
+      throw localDamage
     }
     let dataOffset =
-      entry.localHeaderOffset + 30 + UInt64(Self.u16(local, 26)) + UInt64(Self.u16(local, 28))
-    guard dataOffset + entry.compressedSize <= fileSize else {
+      entry.localHeaderOffset + 30
+      + UInt64(try Self.field(local, 26, UInt16.self, or: localDamage))
+      + UInt64(try Self.field(local, 28, UInt16.self, or: localDamage))
+    guard dataOffset <= fileSize, entry.compressedSize <= fileSize - dataOffset else {
       throw EvidenceWriteError("\(entry.name): its data runs past the end of the archive")
     }
     guard entry.method == 0 || entry.method == 8 else {

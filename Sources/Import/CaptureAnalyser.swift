@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Capture
 import Foundation
 
@@ -152,7 +153,7 @@ struct CaptureAnalyser {
             stream += next.value[Int(UInt64(stream.count) - next.key)...]
           }
           if stream.count >= 4, stream[0] == 1 {
-            let length = Int(stream[1]) << 16 | Int(stream[2]) << 8 | Int(stream[3])
+            let length = Int(stream.uint24(at: 1)!)
             if stream.count >= 4 + length {
               flow.quicOffer = TLSHandshakeReader.clientHello(stream[4..<(4 + length)])
             }
@@ -326,8 +327,8 @@ enum DNSReader {
   static func response(_ payload: ArraySlice<UInt8>) -> Answer? {
     let message = Array(payload)
     guard message.count >= 12, message[2] & 0x80 != 0, message[3] & 0x0f == 0 else { return nil }
-    let questions = Int(message[4]) << 8 | Int(message[5])
-    let answers = Int(message[6]) << 8 | Int(message[7])
+    let questions = Int(message.integer(at: 4, as: UInt16.self)!)
+    let answers = Int(message.integer(at: 6, as: UInt16.self)!)
     guard questions >= 1 else { return nil }
     var at = 12
     guard let (question, next) = name(message, at) else { return nil }
@@ -340,8 +341,8 @@ enum DNSReader {
     var addresses: [String] = []
     for _ in 0..<min(answers, 64) {
       guard let (owner, n) = name(message, at), n + 10 <= message.count else { break }
-      let type = Int(message[n]) << 8 | Int(message[n + 1])
-      let length = Int(message[n + 8]) << 8 | Int(message[n + 9])
+      let type = Int(message.integer(at: n, as: UInt16.self)!)
+      let length = Int(message.integer(at: n + 8, as: UInt16.self)!)
       let data = n + 10
       guard data + length <= message.count else { break }
       let ownerLower = owner.lowercased()

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Foundation
 
 /// A frame taken apart: its IP datagram (what the store keeps, LINKTYPE_RAW), the endpoints, and
@@ -27,11 +28,11 @@ enum PacketDissector {
     switch linkType {
     case 1:
       guard frame.count >= 14 else { return .unparseable("Ethernet header cut short") }
-      var type = UInt16(frame[12]) << 8 | UInt16(frame[13])
+      var type = frame.integer(at: 12, as: UInt16.self)!
       at = 14
       while type == 0x8100 || type == 0x88a8 || type == 0x9100 {
         guard frame.count >= at + 4 else { return .unparseable("VLAN tag cut short") }
-        type = UInt16(frame[at + 2]) << 8 | UInt16(frame[at + 3])
+        type = frame.integer(at: at + 2, as: UInt16.self)!
         at += 4
       }
       etherType = type
@@ -40,7 +41,7 @@ enum PacketDissector {
     case 0:
       guard frame.count >= 4 else { return .unparseable("loopback header cut short") }
       let familyLE =
-        UInt32(frame[0]) | UInt32(frame[1]) << 8 | UInt32(frame[2]) << 16 | UInt32(frame[3]) << 24
+        frame.integer(at: 0, endianness: .little, as: UInt32.self)!
       let family = familyLE > 0xffff ? familyLE.byteSwapped : familyLE
       at = 4
       switch family {
@@ -50,11 +51,11 @@ enum PacketDissector {
       }
     case 113:
       guard frame.count >= 16 else { return .unparseable("Linux cooked header cut short") }
-      etherType = UInt16(frame[14]) << 8 | UInt16(frame[15])
+      etherType = frame.integer(at: 14, as: UInt16.self)!
       at = 16
     case 276:
       guard frame.count >= 20 else { return .unparseable("Linux cooked v2 header cut short") }
-      etherType = UInt16(frame[0]) << 8 | UInt16(frame[1])
+      etherType = frame.integer(at: 0, as: UInt16.self)!
       at = 20
     default:
       return .unparseable("link type \(linkType) is not read")
@@ -85,12 +86,12 @@ enum PacketDissector {
     if version == 4 {
       guard frame.count >= start + 20 else { return .unparseable("IPv4 header cut short") }
       let ihl = Int(frame[start] & 0x0f) * 4
-      let total = Int(frame[start + 2]) << 8 | Int(frame[start + 3])
+      let total = Int(frame.integer(at: start + 2, as: UInt16.self)!)
       guard ihl >= 20, frame.count >= start + ihl else {
         return .unparseable("IPv4 header length lies")
       }
       end = min(frame.count, start + max(total, ihl))
-      let fragmentOffset = (Int(frame[start + 6]) << 8 | Int(frame[start + 7])) & 0x1fff
+      let fragmentOffset = (Int(frame.integer(at: start + 6, as: UInt16.self)!)) & 0x1fff
       if fragmentOffset != 0 { return .unparseable("a later IP fragment") }
       proto = frame[start + 9]
       src = address(frame[(start + 12)..<(start + 16)])
@@ -98,7 +99,7 @@ enum PacketDissector {
       payloadStart = start + ihl
     } else if version == 6 {
       guard frame.count >= start + 40 else { return .unparseable("IPv6 header cut short") }
-      let payloadLength = Int(frame[start + 4]) << 8 | Int(frame[start + 5])
+      let payloadLength = Int(frame.integer(at: start + 4, as: UInt16.self)!)
       end = min(frame.count, start + 40 + payloadLength)
       proto = frame[start + 6]
       src = address(frame[(start + 8)..<(start + 24)])
@@ -110,7 +111,7 @@ enum PacketDissector {
           return .unparseable("IPv6 extension header cut short")
         }
         if proto == 44 {
-          let offset = (Int(frame[payloadStart + 2]) << 8 | Int(frame[payloadStart + 3])) >> 3
+          let offset = (Int(frame.integer(at: payloadStart + 2, as: UInt16.self)!)) >> 3
           if offset != 0 { return .unparseable("a later IP fragment") }
           proto = frame[payloadStart]
           payloadStart += 8
@@ -129,11 +130,10 @@ enum PacketDissector {
     switch proto {
     case 6:
       guard end - payloadStart >= 20 else { return .unparseable("TCP header cut short") }
-      let sp = UInt16(frame[payloadStart]) << 8 | UInt16(frame[payloadStart + 1])
-      let dp = UInt16(frame[payloadStart + 2]) << 8 | UInt16(frame[payloadStart + 3])
+      let sp = frame.integer(at: payloadStart, as: UInt16.self)!
+      let dp = frame.integer(at: payloadStart + 2, as: UInt16.self)!
       let seq =
-        UInt32(frame[payloadStart + 4]) << 24 | UInt32(frame[payloadStart + 5]) << 16 | UInt32(
-          frame[payloadStart + 6]) << 8 | UInt32(frame[payloadStart + 7])
+        frame.integer(at: payloadStart + 4, as: UInt32.self)!
       let dataOffset = Int(frame[payloadStart + 12] >> 4) * 4
       guard dataOffset >= 20, payloadStart + dataOffset <= end else {
         return .unparseable("TCP header length lies")
@@ -146,8 +146,8 @@ enum PacketDissector {
           payload: frame[(payloadStart + dataOffset)..<end], datagram: datagram))
     case 17:
       guard end - payloadStart >= 8 else { return .unparseable("UDP header cut short") }
-      let sp = UInt16(frame[payloadStart]) << 8 | UInt16(frame[payloadStart + 1])
-      let dp = UInt16(frame[payloadStart + 2]) << 8 | UInt16(frame[payloadStart + 3])
+      let sp = frame.integer(at: payloadStart, as: UInt16.self)!
+      let dp = frame.integer(at: payloadStart + 2, as: UInt16.self)!
       return .packet(
         DissectedPacket(
           source: FlowEndpoint(address: src, port: sp),

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Foundation
 
 /// What a ClientHello offered.
@@ -28,7 +29,7 @@ enum TLSHandshakeReader {
     while at + 5 <= stream.count {
       let type = stream[at]
       let major = stream[at + 1]
-      let length = Int(stream[at + 3]) << 8 | Int(stream[at + 4])
+      let length = Int(stream.integer(at: at + 3, as: UInt16.self)!)
       guard major == 3, [20, 21, 22, 23].contains(type), length <= 18_432 else { break }
       guard at + 5 + length <= stream.count else {
         if type == 22 { handshake += stream[(at + 5)...] }
@@ -43,7 +44,7 @@ enum TLSHandshakeReader {
     var messages: [(UInt8, ArraySlice<UInt8>)] = []
     var m = 0
     while m + 4 <= handshake.count {
-      let length = Int(handshake[m + 1]) << 16 | Int(handshake[m + 2]) << 8 | Int(handshake[m + 3])
+      let length = Int(handshake.uint24(at: m + 1)!)
       guard m + 4 + length <= handshake.count else { break }
       messages.append((handshake[m], handshake[(m + 4)..<(m + 4 + length)]))
       m += 4 + length
@@ -66,7 +67,7 @@ enum TLSHandshakeReader {
     var alpn: [String] = []
     var dropped = 0
     var ech = false
-    if let total = r.u16(), var extensions = r.take(Int(total)).map(ByteReader.init) {
+    if let total = r.u16(), var extensions = r.take(Int(total)).map({ ByteReader($0) }) {
       while let type = extensions.u16(), let length = extensions.u16(),
         let data = extensions.take(Int(length))
       {
@@ -81,7 +82,7 @@ enum TLSHandshakeReader {
           guard e.u16() != nil else { break }
           while let n = e.u8(), let value = e.take(Int(n)) {
             let bytes = Array(value)
-            if bytes.count == 2 && isGREASE(UInt16(bytes[0]) << 8 | UInt16(bytes[1])) { continue }
+            if bytes.count == 2 && isGREASE(bytes.integer(at: 0, as: UInt16.self)!) { continue }
             if bytes.allSatisfy({ (0x21...0x7e).contains($0) }) && alpn.count < maximumALPN {
               alpn.append(String(decoding: bytes, as: UTF8.self))
             } else {
@@ -125,12 +126,12 @@ enum TLSHandshakeReader {
       let cipher = r.u16(), r.skip(1)
     else { return nil }
     var version = legacy
-    if let total = r.u16(), var extensions = r.take(Int(total)).map(ByteReader.init) {
+    if let total = r.u16(), var extensions = r.take(Int(total)).map({ ByteReader($0) }) {
       while let type = extensions.u16(), let length = extensions.u16(),
         let data = extensions.take(Int(length))
       {
         if type == 43, data.count == 2 {
-          version = UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex + 1])
+          version = data.integer(at: 0, as: UInt16.self)!
         }
       }
     }
@@ -142,7 +143,9 @@ enum TLSHandshakeReader {
   /// A Certificate body (TLS ≤ 1.2): the DER of each certificate, server first.
   static func certificates(_ body: ArraySlice<UInt8>) -> [Data] {
     var r = ByteReader(body)
-    guard let total = r.u24(), var list = r.take(Int(total)).map(ByteReader.init) else { return [] }
+    guard let total = r.u24(), var list = r.take(Int(total)).map({ ByteReader($0) }) else {
+      return []
+    }
     var chain: [Data] = []
     while let n = list.u24(), let der = list.take(Int(n)) { chain.append(Data(der)) }
     return chain
@@ -166,31 +169,20 @@ enum TLSHandshakeReader {
   }
 }
 
-/// Big-endian reading of a byte slice that never reads past its end.
-struct ByteReader {
-  var bytes: ArraySlice<UInt8>
-  init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-  var remaining: Int { bytes.count }
-  mutating func u8() -> UInt8? { bytes.popFirst() }
-  mutating func u16() -> UInt16? {
-    guard let a = take(2) else { return nil }
-    return UInt16(a[a.startIndex]) << 8 | UInt16(a[a.startIndex + 1])
-  }
+/// Big-endian reading of a byte slice that never reads past its end, in the words of the TLS and
+/// QUIC specifications: a cursor over the slice.
+typealias ByteReader = ByteCursor<ArraySlice<UInt8>>
+
+extension ByteCursor where Bytes == ArraySlice<UInt8> {
+  mutating func u8() -> UInt8? { read(UInt8.self) }
+  mutating func u16() -> UInt16? { read(UInt16.self) }
   mutating func u24() -> UInt32? {
-    guard let a = take(3) else { return nil }
-    return UInt32(a[a.startIndex]) << 16 | UInt32(a[a.startIndex + 1]) << 8
-      | UInt32(a[a.startIndex + 2])
+    guard let value = bytes.uint24(at: offset) else { return nil }
+    offset += 3
+    return value
   }
-  mutating func u32() -> UInt32? {
-    guard let a = u16(), let b = u16() else { return nil }
-    return UInt32(a) << 16 | UInt32(b)
-  }
-  mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
-    guard n >= 0, n <= bytes.count else { return nil }
-    defer { bytes = bytes.dropFirst(n) }
-    return bytes.prefix(n)
-  }
-  mutating func skip(_ n: Int) -> Bool { take(n) != nil }
+  mutating func u32() -> UInt32? { read(UInt32.self) }
+  mutating func take(_ n: Int) -> ArraySlice<UInt8>? { read(count: n) }
   /// A QUIC variable-length integer.
   mutating func varint() -> UInt64? {
     guard let first = u8() else { return nil }

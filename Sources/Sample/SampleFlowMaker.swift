@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Capture
 import Foundation
 
@@ -235,7 +236,7 @@ struct SampleFlowMaker {
     flow.serverCertificate = .encryptedInHandshake
     func longHeader(_ first: UInt8, length: Int) -> Data {
       var d = Data([first])
-      d.appendBigEndianValue(version)
+      d.appendInteger(version)
       d.append(8)
       d.append(random.bytes(8))
       d.append(8)
@@ -299,12 +300,5 @@ struct SampleFlowMaker {
     var d = Data([0x30, 0x82, UInt8((length >> 8) & 0xff), UInt8(length & 0xff)])
     d.append(random.bytes(length))
     return d
-  }
-}
-
-extension Data {
-  mutating func appendBigEndianValue<T: FixedWidthInteger>(_ value: T) {
-    var big = value.bigEndian
-    Swift.withUnsafeBytes(of: &big) { append(contentsOf: $0) }
   }
 }

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Capture
 import Evidence
 import FlowStore
@@ -289,9 +290,8 @@ struct Bench {
       var at = PcapFormat.globalHeaderLength
       var end = at
       while at + PcapFormat.recordHeaderLength <= data.count {
-        let included =
-          Int(data[at + 8]) | Int(data[at + 9]) << 8 | Int(data[at + 10]) << 16 | Int(data[at + 11])
-          << 24
+        // The records are the bench's own, written little-endian.
+        let included = Int(data.integer(at: at + 8, endianness: .little, as: UInt32.self)!)
         guard at + PcapFormat.recordHeaderLength + included <= data.count else { break }
         at += PcapFormat.recordHeaderLength + included
         end = at

@@ -2,6 +2,7 @@ import Audit
 import Capture
 import FlowStore
 import Foundation
+import Sample
 import TestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Sample
 
 /// Capture files made byte by byte: classic pcap in either byte order and resolution, and pcapng
 /// with sections, interfaces and both packet block kinds.

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Sample
 import TestSupport
 import XCTest
 

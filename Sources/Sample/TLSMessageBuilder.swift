@@ -1,3 +1,4 @@
+import Bytes
 import Foundation
 
 /// TLS records as they travel: ClientHello, ServerHello (or HelloRetryRequest), Certificate,
@@ -10,16 +11,16 @@ public enum TLSMessageBuilder {
 
   static func extensionBlock(_ type: UInt16, _ body: Data) -> Data {
     var d = Data()
-    d.appendBE(type)
-    d.appendBE(UInt16(body.count))
+    d.appendInteger(type)
+    d.appendInteger(UInt16(body.count))
     d.append(body)
     return d
   }
 
   static func record(_ contentType: UInt8, _ body: Data, legacy: UInt16 = 0x0301) -> Data {
     var d = Data([contentType])
-    d.appendBE(legacy)
-    d.appendBE(UInt16(body.count))
+    d.appendInteger(legacy)
+    d.appendInteger(UInt16(body.count))
     d.append(body)
     return d
   }
@@ -41,13 +42,13 @@ public enum TLSMessageBuilder {
     grease: Bool = true
   ) -> Data {
     var body = Data()
-    body.appendBE(legacyVersion)
+    body.appendInteger(legacyVersion)
     body.append(contentsOf: random.prefix(32))
     body.append(32)
     body.append(contentsOf: Array(repeating: 0x11, count: 32))
     let suites: [UInt16] = (grease ? [0x0a0a] : []) + [0x1301, 0x1302, 0xc02f, 0xc030, 0x009c]
-    body.appendBE(UInt16(suites.count * 2))
-    for s in suites { body.appendBE(s) }
+    body.appendInteger(UInt16(suites.count * 2))
+    for s in suites { body.appendInteger(s) }
     body.append(1)
     body.append(0)
     var extensions = Data()
@@ -55,10 +56,10 @@ public enum TLSMessageBuilder {
     if let serverName {
       var list = Data()
       list.append(0)
-      list.appendBE(UInt16(serverName.utf8.count))
+      list.appendInteger(UInt16(serverName.utf8.count))
       list.append(contentsOf: Array(serverName.utf8))
       var sni = Data()
-      sni.appendBE(UInt16(list.count))
+      sni.appendInteger(UInt16(list.count))
       sni.append(list)
       extensions.append(extensionBlock(0x0000, sni))
     }
@@ -69,25 +70,25 @@ public enum TLSMessageBuilder {
         list.append(contentsOf: Array(p.utf8))
       }
       var body = Data()
-      body.appendBE(UInt16(list.count))
+      body.appendInteger(UInt16(list.count))
       body.append(list)
       extensions.append(extensionBlock(0x0010, body))
     }
     if let versions {
       let all = (grease ? [UInt16(0x2a2a)] : []) + versions
       var body = Data([UInt8(all.count * 2)])
-      for v in all { body.appendBE(v) }
+      for v in all { body.appendInteger(v) }
       extensions.append(extensionBlock(0x002b, body))
     }
     if encryptedClientHello {
       extensions.append(extensionBlock(0xfe0d, Data([0, 0, 1, 0, 1, 0x2a, 0, 0])))
     }
     var groups = Data()
-    groups.appendBE(UInt16(4))
-    groups.appendBE(UInt16(0x001d))
-    groups.appendBE(UInt16(0x0017))
+    groups.appendInteger(UInt16(4))
+    groups.appendInteger(UInt16(0x001d))
+    groups.appendInteger(UInt16(0x0017))
     extensions.append(extensionBlock(0x000a, groups))
-    body.appendBE(UInt16(extensions.count))
+    body.appendInteger(UInt16(extensions.count))
     body.append(extensions)
     return record(22, handshake(1, body))
   }
@@ -98,20 +99,20 @@ public enum TLSMessageBuilder {
     helloRetryRequest: Bool = false
   ) -> Data {
     var body = Data()
-    body.appendBE(legacyVersion)
+    body.appendInteger(legacyVersion)
     body.append(
       contentsOf: helloRetryRequest ? helloRetryRequestRandom : Array(repeating: 0x24, count: 32))
     body.append(32)
     body.append(contentsOf: Array(repeating: 0x11, count: 32))
-    body.appendBE(cipherSuite)
+    body.appendInteger(cipherSuite)
     body.append(0)
     var extensions = Data()
     if let supportedVersion {
       var v = Data()
-      v.appendBE(supportedVersion)
+      v.appendInteger(supportedVersion)
       extensions.append(extensionBlock(0x002b, v))
     }
-    body.appendBE(UInt16(extensions.count))
+    body.appendInteger(UInt16(extensions.count))
     body.append(extensions)
     return record(22, handshake(2, body), legacy: 0x0303)
   }
@@ -163,15 +164,15 @@ public enum DNSMessageBuilder {
 
   public static func query(id: UInt16, name: String, type: UInt16 = 1) -> Data {
     var d = Data()
-    d.appendBE(id)
-    d.appendBE(UInt16(0x0100))
-    d.appendBE(UInt16(1))
-    d.appendBE(UInt16(0))
-    d.appendBE(UInt16(0))
-    d.appendBE(UInt16(0))
+    d.appendInteger(id)
+    d.appendInteger(UInt16(0x0100))
+    d.appendInteger(UInt16(1))
+    d.appendInteger(UInt16(0))
+    d.appendInteger(UInt16(0))
+    d.appendInteger(UInt16(0))
     d.append(self.name(name))
-    d.appendBE(type)
-    d.appendBE(UInt16(1))
+    d.appendInteger(type)
+    d.appendInteger(UInt16(1))
     return d
   }
 
@@ -180,39 +181,39 @@ public enum DNSMessageBuilder {
     id: UInt16, name: String, type: UInt16 = 1, answers: [Answer], rcode: UInt8 = 0
   ) -> Data {
     var d = Data()
-    d.appendBE(id)
-    d.appendBE(UInt16(0x8180) | UInt16(rcode))
-    d.appendBE(UInt16(1))
-    d.appendBE(UInt16(answers.count))
-    d.appendBE(UInt16(0))
-    d.appendBE(UInt16(0))
+    d.appendInteger(id)
+    d.appendInteger(UInt16(0x8180) | UInt16(rcode))
+    d.appendInteger(UInt16(1))
+    d.appendInteger(UInt16(answers.count))
+    d.appendInteger(UInt16(0))
+    d.appendInteger(UInt16(0))
     d.append(self.name(name))
-    d.appendBE(type)
-    d.appendBE(UInt16(1))
+    d.appendInteger(type)
+    d.appendInteger(UInt16(1))
     var owner = name
     for answer in answers {
       d.append(self.name(owner))
       switch answer {
       case .a(let address):
-        d.appendBE(UInt16(1))
-        d.appendBE(UInt16(1))
-        d.appendBE(UInt32(300))
+        d.appendInteger(UInt16(1))
+        d.appendInteger(UInt16(1))
+        d.appendInteger(UInt32(300))
         let bytes = DatagramBuilder.addressBytes(address) ?? [0, 0, 0, 0]
-        d.appendBE(UInt16(bytes.count))
+        d.appendInteger(UInt16(bytes.count))
         d.append(contentsOf: bytes)
       case .aaaa(let address):
-        d.appendBE(UInt16(28))
-        d.appendBE(UInt16(1))
-        d.appendBE(UInt32(300))
+        d.appendInteger(UInt16(28))
+        d.appendInteger(UInt16(1))
+        d.appendInteger(UInt32(300))
         let bytes = DatagramBuilder.addressBytes(address) ?? Array(repeating: 0, count: 16)
-        d.appendBE(UInt16(bytes.count))
+        d.appendInteger(UInt16(bytes.count))
         d.append(contentsOf: bytes)
       case .cname(let target):
-        d.appendBE(UInt16(5))
-        d.appendBE(UInt16(1))
-        d.appendBE(UInt32(300))
+        d.appendInteger(UInt16(5))
+        d.appendInteger(UInt16(1))
+        d.appendInteger(UInt32(300))
         let encoded = self.name(target)
-        d.appendBE(UInt16(encoded.count))
+        d.appendInteger(UInt16(encoded.count))
         d.append(encoded)
         owner = target
       }

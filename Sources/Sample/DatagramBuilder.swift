@@ -1,3 +1,4 @@
+import Bytes
 import Foundation
 
 /// Builds IP datagrams (LINKTYPE_RAW records) with real IPv4/IPv6 and TCP/UDP headers and
@@ -40,28 +41,28 @@ public enum DatagramBuilder {
     switch transport {
     case .tcp(let seq, let ack, let flags):
       protocolNumber = 6
-      segment.appendBE(source.1)
-      segment.appendBE(destination.1)
-      segment.appendBE(seq)
-      segment.appendBE(ack)
+      segment.appendInteger(source.1)
+      segment.appendInteger(destination.1)
+      segment.appendInteger(seq)
+      segment.appendInteger(ack)
       segment.append(0x50)
       segment.append(flags)
-      segment.appendBE(UInt16(65_535))
-      segment.appendBE(UInt16(0))
-      segment.appendBE(UInt16(0))
+      segment.appendInteger(UInt16(65_535))
+      segment.appendInteger(UInt16(0))
+      segment.appendInteger(UInt16(0))
     case .udp:
       protocolNumber = 17
-      segment.appendBE(source.1)
-      segment.appendBE(destination.1)
-      segment.appendBE(UInt16(8 + payload.count))
-      segment.appendBE(UInt16(0))
+      segment.appendInteger(source.1)
+      segment.appendInteger(destination.1)
+      segment.appendInteger(UInt16(8 + payload.count))
+      segment.appendInteger(UInt16(0))
     case .icmpEcho(let identifier, let sequence, let reply):
       protocolNumber = v6 ? 58 : 1
       segment.append(v6 ? (reply ? 129 : 128) : (reply ? 0 : 8))
       segment.append(0)
-      segment.appendBE(UInt16(0))
-      segment.appendBE(identifier)
-      segment.appendBE(sequence)
+      segment.appendInteger(UInt16(0))
+      segment.appendInteger(identifier)
+      segment.appendInteger(sequence)
     }
     segment.append(payload)
     // Transport checksum over the pseudo-header (ICMPv4 has none).
@@ -76,12 +77,12 @@ public enum DatagramBuilder {
       pseudo.append(contentsOf: src)
       pseudo.append(contentsOf: dst)
       if v6 {
-        pseudo.appendBE(UInt32(segment.count))
+        pseudo.appendInteger(UInt32(segment.count))
         pseudo.append(contentsOf: [0, 0, 0, protocolNumber])
       } else {
         pseudo.append(0)
         pseudo.append(protocolNumber)
-        pseudo.appendBE(UInt16(segment.count))
+        pseudo.appendInteger(UInt16(segment.count))
       }
     }
     var sum = checksum(pseudo + segment)
@@ -92,7 +93,7 @@ public enum DatagramBuilder {
     var packet = Data(capacity: segment.count + 40)
     if v6 {
       packet.append(contentsOf: [0x60, 0, 0, 0])
-      packet.appendBE(UInt16(segment.count))
+      packet.appendInteger(UInt16(segment.count))
       packet.append(protocolNumber)
       packet.append(hopLimit)
       packet.append(contentsOf: src)
@@ -100,12 +101,12 @@ public enum DatagramBuilder {
     } else {
       packet.append(0x45)
       packet.append(0)
-      packet.appendBE(UInt16(20 + segment.count))
-      packet.appendBE(identification)
-      packet.appendBE(UInt16(0x4000))
+      packet.appendInteger(UInt16(20 + segment.count))
+      packet.appendInteger(identification)
+      packet.appendInteger(UInt16(0x4000))
       packet.append(hopLimit)
       packet.append(protocolNumber)
-      packet.appendBE(UInt16(0))
+      packet.appendInteger(UInt16(0))
       packet.append(contentsOf: src)
       packet.append(contentsOf: dst)
       let headerSum = checksum(packet)
@@ -123,7 +124,7 @@ public enum DatagramBuilder {
       let bytes = raw.bindMemory(to: UInt8.self)
       var i = 0
       while i + 1 < bytes.count {
-        sum &+= UInt32(bytes[i]) << 8 | UInt32(bytes[i + 1])
+        sum &+= UInt32(bytes.integer(at: i, as: UInt16.self)!)
         i += 2
       }
       if i < bytes.count { sum &+= UInt32(bytes[i]) << 8 }
@@ -131,8 +132,4 @@ public enum DatagramBuilder {
     while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
     return ~UInt16(sum)
   }
-}
-
-extension Data {
-  mutating func appendBE<T: FixedWidthInteger>(_ value: T) { appendBigEndian(value) }
 }
