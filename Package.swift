@@ -29,25 +29,32 @@ let package = Package(
 
     // Integers in bytes, bounds-checked: the one reader and writer of every byte format.
     .target(name: "Bytes"),
-    .target(name: "Audit"),
+    // System calls' errors as values (Errno) and the retry on EINTR: the one shim over Glibc.
+    .target(name: "SystemCalls"),
+    .target(name: "Audit", dependencies: ["SystemCalls"]),
     .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
-    .target(name: "Capture", dependencies: ["Bytes", "Audit", "FlowStore", "CCrypto"]),
-    .target(name: "ReportPDF", dependencies: ["Audit", "CCairoPango"]),
+    .target(
+      name: "Capture", dependencies: ["SystemCalls", "Bytes", "Audit", "FlowStore", "CCrypto"]),
+    .target(name: "ReportPDF", dependencies: ["SystemCalls", "Audit", "CCairoPango"]),
     .target(
       name: "Evidence",
       dependencies: [
+        "SystemCalls",
         "Bytes", "Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto",
       ]),
     .target(name: "Sample", dependencies: ["Bytes", "Audit", "FlowStore", "Capture"]),
     .target(name: "Import", dependencies: ["Bytes", "Audit", "FlowStore", "Capture", "CCrypto"]),
     .target(
       name: "TunnelVisionCLI",
-      dependencies: ["Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import"]),
+      dependencies: [
+        "SystemCalls", "Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import",
+      ]),
     .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
 
     // Helpers the tests share: temporary directories, golden files, external tools.
     .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
     .testTarget(name: "BytesTests", dependencies: ["Bytes"]),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
     .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
     .testTarget(

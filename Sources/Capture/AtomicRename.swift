@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -17,8 +18,8 @@ public enum AtomicRename {
   }
 
   public static func rename(_ source: URL, to destination: URL) throws(Failure) {
-    guard Glibc.rename(source.path, destination.path) == 0 else {
-      throw Failure(destination: destination, reason: String(cString: strerror(errno)))
+    if case .failure(let error) = nothingOrErrno({ Glibc.rename(source.path, destination.path) }) {
+      throw Failure(destination: destination, reason: error.description)
     }
   }
 
@@ -49,6 +50,7 @@ public enum AtomicRename {
 
   /// kill(2) with no signal: whether a process of that id exists (one of another user counts).
   static func isRunning(_ pid: pid_t) -> Bool {
-    kill(pid, 0) == 0 || errno != ESRCH
+    guard case .failure(let error) = nothingOrErrno({ kill(pid, 0) }) else { return true }
+    return error != .noSuchProcess
   }
 }

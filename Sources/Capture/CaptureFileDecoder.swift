@@ -1,5 +1,6 @@
 import Bytes
 import Foundation
+import SystemCalls
 
 /// One frame of a capture file as it was recorded: when, on which link type, and its bytes.
 public struct DecodedFrame: Sendable {
@@ -298,16 +299,15 @@ struct ChunkReader {
     let wanted = max(count, Int(min(UInt64(Self.window), size)))
     if buffer.count < wanted { buffer += [UInt8](repeating: 0, count: wanted - buffer.count) }
     while end < count {
-      var got: Int
-      repeat {
-        got = buffer.withUnsafeMutableBytes {
+      let read = valueOrErrno {
+        buffer.withUnsafeMutableBytes {
           Glibc.read(handle.fileDescriptor, $0.baseAddress! + end, $0.count - end)
         }
-      } while got < 0 && errno == EINTR
-      guard got >= 0 else {
+      }
+      guard case .success(let got) = read else {
         throw CaptureFileError(
           offset: offset + UInt64(end),
-          reason: "the file could not be read (\(String(cString: strerror(errno))))")
+          reason: "the file could not be read (\(read.errorText))")
       }
       if got == 0 { return false }
       end += got

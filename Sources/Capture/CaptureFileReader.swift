@@ -1,6 +1,7 @@
 import Audit
 import Bytes
 import Foundation
+import SystemCalls
 
 /// One capture file opened for reading records at given offsets (`pread`): the header once,
 /// then per record a 16-byte header and incl_len bytes, bounded by the snaplen first.
@@ -14,10 +15,10 @@ public final class CaptureFileReader {
 
   public init(url: URL, sequence: UInt32) throws(CaptureLibraryError) {
     self.sequence = sequence
-    let fd = open(url.path, O_RDONLY)
-    guard fd >= 0 else {
-      if errno == ENOENT { throw .notFound(sequence) }
-      throw .containerUnavailable("\(url.path): \(String(cString: strerror(errno)))")
+    let opened = valueOrErrno { open(url.path, O_RDONLY) }
+    guard case .success(let fd) = opened else {
+      if opened == .failure(.noSuchFileOrDirectory) { throw .notFound(sequence) }
+      throw .containerUnavailable("\(url.path): \(opened.errorText)")
     }
     descriptor = fd
     var info = stat()

@@ -2,6 +2,7 @@ import Audit
 import Bytes
 import Capture
 import Foundation
+import SystemCalls
 
 /// Writes a ZIP (PKWARE APPNOTE 6.3) deterministically: entries in the order given, every
 /// timestamp the one passed in, each stored or deflated by whichever is smaller, ZIP64 where a
@@ -297,12 +298,14 @@ public enum ZipArchiveWriter {
       let header = localHeader(
         entry.name, .stored, crc: written.crc32, size: size, compressedSize: size,
         sizes64: entry.sizes64)
-      let wrote = header.withUnsafeBytes {
-        pwrite(out.fileDescriptor, $0.baseAddress, $0.count, off_t(entry.headerOffset))
+      let wrote = valueOrErrno {
+        header.withUnsafeBytes {
+          pwrite(out.fileDescriptor, $0.baseAddress, $0.count, off_t(entry.headerOffset))
+        }
       }
-      guard wrote == header.count else {
+      guard case .success(header.count) = wrote else {
         throw EvidenceWriteError(
-          "\(entry.name)'s header could not be written: \(String(cString: strerror(errno)))")
+          "\(entry.name)'s header could not be written: \(wrote.errorText)")
       }
       open = nil
       record(

@@ -1,5 +1,6 @@
 import CCairoPango
 import Foundation
+import SystemCalls
 
 /// Where cairo writes report.pdf: a file opened with fopen(3), written with fwrite(3). A write
 /// that fails (the disk full) is remembered and the rest dropped, but cairo is told it succeeded:
@@ -16,7 +17,7 @@ final class PDFFileSink {
     guard let file = fopen(url.path, "wb") else {
       throw PDFWriteError(
         description:
-          "\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path): \(String(cString: strerror(errno)))"
+          "\(url.lastPathComponent) could not be created in \(url.deletingLastPathComponent().path): \(Errno.current)"
       )
     }
     self.file = file
@@ -25,12 +26,12 @@ final class PDFFileSink {
 
   func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) {
     guard failure == nil, let bytes, count > 0 else { return }
-    if fwrite(bytes, 1, count, file) != count { failure = String(cString: strerror(errno)) }
+    if fwrite(bytes, 1, count, file) != count { failure = Errno.current.description }
   }
 
   /// Flushes and closes the file (fclose(3)); throws the first failure.
   func close() throws {
-    if fclose(file) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+    if fclose(file) != 0, failure == nil { failure = Errno.current.description }
     if let failure {
       throw PDFWriteError(description: "\(url.lastPathComponent) could not be written: \(failure)")
     }

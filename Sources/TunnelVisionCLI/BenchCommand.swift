@@ -6,6 +6,7 @@ import FlowStore
 import Foundation
 import Sample
 import Synchronization
+import SystemCalls
 
 /// `tunnelvision bench`: the reference workload, and each cost as a ratio to the machine's floor
 /// measured in the same run.
@@ -354,7 +355,7 @@ struct Bench {
     let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
     guard spawned == 0 else {
       throw RefusedError(
-        "The benchmark could not start \(path): \(String(cString: strerror(spawned))).")
+        "The benchmark could not start \(path): \(Errno(rawValue: spawned)).")
     }
     var status: Int32 = 0
     var usage = rusage()

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// An error as the reason in a sentence. The tool's own errors say it themselves; Foundation's
 /// file errors are given as the system's words for their cause ("No space left on device"),
@@ -10,11 +11,11 @@ public enum SystemErrorText {
     guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else {
       return "\(error)"
     }
-    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+    if ns.domain == NSPOSIXErrorDomain { return Errno(rawValue: Int32(ns.code)).description }
     if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
       underlying.domain == NSPOSIXErrorDomain
     {
-      return String(cString: strerror(Int32(underlying.code)))
+      return Errno(rawValue: Int32(underlying.code)).description
     }
     if ns.code == NSFileReadNoSuchFileError || ns.code == NSFileNoSuchFileError {
       return "no such file"
