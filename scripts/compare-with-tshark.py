@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Imports captures with tunnelvision and checks its readings against tshark's on the same files.
 
-For every TLS and QUIC flow: the SNI, the negotiated TLS version and the ALPN list that
-tunnelvision stored must be what `tshark -T fields` reads. Prints one line per file and every
-disagreement; exits 1 if there is any.
+For every TLS and QUIC flow: the SNI, the negotiated TLS version (the server's, QUIC's too) and
+the ALPN list that tunnelvision stored must be what `tshark -T fields` reads. Every flow tshark
+reads as DNS must be DNS for tunnelvision too, with no QUIC reading. Prints one line per file and
+every disagreement; exits 1 if there is any.
 
 usage: compare-with-tshark.py TUNNELVISION CAPTURE...
 """
@@ -44,6 +45,11 @@ def theirs(capture):
         proto = "udp" if row[3] else "tcp"
         chosen = (row[8] or row[9]).split(",")[-1]
         flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], proto), {})["version"] = name_of(int(chosen, 16))
+    for row in tshark(capture, "dns && udp", fields[:8]):
+        src, sport = row[0] or row[1], row[2] or row[3]
+        dst, dport = row[4] or row[5], row[6] or row[7]
+        flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], "udp"),
+                         {})["dns"] = True
     return flows
 
 
@@ -64,7 +70,8 @@ def ours(tunnelvision, capture, work):
     for flow in json.loads(zipfile.ZipFile(bundle).read("flows.json"))["flows"]:
         a, b = flow["peers"]
         entry = {"sni": flow["sni"], "alpn": (flow["clientTLS"] or {}).get("alpn", []),
-                 "version": (flow["serverTLS"] or {}).get("version") if (flow["serverTLS"] or {}).get("answer") == "negotiated" else None}
+                 "version": (flow["serverTLS"] or {}).get("version") if (flow["serverTLS"] or {}).get("answer") == "negotiated" else None,
+                 "dns": flow["streamOpening"] == "dnsMessage" and flow["quic"] is None}
         flows.setdefault(key(a["address"], a["port"], b["address"], b["port"], flow["protocol"]), entry)
     return flows
 
@@ -84,12 +91,13 @@ def main():
                     print("  %s: tshark reads a handshake of %s that tunnelvision has no flow for" % (os.path.basename(capture), k))
                     problems += 1
                     continue
-                for field in ("sni", "alpn", "version"):
+                for field in ("sni", "alpn", "version", "dns"):
                     if field in want and want[field] != got[field]:
                         print("  %s %s: %s is %r for tshark, %r for tunnelvision" % (os.path.basename(capture), k, field, want[field], got[field]))
                         problems += 1
                 checked += 1
-            print("%s: %d TLS/QUIC flows compared" % (os.path.basename(capture), checked))
+            dns = sum(1 for want in expected.values() if want.get("dns"))
+            print("%s: %d TLS/QUIC flows compared, %d DNS" % (os.path.basename(capture), checked - dns, dns))
     print("%d disagreements" % problems)
     sys.exit(1 if problems else 0)
 

@@ -108,6 +108,24 @@ public struct InspectionConditions: Sendable, Hashable {
   public static let off = InspectionConditions(inspectionEnabled: false, caTrusted: false)
 }
 
+/// Where an imported session's traffic came from: the capture file, as the import read it.
+public struct CaptureSource: Sendable, Hashable {
+  public let fileName: String
+  /// The file's SHA-256, lower-case hex: a second import of the same bytes is found by it.
+  public let sha256: String
+  /// What wrote the capture, as the file says (pcapng `shb_userappl`); nil when it does not.
+  public let application: String?
+  /// The host the capture was taken on, as the file says (`shb_hardware`, `shb_os`): not the
+  /// phone's. nil when it does not.
+  public let host: String?
+  public init(fileName: String, sha256: String, application: String?, host: String?) {
+    self.fileName = fileName
+    self.sha256 = sha256
+    self.application = application
+    self.host = host
+  }
+}
+
 public struct AuditSession: Sendable, Hashable, Identifiable {
   public let id: Int64
   public let projectID: Int64
@@ -118,10 +136,13 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
   /// nil while open.
   public let endedAt: Date?
   public let notes: String
+  /// The capture file an imported session was read from; nil for a session recorded here.
+  public let source: CaptureSource?
 
   public init(
     id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-    inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String
+    inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String,
+    source: CaptureSource? = nil
   ) {
     self.id = id
     self.projectID = projectID
@@ -131,6 +152,7 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
     self.startedAt = startedAt
     self.endedAt = endedAt
     self.notes = notes
+    self.source = source
   }
 
   public var isOpen: Bool { endedAt == nil }
@@ -143,16 +165,18 @@ public struct AuditSessionDraft: Sendable, Hashable {
   public var environment: AuditEnvironment
   public var inspection: InspectionConditions
   public var notes: String
+  public var source: CaptureSource?
 
   public init(
     projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
-    inspection: InspectionConditions, notes: String = ""
+    inspection: InspectionConditions, notes: String = "", source: CaptureSource? = nil
   ) {
     self.projectID = projectID
     self.kind = kind
     self.environment = environment
     self.inspection = inspection
     self.notes = notes
+    self.source = source
   }
 }
 

@@ -66,16 +66,58 @@ public enum TLSInspectionStatus: Int, Sendable, Hashable, CaseIterable {
   }
 }
 
-/// How a TCP stream opened, when its first bytes were read.
+/// How a flow opened, when its first bytes were read: a TCP stream's first bytes, or the first
+/// datagram of a UDP flow that is DNS.
 public enum StreamOpening: Int, Sendable, Hashable, CaseIterable {
   case tlsHandshake = 1
   case httpRequest = 2
   case unrecognised = 3
+  /// A DNS message (on a port DNS uses): the flow is DNS, and none of its datagrams is QUIC.
+  case dnsMessage = 4
   public var name: String {
     switch self {
     case .tlsHandshake: return "tlsHandshake"
     case .httpRequest: return "httpRequest"
     case .unrecognised: return "unrecognised"
+    case .dnsMessage: return "dnsMessage"
+    }
+  }
+}
+
+/// What a flow's TLS status was decided from.
+public enum TLSStatusBasis: Int, Sendable, Hashable, CaseIterable {
+  /// What was read of the flow: a TLS or QUIC handshake (encrypted), an HTTP request or a DNS
+  /// message in the clear (plaintext).
+  case readings = 1
+  /// Nothing that tells was read: the status follows the server's port.
+  case port = 2
+  /// The inspecting proxy's outcome: it inspected the connection, or the connection refused it.
+  case inspection = 3
+  /// The status the flow's readings give, nil when they do not tell: a TLS or QUIC handshake is
+  /// encrypted, an HTTP request or a DNS message in the clear is plaintext.
+  public static func statusRead(of flow: StoredFlow) -> TLSInspectionStatus? {
+    switch flow.streamOpening {
+    case .httpRequest?, .dnsMessage?: return .plaintext
+    case .tlsHandshake?: return .encrypted
+    case .unrecognised?, nil: break
+    }
+    if flow.clientTLS != nil || flow.serverTLS != nil { return .encrypted }
+    if let quic = flow.quic, quic.isKnownToCarryTLS13 { return .encrypted }
+    return nil
+  }
+
+  /// What a flow's status, as it is, was decided from: the proxy's outcome, the readings, or
+  /// (where they do not tell) the port.
+  public static func of(_ flow: StoredFlow) -> TLSStatusBasis {
+    if flow.inspectionOutcome != nil { return .inspection }
+    return statusRead(of: flow) == nil ? .port : .readings
+  }
+
+  public var name: String {
+    switch self {
+    case .readings: return "readings"
+    case .port: return "port"
+    case .inspection: return "inspection"
     }
   }
 }
@@ -222,6 +264,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var bytesIn: UInt64
   public var packetCount: Int
   public var tlsStatus: TLSInspectionStatus
+  /// What the status was decided from; nil in a store written before it was kept.
+  public var tlsStatusBasis: TLSStatusBasis?
   /// The name the ClientHello announced (server_name), as read.
   public var sni: String?
   /// The name DNS gave the address, and the address's other names.
@@ -241,7 +285,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     tlsStatus: TLSInspectionStatus, sni: String? = nil, dnsName: String? = nil,
     dnsOtherNames: [String] = [], streamOpening: StreamOpening? = nil,
     clientTLS: ClientTLSOffer? = nil, serverTLS: ServerTLSAnswer? = nil, quic: QUICReading? = nil,
-    serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil
+    serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil,
+    tlsStatusBasis: TLSStatusBasis? = nil
   ) {
     self.id = id
     self.captureSessionID = captureSessionID
@@ -262,6 +307,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     self.quic = quic
     self.serverCertificate = serverCertificate
     self.auditSessionID = auditSessionID
+    self.tlsStatusBasis = tlsStatusBasis
   }
 
   /// The announced name if there is one (an empty SNI is none), otherwise the name from DNS.

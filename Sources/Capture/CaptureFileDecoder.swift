@@ -1,3 +1,4 @@
+import Audit
 import Bytes
 import Foundation
 import SystemCalls
@@ -11,6 +12,8 @@ public struct DecodedFrame: Sendable {
   public let originalLength: UInt32
   /// The section header's hardware, OS and application options, if the file is pcapng.
   public let section: Int
+  /// Where its record or block begins in the file.
+  public var offset: UInt64 = 0
 }
 
 /// A pcapng section's environment facts.
@@ -41,8 +44,55 @@ public struct CaptureFileDecoder {
   public private(set) var sections: [CaptureSectionInfo] = []
   /// Records whose length lies, or that are cut short at the end: the rest of the file was sound.
   public private(set) var damagedRecords = 0
+  /// The file's SHA-256 (lower-case hex), once `decode` has read it, if `hashing` was asked for.
+  public private(set) var sha256: String?
+  /// Whether `decode` computes the file's SHA-256 as it reads (no second read of the file).
+  public var hashing = false
 
   public init() {}
+
+  /// How the frames of a file reach a reader in time order.
+  public enum FrameOrder: Sendable, Hashable {
+    /// As the file holds them: they were in time order.
+    case asInFile
+    /// Put back in order within `TimeOrderedFrames`' window.
+    case restored
+  }
+
+  /// The frames in time order. A file in order (nearly every one) is read straight through; at the
+  /// first frame dated before one handed over, `restart` is called (the caller forgets what it
+  /// was given) and the file is read again through `TimeOrderedFrames`, which puts frames a
+  /// little out of step (several interfaces written as their packets came) back in order and
+  /// refuses one further back with a sentence naming both (`reordercap`). `order` forces one way
+  /// (a second pass reads as the first did). Answers the way it was read.
+  @discardableResult
+  public mutating func decodeInTimeOrder(
+    _ url: URL, order: FrameOrder? = nil, restart: () -> Void = {},
+    _ body: (DecodedFrame) throws -> Void
+  ) throws -> FrameOrder {
+    if order != .restored {
+      var latest: Int64?
+      do {
+        try decode(url) { frame in
+          if Instant.storableMicroseconds.contains(frame.microseconds) {
+            if let latest, frame.microseconds < latest { throw OutOfOrder() }
+            latest = frame.microseconds
+          }
+          try body(frame)
+        }
+        return .asInFile
+      } catch is OutOfOrder where order == nil {
+        restart()
+      }
+    }
+    var ordered = TimeOrderedFrames()
+    try decode(url) { try ordered.add($0, body) }
+    try ordered.finish(body)
+    return .restored
+  }
+
+  /// A frame dated before one already handed over, while the file was read as it is.
+  public struct OutOfOrder: Error {}
 
   public mutating func decode(_ url: URL, _ body: (DecodedFrame) throws -> Void) throws {
     guard let handle = FileHandle(forReadingAtPath: url.path) else {
@@ -52,6 +102,12 @@ public struct CaptureFileDecoder {
     let size = try handle.seekToEnd()
     try handle.seek(toOffset: 0)
     var reader = ChunkReader(handle: handle, size: size)
+    damagedRecords = 0
+    let digest = hashing ? BackgroundDigest() : nil
+    reader.digest = digest
+    defer {
+      if let digest, (try? reader.drain()) != nil { sha256 = digest.finalHex() }
+    }
     guard let magic = try reader.peek(4) else {
       throw CaptureFileError(offset: 0, reason: "the file is empty")
     }
@@ -102,7 +158,7 @@ public struct CaptureFileDecoder {
         DecodedFrame(
           microseconds: seconds * 1_000_000 + (nanos ? fraction / 1_000 : fraction),
           linkType: linkType,
-          data: Data(data), originalLength: original, section: 0))
+          data: Data(data), originalLength: original, section: 0, offset: offset))
     }
   }
 
@@ -213,7 +269,7 @@ public struct CaptureFileDecoder {
           DecodedFrame(
             microseconds: Self.microseconds(ticks, resolution), linkType: linkType,
             data: Data(block[28..<(28 + captured)]), originalLength: original,
-            section: sections.count - 1))
+            section: sections.count - 1, offset: offset))
       case 3:
         guard length >= 16, let first = interfaces.first, let original = u32(8).map(Int.init) else {
           damagedRecords += 1
@@ -223,7 +279,7 @@ public struct CaptureFileDecoder {
         try body(
           DecodedFrame(
             microseconds: 0, linkType: first.linkType, data: Data(block[12..<(12 + captured)]),
-            originalLength: UInt32(original), section: sections.count - 1))
+            originalLength: UInt32(original), section: sections.count - 1, offset: offset))
       default:
         continue
       }
@@ -270,6 +326,8 @@ public struct CaptureFileDecoder {
 struct ChunkReader {
   let handle: FileHandle
   let size: UInt64
+  /// Every byte read from the file, in order, when the caller asked for the file's digest.
+  var digest: BackgroundDigest?
   /// The file offset of `position`.
   private(set) var offset: UInt64 = 0
   /// The window: its bytes up to `end` are the file's from `offset - position` on. Allocated
@@ -310,9 +368,20 @@ struct ChunkReader {
           reason: "the file could not be read (\(read.errorText))")
       }
       if got == 0 { return false }
+      if let digest {
+        buffer.withUnsafeBytes {
+          digest.update(UnsafeRawBufferPointer(rebasing: $0[end..<(end + got)]))
+        }
+      }
       end += got
     }
     return true
+  }
+
+  /// Reads what is left of the file (for the digest: the frames may have ended before it).
+  mutating func drain() throws {
+    position = end
+    while try fill(Self.window) { position = end }
   }
 
   mutating func peek(_ count: Int) throws -> [UInt8]? {

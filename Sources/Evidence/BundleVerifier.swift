@@ -1,4 +1,5 @@
 import Audit
+import Capture
 import Foundation
 
 /// Opens an evidence bundle without the store and checks it: every manifest entry's size and

@@ -1,4 +1,5 @@
 import Audit
+import Capture
 import Foundation
 
 /// A file written in order through a buffer, hashed and counted as it goes.

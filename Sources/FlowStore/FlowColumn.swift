@@ -13,6 +13,7 @@ enum FlowColumn: Int, TableColumns {
   case quicVersion, quicEnd
   case certVisibility, certAbsence, certChainComplete
   case auditSessionId
+  case tlsStatusBasis
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

@@ -61,6 +61,7 @@ enum FlowRow {
     case .noNegotiation: row[.certVisibility] = .integer(5)
     }
     row[.auditSessionId] = .int(flow.auditSessionID)
+    row[.tlsStatusBasis] = .int(flow.tlsStatusBasis?.rawValue)
     return row
   }
 
@@ -132,7 +133,10 @@ enum FlowRow {
       dnsOtherNames: names(.dnsOtherNames),
       streamOpening: row.optionalInt64(.streamOpening).flatMap { StreamOpening(rawValue: Int($0)) },
       clientTLS: offer, serverTLS: answer, quic: quic, serverCertificate: certificate,
-      auditSessionID: row.optionalInt64(.auditSessionId))
+      auditSessionID: row.optionalInt64(.auditSessionId),
+      tlsStatusBasis: row.optionalInt64(.tlsStatusBasis).flatMap {
+        TLSStatusBasis(rawValue: Int($0))
+      })
   }
 }
 

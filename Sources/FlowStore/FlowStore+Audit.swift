@@ -102,22 +102,39 @@ extension FlowStore {
 
   // MARK: Sessions
 
-  static let sessionColumns = """
-    id, project_id, kind, app_version, build_number, device_model, os_version, tool_version,
-    inspection_enabled, ca_trusted, started_at, ended_at, notes
-    """
+  static let sessionColumns = SessionColumn.allCases.map(\.name).joined(separator: ", ")
 
   static func session(from row: SQLiteRow) -> AuditSession {
+    func at(_ c: SessionColumn) -> Int32 { Int32(c.rawValue) }
     let kind: AuditSessionKind =
-      row.int64(2) == AuditSerialization.baseline
+      row.int64(at(.kind)) == AuditSerialization.baseline
       ? .baseline
-      : .audit(AppRelease(version: row.string(3), build: row.string(4)))
+      : .audit(
+        AppRelease(version: row.string(at(.appVersion)), build: row.string(at(.buildNumber))))
     return AuditSession(
-      id: row.int64(0), projectID: row.int64(1), kind: kind,
+      id: row.int64(at(.id)), projectID: row.int64(at(.projectId)), kind: kind,
       environment: AuditEnvironment(
-        deviceModel: row.string(5), osVersion: row.string(6), toolVersion: row.string(7)),
-      inspection: InspectionConditions(inspectionEnabled: row.bool(8), caTrusted: row.bool(9)),
-      startedAt: row.date(10), endedAt: row.optionalDate(11), notes: row.string(12))
+        deviceModel: row.string(at(.deviceModel)), osVersion: row.string(at(.osVersion)),
+        toolVersion: row.string(at(.toolVersion))),
+      inspection: InspectionConditions(
+        inspectionEnabled: row.bool(at(.inspectionEnabled)), caTrusted: row.bool(at(.caTrusted))),
+      startedAt: row.date(at(.startedAt)), endedAt: row.optionalDate(at(.endedAt)),
+      notes: row.string(at(.notes)),
+      source: row.optionalString(at(.captureSha256)).map {
+        CaptureSource(
+          fileName: row.string(at(.captureFileName)), sha256: $0,
+          application: row.optionalString(at(.captureApplication)),
+          host: row.optionalString(at(.captureHost)))
+      })
+  }
+
+  /// The sessions imported from a capture file of this SHA-256, oldest first.
+  public func auditSessions(importedFromCaptureSHA256 digest: String) throws -> [AuditSession] {
+    try wrap {
+      try db.rows(
+        "SELECT \(Self.sessionColumns) FROM audit_sessions WHERE capture_sha256 = ? ORDER BY id",
+        [.text(digest)], Self.session(from:))
+    }
   }
 
   /// Opens a session. Only one can be open across all projects: the one in the way is named.
@@ -139,8 +156,9 @@ extension FlowStore {
       try db.run(
         """
         INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
-            tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
+            tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes,
+            capture_sha256, capture_file_name, capture_application, capture_host)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
         """,
         [
           .integer(draft.projectID),
@@ -148,7 +166,9 @@ extension FlowStore {
           .string(release?.version), .string(release?.build), .text(draft.environment.deviceModel),
           .text(draft.environment.osVersion), .text(draft.environment.toolVersion),
           .bool(draft.inspection.inspectionEnabled), .bool(draft.inspection.caTrusted),
-          .integer(Instant.nanoseconds(date)), .text(draft.notes),
+          .integer(Instant.nanoseconds(date)), .text(draft.notes), .string(draft.source?.sha256),
+          .string(draft.source?.fileName), .string(draft.source?.application),
+          .string(draft.source?.host),
         ])
       return db.lastInsertRowID
     }
@@ -255,10 +275,15 @@ extension FlowStore {
     try wrap {
       try db.firstRow(
         """
-        SELECT \(Self.sessionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")), p.name
+        SELECT \(SessionColumn.allCases.map { "s." + $0.name }.joined(separator: ", ")), p.name
         FROM audit_sessions s JOIN audit_projects p ON p.id = s.project_id WHERE s.ended_at IS NULL
         """, []
-      ) { AuditRecording(session: Self.session(from: $0), projectName: $0.string(13)) }
+      ) {
+        // The project's name comes after the session's columns.
+        AuditRecording(
+          session: Self.session(from: $0),
+          projectName: $0.string(Int32(SessionColumn.allCases.count)))
+      }
     }
   }
 

@@ -119,6 +119,17 @@ enum StoreSchema {
       CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen);
       """
     ),
+    (
+      3, "what a flow's status was decided from; where an imported session's capture came from",
+      """
+      ALTER TABLE flows ADD COLUMN tls_status_basis INTEGER;
+      ALTER TABLE audit_sessions ADD COLUMN capture_sha256 TEXT;
+      ALTER TABLE audit_sessions ADD COLUMN capture_file_name TEXT;
+      ALTER TABLE audit_sessions ADD COLUMN capture_application TEXT;
+      ALTER TABLE audit_sessions ADD COLUMN capture_host TEXT;
+      CREATE INDEX audit_sessions_capture ON audit_sessions(capture_sha256);
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

@@ -89,8 +89,8 @@ struct CaptureAnalyser {
     } else {
       // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
       if let answer = flow.answer {
-        var settled = !flow.chain.isEmpty
-        if case .hello(let version, _, let retry) = answer, version >= .tls13, !retry {
+        var settled = !flow.chain.isEmpty || flow.resumed
+        if case .hello(let version, _, let retry, _) = answer, version >= .tls13, !retry {
           settled = true
         }
         if case .alert = answer { settled = true }
@@ -106,12 +106,14 @@ struct CaptureAnalyser {
       var retry = false
       var answer: ServerAnswerReading?
       for (type, body) in messages {
-        if type == 2, case .hello(let v, let c, let r)? = TLSHandshakeReader.serverHello(body) {
+        if type == 2,
+          case .hello(let v, let c, let r, let session)? = TLSHandshakeReader.serverHello(body)
+        {
           if r {
             retry = true
             answer = answer ?? .hello(version: v, cipher: c, retry: true)
           } else {
-            answer = .hello(version: v, cipher: c, retry: false)
+            answer = .hello(version: v, cipher: c, retry: false, sessionID: session)
           }
         }
         if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
@@ -119,6 +121,13 @@ struct CaptureAnalyser {
       flow.sawRetry = flow.sawRetry || retry
       if let answer {
         flow.answer = answer
+        // Below TLS 1.3 a server that echoes the session id the client offered resumes that
+        // session (RFC 5246 § 7.4.1.3): it sends no certificate. TLS 1.3 echoes it always.
+        if case .hello(let version, _, false, let session) = answer, version < .tls13,
+          !session.isEmpty, session == flow.clientHello?.sessionID
+        {
+          flow.resumed = true
+        }
       } else if let alert, messages.allSatisfy({ $0.0 != 2 }) {
         flow.answer = .alert(alert)
       }
@@ -128,51 +137,84 @@ struct CaptureAnalyser {
   mutating func readUDP(
     _ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool, at micros: Int64
   ) {
-    if packet.source.port == 53 || packet.source.port == 5353 {
-      if let answer = DNSReader.response(packet.payload) {
+    let ports = (packet.source.port, packet.destination.port)
+    if DatagramPorts.isDNS(ports.0) || DatagramPorts.isDNS(ports.1) {
+      if flow.opening == nil, DNSReader.isMessage(packet.payload) { flow.opening = .dnsMessage }
+      if DatagramPorts.isDNS(ports.0), let answer = DNSReader.response(packet.payload) {
         for address in answer.addresses { resolutions.append((micros, address, answer.name)) }
       }
       return
     }
-    guard let header = QUICInitialReader.longHeader(packet.payload) else { return }
+    // A port whose protocol is known is never QUIC, however its first byte looks.
+    guard !DatagramPorts.isKnownOtherThanQUIC(ports.0),
+      !DatagramPorts.isKnownOtherThanQUIC(ports.1),
+      let header = QUICInitialReader.longHeader(packet.payload)
+    else { return }
     if fromOpener {
       flow.quicClientVersion = flow.quicClientVersion ?? header.version
       if header.isInitial {
         if flow.quicDestinationID == nil { flow.quicDestinationID = header.destinationID }
         if flow.quicOffer == nil,
           let frames = QUICInitialReader.cryptoFrames(
-            packet.payload, destinationID: flow.quicDestinationID!)
+            packet.payload, destinationID: flow.quicDestinationID!, end: .client)
         {
           for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) {
             flow.quicCrypto[offset] = data
           }
-          var stream: [UInt8] = []
-          while let next = flow.quicCrypto.first(where: {
-            $0.key <= UInt64(stream.count) && $0.key + UInt64($0.value.count) > UInt64(stream.count)
-          }) {
-            stream += next.value[Int(UInt64(stream.count) - next.key)...]
-          }
-          if stream.count >= 4, stream[0] == 1 {
-            let length = Int(stream.uint24(at: 1)!)
-            if stream.count >= 4 + length {
-              flow.quicOffer = TLSHandshakeReader.clientHello(stream[4..<(4 + length)])
-            }
+          if let hello = Self.handshakeMessage(1, in: flow.quicCrypto) {
+            flow.quicOffer = TLSHandshakeReader.clientHello(hello)
           }
         }
       }
     } else {
       flow.quicServerVersion = flow.quicServerVersion ?? header.version
+      // The server's Initial packets are protected with keys of the client's first Destination
+      // Connection ID too (RFC 9001 § 5.2): its ServerHello can be read like the ClientHello.
+      if header.isInitial, flow.answer == nil, let id = flow.quicDestinationID,
+        let frames = QUICInitialReader.cryptoFrames(packet.payload, destinationID: id, end: .server)
+      {
+        for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) {
+          flow.quicServerCrypto[offset] = data
+        }
+        if let hello = Self.handshakeMessage(2, in: flow.quicServerCrypto),
+          let answer = TLSHandshakeReader.serverHello(hello)
+        {
+          flow.answer = answer
+        }
+      }
     }
+  }
+
+  /// The first handshake message of CRYPTO frames gathered by offset, once it is whole and of
+  /// the type asked for.
+  static func handshakeMessage(_ type: UInt8, in frames: [UInt64: [UInt8]]) -> ArraySlice<UInt8>? {
+    var stream: [UInt8] = []
+    while let next = frames.first(where: {
+      $0.key <= UInt64(stream.count) && $0.key + UInt64($0.value.count) > UInt64(stream.count)
+    }) {
+      stream += next.value[Int(UInt64(stream.count) - next.key)...]
+    }
+    guard stream.first == type, let length = stream.uint24(at: 1).map(Int.init),
+      stream.count >= 4 + length
+    else { return nil }
+    return stream[4..<(4 + length)]
   }
 
   /// Flows as the store holds them: the device side settled, DNS names given, readings set.
   mutating func finish() -> CaptureAnalysis {
     var result = analysis
+    // The device side, first of the flows between two hosts; a flow to a group (multicast,
+    // broadcast) is the device's only when its sender is a device address: otherwise another
+    // host on the link sent it, and it reached the device (its packets are inbound).
+    var deviceOf: [FlowEndpoint?] = []
     var deviceCount: [String: Int] = [:]
-    var deviceOf: [FlowEndpoint] = []
     for flow in assignment.flows {
       let a = flow.peers.a
       let b = flow.peers.b
+      guard !AddressKind.isGroup(a.address), !AddressKind.isGroup(b.address) else {
+        deviceOf.append(nil)
+        continue
+      }
       var device = flow.opener
       if !devices.isEmpty {
         if devices.contains(a.address) != devices.contains(b.address) {
@@ -186,6 +228,12 @@ struct CaptureAnalyser {
       deviceOf.append(device)
       deviceCount[device.address, default: 0] += 1
     }
+    let known = devices.isEmpty ? Set(deviceCount.keys) : devices
+    for (i, flow) in assignment.flows.enumerated() where deviceOf[i] == nil {
+      let sender = flow.opener
+      let group = flow.peers.a == sender ? flow.peers.b : flow.peers.a
+      deviceOf[i] = known.contains(sender.address) ? sender : group
+    }
     result.devicesInferred = devices.isEmpty
     result.deviceAddresses =
       devices.isEmpty
@@ -194,7 +242,7 @@ struct CaptureAnalyser {
     // At its size: grown by doubling, 20 000 flows held their last two copies at once (13 MB).
     result.flows.reserveCapacity(flows.count)
     for (i, flow) in flows.enumerated() {
-      let device = deviceOf[i]
+      let device = deviceOf[i]!
       let seen = assignment.flows[i]
       let server = seen.peers.a == device ? seen.peers.b : seen.peers.a
       let deviceOpened = device == seen.opener
@@ -204,8 +252,7 @@ struct CaptureAnalyser {
         lastSeen: Instant.date(microseconds: seen.last),
         bytesOut: deviceOpened ? flow.bytesFromOpener : flow.bytesToOpener,
         bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener,
-        packetCount: seen.packets,
-        tlsStatus: Self.status(seen.ipProtocol, server.port))
+        packetCount: seen.packets, tlsStatus: .plaintext)
       stored.streamOpening = flow.opening
       if let hello = flow.clientHello {
         stored.sni = hello.serverName
@@ -217,7 +264,7 @@ struct CaptureAnalyser {
         if quic.serverName != nil { result.namesFromQUIC += 1 }
       }
       switch flow.answer {
-      case .hello(let version, let cipher, _)?:
+      case .hello(let version, let cipher, _, _)?:
         stored.serverTLS = .negotiated(
           version: version, cipherSuite: cipher, fromHelloRetryRequest: flow.sawRetry,
           source: .serverHello)
@@ -229,10 +276,13 @@ struct CaptureAnalyser {
       } else if let v = flow.quicClientVersion {
         stored.quic = QUICReading(version: v, end: .client)
       }
+      (stored.tlsStatus, stored.tlsStatusBasis) = Self.status(of: stored, serverPort: server.port)
       if !flow.chain.isEmpty {
         stored.serverCertificate = .presented(
           chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
-      } else if case .hello(let version, _, _)? = flow.answer,
+      } else if flow.resumed {
+        stored.serverCertificate = .notSent(.sessionResumed)
+      } else if case .hello(let version, _, _, _)? = flow.answer,
         version == .tls13 || stored.quic != nil
       {
         stored.serverCertificate = .encryptedInHandshake
@@ -260,8 +310,17 @@ struct CaptureAnalyser {
     return result
   }
 
-  /// On TCP the status is born from the port.
-  static func status(_ p: IPProtocolNumber, _ port: UInt16) -> TLSInspectionStatus {
+  /// The status follows what was read of the flow; only where nothing that tells was read does
+  /// it follow the server's port, and the basis says so.
+  static func status(of flow: StoredFlow, serverPort: UInt16) -> (
+    TLSInspectionStatus, TLSStatusBasis
+  ) {
+    if let read = TLSStatusBasis.statusRead(of: flow) { return (read, .readings) }
+    return (portStatus(flow.ipProtocol, serverPort), .port)
+  }
+
+  /// What the port alone suggests.
+  static func portStatus(_ p: IPProtocolNumber, _ port: UInt16) -> TLSInspectionStatus {
     switch (p, port) {
     case (.tcp, 443), (.tcp, 8443), (.tcp, 853), (.tcp, 993), (.tcp, 995), (.tcp, 465),
       (.tcp, 5223), (.udp, 443):
@@ -272,6 +331,14 @@ struct CaptureAnalyser {
 }
 
 enum AddressKind {
+  /// A multicast or broadcast address: a group, never one host's.
+  static func isGroup(_ address: String) -> Bool {
+    if address.contains(":") { return address.lowercased().hasPrefix("ff") }
+    let parts = address.split(separator: ".").compactMap { Int($0) }
+    guard parts.count == 4 else { return false }
+    return (224...239).contains(parts[0]) || parts == [255, 255, 255, 255]
+  }
+
   static func isPrivate(_ address: String) -> Bool {
     if address.contains(":") {
       let lower = address.lowercased()
@@ -317,7 +384,28 @@ enum StreamOpeningReader {
   }
 }
 
+/// UDP ports whose protocol is known: what is sent on them is read as that, never as QUIC.
+enum DatagramPorts {
+  /// DNS, multicast DNS, LLMNR.
+  static func isDNS(_ port: UInt16) -> Bool { port == 53 || port == 5353 || port == 5355 }
+
+  /// DHCP, TFTP, NTP, NetBIOS, SNMP, syslog, SSDP (and DNS's).
+  static func isKnownOtherThanQUIC(_ port: UInt16) -> Bool {
+    isDNS(port) || [67, 68, 69, 123, 137, 138, 161, 162, 514, 1900].contains(port)
+  }
+}
+
 enum DNSReader {
+  /// Whether a datagram reads as a DNS message: a header and at least one question whose name
+  /// reads (a query or a response).
+  static func isMessage(_ payload: ArraySlice<UInt8>) -> Bool {
+    let message = Array(payload)
+    guard let questions = message.integer(at: 4, as: UInt16.self), questions >= 1,
+      message[2] & 0x78 == 0, let (_, end) = name(message, 12)
+    else { return false }
+    return end + 4 <= message.count
+  }
+
   struct Answer {
     let name: String
     let addresses: [String]

@@ -14,7 +14,9 @@ final class TrackedFlow {
   var opening: StreamOpening?
   var quicClientVersion: UInt32?, quicServerVersion: UInt32?
   var quicDestinationID: [UInt8]?
-  var quicCrypto: [UInt64: [UInt8]] = [:]
+  var quicCrypto: [UInt64: [UInt8]] = [:], quicServerCrypto: [UInt64: [UInt8]] = [:]
+  /// A TLS ≤ 1.2 server resumed the session the client offered: it sent no certificate.
+  var resumed = false
   var quicOffer: ClientHelloReading?
 }
 
@@ -78,6 +80,26 @@ public struct CaptureAnalysis {
   /// The packets to import: the frames that were read whole, at a plausible time.
   public internal(set) var packetCount = 0
   public var unparseableCount: Int { unparseable.values.reduce(0, +) }
+  /// The capture file's SHA-256, read as it was analysed.
+  public internal(set) var sha256: String?
+  /// Whether its frames were in time order or had to be put back in order.
+  public internal(set) var frameOrder = CaptureFileDecoder.FrameOrder.asInFile
+
+  /// What the command reports of it.
+  public var summary: ImportSummary {
+    var s = ImportSummary()
+    s.frames = frames
+    s.packets = packetCount
+    s.flows = flowCount
+    s.namesFromSNI = namesFromSNI
+    s.namesFromQUIC = namesFromQUIC
+    s.namesFromDNS = namesFromDNS
+    s.unparseable = unparseable
+    s.damagedRecords = damagedRecords
+    s.deviceAddresses = deviceAddresses
+    s.devicesInferred = devicesInferred
+    return s
+  }
 
   /// What it says of the capture, without the flows (for a summary once they are written).
   public var withoutFlows: CaptureAnalysis {

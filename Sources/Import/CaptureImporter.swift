@@ -76,9 +76,16 @@ public enum CaptureImporter {
   {
     var analyser = CaptureAnalyser(devices: devices)
     var decoder = CaptureFileDecoder()
+    decoder.hashing = true
     var index = 0
+    let order: CaptureFileDecoder.FrameOrder
     do {
-      try decoder.decode(url) { frame in
+      // Read again in order from the start: what was analysed so far is forgotten.
+      let restart = {
+        analyser = CaptureAnalyser(devices: devices)
+        index = 0
+      }
+      order = try decoder.decodeInTimeOrder(url, restart: restart) { frame in
         analyser.add(frame)
         index += 1
         if index % 50_000 == 0 { progress?(index) }
@@ -91,6 +98,8 @@ public enum CaptureImporter {
     var analysis = analyser.finish()
     analysis.sections = decoder.sections
     analysis.damagedRecords = decoder.damagedRecords
+    analysis.sha256 = decoder.sha256
+    analysis.frameOrder = order
     return analysis
   }
 
@@ -119,17 +128,21 @@ public enum CaptureImporter {
     }
 
     let section = analysis.sections.first ?? CaptureSectionInfo()
-    var notes = request.notes
-    let devicesLine =
-      analysis.devicesInferred
-      ? "Imported from \(url.lastPathComponent). Device side inferred per connection: the side that opened it (sent the TCP SYN or the first datagram), the private address over a public one when the opening was not seen. Device addresses: \(analysis.deviceAddresses.prefix(8).joined(separator: ", "))."
-      : "Imported from \(url.lastPathComponent). Device addresses as given: \(analysis.deviceAddresses.joined(separator: ", "))."
-    notes = notes.isEmpty ? devicesLine : notes + "\n" + devicesLine
-    if let application = section.application { notes += "\nCaptured with \(application)." }
+    let devicesLine = ImportPresentation.devicesNote(
+      analysis.summary, fileName: url.lastPathComponent)
+    let notes = request.notes.isEmpty ? devicesLine : request.notes + "\n" + devicesLine
+    // The capture names the host it was taken on and what wrote it, never the phone: the
+    // device's model and system are the assessor's to state.
     let environment = AuditEnvironment(
-      deviceModel: request.deviceModel ?? section.hardware ?? "unknown (not in the capture)",
-      osVersion: request.osVersion ?? section.os ?? "unknown (not in the capture)",
+      deviceModel: request.deviceModel ?? AuditPresentation.notStated,
+      osVersion: request.osVersion ?? AuditPresentation.notStated,
       toolVersion: request.toolVersion)
+    let host = [section.hardware, section.os].compactMap { $0 }.filter { !$0.isEmpty }
+    let source = analysis.sha256.map {
+      CaptureSource(
+        fileName: url.lastPathComponent, sha256: $0, application: section.application,
+        host: host.isEmpty ? nil : host.joined(separator: ", "))
+    }
     var created: [URL] = []
     do {
       let session: AuditSession = try store.transaction {
@@ -137,7 +150,7 @@ public enum CaptureImporter {
         let session = try store.startAuditSession(
           AuditSessionDraft(
             projectID: request.projectID, kind: request.kind,
-            environment: environment, inspection: .off, notes: notes), at: start)
+            environment: environment, inspection: .off, notes: notes, source: source), at: start)
         var ids: [Int64] = []
         for flow in analysis.flows {
           var stored = flow.flow
@@ -168,7 +181,8 @@ public enum CaptureImporter {
         var assignment = FlowAssignment()
         var imported = 0
         var decoder = CaptureFileDecoder()
-        try decoder.decode(url) { frame in
+        // Read as the analysis read it: a file that is out of order now and was not then changed.
+        try decoder.decodeInTimeOrder(url, order: analysis.frameOrder) { frame in
           guard case .packet(let dissected) = CaptureAnalyser.importable(frame) else { return }
           let (flow, _) = assignment.assign(dissected, at: frame.microseconds)
           guard flow < ids.count else {
@@ -208,6 +222,9 @@ public enum CaptureImporter {
       return session
     } catch {
       for file in created { try? FileManager.default.removeItem(at: file) }
+      if error is CaptureFileDecoder.OutOfOrder {
+        throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
+      }
       if let error = error as? CaptureImportError { throw error }
       if let error = error as? AuditStoreError { throw error }
       throw CaptureImportError.writeFailed(SystemErrorText.reason(error))

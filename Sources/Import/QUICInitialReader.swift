@@ -2,9 +2,10 @@ import Bytes
 import CCrypto
 import Foundation
 
-/// Reads the client's Initial packets of QUIC v1 and v2 (RFC 9000, 9001, 9369): removes header
+/// Reads the Initial packets of QUIC v1 and v2 (RFC 9000, 9001, 9369): removes header
 /// protection and decrypts with the keys every observer can derive from the client's first
-/// Destination Connection ID, and gathers the CRYPTO frames that carry the ClientHello.
+/// Destination Connection ID, and gathers the CRYPTO frames that carry the ClientHello and the
+/// ServerHello.
 enum QUICInitialReader {
   static let saltV1: [UInt8] = [
     0x38, 0x76, 0x2c, 0xf7, 0xf5, 0x59, 0x34, 0xb3, 0x4d, 0x17, 0x9a, 0xe6, 0xa4, 0xc8, 0x0c, 0xad,
@@ -21,11 +22,26 @@ enum QUICInitialReader {
     let isInitial: Bool
   }
 
-  /// The version and connection id of a long-header packet; nil for a short header or version negotiation.
+  /// Whether a version is one that exists (RFC 9000, RFC 9369, the IETF drafts, Google's QUIC
+  /// with IETF headers): a reserved or greased version is only ever listed in a version
+  /// negotiation, never a long header's own.
+  static func exists(_ version: UInt32) -> Bool {
+    switch version {
+    case 0x0000_0001, 0x6b33_43cf: return true
+    case 0xff00_0001...0xff00_0022: return true
+    case 0x5130_3436, 0x5130_3530, 0x5430_3530, 0x5430_3531: return true  // Q046, Q050, T050, T051
+    default: return false
+    }
+  }
+
+  /// The version and connection id of a long-header packet; nil for anything that is not one:
+  /// a short header, a version negotiation, the fixed bit clear, a version that does not exist,
+  /// connection ids longer than 20 bytes (a DNS query whose id has its top bit set is none).
   static func longHeader(_ packet: ArraySlice<UInt8>) -> LongHeader? {
     var r = ByteReader(packet)
-    guard let first = r.u8(), first & 0x80 != 0, let version = r.u32(), version != 0,
-      let dcidLength = r.u8(), dcidLength <= 20, let dcid = r.take(Int(dcidLength))
+    guard let first = r.u8(), first & 0xc0 == 0xc0, let version = r.u32(), exists(version),
+      let dcidLength = r.u8(), dcidLength <= 20, let dcid = r.take(Int(dcidLength)),
+      let scidLength = r.u8(), scidLength <= 20, r.skip(Int(scidLength))
     else { return nil }
     let type = (first >> 4) & 0x03
     let initial = version == 0x6b33_43cf ? type == 0b01 : type == 0b00
@@ -52,11 +68,14 @@ enum QUICInitialReader {
     let hp: [UInt8]
   }
 
-  static func clientKeys(version: UInt32, destinationID: [UInt8]) -> Keys? {
+  /// Which end's Initial packets: each is protected with keys of its own.
+  enum End { case client, server }
+
+  static func initialKeys(version: UInt32, destinationID: [UInt8], end: End) -> Keys? {
     let v2 = version == 0x6b33_43cf
     guard v2 || version == 1 else { return nil }
     let initial = hmac(v2 ? saltV2 : saltV1, destinationID)
-    let client = expandLabel(initial, "client in", 32)
+    let client = expandLabel(initial, end == .client ? "client in" : "server in", 32)
     let prefix = v2 ? "quicv2 " : "quic "
     return Keys(
       key: expandLabel(client, prefix + "key", 16), iv: expandLabel(client, prefix + "iv", 12),
@@ -100,13 +119,13 @@ enum QUICInitialReader {
     return Array(out.prefix(produced + Int(final)))
   }
 
-  /// The CRYPTO frames of one client Initial packet, decrypted with the keys of `destinationID`:
-  /// (offset, data) each. nil when it is not an Initial these keys open.
-  static func cryptoFrames(_ packet: ArraySlice<UInt8>, destinationID: [UInt8]) -> [(
+  /// The CRYPTO frames of one Initial packet of `end`, decrypted with the keys of the client's
+  /// first Destination Connection ID: (offset, data) each. nil when these keys do not open it.
+  static func cryptoFrames(_ packet: ArraySlice<UInt8>, destinationID: [UInt8], end: End) -> [(
     UInt64, [UInt8]
   )]? {
     guard let header = longHeader(packet), header.isInitial,
-      let keys = clientKeys(version: header.version, destinationID: destinationID)
+      let keys = initialKeys(version: header.version, destinationID: destinationID, end: end)
     else { return nil }
     var r = ByteReader(packet)
     guard r.skip(5), let dl = r.u8(), r.skip(Int(dl)), let sl = r.u8(), r.skip(Int(sl)),

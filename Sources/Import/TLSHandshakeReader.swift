@@ -6,11 +6,13 @@ import Foundation
 struct ClientHelloReading: Equatable {
   var serverName: String?
   var offer: ClientTLSOffer
+  /// legacy_session_id: what a TLS ≤ 1.2 server echoes when it resumes that session.
+  var sessionID: [UInt8] = []
 }
 
 /// What the server answered.
 enum ServerAnswerReading: Equatable {
-  case hello(version: TLSProtocolVersion, cipher: UInt16, retry: Bool)
+  case hello(version: TLSProtocolVersion, cipher: UInt16, retry: Bool, sessionID: [UInt8] = [])
   case alert(UInt8)
 }
 
@@ -59,7 +61,7 @@ enum TLSHandshakeReader {
   /// A ClientHello body (after the 4-byte handshake header).
   static func clientHello(_ body: ArraySlice<UInt8>) -> ClientHelloReading? {
     var r = ByteReader(body)
-    guard let legacy = r.u16(), r.skip(32), let sid = r.u8(), r.skip(Int(sid)),
+    guard let legacy = r.u16(), r.skip(32), let sid = r.u8(), let session = r.take(Int(sid)),
       let suites = r.u16(), r.skip(Int(suites)), let compression = r.u8(), r.skip(Int(compression))
     else { return nil }
     var name: String?
@@ -111,7 +113,8 @@ enum TLSHandshakeReader {
       ?? ClientTLSOffer(
         versionsForm: .upTo, versions: [TLSProtocolVersion(rawValue: legacy)], alpn: alpn,
         droppedALPNCount: dropped, encryptedClientHello: ech)
-    return ClientHelloReading(serverName: name.flatMap { $0.isEmpty ? nil : $0 }, offer: offer)
+    return ClientHelloReading(
+      serverName: name.flatMap { $0.isEmpty ? nil : $0 }, offer: offer, sessionID: Array(session))
   }
 
   static let retryRandom: [UInt8] = [
@@ -122,8 +125,8 @@ enum TLSHandshakeReader {
   /// A ServerHello body: the negotiated version (supported_versions, else legacy), cipher, HRR.
   static func serverHello(_ body: ArraySlice<UInt8>) -> ServerAnswerReading? {
     var r = ByteReader(body)
-    guard let legacy = r.u16(), let random = r.take(32), let sid = r.u8(), r.skip(Int(sid)),
-      let cipher = r.u16(), r.skip(1)
+    guard let legacy = r.u16(), let random = r.take(32), let sid = r.u8(),
+      let session = r.take(Int(sid)), let cipher = r.u16(), r.skip(1)
     else { return nil }
     var version = legacy
     if let total = r.u16(), var extensions = r.take(Int(total)).map({ ByteReader($0) }) {
@@ -137,7 +140,7 @@ enum TLSHandshakeReader {
     }
     return .hello(
       version: TLSProtocolVersion(rawValue: version), cipher: cipher,
-      retry: Array(random) == retryRandom)
+      retry: Array(random) == retryRandom, sessionID: Array(session))
   }
 
   /// A Certificate body (TLS ≤ 1.2): the DER of each certificate, server first.

@@ -212,6 +212,7 @@ public final class SampleWriter {
     }
     let datagrams = Array(all[range])
     flow.id = existing ?? 0
+    flow.tlsStatusBasis = TLSStatusBasis.of(flow)
     let id = try store.upsertFlow(flow)
     if range.upperBound < all.count { materialised[id] = all }
     switch planned.fate {

@@ -12,7 +12,7 @@ enum ImportCommand {
       discussion:
         "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
       usage:
-        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--notes <text>] [--json]",
+        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--notes <text>] [--again] [--json]",
       arguments: [
         ArgumentDefinition(
           name: "file", help: "The capture: pcap (µs or ns, either byte order) or pcapng.")
@@ -28,9 +28,10 @@ enum ImportCommand {
           "A marker, e.g. consent-given@2026-10-09T10:01:00Z; repeatable.", repeatable: true),
         .value(
           "device-model", "model",
-          "The recorded device's model (default: the capture's shb_hardware)."),
-        .value(
-          "os-version", "version", "The recorded device's system (default: the capture's shb_os)."),
+          "The recorded device's model (default: not stated; a capture names its host, not the phone)."
+        ),
+        .value("os-version", "version", "The recorded device's system (default: not stated)."),
+        .flag("again", "Import a capture whose bytes were imported before, as another session."),
         .value("notes", "text", "Notes kept with the session."),
         ProjectCommands.json,
       ],
@@ -83,6 +84,14 @@ enum ImportCommand {
           // What is said afterwards needs no flow: the import takes them and lets them go once written.
           analysis = read.withoutFlows
           if progress != nil { context.progress("Writing the session…") }
+          if let digest = read.sha256, !parsed.flag("again"),
+            let first = try store.auditSessions(importedFromCaptureSHA256: digest).first
+          {
+            let owner = try store.auditProject(id: first.projectID)?.name ?? "a project"
+            throw RefusedError(
+              ImportPresentation.alreadyImported(
+                fileName: URL(fileURLWithPath: path).lastPathComponent, as: first, of: owner))
+          }
           session = try CaptureImporter.write(
             consume read, from: URL(fileURLWithPath: path),
             request: CaptureImportRequest(
@@ -97,20 +106,11 @@ enum ImportCommand {
         }
         if progress != nil { context.progress("") }
         if parsed.json {
-          return context.printJSON(
-            .object([
-              "sessionID": .int(session.id), "frames": .int(analysis.frames),
-              "packets": .int(analysis.packetCount),
-              "flows": .int(analysis.flowCount), "namesFromSNI": .int(analysis.namesFromSNI),
-              "namesFromQUIC": .int(analysis.namesFromQUIC),
-              "namesFromDNS": .int(analysis.namesFromDNS),
-              "unparseable": .object(analysis.unparseable.mapValues { .int($0) }),
-              "damagedRecords": .int(analysis.damagedRecords),
-              "deviceAddresses": .strings(analysis.deviceAddresses),
-            ]))
+          return context.printJSON(ImportPresentation.json(analysis.summary, session: session))
         }
         context.standardOutput(
-          ImportPresentation.text(analysis, session: session, projectName: project.name, file: path)
+          ImportPresentation.text(
+            analysis.summary, session: session, projectName: project.name, file: path)
         )
       })
   }
@@ -121,36 +121,5 @@ enum DatagramAddress {
     var v4 = in_addr()
     var v6 = in6_addr()
     return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
-  }
-}
-
-enum ImportPresentation {
-  static func text(_ a: CaptureAnalysis, session: AuditSession, projectName: String, file: String)
-    -> String
-  {
-    var out =
-      "Imported \(file) into session \(session.id): \(AuditPresentation.sessionName(session.kind)) of \(projectName).\n"
-    out +=
-      "  \(AuditPresentation.count(a.frames, "frame")) read, \(AuditPresentation.count(a.packetCount, "packet")) in \(AuditPresentation.count(a.flowCount, "connection")).\n"
-    out +=
-      "  Names: \(AuditPresentation.grouped(a.namesFromSNI)) from a ClientHello's SNI, \(AuditPresentation.grouped(a.namesFromQUIC)) from a QUIC Initial, \(AuditPresentation.grouped(a.namesFromDNS)) from DNS answers.\n"
-    if a.unparseableCount > 0 {
-      out +=
-        "  \(AuditPresentation.count(a.unparseableCount, "frame")) could not be read as IP traffic:\n"
-      for (reason, count) in a.unparseable.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-        out += "    \(AuditPresentation.grouped(count))  \(reason)\n"
-      }
-    }
-    if a.damagedRecords > 0 {
-      out +=
-        "  \(AuditPresentation.count(a.damagedRecords, "record")) at the end of the file \(a.damagedRecords == 1 ? "was" : "were") cut short and not read.\n"
-    }
-    out +=
-      "  Device \(a.devicesInferred ? "addresses (inferred)" : "addresses"): \(a.deviceAddresses.prefix(6).joined(separator: ", "))\n"
-    out +=
-      "  Started \(Instant.rfc3339(session.startedAt)), ended \(Instant.rfc3339(session.endedAt ?? session.startedAt)).\n"
-    out +=
-      "  'tunnelvision findings \(session.id)' says what it shows; 'tunnelvision export \(session.id)' writes its bundle.\n"
-    return out
   }
 }

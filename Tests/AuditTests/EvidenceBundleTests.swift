@@ -192,7 +192,8 @@ final class EvidenceBundleTests: XCTestCase {
     let keys: Set<String> = [
       "id", "protocol", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn",
       "packetCount", "peers",
-      "tlsStatus", "name", "sni", "dnsName", "dnsOtherNames", "streamOpening", "clientTLS",
+      "tlsStatus", "tlsStatusBasis", "name", "sni", "dnsName", "dnsOtherNames", "streamOpening",
+      "clientTLS",
       "serverTLS", "quic",
       "serverCertificate", "findingIDs",
     ]

@@ -1,3 +1,4 @@
+import Capture
 import Evidence
 import Foundation
 import TestSupport

@@ -220,15 +220,21 @@ final class CaptureImportTests: XCTestCase {
 
   func testInitialKeysAreThoseOfRFC9001AndRFC9369() {
     let dcid: [UInt8] = [0x83, 0x94, 0xc8, 0xf0, 0x3e, 0x51, 0x57, 0x08]
-    let v1 = QUICInitialReader.clientKeys(version: 1, destinationID: dcid)!
+    let v1 = QUICInitialReader.initialKeys(version: 1, destinationID: dcid, end: .client)!
     XCTAssertEqual(SHA256Digest.hex(v1.key), "1f369613dd76d5467730efcbe3b1a22d")
     XCTAssertEqual(SHA256Digest.hex(v1.iv), "fa044b2f42a3fd3b46fb255c")
     XCTAssertEqual(SHA256Digest.hex(v1.hp), "9f50449e04a0e810283a1e9933adedd2")
-    let v2 = QUICInitialReader.clientKeys(version: 0x6b33_43cf, destinationID: dcid)!
+    // The server's, of the same connection id (RFC 9001 § A.1).
+    let server = QUICInitialReader.initialKeys(version: 1, destinationID: dcid, end: .server)!
+    XCTAssertEqual(SHA256Digest.hex(server.key), "cf3a5331653c364c88f0f379b6067e37")
+    XCTAssertEqual(SHA256Digest.hex(server.iv), "0ac1493ca1905853b0bba03e")
+    XCTAssertEqual(SHA256Digest.hex(server.hp), "c206b8d9b9f0f37644430b490eeaa314")
+    let v2 = QUICInitialReader.initialKeys(version: 0x6b33_43cf, destinationID: dcid, end: .client)!
     XCTAssertEqual(SHA256Digest.hex(v2.key), "8b1a0bc121284290a29e0971b5cd045d")
     XCTAssertEqual(SHA256Digest.hex(v2.iv), "91f73e2351d8fa91660e909f")
     XCTAssertEqual(SHA256Digest.hex(v2.hp), "45b95e15235d6f45a6b19cbcb0294ba9")
-    XCTAssertNil(QUICInitialReader.clientKeys(version: 0xff00_001d, destinationID: dcid))
+    XCTAssertNil(
+      QUICInitialReader.initialKeys(version: 0xff00_001d, destinationID: dcid, end: .client))
   }
 
   func testTheQUICVersionIsReadFromEitherEnd() throws {
@@ -649,9 +655,14 @@ final class CaptureImportTests: XCTestCase {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: captures.path) else {
       throw XCTSkip("shared/captures is not beside the repository")
     }
-    let files = names.filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted().map {
-      captures.appendingPathComponent($0).path
+    let ours = RealTrafficImportTests.captures
+    let made = try FileManager.default.contentsOfDirectory(atPath: ours.path).sorted().map {
+      ours.appendingPathComponent($0).path
     }
+    let files =
+      names.filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted().map {
+        captures.appendingPathComponent($0).path
+      } + made
     var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     while !FileManager.default.isExecutableFile(
       atPath: binary.appendingPathComponent("tunnelvision").path), binary.path != "/"
@@ -666,6 +677,10 @@ final class CaptureImportTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.output + result.error)
     XCTAssertTrue(
       result.output.contains("tls-sni.pcapng: 79 TLS/QUIC flows compared"), result.output)
+    // TLS 1.2 and 1.3, a resumption, a retried handshake, QUIC with its server's answer, DNS.
+    XCTAssertTrue(
+      result.output.contains("real-traffic.pcapng: 5 TLS/QUIC flows compared, 8 DNS"), result.output
+    )
     XCTAssertTrue(result.output.hasSuffix("0 disagreements\n"), result.output)
   }
 }

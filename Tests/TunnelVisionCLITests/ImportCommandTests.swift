@@ -1,3 +1,4 @@
+import Audit
 import Capture
 import Foundation
 import Sample
@@ -144,5 +145,46 @@ final class ImportCommandTests: XCTestCase {
       "Error: \(file.path) holds no IP packet that could be read (2 frames: link type 147 is not read); no session was created.\n"
     )
     XCTAssertTrue(cli.run("session", "list", "P").output.contains("no sessions yet"))
+  }
+
+  func testTheSameCaptureImportedTwiceIsRefusedNamingTheFirstSessionUnlessAgain() throws {
+    let cli = CLIHarness()
+    cli.run("project", "new", "Example Health")
+    let file = try capture(in: cli.directory.url)
+    let args = ["import", file.path, "--project", "Example Health", "--version", "2.4.0"]
+    XCTAssertEqual(cli.run(args + ["--build", "187"]).status, 0)
+    let again = cli.run(args + ["--build", "188"])
+    XCTAssertEqual(again.status, 1)
+    XCTAssertEqual(
+      again.error,
+      "Error: phone.pcap was imported already, as session 1 (Version 2.4.0 (187) of Example Health): a second import would make a second session of the same traffic. Add --again to import it anyway.\n"
+    )
+    let sessions = try JSONSerialization.jsonObject(
+      with: Data(cli.run("session", "list", "Example Health", "--json").output.utf8))
+    XCTAssertEqual((sessions as? [Any])?.count, 1, "nothing was created")
+    let forced = cli.run(args + ["--build", "188", "--again"])
+    XCTAssertEqual(forced.status, 0, forced.error)
+    let show = cli.run("session", "show", "2")
+    XCTAssertTrue(show.output.contains("Device model  not stated"), show.output)
+    XCTAssertTrue(show.output.contains("an application the capture does not name"), show.output)
+    XCTAssertTrue(show.output.contains("Capture file  phone.pcap, SHA-256 "), show.output)
+  }
+
+  func testEveryDeviceAddressIsListedOrTheRestCountedAndTheNotesListThemAll() {
+    var summary = ImportSummary()
+    summary.deviceAddresses = (1...15).map { "10.0.0.\($0)" }
+    let session = AuditSession(
+      id: 4, projectID: 1, kind: .baseline,
+      environment: AuditEnvironment(deviceModel: "x", osVersion: "y", toolVersion: "z"),
+      inspection: .off, startedAt: Date(timeIntervalSince1970: 0),
+      endedAt: Date(timeIntervalSince1970: 1), notes: "")
+    let text = ImportPresentation.text(summary, session: session, projectName: "P", file: "f")
+    XCTAssertTrue(
+      text.contains(
+        "10.0.0.11, 10.0.0.12, and 3 more (the session's notes list all 15)"), text)
+    let notes = ImportPresentation.devicesNote(summary, fileName: "f")
+    for address in summary.deviceAddresses {
+      XCTAssertTrue(notes.contains(address + ",") || notes.contains(address + "."))
+    }
   }
 }

@@ -110,6 +110,24 @@ public struct EvidenceBundle: Sendable {
 public enum EvidenceNotes {
   public static let attribution =
     "The tunnel sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it; what separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the device made during the session, not necessarily one the app made."
+
+  /// How the session's connections are attributed: a recorded session's as the tunnel tags
+  /// them, an imported one's as the capture saw them (of any device on its interface).
+  public static func attribution(for session: AuditSession) -> String {
+    guard let source = session.source else { return attribution }
+    return
+      "This session was imported from a capture file (\(source.fileName)). A capture sees packets, not apps: the session holds every connection the capture saw on the interface it was taken on, whichever device on it and whichever app made it; which end of each is the device was inferred or given at the import, not observed. What separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the capture saw during the session, not necessarily one the app made."
+  }
+
+  /// What recorded the session's traffic: tunnelvision, or the application that wrote the
+  /// capture it was imported from (as the file names it), which tunnelvision then read.
+  public static func recordedWith(_ session: AuditSession) -> String {
+    guard let source = session.source else {
+      return "tunnelvision \(session.environment.toolVersion)"
+    }
+    return
+      "\(source.application ?? "an application the capture does not name"); imported from \(source.fileName) with tunnelvision \(session.environment.toolVersion)"
+  }
   public static let contents =
     "This bundle holds connection metadata, what it shows against a requirement catalogue, and a capture of the session's packets as they travelled. Decrypted content is not part of it: what was encrypted stays encrypted in the capture."
   public static let captureContents =

@@ -13,7 +13,11 @@ extension EvidenceBundle {
     sessionObject["device"] = .object([
       "model": .string(s.environment.deviceModel), "osVersion": .string(s.environment.osVersion),
     ])
-    sessionObject["recordedWith"] = .string(s.environment.toolVersion)
+    // A recorded session: the version of tunnelvision that recorded it; an imported one: what
+    // wrote the capture, as the file says (null when it does not), and the file itself.
+    sessionObject["recordedWith"] =
+      s.source.map { .optional($0.application) } ?? .string(s.environment.toolVersion)
+    sessionObject["capture"] = SessionPresentation.captureJSON(s)
     sessionObject["inspection"] = .object([
       "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
       "caTrusted": .bool(s.inspection.caTrusted),
@@ -47,7 +51,7 @@ extension EvidenceBundle {
       ]),
       "session": .object(sessionObject),
       "contents": .string(EvidenceNotes.contents),
-      "attribution": .string(EvidenceNotes.attribution),
+      "attribution": .string(EvidenceNotes.attribution(for: session)),
     ])
   }
 

@@ -140,6 +140,8 @@ public enum EvidenceFlowRecord {
     w.string(f.streamOpening?.name)
     w.key(Key.tlsStatus)
     w.string(f.tlsStatus.name)
+    w.key(Key.tlsStatusBasis)
+    w.string(f.tlsStatusBasis?.name)
     w.endObject()
   }
 }
@@ -151,7 +153,8 @@ public enum EvidenceFlowsCSV {
   /// The columns in the file's order; a column's header is its case's name.
   public enum Column: Int, TableColumns {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
-    case peerA, peerB, tlsStatus, name, nameOrigin, sni, dnsName, dnsOtherNames, streamOpening
+    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, sni, dnsName, dnsOtherNames,
+      streamOpening
     case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello
     case serverAnswer, serverVersion, cipherSuite, fromHelloRetryRequest, serverSource, alert
     case quicVersion, quicEnd, certificateVisibility, serverCertificate, chainIsComplete
@@ -186,6 +189,7 @@ public enum EvidenceFlowsCSV {
     row[.peerA] = f.peers.a.text
     row[.peerB] = f.peers.b.text
     row[.tlsStatus] = f.tlsStatus.name
+    row[.tlsStatusBasis] = f.tlsStatusBasis?.name ?? ""
     if let name = f.name {
       row[.name] = name.text
       row[.nameOrigin] = name.origin.rawValue

@@ -23,7 +23,8 @@ extension EvidenceFlowRecord {
         tlsStatus: try c.named(.tlsStatus), sni: try c.decode(String?.self, forKey: .sni),
         dnsName: try c.decode(String?.self, forKey: .dnsName),
         dnsOtherNames: try c.decode([String].self, forKey: .dnsOtherNames),
-        streamOpening: try c.optionalNamed(.streamOpening))
+        streamOpening: try c.optionalNamed(.streamOpening),
+        tlsStatusBasis: try c.optionalNamed(.tlsStatusBasis))
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)
@@ -166,6 +167,7 @@ extension IPProtocolNumber: NamedInDocuments {
 }
 extension TLSInspectionStatus: NamedInDocuments { static var namedValues: [Self] { allCases } }
 extension StreamOpening: NamedInDocuments { static var namedValues: [Self] { allCases } }
+extension TLSStatusBasis: NamedInDocuments { static var namedValues: [Self] { allCases } }
 extension CertificateAbsence: NamedInDocuments { static var namedValues: [Self] { allCases } }
 extension ClientTLSOffer.VersionsForm: NamedInDocuments {
   static let namedValues: [Self] = [.listed, .upTo]

@@ -4,7 +4,7 @@ extension EvidenceFlowRecord {
   public enum Key: String, CodingKey, CaseIterable, Sendable {
     case bytesIn, bytesOut, clientTLS, dnsName, dnsOtherNames, durationSeconds, findingIDs
     case firstSeen, id, lastSeen, name, packetCount, peers, `protocol`, quic, serverCertificate
-    case serverTLS, sni, streamOpening, tlsStatus
+    case serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
   }
   public enum ClientKey: String, CodingKey, CaseIterable, Sendable {
     case alpn, droppedALPNCount, encryptedClientHello, versions, versionsForm

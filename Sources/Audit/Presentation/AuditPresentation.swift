@@ -49,6 +49,9 @@ public enum AuditPresentation {
     return "\(grouped(whole)).\(Int(tenths) % 10) \(units[unit])"
   }
 
+  /// What a fact nobody stated reads as ("Device model  not stated").
+  public static let notStated = "not stated"
+
   /// "1 connection", "412 connections".
   public static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
     "\(grouped(n)) \(n == 1 ? singular : (plural ?? singular + "s"))"

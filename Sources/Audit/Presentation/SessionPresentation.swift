@@ -103,7 +103,11 @@ public enum SessionPresentation {
     out += "\nRecorded on\n"
     out += "  Device model  \(s.environment.deviceModel)\n"
     out += "  System        \(s.environment.osVersion)\n"
-    out += "  Tool          tunnelvision \(s.environment.toolVersion)\n"
+    out += "  Recorded with \(EvidenceNotes.recordedWith(s))\n"
+    if let source = s.source {
+      out += "  Capture host  \(source.host ?? AuditPresentation.notStated)\n"
+      out += "  Capture file  \(source.fileName), SHA-256 \(source.sha256)\n"
+    }
     out +=
       "  Inspection    \(s.inspection.inspectionEnabled ? "on" : "off"), local certificate authority \(s.inspection.caTrusted ? "trusted" : "not trusted")\n"
 
@@ -169,7 +173,9 @@ public enum SessionPresentation {
       "deviceModel": .string(s.environment.deviceModel),
       "osVersion": .string(s.environment.osVersion),
       "toolVersion": .string(s.environment.toolVersion),
+      "recordedWith": .string(EvidenceNotes.recordedWith(s)),
     ])
+    object["capture"] = captureJSON(s)
     object["inspection"] = .object([
       "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
       "caTrusted": .bool(s.inspection.caTrusted),
@@ -204,5 +210,16 @@ extension SessionPresentation {
     return TextColumns(
       rightAligned: [0], minimumWidths: [2: ProjectPresentation.recordingBadge.count]
     ).lines(rows)
+  }
+
+  /// The capture an imported session was read from, as session.json and `session show --json`
+  /// carry it; null for a recorded session.
+  public static func captureJSON(_ s: AuditSession) -> JSONValue {
+    guard let source = s.source else { return .null }
+    return .object([
+      "fileName": .string(source.fileName), "sha256": .string(source.sha256),
+      "application": .optional(source.application), "host": .optional(source.host),
+      "importedWith": .string(s.environment.toolVersion),
+    ])
   }
 }

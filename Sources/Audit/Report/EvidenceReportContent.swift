@@ -72,7 +72,7 @@ struct EvidenceReportContent {
       EvidenceReportFact("Started", Self.time(s.startedAt), literal: true),
       EvidenceReportFact("Ended", s.endedAt.map(Self.time) ?? "", literal: true),
       EvidenceReportFact("Device", "\(s.environment.deviceModel), \(s.environment.osVersion)"),
-      EvidenceReportFact("Recorded with", "tunnelvision \(s.environment.toolVersion)"),
+      EvidenceReportFact("Recorded with", EvidenceNotes.recordedWith(s)),
       EvidenceReportFact("Exported with", bundle.exportedWith),
       EvidenceReportFact("Exported at", Self.time(bundle.exportedAt), literal: true),
       EvidenceReportFact(
@@ -125,7 +125,7 @@ struct EvidenceReportContent {
     [
       .paragraph(EvidenceReportWording.methodIntro),
       .heading("How traffic is attributed (session.json, attribution)"),
-      .note(EvidenceNotes.attribution),
+      .note(EvidenceNotes.attribution(for: bundle.session)),
       .heading("What the bundle holds (session.json, contents)"), .note(EvidenceNotes.contents),
       .heading("What a verdict is (findings.json, verdictsNote)"),
       .note(EvidenceWording.verdictsNote),
