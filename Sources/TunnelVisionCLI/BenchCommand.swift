@@ -280,25 +280,33 @@ struct Bench {
       ?? 0
   }
 
-  /// The store's pcap files as one: the first header, then every complete record of each file
-  /// (a file whose last record was cut short gives the records before it).
+  /// The store's pcap files as one capture as a recorder writes it: the first header, then every
+  /// complete record of each file (a file whose last record was cut short gives the records
+  /// before it), in time order (the sample writes a flow's packets together, so its files are not).
   func merge(_ files: [URL], into url: URL) throws {
     let out = try EvidenceFileWriter(url: url)
-    for (i, file) in files.enumerated() {
-      let data = try Data(contentsOf: file, options: .alwaysMapped)
-      guard data.count >= PcapFormat.globalHeaderLength else { continue }
-      if i == 0 { try out.write(data.prefix(PcapFormat.globalHeaderLength)) }
-      var at = PcapFormat.globalHeaderLength
-      var end = at
-      while at + PcapFormat.recordHeaderLength <= data.count {
-        // The records are the bench's own, written little-endian.
-        let included = Int(data.integer(at: at + 8, endianness: .little, as: UInt32.self)!)
-        guard at + PcapFormat.recordHeaderLength + included <= data.count else { break }
-        at += PcapFormat.recordHeaderLength + included
-        end = at
-      }
-      try out.write(data[PcapFormat.globalHeaderLength..<end])
+    let contents = try files.map { try Data(contentsOf: $0, options: .alwaysMapped) }
+    var records: [(micros: UInt64, file: Int, range: Range<Int>)] = []
+    if let first = contents.first(where: { $0.count >= PcapFormat.globalHeaderLength }) {
+      try out.write(first.prefix(PcapFormat.globalHeaderLength))
     }
+    for (i, data) in contents.enumerated() where data.count >= PcapFormat.globalHeaderLength {
+      var at = PcapFormat.globalHeaderLength
+      // The records are the bench's own, written little-endian.
+      while let seconds = data.integer(at: at, endianness: .little, as: UInt32.self),
+        let micros = data.integer(at: at + 4, endianness: .little, as: UInt32.self),
+        let included = data.integer(at: at + 8, endianness: .little, as: UInt32.self),
+        at + PcapFormat.recordHeaderLength + Int(included) <= data.count
+      {
+        let end = at + PcapFormat.recordHeaderLength + Int(included)
+        records.append((UInt64(seconds) * 1_000_000 + UInt64(micros), i, at..<end))
+        at = end
+      }
+    }
+    records.sort {
+      ($0.micros, $0.file, $0.range.lowerBound) < ($1.micros, $1.file, $1.range.lowerBound)
+    }
+    for record in records { try out.write(contents[record.file][record.range]) }
     _ = try out.finish()
   }
 
