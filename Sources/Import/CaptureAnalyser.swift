@@ -389,9 +389,12 @@ enum DatagramPorts {
   /// DNS, multicast DNS, LLMNR.
   static func isDNS(_ port: UInt16) -> Bool { port == 53 || port == 5353 || port == 5355 }
 
-  /// DHCP, TFTP, NTP, NetBIOS, SNMP, syslog, SSDP (and DNS's).
+  /// DNS's, DHCP, TFTP, NTP, NetBIOS, SNMP, syslog, SSDP.
   static func isKnownOtherThanQUIC(_ port: UInt16) -> Bool {
-    isDNS(port) || [67, 68, 69, 123, 137, 138, 161, 162, 514, 1900].contains(port)
+    switch port {
+    case 53, 67, 68, 69, 123, 137, 138, 161, 162, 514, 1900, 5353, 5355: return true
+    default: return false
+    }
   }
 }
 
