@@ -127,29 +127,9 @@ public final class EvidenceExporter {
     let (bundle, check) = try bundle(
       sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
     phase("read the history and classified")
-    var isDirectory: ObjCBool = false
-    let captures = store.capturesDirectory
-    if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory),
-      !isDirectory.boolValue
-    {
-      throw .captureDirectoryUnavailable("\(captures.path) is not a directory")
-    }
-
+    let captures = try capturesDirectory()
     let fm = FileManager.default
-    let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem, isDirectory: true)
-    let archive = temporaryDirectory.appendingPathComponent(bundle.fileStem + ".zip")
-    do {
-      // At most one bundle in the exporter's directory: the previous one goes.
-      try fm.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
-      for name in try fm.contentsOfDirectory(atPath: temporaryDirectory.path) {
-        try fm.removeItem(at: temporaryDirectory.appendingPathComponent(name))
-      }
-      try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      throw .writeFailed(
-        "the export directory \(temporaryDirectory.path) cannot be used: \(SystemErrorText.reason(error))"
-      )
-    }
+    let (folder, archive) = try prepareFolder(for: bundle)
     var succeeded = false
     defer {
       try? fm.removeItem(at: folder)
@@ -168,20 +148,8 @@ public final class EvidenceExporter {
       let documents = EvidenceDocumentQueue(
         bundle: bundle, folder: folder, flows: flowSource(for: bundle))
       DispatchQueue.global().async(group: group) {
-        _ = documents.writeNext(onSecondCore: true)
-        if let report {
-          second.forecastMade.wait()
-          if case .success(let forecast)? = second.forecast {
-            let drawing = Date()
-            second.report = Result {
-              try Self.draw(report, bundle, forecast, folder)
-              return try WrittenFile.reading(
-                folder.appendingPathComponent(EvidenceBundle.reportName))
-            }
-            second.reportSeconds = Date().timeIntervalSince(drawing)
-          }
-        }
-        while documents.writeNext(onSecondCore: true) {}
+        Self.secondCore(
+          second, documents: documents, report: report, bundle: bundle, folder: folder)
       }
       var forecastHandedOver = false
       func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
@@ -218,29 +186,15 @@ public final class EvidenceExporter {
       phase("wrote the documents left")
       // The entries before report.pdf are archived while the report may still be drawn on the
       // second core.
-      let byName = { (a: WrittenFile, b: WrittenFile) in
-        a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8)
-      }
-      let pending = files.sorted(by: byName).filter { !zip.archived.contains($0.entry.name) }
-      let before = pending.filter {
-        $0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8)
-      }
-      var after = pending.filter {
-        !$0.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8)
-      }
+      let (before, laterEntries) = Self.aroundReport(files, archived: zip.archived)
+      var after = laterEntries
       for file in before { try zip.add(file) }
       if let report {
         group.wait()
         trace?("  of which the report, on the second core", second.reportSeconds)
-        var reportFile = try second.report!.get()
-        if try second.forecast!.get() != capture.document.summary {
-          // The forecast was wrong (a record unreadable for what only its own header says):
-          // the report must state what the capture holds, so it is drawn again.
-          try Self.draw(report, bundle, capture.document.summary, folder)
-          reportFile = try WrittenFile.reading(
-            folder.appendingPathComponent(EvidenceBundle.reportName))
-          trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
-        }
+        let reportFile = try reportAsCaptured(
+          second, report: report, bundle: bundle, capture: capture.document.summary,
+          folder: folder)
         files.append(reportFile)
         after.append(reportFile)
       }
@@ -251,11 +205,8 @@ public final class EvidenceExporter {
       }
       let manifest = EvidenceManifest(
         sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
-      let manifestWriter = try EvidenceFileWriter(
-        url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
-      try manifestWriter.write(manifest.text)
-      let manifestFile = try manifestWriter.finishFile()
-      for file in after.sorted(by: byName) + [manifestFile] { try zip.add(file) }
+      let manifestFile = try Self.write(manifest, into: folder)
+      for file in after.sorted(by: Self.byName) + [manifestFile] { try zip.add(file) }
       try zip.finish()
       zipFinished = true
       phase("checked the history, wrote the manifest, finished the archive")
@@ -268,6 +219,97 @@ public final class EvidenceExporter {
     } catch {
       throw Self.exportError(error)
     }
+  }
+
+  /// The store's capture directory, which must be one if it is there at all.
+  func capturesDirectory() throws(EvidenceExportError) -> URL {
+    var isDirectory: ObjCBool = false
+    let captures = store.capturesDirectory
+    if FileManager.default.fileExists(atPath: captures.path, isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    {
+      throw .captureDirectoryUnavailable("\(captures.path) is not a directory")
+    }
+    return captures
+  }
+
+  /// The bundle's folder and archive under the exporter's directory, which holds at most one
+  /// bundle: the previous one goes.
+  func prepareFolder(for bundle: EvidenceBundle) throws(EvidenceExportError) -> (URL, URL) {
+    let fm = FileManager.default
+    let folder = temporaryDirectory.appendingPathComponent(bundle.fileStem, isDirectory: true)
+    let archive = temporaryDirectory.appendingPathComponent(bundle.fileStem + ".zip")
+    do {
+      try fm.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
+      for name in try fm.contentsOfDirectory(atPath: temporaryDirectory.path) {
+        try fm.removeItem(at: temporaryDirectory.appendingPathComponent(name))
+      }
+      try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw .writeFailed(
+        "the export directory \(temporaryDirectory.path) cannot be used: \(SystemErrorText.reason(error))"
+      )
+    }
+    return (folder, archive)
+  }
+
+  /// The second core's line of work: flows.json, then report.pdf from the forecast once this
+  /// thread has made it, then such documents as are left.
+  fileprivate static func secondCore(
+    _ second: SecondCore, documents: EvidenceDocumentQueue, report: EvidenceReportRendering?,
+    bundle: EvidenceBundle, folder: URL
+  ) {
+    _ = documents.writeNext(onSecondCore: true)
+    if let report {
+      second.forecastMade.wait()
+      if case .success(let forecast)? = second.forecast {
+        let drawing = Date()
+        second.report = Result {
+          try draw(report, bundle, forecast, folder)
+          return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
+        }
+        second.reportSeconds = Date().timeIntervalSince(drawing)
+      }
+    }
+    while documents.writeNext(onSecondCore: true) {}
+  }
+
+  /// The report the second core drew from the forecast; drawn again from the capture as written
+  /// when it counted otherwise (a record unreadable for what only its own header says): the
+  /// report must state what the capture holds.
+  fileprivate func reportAsCaptured(
+    _ second: SecondCore, report: EvidenceReportRendering, bundle: EvidenceBundle,
+    capture: EvidenceCaptureSummary, folder: URL
+  ) throws -> WrittenFile {
+    let drawn = try second.report!.get()
+    guard try second.forecast!.get() != capture else { return drawn }
+    try Self.draw(report, bundle, capture, folder)
+    trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
+    return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
+  }
+
+  /// manifest.json, written into the folder (deflated, as the archive takes it).
+  static func write(_ manifest: EvidenceManifest, into folder: URL) throws -> WrittenFile {
+    let writer = try EvidenceFileWriter(
+      url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
+    try writer.write(manifest.text)
+    return try writer.finishFile()
+  }
+
+  /// The archive's order: by the names' UTF-8 bytes, the manifest last.
+  static func byName(_ a: WrittenFile, _ b: WrittenFile) -> Bool {
+    a.entry.name.utf8.lexicographicallyPrecedes(b.entry.name.utf8)
+  }
+
+  /// The files not archived yet, in the archive's order: those before report.pdf, and the rest.
+  static func aroundReport(_ files: [WrittenFile], archived: Set<String>) -> (
+    before: [WrittenFile], after: [WrittenFile]
+  ) {
+    let pending = files.sorted(by: byName).filter { !archived.contains($0.entry.name) }
+    let precedes = { (file: WrittenFile) in
+      file.entry.name.utf8.lexicographicallyPrecedes(EvidenceBundle.reportName.utf8)
+    }
+    return (pending.filter(precedes), pending.filter { !precedes($0) })
   }
 
   /// report.pdf alone, at `destination`: the same reading, every record of the capture read to

@@ -106,14 +106,7 @@ enum ExportCommands {
             guard let project = try store.auditProject(id: session.projectID) else {
               throw AuditStoreError.projectNotFound(session.projectID)
             }
-            let stem =
-              (try? EvidenceBundle(
-                project: project, session: session, markers: [], flows: [],
-                catalogue: RequirementCatalogueLibrary.catalogue(
-                  identifier: RequirementCatalogueLibrary.defaultIdentifier),
-                exportedWith: "", exportedAt: now
-              ).fileStem) ?? "session-\(session.id)-evidence"
-            return stem + ".zip"
+            return EvidenceBundle.fileStem(projectName: project.name, session: session) + ".zip"
           }
           if context.standardErrorIsTerminal {
             context.progress("Exporting session \(session.id)…")

@@ -69,9 +69,12 @@ public struct EvidenceBundle: Sendable {
   public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
 
   /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
-  public var fileStem: String {
+  public var fileStem: String { Self.fileStem(projectName: project.name, session: session) }
+
+  /// The same for a session of a project of this name, without a bundle made.
+  public static func fileStem(projectName: String, session: AuditSession) -> String {
     let release = session.kind.release.map { "\($0.version)-\($0.build)" } ?? "baseline"
-    return Self.fileStem(project: project.name, release: release, sessionID: session.id)
+    return fileStem(project: projectName, release: release, sessionID: session.id)
   }
 
   /// The name's parts kept to ASCII letters, digits, "-", "." and "_", each part without a
