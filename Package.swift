@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Layers, dependencies pointing down only (docs/architecture.md):
-//   tunnelvision → TunnelVisionCLI → Evidence → ReportPDF / Capture → FlowStore → Audit (pure)
+//   tunnelvision → TunnelVisionCLI → Evidence (→ ReportPDF), Import, Sample
+//     → Capture → FlowStore → Audit (pure)
+//   Bytes (integers in bytes) and SystemCalls (Errno) depend on nothing.
 //   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto; CChecksum, C of our own (CRC-32).
 let package = Package(
   name: "TunnelVisionEvidence",
