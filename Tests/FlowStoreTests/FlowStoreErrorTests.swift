@@ -1,3 +1,4 @@
+import Audit
 import CSQLite
 import XCTest
 

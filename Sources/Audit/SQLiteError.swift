@@ -1,5 +1,3 @@
-import CSQLite
-
 /// One error for everything SQLite refuses: the extended result code, SQLite's message,
 /// and the SQL that was running.
 public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -16,9 +14,5 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The primary result code (SQLITE_BUSY, SQLITE_CONSTRAINT…), without the extended bits.
   public var primaryCode: Int32 { code & 0xff }
 
-  public var description: String {
-    var text = "SQLite error \(code): \(message)"
-    if let sql { text += " — while executing: \(sql)" }
-    return text
-  }
+  public var description: String { StorePresentation.sentence(for: self) }
 }

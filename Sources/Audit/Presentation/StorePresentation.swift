@@ -1,0 +1,35 @@
+/// What a person is told when the store cannot be opened, read or written.
+public enum StorePresentation {
+  public static func sentence(for error: FlowStoreError) -> String {
+    switch error {
+    case .newerSchema(let path, let found, let supported):
+      return
+        "\(path) was written by a newer version of tunnelvision (schema \(found); this version reads up to \(supported)). Use that version, or another store."
+    case .notAStore(let path, let reason):
+      return "\(path) is not a tunnelvision store: \(reason). It was left as it is."
+    case .directoryUnavailable(let path, let reason):
+      return "The store directory \(path) cannot be used: \(reason)."
+    case .damaged(let path, let error):
+      return
+        "\(path) is damaged: SQLite reports “\(error.message)”. Restore it from a backup, or use another --store."
+    case .diskFull(let path):
+      return
+        "The disk holding \(path) is full, so nothing was changed in the store. Free some space and try again."
+    case .readOnly(let path):
+      return
+        "\(path) cannot be written (a read-only file or file system), so nothing was changed in the store."
+    case .inputOutput(let path, let error):
+      return
+        "\(path) or a file beside it could not be read or written (SQLite reports “\(error.message)”, code \(error.code)); nothing was changed in the store. Check that its disk has free space and works."
+    case .sqlite(let error):
+      return sentence(for: error)
+    }
+  }
+
+  /// A SQLite error with nothing more to say of it: its code, its message, the SQL.
+  public static func sentence(for error: SQLiteError) -> String {
+    var text = "SQLite error \(error.code): \(error.message)"
+    if let sql = error.sql { text += " — while executing: \(sql)" }
+    return text
+  }
+}
