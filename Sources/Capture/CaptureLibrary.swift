@@ -1,22 +1,6 @@
 import Audit
 import Foundation
 
-public struct CaptureFileInfo: Sendable, Hashable, Identifiable {
-  public var id: UInt32 { sequence }
-  /// The name's sequence; the one its packets carry.
-  public let sequence: UInt32
-  public let url: URL
-  public let byteCount: UInt64
-  /// From the file system, not the name.
-  public let createdAt: Date?
-  public init(sequence: UInt32, url: URL, byteCount: UInt64, createdAt: Date?) {
-    self.sequence = sequence
-    self.url = url
-    self.byteCount = byteCount
-    self.createdAt = createdAt
-  }
-}
-
 /// One packet's bytes as they are in the `.pcap`.
 public struct CaptureRecord: Sendable, Hashable {
   public let location: CaptureLocation
@@ -63,7 +47,7 @@ public enum CaptureLibraryError: Error, Sendable, Hashable, CustomStringConverti
       return "The captures directory cannot be read: \(reason)."
     case .deletionFailed(let reason): return "A capture file could not be deleted: \(reason)."
     case .notFound(let sequence):
-      return "Capture file \(PcapFormat.fileName(sequence: sequence)) is not there."
+      return "Capture file \(CaptureFileName.of(sequence: sequence)) is not there."
     case .recordUnreadable(let problem): return "A capture record could not be read: \(problem)."
     }
   }
@@ -87,7 +71,7 @@ public struct CaptureLibrary: Sendable {
       throw .containerUnavailable("\(directory.path): \(SystemErrorText.reason(error))")
     }
     return names.compactMap { name -> CaptureFileInfo? in
-      guard let sequence = PcapFormat.sequence(fileName: name) else { return nil }
+      guard let sequence = CaptureFileName.sequence(of: name) else { return nil }
       let url = directory.appendingPathComponent(name)
       guard let attributes = try? fm.attributesOfItem(atPath: url.path),
         (attributes[.type] as? FileAttributeType) == .typeRegular
@@ -99,7 +83,7 @@ public struct CaptureLibrary: Sendable {
   }
 
   public func url(sequence: UInt32) -> URL {
-    directory.appendingPathComponent(PcapFormat.fileName(sequence: sequence))
+    directory.appendingPathComponent(CaptureFileName.of(sequence: sequence))
   }
 
   public func delete(sequence: UInt32) throws(CaptureLibraryError) {

@@ -12,21 +12,6 @@ public enum PcapFormat {
   /// The largest snaplen a reader accepts before allocating anything.
   public static let maximumSnaplen: UInt32 = 262_144
 
-  /// `NNNNNNNN.pcap`: the file name of a capture sequence.
-  public static func fileName(sequence: UInt32) -> String {
-    let digits = String(sequence)
-    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".pcap"
-  }
-
-  /// The sequence a file name stands for, or nil for any other file.
-  public static func sequence(fileName: String) -> UInt32? {
-    guard fileName.count == 13, fileName.hasSuffix(".pcap") else { return nil }
-    let digits = fileName.prefix(8)
-    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = UInt32(digits), value > 0
-    else { return nil }
-    return value
-  }
-
   /// A global header: little-endian, microseconds, LINKTYPE_RAW.
   public static func globalHeader(snaplen: UInt32) -> Data {
     var data = Data(capacity: globalHeaderLength)

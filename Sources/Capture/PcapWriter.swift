@@ -73,7 +73,7 @@ public final class PcapWriter {
   public func rotate() throws {
     try close()
     let sequence = try nextSequence()
-    let url = directory.appendingPathComponent(PcapFormat.fileName(sequence: sequence))
+    let url = directory.appendingPathComponent(CaptureFileName.of(sequence: sequence))
     guard FileManager.default.createFile(atPath: url.path, contents: nil),
       let handle = FileHandle(forWritingAtPath: url.path)
     else {

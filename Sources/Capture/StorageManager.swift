@@ -2,39 +2,6 @@ import Audit
 import FlowStore
 import Foundation
 
-public struct StorageUsage: Sendable, Hashable {
-  /// Including the file being written.
-  public let captureBytes: UInt64
-  public let captureFileCount: Int
-  /// The database and its WAL sidecars.
-  public let historyBytes: UInt64
-  public let historyFlowCount: Int
-  public let historyPacketCount: Int
-  /// Capture files that hold audit evidence, and their bytes.
-  public let evidenceFileCount: Int
-  public let evidenceBytes: UInt64
-  /// Capture files the history does not know of, left by an import that did not finish.
-  public let leftOverFileCount: Int
-  public let leftOverBytes: UInt64
-  public var totalBytes: UInt64 { captureBytes + historyBytes }
-}
-
-public struct RetentionOutcome: Sendable, Hashable {
-  /// Files left by an import that did not finish, deleted first, and their bytes (also counted in
-  /// `bytesReclaimed`, which is everything deleted).
-  public let deletedLeftOvers: [UInt32]
-  public let leftOverBytesReclaimed: UInt64
-  public let deletedFiles: [UInt32]
-  public let bytesReclaimed: UInt64
-  public let prunedFlows: Int
-  public let failures: [String]
-  public let sizeCapUnreachable: Bool
-  public let sizeCapHeldByEvidence: Bool
-  public var didChangeAnything: Bool {
-    !deletedLeftOvers.isEmpty || !deletedFiles.isEmpty || prunedFlows > 0
-  }
-}
-
 /// Retention crosses both halves: it deletes capture files and prunes the history, and is the
 /// only place that knows about both.
 public struct StorageManager {

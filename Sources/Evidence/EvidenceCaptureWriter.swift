@@ -48,7 +48,7 @@ public enum EvidenceCaptureWriter {
       let reader: CaptureFileReader
       do {
         reader = try CaptureFileReader(
-          url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)),
+          url: captureDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence)),
           sequence: sequence)
       } catch {
         files.append(
@@ -107,7 +107,7 @@ public enum EvidenceCaptureWriter {
   ) -> UInt64 {
     var bound: UInt64 = 64 << 10
     for sequence in Set(counts.compactMap(\.fileSequence)) {
-      let path = captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence))
+      let path = captureDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence))
         .path
       bound +=
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
@@ -185,7 +185,7 @@ public enum EvidenceCaptureWriter {
         let reader: CaptureFileReader
         do {
           reader = try CaptureFileReader(
-            url: captureDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)),
+            url: captureDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence)),
             sequence: sequence)
         } catch {
           let reason: EvidenceMissingReason =

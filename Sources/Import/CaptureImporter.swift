@@ -161,7 +161,7 @@ public enum CaptureImporter {
         let writer = PcapWriter(directory: store.capturesDirectory, rotationBytes: rotationBytes) {
           let sequence = try store.claimCaptureFileSequence(at: clock)
           created.append(
-            store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+            store.capturesDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence)))
           return sequence
         }
         var pending: [StoredPacket] = []

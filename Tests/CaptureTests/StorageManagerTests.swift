@@ -76,7 +76,7 @@ final class StorageManagerTests: XCTestCase {
     ])
     for (sequence, size) in [(highest + 1, 5_000), (highest + 2, 7_000)] {
       try (header + Data(count: size)).write(
-        to: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: sequence)))
+        to: store.capturesDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence)))
     }
     let usage = try manager.usage()
     XCTAssertEqual(usage.leftOverFileCount, 2)

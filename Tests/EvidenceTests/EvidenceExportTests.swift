@@ -794,13 +794,13 @@ final class EvidenceExportTests: XCTestCase {
     let sequence = try XCTUnwrap(
       store.captureFileSequences(inAuditSession: session.id).sorted().first {
         FileManager.default.fileExists(
-          atPath: store.capturesDirectory.appendingPathComponent(PcapFormat.fileName(sequence: $0))
+          atPath: store.capturesDirectory.appendingPathComponent(CaptureFileName.of(sequence: $0))
             .path)
       })
     let packets = try store.capturedPackets(inAuditSession: session.id, fileSequence: sequence)
     let file = try FileHandle(
       forUpdating: store.capturesDirectory.appendingPathComponent(
-        PcapFormat.fileName(sequence: sequence)))
+        CaptureFileName.of(sequence: sequence)))
     try file.seek(toOffset: packets[packets.count / 2].offset + 8)
     try file.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0x7F]))
     try file.close()

@@ -1,10 +1,8 @@
-import Audit
-import Capture
 import Foundation
 
 /// What `tunnelvision storage` says.
-enum StoragePresentation {
-  static func text(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
+public enum StoragePresentation {
+  public static func text(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
     -> String
   {
     var out =
@@ -43,18 +41,18 @@ enum StoragePresentation {
     return out
   }
 
-  static func outcome(_ outcome: RetentionOutcome) -> String {
+  public static func outcome(_ outcome: RetentionOutcome) -> String {
     guard outcome.didChangeAnything || !outcome.failures.isEmpty else {
       return "Nothing was due: no capture file or history was deleted.\n"
     }
     var out = ""
     if !outcome.deletedLeftOvers.isEmpty {
       out +=
-        "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(AuditPresentation.byteCount(outcome.leftOverBytesReclaimed)).\n"
+        "Deleted \(AuditPresentation.count(outcome.deletedLeftOvers.count, "capture file")) left by an import that did not finish (\(outcome.deletedLeftOvers.map { CaptureFileName.of(sequence: $0) }.joined(separator: ", "))), \(AuditPresentation.byteCount(outcome.leftOverBytesReclaimed)).\n"
     }
     if !outcome.deletedFiles.isEmpty {
       out +=
-        "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { PcapFormat.fileName(sequence: $0) }.joined(separator: ", "))), \(AuditPresentation.byteCount(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
+        "Deleted \(AuditPresentation.count(outcome.deletedFiles.count, "capture file")) (\(outcome.deletedFiles.map { CaptureFileName.of(sequence: $0) }.joined(separator: ", "))), \(AuditPresentation.byteCount(outcome.bytesReclaimed - outcome.leftOverBytesReclaimed)).\n"
     }
     if outcome.prunedFlows > 0 {
       out +=
@@ -69,7 +67,7 @@ enum StoragePresentation {
     return out
   }
 
-  static func json(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
+  public static func json(_ usage: StorageUsage, settings: RetentionSettings, plan: RetentionPlan)
     -> JSONValue
   {
     .object([

@@ -1,4 +1,4 @@
-import Capture
+import Audit
 import Foundation
 import TestSupport
 import XCTest
