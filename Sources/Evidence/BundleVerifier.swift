@@ -6,11 +6,7 @@ import Foundation
 /// digest, no file missing or extra, the capture's packet count against capture.json, every
 /// identifier cited resolving, and flows.csv against flows.json.
 public enum BundleVerifier {
-  public struct Check: Sendable, Hashable {
-    public let statement: String
-    public let problems: [String]
-    public var holds: Bool { problems.isEmpty }
-  }
+  public typealias Check = VerificationCheck
 
   public static func verify(_ url: URL) -> [Check] {
     let archive: ZipArchiveReader

@@ -124,17 +124,7 @@ enum ExportCommands {
           let summary = EvidenceExportPresentation.Summary(
             path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
             flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
-          if parsed.json {
-            return context.printJSON(
-              .object([
-                "path": .string(result.url.path), "byteCount": .int(result.byteCount),
-                "files": .strings(result.fileNames),
-                "flows": .int(result.flowCount), "findings": .int(result.findingCount),
-                "capture": result.capture.packets.json,
-                "captureLines": .strings(
-                  EvidenceExportPresentation.captureLines(result.capture.summary)),
-              ]))
-          }
+          if parsed.json { return context.printJSON(EvidenceExportPresentation.json(summary)) }
           context.standardOutput(EvidenceExportPresentation.sheet(summary))
         }
       })
@@ -208,38 +198,13 @@ extension ExportCommands {
             "\(path) is a directory; verify takes an evidence bundle, a .zip file.")
         }
         let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
-        let failed = checks.filter { !$0.holds }
         if parsed.json {
-          context.printJSON(
-            .object([
-              "bundle": .string(path), "holds": .bool(failed.isEmpty),
-              "checks": .array(
-                checks.map {
-                  .object([
-                    "statement": .string($0.statement), "holds": .bool($0.holds),
-                    "problems": .strings($0.problems),
-                  ])
-                }),
-            ]))
+          context.printJSON(VerifyPresentation.json(path: path, checks))
         } else {
-          var out = "Verifying \(path)\n"
-          for check in checks {
-            out += "  \(check.holds ? "✓" : "✗") \(check.statement)\n"
-            for problem in check.problems.prefix(20) { out += "      \(problem)\n" }
-            if check.problems.count > 20 {
-              out += "      … and \(check.problems.count - 20) more\n"
-            }
-          }
-          out +=
-            failed.isEmpty
-            ? "Every check holds.\n"
-            : "\(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold.\n"
-          context.standardOutput(out)
+          context.standardOutput(VerifyPresentation.text(path: path, checks))
         }
-        if !failed.isEmpty {
-          throw RefusedError(
-            "\(path) does not verify: \(AuditPresentation.count(failed.count, "check")) of \(checks.count) \(failed.count == 1 ? "does" : "do") not hold."
-          )
+        if let refusal = VerifyPresentation.refusal(path: path, checks) {
+          throw RefusedError(refusal)
         }
       })
   }

@@ -250,4 +250,20 @@ extension AuditPresentationTests {
       XCTAssertEqual(AuditPresentation.byteCount(count), text, "\(count)")
     }
   }
+
+  func testVerifySaysEachCheckListsItsFirstProblemsCountsTheRestAndEndsWithTheOutcome() {
+    let holds = VerificationCheck(statement: "The manifest lists every file.", problems: [])
+    let fails = VerificationCheck(
+      statement: "Every digest matches.", problems: (1...22).map { "file \($0) differs" })
+    let text = VerifyPresentation.text(path: "b.zip", [holds, fails])
+    XCTAssertTrue(text.hasPrefix("Verifying b.zip\n  ✓ The manifest lists every file.\n  ✗ Every"))
+    XCTAssertTrue(text.contains("      file 20 differs\n      … and 2 more\n"), text)
+    XCTAssertFalse(text.contains("file 21 differs"))
+    XCTAssertTrue(text.hasSuffix("1 check of 2 does not hold.\n"), text)
+    XCTAssertEqual(
+      VerifyPresentation.refusal(path: "b.zip", [holds, fails]),
+      "b.zip does not verify: 1 check of 2 does not hold.")
+    XCTAssertNil(VerifyPresentation.refusal(path: "b.zip", [holds]))
+    XCTAssertTrue(VerifyPresentation.text(path: "b.zip", [holds]).hasSuffix("Every check holds.\n"))
+  }
 }

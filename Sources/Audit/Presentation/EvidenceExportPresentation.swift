@@ -87,6 +87,16 @@ public enum EvidenceExportPresentation {
     return out
   }
 
+  /// What `export --json` prints: the sheet's facts for a script.
+  public static func json(_ s: Summary) -> JSONValue {
+    .object([
+      "path": .string(s.path), "byteCount": .int(s.byteCount), "files": .strings(s.fileNames),
+      "flows": .int(s.flowCount), "findings": .int(s.findingCount),
+      "capture": s.capture.packets.json,
+      "captureLines": .strings(captureLines(s.capture.summary)),
+    ])
+  }
+
   /// What was being made when it failed: the bundle (exported) or the report alone (written).
   public enum Product: Sendable { case bundle, report }
 

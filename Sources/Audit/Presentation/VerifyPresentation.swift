@@ -1,0 +1,52 @@
+/// One check of a bundle as verify states it: what it holds to, and every place it does not.
+public struct VerificationCheck: Sendable, Hashable {
+  public let statement: String
+  public let problems: [String]
+  public var holds: Bool { problems.isEmpty }
+  public init(statement: String, problems: [String]) {
+    self.statement = statement
+    self.problems = problems
+  }
+}
+
+/// What `tunnelvision verify` prints: a line per check, its problems under it, the last line.
+public enum VerifyPresentation {
+  /// Problems listed under a check; the rest are counted.
+  public static let problemsShown = 20
+
+  public static func text(path: String, _ checks: [VerificationCheck]) -> String {
+    var out = "Verifying \(path)\n"
+    for check in checks {
+      out += "  \(check.holds ? "✓" : "✗") \(check.statement)\n"
+      for problem in check.problems.prefix(problemsShown) { out += "      \(problem)\n" }
+      if check.problems.count > problemsShown {
+        out += "      … and \(check.problems.count - problemsShown) more\n"
+      }
+    }
+    let failed = checks.filter { !$0.holds }.count
+    return out + (failed == 0 ? "Every check holds.\n" : failing(failed, of: checks.count) + ".\n")
+  }
+
+  public static func json(path: String, _ checks: [VerificationCheck]) -> JSONValue {
+    .object([
+      "bundle": .string(path), "holds": .bool(checks.allSatisfy(\.holds)),
+      "checks": .array(
+        checks.map {
+          .object([
+            "statement": .string($0.statement), "holds": .bool($0.holds),
+            "problems": .strings($0.problems),
+          ])
+        }),
+    ])
+  }
+
+  /// The refusal on stderr when anything fails; nil when every check holds.
+  public static func refusal(path: String, _ checks: [VerificationCheck]) -> String? {
+    let failed = checks.filter { !$0.holds }.count
+    return failed == 0 ? nil : "\(path) does not verify: \(failing(failed, of: checks.count))."
+  }
+
+  static func failing(_ failed: Int, of total: Int) -> String {
+    "\(AuditPresentation.count(failed, "check")) of \(total) \(failed == 1 ? "does" : "do") not hold"
+  }
+}
