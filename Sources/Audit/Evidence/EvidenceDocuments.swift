@@ -24,21 +24,7 @@ extension EvidenceBundle {
       "pinningEvidence": .string(EvidenceNotes.pinning(s.inspection)),
     ])
     sessionObject["markers"] = .array(
-      markers.map { marker in
-        var object: [String: JSONValue] = [
-          "at": .string(Instant.rfc3339(marker.date)), "label": .null,
-          "name": .string(AuditPresentation.markerName(marker.kind)),
-        ]
-        switch marker.kind {
-        case .consentGiven: object["kind"] = .string("consentGiven")
-        case .loggedIn: object["kind"] = .string("loggedIn")
-        case .loggedOut: object["kind"] = .string("loggedOut")
-        case .custom(let label):
-          object["kind"] = .string("custom")
-          object["label"] = .string(label)
-        }
-        return .object(object)
-      })
+      markers.map { SessionPresentation.markerJSON($0, withID: false) })
     return .object([
       "formatVersion": .int(Self.formatVersion),
       "exportedAt": .string(Instant.rfc3339(exportedAt)),
@@ -94,24 +80,7 @@ extension EvidenceBundle {
         "coverage": coverage,
       ])
     }
-    let checks = Dictionary(
-      uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
-        (
-          report.check.rawValue,
-          JSONValue.object([
-            "flagged": .int(report.flaggedFlowIDs.count),
-            "satisfied": .int(report.satisfiedFlowIDs.count),
-            "notApplicable": .int(report.notApplicableFlowIDs.count),
-            "notAssessed": .array(
-              report.unassessed.map {
-                .object([
-                  "reason": .string($0.key), "statement": .string($0.sentence),
-                  "connections": .int($0.flowIDs.count), "flowIDs": .ints($0.flowIDs),
-                ])
-              }),
-          ])
-        )
-      })
+    let checks = FindingsPresentation.checksJSON(assessment, withFlowIDs: true)
     func source(_ s: CatalogueSource) -> JSONValue {
       .object([
         "document": .string(s.document), "title": .string(s.title), "version": .string(s.version),
@@ -130,7 +99,7 @@ extension EvidenceBundle {
           ]),
         ]),
         "requirements": .array(requirements),
-        "checks": .object(checks),
+        "checks": checks,
         "verdictsNote": .string(EvidenceWording.verdictsNote),
       ], streamedKey: "findings")
   }

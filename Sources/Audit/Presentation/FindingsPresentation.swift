@@ -140,26 +140,34 @@ public enum FindingsPresentation {
           object["flowIDs"] = .ints(finding.flowIDs)
           return .object(object)
         }),
-      "checks": .object(
-        Dictionary(
-          uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
-            (
-              report.check.rawValue,
-              JSONValue.object([
-                "flagged": .int(report.flaggedFlowIDs.count),
-                "satisfied": .int(report.satisfiedFlowIDs.count),
-                "notApplicable": .int(report.notApplicableFlowIDs.count),
-                "notAssessed": .array(
-                  report.unassessed.map {
-                    .object([
-                      "reason": .string($0.key), "statement": .string($0.sentence),
-                      "connections": .int($0.flowIDs.count),
-                    ])
-                  }),
-              ])
-            )
-          })),
+      "checks": checksJSON(assessment, withFlowIDs: false),
       "verdictsNote": .string(EvidenceWording.verdictsNote),
     ])
+  }
+
+  /// Each check's coverage as JSON, the reasons nothing was assessed with their connections:
+  /// findings.json lists the flows too (`withFlowIDs`), `findings --json` counts them.
+  public static func checksJSON(_ assessment: SessionAssessment, withFlowIDs: Bool) -> JSONValue {
+    .object(
+      Dictionary(
+        uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
+          (
+            report.check.rawValue,
+            JSONValue.object([
+              "flagged": .int(report.flaggedFlowIDs.count),
+              "satisfied": .int(report.satisfiedFlowIDs.count),
+              "notApplicable": .int(report.notApplicableFlowIDs.count),
+              "notAssessed": .array(
+                report.unassessed.map {
+                  var reason: [String: JSONValue] = [
+                    "reason": .string($0.key), "statement": .string($0.sentence),
+                    "connections": .int($0.flowIDs.count),
+                  ]
+                  if withFlowIDs { reason["flowIDs"] = .ints($0.flowIDs) }
+                  return .object(reason)
+                }),
+            ])
+          )
+        }))
   }
 }

@@ -142,11 +142,13 @@ public enum SessionPresentation {
     return .object(object)
   }
 
-  public static func markerJSON(_ m: SessionMarker) -> JSONValue {
+  /// A marker as JSON; session.json leaves out its row id (`withID: false`).
+  public static func markerJSON(_ m: SessionMarker, withID: Bool = true) -> JSONValue {
     var object: [String: JSONValue] = [
-      "id": .int(m.id), "at": .string(Instant.rfc3339(m.date)),
+      "at": .string(Instant.rfc3339(m.date)),
       "name": .string(AuditPresentation.markerName(m.kind)), "label": .null,
     ]
+    if withID { object["id"] = .int(m.id) }
     switch m.kind {
     case .consentGiven: object["kind"] = .string("consentGiven")
     case .loggedIn: object["kind"] = .string("loggedIn")
@@ -165,7 +167,7 @@ public enum SessionPresentation {
     let s = o.session
     let pinning = PinningEvidence(s.inspection)
     object["project"] = .object(["id": .int(s.projectID), "name": .string(o.projectName)])
-    object["markers"] = .array(o.markers.map(markerJSON))
+    object["markers"] = .array(o.markers.map { markerJSON($0) })
     object["pinning"] = .object([
       "assessable": .bool(pinning == .assessable), "sentence": .string(pinning.sentence),
     ])
