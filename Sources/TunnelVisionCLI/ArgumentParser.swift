@@ -6,6 +6,9 @@ struct OptionDefinition {
   let help: String
   var repeatable = false
   var short: Character? = nil
+  /// What a value must be ("a number"), and whether a word is one: checked as it is parsed.
+  var expectation: String? = nil
+  var accepts: (@Sendable (String) -> Bool)? = nil
 
   static func flag(_ name: String, _ help: String) -> OptionDefinition {
     OptionDefinition(name: name, valueName: nil, help: help)
@@ -45,6 +48,8 @@ struct CommandDefinition {
 /// What the command line said to one command.
 struct ParsedCommand {
   let path: [String]
+  /// The command's arguments' names, in order: a key finds its place by name.
+  var argumentNames: [String] = []
   var values: [String: [String]] = [:]
   var flags: Set<String> = []
   var arguments: [String] = []
@@ -53,7 +58,7 @@ struct ParsedCommand {
   func all(_ name: String) -> [String] { values[name] ?? [] }
   func flag(_ name: String) -> Bool { flags.contains(name) }
   func argument(_ index: Int) -> String? { index < arguments.count ? arguments[index] : nil }
-  var json: Bool { flag("json") }
+  func argumentIndex(_ name: String) -> Int? { argumentNames.firstIndex(of: name) }
 }
 
 /// A mistake in the command line: exit 2, with the usage of the command it was made in.
@@ -157,6 +162,12 @@ enum ArgumentParser {
         throw UsageError(
           message: "Missing value for '--\(name) <\(option.valueName!)>'", path: path)
       }
+      if let accepts = option.accepts, !accepts(value) {
+        throw UsageError(
+          message:
+            "The value “\(value)” of '\(option.synopsis)' is not \(option.expectation ?? "one it takes")",
+          path: path)
+      }
       if !option.repeatable, parsed.values[name] != nil {
         throw UsageError(message: "'--\(name)' was given more than once", path: path)
       }
@@ -166,6 +177,7 @@ enum ArgumentParser {
     if command.run == nil, let first = parsed.arguments.first {
       throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
     }
+    parsed.argumentNames = command.arguments.map(\.name)
     if helpRequested { return (command, parsed, true) }
     if command.run == nil { throw UsageError(message: "Missing subcommand", path: path) }
     let required = command.arguments.filter { !$0.optional }.count

@@ -4,16 +4,18 @@ import FlowStore
 import Foundation
 
 enum AssessmentCommands {
-  static let catalogueFile = OptionDefinition.value(
+  static let catalogueFile = OptionKey<String>(
     "catalogue-file", "file",
     "Assess against this catalogue file instead of the project's (validated like a bundled one).")
+  static let first = ArgumentKey<String>("session", "One session's id.")
+  static let second = ArgumentKey<String>("other-session", "The other session's id.")
 
   /// The catalogue to assess against: a file given on the command line, or the project's choice
   /// (bundled, or kept in the store).
   static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws
     -> RequirementCatalogue
   {
-    if let path = parsed.value("catalogue-file") {
+    if let path = try parsed.value(catalogueFile) {
       return try CatalogueFile.load(path)
     }
     do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
@@ -27,12 +29,12 @@ enum AssessmentCommands {
       abstract: "What an ended or recording session's traffic shows against each requirement.",
       discussion:
         "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far each of the five checks got. No verdict is a test result.",
-      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-      options: [catalogueFile, ProjectCommands.json],
+      arguments: [CommonKeys.session.definition],
+      options: [catalogueFile.definition, ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
-        let session = try support.session(parsed.argument(0)!, in: store)
+        let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
         guard let project = try store.auditProject(id: session.projectID) else {
           throw AuditStoreError.projectNotFound(session.projectID)
         }
@@ -55,15 +57,14 @@ enum AssessmentCommands {
         "Compare two ended audit sessions of a project: new domains, TLS changes, domains no longer contacted.",
       discussion: "The later session is the one that started later, whatever its version number.",
       arguments: [
-        ArgumentDefinition(name: "session", help: "One session's id."),
-        ArgumentDefinition(name: "other-session", help: "The other session's id."),
+        first.definition, second.definition,
       ],
-      options: [ProjectCommands.json],
+      options: [ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
-        let first = try support.session(parsed.argument(0)!, in: store)
-        let second = try support.session(parsed.argument(1)!, in: store)
+        let first = try support.session(try parsed.argument(Self.first), in: store)
+        let second = try support.session(try parsed.argument(Self.second), in: store)
         guard let project = try store.auditProject(id: first.projectID) else {
           throw AuditStoreError.projectNotFound(first.projectID)
         }

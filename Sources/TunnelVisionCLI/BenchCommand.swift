@@ -11,6 +11,16 @@ import SystemCalls
 /// `tunnelvision bench`: the reference workload, and each cost as a ratio to the machine's floor
 /// measured in the same run.
 enum BenchCommand {
+  static let scale = OptionKey<Double>(
+    "scale", "factor", "Scale the workload (default: 1; the tests run 0.005).")
+  static let repeats = OptionKey<String>(
+    "repeat", "count",
+    "Measure the floor, each export and the report this many times and show the median (default: 3)."
+  )
+  static let jsonOutput = OptionKey<String>(
+    "json-output", "file", "Also write the figures as JSON to this file.")
+  static let keep = FlagKey("keep", "Keep the temporary directory and say where it is.")
+
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "bench",
@@ -19,28 +29,23 @@ enum BenchCommand {
       discussion:
         "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
       options: [
-        .value("scale", "factor", "Scale the workload (default: 1; the tests run 0.005)."),
-        .value(
-          "repeat", "count",
-          "Measure the floor, each export and the report this many times and show the median (default: 3)."
-        ),
-        .value("json-output", "file", "Also write the figures as JSON to this file."),
-        .flag("keep", "Keep the temporary directory and say where it is."),
-        ProjectCommands.json,
+        scale.definition, repeats.definition, jsonOutput.definition, keep.definition,
+        ProjectCommands.json.definition,
       ],
       run: { parsed, context in
-        let scale = Double(parsed.value("scale") ?? "1") ?? -1
+        let scale = try parsed.value(Self.scale) ?? 1
         guard scale > 0, scale <= 4 else {
           throw UsageError(message: "--scale takes a number above 0 and up to 4", path: parsed.path)
         }
-        let repeats = Int(parsed.value("repeat") ?? "3") ?? 0
+        // Said as the range it takes, whatever the word: "three" as much as 21.
+        let repeats = try parsed.value(Self.repeats).map { Int($0) ?? 0 } ?? 3
         guard (1...20).contains(repeats) else {
           throw UsageError(message: "--repeat takes a whole number from 1 to 20", path: parsed.path)
         }
         // A JSON file that could not be written is found out before minutes of measuring, not after.
-        let jsonOutput = try parsed.value("json-output").map(jsonDestination)
+        let jsonOutput = try parsed.value(Self.jsonOutput).map(jsonDestination)
         let result = try Bench(scale: scale, repeats: repeats, context: context).run(
-          keep: parsed.flag("keep"))
+          keep: parsed.flag(keep))
         let json = result.json
         if parsed.json { context.printJSON(json) } else { context.standardOutput(result.table) }
         if let jsonOutput {

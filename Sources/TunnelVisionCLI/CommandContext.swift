@@ -1,4 +1,5 @@
 import Audit
+import FlowStore
 import Foundation
 
 /// Everything a command reads from the world, passed in: the tests run commands in-process
@@ -16,6 +17,8 @@ public struct CommandContext: Sendable {
   private let rawStandardError: @Sendable (String) -> Void
   /// Progress is shown on standard error only when it is a terminal.
   public var standardErrorIsTerminal: Bool
+  /// The store the command opened, if it opened one: what went wrong is told with it.
+  let opened = OpenedStore()
 
   public init(
     environment: [String: String], now: @escaping @Sendable () -> Date, timeZone: TimeZone,
@@ -50,6 +53,11 @@ public struct CommandContext: Sendable {
   /// the end of the line); an empty text clears it.
   func progress(_ text: String) { rawStandardError("\r\u{1B}[K" + TerminalText.visible(text)) }
   func printJSON(_ value: JSONValue) { standardOutput(value.serialized() + "\n") }
+}
+
+/// The one store a command run opens, kept for the sentence of an error it meets.
+final class OpenedStore: @unchecked Sendable {
+  var store: FlowStore?
 }
 
 /// What a session declares about the machine it was recorded on, read once per process.

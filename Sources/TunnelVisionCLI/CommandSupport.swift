@@ -8,10 +8,17 @@ struct CommandSupport {
   let context: CommandContext
 
   var storeURL: URL {
-    StoreLocation.resolve(option: parsed.value("store"), environment: context.environment)
+    StoreLocation.resolve(
+      option: try? parsed.value(TunnelVisionCommand.store), environment: context.environment)
   }
 
-  func openStore() throws -> FlowStore { try FlowStore(directory: storeURL) }
+  /// The store, opened once for the command (and kept for the sentence of an error it meets).
+  func openStore() throws -> FlowStore {
+    if let store = context.opened.store, store.directory == storeURL { return store }
+    let store = try FlowStore(directory: storeURL)
+    context.opened.store = store
+    return store
+  }
 
   /// A project by exact name, or by id.
   func project(_ text: String, in store: FlowStore) throws -> AuditProject {

@@ -4,13 +4,22 @@ import FlowStore
 import Foundation
 
 enum ExportCommands {
-  static let at = OptionDefinition.value(
+  static let bundleOutput = OptionKey<String>(
+    "output", "file", short: "o",
+    "Where to write the ZIP; a directory takes it under its default name, <project>-<release>-session-<id>-evidence.zip (default: that name here)."
+  )
+  static let reportOutput = OptionKey<String>(
+    "output", "file", short: "o",
+    "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here).")
+  static let noReport = FlagKey("no-report", "Leave report.pdf out.")
+  static let bundle = ArgumentKey<String>("bundle", "The .zip to check.")
+  static let at = OptionKey<String>(
     "at", "instant",
     "The export instant, RFC 3339, from 1970 to 2261 (default: now). The same session and instant give the same bytes."
   )
 
   static func instant(_ parsed: ParsedCommand, context: CommandContext) throws -> Date {
-    guard let text = parsed.value("at") else { return context.now() }
+    guard let text = try parsed.value(at) else { return context.now() }
     guard let date = Instant.parseRFC3339(text) else {
       throw UsageError(
         message:
@@ -33,7 +42,7 @@ enum ExportCommands {
     -> EvidenceExporter
   {
     let exporter = EvidenceExporter(store: store)
-    if let path = parsed.value("catalogue-file") {
+    if let path = try parsed.value(AssessmentCommands.catalogueFile) {
       exporter.catalogueOverride = try CatalogueFile.load(path)
     }
     exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
@@ -69,7 +78,7 @@ enum ExportCommands {
   ) throws -> T {
     let support = CommandSupport(parsed: parsed, context: context)
     let store = try support.openStore()
-    let session = try support.session(parsed.argument(0)!, in: store)
+    let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
     let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
     defer { try? FileManager.default.removeItem(at: exporter.temporaryDirectory) }
     return try body(store, session, exporter)
@@ -81,18 +90,15 @@ enum ExportCommands {
       abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
       discussion:
         "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
-      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+      arguments: [CommonKeys.session.definition],
       options: [
-        .value(
-          "output", "file", short: "o",
-          "Where to write the ZIP; a directory takes it under its default name, <project>-<release>-session-<id>-evidence.zip (default: that name here)."
-        ),
-        at, AssessmentCommands.catalogueFile, .flag("no-report", "Leave report.pdf out."),
-        ProjectCommands.json,
+        bundleOutput.definition, at.definition, AssessmentCommands.catalogueFile.definition,
+        noReport.definition,
+        ProjectCommands.json.definition,
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in
-          if !parsed.flag("no-report") { exporter.report = EvidenceReportRenderer.forExporter }
+          if !parsed.flag(noReport) { exporter.report = EvidenceReportRenderer.forExporter }
           if context.environment["TUNNELVISION_TRACE"] == "1" {
             exporter.trace = { name, seconds in
               context.standardError(
@@ -102,7 +108,7 @@ enum ExportCommands {
             }
           }
           let now = try instant(parsed, context: context)
-          let destination = try Self.destination(parsed.value("output")) {
+          let destination = try Self.destination(try parsed.value(bundleOutput)) {
             guard let project = try store.auditProject(id: session.projectID) else {
               throw AuditStoreError.projectNotFound(session.projectID)
             }
@@ -137,16 +143,15 @@ extension ExportCommands {
       name: "report",
       abstract:
         "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
-      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+      arguments: [CommonKeys.session.definition],
       options: [
-        .value(
-          "output", "file", short: "o",
-          "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here)."),
-        at, AssessmentCommands.catalogueFile,
+        reportOutput.definition, at.definition, AssessmentCommands.catalogueFile.definition,
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in
-          let destination = Self.destination(parsed.value("output")) { EvidenceBundle.reportName }
+          let destination = Self.destination(try parsed.value(reportOutput)) {
+            EvidenceBundle.reportName
+          }
           let timing: EvidenceReportRenderer.Timing
           do {
             timing = try exporter.report(
@@ -186,10 +191,10 @@ extension ExportCommands {
         "Check an evidence bundle without the store: digests, files, capture count, identifiers, the CSV.",
       discussion:
         "Says what holds and, for anything that does not, what and where. Exits 1 if anything fails.",
-      arguments: [ArgumentDefinition(name: "bundle", help: "The .zip to check.")],
-      options: [ProjectCommands.json],
+      arguments: [bundle.definition],
+      options: [ProjectCommands.json.definition],
       run: { parsed, context in
-        let path = parsed.argument(0)!
+        let path = try parsed.argument(bundle)
         guard FileManager.default.fileExists(atPath: path) else {
           throw RefusedError("There is no file \(path).")
         }

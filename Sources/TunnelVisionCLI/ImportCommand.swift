@@ -4,6 +4,25 @@ import Foundation
 import Import
 
 enum ImportCommand {
+  static let file = ArgumentKey<String>(
+    "file", "The capture: pcap (µs or ns, either byte order) or pcapng.")
+  static let project = OptionKey<String>(
+    "project", "project", "The project's exact name or its id.")
+  static let baseline = FlagKey(
+    "baseline", "The capture is a baseline: the device without the audited app.")
+  static let device = OptionKey<String>(
+    "device", "address", "An address of the device; repeatable.", repeatable: true)
+  static let marker = OptionKey<String>(
+    "marker", "kind@instant", "A marker, e.g. consent-given@2026-10-09T10:01:00Z; repeatable.",
+    repeatable: true)
+  static let deviceModel = OptionKey<String>(
+    "device-model", "model",
+    "The recorded device's model (default: not stated; a capture names its host, not the phone).")
+  static let osVersion = OptionKey<String>(
+    "os-version", "version", "The recorded device's system (default: not stated).")
+  static let again = FlagKey(
+    "again", "Import a capture whose bytes were imported before, as another session.")
+
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "import",
@@ -13,38 +32,24 @@ enum ImportCommand {
         "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
       usage:
         "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--notes <text>] [--again] [--json]",
-      arguments: [
-        ArgumentDefinition(
-          name: "file", help: "The capture: pcap (µs or ns, either byte order) or pcapng.")
-      ],
+      arguments: [file.definition],
       options: [
-        .value("project", "project", "The project's exact name or its id."),
-        .flag("baseline", "The capture is a baseline: the device without the audited app."),
-        .value("version", "version", "The audited release's version."),
-        .value("build", "build", "The audited release's build number."),
-        .value("device", "address", "An address of the device; repeatable.", repeatable: true),
-        .value(
-          "marker", "kind@instant",
-          "A marker, e.g. consent-given@2026-10-09T10:01:00Z; repeatable.", repeatable: true),
-        .value(
-          "device-model", "model",
-          "The recorded device's model (default: not stated; a capture names its host, not the phone)."
-        ),
-        .value("os-version", "version", "The recorded device's system (default: not stated)."),
-        .flag("again", "Import a capture whose bytes were imported before, as another session."),
-        .value("notes", "text", "Notes kept with the session."),
-        ProjectCommands.json,
+        project.definition, baseline.definition, CommonKeys.version.definition,
+        CommonKeys.build.definition,
+        device.definition, marker.definition, deviceModel.definition, osVersion.definition,
+        again.definition, CommonKeys.notes.definition, ProjectCommands.json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let path = parsed.argument(0)!
-        guard let projectName = parsed.value("project") else {
+        let path = try parsed.argument(file)
+        guard let projectName = try parsed.value(project) else {
           throw UsageError(
             message: "Name the project the session belongs to: --project <project>",
             path: parsed.path)
         }
-        let kind = try SessionCommands.sessionKind(parsed)
-        let markers = try parsed.all("marker").map { text -> (SessionMarkerKind, Date) in
+        let kind = try SessionCommands.sessionKind(
+          parsed, baseline: baseline, version: CommonKeys.version, build: CommonKeys.build)
+        let markers = try parsed.values(marker).map { text -> (SessionMarkerKind, Date) in
           guard let at = text.lastIndex(of: "@") else {
             throw UsageError(
               message:
@@ -59,7 +64,7 @@ enum ImportCommand {
           }
           return (kind, date)
         }
-        for device in parsed.all("device") where DatagramAddress.isAddress(device) == false {
+        for device in try parsed.values(device) where DatagramAddress.isAddress(device) == false {
           throw UsageError(
             message: "--device takes an IPv4 or IPv6 address; “\(device)” is not one",
             path: parsed.path)
@@ -80,11 +85,11 @@ enum ImportCommand {
         let session: AuditSession
         do {
           let read = try CaptureImporter.analyse(
-            URL(fileURLWithPath: path), devices: parsed.all("device"), progress: progress)
+            URL(fileURLWithPath: path), devices: try parsed.values(device), progress: progress)
           // What is said afterwards needs no flow: the import takes them and lets them go once written.
           analysis = read.withoutFlows
           if progress != nil { context.progress("Writing the session…") }
-          if let digest = read.sha256, !parsed.flag("again"),
+          if let digest = read.sha256, !parsed.flag(again),
             let first = try store.auditSessions(importedFromCaptureSHA256: digest).first
           {
             let owner = try store.auditProject(id: first.projectID)?.name ?? "a project"
@@ -95,10 +100,10 @@ enum ImportCommand {
           session = try CaptureImporter.write(
             consume read, from: URL(fileURLWithPath: path),
             request: CaptureImportRequest(
-              projectID: project.id, kind: kind, devices: parsed.all("device"),
-              markers: markers, deviceModel: parsed.value("device-model"),
-              osVersion: parsed.value("os-version"), toolVersion: ToolVersion.current,
-              notes: parsed.value("notes") ?? ""),
+              projectID: project.id, kind: kind, devices: try parsed.values(device),
+              markers: markers, deviceModel: try parsed.value(deviceModel),
+              osVersion: try parsed.value(osVersion), toolVersion: ToolVersion.current,
+              notes: try parsed.value(CommonKeys.notes) ?? ""),
             into: store)
         } catch let error as CaptureImportError {
           if progress != nil { context.progress("") }

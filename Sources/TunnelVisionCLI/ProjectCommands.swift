@@ -4,31 +4,48 @@ import FlowStore
 import Foundation
 
 enum ProjectCommands {
-  static let json = OptionDefinition.flag("json", "Print JSON instead of text.")
-  static let catalogue = OptionDefinition.value(
+  static let json = CommonKeys.json
+  static let name = ArgumentKey<String>("name", "The project's name, usually the app's.")
+  static let bundleIDNew = OptionKey<String>(
+    "bundle-id", "id", "The audited app's bundle identifier (informational: it filters nothing).")
+  static let allowNew = OptionKey<String>(
+    "allow", "pattern[=note]", "An allowed domain, with an optional note; repeat in order.",
+    repeatable: true)
+  static let newName = OptionKey<String>("name", "name", "A new name.")
+  static let bundleID = OptionKey<String>("bundle-id", "id", "A new bundle identifier.")
+  static let clearBundleID = FlagKey("clear-bundle-id", "Remove the bundle identifier.")
+  static let clearAllowlist = FlagKey(
+    "clear-allowlist", "Remove every allowlist entry (before adding those given with --allow).")
+  static let removeAllow = OptionKey<String>(
+    "remove-allow", "pattern", "Remove an allowlist entry; repeatable.", repeatable: true)
+  static let allowEdit = OptionKey<String>(
+    "allow", "pattern[=note]",
+    "Add an allowed domain at the end (or change the note of one already there); repeatable.",
+    repeatable: true)
+  static let catalogue = OptionKey<String>(
     "catalogue", "id",
     "The requirement catalogue to assess against (default: \(RequirementCatalogueLibrary.defaultIdentifier))."
   )
 
-  static let catalogueFile = OptionDefinition.value(
+  static let catalogueFile = OptionKey<String>(
     "catalogue-file", "file",
     "An assessor's own catalogue: validated, kept in the store, and chosen for the project.")
 
   /// The catalogue a project is to be assessed against: a bundled identifier (anything else is
   /// refused), or an assessor's file, validated like a bundled one and kept in the store.
   static func chosenCatalogue(_ parsed: ParsedCommand, storeURL: URL) throws -> String? {
-    if parsed.value("catalogue") != nil && parsed.value("catalogue-file") != nil {
+    if try parsed.value(catalogue) != nil && parsed.value(catalogueFile) != nil {
       throw UsageError(
         message: "Choose a catalogue by --catalogue or by --catalogue-file, not both",
         path: parsed.path)
     }
-    if let identifier = parsed.value("catalogue") {
+    if let identifier = try parsed.value(catalogue) {
       do { _ = try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch {
         throw RefusedError(error.description)
       }
       return identifier
     }
-    guard let path = parsed.value("catalogue-file") else { return nil }
+    guard let path = try parsed.value(catalogueFile) else { return nil }
     let catalogue = try CatalogueFile.load(path)
     guard StoreCatalogues.isUsableIdentifier(catalogue.identifier) else {
       throw RefusedError(
@@ -64,24 +81,19 @@ enum ProjectCommands {
       name: "new", abstract: "Create a project.",
       discussion:
         "Allowlist entries are an exact name (api.example.com) or *.suffix (*.example.com), each with an optional note after '='. A wildcard does not cover the name itself.",
-      arguments: [ArgumentDefinition(name: "name", help: "The project's name, usually the app's.")],
+      arguments: [name.definition],
       options: [
-        .value(
-          "bundle-id", "id",
-          "The audited app's bundle identifier (informational: it filters nothing)."),
-        .value(
-          "allow", "pattern[=note]", "An allowed domain, with an optional note; repeat in order.",
-          repeatable: true),
-        catalogue, catalogueFile, json,
+        bundleIDNew.definition, allowNew.definition, catalogue.definition,
+        catalogueFile.definition, json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let entries = try support.allowlist(parsed.all("allow"))
+        let entries = try support.allowlist(try parsed.values(allowNew))
         let store = try support.openStore()
         let catalogueID = try chosenCatalogue(parsed, storeURL: support.storeURL)
         let project = try store.createAuditProject(
           AuditProjectDraft(
-            name: parsed.argument(0)!, bundleIdentifier: parsed.value("bundle-id"),
+            name: try parsed.argument(name), bundleIdentifier: try parsed.value(bundleIDNew),
             catalogueVersion: catalogueID, allowlist: entries),
           at: context.now())
         if parsed.json {
@@ -96,7 +108,7 @@ enum ProjectCommands {
 
   static var list: CommandDefinition {
     CommandDefinition(
-      name: "list", abstract: "List the projects, newest first.", options: [json],
+      name: "list", abstract: "List the projects, newest first.", options: [json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
@@ -123,13 +135,13 @@ enum ProjectCommands {
     CommandDefinition(
       name: "show",
       abstract: "Show a project: its sessions, whether one can be started, its allowlist.",
-      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
-      options: [json],
+      arguments: [CommonKeys.project.definition],
+      options: [json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let overview = try support.overview(
-          of: try support.project(parsed.argument(0)!, in: store), in: store)
+          of: try support.project(try parsed.argument(CommonKeys.project), in: store), in: store)
         if parsed.json { return context.printJSON(ProjectPresentation.json(overview)) }
         context.standardOutput(ProjectPresentation.text(overview, zone: context.timeZone))
       })
@@ -138,36 +150,25 @@ enum ProjectCommands {
   static var edit: CommandDefinition {
     CommandDefinition(
       name: "edit", abstract: "Change a project's name, bundle identifier or allowlist.",
-      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
+      arguments: [CommonKeys.project.definition],
       options: [
-        .value("name", "name", "A new name."),
-        .value("bundle-id", "id", "A new bundle identifier."),
-        .flag("clear-bundle-id", "Remove the bundle identifier."),
-        catalogue, catalogueFile,
-        .flag(
-          "clear-allowlist",
-          "Remove every allowlist entry (before adding those given with --allow)."),
-        .value(
-          "remove-allow", "pattern", "Remove an allowlist entry; repeatable.", repeatable: true),
-        .value(
-          "allow", "pattern[=note]",
-          "Add an allowed domain at the end (or change the note of one already there); repeatable.",
-          repeatable: true),
-        json,
+        newName.definition, bundleID.definition, clearBundleID.definition, catalogue.definition,
+        catalogueFile.definition, clearAllowlist.definition, removeAllow.definition,
+        allowEdit.definition, json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
-        let project = try support.project(parsed.argument(0)!, in: store)
+        let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         var draft = AuditProjectDraft(project)
-        if let name = parsed.value("name") { draft.name = name }
-        if parsed.flag("clear-bundle-id") { draft.bundleIdentifier = nil }
-        if let bundle = parsed.value("bundle-id") { draft.bundleIdentifier = bundle }
+        if let name = try parsed.value(newName) { draft.name = name }
+        if parsed.flag(clearBundleID) { draft.bundleIdentifier = nil }
+        if let bundle = try parsed.value(bundleID) { draft.bundleIdentifier = bundle }
         if let identifier = try chosenCatalogue(parsed, storeURL: support.storeURL) {
           draft.catalogueVersion = identifier
         }
-        if parsed.flag("clear-allowlist") { draft.allowlist = [] }
-        for text in parsed.all("remove-allow") {
+        if parsed.flag(clearAllowlist) { draft.allowlist = [] }
+        for text in try parsed.values(removeAllow) {
           let pattern: DomainPattern
           do { pattern = try DomainPattern(parsing: text) } catch let error
             as DomainPattern.ParseError
@@ -181,7 +182,7 @@ enum ProjectCommands {
           draft.allowlist.remove(at: index)
         }
         for entry in try support.allowlist(
-          parsed.all("allow"), startingAt: draft.allowlist.count + 1)
+          try parsed.values(allowEdit), startingAt: draft.allowlist.count + 1)
         {
           if let index = draft.allowlist.firstIndex(where: { $0.pattern == entry.pattern }) {
             draft.allowlist[index] = entry
@@ -205,11 +206,11 @@ enum ProjectCommands {
       name: "delete",
       abstract:
         "Delete a project with its sessions and markers; the connections stay in the history.",
-      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
+      arguments: [CommonKeys.project.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
-        let project = try support.project(parsed.argument(0)!, in: store)
+        let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         let sessions = try store.auditSessions(forProject: project.id)
         let connections = try sessions.reduce(0) {
           $0 + (try store.flowCount(inAuditSession: $1.id))

@@ -5,6 +5,18 @@ import Foundation
 import Sample
 
 enum SampleCommand {
+  static let seed = OptionKey<PositiveCount>("seed", "n", "The generator's seed (default: 1).")
+  static let flows = OptionKey<PositiveCount>(
+    "flows", "n",
+    "Flows of the 2.4.0 session (default: only the \(SampleScenario.archetypeFlowCount) that cover the rules)."
+  )
+  static let packets = OptionKey<PositiveCount>(
+    "packets", "n", "Packets of the 2.4.0 session, about.")
+  static let captureBytes = OptionKey<PositiveCount>(
+    "capture-bytes", "n", "Capture bytes of the 2.4.0 session, about.")
+  static let rotationBytes = OptionKey<PositiveCount>(
+    "rotation-bytes", "n", "Rotate capture files at this size (default: 64 MiB).")
+
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "sample",
@@ -13,31 +25,16 @@ enum SampleCommand {
       discussion:
         "A baseline and the audit sessions 2.3.1 (180) and 2.4.0 (187), ended, with markers, traffic outside any session, and flows that exercise every finding and comparison rule. --flows, --packets and --capture-bytes grow the 2.4.0 session to a workload's size. The directory must not hold a store yet.",
       options: [
-        .value("seed", "n", "The generator's seed (default: 1)."),
-        .value(
-          "flows", "n",
-          "Flows of the 2.4.0 session (default: only the \(SampleScenario.archetypeFlowCount) that cover the rules)."
-        ),
-        .value("packets", "n", "Packets of the 2.4.0 session, about."),
-        .value("capture-bytes", "n", "Capture bytes of the 2.4.0 session, about."),
-        .value("rotation-bytes", "n", "Rotate capture files at this size (default: 64 MiB)."),
-        ProjectCommands.json,
+        seed.definition, flows.definition, packets.definition, captureBytes.definition,
+        rotationBytes.definition, ProjectCommands.json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        func number(_ name: String) throws -> Int? {
-          guard let text = parsed.value(name) else { return nil }
-          guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
-            throw UsageError(
-              message: "--\(name) takes a positive whole number; “\(text)” is not one",
-              path: parsed.path)
-          }
-          return value
-        }
+        func number(_ key: OptionKey<PositiveCount>) throws -> Int? { try parsed.value(key)?.value }
         let options = SampleOptions(
-          seed: UInt64(try number("seed") ?? 1), flows: try number("flows"),
-          packets: try number("packets"), captureBytes: try number("capture-bytes"))
-        let rotation = UInt64(try number("rotation-bytes") ?? Int(PcapWriter.defaultRotationBytes))
+          seed: UInt64(try number(seed) ?? 1), flows: try number(flows),
+          packets: try number(packets), captureBytes: try number(captureBytes))
+        let rotation = UInt64(try number(rotationBytes) ?? Int(PcapWriter.defaultRotationBytes))
         let progress: ((String) -> Void)? =
           context.standardErrorIsTerminal ? { context.progress("Writing the sample: \($0)") } : nil
         let summary: SampleSummary
@@ -76,19 +73,18 @@ enum SampleCommand {
 }
 
 enum StorageCommand {
-  static let settingsOptions: [OptionDefinition] = [
-    .value(
-      "max-age", "age",
-      "Age limit: \(RetentionAge.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1w)."),
-    .value(
-      "max-size", "size",
-      "Size limit of the captures: \(RetentionSize.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1GB)."
-    ),
-  ]
+  static let maxAge = OptionKey<String>(
+    "max-age", "age",
+    "Age limit: \(RetentionAge.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1w).")
+  static let maxSize = OptionKey<String>(
+    "max-size", "size",
+    "Size limit of the captures: \(RetentionSize.allCases.map(\.rawValue).joined(separator: ", ")) (default: 1GB)."
+  )
+  static let settingsOptions = [maxAge.definition, maxSize.definition]
 
   static func settings(_ parsed: ParsedCommand) throws -> RetentionSettings {
     var settings = RetentionSettings.default
-    if let text = parsed.value("max-age") {
+    if let text = try parsed.value(maxAge) {
       guard let age = RetentionAge(rawValue: text) else {
         throw UsageError(
           message:
@@ -97,7 +93,7 @@ enum StorageCommand {
       }
       settings.maxAge = age
     }
-    if let text = parsed.value("max-size") {
+    if let text = try parsed.value(maxSize) {
       guard
         let size = RetentionSize(
           rawValue: text.uppercased() == "UNLIMITED" ? "unlimited" : text.uppercased())
@@ -118,7 +114,7 @@ enum StorageCommand {
       abstract: "What the store takes on disk, and the room left under the retention limits.",
       discussion:
         "Captures are capped by size and age, the history by age. Audit evidence is exempt from both until its session is deleted.",
-      options: settingsOptions + [ProjectCommands.json],
+      options: settingsOptions + [ProjectCommands.json.definition],
       subcommands: [enforce],
       run: { parsed, context in
         let store = try CommandSupport(parsed: parsed, context: context).openStore()
@@ -138,7 +134,7 @@ enum StorageCommand {
       name: "enforce",
       abstract:
         "Apply the retention limits now: delete capture files past them and prune old history.",
-      options: settingsOptions + [ProjectCommands.json],
+      options: settingsOptions + [ProjectCommands.json.definition],
       run: { parsed, context in
         let store = try CommandSupport(parsed: parsed, context: context).openStore()
         let outcome = try StorageManager(store: store).enforce(

@@ -3,6 +3,20 @@ import FlowStore
 import Foundation
 
 enum SessionCommands {
+  static let baseline = FlagKey(
+    "baseline", "Record a baseline: the device without the audited app.")
+  static let version = OptionKey<String>(
+    "version", "version", "The audited release's version, exactly as the app shows it.")
+  static let deviceModel = OptionKey<String>(
+    "device-model", "model", "The recorded device's model (default: this machine's).")
+  static let osVersion = OptionKey<String>(
+    "os-version", "version", "The recorded device's system version (default: this machine's).")
+  static let inspection = FlagKey("inspection", "Declare that HTTPS inspection was on.")
+  static let caTrusted = FlagKey(
+    "ca-trusted", "Declare that the device trusted the local certificate authority.")
+  static let endedSession = ArgumentKey<String>(
+    "session", "The session's id (default: the one recording).", optional: true)
+
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "session", abstract: "Start, end, list, show and delete audit sessions.",
@@ -18,34 +32,28 @@ enum SessionCommands {
         "The device model and system default to this machine's; inspection is off unless declared. The tool version is recorded by itself.",
       usage:
         "<project> (--baseline | --version <version> --build <build>) [--notes <text>] [--device-model <model>] [--os-version <version>] [--inspection] [--ca-trusted] [--json]",
-      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
+      arguments: [CommonKeys.project.definition],
       options: [
-        .flag("baseline", "Record a baseline: the device without the audited app."),
-        .value("version", "version", "The audited release's version, exactly as the app shows it."),
-        .value("build", "build", "The audited release's build number."),
-        .value("notes", "text", "Notes kept with the session."),
-        .value("device-model", "model", "The recorded device's model (default: this machine's)."),
-        .value(
-          "os-version", "version", "The recorded device's system version (default: this machine's)."
-        ),
-        .flag("inspection", "Declare that HTTPS inspection was on."),
-        .flag("ca-trusted", "Declare that the device trusted the local certificate authority."),
-        ProjectCommands.json,
+        baseline.definition, version.definition, CommonKeys.build.definition,
+        CommonKeys.notes.definition, deviceModel.definition, osVersion.definition,
+        inspection.definition, caTrusted.definition,
+        ProjectCommands.json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let kind = try sessionKind(parsed)
+        let kind = try sessionKind(
+          parsed, baseline: baseline, version: version, build: CommonKeys.build)
         let store = try support.openStore()
-        let project = try support.project(parsed.argument(0)!, in: store)
+        let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         let draft = AuditSessionDraft(
           projectID: project.id, kind: kind,
           environment: AuditEnvironment(
-            deviceModel: parsed.value("device-model") ?? context.machine.deviceModel,
-            osVersion: parsed.value("os-version") ?? context.machine.osVersion,
+            deviceModel: try parsed.value(deviceModel) ?? context.machine.deviceModel,
+            osVersion: try parsed.value(osVersion) ?? context.machine.osVersion,
             toolVersion: ToolVersion.current),
           inspection: InspectionConditions(
-            inspectionEnabled: parsed.flag("inspection"), caTrusted: parsed.flag("ca-trusted")),
-          notes: parsed.value("notes") ?? "")
+            inspectionEnabled: parsed.flag(inspection), caTrusted: parsed.flag(caTrusted)),
+          notes: try parsed.value(CommonKeys.notes) ?? "")
         let session = try store.startAuditSession(draft, at: context.now())
         if parsed.json {
           return context.printJSON(
@@ -60,10 +68,14 @@ enum SessionCommands {
       })
   }
 
-  static func sessionKind(_ parsed: ParsedCommand) throws -> AuditSessionKind {
-    let version = parsed.value("version")?.trimmingCharacters(in: .whitespaces)
-    let build = parsed.value("build")?.trimmingCharacters(in: .whitespaces)
-    if parsed.flag("baseline") {
+  /// What is recorded, from the command's own keys (session start's and import's say the same).
+  static func sessionKind(
+    _ parsed: ParsedCommand, baseline: FlagKey, version: OptionKey<String>,
+    build: OptionKey<String>
+  ) throws -> AuditSessionKind {
+    let version = try parsed.value(version)?.trimmingCharacters(in: .whitespaces)
+    let build = try parsed.value(build)?.trimmingCharacters(in: .whitespaces)
+    if parsed.flag(baseline) {
       guard version == nil, build == nil else {
         throw UsageError(
           message: "A baseline has no release: give --baseline, or --version and --build, not both",
@@ -84,16 +96,13 @@ enum SessionCommands {
       name: "end",
       abstract:
         "End the recording session (or the one named): tagging stops and it takes no more markers.",
-      arguments: [
-        ArgumentDefinition(
-          name: "session", help: "The session's id (default: the one recording).", optional: true)
-      ],
-      options: [ProjectCommands.json],
+      arguments: [endedSession.definition],
+      options: [ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let id: Int64
-        if let text = parsed.argument(0) {
+        if let text = try parsed.argumentIfGiven(endedSession) {
           id = try support.session(text, in: store).id
         } else {
           guard let open = try store.openAuditSession() else {
@@ -113,13 +122,13 @@ enum SessionCommands {
   static var list: CommandDefinition {
     CommandDefinition(
       name: "list", abstract: "List a project's sessions, newest first.",
-      arguments: [ArgumentDefinition(name: "project", help: "The project's exact name or its id.")],
-      options: [ProjectCommands.json],
+      arguments: [CommonKeys.project.definition],
+      options: [ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let overview = try support.overview(
-          of: try support.project(parsed.argument(0)!, in: store), in: store)
+          of: try support.project(try parsed.argument(CommonKeys.project), in: store), in: store)
         if parsed.json {
           return context.printJSON(
             .array(
@@ -137,13 +146,13 @@ enum SessionCommands {
       name: "show",
       abstract:
         "Show a session: status, markers, what it can say about pinning, where it was recorded.",
-      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
-      options: [ProjectCommands.json],
+      arguments: [CommonKeys.session.definition],
+      options: [ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let overview = try support.overview(
-          of: try support.session(parsed.argument(0)!, in: store), in: store)
+          of: try support.session(try parsed.argument(CommonKeys.session), in: store), in: store)
         if parsed.json { return context.printJSON(SessionPresentation.json(overview)) }
         context.standardOutput(SessionPresentation.text(overview, zone: context.timeZone))
       })
@@ -154,11 +163,11 @@ enum SessionCommands {
       name: "delete",
       abstract:
         "Delete a session (recording or ended) and its markers; its connections stay in the history.",
-      arguments: [ArgumentDefinition(name: "session", help: "The session's id.")],
+      arguments: [CommonKeys.session.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
-        let session = try support.session(parsed.argument(0)!, in: store)
+        let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
         let connections = try store.flowCount(inAuditSession: session.id)
         try store.deleteAuditSession(id: session.id)
         context.print(SessionPresentation.deleted(session, connections: connections))
@@ -167,17 +176,17 @@ enum SessionCommands {
 }
 
 enum MarkCommand {
+  static let kind = ArgumentKey<String>(
+    "kind", "consent-given | logged-in | logged-out | other:LABEL")
+
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "mark", abstract: "Place a marker in the recording session, at this instant.",
       discussion: "KIND is consent-given, logged-in, logged-out or other:LABEL.",
-      arguments: [
-        ArgumentDefinition(
-          name: "kind", help: "consent-given | logged-in | logged-out | other:LABEL")
-      ],
-      options: [ProjectCommands.json],
+      arguments: [kind.definition],
+      options: [ProjectCommands.json.definition],
       run: { parsed, context in
-        let kind = try markerKind(parsed.argument(0)!, path: parsed.path)
+        let kind = try markerKind(try parsed.argument(Self.kind), path: parsed.path)
         let support = CommandSupport(parsed: parsed, context: context)
         let outcome: OpenSessionMarkerOutcome
         do {

@@ -9,12 +9,12 @@ public enum TunnelVisionCommand {
   public static let exitRefused: Int32 = 1
   public static let exitUsage: Int32 = 2
 
-  static let global: [OptionDefinition] = [
-    .value(
-      "store", "dir",
-      "The store directory (default: $TUNNELVISION_STORE, else $XDG_DATA_HOME/tunnelvision, else ~/.local/share/tunnelvision)."
-    )
-  ]
+  static let store = OptionKey<String>(
+    "store", "dir",
+    "The store directory (default: $TUNNELVISION_STORE, else $XDG_DATA_HOME/tunnelvision, else ~/.local/share/tunnelvision)."
+  )
+
+  static let global: [OptionDefinition] = [store.definition]
 
   static var root: CommandDefinition {
     CommandDefinition(
@@ -53,21 +53,18 @@ public enum TunnelVisionCommand {
         """)
       return exitUsage
     } catch {
-      context.standardError(
-        "Error: " + sentence(for: error, arguments: arguments, context: context) + "\n")
+      context.standardError("Error: " + sentence(for: error, store: context.opened.store) + "\n")
       return exitRefused
     }
   }
 
-  static func sentence(for error: Error, arguments: [String], context: CommandContext) -> String {
+  /// The sentence for what the command met; a session in the way is named with its project when
+  /// the command had opened the store.
+  static func sentence(for error: Error, store: FlowStore?) -> String {
     switch error {
     case let refused as RefusedError:
       return refused.message
     case let rule as AuditStoreError:
-      // Name the project of a session in the way, when the store can still be read.
-      let store = try? FlowStore(
-        directory: StoreLocation.resolve(
-          option: storeOption(arguments), environment: context.environment))
       return AuditPresentation.sentence(for: rule) { id in
         guard let store, let session = try? store.auditSession(id: id) else { return nil }
         return (try? store.auditProject(id: session.projectID))?.name
@@ -77,13 +74,5 @@ public enum TunnelVisionCommand {
     default:
       return "\(error)"
     }
-  }
-
-  static func storeOption(_ arguments: [String]) -> String? {
-    for (i, word) in arguments.enumerated() {
-      if word.hasPrefix("--store=") { return String(word.dropFirst("--store=".count)) }
-      if word == "--store", i + 1 < arguments.count { return arguments[i + 1] }
-    }
-    return nil
   }
 }

@@ -270,4 +270,21 @@ extension CommandLineTests {
       broken.error)
     XCTAssertTrue(cli.run("project", "show", "P").output.contains("lab-tls-only_1"))
   }
+
+  func testAValueThatIsNotWhatItsOptionTakesIsAUsageErrorBeforeAnythingRuns() {
+    let cli = CLIHarness()
+    let sample = cli.run("sample", "--flows", "ten")
+    XCTAssertEqual(sample.status, 2)
+    XCTAssertTrue(
+      sample.error.hasPrefix(
+        "Error: The value “ten” of '--flows <n>' is not a positive whole number.\n"),
+      sample.error)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: cli.storePath + "/history.sqlite"),
+      "nothing was written")
+    let bench = cli.run("bench", "--scale", "fast")
+    XCTAssertEqual(bench.status, 2)
+    XCTAssertTrue(bench.error.contains("'--scale <factor>' is not a number"), bench.error)
+    XCTAssertEqual(cli.run("sample", "--flows", "1_000", "--help").status, 0, "a valid value")
+  }
 }

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A value an option or an argument takes, read from its word on the command line
+/// (swift-argument-parser's ExpressibleByArgument).
+protocol ArgumentValue {
+  init?(argument: String)
+  /// What the word must be, for the usage error: "a number".
+  static var expectation: String { get }
+}
+
+extension String: ArgumentValue {
+  init?(argument: String) { self = argument }
+  static var expectation: String { "text" }
+}
+
+extension Int: ArgumentValue {
+  init?(argument: String) { self.init(argument) }
+  static var expectation: String { "a whole number" }
+}
+
+extension Double: ArgumentValue {
+  init?(argument: String) {
+    guard let value = Double(argument), value.isFinite else { return nil }
+    self = value
+  }
+  static var expectation: String { "a number" }
+}
+
+/// A positive whole number, with "_" allowed between digits (1_000_000).
+struct PositiveCount: ArgumentValue {
+  let value: Int
+  init?(argument: String) {
+    guard let value = Int(argument.replacingOccurrences(of: "_", with: "")), value > 0 else {
+      return nil
+    }
+    self.value = value
+  }
+  static var expectation: String { "a positive whole number" }
+}
+
+/// An option that takes a value, declared once: its definition in the command's help and how
+/// its value is read. The parser checks each value as it reads it (a usage error, before the
+/// command runs).
+struct OptionKey<Value: ArgumentValue> {
+  let definition: OptionDefinition
+
+  init(
+    _ name: String, _ valueName: String, short: Character? = nil, _ help: String,
+    repeatable: Bool = false
+  ) {
+    var definition = OptionDefinition.value(
+      name, valueName, short: short, help, repeatable: repeatable)
+    definition.expectation = Value.self == String.self ? nil : Value.expectation
+    definition.accepts = { Value(argument: $0) != nil }
+    self.definition = definition
+  }
+}
+
+/// An option without a value.
+struct FlagKey {
+  let definition: OptionDefinition
+  init(_ name: String, _ help: String) { definition = .flag(name, help) }
+}
+
+/// A positional argument, declared once.
+struct ArgumentKey<Value: ArgumentValue> {
+  let definition: ArgumentDefinition
+  init(_ name: String, _ help: String, optional: Bool = false) {
+    definition = ArgumentDefinition(name: name, help: help, optional: optional)
+  }
+}
+
+extension ParsedCommand {
+  /// The option's value (the last given), nil when it was not given.
+  func value<V>(_ key: OptionKey<V>) throws -> V? {
+    try values(key).last
+  }
+
+  /// Every value given, in order.
+  func values<V>(_ key: OptionKey<V>) throws -> [V] {
+    try all(key.definition.name).map { word in
+      guard let value = V(argument: word) else {
+        throw UsageError(
+          message:
+            "The value “\(word)” of '\(key.definition.synopsis)' is not \(V.expectation)",
+          path: path)
+      }
+      return value
+    }
+  }
+
+  func flag(_ key: FlagKey) -> Bool { flag(key.definition.name) }
+
+  /// A required argument: the parser has made sure it is there.
+  func argument<V>(_ key: ArgumentKey<V>) throws -> V {
+    guard let value = try argumentIfGiven(key) else {
+      throw UsageError(message: "Missing expected argument '<\(key.definition.name)>'", path: path)
+    }
+    return value
+  }
+
+  func argumentIfGiven<V>(_ key: ArgumentKey<V>) throws -> V? {
+    guard let index = argumentIndex(key.definition.name), let word = argument(index) else {
+      return nil
+    }
+    guard let value = V(argument: word) else {
+      throw UsageError(
+        message: "The argument “\(word)” for '<\(key.definition.name)>' is not \(V.expectation)",
+        path: path)
+    }
+    return value
+  }
+}
+
+/// What several commands take, declared once.
+enum CommonKeys {
+  static let json = FlagKey("json", "Print JSON instead of text.")
+  static let project = ArgumentKey<String>("project", "The project's exact name or its id.")
+  static let session = ArgumentKey<String>("session", "The session's id.")
+  static let notes = OptionKey<String>("notes", "text", "Notes kept with the session.")
+  static let version = OptionKey<String>("version", "version", "The audited release's version.")
+  static let build = OptionKey<String>("build", "build", "The audited release's build number.")
+}
+
+extension ParsedCommand {
+  var json: Bool { flag(CommonKeys.json) }
+}
