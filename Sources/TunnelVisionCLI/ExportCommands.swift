@@ -168,7 +168,7 @@ extension ExportCommands {
                 Double(timing.pages) / max(timing.layout + timing.drawing, 1e-6)))
           }
           context.print(
-            "Wrote \(destination.path): \(AuditPresentation.count(timing.pages, "page")), A4.")
+            EvidenceExportPresentation.reportWritten(destination.path, pages: timing.pages))
         }
       })
   }

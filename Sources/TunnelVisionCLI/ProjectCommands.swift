@@ -100,9 +100,7 @@ enum ProjectCommands {
           return context.printJSON(
             ProjectPresentation.json(try support.overview(of: project, in: store)))
         }
-        context.print(
-          "Created project “\(project.name)” (project \(project.id)) with \(AuditPresentation.count(project.allowlist.count, "allowed domain"))."
-        )
+        context.print(ProjectPresentation.created(project))
       })
   }
 
@@ -195,9 +193,7 @@ enum ProjectCommands {
           return context.printJSON(
             ProjectPresentation.json(try support.overview(of: updated, in: store)))
         }
-        context.print(
-          "Updated project “\(updated.name)” (project \(updated.id)): \(AuditPresentation.count(updated.allowlist.count, "allowed domain"))."
-        )
+        context.print(ProjectPresentation.updated(updated))
       })
   }
 
@@ -217,8 +213,7 @@ enum ProjectCommands {
         }
         try store.deleteAuditProject(id: project.id)
         context.print(
-          "Deleted project “\(project.name)” with \(AuditPresentation.count(sessions.count, "session")). Their \(AuditPresentation.count(connections, "connection")) stay in the history; they are no longer evidence and expire with the storage limits."
-        )
+          ProjectPresentation.deleted(project, sessions: sessions.count, connections: connections))
       })
   }
 }

@@ -60,11 +60,7 @@ enum SessionCommands {
             SessionPresentation.json(try support.overview(of: session, in: store)))
         }
         context.print(
-          """
-          Started session \(session.id): \(AuditPresentation.sessionName(kind)) in \(project.name), at \(AuditPresentation.clock(session.startedAt, in: context.timeZone)).
-          \(SessionPresentation.method(for: kind))
-          \(PinningEvidence(session.inspection).forecast)
-          """)
+          SessionPresentation.started(session, projectName: project.name, zone: context.timeZone))
       })
   }
 
@@ -106,16 +102,14 @@ enum SessionCommands {
           id = try support.session(text, in: store).id
         } else {
           guard let open = try store.openAuditSession() else {
-            throw RefusedError("No session is recording, so none was ended.")
+            throw RefusedError(SessionPresentation.noneToEnd)
           }
           id = open.id
         }
         let session = try store.endAuditSession(id: id, at: context.now())
         let overview = try support.overview(of: session, in: store)
         if parsed.json { return context.printJSON(SessionPresentation.json(overview)) }
-        context.print(
-          "Ended session \(session.id) (\(AuditPresentation.sessionName(session.kind))) of \(overview.projectName) at \(AuditPresentation.clock(session.endedAt!, in: context.timeZone)), with \(AuditPresentation.count(overview.connectionCount, "connection")). \(SessionPresentation.endedConsequence)"
-        )
+        context.print(SessionPresentation.ended(overview, zone: context.timeZone))
       })
   }
 

@@ -135,4 +135,8 @@ public enum EvidenceExportPresentation {
         "There is no directory \(directory) to write the \(noun) into; create it or give --output another place. \(nothing.prefix(1).uppercased() + nothing.dropFirst())."
     }
   }
+
+  public static func reportWritten(_ path: String, pages: Int) -> String {
+    "Wrote \(path): \(AuditPresentation.count(pages, "page")), A4."
+  }
 }

@@ -145,6 +145,18 @@ public enum ProjectPresentation {
   public static func allowlistJSON(_ entry: AllowlistEntry) -> JSONValue {
     .object(["pattern": .string(entry.pattern.text), "note": .optional(entry.note)])
   }
+
+  public static func created(_ project: AuditProject) -> String {
+    "Created project “\(project.name)” (project \(project.id)) with \(AuditPresentation.count(project.allowlist.count, "allowed domain"))."
+  }
+
+  public static func updated(_ project: AuditProject) -> String {
+    "Updated project “\(project.name)” (project \(project.id)): \(AuditPresentation.count(project.allowlist.count, "allowed domain"))."
+  }
+
+  public static func deleted(_ project: AuditProject, sessions: Int, connections: Int) -> String {
+    "Deleted project “\(project.name)” with \(AuditPresentation.count(sessions, "session")). Their \(AuditPresentation.count(connections, "connection")) stay in the history; they are no longer evidence and expire with the storage limits."
+  }
 }
 
 extension String {

@@ -185,6 +185,22 @@ public enum SessionPresentation {
     object["notes"] = .string(s.notes)
     return .object(object)
   }
+
+  public static func started(_ session: AuditSession, projectName: String, zone: TimeZone)
+    -> String
+  {
+    """
+    Started session \(session.id): \(AuditPresentation.sessionName(session.kind)) in \(projectName), at \(AuditPresentation.clock(session.startedAt, in: zone)).
+    \(method(for: session.kind))
+    \(PinningEvidence(session.inspection).forecast)
+    """
+  }
+
+  public static func ended(_ o: SessionOverview, zone: TimeZone) -> String {
+    "Ended session \(o.session.id) (\(AuditPresentation.sessionName(o.session.kind))) of \(o.projectName) at \(AuditPresentation.clock(o.session.endedAt ?? o.session.startedAt, in: zone)), with \(AuditPresentation.count(o.connectionCount, "connection")). \(endedConsequence)"
+  }
+
+  public static let noneToEnd = "No session is recording, so none was ended."
 }
 
 extension SessionPresentation {
