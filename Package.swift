@@ -71,13 +71,15 @@ let package = Package(
     .testTarget(
       name: "ImportTests",
       dependencies: [
-        "Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport",
+        "Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport", "Bytes",
       ],
       // Real captures made for the tests (scripts/make-test-captures.py), read by path.
       exclude: ["Captures"]),
     .testTarget(
       name: "TunnelVisionCLITests",
-      dependencies: ["TunnelVisionCLI", "FlowStore", "Capture", "Audit", "Sample", "TestSupport"],
+      dependencies: [
+        "TunnelVisionCLI", "FlowStore", "Capture", "Audit", "Sample", "TestSupport", "Bytes",
+      ],
       exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v6]

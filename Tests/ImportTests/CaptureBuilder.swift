@@ -1,3 +1,4 @@
+import Bytes
 import Capture
 import Foundation
 import Sample
@@ -10,11 +11,12 @@ enum CaptureBuilder {
     var bytes: Data
   }
 
-  static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] {
-    withUnsafeBytes(of: v.littleEndian) { Array($0) }
-  }
-  static func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] {
-    withUnsafeBytes(of: v.bigEndian) { Array($0) }
+  static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { bytes(v, .little) }
+  static func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] { bytes(v, .big) }
+  static func bytes<T: FixedWidthInteger>(_ v: T, _ endianness: Endianness) -> [UInt8] {
+    var out: [UInt8] = []
+    out.appendInteger(v, endianness: endianness)
+    return out
   }
 
   static func pcap(

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Capture
 import Foundation
 import Sample
@@ -30,7 +31,7 @@ final class ImportCommandTests: XCTestCase {
     ]
     for (i, packet) in packets.enumerated() {
       for value in [UInt32(1_791_540_000 + i), 0, UInt32(packet.count), UInt32(packet.count)] {
-        withUnsafeBytes(of: value.littleEndian) { frames.append(contentsOf: $0) }
+        frames.appendInteger(value, endianness: .little)
       }
       frames.append(packet)
     }
