@@ -61,7 +61,7 @@ let package = Package(
     .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
     .testTarget(
       name: "CaptureTests",
-      dependencies: ["Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
+      dependencies: ["Bytes", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
     .testTarget(
       name: "EvidenceTests",
       dependencies: [

@@ -1,4 +1,5 @@
 import Audit
+import Bytes
 import Capture
 import FlowStore
 import Foundation
@@ -201,8 +202,8 @@ final class CaptureFileTests: XCTestCase {
     let packet = datagram(3)
     // seconds, 1 000 000 ns
     file.append(contentsOf: [0x68, 0xe7, 0x85, 0x20, 0x00, 0x0f, 0x42, 0x40])
-    file.append(contentsOf: withUnsafeBytes(of: UInt32(packet.count).bigEndian) { Array($0) })
-    file.append(contentsOf: withUnsafeBytes(of: UInt32(packet.count).bigEndian) { Array($0) })
+    file.appendInteger(UInt32(packet.count))
+    file.appendInteger(UInt32(packet.count))
     file.append(packet)
     try file.write(to: dir.path("00000001.pcap"))
     let record = try CaptureLibrary(directory: dir.url).record(

@@ -133,7 +133,7 @@ final class ImportCommandTests: XCTestCase {
     ])
     for i in 0..<2 {
       for value in [UInt32(1_791_540_000 + i), 0, 8, 8] {
-        withUnsafeBytes(of: value.littleEndian) { frames.append(contentsOf: $0) }
+        frames.appendInteger(value, endianness: .little)
       }
       frames.append(Data(repeating: 0x45, count: 8))
     }
