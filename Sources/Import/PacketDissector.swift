@@ -68,6 +68,29 @@ enum PacketDissector {
   }
 
   static func address(_ bytes: ArraySlice<UInt8>) -> String {
+    // IPv4 written digit by digit: inet_ntop formats it with sprintf, twice for every packet.
+    if bytes.count == 4 {
+      return String(unsafeUninitializedCapacity: 15) { out in
+        var at = 0
+        for (n, byte) in bytes.enumerated() {
+          if n > 0 {
+            out[at] = UInt8(ascii: ".")
+            at += 1
+          }
+          if byte >= 100 {
+            out[at] = UInt8(ascii: "0") + byte / 100
+            at += 1
+          }
+          if byte >= 10 {
+            out[at] = UInt8(ascii: "0") + byte / 10 % 10
+            at += 1
+          }
+          out[at] = UInt8(ascii: "0") + byte % 10
+          at += 1
+        }
+        return at
+      }
+    }
     var storage = [CChar](repeating: 0, count: 64)
     let family = bytes.count == 4 ? AF_INET : AF_INET6
     let ok = Array(bytes).withUnsafeBytes { inet_ntop(family, $0.baseAddress, &storage, 64) != nil }

@@ -176,4 +176,23 @@ final class RealTrafficImportTests: XCTestCase {
       XCTAssertTrue(text.contains("reordercap"), text)
     }
   }
+
+  func testAnIPv4AddressIsWrittenAsInetNtopWritesIt() {
+    func system(_ bytes: [UInt8]) -> String {
+      var storage = [CChar](repeating: 0, count: 16)
+      _ = bytes.withUnsafeBytes { inet_ntop(AF_INET, $0.baseAddress, &storage, 16) }
+      return String(
+        decoding: storage.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    var generator = SystemRandomNumberGenerator()
+    var cases: [[UInt8]] = [
+      [0, 0, 0, 0], [255, 255, 255, 255], [10, 0, 0, 2], [100, 64, 9, 99],
+    ]
+    for _ in 0..<200_000 {
+      cases.append((0..<4).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+    for bytes in cases {
+      XCTAssertEqual(PacketDissector.address(bytes[...]), system(bytes))
+    }
+  }
 }
