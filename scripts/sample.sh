@@ -14,6 +14,6 @@ session=$(tv session list "Example Health" --json | python3 -c '
 import json, sys
 print(next(s["id"] for s in json.load(sys.stdin) if (s.get("release") or {}).get("version") == "2.4.0"))')
 mkdir -p "$out"
-tv export "$session" --at "$at" -o "$out/example-health-2.4.0-evidence.zip"
+tv export "$session" --at "$at" --force -o "$out/example-health-2.4.0-evidence.zip"
 echo
 tv verify "$out/example-health-2.4.0-evidence.zip"

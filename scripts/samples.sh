@@ -14,7 +14,7 @@ print(next(s["id"] for s in json.load(sys.stdin) if (s.get("release") or {}).get
 rm -rf Samples/example-health-store Samples/report
 mkdir -p Samples/report
 cp -r "$work/store" Samples/example-health-store
-$tv --store "$work/store" export "$session" --at 2026-10-07T09:00:00Z -o Samples/example-health-2.4.0-evidence.zip >/dev/null
+$tv --store "$work/store" export "$session" --at 2026-10-07T09:00:00Z --force -o Samples/example-health-2.4.0-evidence.zip >/dev/null
 unzip -o -q Samples/example-health-2.4.0-evidence.zip report.pdf -d Samples/report
 pdftoppm -r 72 -png Samples/report/report.pdf Samples/report/page
 ls Samples Samples/report

@@ -12,6 +12,9 @@ enum ExportCommands {
     "output", "file", short: "o",
     "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here).")
   static let noReport = FlagKey("no-report", "Leave report.pdf out.")
+  static let force = FlagKey("force", "Replace a file already at the output's path.")
+  static let mode = OptionKey<FileMode>(
+    "mode", "mode", "The output's permissions, in octal (default: 600, readable by you alone).")
   static let bundle = ArgumentKey<String>("bundle", "The .zip to check.")
   static let at = OptionKey<String>(
     "at", "instant",
@@ -92,7 +95,8 @@ enum ExportCommands {
         "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
       arguments: [CommonKeys.session.definition],
       options: [
-        bundleOutput.definition, at.definition, AssessmentCommands.catalogueFile.definition,
+        bundleOutput.definition, force.definition, mode.definition, at.definition,
+        AssessmentCommands.catalogueFile.definition,
         noReport.definition,
         ProjectCommands.json.definition,
       ],
@@ -114,6 +118,7 @@ enum ExportCommands {
             }
             return EvidenceBundle.fileStem(projectName: project.name, session: session) + ".zip"
           }
+          try OutputTarget.require(destination, force: parsed.flag(force))
           if context.standardErrorIsTerminal {
             context.progress("Exporting session \(session.id)…")
           }
@@ -127,6 +132,7 @@ enum ExportCommands {
             throw RefusedError(EvidenceExportPresentation.failure(error))
           }
           if context.standardErrorIsTerminal { context.progress("") }
+          try OutputTarget.setMode(result.url, try parsed.value(mode) ?? .private)
           let summary = EvidenceExportPresentation.Summary(
             path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
             flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
@@ -145,13 +151,15 @@ extension ExportCommands {
         "Write an ended session's report.pdf alone: the report the evidence bundle carries.",
       arguments: [CommonKeys.session.definition],
       options: [
-        reportOutput.definition, at.definition, AssessmentCommands.catalogueFile.definition,
+        reportOutput.definition, force.definition, mode.definition, at.definition,
+        AssessmentCommands.catalogueFile.definition,
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in
           let destination = Self.destination(try parsed.value(reportOutput)) {
             EvidenceBundle.reportName
           }
+          try OutputTarget.require(destination, force: parsed.flag(force))
           let timing: EvidenceReportRenderer.Timing
           do {
             timing = try exporter.report(
@@ -160,6 +168,7 @@ extension ExportCommands {
           } catch let error as EvidenceExportError {
             throw RefusedError(EvidenceExportPresentation.failure(error, making: .report))
           }
+          try OutputTarget.setMode(destination, try parsed.value(mode) ?? .private)
           if context.environment["TUNNELVISION_TRACE"] == "1" {
             context.standardError(
               String(

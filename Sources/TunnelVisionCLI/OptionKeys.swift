@@ -38,6 +38,20 @@ struct PositiveCount: ArgumentValue {
   static var expectation: String { "a positive whole number" }
 }
 
+/// File permissions in octal, as chmod takes them: 600, 0640.
+struct FileMode: ArgumentValue {
+  let value: mode_t
+  init?(argument: String) {
+    let digits =
+      argument.hasPrefix("0") && argument.count > 1 ? argument.dropFirst() : argument[...]
+    guard (1...3).contains(digits.count), let value = mode_t(digits, radix: 8) else { return nil }
+    self.value = value
+  }
+  static var expectation: String { "permissions in octal, such as 600 or 640" }
+  /// Readable and writable by the user alone: a health app's traffic is nobody else's.
+  static let `private` = FileMode(argument: "600")!
+}
+
 /// An option that takes a value, declared once: its definition in the command's help and how
 /// its value is read. The parser checks each value as it reads it (a usage error, before the
 /// command runs).

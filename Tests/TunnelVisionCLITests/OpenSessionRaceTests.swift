@@ -120,8 +120,10 @@ final class ConcurrentExportTests: XCTestCase {
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     let bundle = out.appendingPathComponent("bundle.zip").path
     let reference = dir.url.appendingPathComponent("reference.zip").path
+    // --force: each of them may find another's bundle there already, and replaces it.
     let arguments = [
-      "export", "3", "--no-report", "--at", "2026-10-09T10:00:00Z", "--store", store, "-o",
+      "export", "3", "--no-report", "--at", "2026-10-09T10:00:00Z", "--force", "--store", store,
+      "-o",
     ]
     XCTAssertEqual(try ExternalTool.run(binary.path, arguments + [reference])?.status, 0)
     for result in try TunnelVisionBinary.runAtOnce(
@@ -138,7 +140,7 @@ final class ConcurrentExportTests: XCTestCase {
   func testADestinationThatCannotBeReplacedIsNamedAndKept() throws {
     let (binary, dir, store) = try sampleStore("unreplaceable")
     // `-o` names a directory, and where the bundle would go in it under its default name is a
-    // directory with something in it: rename(2) cannot replace that.
+    // directory with something in it: no output replaces a directory, --force or not.
     let out = dir.url.appendingPathComponent("out", isDirectory: true)
     let name = "Example-Health-2.4.0-187-session-3-evidence.zip"
     let destination = out.appendingPathComponent(name, isDirectory: true)
@@ -146,11 +148,12 @@ final class ConcurrentExportTests: XCTestCase {
     try Data("kept".utf8).write(to: destination.appendingPathComponent("inside"))
     let result = try XCTUnwrap(
       ExternalTool.run(
-        binary.path, ["export", "3", "--no-report", "--store", store, "-o", out.path]))
+        binary.path, ["export", "3", "--no-report", "--force", "--store", store, "-o", out.path]))
     XCTAssertEqual(result.status, 1)
-    XCTAssertTrue(
-      result.error.contains("\(name) could not be put in place in \(out.path)"), result.error)
-    XCTAssertTrue(result.error.contains("Nothing was left behind"), result.error)
+    XCTAssertEqual(
+      result.error,
+      "Error: \(destination.path) is a directory; an output is written only as a regular file, and what is there was left as it is. Give a file's path.\n"
+    )
     XCTAssertEqual(
       try String(contentsOf: destination.appendingPathComponent("inside"), encoding: .utf8), "kept")
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [name])
