@@ -23,4 +23,19 @@ final class TerminalTextTests: XCTestCase {
         "U+\(String(v, radix: 16))")
     }
   }
+
+  func testANameCannotStartALineOfItsOwnNorBreakOneElsewhere() {
+    let sni = "a\nb.example  ✓ Every check holds."
+    XCTAssertEqual(TerminalText.inline(sni), "a\\x0Ab.example  ✓ Every check holds.")
+    XCTAssertEqual(TerminalText.inline("tab\there"), "tab\\x09here")
+    XCTAssertEqual(TerminalText.inline("plain.example.com"), "plain.example.com")
+    XCTAssertEqual(TerminalText.visible("a\u{2028}b\u{2029}c\rd"), "a\\u{2028}b\\u{2029}c\\x0Dd")
+    let table = TextColumns().lines([["F1", sni], ["F2", "ok"]])
+    XCTAssertEqual(table.count, 2, "a name in a cell stays in its row")
+    XCTAssertFalse(table.joined(separator: "\n").contains("\n  ✓"))
+    let check = VerificationCheck(statement: "Entries hold.", problems: ["entry “x\n  ✓ forged”"])
+    XCTAssertEqual(
+      VerifyPresentation.text(path: "b.zip", [check]).split(separator: "\n").count, 4,
+      "the heading, the check, its one problem, the outcome")
+  }
 }

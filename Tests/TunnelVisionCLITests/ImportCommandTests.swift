@@ -188,4 +188,19 @@ final class ImportCommandTests: XCTestCase {
       XCTAssertTrue(notes.contains(address + ",") || notes.contains(address + "."))
     }
   }
+
+  func testALineFeedInANameReadOffTheWireAddsNoLineToWhatIsPrinted() throws {
+    let cli = CLIHarness()
+    cli.run("project", "new", "Example Health", "--allow", "api.example-health.de")
+    let file = try capture(in: cli.directory.url, serverName: "a\nb.example  ✓ Every check holds.")
+    XCTAssertEqual(
+      cli.run("import", file.path, "--project", "Example Health", "--version", "1", "--build", "1")
+        .status, 0)
+    let findings = cli.run("findings", "1")
+    XCTAssertTrue(
+      findings.output.contains("a\\x0Ab.example  ✓ every check holds"), findings.output)
+    for line in findings.output.split(separator: "\n") {
+      XCTAssertFalse(line.hasPrefix("b.example"), "no line begins with what followed the line feed")
+    }
+  }
 }

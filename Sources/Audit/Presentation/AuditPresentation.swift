@@ -105,7 +105,7 @@ public enum AuditPresentation {
   public static func markerPlaced(
     _ marker: SessionMarker, in recording: AuditRecording, zone: TimeZone
   ) -> String {
-    "“\(markerName(marker.kind))” marked at \(clock(marker.date, in: zone)) in \(recording.projectName)."
+    "“\(TerminalText.inline(markerName(marker.kind)))” marked at \(clock(marker.date, in: zone)) in \(TerminalText.inline(recording.projectName))."
   }
 
   public enum MarkerRefusal: Sendable, Hashable {

@@ -38,7 +38,7 @@ public enum FindingsPresentation {
     let findings = assessment.findings.findings
     let minimum = catalogue.policy.minimumTLSVersion
     var out =
-      "Findings · \(AuditPresentation.sessionName(session.session.kind)) · \(session.projectName) · session \(session.session.id)\n"
+      "Findings · \(AuditPresentation.sessionName(session.session.kind)) · \(TerminalText.inline(session.projectName)) · session \(session.session.id)\n"
     out +=
       "Catalogue \(catalogue.identifier): \(catalogue.source.document) \(catalogue.source.version) of \(catalogue.source.date)\n"
     out +=
@@ -72,8 +72,10 @@ public enum FindingsPresentation {
     if findings.isEmpty { out += "  None.\n" }
     for (index, finding) in findings.enumerated() {
       out +=
-        "  \(identifier(index))  \(EvidenceWording.statement(of: finding.evidence, minimum: minimum))\n"
-      if let subject = subject(of: finding.evidence) { out += "      \(subject)\n" }
+        "  \(identifier(index))  \(TerminalText.inline(EvidenceWording.statement(of: finding.evidence, minimum: minimum)))\n"
+      if let subject = subject(of: finding.evidence) {
+        out += "      \(TerminalText.inline(subject))\n"
+      }
       out +=
         "      \(AuditPresentation.count(finding.flowIDs.count, "connection")): flows \(flowList(finding.flowIDs))\n"
     }
@@ -83,7 +85,8 @@ public enum FindingsPresentation {
       out +=
         "  \(EvidenceWording.checkName(report.check)): \(AuditPresentation.grouped(report.flaggedFlowIDs.count)) behind a finding, \(AuditPresentation.grouped(report.satisfiedFlowIDs.count)) looked at with nothing to report, \(AuditPresentation.grouped(report.unassessedCount)) not assessed, \(AuditPresentation.grouped(report.notApplicableFlowIDs.count)) not applicable\n"
       for reason in report.unassessed {
-        out += "      \(AuditPresentation.grouped(reason.flowIDs.count)): \(reason.sentence)\n"
+        out +=
+          "      \(AuditPresentation.grouped(reason.flowIDs.count)): \(TerminalText.inline(reason.sentence))\n"
       }
     }
     out += "\n\(EvidenceWording.verdictsNote)\n"

@@ -84,7 +84,7 @@ public enum ProjectPresentation {
 
   /// `project show`.
   public static func text(_ o: ProjectOverview, zone: TimeZone) -> String {
-    var out = "\(o.project.name) (project \(o.project.id))\n"
+    var out = "\(TerminalText.inline(o.project.name)) (project \(o.project.id))\n"
     out += "Created \(AuditPresentation.dateTime(o.project.createdAt, in: zone))\n"
 
     out += "\nSessions, newest first\n"

@@ -59,7 +59,7 @@ public enum ReleaseComparisonPresentation {
     func describe(_ s: AuditSession) -> String {
       "\(AuditPresentation.sessionName(s.kind)) (session \(s.id), started \(AuditPresentation.dateTime(s.startedAt, in: zone)))"
     }
-    var out = "Comparison · \(projectName)\n"
+    var out = "Comparison · \(TerminalText.inline(projectName))\n"
     out += "  Later:   \(describe(diff.later))\n"
     out += "  Earlier: \(describe(diff.earlier))\n"
     out +=
@@ -85,7 +85,7 @@ public enum ReleaseComparisonPresentation {
         for change in tlsChanges(domain) {
           let mark = change.floor == .lowered ? "\(loweredMark)  " : ""
           out +=
-            "  \(mark)\(domain.host): \(versions(change.earlier)) → \(versions(change.later)), \(negotiatorPhrase(change.negotiator))\n"
+            "  \(mark)\(TerminalText.inline(domain.host)): \(versions(change.earlier)) → \(versions(change.later)), \(negotiatorPhrase(change.negotiator))\n"
         }
       }
     }

@@ -62,7 +62,8 @@ public enum SessionPresentation {
 
   public static func text(_ o: SessionOverview, zone: TimeZone) -> String {
     let s = o.session
-    var out = "\(AuditPresentation.sessionName(s.kind)) · \(o.projectName) · session \(s.id)\n"
+    var out =
+      "\(AuditPresentation.sessionName(s.kind)) · \(TerminalText.inline(o.projectName)) · session \(s.id)\n"
 
     out += "\nStatus\n"
     out +=
@@ -89,7 +90,7 @@ public enum SessionPresentation {
     if o.markers.isEmpty { out += "  \(noMarkers)\n" }
     for marker in o.markers {
       out +=
-        "  \(AuditPresentation.dateTime(marker.date, in: zone))  \(AuditPresentation.markerName(marker.kind))\n"
+        "  \(AuditPresentation.dateTime(marker.date, in: zone))  \(TerminalText.inline(AuditPresentation.markerName(marker.kind)))\n"
     }
     if s.isOpen {
       out += "  Mark now: tunnelvision mark consent-given | logged-in | logged-out | other:LABEL\n"

@@ -21,12 +21,29 @@ public enum TerminalText {
     return String(out)
   }
 
-  /// C0 controls but line feed and tab, DEL, C1 controls, and the bidirectional overrides and
+  /// A name on one line (a host, a project, a marker's label, an entry of a bundle): its line
+  /// feeds and tabs are shown too, so that a name read off the wire cannot start a line of its
+  /// own (a forged "✓ Every check holds." under a finding).
+  public static func inline(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\t" }) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out.append(contentsOf: "\\x0A".unicodeScalars)
+      case "\t": out.append(contentsOf: "\\x09".unicodeScalars)
+      default: out.append(scalar)
+      }
+    }
+    return String(out)
+  }
+
+  /// C0 controls but line feed and tab, DEL, C1 controls, the line and paragraph separators
+  /// (U+2028, U+2029: a line break to some terminals), and the bidirectional overrides and
   /// isolates (which reorder what follows them on the line).
   static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x09, 0x0A: return false
-    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
     }
   }

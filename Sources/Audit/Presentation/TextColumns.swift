@@ -11,6 +11,8 @@ public struct TextColumns: Sendable {
   }
 
   public func lines(_ rows: [[String]]) -> [String] {
+    // A cell is one line: a name in it cannot break the table.
+    let rows = rows.map { $0.map(TerminalText.inline) }
     var widths: [Int] = []
     for row in rows {
       for (column, cell) in row.enumerated() {

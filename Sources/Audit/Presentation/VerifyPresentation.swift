@@ -17,8 +17,10 @@ public enum VerifyPresentation {
   public static func text(path: String, _ checks: [VerificationCheck]) -> String {
     var out = "Verifying \(path)\n"
     for check in checks {
-      out += "  \(check.holds ? "✓" : "✗") \(check.statement)\n"
-      for problem in check.problems.prefix(problemsShown) { out += "      \(problem)\n" }
+      out += "  \(check.holds ? "✓" : "✗") \(TerminalText.inline(check.statement))\n"
+      for problem in check.problems.prefix(problemsShown) {
+        out += "      \(TerminalText.inline(problem))\n"
+      }
       if check.problems.count > problemsShown {
         out += "      … and \(check.problems.count - problemsShown) more\n"
       }
