@@ -22,6 +22,7 @@ public enum TunnelVisionCommand {
       abstract: "Turn an app's recorded network traffic into evidence for BSI TR-03161.",
       discussion:
         "A store holds connections and packets, and the audit model: projects, their sessions and the markers placed in them.",
+      options: [.flag("version", "Show the version.")],
       subcommands: [
         ProjectCommands.definition, SessionCommands.definition, MarkCommand.definition,
         AssessmentCommands.findings, AssessmentCommands.compare,
@@ -34,6 +35,10 @@ public enum TunnelVisionCommand {
   /// Runs one command line (without the program name) and returns the exit code.
   public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
     let root = self.root
+    if arguments == ["--version"] {
+      context.print("tunnelvision \(ToolVersion.current)")
+      return exitSuccess
+    }
     do {
       let (command, parsed, help) = try ArgumentParser.parse(arguments, root: root, global: global)
       if help {

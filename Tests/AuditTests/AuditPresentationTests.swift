@@ -58,7 +58,7 @@ final class AuditPresentationTests: XCTestCase {
       id: 1, sessionID: 4, date: Date(timeIntervalSince1970: 1_791_575_914.7), kind: .consentGiven)
     XCTAssertEqual(
       AuditPresentation.markerPlaced(marker, in: recording(), zone: zone),
-      "“Consent given” marked at 21:58:34 in Example Health.")
+      "“Consent given” marked at 21:58:34+02:00 in Example Health.")
   }
 
   func testEveryRefusedMarkerBeginsNoMarkerWasPlaced() {
@@ -265,5 +265,18 @@ extension AuditPresentationTests {
       "b.zip does not verify: 1 check of 2 does not hold.")
     XCTAssertNil(VerifyPresentation.refusal(path: "b.zip", [holds]))
     XCTAssertTrue(VerifyPresentation.text(path: "b.zip", [holds]).hasSuffix("Every check holds.\n"))
+  }
+
+  func testATimeOnScreenCarriesItsOffsetAndReadsBackAsTheSameInstant() throws {
+    let instant = Date(timeIntervalSince1970: 1_791_583_114)  // 2026-10-09T21:58:34Z
+    let berlin = try XCTUnwrap(TimeZone(identifier: "Europe/Berlin"))
+    let shown = AuditPresentation.dateTime(instant, in: berlin)
+    XCTAssertEqual(shown, "2026-10-09 23:58:34+02:00")
+    XCTAssertEqual(Instant.parseRFC3339(shown), instant, "what --marker takes, as shown")
+    XCTAssertEqual(
+      AuditPresentation.dateTime(instant, in: TimeZone(identifier: "UTC")!), "2026-10-09 21:58:34Z")
+    XCTAssertEqual(
+      AuditPresentation.clock(instant, in: TimeZone(secondsFromGMT: -(5 * 3600 + 30 * 60))!),
+      "16:28:34-05:30")
   }
 }

@@ -69,7 +69,7 @@ final class CommandLineTests: XCTestCase {
     cli.run("session", "start", "Example Health", "--baseline")
     cli.now = Date(timeIntervalSince1970: 1_791_575_914.9)  // 19:58:34.9 UTC = 21:58:34 in Berlin
     let result = cli.run("mark", "consent-given")
-    XCTAssertEqual(result.output, "“Consent given” marked at 21:58:34 in Example Health.\n")
+    XCTAssertEqual(result.output, "“Consent given” marked at 21:58:34+02:00 in Example Health.\n")
   }
 
   func testWithNoSessionRecordingAMarkerIsRefusedAndSaysSo() {
@@ -286,5 +286,13 @@ extension CommandLineTests {
     XCTAssertEqual(bench.status, 2)
     XCTAssertTrue(bench.error.contains("'--scale <factor>' is not a number"), bench.error)
     XCTAssertEqual(cli.run("sample", "--flows", "1_000", "--help").status, 0, "a valid value")
+  }
+
+  func testVersionSaysWhichTunnelvisionThisIs() {
+    let cli = CLIHarness()
+    let version = cli.run("--version")
+    XCTAssertEqual(version.status, 0)
+    XCTAssertEqual(version.output, "tunnelvision 0.1.0\n")
+    XCTAssertTrue(cli.run("--help").output.contains("--version"), "the root's help lists it")
   }
 }

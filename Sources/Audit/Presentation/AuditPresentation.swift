@@ -19,13 +19,25 @@ public enum AuditPresentation {
     }
   }
 
-  /// "21:58:34" in the given zone.
-  public static func clock(_ date: Date, in zone: TimeZone) -> String { civil(date, zone).isoTime }
+  /// "21:58:34+02:00" in the given zone, with its offset.
+  public static func clock(_ date: Date, in zone: TimeZone) -> String {
+    civil(date, zone).isoTime + offset(date, zone)
+  }
 
-  /// "2026-10-09 21:58:34" in the given zone.
+  /// "2026-10-09 21:58:34+02:00" in the given zone, with its offset as RFC 3339 writes it ("Z" in
+  /// UTC): an instant retyped from the screen (`--marker`) is the instant shown.
   public static func dateTime(_ date: Date, in zone: TimeZone) -> String {
     let c = civil(date, zone)
-    return c.isoDate + " " + c.isoTime
+    return c.isoDate + " " + c.isoTime + offset(date, zone)
+  }
+
+  /// "+02:00", "-05:30", or "Z".
+  static func offset(_ date: Date, _ zone: TimeZone) -> String {
+    let seconds = zone.secondsFromGMT(for: date)
+    guard seconds != 0 else { return "Z" }
+    let minutes = abs(seconds) / 60
+    let digits = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+    return (seconds < 0 ? "-" : "+") + digits(minutes / 60) + ":" + digits(minutes % 60)
   }
 
   static func civil(_ date: Date, _ zone: TimeZone) -> CivilTime {
