@@ -8,6 +8,13 @@ public struct SampleOptions: Sendable, Hashable {
   public var flows: Int?
   public var packets: Int?
   public var captureBytes: Int?
+  /// The largest sample written: ten times the reference workload (20 000 flows, 400 000 packets,
+  /// 229 MB), what this machine kind holds with room to spare. Past it a count would overflow
+  /// or the writer would take gigabytes of memory.
+  public static let maximumFlows = 200_000
+  public static let maximumPackets = 4_000_000
+  public static let maximumCaptureBytes = 2_290_000_000
+
   public init(seed: UInt64 = 1, flows: Int? = nil, packets: Int? = nil, captureBytes: Int? = nil) {
     self.seed = seed
     self.flows = flows

@@ -30,10 +30,21 @@ enum SampleCommand {
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        func number(_ key: OptionKey<PositiveCount>) throws -> Int? { try parsed.value(key)?.value }
+        func number(_ key: OptionKey<PositiveCount>, atMost limit: Int = .max) throws -> Int? {
+          guard let value = try parsed.value(key)?.value else { return nil }
+          guard value <= limit else {
+            throw UsageError(
+              message:
+                "--\(key.definition.name) takes at most \(AuditPresentation.grouped(limit)), ten times the reference workload; \(AuditPresentation.grouped(value)) is more than the sample is made for",
+              path: parsed.path)
+          }
+          return value
+        }
         let options = SampleOptions(
-          seed: UInt64(try number(seed) ?? 1), flows: try number(flows),
-          packets: try number(packets), captureBytes: try number(captureBytes))
+          seed: UInt64(try number(seed) ?? 1),
+          flows: try number(flows, atMost: SampleOptions.maximumFlows),
+          packets: try number(packets, atMost: SampleOptions.maximumPackets),
+          captureBytes: try number(captureBytes, atMost: SampleOptions.maximumCaptureBytes))
         let rotation = UInt64(try number(rotationBytes) ?? Int(PcapWriter.defaultRotationBytes))
         let progress: ((String) -> Void)? =
           context.standardErrorIsTerminal ? { context.progress("Writing the sample: \($0)") } : nil

@@ -295,4 +295,17 @@ extension CommandLineTests {
     XCTAssertEqual(version.output, "tunnelvision 0.1.0\n")
     XCTAssertTrue(cli.run("--help").output.contains("--version"), "the root's help lists it")
   }
+
+  func testASampleLargerThanTheMachineIsMadeForIsRefusedBeforeAnythingIsWritten() {
+    let cli = CLIHarness()
+    for (option, value) in [
+      ("--flows", "9999999999999999"), ("--packets", "99999999999"),
+      ("--capture-bytes", "99999999999"),
+    ] {
+      let result = cli.run("sample", option, value)
+      XCTAssertEqual(result.status, 2, option)
+      XCTAssertTrue(result.error.contains("\(option) takes at most"), result.error)
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: cli.storePath))
+  }
 }
