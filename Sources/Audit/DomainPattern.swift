@@ -7,6 +7,10 @@ public struct DomainPattern: Sendable, Hashable {
     case labelTooLong(String)
     case nameTooLong
     case invalidCharacter(Character)
+    /// A label begins or ends with "-" (RFC 1123): "-x.com" is no host name.
+    case hyphenAtLabelEdge(String)
+    /// "*.com": a wildcard must keep at least two labels after it.
+    case wildcardOverTopLevel(String)
   }
 
   public let scope: Scope
@@ -31,7 +35,9 @@ public struct DomainPattern: Sendable, Hashable {
     for label in labels {
       if label.isEmpty { throw .emptyLabel }
       if label.count > 63 { throw .labelTooLong(String(label)) }
+      if label.hasPrefix("-") || label.hasSuffix("-") { throw .hyphenAtLabelEdge(String(label)) }
     }
+    if scope == .subdomains, labels.count < 2 { throw .wildcardOverTopLevel(body) }
     guard body.count <= 253 else { throw .nameTooLong }
     self.scope = scope
     self.name = body

@@ -30,7 +30,11 @@ struct CommandSupport {
         "\(named.count) projects are named “\(text)”; name one by its id (\(named.map { String($0.id) }.joined(separator: ", ")))."
       )
     }
-    if let id = Int64(text), let project = projects.first(where: { $0.id == id }) { return project }
+    if text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(text),
+      let project = projects.first(where: { $0.id == id })
+    {
+      return project
+    }
     throw RefusedError(
       "There is no project named “\(text)”. 'tunnelvision project list' shows the projects there are."
     )
@@ -38,7 +42,8 @@ struct CommandSupport {
 
   /// A session by id.
   func session(_ text: String, in store: FlowStore) throws -> AuditSession {
-    guard let id = Int64(text) else {
+    // Digits only: Int64 reads "+3" as 3, which names no session as typed.
+    guard text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let id = Int64(text) else {
       throw UsageError(
         message: "A session is named by its id, a number; “\(text)” is not one", path: parsed.path)
     }
@@ -67,8 +72,12 @@ struct CommandSupport {
           problems.append(
             "Allowlist entry \(number) has a note (“\(note)”) but no domain; write the domain before the “=”."
           )
+        } else {
+          problems.append(
+            "Allowlist entry \(number): "
+              + AllowlistPresentation.sentence(for: .empty, pattern: pattern))
         }
-        continue  // a blank entry is ignored
+        continue
       }
       do {
         entries.append(AllowlistEntry(pattern: try DomainPattern(parsing: pattern), note: note))

@@ -73,4 +73,21 @@ final class DomainPatternTests: XCTestCase {
     XCTAssertEqual(project.allowlistEntry(matching: "api.example.com")?.note, "wide")
     XCTAssertNil(project.allowlistEntry(matching: "example.com"))
   }
+
+  func testALabelCannotBeginOrEndWithAHyphenNorAWildcardCoverATopLevelDomain() {
+    func refusal(_ text: String) -> DomainPattern.ParseError? {
+      do {
+        _ = try DomainPattern(parsing: text)
+        return nil
+      } catch { return error }
+    }
+    XCTAssertEqual(refusal("-x.com"), .hyphenAtLabelEdge("-x"))
+    XCTAssertEqual(refusal("api.x-.com"), .hyphenAtLabelEdge("x-"))
+    XCTAssertEqual(refusal("*.com"), .wildcardOverTopLevel("com"))
+    XCTAssertNil(refusal("*.example.com"))
+    XCTAssertNil(refusal("xn--bcher-kva.example"))
+    XCTAssertTrue(
+      AllowlistPresentation.sentence(for: .wildcardOverTopLevel("com"), pattern: "*.com")
+        .contains("at least two labels"))
+  }
 }

@@ -88,10 +88,11 @@ final class CommandLineTests: XCTestCase {
       "--allow", "a..b", "--allow", "=a note without a domain", "--allow", "")
     XCTAssertEqual(result.status, 1)
     let lines = result.error.split(separator: "\n").map(String.init)
-    XCTAssertEqual(lines.count, 3, result.error)
+    XCTAssertEqual(lines.count, 4, result.error)
     XCTAssertTrue(lines[0].contains("entry 2") && lines[0].contains("“:”"), lines[0])
     XCTAssertTrue(lines[1].contains("entry 3") && lines[1].contains("empty label"), lines[1])
     XCTAssertTrue(lines[2].contains("entry 4") && lines[2].contains("no domain"), lines[2])
+    XCTAssertTrue(lines[3].contains("entry 5") && lines[3].contains("is empty"), lines[3])
     XCTAssertTrue(cli.run("project", "list").output.hasPrefix("No projects yet"))
   }
 
@@ -307,5 +308,21 @@ extension CommandLineTests {
       XCTAssertTrue(result.error.contains("\(option) takes at most"), result.error)
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: cli.storePath))
+  }
+
+  func testAnIdWithASignAndPatternsNoHostCanHaveAreRefused() {
+    let cli = CLIHarness()
+    cli.run("project", "new", "P")
+    cli.run("session", "start", "P", "--baseline")
+    cli.run("session", "end")
+    XCTAssertEqual(cli.run("session", "show", "1").status, 0)
+    let signed = cli.run("session", "show", "+1")
+    XCTAssertEqual(signed.status, 2)
+    XCTAssertTrue(signed.error.contains("“+1” is not one"), signed.error)
+    XCTAssertEqual(cli.run("project", "show", "+1").status, 1, "no project is named “+1”")
+    for pattern in ["-x.com", "x-.example.com", "*.com"] {
+      XCTAssertEqual(cli.run("project", "new", "Q", "--allow", pattern).status, 1, pattern)
+    }
+    XCTAssertEqual(cli.run("project", "new", "Q", "--allow", "*.co.uk").status, 0)
   }
 }

@@ -20,6 +20,12 @@ public enum AllowlistPresentation {
       return "\(quoted): the label “\(label)” is longer than 63 characters."
     case .nameTooLong:
       return "\(quoted) is longer than the 253 characters a domain name can have."
+    case .hyphenAtLabelEdge(let label):
+      return
+        "\(quoted): the label “\(label)” begins or ends with a hyphen, which no host name does."
+    case .wildcardOverTopLevel(let suffix):
+      return
+        "\(quoted) would allow every name under “\(suffix)”; a wildcard needs a domain of at least two labels, as in *.example.com."
     case .invalidCharacter(let character):
       let shown = character == " " ? "a space" : "“\(character)”"
       return
