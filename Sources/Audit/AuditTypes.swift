@@ -224,4 +224,14 @@ public enum AuditStoreError: Error, Sendable, Hashable {
   /// An end or a marker dated before the session began.
   case dateBeforeSessionStart
   case emptyMarkerLabel
+  /// A baseline records the device without the audited app: no consent is given in it.
+  case consentMarkerInBaseline
+
+  /// Whether a marker of this kind may be placed in a session of that kind.
+  public static func markerRefusal(_ marker: SessionMarkerKind, in session: AuditSessionKind)
+    -> AuditStoreError?
+  {
+    if case .consentGiven = marker, case .baseline = session { return .consentMarkerInBaseline }
+    return nil
+  }
 }

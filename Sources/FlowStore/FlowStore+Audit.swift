@@ -188,7 +188,10 @@ extension FlowStore {
   }
 
   /// The rules an end and a marker share: the session exists, is open, and began before `date`.
-  private func requireOpenSession(_ id: Int64, acceptingChangeAt date: Date) throws {
+  @discardableResult
+  private func requireOpenSession(_ id: Int64, acceptingChangeAt date: Date) throws
+    -> AuditSession
+  {
     guard
       let session = try db.firstRow(
         "SELECT \(Self.sessionColumns) FROM audit_sessions WHERE id = ?",
@@ -200,6 +203,7 @@ extension FlowStore {
     guard Instant.nanoseconds(date) >= Instant.nanoseconds(session.startedAt) else {
       throw AuditStoreError.dateBeforeSessionStart
     }
+    return session
   }
 
   /// Open or ended. Its markers go with it; its flows stay in the history, untagged.
@@ -244,7 +248,8 @@ extension FlowStore {
     let trimmedLabel = label?.trimmingCharacters(in: .whitespacesAndNewlines)
     if case .custom = kind, trimmedLabel?.isEmpty ?? true { throw AuditStoreError.emptyMarkerLabel }
     let markerID: Int64 = try transaction {
-      try requireOpenSession(id, acceptingChangeAt: date)
+      let session = try requireOpenSession(id, acceptingChangeAt: date)
+      if let refusal = AuditStoreError.markerRefusal(kind, in: session.kind) { throw refusal }
       try db.run(
         "INSERT INTO audit_markers (session_id, ts, kind, label) VALUES (?, ?, ?, ?)",
         [.integer(id), .integer(Instant.nanoseconds(date)), .integer(code), .string(trimmedLabel)])

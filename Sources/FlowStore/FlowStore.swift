@@ -23,6 +23,11 @@ public final class FlowStore {
     self.directory = directory
     self.databaseURL = directory.appendingPathComponent(Self.databaseName)
     let fm = FileManager.default
+    var isDirectory: ObjCBool = false
+    if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      throw FlowStoreError.directoryUnavailable(
+        path: directory.path, reason: "it is a file, and a store is a directory")
+    }
     do {
       try fm.createDirectory(at: directory, withIntermediateDirectories: true)
       try fm.createDirectory(

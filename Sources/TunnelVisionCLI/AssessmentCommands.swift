@@ -4,7 +4,7 @@ import FlowStore
 import Foundation
 
 enum AssessmentCommands {
-  static let catalogueFile = OptionKey<String>(
+  static let catalogueFile = OptionKey<PathArgument>(
     "catalogue-file", "file",
     "Assess against this catalogue file instead of the project's (validated like a bundled one).")
   static let first = ArgumentKey<String>("session", "One session's id.")
@@ -15,7 +15,7 @@ enum AssessmentCommands {
   static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws
     -> RequirementCatalogue
   {
-    if let path = try parsed.value(catalogueFile) {
+    if let path = try parsed.value(catalogueFile)?.text {
       return try CatalogueFile.load(path)
     }
     do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
@@ -87,9 +87,27 @@ enum AssessmentCommands {
 
 /// An assessor's own catalogue, read from a file and validated like a bundled one.
 enum CatalogueFile {
+  /// A catalogue is a small JSON file: anything larger is refused before it is read.
+  static let maximumSize = 4 << 20
+
   static func load(_ path: String) throws -> RequirementCatalogue {
+    let url = URL(fileURLWithPath: path)
+    switch OutputTarget.existing(url.resolvingSymlinksInPath()) {
+    case .nothing: throw RefusedError("There is no catalogue file \(path).")
+    case .regularFile: break
+    case let other:
+      throw RefusedError(
+        "\(path) is \(OutputPresentation.name(other)), not a catalogue file; give the path of a catalogue's JSON file."
+      )
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    guard size <= maximumSize else {
+      throw RefusedError(
+        "The catalogue file \(path) holds \(AuditPresentation.byteCount(UInt64(size))); a catalogue is a JSON file of at most \(AuditPresentation.byteCount(UInt64(maximumSize)))."
+      )
+    }
     let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+    do { data = try Data(contentsOf: url) } catch {
       throw RefusedError(
         "The catalogue file \(path) cannot be read: \(SystemErrorText.reason(error)).")
     }

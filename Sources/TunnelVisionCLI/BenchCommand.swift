@@ -17,7 +17,7 @@ enum BenchCommand {
     "repeat", "count",
     "Measure the floor, each export and the report this many times and show the median (default: 3)."
   )
-  static let jsonOutput = OptionKey<String>(
+  static let jsonOutput = OptionKey<PathArgument>(
     "json-output", "file", "Also write the figures as JSON to this file.")
   static let keep = FlagKey("keep", "Keep the temporary directory and say where it is.")
 
@@ -43,7 +43,7 @@ enum BenchCommand {
           throw UsageError(message: "--repeat takes a whole number from 1 to 20", path: parsed.path)
         }
         // A JSON file that could not be written is found out before minutes of measuring, not after.
-        let jsonOutput = try parsed.value(Self.jsonOutput).map(jsonDestination)
+        let jsonOutput = try parsed.value(Self.jsonOutput).map { try jsonDestination($0.text) }
         let result = try Bench(scale: scale, repeats: repeats, context: context).run(
           keep: parsed.flag(keep))
         let json = result.json

@@ -9,7 +9,8 @@ struct CommandSupport {
 
   var storeURL: URL {
     StoreLocation.resolve(
-      option: try? parsed.value(TunnelVisionCommand.store), environment: context.environment)
+      option: (try? parsed.value(TunnelVisionCommand.store))??.text,
+      environment: context.environment)
   }
 
   /// The store, opened once for the command (and kept for the sentence of an error it meets).

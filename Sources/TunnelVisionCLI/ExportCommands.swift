@@ -4,11 +4,11 @@ import FlowStore
 import Foundation
 
 enum ExportCommands {
-  static let bundleOutput = OptionKey<String>(
+  static let bundleOutput = OptionKey<PathArgument>(
     "output", "file", short: "o",
     "Where to write the ZIP; a directory takes it under its default name, <project>-<release>-session-<id>-evidence.zip (default: that name here)."
   )
-  static let reportOutput = OptionKey<String>(
+  static let reportOutput = OptionKey<PathArgument>(
     "output", "file", short: "o",
     "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here).")
   static let noReport = FlagKey("no-report", "Leave report.pdf out.")
@@ -45,7 +45,7 @@ enum ExportCommands {
     -> EvidenceExporter
   {
     let exporter = EvidenceExporter(store: store)
-    if let path = try parsed.value(AssessmentCommands.catalogueFile) {
+    if let path = try parsed.value(AssessmentCommands.catalogueFile)?.text {
       exporter.catalogueOverride = try CatalogueFile.load(path)
     }
     exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
@@ -112,7 +112,7 @@ enum ExportCommands {
             }
           }
           let now = try instant(parsed, context: context)
-          let destination = try Self.destination(try parsed.value(bundleOutput)) {
+          let destination = try Self.destination(try parsed.value(bundleOutput)?.text) {
             guard let project = try store.auditProject(id: session.projectID) else {
               throw AuditStoreError.projectNotFound(session.projectID)
             }
@@ -156,7 +156,7 @@ extension ExportCommands {
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in
-          let destination = Self.destination(try parsed.value(reportOutput)) {
+          let destination = Self.destination(try parsed.value(reportOutput)?.text) {
             EvidenceBundle.reportName
           }
           try OutputTarget.require(destination, force: parsed.flag(force))

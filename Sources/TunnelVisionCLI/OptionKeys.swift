@@ -26,6 +26,16 @@ extension Double: ArgumentValue {
   static var expectation: String { "a number" }
 }
 
+/// A path: any text but none at all (an empty --store or -o would mean somewhere unsaid).
+struct PathArgument: ArgumentValue {
+  let text: String
+  init?(argument: String) {
+    guard !argument.isEmpty else { return nil }
+    text = argument
+  }
+  static var expectation: String { "a path" }
+}
+
 /// A positive whole number, with "_" allowed between digits (1_000_000).
 struct PositiveCount: ArgumentValue {
   let value: Int

@@ -27,7 +27,7 @@ enum ProjectCommands {
     "The requirement catalogue to assess against (default: \(RequirementCatalogueLibrary.defaultIdentifier))."
   )
 
-  static let catalogueFile = OptionKey<String>(
+  static let catalogueFile = OptionKey<PathArgument>(
     "catalogue-file", "file",
     "An assessor's own catalogue: validated, kept in the store, and chosen for the project.")
 
@@ -45,7 +45,7 @@ enum ProjectCommands {
       }
       return identifier
     }
-    guard let path = try parsed.value(catalogueFile) else { return nil }
+    guard let path = try parsed.value(catalogueFile)?.text else { return nil }
     let catalogue = try CatalogueFile.load(path)
     guard StoreCatalogues.isUsableIdentifier(catalogue.identifier) else {
       throw RefusedError(

@@ -217,7 +217,10 @@ enum MarkCommand {
       if text.hasPrefix("other:") {
         let label = String(text.dropFirst("other:".count)).trimmingCharacters(in: .whitespaces)
         guard !label.isEmpty else {
-          throw RefusedError(AuditPresentation.markerNotPlaced(.rule(.emptyMarkerLabel)))
+          // A word of the command line that is not a marker, as an unknown kind is: a usage error.
+          throw UsageError(
+            message: String(AuditPresentation.markerNotPlaced(.rule(.emptyMarkerLabel)).dropLast()),
+            path: path)
         }
         return .custom(label)
       }

@@ -9,7 +9,7 @@ public enum TunnelVisionCommand {
   public static let exitRefused: Int32 = 1
   public static let exitUsage: Int32 = 2
 
-  static let store = OptionKey<String>(
+  static let store = OptionKey<PathArgument>(
     "store", "dir",
     "The store directory (default: $TUNNELVISION_STORE, else $XDG_DATA_HOME/tunnelvision, else ~/.local/share/tunnelvision)."
   )

@@ -66,7 +66,7 @@ final class CommandLineTests: XCTestCase {
   func testAMarkerSaysToTheSecondWhatItPlacedAndWhere() {
     let cli = CLIHarness()
     cli.run("project", "new", "Example Health")
-    cli.run("session", "start", "Example Health", "--baseline")
+    cli.run("session", "start", "Example Health", "--version", "2.4.0", "--build", "187")
     cli.now = Date(timeIntervalSince1970: 1_791_575_914.9)  // 19:58:34.9 UTC = 21:58:34 in Berlin
     let result = cli.run("mark", "consent-given")
     XCTAssertEqual(result.output, "“Consent given” marked at 21:58:34+02:00 in Example Health.\n")
@@ -324,5 +324,42 @@ extension CommandLineTests {
       XCTAssertEqual(cli.run("project", "new", "Q", "--allow", pattern).status, 1, pattern)
     }
     XCTAssertEqual(cli.run("project", "new", "Q", "--allow", "*.co.uk").status, 0)
+  }
+
+  func testEachKindOfMistakeHasOneExitCodeAndASentenceThatSaysWhatIsThere() throws {
+    let cli = CLIHarness()
+    cli.run("project", "new", "P")
+    cli.run("session", "start", "P", "--baseline")
+    let consent = cli.run("mark", "consent-given")
+    XCTAssertEqual(consent.status, 1)
+    XCTAssertTrue(consent.error.contains("A baseline records the device without"), consent.error)
+    XCTAssertEqual(cli.run("mark", "other:").status, 2, "as an unknown kind is")
+    XCTAssertEqual(cli.run("mark", "consent").status, 2)
+    cli.run("session", "end")
+    for (arguments, expected) in [
+      (["--store", "", "project", "list"], "The value “” of '--store <dir>' is not a path"),
+      (["export", "1", "-o", ""], "The value “” of '--output <file>' is not a path"),
+    ] {
+      let result = cli.run(arguments)
+      XCTAssertEqual(result.status, 2, "\(arguments)")
+      XCTAssertTrue(result.error.hasPrefix("Error: " + expected), result.error)
+    }
+    for (path, expected) in [
+      ("/nonexistent/catalogue.json", "There is no catalogue file /nonexistent/catalogue.json."),
+      (cli.directory.url.path, "\(cli.directory.url.path) is a directory, not a catalogue file"),
+      ("/dev/zero", "/dev/zero is a character device, not a catalogue file"),
+    ] {
+      let result = cli.run("findings", "1", "--catalogue-file", path)
+      XCTAssertEqual(result.status, 1, path)
+      XCTAssertTrue(result.error.hasPrefix("Error: " + expected), result.error)
+    }
+    let file = cli.directory.url.appendingPathComponent("plain-file").path
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    let store = cli.run("--store", file, "project", "list")
+    XCTAssertEqual(store.status, 1)
+    XCTAssertEqual(
+      store.error,
+      "Error: The store directory \(file) cannot be used: it is a file, and a store is a directory.\n"
+    )
   }
 }

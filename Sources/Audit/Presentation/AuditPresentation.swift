@@ -108,6 +108,9 @@ public enum AuditPresentation {
         "That instant is before the session started; a session cannot end, or be marked, before it began."
     case .emptyMarkerLabel:
       return "A custom marker needs a label, as in other:\"Opened settings\"."
+    case .consentMarkerInBaseline:
+      return
+        "A baseline records the device without the audited app, so no consent is given in it; place the consent marker in an audit session."
     }
   }
 

@@ -14,7 +14,7 @@ public enum OutputPresentation {
     }
   }
 
-  static func name(_ found: ExistingFile) -> String {
+  public static func name(_ found: ExistingFile) -> String {
     switch found {
     case .nothing: return "nothing"
     case .regularFile: return "a file"
