@@ -37,10 +37,12 @@ public struct StorageManager {
   public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws
     -> RetentionPlan
   {
-    RetentionPlanner.plan(
+    var plan = RetentionPlanner.plan(
       files: try library.files(), settings: settings, now: now,
       recordingSequence: recordingSequence,
       evidenceSequences: try store.auditEvidenceFileSequences())
+    plan.prunableConnections = try plan.historyCutoff.map(store.prunableFlowCount(before:)) ?? 0
+    return plan
   }
 
   /// Applies the caps: deletes the planned files (a failure per file is kept, the rest goes on)
@@ -48,6 +50,15 @@ public struct StorageManager {
   @discardableResult
   public func enforce(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws
     -> RetentionOutcome
+  {
+    try enforce(
+      plan(settings, recordingSequence: recordingSequence, now: now),
+      recordingSequence: recordingSequence)
+  }
+
+  /// Carries out a plan: the one `storage` showed is the one `storage enforce` applies.
+  @discardableResult
+  public func enforce(_ plan: RetentionPlan, recordingSequence: UInt32?) throws -> RetentionOutcome
   {
     var failures: [String] = []
     /// Deletes the files given, keeping a failure per file and going on; what was deleted, and its bytes.
@@ -75,7 +86,6 @@ public struct StorageManager {
           !claimed.contains($0.sequence) && $0.sequence != recordingSequence
         })
     }
-    let plan = try self.plan(settings, recordingSequence: recordingSequence, now: now)
     let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })
     let (deleted, bytes) = delete(plan.filesToDelete.compactMap { files[$0] })
     let reclaimed = leftOverBytes + bytes

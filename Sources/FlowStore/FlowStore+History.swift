@@ -222,6 +222,16 @@ extension FlowStore {
 }
 
 extension FlowStore {
+  /// How many flows `prune(before:)` would delete.
+  public func prunableFlowCount(before date: Date) throws -> Int {
+    try wrap {
+      try db.firstRow(
+        "SELECT count(*) FROM flows WHERE last_seen < ? AND audit_session_id IS NULL",
+        [.integer(Instant.nanoseconds(date))]
+      ) { $0.int(0) } ?? 0
+    }
+  }
+
   /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
   /// session: audit evidence stays until its session is deleted. Returns how many went.
   @discardableResult

@@ -148,8 +148,11 @@ enum StorageCommand {
       options: settingsOptions + [ProjectCommands.json.definition],
       run: { parsed, context in
         let store = try CommandSupport(parsed: parsed, context: context).openStore()
-        let outcome = try StorageManager(store: store).enforce(
+        let manager = StorageManager(store: store)
+        // The plan `storage` shows, carried out.
+        let plan = try manager.plan(
           try settings(parsed), recordingSequence: nil, now: context.now())
+        let outcome = try manager.enforce(plan, recordingSequence: nil)
         if parsed.json {
           return context.printJSON(
             .object([

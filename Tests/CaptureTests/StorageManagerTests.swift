@@ -61,6 +61,27 @@ final class StorageManagerTests: XCTestCase {
       ).didChangeAnything)
   }
 
+  func testThePreviewIsThePlanEnforcingCarriesOutConnectionsIncluded() throws {
+    let (dir, store) = try sample()
+    defer { withExtendedLifetime(dir) {} }
+    let manager = StorageManager(store: store)
+    let later = Date().addingTimeInterval(365 * 86_400)
+    let untagged = try store.allFlows().filter { $0.auditSessionID == nil }.count
+    // Generous caps: no file is due, but the history's untagged connections are old.
+    let settings = RetentionSettings(maxAge: .oneDay, maxCaptureSize: .unlimited)
+    let plan = try manager.plan(settings, recordingSequence: nil, now: later)
+    XCTAssertEqual(plan.prunableConnections, untagged)
+    XCTAssertTrue(plan.hasWork, "connections are due even when no file is")
+    let usage = try manager.usage()
+    let preview = StoragePresentation.text(usage, settings: settings, plan: plan)
+    XCTAssertFalse(preview.contains("Nothing is due"), preview)
+    XCTAssertTrue(
+      preview.contains("and \(AuditPresentation.count(untagged, "connection")) older"), preview)
+    let outcome = try manager.enforce(plan, recordingSequence: nil)
+    XCTAssertEqual(outcome.deletedFiles, plan.filesToDelete)
+    XCTAssertEqual(outcome.prunedFlows, plan.prunableConnections)
+  }
+
   /// An import killed while it wrote leaves capture files whose claim was rolled back with the
   /// rest of it: no session knows of them (216 MB of them, by hand, for a killed 229 MB import).
   func testFilesLeftByAnImportThatDidNotFinishAreShownAndDeletedAndNothingElseIs() throws {

@@ -26,11 +26,11 @@ public enum StoragePresentation {
       out +=
         "Left over \(AuditPresentation.count(usage.leftOverFileCount, "capture file")) (\(AuditPresentation.byteCount(usage.leftOverBytes))) written by an import that did not finish and known to no session; 'tunnelvision storage enforce' deletes them.\n"
     }
-    if plan.filesToDelete.isEmpty {
+    if !plan.hasWork {
       out += "Nothing is due for deletion now.\n"
     } else {
       out +=
-        "Due now   \(AuditPresentation.count(plan.filesToDelete.count, "capture file")) (\(AuditPresentation.byteCount(plan.bytesReclaimed))); 'tunnelvision storage enforce' deletes them.\n"
+        "Due now   \(AuditPresentation.count(plan.filesToDelete.count, "capture file")) (\(AuditPresentation.byteCount(plan.bytesReclaimed))) and \(AuditPresentation.count(plan.prunableConnections, "connection")) older than the age limit, of no audit session; 'tunnelvision storage enforce' deletes them.\n"
     }
     if plan.sizeCapHeldByEvidence {
       out +=
@@ -79,6 +79,7 @@ public enum StoragePresentation {
       "maxAge": .string(settings.maxAge.rawValue),
       "maxSize": .string(settings.maxCaptureSize.rawValue),
       "dueFiles": .ints(plan.filesToDelete), "dueBytes": .int(plan.bytesReclaimed),
+      "dueConnections": .int(plan.prunableConnections),
       "sizeCapUnreachable": .bool(plan.sizeCapUnreachable),
       "sizeCapHeldByEvidence": .bool(plan.sizeCapHeldByEvidence),
     ])

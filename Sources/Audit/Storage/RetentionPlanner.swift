@@ -79,7 +79,10 @@ public struct RetentionPlan: Sendable, Hashable {
   public let sizeCapUnreachable: Bool
   /// The size cap is unmet because of audit evidence: deleting the session would free it.
   public let sizeCapHeldByEvidence: Bool
-  public var hasWork: Bool { !filesToDelete.isEmpty || historyCutoff != nil }
+  /// Connections of no audit session last seen before `historyCutoff`, which enforcing prunes
+  /// (counted by the store; the planner sees files only).
+  public var prunableConnections = 0
+  public var hasWork: Bool { !filesToDelete.isEmpty || prunableConnections > 0 }
 }
 
 /// Who goes, decided over a listing without touching the disk. The decisions:
