@@ -19,12 +19,17 @@ public struct CommandContext: Sendable {
   public var standardErrorIsTerminal: Bool
   /// The store the command opened, if it opened one: what went wrong is told with it.
   let opened = OpenedStore()
+  /// Asks the person at the terminal a yes-or-no question (nil: no one to ask, input is not a
+  /// terminal); true only for an answer of y or yes.
+  public var confirm: @Sendable (String) -> Bool?
 
   public init(
     environment: [String: String], now: @escaping @Sendable () -> Date, timeZone: TimeZone,
     machine: MachineFacts, standardOutput: @escaping @Sendable (String) -> Void,
-    standardError: @escaping @Sendable (String) -> Void, standardErrorIsTerminal: Bool
+    standardError: @escaping @Sendable (String) -> Void, standardErrorIsTerminal: Bool,
+    confirm: @escaping @Sendable (String) -> Bool? = { _ in nil }
   ) {
+    self.confirm = confirm
     self.environment = environment
     self.now = now
     self.timeZone = timeZone
@@ -44,7 +49,13 @@ public struct CommandContext: Sendable {
       machine: MachineFacts.read(),
       standardOutput: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
       standardError: { text in FileHandle.standardError.write(Data(text.utf8)) },
-      standardErrorIsTerminal: isatty(2) == 1)
+      standardErrorIsTerminal: isatty(2) == 1,
+      confirm: { question in
+        guard isatty(0) == 1, isatty(2) == 1 else { return nil }
+        FileHandle.standardError.write(Data((TerminalText.visible(question) + " [y/N] ").utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        return answer == "y" || answer == "yes"
+      })
   }
 
   func print(_ text: String) { standardOutput(text.hasSuffix("\n") ? text : text + "\n") }

@@ -21,6 +21,17 @@ struct CommandSupport {
     return store
   }
 
+  /// Evidence is deleted only when the person says so: --yes, or yes to the question on a
+  /// terminal. Without a terminal to ask, it is refused and says how to confirm.
+  func confirmDeletion(_ question: String) throws {
+    if parsed.flag(CommonKeys.yes) { return }
+    switch context.confirm(question) {
+    case true?: return
+    case false?: throw RefusedError(AuditPresentation.deletionDeclined)
+    case nil: throw RefusedError(AuditPresentation.deletionNeedsYes(question))
+    }
+  }
+
   /// A project by exact name, or by id.
   func project(_ text: String, in store: FlowStore) throws -> AuditProject {
     let projects = try store.auditProjects()

@@ -144,6 +144,7 @@ enum CommonKeys {
   static let notes = OptionKey<String>("notes", "text", "Notes kept with the session.")
   static let version = OptionKey<String>("version", "version", "The audited release's version.")
   static let build = OptionKey<String>("build", "build", "The audited release's build number.")
+  static let yes = FlagKey("yes", "Delete without asking (needed when no terminal can be asked).")
 }
 
 extension ParsedCommand {

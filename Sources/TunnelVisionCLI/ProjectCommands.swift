@@ -203,14 +203,20 @@ enum ProjectCommands {
       abstract:
         "Delete a project with its sessions and markers; the connections stay in the history.",
       arguments: [CommonKeys.project.definition],
+      options: [CommonKeys.yes.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         let sessions = try store.auditSessions(forProject: project.id)
+        if let open = sessions.first(where: \.isOpen) {
+          throw RefusedError(SessionPresentation.openNotDeleted(open))
+        }
         let connections = try sessions.reduce(0) {
           $0 + (try store.flowCount(inAuditSession: $1.id))
         }
+        try support.confirmDeletion(
+          ProjectPresentation.deletionQuestion(project, sessions: sessions.count))
         try store.deleteAuditProject(id: project.id)
         context.print(
           ProjectPresentation.deleted(project, sessions: sessions.count, connections: connections))

@@ -156,13 +156,18 @@ enum SessionCommands {
     CommandDefinition(
       name: "delete",
       abstract:
-        "Delete a session (recording or ended) and its markers; its connections stay in the history.",
+        "Delete an ended session and its markers; its connections stay in the history. Asks first on a terminal; --yes otherwise.",
       arguments: [CommonKeys.session.definition],
+      options: [CommonKeys.yes.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
+        guard !session.isOpen else {
+          throw RefusedError(SessionPresentation.openNotDeleted(session))
+        }
         let connections = try store.flowCount(inAuditSession: session.id)
+        try support.confirmDeletion(SessionPresentation.deletionQuestion(session))
         try store.deleteAuditSession(id: session.id)
         context.print(SessionPresentation.deleted(session, connections: connections))
       })

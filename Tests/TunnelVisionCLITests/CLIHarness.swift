@@ -18,6 +18,10 @@ final class CLIHarness: @unchecked Sendable {
     let error: String
   }
 
+  /// What the person at the terminal answers a yes-or-no question; nil: there is no terminal.
+  var answer: Bool?
+  private(set) var questions: [String] = []
+
   func context() -> CommandContext {
     CommandContext(
       environment: ["HOME": directory.url.path, "TUNNELVISION_STORE": storePath],
@@ -25,7 +29,11 @@ final class CLIHarness: @unchecked Sendable {
       machine: MachineFacts(deviceModel: "Pixel 8", osVersion: "Android 15"),
       standardOutput: { [unowned self] text in self.lock.withLock { self.out += text } },
       standardError: { [unowned self] text in self.lock.withLock { self.err += text } },
-      standardErrorIsTerminal: false)
+      standardErrorIsTerminal: false,
+      confirm: { [unowned self] question in
+        self.lock.withLock { self.questions.append(question) }
+        return self.answer
+      })
   }
 
   @discardableResult

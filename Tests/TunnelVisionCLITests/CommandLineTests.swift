@@ -201,13 +201,38 @@ final class CommandLineTests: XCTestCase {
     let cli = CLIHarness()
     cli.run("project", "new", "P")
     cli.run("session", "start", "P", "--baseline")
-    let result = cli.run("session", "delete", "1")
+    cli.run("session", "end")
+    let result = cli.run("session", "delete", "1", "--yes")
     XCTAssertEqual(result.status, 0)
     XCTAssertEqual(
       result.output,
       "Deleted session 1 (Baseline) and its markers. Its 0 connections stay in the history; they are no longer evidence and expire with the storage limits.\n"
     )
     XCTAssertEqual(cli.run("session", "show", "1").status, 1)
+  }
+}
+
+final class DeletionTests: XCTestCase {
+  func testEvidenceIsDeletedOnlyWhenThePersonSaysSoAndAnOpenSessionNotAtAll() {
+    let cli = CLIHarness()
+    cli.run("project", "new", "P")
+    cli.run("session", "start", "P", "--baseline")
+    let open = cli.run("session", "delete", "1", "--yes")
+    XCTAssertEqual(open.status, 1)
+    XCTAssertTrue(open.error.contains("Session 1 is open; end it first"), open.error)
+    XCTAssertEqual(cli.run("project", "delete", "P", "--yes").status, 1, "nor its project")
+    cli.run("session", "end")
+    let unasked = cli.run("session", "delete", "1")
+    XCTAssertEqual(unasked.status, 1)
+    XCTAssertTrue(unasked.error.contains("Add --yes to delete."), unasked.error)
+    cli.answer = false
+    let declined = cli.run("project", "delete", "P")
+    XCTAssertEqual(declined.error, "Error: Nothing was deleted.\n")
+    XCTAssertEqual(cli.questions.last, "Delete project “P” and the evidence of its 1 session?")
+    XCTAssertEqual(cli.run("session", "show", "1").status, 0, "still there")
+    cli.answer = true
+    XCTAssertEqual(cli.run("project", "delete", "P").status, 0)
+    XCTAssertEqual(cli.run("session", "show", "1").status, 1, "gone once confirmed")
   }
 }
 

@@ -147,4 +147,11 @@ public enum AuditPresentation {
       return "No marker was placed. " + sentence(for: error)
     }
   }
+
+  public static let deletionDeclined = "Nothing was deleted."
+
+  /// Asked with no terminal to answer: the question, and how to answer it on the command line.
+  public static func deletionNeedsYes(_ question: String) -> String {
+    "“\(question)” needs an answer and there is no terminal to ask it on, so nothing was deleted. Add --yes to delete."
+  }
 }

@@ -157,6 +157,10 @@ public enum ProjectPresentation {
   public static func deleted(_ project: AuditProject, sessions: Int, connections: Int) -> String {
     "Deleted project “\(project.name)” with \(AuditPresentation.count(sessions, "session")). Their \(AuditPresentation.count(connections, "connection")) stay in the history; they are no longer evidence and expire with the storage limits."
   }
+
+  public static func deletionQuestion(_ project: AuditProject, sessions: Int) -> String {
+    "Delete project “\(project.name)” and the evidence of its \(AuditPresentation.count(sessions, "session"))?"
+  }
 }
 
 extension String {

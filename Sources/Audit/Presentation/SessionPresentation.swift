@@ -202,6 +202,14 @@ public enum SessionPresentation {
   }
 
   public static let noneToEnd = "No session is recording, so none was ended."
+
+  public static func deletionQuestion(_ session: AuditSession) -> String {
+    "Delete session \(session.id) (\(AuditPresentation.sessionName(session.kind))), the evidence it holds?"
+  }
+
+  public static func openNotDeleted(_ session: AuditSession) -> String {
+    "Session \(session.id) is open; end it first ('tunnelvision session end'): an open session is not deleted."
+  }
 }
 
 extension SessionPresentation {
