@@ -17,6 +17,13 @@ public enum FlowStoreError: Error, Sendable, Equatable, CustomStringConvertible 
   /// disk, opening fails so, as the shared-memory file beside the database cannot grow.
   case inputOutput(path: String, error: SQLiteError)
   case sqlite(SQLiteError)
+  /// Nothing is at the path, or an empty directory: a reading command does not make a store.
+  case noStore(path: String)
+  /// Capture files without the database that says what they hold: a store whose history.sqlite
+  /// was lost or is yet to be restored. Nothing is made over them.
+  case capturesWithoutDatabase(path: String, files: Int)
+  /// history.sqlite is a directory.
+  case databaseIsDirectory(path: String)
 
   public var description: String { StorePresentation.sentence(for: self) }
 }

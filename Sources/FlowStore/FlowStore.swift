@@ -18,15 +18,39 @@ public final class FlowStore {
   }
   let db: SQLiteConnection
 
-  /// Opens (creating if absent) the store in `directory`, migrating it to the current schema.
-  public init(directory: URL) throws {
+  /// Whether opening made the store (it was not there).
+  public private(set) var wasCreated = false
+
+  /// Opens the store in `directory`, migrating it to the current schema; `creating`: makes it
+  /// when nothing (or an empty directory) is there, as a writing command does. A directory of
+  /// capture files without their database is never made a store.
+  public init(directory: URL, creating: Bool = true) throws {
     self.directory = directory
     self.databaseURL = directory.appendingPathComponent(Self.databaseName)
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
-    if fm.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+    let exists = fm.fileExists(atPath: directory.path, isDirectory: &isDirectory)
+    if exists, !isDirectory.boolValue {
       throw FlowStoreError.directoryUnavailable(
         path: directory.path, reason: "it is a file, and a store is a directory")
+    }
+    var databaseIsDirectory: ObjCBool = false
+    let hasDatabase = fm.fileExists(atPath: databaseURL.path, isDirectory: &databaseIsDirectory)
+    if hasDatabase, databaseIsDirectory.boolValue {
+      throw FlowStoreError.databaseIsDirectory(path: databaseURL.path)
+    }
+    let databaseBytes =
+      (try? fm.attributesOfItem(atPath: databaseURL.path)[.size] as? NSNumber)??.uint64Value ?? 0
+    if databaseBytes == 0 {
+      let captures =
+        (try? fm.contentsOfDirectory(
+          atPath: directory.appendingPathComponent(Self.capturesDirectoryName).path))?
+        .filter { $0.hasSuffix(".pcap") }.count ?? 0
+      if captures > 0 {
+        throw FlowStoreError.capturesWithoutDatabase(path: directory.path, files: captures)
+      }
+      guard creating else { throw FlowStoreError.noStore(path: directory.path) }
+      wasCreated = !hasDatabase
     }
     do {
       try fm.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -31,6 +31,9 @@ struct ArgumentDefinition {
   let name: String
   let help: String
   var optional = false
+  /// What the word must be, and whether it is one: checked as the command line is parsed.
+  var expectation: String? = nil
+  var accepts: (@Sendable (String) -> Bool)? = nil
 }
 
 struct CommandDefinition {
@@ -178,6 +181,14 @@ enum ArgumentParser {
       throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
     }
     parsed.argumentNames = command.arguments.map(\.name)
+    for (word, argument) in zip(parsed.arguments, command.arguments) {
+      if let accepts = argument.accepts, !accepts(word) {
+        throw UsageError(
+          message:
+            "The argument “\(word)” for '<\(argument.name)>' is not \(argument.expectation ?? "one it takes")",
+          path: path)
+      }
+    }
     if helpRequested { return (command, parsed, true) }
     if command.run == nil { throw UsageError(message: "Missing subcommand", path: path) }
     let required = command.arguments.filter { !$0.optional }.count

@@ -7,8 +7,8 @@ enum AssessmentCommands {
   static let catalogueFile = OptionKey<PathArgument>(
     "catalogue-file", "file",
     "Assess against this catalogue file instead of the project's (validated like a bundled one).")
-  static let first = ArgumentKey<String>("session", "One session's id.")
-  static let second = ArgumentKey<String>("other-session", "The other session's id.")
+  static let first = ArgumentKey<SessionID>("session", "One session's id.")
+  static let second = ArgumentKey<SessionID>("other-session", "The other session's id.")
 
   /// The catalogue to assess against: a file given on the command line, or the project's choice
   /// (bundled, or kept in the store).

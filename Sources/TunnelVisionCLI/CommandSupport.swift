@@ -14,9 +14,14 @@ struct CommandSupport {
   }
 
   /// The store, opened once for the command (and kept for the sentence of an error it meets).
-  func openStore() throws -> FlowStore {
+  /// Only `project new` makes one (`creating`) when nothing is there, and says so: every other
+  /// command needs what a store holds.
+  func openStore(creating: Bool = false) throws -> FlowStore {
     if let store = context.opened.store, store.directory == storeURL { return store }
-    let store = try FlowStore(directory: storeURL)
+    let store = try FlowStore(directory: storeURL, creating: creating)
+    if store.wasCreated {
+      context.standardError(StorePresentation.created(at: storeURL.path) + "\n")
+    }
     context.opened.store = store
     return store
   }
@@ -53,12 +58,8 @@ struct CommandSupport {
   }
 
   /// A session by id.
-  func session(_ text: String, in store: FlowStore) throws -> AuditSession {
-    // Digits only: Int64 reads "+3" as 3, which names no session as typed.
-    guard text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber), let id = Int64(text) else {
-      throw UsageError(
-        message: "A session is named by its id, a number; “\(text)” is not one", path: parsed.path)
-    }
+  func session(_ id: SessionID, in store: FlowStore) throws -> AuditSession {
+    let id = id.value
     guard let session = try store.auditSession(id: id) else {
       throw AuditStoreError.sessionNotFound(id)
     }

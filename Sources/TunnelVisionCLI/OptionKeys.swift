@@ -36,6 +36,18 @@ struct PathArgument: ArgumentValue {
   static var expectation: String { "a path" }
 }
 
+/// A session's id: digits only (Int64 reads "+3" as 3, which names no session as typed).
+struct SessionID: ArgumentValue {
+  let value: Int64
+  init?(argument: String) {
+    guard argument.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(argument) else {
+      return nil
+    }
+    self.value = value
+  }
+  static var expectation: String { "a session's id, a number" }
+}
+
 /// A positive whole number, with "_" allowed between digits (1_000_000).
 struct PositiveCount: ArgumentValue {
   let value: Int
@@ -90,7 +102,10 @@ struct FlagKey {
 struct ArgumentKey<Value: ArgumentValue> {
   let definition: ArgumentDefinition
   init(_ name: String, _ help: String, optional: Bool = false) {
-    definition = ArgumentDefinition(name: name, help: help, optional: optional)
+    var definition = ArgumentDefinition(name: name, help: help, optional: optional)
+    definition.expectation = Value.self == String.self ? nil : Value.expectation
+    definition.accepts = { Value(argument: $0) != nil }
+    self.definition = definition
   }
 }
 
@@ -140,7 +155,7 @@ extension ParsedCommand {
 enum CommonKeys {
   static let json = FlagKey("json", "Print JSON instead of text.")
   static let project = ArgumentKey<String>("project", "The project's exact name or its id.")
-  static let session = ArgumentKey<String>("session", "The session's id.")
+  static let session = ArgumentKey<SessionID>("session", "The session's id.")
   static let notes = OptionKey<String>("notes", "text", "Notes kept with the session.")
   static let version = OptionKey<String>("version", "version", "The audited release's version.")
   static let build = OptionKey<String>("build", "build", "The audited release's build number.")

@@ -89,11 +89,16 @@ enum ProjectCommands {
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let entries = try support.allowlist(try parsed.values(allowNew))
-        let store = try support.openStore()
+        // A name that would be refused makes no store first.
+        let name = try parsed.argument(Self.name)
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+          throw AuditStoreError.emptyProjectName
+        }
+        let store = try support.openStore(creating: true)
         let catalogueID = try chosenCatalogue(parsed, storeURL: support.storeURL)
         let project = try store.createAuditProject(
           AuditProjectDraft(
-            name: try parsed.argument(name), bundleIdentifier: try parsed.value(bundleIDNew),
+            name: name, bundleIdentifier: try parsed.value(bundleIDNew),
             catalogueVersion: catalogueID, allowlist: entries),
           at: context.now())
         if parsed.json {

@@ -14,7 +14,7 @@ enum SessionCommands {
   static let inspection = FlagKey("inspection", "Declare that HTTPS inspection was on.")
   static let caTrusted = FlagKey(
     "ca-trusted", "Declare that the device trusted the local certificate authority.")
-  static let endedSession = ArgumentKey<String>(
+  static let endedSession = ArgumentKey<SessionID>(
     "session", "The session's id (default: the one recording).", optional: true)
 
   static var definition: CommandDefinition {
@@ -189,9 +189,13 @@ enum MarkCommand {
         let support = CommandSupport(parsed: parsed, context: context)
         let outcome: OpenSessionMarkerOutcome
         do {
-          outcome = try support.openStore().addMarkerToOpenSession(kind, at: context.now())
+          outcome = try support.openStore().addMarkerToOpenSession(
+            kind, at: context.now())
         } catch let error as AuditStoreError {
           throw RefusedError(AuditPresentation.markerNotPlaced(.rule(error)))
+        } catch FlowStoreError.noStore {
+          // No store, no session in it: none is recording.
+          throw RefusedError(AuditPresentation.markerNotPlaced(.noSessionRecording))
         } catch let error as FlowStoreError {
           throw RefusedError(
             AuditPresentation.markerNotPlaced(.historyNotWritten(error.description)))

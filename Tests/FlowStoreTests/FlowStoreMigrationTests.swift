@@ -135,4 +135,35 @@ final class FlowStoreMigrationTests: XCTestCase {
       XCTAssertTrue(sqlite.sql?.hasPrefix("INSERT INTO flows") ?? false)
     }
   }
+
+  func testAStoreIsRecognisedNotAssumedAndNothingIsMadeOverCapturesWithoutTheirDatabase() throws {
+    let dir = TemporaryDirectory("recognised")
+    let missing = dir.url.appendingPathComponent("mistyped")
+    XCTAssertThrowsError(try FlowStore(directory: missing, creating: false)) {
+      XCTAssertEqual($0 as? FlowStoreError, .noStore(path: missing.path))
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "nothing made")
+    let lost = dir.url.appendingPathComponent("lost")
+    let captures = lost.appendingPathComponent("captures")
+    try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
+    let evidence = Data(repeating: 7, count: 130_075)
+    try evidence.write(to: captures.appendingPathComponent("00000001.pcap"))
+    for creating in [false, true] {
+      XCTAssertThrowsError(try FlowStore(directory: lost, creating: creating)) {
+        XCTAssertEqual($0 as? FlowStoreError, .capturesWithoutDatabase(path: lost.path, files: 1))
+      }
+    }
+    XCTAssertEqual(try Data(contentsOf: captures.appendingPathComponent("00000001.pcap")), evidence)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: lost.path + "/history.sqlite"))
+    let odd = dir.url.appendingPathComponent("odd")
+    try FileManager.default.createDirectory(
+      at: odd.appendingPathComponent("history.sqlite"), withIntermediateDirectories: true)
+    XCTAssertThrowsError(try FlowStore(directory: odd)) {
+      XCTAssertEqual(
+        $0 as? FlowStoreError, .databaseIsDirectory(path: odd.path + "/history.sqlite"))
+    }
+    let made = try FlowStore(directory: dir.url.appendingPathComponent("new"))
+    XCTAssertTrue(made.wasCreated)
+    XCTAssertFalse(try FlowStore(directory: made.directory, creating: false).wasCreated)
+  }
 }

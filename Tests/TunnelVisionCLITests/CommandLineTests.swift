@@ -21,8 +21,9 @@ final class CommandLineTests: XCTestCase {
     func step(_ words: String..., advancing seconds: TimeInterval = 0, expect status: Int32 = 0) {
       let result = cli.run(words, advancing: seconds)
       XCTAssertEqual(result.status, status, "\(words): \(result.error)")
-      transcript +=
-        "$ tunnelvision " + words.joined(separator: " ") + "\n" + result.output + result.error
+      // The store's temporary directory, named the same in every run.
+      let error = result.error.replacingOccurrences(of: cli.directory.url.path, with: "$DIR")
+      transcript += "$ tunnelvision " + words.joined(separator: " ") + "\n" + result.output + error
     }
     step(
       "project", "new", "Example Health", "--bundle-id", "de.example.health",
@@ -93,7 +94,7 @@ final class CommandLineTests: XCTestCase {
     XCTAssertTrue(lines[1].contains("entry 3") && lines[1].contains("empty label"), lines[1])
     XCTAssertTrue(lines[2].contains("entry 4") && lines[2].contains("no domain"), lines[2])
     XCTAssertTrue(lines[3].contains("entry 5") && lines[3].contains("is empty"), lines[3])
-    XCTAssertTrue(cli.run("project", "list").output.hasPrefix("No projects yet"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: cli.storePath), "not even a store")
   }
 
   func testStartingASecondSessionNamesTheProjectThatIsRecording() {
@@ -141,7 +142,10 @@ final class CommandLineTests: XCTestCase {
         ["session", "start", "P", "--baseline", "--version", "1"],
         "Error: A baseline has no release"
       ),
-      (["session", "show", "abc"], "Error: A session is named by its id"),
+      (
+        ["session", "show", "abc"],
+        "Error: The argument “abc” for '<session>' is not a session's id"
+      ),
       (["mark"], "Error: Missing expected argument '<kind>'."),
       (["project", "show", "a", "b"], "Error: Unexpected argument 'b'."),
     ]
@@ -155,6 +159,10 @@ final class CommandLineTests: XCTestCase {
 
   func testRefusalsExitWithOneAndSaySomethingToDo() {
     let cli = CLIHarness()
+    XCTAssertTrue(
+      cli.run("project", "list").error.hasPrefix("Error: There is no store at \(cli.storePath)."),
+      "a reading command makes no store")
+    cli.run("project", "new", "Other")
     let cases: [([String], String)] = [
       (["project", "show", "Nope"], "There is no project named “Nope”."),
       (["session", "show", "9"], "There is no session 9."),
@@ -343,7 +351,7 @@ extension CommandLineTests {
     XCTAssertEqual(cli.run("session", "show", "1").status, 0)
     let signed = cli.run("session", "show", "+1")
     XCTAssertEqual(signed.status, 2)
-    XCTAssertTrue(signed.error.contains("“+1” is not one"), signed.error)
+    XCTAssertTrue(signed.error.contains("“+1” for '<session>' is not a session's id"), signed.error)
     XCTAssertEqual(cli.run("project", "show", "+1").status, 1, "no project is named “+1”")
     for pattern in ["-x.com", "x-.example.com", "*.com"] {
       XCTAssertEqual(cli.run("project", "new", "Q", "--allow", pattern).status, 1, pattern)

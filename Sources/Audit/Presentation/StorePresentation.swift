@@ -21,10 +21,20 @@ public enum StorePresentation {
     case .inputOutput(let path, let error):
       return
         "\(path) or a file beside it could not be read or written (SQLite reports “\(error.message)”, code \(error.code)); nothing was changed in the store. Check that its disk has free space and works."
+    case .noStore(let path):
+      return
+        "There is no store at \(path). A store is made by the first command that writes one (tunnelvision project new, import, sample); check --store or $TUNNELVISION_STORE."
+    case .capturesWithoutDatabase(let path, let files):
+      return
+        "\(path) holds \(AuditPresentation.count(files, "capture file")) but no history.sqlite, the database that says what they are: no store was made over them. Restore its history.sqlite, or give another --store."
+    case .databaseIsDirectory(let path):
+      return "\(path) is a directory, not a store's database; nothing was changed."
     case .sqlite(let error):
       return sentence(for: error)
     }
   }
+
+  public static func created(at path: String) -> String { "Made a new store at \(path)." }
 
   /// A SQLite error with nothing more to say of it: its code, its message, the SQL.
   public static func sentence(for error: SQLiteError) -> String {
