@@ -10,7 +10,10 @@ public final class FlowReader {
   public init(store: FlowStore) throws {
     let path = store.databaseURL.path
     self.path = path
-    db = try FlowStore.wrap(path) { try SQLiteConnection(path: path, readOnly: true) }
+    // A store opened to read alone (it cannot be written) is read as the store reads it.
+    db = try FlowStore.wrap(path) {
+      try SQLiteConnection(path: path, readOnly: true, immutable: store.isReadOnly)
+    }
   }
 
   /// The session's flows, oldest first (as `FlowStore.flows(inAuditSession:)` gives them).

@@ -16,15 +16,53 @@ public final class FlowStore {
   public var capturesDirectory: URL {
     directory.appendingPathComponent(Self.capturesDirectoryName, isDirectory: true)
   }
-  let db: SQLiteConnection
+  private(set) var db: SQLiteConnection
 
   /// Whether opening made the store (it was not there).
   public private(set) var wasCreated = false
+  /// Opened to read alone: the store could not be written.
+  public private(set) var isReadOnly = false
+
+  /// Whether opening failed for want of writing: read-only, a disk I/O error (a full disk cannot
+  /// grow the shared-memory file), a file that cannot be opened to write.
+  static func cannotWrite(_ error: Error) -> Bool {
+    switch error {
+    case FlowStoreError.readOnly, FlowStoreError.inputOutput: return true
+    case FlowStoreError.sqlite(let error): return cannotWrite(error)
+    case let error as SQLiteError:
+      return [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_PERM].contains(
+        error.primaryCode)
+    default: return false
+    }
+  }
+
+  /// A store opened to read alone is taken as it is: one of ours, at this build's schema.
+  private func checkAsItIs() throws {
+    let path = databaseURL.path
+    let (version, application) = try wrap {
+      (
+        try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0,
+        try db.firstRow("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+      )
+    }
+    guard application == StoreSchema.applicationID else {
+      throw FlowStoreError.notAStore(path: path, reason: "it is not a store this tool wrote")
+    }
+    if version > StoreSchema.currentVersion {
+      throw FlowStoreError.newerSchema(
+        path: path, found: version, supported: StoreSchema.currentVersion)
+    }
+    guard version == StoreSchema.currentVersion else {
+      throw FlowStoreError.readOnly(path: path)
+    }
+  }
 
   /// Opens the store in `directory`, migrating it to the current schema; `creating`: makes it
   /// when nothing (or an empty directory) is there, as a writing command does. A directory of
   /// capture files without their database is never made a store.
-  public init(directory: URL, creating: Bool = true) throws {
+  /// `reading`: when the store cannot be opened to write (a read-only file or file system, a full
+  /// disk), it is opened to read alone, as it is (no migration: an older schema is refused).
+  public init(directory: URL, creating: Bool = true, reading: Bool = false) throws {
     self.directory = directory
     self.databaseURL = directory.appendingPathComponent(Self.databaseName)
     let fm = FileManager.default
@@ -64,10 +102,21 @@ public final class FlowStore {
     try Self.refuseIfNotSQLite(databaseURL)
     do {
       db = try SQLiteConnection(path: databaseURL.path)
+      try openAndMigrate()
+    } catch let error where reading && !wasCreated && Self.cannotWrite(error) {
+      do {
+        db = try SQLiteConnection(path: databaseURL.path, immutable: true)
+      } catch let error as SQLiteError {
+        throw FlowStoreError.of(error, path: databaseURL.path)
+      }
+      isReadOnly = true
+      try checkAsItIs()
+    } catch let error where Self.cannotWrite(error) && access(directory.path, W_OK) != 0 {
+      // Writing asked of a store on a read-only file system or directory: say that.
+      throw FlowStoreError.readOnly(path: databaseURL.path)
     } catch let error as SQLiteError {
       throw FlowStoreError.of(error, path: databaseURL.path)
     }
-    try openAndMigrate()
   }
 
   /// The schema version this build writes.

@@ -8,12 +8,19 @@ public final class SQLiteConnection {
   public let path: String
   private var statements: [String: SQLiteStatement] = [:]
 
-  public init(path: String, readOnly: Bool = false) throws {
+  /// `immutable`: read-only, and the file taken as unchanging (SQLite's immutable=1): no journal
+  /// or shared-memory file is made, so a database on a read-only file system can be read.
+  public init(path: String, readOnly: Bool = false, immutable: Bool = false) throws {
     var db: OpaquePointer?
     let flags =
-      (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
-      | SQLITE_OPEN_NOMUTEX
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+      (readOnly || immutable ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+      | SQLITE_OPEN_NOMUTEX | (immutable ? SQLITE_OPEN_URI : 0)
+    let name =
+      immutable
+      ? "file:"
+        + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+        + "?immutable=1" : path
+    let rc = sqlite3_open_v2(name, &db, flags, nil)
     guard rc == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       if let db { sqlite3_close_v2(db) }

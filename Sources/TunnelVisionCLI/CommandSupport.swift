@@ -16,9 +16,12 @@ struct CommandSupport {
   /// The store, opened once for the command (and kept for the sentence of an error it meets).
   /// Only `project new` makes one (`creating`) when nothing is there, and says so: every other
   /// command needs what a store holds.
-  func openStore(creating: Bool = false) throws -> FlowStore {
+  /// A reading command reads a store it cannot write (a read-only mount, a full disk) as it is;
+  /// a writing one (`writing`) says it needs write access.
+  func openStore(creating: Bool = false, writing: Bool = false) throws -> FlowStore {
     if let store = context.opened.store, store.directory == storeURL { return store }
-    let store = try FlowStore(directory: storeURL, creating: creating)
+    let store = try FlowStore(
+      directory: storeURL, creating: creating, reading: !(writing || creating))
     if store.wasCreated {
       context.standardError(StorePresentation.created(at: storeURL.path) + "\n")
     }

@@ -76,7 +76,7 @@ enum ImportCommand {
         guard FileManager.default.isReadableFile(atPath: path) else {
           throw RefusedError("There is no readable file \(path).")
         }
-        let store = try support.openStore()
+        let store = try support.openStore(writing: true)
         let project = try support.project(projectName, in: store)
         let progress: ((Int) -> Void)? =
           context.standardErrorIsTerminal

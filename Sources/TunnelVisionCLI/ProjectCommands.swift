@@ -161,7 +161,7 @@ enum ProjectCommands {
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let store = try support.openStore()
+        let store = try support.openStore(writing: true)
         let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         var draft = AuditProjectDraft(project)
         if let name = try parsed.value(newName) { draft.name = name }
@@ -211,7 +211,7 @@ enum ProjectCommands {
       options: [CommonKeys.yes.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let store = try support.openStore()
+        let store = try support.openStore(writing: true)
         let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         let sessions = try store.auditSessions(forProject: project.id)
         if let open = sessions.first(where: \.isOpen) {

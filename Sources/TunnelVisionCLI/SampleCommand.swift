@@ -147,7 +147,7 @@ enum StorageCommand {
         "Apply the retention limits now: delete capture files past them and prune old history.",
       options: settingsOptions + [ProjectCommands.json.definition],
       run: { parsed, context in
-        let store = try CommandSupport(parsed: parsed, context: context).openStore()
+        let store = try CommandSupport(parsed: parsed, context: context).openStore(writing: true)
         let manager = StorageManager(store: store)
         // The plan `storage` shows, carried out.
         let plan = try manager.plan(

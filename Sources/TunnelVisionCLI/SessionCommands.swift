@@ -43,7 +43,7 @@ enum SessionCommands {
         let support = CommandSupport(parsed: parsed, context: context)
         let kind = try sessionKind(
           parsed, baseline: baseline, version: version, build: CommonKeys.build)
-        let store = try support.openStore()
+        let store = try support.openStore(writing: true)
         let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
         let draft = AuditSessionDraft(
           projectID: project.id, kind: kind,
@@ -96,7 +96,7 @@ enum SessionCommands {
       options: [ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let store = try support.openStore()
+        let store = try support.openStore(writing: true)
         let id: Int64
         if let text = try parsed.argumentIfGiven(endedSession) {
           id = try support.session(text, in: store).id
@@ -161,7 +161,7 @@ enum SessionCommands {
       options: [CommonKeys.yes.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
-        let store = try support.openStore()
+        let store = try support.openStore(writing: true)
         let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
         guard !session.isOpen else {
           throw RefusedError(SessionPresentation.openNotDeleted(session))
@@ -189,7 +189,7 @@ enum MarkCommand {
         let support = CommandSupport(parsed: parsed, context: context)
         let outcome: OpenSessionMarkerOutcome
         do {
-          outcome = try support.openStore().addMarkerToOpenSession(
+          outcome = try support.openStore(writing: true).addMarkerToOpenSession(
             kind, at: context.now())
         } catch let error as AuditStoreError {
           throw RefusedError(AuditPresentation.markerNotPlaced(.rule(error)))

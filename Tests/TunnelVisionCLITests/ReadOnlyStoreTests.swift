@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A store an assessor can only read (a read-only mount of evidence handed over) is read as it is:
+/// every reading command works on it, and a writing one says it needs write access.
+final class ReadOnlyStoreTests: XCTestCase {
+  func testEveryReadingCommandReadsAStoreOnAReadOnlyMountAndAWritingOneSaysWhy() throws {
+    guard getuid() == 0 else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        return XCTFail("CI runs as root: this test must run there")
+      }
+      throw XCTSkip("a read-only bind mount needs root; CI runs it")
+    }
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("read-only")
+    let source = dir.url.appendingPathComponent("store").path
+    let mounted = dir.url.appendingPathComponent("mounted").path
+    XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", source])?.status, 0)
+    try FileManager.default.createDirectory(atPath: mounted, withIntermediateDirectories: true)
+    XCTAssertEqual(try ExternalTool.run("mount", ["--bind", source, mounted])?.status, 0)
+    defer { _ = try? ExternalTool.run("umount", [mounted]) }
+    XCTAssertEqual(
+      try ExternalTool.run("mount", ["-o", "remount,bind,ro", mounted])?.status, 0)
+    XCTAssertNotEqual(access(mounted, W_OK), 0, "the mount is read-only")
+
+    let bundle = dir.url.appendingPathComponent("bundle.zip").path
+    for arguments in [
+      ["project", "list"], ["project", "show", "Example Health"], ["session", "show", "3"],
+      ["session", "list", "Example Health"], ["findings", "3"], ["compare", "2", "3"],
+      ["storage"], ["export", "3", "--no-report", "-o", bundle],
+      ["report", "3", "-o", dir.url.appendingPathComponent("report.pdf").path],
+    ] {
+      let result = try XCTUnwrap(ExternalTool.run(binary.path, ["--store", mounted] + arguments))
+      XCTAssertEqual(result.status, 0, "\(arguments): \(result.error)")
+    }
+    XCTAssertEqual(try ExternalTool.run(binary.path, ["verify", bundle])?.status, 0)
+    let write = try XCTUnwrap(
+      ExternalTool.run(binary.path, ["--store", mounted, "project", "new", "Another"]))
+    XCTAssertEqual(write.status, 1)
+    XCTAssertTrue(write.error.contains("cannot be written"), write.error)
+  }
+}
