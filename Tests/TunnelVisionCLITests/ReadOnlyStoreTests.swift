@@ -40,4 +40,36 @@ final class ReadOnlyStoreTests: XCTestCase {
     XCTAssertEqual(write.status, 1)
     XCTAssertTrue(write.error.contains("cannot be written"), write.error)
   }
+
+  func testReadingCommandsWorkOnAFullDisk() throws {
+    guard getuid() == 0 else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        return XCTFail("CI runs as root: this test must run there")
+      }
+      throw XCTSkip("mounting a small tmpfs needs root; CI runs it")
+    }
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("full-disk")
+    let mountPoint = dir.url.appendingPathComponent("disk").path
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    XCTAssertEqual(
+      try ExternalTool.run("mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint])?.status,
+      0)
+    defer { _ = try? ExternalTool.run("umount", [mountPoint]) }
+    let store = mountPoint + "/store"
+    XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+    // Fill what is left of the disk.
+    _ = try ExternalTool.run("dd", ["if=/dev/zero", "of=\(mountPoint)/fill", "bs=64k"])
+    var info = statvfs()
+    XCTAssertEqual(statvfs(mountPoint, &info), 0)
+    XCTAssertEqual(info.f_bavail, 0, "the disk is full")
+    for arguments in [["project", "list"], ["findings", "3"], ["session", "show", "3"]] {
+      let result = try XCTUnwrap(ExternalTool.run(binary.path, ["--store", store] + arguments))
+      XCTAssertEqual(result.status, 0, "\(arguments): \(result.error)")
+    }
+    let bundle = dir.url.appendingPathComponent("bundle.zip").path
+    XCTAssertEqual(
+      try ExternalTool.run(binary.path, ["--store", store, "export", "3", "-o", bundle])?.status, 0,
+      "exported to another disk")
+  }
 }
