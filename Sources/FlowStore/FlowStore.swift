@@ -160,6 +160,12 @@ public final class FlowStore {
       throw FlowStoreError.newerSchema(
         path: path, found: found.version, supported: StoreSchema.currentVersion)
     }
+    let mismatch = FlowStoreError.notAStore(
+      path: path,
+      reason:
+        "its schema version (\(found.version)) does not match the tables it holds, so something other than tunnelvision changed it"
+    )
+    if found.version < 0 || (found.version == 0 && found.objects > 0) { throw mismatch }
     try wrap {
       try db.execute("PRAGMA journal_mode = WAL")
       try db.execute("PRAGMA foreign_keys = ON")
@@ -169,7 +175,12 @@ public final class FlowStore {
           // Read again inside the transaction: another process may have migrated meanwhile.
           let current = try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0
           guard current < migration.version else { return }
-          try db.execute(migration.sql)
+          do { try db.execute(migration.sql) } catch let error as SQLiteError
+            where error.message.contains("already exists")
+          {
+            // A migration meeting its own tables: the version written does not match them.
+            throw mismatch
+          }
           try db.execute("PRAGMA application_id = \(StoreSchema.applicationID)")
           try db.execute("PRAGMA user_version = \(migration.version)")
         }

@@ -166,4 +166,23 @@ final class FlowStoreMigrationTests: XCTestCase {
     XCTAssertTrue(made.wasCreated)
     XCTAssertFalse(try FlowStore(directory: made.directory, creating: false).wasCreated)
   }
+
+  func testAVersionThatDoesNotMatchTheTablesIsRefusedInASentenceAndLeftAsItIs() throws {
+    for version in [0, 1, -1] {
+      let dir = TemporaryDirectory("mismatch")
+      let path = try FlowStore(directory: dir.url).databaseURL.path
+      guard
+        try ExternalTool.run("sqlite3", [path, "PRAGMA user_version = \(version)"]) != nil
+      else { throw XCTSkip("sqlite3 is not installed (make test installs it)") }
+      let before = try Data(contentsOf: URL(fileURLWithPath: path))
+      XCTAssertThrowsError(try FlowStore(directory: dir.url)) { error in
+        guard case .notAStore(_, let reason)? = error as? FlowStoreError else {
+          return XCTFail("\(error)")
+        }
+        XCTAssertTrue(reason.contains("schema version (\(version)) does not match"), reason)
+        XCTAssertFalse("\(error)".contains("CREATE TABLE"), "no schema in the sentence")
+      }
+      XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "left as it is")
+    }
+  }
 }

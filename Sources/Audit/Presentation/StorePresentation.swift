@@ -39,7 +39,12 @@ public enum StorePresentation {
   /// A SQLite error with nothing more to say of it: its code, its message, the SQL.
   public static func sentence(for error: SQLiteError) -> String {
     var text = "SQLite error \(error.code): \(error.message)"
-    if let sql = error.sql { text += " — while executing: \(sql)" }
+    // The statement's first line is enough to say where; a migration's is sixty lines long.
+    if let sql = error.sql {
+      let lines = sql.split(separator: "\n", omittingEmptySubsequences: true)
+      text +=
+        " — while executing: \(lines.first.map(String.init) ?? "")\(lines.count > 1 ? " …" : "")"
+    }
     return text
   }
 }
