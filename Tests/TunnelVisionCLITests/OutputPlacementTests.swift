@@ -78,9 +78,15 @@ final class OutputPlacementTests: XCTestCase {
     XCTAssertEqual(lstat("/dev/null", &info), 0)
     XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
     XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "kept")
-    let report = try XCTUnwrap(
-      ExternalTool.run(binary.path, ["report", "3", "--store", store, "-o", fifo]))
-    XCTAssertEqual(report.status, 1, "report.pdf is held to the same rules")
+    // report.pdf is held to the same rules.
+    let kept = dir.url.appendingPathComponent("kept.pdf").path
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: kept))
+    for path in ["/dev/null", fifo, link, kept, store + "/history.sqlite", store + "/r.pdf"] {
+      let report = try XCTUnwrap(
+        ExternalTool.run(binary.path, ["report", "3", "--store", store, "-o", path]))
+      XCTAssertEqual(report.status, 1, path)
+    }
+    XCTAssertEqual(try String(contentsOfFile: kept, encoding: .utf8), "mine")
   }
 
   func testWhatTheToolWritesIsReadableByItsUserAloneUnlessAModeIsGiven() throws {

@@ -63,7 +63,11 @@ final class ReadOnlyStoreTests: XCTestCase {
     var info = statvfs()
     XCTAssertEqual(statvfs(mountPoint, &info), 0)
     XCTAssertEqual(info.f_bavail, 0, "the disk is full")
-    for arguments in [["project", "list"], ["findings", "3"], ["session", "show", "3"]] {
+    for arguments in [
+      ["project", "list"], ["project", "show", "Example Health"], ["session", "show", "3"],
+      ["session", "list", "Example Health"], ["findings", "3"], ["compare", "2", "3"],
+      ["storage"], ["report", "3", "-o", dir.url.appendingPathComponent("report.pdf").path],
+    ] {
       let result = try XCTUnwrap(ExternalTool.run(binary.path, ["--store", store] + arguments))
       XCTAssertEqual(result.status, 0, "\(arguments): \(result.error)")
     }
