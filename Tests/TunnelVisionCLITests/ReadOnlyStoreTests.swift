@@ -5,13 +5,17 @@ import XCTest
 /// A store an assessor can only read (a read-only mount of evidence handed over) is read as it is:
 /// every reading command works on it, and a writing one says it needs write access.
 final class ReadOnlyStoreTests: XCTestCase {
-  func testEveryReadingCommandReadsAStoreOnAReadOnlyMountAndAWritingOneSaysWhy() throws {
-    guard getuid() == 0 else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        return XCTFail("CI runs as root: this test must run there")
-      }
-      throw XCTSkip("a read-only bind mount needs root; CI runs it")
+  /// Skips with a message where the test cannot run; under CI (which runs as root) it must.
+  func requireRoot(_ what: String) throws {
+    guard getuid() != 0 else { return }
+    if ProcessInfo.processInfo.environment["CI"] == "true" {
+      XCTFail("CI runs as root: \(what) must be tested there")
     }
+    throw XCTSkip("\(what) needs root; CI runs it")
+  }
+
+  func testEveryReadingCommandReadsAStoreOnAReadOnlyMountAndAWritingOneSaysWhy() throws {
+    try requireRoot("a read-only bind mount")
     let binary = try TunnelVisionBinary.url()
     let dir = TemporaryDirectory("read-only")
     let source = dir.url.appendingPathComponent("store").path
@@ -42,12 +46,7 @@ final class ReadOnlyStoreTests: XCTestCase {
   }
 
   func testReadingCommandsWorkOnAFullDisk() throws {
-    guard getuid() == 0 else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" {
-        return XCTFail("CI runs as root: this test must run there")
-      }
-      throw XCTSkip("mounting a small tmpfs needs root; CI runs it")
-    }
+    try requireRoot("mounting a small tmpfs")
     let binary = try TunnelVisionBinary.url()
     let dir = TemporaryDirectory("full-disk")
     let mountPoint = dir.url.appendingPathComponent("disk").path
