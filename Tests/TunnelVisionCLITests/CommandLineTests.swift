@@ -79,7 +79,7 @@ final class CommandLineTests: XCTestCase {
     XCTAssertEqual(result.status, 1)
     XCTAssertEqual(result.output, "")
     XCTAssertTrue(
-      result.error.hasPrefix("Error: No marker was placed: no session is recording."), result.error)
+      result.error.hasPrefix("Error: No marker was placed: no session is open."), result.error)
   }
 
   func testARejectedPatternIsReportedOnItsOwnEntryAndNothingIsCreated() {
@@ -105,10 +105,10 @@ final class CommandLineTests: XCTestCase {
       cli.run("session", "start", "Other App", "--version", "1", "--build", "1").status, 0)
     let refused = cli.run("session", "start", "Example Health", "--baseline")
     XCTAssertEqual(refused.status, 1)
-    XCTAssertTrue(refused.error.contains("of Other App is recording"), refused.error)
+    XCTAssertTrue(refused.error.contains("of Other App is open"), refused.error)
     let show = cli.run("project", "show", "Example Health")
     XCTAssertTrue(
-      show.output.contains("A session of “Other App” is recording (session 1)"), show.output)
+      show.output.contains("A session of “Other App” is open (session 1)"), show.output)
   }
 
   func testEveryLevelHasHelp() {
@@ -166,7 +166,7 @@ final class CommandLineTests: XCTestCase {
     let cases: [([String], String)] = [
       (["project", "show", "Nope"], "There is no project named “Nope”."),
       (["session", "show", "9"], "There is no session 9."),
-      (["session", "end"], "No session is recording, so none was ended."),
+      (["session", "end"], "No session is open, so none was ended."),
       (["project", "new", " "], "A project needs a name."),
     ]
     for (words, sentence) in cases {
@@ -394,5 +394,17 @@ extension CommandLineTests {
       store.error,
       "Error: The store directory \(file) cannot be used: it is a file, and a store is a directory.\n"
     )
+  }
+
+  func testNothingIsSaidToRecordWhenNothingRecords() {
+    let cli = CLIHarness()
+    cli.run("project", "new", "P")
+    let start = cli.run("session", "start", "P", "--version", "1", "--build", "1")
+    XCTAssertTrue(start.output.contains("Nothing is recording: no recorder runs"), start.output)
+    for words in [["session", "show", "1"], ["project", "list"], ["session", "list", "P"]] {
+      let output = cli.run(words).output
+      XCTAssertTrue(output.contains("Open, nothing is recording"), "\(words): \(output)")
+      XCTAssertFalse(output.contains("● Recording"), "\(words)")
+    }
   }
 }

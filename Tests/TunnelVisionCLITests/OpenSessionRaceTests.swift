@@ -27,7 +27,7 @@ final class OpenSessionRaceTests: XCTestCase {
     XCTAssertEqual(statuses.filter { $0 == 0 }.count, 1, "\(statuses) \(errors)")
     XCTAssertEqual(statuses.filter { $0 == 1 }.count, 7, "\(statuses) \(errors)")
     for text in errors {
-      XCTAssertTrue(text.contains("is recording, and only one session can record at a time"), text)
+      XCTAssertTrue(text.contains("is open, and only one session can be open at a time"), text)
     }
     let open = try XCTUnwrap(
       ExternalTool.run(

@@ -99,7 +99,7 @@ public enum AuditPresentation {
     case .sessionAlreadyOpen(let id):
       let owner = projectName(id).map { " of \($0)" } ?? ""
       return
-        "Session \(id)\(owner) is recording, and only one session can record at a time. End it first with 'tunnelvision session end \(id)'."
+        "Session \(id)\(owner) is open, and only one session can be open at a time. End it first with 'tunnelvision session end \(id)'."
     case .sessionAlreadyEnded(let id):
       return
         "Session \(id) has ended and takes no more changes: a marker placed after looking at the traffic is no longer an observation."
@@ -134,7 +134,7 @@ public enum AuditPresentation {
     switch refusal {
     case .noSessionRecording:
       return
-        "No marker was placed: no session is recording. Start one with 'tunnelvision session start PROJECT'."
+        "No marker was placed: no session is open. Start one with 'tunnelvision session start PROJECT'."
     case .historyNotWritten(let reason):
       return "No marker was placed: the history could not be written (\(reason))."
     case .rule(.sessionAlreadyEnded):

@@ -27,10 +27,10 @@ public enum SessionStartAvailability: Sendable, Hashable {
       return "A session can be started: tunnelvision session start PROJECT --version V --build B."
     case .blocked(let recording, true):
       return
-        "Session \(recording.session.id) of this project is recording; end it before starting another."
+        "Session \(recording.session.id) of this project is open; end it before starting another."
     case .blocked(let recording, false):
       return
-        "A session of “\(recording.projectName)” is recording (session \(recording.session.id)); only one session can record at a time, across all projects."
+        "A session of “\(recording.projectName)” is open (session \(recording.session.id)); only one session can be open at a time, across all projects."
     }
   }
 }
@@ -62,7 +62,9 @@ public struct ProjectOverview: Sendable, Hashable {
 }
 
 public enum ProjectPresentation {
-  public static let recordingBadge = "● Recording"
+  /// An open session's status. Nothing records on this build (the recorder is yet to come), so
+  /// an open session is never said to be recording.
+  public static let recordingBadge = "○ Open, nothing is recording"
 
   /// `project list`: a line a project, its sessions counted; the recording one badged.
   public static func list(

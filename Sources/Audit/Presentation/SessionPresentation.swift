@@ -43,7 +43,7 @@ public enum SessionPresentation {
         "Record the baseline before installing the audited app: it shows what the device contacts without it."
     case .audit:
       return
-        "Use only the audited app while this records: every connection of the device is tagged with the session."
+        "Use only the audited app while it is recorded: every connection of the device is tagged with the session."
     }
   }
 
@@ -192,16 +192,22 @@ public enum SessionPresentation {
   {
     """
     Started session \(session.id): \(AuditPresentation.sessionName(session.kind)) in \(projectName), at \(AuditPresentation.clock(session.startedAt, in: zone)).
+    \(nothingRecording)
     \(method(for: session.kind))
     \(PinningEvidence(session.inspection).forecast)
     """
   }
 
+  /// Said of an open session while no recorder runs: it holds what is written into the history
+  /// while it is open, and on this machine nothing writes traffic there live.
+  public static let nothingRecording =
+    "Nothing is recording: no recorder runs on this machine, so this session holds no traffic while it is open. To make evidence of a capture, end it and import the capture ('tunnelvision import FILE --project PROJECT …'), which makes a session of its own."
+
   public static func ended(_ o: SessionOverview, zone: TimeZone) -> String {
     "Ended session \(o.session.id) (\(AuditPresentation.sessionName(o.session.kind))) of \(o.projectName) at \(AuditPresentation.clock(o.session.endedAt ?? o.session.startedAt, in: zone)), with \(AuditPresentation.count(o.connectionCount, "connection")). \(endedConsequence)"
   }
 
-  public static let noneToEnd = "No session is recording, so none was ended."
+  public static let noneToEnd = "No session is open, so none was ended."
 
   public static func deletionQuestion(_ session: AuditSession) -> String {
     "Delete session \(session.id) (\(AuditPresentation.sessionName(session.kind))), the evidence it holds?"
