@@ -81,6 +81,11 @@ public enum BundleVerifier {
         statement:
           "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.",
         problems: archiveProblems))
+    checks.append(
+      Check(
+        statement:
+          "The archive is laid out as export writes it: one record per entry, nothing before, between or after.",
+        problems: archive.layoutProblems))
     let flowsRead = flowsReading?.finish()
     let captureRead = captureReading?.finish()
     let findingsRead = findingsReading?.finish()
@@ -106,7 +111,9 @@ public enum BundleVerifier {
         manifestProblems.append("an entry of manifest.json lacks its name, byteCount or sha256")
         continue
       }
-      listed.insert(name)
+      if !listed.insert(name).inserted {
+        manifestProblems.append("manifest.json lists \(TerminalText.inline(name)) twice")
+      }
       guard let (actualSize, actualDigest) = digests[name] else { continue }
       if actualSize != size {
         manifestProblems.append("\(name) has \(actualSize) bytes; the manifest says \(size)")
@@ -114,6 +121,12 @@ public enum BundleVerifier {
       if actualDigest != sha {
         manifestProblems.append("\(name) has SHA-256 \(actualDigest); the manifest says \(sha)")
       }
+    }
+    // Export archives the files in the manifest's order, the manifest last: any other order
+    // (an entry moved, one the manifest does not list) is not an export's.
+    let order = files.compactMap { $0["name"] as? String } + [EvidenceBundle.manifestName]
+    if archive.entries.map(\.name) != order {
+      manifestProblems.append("the archive's entries are not in the order manifest.json lists them")
     }
     checks.append(
       Check(

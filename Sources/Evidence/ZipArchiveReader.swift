@@ -1,3 +1,4 @@
+import Audit
 import Bytes
 import CZlib
 import Foundation
@@ -12,7 +13,15 @@ public final class ZipArchiveReader {
     public let compressedSize: UInt64
     public let size: UInt64
     public let localHeaderOffset: UInt64
+    /// The general-purpose flags and the external attributes (a Unix mode in the high half).
+    public var flags: UInt16 = 0
+    public var externalAttributes: UInt32 = 0
   }
+
+  /// How the archive departs from the layout export writes: bytes before the first entry or
+  /// after the end record, a comment, a name twice, a local header that is not its directory
+  /// record, encryption or a data descriptor, an attribute that is not a regular file's.
+  public private(set) var layoutProblems: [String] = []
 
   public let url: URL
   public let entries: [Entry]
@@ -105,13 +114,81 @@ public final class ZipArchiveReader {
         Entry(
           name: name, method: try Self.field(directory, at + 10, UInt16.self, or: broken),
           crc32: try Self.field(directory, at + 16, UInt32.self, or: broken),
-          compressedSize: compressed, size: size, localHeaderOffset: offset))
+          compressedSize: compressed, size: size, localHeaderOffset: offset,
+          flags: try Self.field(directory, at + 8, UInt16.self, or: broken),
+          externalAttributes: try Self.field(directory, at + 38, UInt32.self, or: broken)))
+      if commentLength > 0 { layoutProblems.append("the entry \(name) carries a comment") }
       at += 46 + nameLength + extraLength + commentLength
     }
     self.entries = entries
+    layoutProblems += Self.layout(
+      entries, eocd: eocd, tail: tail, fileSize: fileSize, directoryOffset: directoryOffset)
+    for entry in entries { layoutProblems += localHeaderProblems(entry) }
   }
 
   deinit { try? handle.close() }
+
+  /// What the entries and the end record say of the archive's layout.
+  static func layout(
+    _ entries: [Entry], eocd: Int, tail: [UInt8], fileSize: UInt64, directoryOffset: UInt64
+  ) -> [String] {
+    var problems: [String] = []
+    let commentLength = Int(tail.integer(at: eocd + 20, endianness: .little, as: UInt16.self) ?? 0)
+    if commentLength > 0 {
+      problems.append("the archive carries a comment of \(commentLength) bytes")
+    }
+    if eocd + 22 + commentLength != tail.count {
+      problems.append("bytes follow the end of the central directory")
+    }
+    if let first = entries.map(\.localHeaderOffset).min(), first != 0 {
+      problems.append("\(first) bytes come before the first entry")
+    }
+    var seen = Set<String>()
+    for entry in entries {
+      let shown = TerminalText.inline(entry.name)
+      if !seen.insert(entry.name).inserted { problems.append("the entry \(shown) is there twice") }
+      if entry.flags & 0x0001 != 0 { problems.append("the entry \(shown) is encrypted") }
+      if entry.flags & 0x0008 != 0 { problems.append("the entry \(shown) has a data descriptor") }
+      let mode = entry.externalAttributes >> 16
+      if mode & 0o170000 != 0o100000 || mode & 0o7111 != 0 {
+        problems.append(
+          "the entry \(shown) would be extracted as mode \(String(mode, radix: 8)), not a plain file"
+        )
+      }
+    }
+    return problems
+  }
+
+  /// The local header of an entry against its central directory record.
+  func localHeaderProblems(_ entry: Entry) -> [String] {
+    let shown = TerminalText.inline(entry.name)
+    guard let input = FileHandle(forReadingAtPath: url.path),
+      entry.localHeaderOffset <= fileSize,
+      (try? input.seek(toOffset: entry.localHeaderOffset)) != nil,
+      let local = try? input.read(upToCount: 30).map(Array.init), local.count == 30,
+      local.integer(at: 0, endianness: .little, as: UInt32.self) == 0x0403_4b50
+    else { return ["the entry \(shown) has no local header where the directory says"] }
+    defer { try? input.close() }
+    func le16(_ at: Int) -> UInt16 { local.integer(at: at, endianness: .little, as: UInt16.self)! }
+    func le32(_ at: Int) -> UInt32 { local.integer(at: at, endianness: .little, as: UInt32.self)! }
+    let nameBytes = (try? input.read(upToCount: Int(le16(26))).map(Array.init)) ?? []
+    var problems: [String] = []
+    if nameBytes != Array(entry.name.utf8) {
+      problems.append(
+        "the local header of \(shown) names “\(TerminalText.inline(String(decoding: nameBytes, as: UTF8.self)))”"
+      )
+    }
+    if le16(6) != entry.flags || le16(8) != entry.method || le32(14) != entry.crc32 {
+      problems.append("the local header of \(shown) differs from its directory record")
+    }
+    let sizes = (le32(18), le32(22))
+    if sizes != (UInt32.max, UInt32.max),
+      UInt64(sizes.0) != entry.compressedSize || UInt64(sizes.1) != entry.size
+    {
+      problems.append("the local header of \(shown) states other sizes than its directory record")
+    }
+    return problems
+  }
 
   /// A little-endian field of a header, or `damage` thrown when it lies past the header's end.
   static func field<T: FixedWidthInteger>(

@@ -215,8 +215,56 @@ final class EvidenceExportTests: XCTestCase {
   func testVerifyPassesAFreshBundle() throws {
     let (dir, store) = try copyOfStore()
     let checks = BundleVerifier.verify(try export(store, into: dir).url)
-    XCTAssertEqual(checks.count, 7)
+    XCTAssertEqual(checks.count, 8)
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+  }
+
+  func testVerifyRefusesAnArchiveLaidOutOtherwiseThanExportWritesIt() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // Each copy departs from the export's layout in one way; the bytes of every entry stay.
+    let script = #"""
+      import zipfile, sys, shutil
+      src, out = sys.argv[1], sys.argv[2]
+      def copy(name, change):
+          z = zipfile.ZipFile(src); dst = zipfile.ZipFile(out + "/" + name, "w")
+          for info in z.infolist(): change(dst, info, z.read(info))
+          dst.close()
+      def plain(dst, info, data): dst.writestr(info, data)
+      def twice(dst, info, data):
+          dst.writestr(info, data)
+          if info.filename == "session.json": dst.writestr(info, b"{}")
+      def executable(dst, info, data):
+          if info.filename == "flows.csv": info.external_attr = 0o100755 << 16
+          dst.writestr(info, data)
+      def link(dst, info, data):
+          if info.filename == "session.json": info.external_attr = 0o120777 << 16
+          dst.writestr(info, data)
+      import warnings; warnings.simplefilter("ignore")
+      copy("twice.zip", twice); copy("executable.zip", executable); copy("link.zip", link)
+      shutil.copy(src, out + "/comment.zip")
+      z = zipfile.ZipFile(out + "/comment.zip", "a"); z.comment = b"an archive comment"; z.close()
+      data = open(src, "rb").read()
+      open(out + "/prefix.zip", "wb").write(b"MZ" + bytes(62) + data)
+      at = data.index(b"flows.json")
+      open(out + "/local-name.zip", "wb").write(data[:at] + b"../evil.sh" + data[at + 10:])
+      """#
+    let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, dir.url.path]))
+    XCTAssertEqual(run.status, 0, run.error)
+    for (name, expected) in [
+      ("twice.zip", "the entry session.json is there twice"),
+      ("executable.zip", "the entry flows.csv would be extracted as mode 100755, not a plain file"),
+      ("link.zip", "the entry session.json would be extracted as mode 120777, not a plain file"),
+      ("comment.zip", "the archive carries a comment of 18 bytes"),
+      ("local-name.zip", "the local header of flows.json names “../evil.sh”"),
+    ] {
+      let checks = BundleVerifier.verify(dir.url.appendingPathComponent(name))
+      let problems = checks.flatMap(\.problems)
+      XCTAssertTrue(problems.contains(expected), "\(name): \(problems)")
+      XCTAssertFalse(checks.allSatisfy(\.holds), name)
+    }
+    let prefixed = BundleVerifier.verify(dir.url.appendingPathComponent("prefix.zip"))
+    XCTAssertFalse(prefixed.allSatisfy(\.holds), "bytes before the archive")
   }
 
   func testVerifyPassesABundleWhoseNamesASpreadsheetWouldRunAsFormulas() throws {
@@ -384,16 +432,17 @@ final class EvidenceExportTests: XCTestCase {
       let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, source.path, moved.path]))
       XCTAssertEqual(run.status, 0, run.error)
       XCTAssertEqual(try ZipArchiveReader(url: moved).entries.first?.name, "flows.json")
-      let failed = BundleVerifier.verify(moved).filter { !$0.holds }
-      if source == url {
-        XCTAssertEqual(failed, [], "\(failed)")
-      } else {
-        XCTAssertEqual(failed.count, 1, "\(failed)")
-        XCTAssertTrue(
-          failed.first?.problems.contains {
-            $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”")
-          } == true, "\(failed)")
+      // An entry out of the manifest's order is no export's archive: refused as such; the rows
+      // of flows.csv are still compared, wherever it lies.
+      let problems = BundleVerifier.verify(moved).flatMap(\.problems)
+      XCTAssertTrue(
+        problems.contains("the archive's entries are not in the order manifest.json lists them"),
+        "\(problems)")
+      let rowProblem = problems.contains {
+        $0.hasPrefix("row 4 of flows.csv") && $0.contains("bytesOut “999999”")
       }
+      XCTAssertEqual(rowProblem, source != url, "\(problems)")
+      XCTAssertEqual(problems.count, source == url ? 1 : 2, "\(problems)")
     }
   }
 
