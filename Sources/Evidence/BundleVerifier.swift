@@ -8,7 +8,21 @@ import Foundation
 public enum BundleVerifier {
   public typealias Check = VerificationCheck
 
-  public static func verify(_ url: URL) -> [Check] {
+  public static func verify(_ url: URL) -> [Check] { verify(url, trusting: nil).checks }
+
+  /// The checks, and whether (and by whom) the manifest is signed; `trusting`: the raw Ed25519
+  /// public key the signature must be by.
+  public static func verify(_ url: URL, trusting trustedKey: Data?) -> (
+    checks: [Check], signature: SignatureStanding
+  ) {
+    var standing = SignatureStanding.unsigned
+    let checks = verifyChecks(url, trustedKey: trustedKey, standing: &standing)
+    return (checks, standing)
+  }
+
+  static func verifyChecks(_ url: URL, trustedKey: Data?, standing: inout SignatureStanding)
+    -> [Check]
+  {
     let archive: ZipArchiveReader
     do { archive = try ZipArchiveReader(url: url) } catch {
       return [Check(statement: "The file is a ZIP archive.", problems: ["\(error)"])]
@@ -124,7 +138,10 @@ public enum BundleVerifier {
     }
     // Export archives the files in the manifest's order, the manifest last: any other order
     // (an entry moved, one the manifest does not list) is not an export's.
-    let order = files.compactMap { $0["name"] as? String } + [EvidenceBundle.manifestName]
+    let signed = archive.entries.contains { $0.name == EvidenceBundle.signatureName }
+    let order =
+      files.compactMap { $0["name"] as? String } + [EvidenceBundle.manifestName]
+      + (signed ? [EvidenceBundle.signatureName] : [])
     if archive.entries.map(\.name) != order {
       manifestProblems.append("the archive's entries are not in the order manifest.json lists them")
     }
@@ -133,7 +150,9 @@ public enum BundleVerifier {
         statement:
           "manifest.json lists \(AuditPresentation.count(files.count, "file")), each with the size and SHA-256 it states.",
         problems: manifestProblems))
-    let present = Set(archive.entries.map(\.name)).subtracting([EvidenceBundle.manifestName])
+    let present = Set(archive.entries.map(\.name)).subtracting([
+      EvidenceBundle.manifestName, EvidenceBundle.signatureName,
+    ])
     var setProblems: [String] = []
     for name in listed.subtracting(present).sorted() {
       setProblems.append("\(name) is in the manifest but not in the archive")
@@ -142,6 +161,12 @@ public enum BundleVerifier {
       setProblems.append("\(name) is in the archive but not in the manifest")
     }
     checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
+    if let check = signatureCheck(
+      documents[EvidenceBundle.signatureName], manifest: manifestData, trustedKey: trustedKey,
+      standing: &standing)
+    {
+      checks.append(check)
+    }
 
     // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
     var streamedSyntax: [String: String?] = [:]
@@ -258,5 +283,40 @@ public enum BundleVerifier {
     }
     reading.feed(data)
     return reading.finish().readable ? flows.items : nil
+  }
+
+  /// signature.json against manifest.json's bytes (and the key trusted, when one is given); nil
+  /// for an unsigned bundle when no key was asked for.
+  static func signatureCheck(
+    _ document: Data?, manifest: Data, trustedKey: Data?, standing: inout SignatureStanding
+  ) -> Check? {
+    guard let document else {
+      guard trustedKey != nil else { return nil }
+      return Check(
+        statement: "manifest.json is signed by the key given.",
+        problems: ["the bundle carries no signature.json"])
+    }
+    let object = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any]
+    guard let object, object["algorithm"] as? String == "Ed25519",
+      let key = (object["publicKey"] as? String).flatMap({ Data(base64Encoded: $0) }),
+      let signature = (object["signature"] as? String).flatMap({ Data(base64Encoded: $0) })
+    else {
+      return Check(
+        statement: "manifest.json's signature reads.",
+        problems: ["signature.json is not an Ed25519 signature as export writes it"])
+    }
+    let fingerprint = Ed25519Signature.fingerprint(key)
+    var problems: [String] = []
+    if !Ed25519Signature.verify(signature, of: manifest, publicKey: key) {
+      problems.append("signature.json does not sign this manifest.json")
+    }
+    if let trustedKey, trustedKey != key {
+      problems.append(
+        "signed by \(fingerprint), not by the key given (\(Ed25519Signature.fingerprint(trustedKey)))"
+      )
+    }
+    standing = .signed(fingerprint: fingerprint, byTrustedKey: trustedKey == key)
+    return Check(
+      statement: "manifest.json is signed (Ed25519, key \(fingerprint)).", problems: problems)
   }
 }

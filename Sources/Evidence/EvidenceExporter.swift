@@ -36,6 +36,8 @@ public final class EvidenceExporter {
   public var report: EvidenceReportRendering?
   /// An assessor's own catalogue instead of the project's choice.
   public var catalogueOverride: RequirementCatalogue?
+  /// An Ed25519 private key (PEM): the bundle then carries signature.json over its manifest.
+  public var signingKey: Data?
   /// Runs after everything was read and written, before the history is checked again: the seam
   /// through which a test changes the history under an export.
   public var beforeFinalCheck: (() throws -> Void)?
@@ -205,12 +207,24 @@ public final class EvidenceExporter {
       }
       let manifest = EvidenceManifest(
         sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
-      let manifestFile = try Self.write(manifest, into: folder)
-      for file in after.sorted(by: Self.byName) + [manifestFile] { try zip.add(file) }
+      var last = [try Self.write(manifest, into: folder)]
+      if let signingKey {
+        let (signature, publicKey) = try Ed25519Signature.sign(
+          Data(manifest.text.utf8), privateKeyPEM: signingKey)
+        let writer = try EvidenceFileWriter(
+          url: folder.appendingPathComponent(EvidenceBundle.signatureName))
+        try writer.write(
+          EvidenceBundle.signatureDocument(publicKey: publicKey, signature: signature)
+            .serialized() + "\n")
+        last.append(try writer.finishFile())
+      }
+      for file in after.sorted(by: Self.byName) + last { try zip.add(file) }
       try zip.finish()
       zipFinished = true
       phase("checked the history, wrote the manifest, finished the archive")
-      let names = manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
+      let names =
+        manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
+        + (signingKey == nil ? [] : [EvidenceBundle.signatureName])
       let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
       succeeded = true
       return EvidenceExportResult(

@@ -1,4 +1,5 @@
 import Audit
+import Capture
 import Evidence
 import FlowStore
 import Foundation
@@ -16,6 +17,24 @@ enum ExportCommands {
   static let mode = OptionKey<FileMode>(
     "mode", "mode", "The output's permissions, in octal (default: 600, readable by you alone).")
   static let bundle = ArgumentKey<String>("bundle", "The .zip to check.")
+  static let sign = OptionKey<PathArgument>(
+    "sign", "key.pem",
+    "Sign manifest.json with this Ed25519 private key (openssl genpkey -algorithm ed25519).")
+  static let key = OptionKey<PathArgument>(
+    "key", "public.pem", "Check the bundle's signature against this Ed25519 public key.")
+
+  /// A key file's bytes, or a sentence saying why it is none.
+  static func keyFile(_ path: String, publicOnly: Bool) throws -> Data {
+    guard let pem = FileManager.default.contents(atPath: path) else {
+      throw RefusedError("There is no readable key file \(path).")
+    }
+    guard let raw = Ed25519Signature.publicKey(pem: pem) else {
+      throw RefusedError(
+        "\(path) is not an Ed25519 key in PEM; make one with 'openssl genpkey -algorithm ed25519 -out key.pem' (and 'openssl pkey -in key.pem -pubout' for its public half)."
+      )
+    }
+    return publicOnly ? raw : pem
+  }
   static let at = OptionKey<String>(
     "at", "instant",
     "The export instant, RFC 3339, from 1970 to 2261 (default: now). The same session and instant give the same bytes."
@@ -95,7 +114,8 @@ enum ExportCommands {
         "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
       arguments: [CommonKeys.session.definition],
       options: [
-        bundleOutput.definition, force.definition, mode.definition, at.definition,
+        bundleOutput.definition, force.definition, mode.definition, sign.definition,
+        at.definition,
         AssessmentCommands.catalogueFile.definition,
         noReport.definition,
         ProjectCommands.json.definition,
@@ -119,6 +139,9 @@ enum ExportCommands {
             return EvidenceBundle.fileStem(projectName: project.name, session: session) + ".zip"
           }
           try OutputTarget.require(destination, force: parsed.flag(force))
+          if let path = try parsed.value(sign)?.text {
+            exporter.signingKey = try keyFile(path, publicOnly: false)
+          }
           if context.standardErrorIsTerminal {
             context.progress("Exporting session \(session.id)…")
           }
@@ -201,9 +224,10 @@ extension ExportCommands {
       discussion:
         "Says what holds and, for anything that does not, what and where. Exits 1 if anything fails.",
       arguments: [bundle.definition],
-      options: [ProjectCommands.json.definition],
+      options: [key.definition, ProjectCommands.json.definition],
       run: { parsed, context in
         let path = try parsed.argument(bundle)
+        let trusted = try parsed.value(key).map { try keyFile($0.text, publicOnly: true) }
         guard FileManager.default.fileExists(atPath: path) else {
           throw RefusedError("There is no file \(path).")
         }
@@ -211,11 +235,14 @@ extension ExportCommands {
           throw RefusedError(
             "\(path) is a directory; verify takes an evidence bundle, a .zip file.")
         }
-        let checks = BundleVerifier.verify(URL(fileURLWithPath: path))
+        let (checks, signature) = BundleVerifier.verify(
+          URL(fileURLWithPath: path), trusting: trusted)
         if parsed.json {
           context.printJSON(VerifyPresentation.json(path: path, checks))
         } else {
-          context.standardOutput(VerifyPresentation.text(path: path, checks))
+          context.standardOutput(
+            VerifyPresentation.text(path: path, checks)
+              + (VerifyPresentation.signatureNote(signature).map { $0 + "\n" } ?? ""))
         }
         if let refusal = VerifyPresentation.refusal(path: path, checks) {
           throw RefusedError(refusal)

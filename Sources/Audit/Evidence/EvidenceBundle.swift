@@ -107,6 +107,17 @@ public struct EvidenceBundle: Sendable {
   public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
   public static let reportName = "report.pdf"
   public static let manifestName = "manifest.json"
+  /// An Ed25519 signature of manifest.json, after it, when the bundle was signed.
+  public static let signatureName = "signature.json"
+
+  /// signature.json: what signs, with which key, the signature itself.
+  public static func signatureDocument(publicKey: Data, signature: Data) -> JSONValue {
+    .object([
+      "algorithm": .string("Ed25519"), "signs": .string(manifestName),
+      "publicKey": .string(publicKey.base64EncodedString()),
+      "signature": .string(signature.base64EncodedString()),
+    ])
+  }
 }
 
 /// The notes a bundle carries about itself, quoted by the screen and the report as written.

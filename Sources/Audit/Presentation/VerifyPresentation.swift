@@ -9,10 +9,31 @@ public struct VerificationCheck: Sendable, Hashable {
   }
 }
 
+/// Whether a bundle's manifest is signed, and whether by a key the person trusts.
+public enum SignatureStanding: Sendable, Hashable {
+  case unsigned
+  case signed(fingerprint: String, byTrustedKey: Bool)
+}
+
 /// What `tunnelvision verify` prints: a line per check, its problems under it, the last line.
 public enum VerifyPresentation {
   /// Problems listed under a check; the rest are counted.
   public static let problemsShown = 20
+
+  /// What the checks cannot say by themselves: without a signature, or one by a key not checked
+  /// against a trusted one, a bundle rebuilt with its manifest recomputed would pass them too.
+  public static func signatureNote(_ standing: SignatureStanding) -> String? {
+    switch standing {
+    case .unsigned:
+      return
+        "The bundle is not signed: one rebuilt with its files changed and its manifest recomputed would pass these checks too (export --sign KEY signs it)."
+    case .signed(let fingerprint, false):
+      return
+        "Signed by the key \(fingerprint), which was not checked against a key you trust: give verify --key PUBLIC.pem."
+    case .signed(_, true):
+      return nil
+    }
+  }
 
   public static func text(path: String, _ checks: [VerificationCheck]) -> String {
     var out = "Verifying \(path)\n"
