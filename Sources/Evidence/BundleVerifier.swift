@@ -228,14 +228,34 @@ public enum BundleVerifier {
     if flowSet.count != flowIDs.count {
       idProblems.append("flows.json lists a flow id more than once")
     }
+    let findingFlows = Dictionary(
+      findings.compactMap { f in f.id.map { ($0, Set(f.flowIDs ?? [])) } },
+      uniquingKeysWith: { a, b in a.union(b) })
     for (flow, ids) in flowFindings.sorted(by: { $0.key < $1.key }) {
-      for id in ids where !findingIDs.contains(id) {
-        idProblems.append("flow \(flow) cites \(id), which findings.json does not hold")
+      for id in ids {
+        if let cited = findingFlows[id] {
+          if !cited.contains(flow) {
+            idProblems.append("flow \(flow) cites \(id), which does not cite flow \(flow) back")
+          }
+        } else {
+          idProblems.append("flow \(flow) cites \(id), which findings.json does not hold")
+        }
       }
     }
-    for finding in findings {
-      let id = finding.id ?? "?"
-      for flow in finding.flowIDs {
+    var findingsSeen = Set<String>()
+    for (index, finding) in findings.enumerated() {
+      guard let id = finding.id else {
+        idProblems.append("finding \(index + 1) of findings.json has no string id")
+        continue
+      }
+      if !findingsSeen.insert(id).inserted {
+        idProblems.append("findings.json lists \(id) more than once")
+      }
+      guard let flowsCited = finding.flowIDs, !flowsCited.isEmpty else {
+        idProblems.append("\(id) has flowIDs that are not a non-empty list of flow ids")
+        continue
+      }
+      for flow in flowsCited {
         if !flowSet.contains(flow) {
           idProblems.append("\(id) cites flow \(flow), which flows.json does not hold")
         } else if !(flowFindings[flow] ?? []).contains(id) {
@@ -270,7 +290,26 @@ public enum BundleVerifier {
           "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).",
         problems: idProblems))
 
-    // 6. flows.csv against flows.json.
+    // 6. What the documents must agree on.
+    let session = VerifiedSessionFacts.read(documents[EvidenceBundle.sessionName])
+    let manifestFacts = VerifiedSessionFacts.read(manifestData)
+    let agreement = DocumentAgreement(
+      sessionIDs: [
+        (EvidenceBundle.manifestName, manifestFacts?.sessionID),
+        (EvidenceBundle.sessionName, session?.sessionID),
+        (EvidenceBundle.flowsName, flowsReading.outline?.sessionID),
+        (EvidenceBundle.findingsName, findingsOutline.sessionID),
+        (EvidenceBundle.captureJSONName, captureDoc.sessionID),
+      ],
+      exportedAt: [
+        (EvidenceBundle.manifestName, manifestFacts?.exportedAt),
+        (EvidenceBundle.sessionName, session?.exportedAt),
+      ],
+      startedAt: session?.startedAt, endedAt: session?.endedAt,
+      flowCount: flowsReading.outline?.flowCount, flowsListed: flows.count)
+    checks.append(Check(statement: DocumentAgreement.statement, problems: agreement.problems))
+
+    // 7. flows.csv against flows.json.
     checks.append(flowsReading.csv.check(flowCount: flows.count))
     return checks
   }

@@ -79,6 +79,9 @@ final class FlowsJSONReading {
 
   func finish() -> (syntax: String?, readable: Bool) { reading.finish() }
 
+  /// What flows.json says beside its flows, once finished.
+  var outline: VerifiedFlows? { reading.outline }
+
   private func take(_ record: EvidenceFlowRecord.Decoded) {
     csv.compare(record)
     flows.append((record.flow.id, record.findingIDs))

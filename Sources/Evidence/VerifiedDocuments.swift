@@ -1,18 +1,18 @@
 import Audit
 import Foundation
 
-/// findings.json as verify reads it: the identifiers, and what cites what. Read as leniently as
-/// the identifiers check needs: a finding without a string id is "?", flow ids that are not
-/// numbers are none, requirements that do not read are none.
+/// findings.json as verify reads it: the identifiers, and what cites what. A finding whose id is
+/// not a string, or whose flowIDs are not flow ids, reads as nil there, so that the identifiers
+/// check can name it; requirements that do not read are none.
 struct VerifiedFindings: Decodable {
   struct Finding: Decodable {
     let id: String?
-    let flowIDs: [Int64]
+    let flowIDs: [Int64]?
     enum CodingKeys: String, CodingKey { case id, flowIDs }
     init(from decoder: Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       id = try? c.decode(String.self, forKey: .id)
-      flowIDs = (try? c.decode([Int64].self, forKey: .flowIDs)) ?? []
+      flowIDs = try? c.decode([Int64].self, forKey: .flowIDs)
     }
   }
   struct Requirement: Decodable {
@@ -28,11 +28,13 @@ struct VerifiedFindings: Decodable {
   }
   let findings: [Finding]
   let requirements: [Requirement]
-  enum CodingKeys: String, CodingKey { case findings, requirements }
+  let sessionID: Int64?
+  enum CodingKeys: String, CodingKey { case findings, requirements, sessionID }
   init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     findings = try c.decode([Finding].self, forKey: .findings)
     requirements = (try? c.decode([Requirement].self, forKey: .requirements)) ?? []
+    sessionID = try? c.decode(Int64.self, forKey: .sessionID)
   }
 }
 
@@ -43,8 +45,48 @@ struct VerifiedCapture: Decodable {
   struct Flow: Decodable { let id: Int64 }
   let packets: Packets
   let flows: [Flow]
+  let sessionID: Int64?
+  enum CodingKeys: String, CodingKey { case packets, flows, sessionID }
+  init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    packets = try c.decode(Packets.self, forKey: .packets)
+    flows = try c.decode([Flow].self, forKey: .flows)
+    sessionID = try? c.decode(Int64.self, forKey: .sessionID)
+  }
 }
 
 /// flows.json as verify reads it: each flow read back as the store held it, with the findings it
-/// cites (`EvidenceFlowRecord.Decoded`).
-struct VerifiedFlows: Decodable { let flows: [EvidenceFlowRecord.Decoded] }
+/// cites (`EvidenceFlowRecord.Decoded`), and what the document says of them.
+struct VerifiedFlows: Decodable {
+  let flows: [EvidenceFlowRecord.Decoded]
+  let sessionID: Int64?, flowCount: Int?
+  enum CodingKeys: String, CodingKey { case flows, sessionID, flowCount }
+  init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    flows = try c.decode([EvidenceFlowRecord.Decoded].self, forKey: .flows)
+    sessionID = try? c.decode(Int64.self, forKey: .sessionID)
+    flowCount = try? c.decode(Int.self, forKey: .flowCount)
+  }
+}
+
+/// What session.json and manifest.json say of the session and the export, each fact nil where
+/// it does not read as its type.
+struct VerifiedSessionFacts: Decodable {
+  let sessionID: Int64?, exportedAt: String?, startedAt: String?, endedAt: String?
+  enum CodingKeys: String, CodingKey { case sessionID, exportedAt, session }
+  enum SessionKeys: String, CodingKey { case id, startedAt, endedAt }
+  init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    exportedAt = try? c.decode(String.self, forKey: .exportedAt)
+    let session = try? c.nestedContainer(keyedBy: SessionKeys.self, forKey: .session)
+    sessionID =
+      (try? session?.decode(Int64.self, forKey: .id))
+      ?? (try? c.decode(Int64.self, forKey: .sessionID))
+    startedAt = try? session?.decode(String.self, forKey: .startedAt)
+    endedAt = try? session?.decode(String.self, forKey: .endedAt)
+  }
+
+  static func read(_ data: Data?) -> VerifiedSessionFacts? {
+    data.flatMap { try? JSONDecoder().decode(VerifiedSessionFacts.self, from: $0) }
+  }
+}

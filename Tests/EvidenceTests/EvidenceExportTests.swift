@@ -1,11 +1,12 @@
 import Audit
 import Capture
-import Evidence
 import FlowStore
 import Foundation
 import Sample
 import TestSupport
 import XCTest
+
+@testable import Evidence
 
 /// Exports of the sample store through real files, checked with tools that are not ours.
 final class EvidenceExportTests: XCTestCase {
@@ -215,8 +216,63 @@ final class EvidenceExportTests: XCTestCase {
   func testVerifyPassesAFreshBundle() throws {
     let (dir, store) = try copyOfStore()
     let checks = BundleVerifier.verify(try export(store, into: dir).url)
-    XCTAssertEqual(checks.count, 8)
+    XCTAssertEqual(checks.count, 9)
+    XCTAssertTrue(checks.contains { $0.statement == DocumentAgreement.statement })
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+  }
+
+  func testVerifyNamesDocumentsThatDisagreeOnTheSessionTheExportOrTheCount() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let session = try XCTUnwrap(
+      VerifiedSessionFacts.read(
+        ZipArchiveReader(url: url).data(
+          XCTUnwrap(ZipArchiveReader(url: url).entries.first { $0.name == "session.json" }))))
+    let id = try XCTUnwrap(session.sessionID)
+    let started = try XCTUnwrap(session.startedAt)
+    let exported = try XCTUnwrap(session.exportedAt)
+    // Each copy edits one document (the manifest made to agree) as the reliability run did.
+    let cases: [(entry: String, mode: String, expected: String)] = [
+      (
+        "findings.json", "other",
+        "findings.json is of session \(id + 1); manifest.json says session \(id)"
+      ),
+      ("flows.json", "huge", "flows.json has no integer sessionID"),
+      ("capture.json", "zero", "capture.json is of session 0; manifest.json says session \(id)"),
+      ("flows.json", "count", "flows.json's flowCount is 7; it lists"),
+      (
+        "session.json", "garbage",
+        "session.json has no exportedAt instant in RFC 3339 as export writes it"
+      ),
+      (
+        "session.json", "ends",
+        "session.json's session ends at 2000-01-01T00:00:00Z, before it starts at \(started)"
+      ),
+    ]
+    let code = """
+      d=json.loads(orig)
+      if arg=='other': d['sessionID']+=1
+      elif arg=='huge': d['sessionID']=1e308
+      elif arg=='zero': d['sessionID']=0
+      elif arg=='count': d['flowCount']=7
+      elif arg=='garbage': d['exportedAt']='yesterday'
+      elif arg=='ends': d['session']['endedAt']='2000-01-01T00:00:00Z'
+      data=json.dumps(d, indent=2, sort_keys=True).encode()
+      """
+    for (entry, mode, expected) in cases {
+      let copy = dir.url.appendingPathComponent("\(mode).zip")
+      try self.copy(of: url, to: copy, replacing: entry, python: code, argument: mode)
+      let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+      XCTAssertEqual(failed.map(\.statement), [DocumentAgreement.statement], "\(mode): \(failed)")
+      let problems = failed.flatMap(\.problems)
+      XCTAssertTrue(problems.contains { $0.hasPrefix(expected) }, "\(mode): \(problems)")
+      if mode == "garbage" {
+        XCTAssertTrue(
+          problems.contains(
+            "session.json was exported at yesterday; manifest.json says \(exported)"),
+          "\(problems)")
+      }
+    }
   }
 
   func testVerifyRefusesAnArchiveLaidOutOtherwiseThanExportWritesIt() throws {
@@ -510,6 +566,56 @@ final class EvidenceExportTests: XCTestCase {
       problems.contains {
         $0.hasPrefix("FX cites flow ") && $0.hasSuffix("which does not cite FX back")
       }, "\(problems)")
+  }
+
+  func testVerifyNamesFindingsWhoseIDsOrFlowIDsDoNotReadAndCitationsNotReturned() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // Each copy edits findings.json (the manifest made to agree) in one way the reliability run
+    // found accepted; only the identifiers check can tell.
+    let code = """
+      d=json.loads(orig); f=d['findings']
+      if arg in ('null','string','huge','empty'):
+          f[0]['flowIDs']={'null':None,'string':'1','huge':[1e308],'empty':[]}[arg]
+      elif arg=='twice': f[1]['id']=f[0]['id']
+      elif arg=='noid': f[0]['id']=7
+      elif arg=='oneway': f[0]['flowIDs']=f[0]['flowIDs'][1:]
+      data=json.dumps(d, indent=2, sort_keys=True).encode()
+      """
+    let archive = try ZipArchiveReader(url: url)
+    let entry = try XCTUnwrap(archive.entries.first { $0.name == "findings.json" })
+    let findings =
+      try XCTUnwrap(
+        JSONSerialization.jsonObject(with: archive.data(entry)) as? [String: Any])["findings"]
+      as? [[String: Any]]
+    let first = try XCTUnwrap(findings?.first)
+    let firstID = try XCTUnwrap(first["id"] as? String)
+    let firstFlows = try XCTUnwrap(first["flowIDs"] as? [Int64])
+    XCTAssertGreaterThan(firstFlows.count, 1, "the one-way case drops one of several flows")
+    func problems(_ mode: String) throws -> [String] {
+      let copy = dir.url.appendingPathComponent("\(mode).zip")
+      try self.copy(of: url, to: copy, replacing: "findings.json", python: code, argument: mode)
+      let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+      XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
+      XCTAssertTrue(
+        failed.first?.statement.hasPrefix("Every flow and finding identifier cited resolves")
+          == true, "\(mode): \(failed)")
+      return failed.flatMap(\.problems)
+    }
+    for mode in ["null", "string", "huge", "empty"] {
+      let found = try problems(mode)
+      XCTAssertTrue(
+        found.contains("\(firstID) has flowIDs that are not a non-empty list of flow ids"),
+        "\(mode): \(found)")
+    }
+    XCTAssertTrue(
+      try problems("twice").contains("findings.json lists \(firstID) more than once"))
+    XCTAssertTrue(
+      try problems("noid").contains("finding 1 of findings.json has no string id"))
+    let dropped = firstFlows[0]
+    XCTAssertEqual(
+      try problems("oneway"),
+      ["flow \(dropped) cites \(firstID), which does not cite flow \(dropped) back"])
   }
 
   func testVerifyRefusesATrailingCommaThatFoundationWouldForgive() throws {
