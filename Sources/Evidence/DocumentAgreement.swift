@@ -6,8 +6,8 @@ import Foundation
 /// fact is what a document holds, nil where it holds none that reads.
 struct DocumentAgreement {
   /// Each document's session id, in the order they are named.
-  var sessionIDs: [(document: String, id: Int64?)]
-  var exportedAt: [(document: String, instant: String?)]
+  var sessionIDs: [(document: String, value: Int64?)]
+  var exportedAt: [(document: String, value: String?)]
   var startedAt: String?, endedAt: String?
   var flowCount: Int?, flowsListed: Int
 
@@ -18,22 +18,14 @@ struct DocumentAgreement {
     for (document, id) in sessionIDs where id == nil {
       problems.append("\(document) has no integer sessionID")
     }
-    let ids = sessionIDs.compactMap { fact in fact.id.map { (fact.document, $0) } }
-    if let (first, id) = ids.first {
-      for (document, other) in ids.dropFirst() where other != id {
-        problems.append("\(document) is of session \(other); \(first) says session \(id)")
-      }
+    problems += Self.disagreements(sessionIDs) {
+      "\($0) is of session \($1); \($2) says session \($3)"
     }
     for (document, instant) in exportedAt
     where instant.flatMap(Instant.parseWrittenMicroseconds) == nil {
       problems.append("\(document) has no exportedAt instant in RFC 3339 as export writes it")
     }
-    let instants = exportedAt.compactMap { fact in fact.instant.map { (fact.document, $0) } }
-    if let (first, instant) = instants.first {
-      for (document, other) in instants.dropFirst() where other != instant {
-        problems.append("\(document) was exported at \(other); \(first) says \(instant)")
-      }
-    }
+    problems += Self.disagreements(exportedAt) { "\($0) was exported at \($1); \($2) says \($3)" }
     if let startedAt, let endedAt,
       let start = Instant.parseWrittenMicroseconds(startedAt),
       let end = Instant.parseWrittenMicroseconds(endedAt), end < start
@@ -46,5 +38,15 @@ struct DocumentAgreement {
       )
     }
     return problems
+  }
+
+  /// Where a document's value differs from the first document's that holds one.
+  static func disagreements<Value: Equatable>(
+    _ facts: [(document: String, value: Value?)],
+    _ sentence: (String, Value, String, Value) -> String
+  ) -> [String] {
+    let held = facts.compactMap { fact in fact.value.map { (fact.document, $0) } }
+    guard let (first, value) = held.first else { return [] }
+    return held.dropFirst().filter { $0.1 != value }.map { sentence($0.0, $0.1, first, value) }
   }
 }
