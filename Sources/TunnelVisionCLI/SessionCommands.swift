@@ -15,19 +15,20 @@ enum SessionCommands {
   static let caTrusted = FlagKey(
     "ca-trusted", "Declare that the device trusted the local certificate authority.")
   static let endedSession = ArgumentKey<SessionID>(
-    "session", "The session's id (default: the one recording).", optional: true)
+    "session", "The session's id (default: the open one).", optional: true)
 
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "session", abstract: "Start, end, list, show and delete audit sessions.",
       discussion:
-        "A session is a named recording of one app release (or a baseline without the app). Only one session records at a time, across all projects; every connection written while it records is tagged with it.",
+        "A session is one app release's audit (or a baseline without the app). Only one session is open at a time, across all projects; every connection written to the store while it is open is tagged with it.",
       subcommands: [start, end, list, show, delete])
   }
 
   static var start: CommandDefinition {
     CommandDefinition(
-      name: "start", abstract: "Start recording a session.",
+      name: "start",
+      abstract: "Open a session; connections written from now on are tagged with it.",
       discussion:
         "The device model and system default to this machine's; inspection is off unless declared. The tool version is recorded by itself.",
       usage:
@@ -91,7 +92,7 @@ enum SessionCommands {
     CommandDefinition(
       name: "end",
       abstract:
-        "End the recording session (or the one named): tagging stops and it takes no more markers.",
+        "End the open session (or the one named): tagging stops and it takes no more markers.",
       arguments: [endedSession.definition],
       options: [ProjectCommands.json.definition],
       run: { parsed, context in
@@ -180,7 +181,7 @@ enum MarkCommand {
 
   static var definition: CommandDefinition {
     CommandDefinition(
-      name: "mark", abstract: "Place a marker in the recording session, at this instant.",
+      name: "mark", abstract: "Place a marker in the open session, at this instant.",
       discussion: "KIND is consent-given, logged-in, logged-out or other:LABEL.",
       arguments: [kind.definition],
       options: [ProjectCommands.json.definition],
