@@ -3,15 +3,19 @@ import Bytes
 import Capture
 import Foundation
 
-/// Reads a capture file into flows with their readings: the first of the importer's two passes.
+/// Reads packets into flows with their readings, one packet at a time: the importer's first pass
+/// and the recorder's reading. Nothing here looks back at an earlier packet, so a flow over
+/// (`FlowAssignment.isOver`) can be written and let go.
 struct CaptureAnalyser {
   var analysis = CaptureAnalysis()
   var assignment = FlowAssignment()
-  /// Each flow's readings, by the same index as `assignment.flows`.
+  /// Each flow's readings, by the same slot as `assignment.flows`.
   var flows: [TrackedFlow] = []
-  /// Names DNS gave addresses: when, which address, which name.
-  var resolutions: [(Int64, String, String)] = []
+  /// The names DNS gave each address so far, the latest first.
+  var names = DNSNames()
   let devices: Set<String>
+  /// Device addresses of the flows between two hosts so far, and how many flows each had.
+  var deviceCount: [String: Int] = [:]
 
   init(devices: [String]) { self.devices = Set(devices) }
 
@@ -25,13 +29,21 @@ struct CaptureAnalyser {
     return .unparseable("timestamp out of range")
   }
 
-  mutating func add(_ frame: DecodedFrame) {
+  /// A packet read into its flow.
+  struct Added {
+    let slot: Int
+    let opened: Bool
+    let packet: DissectedPacket
+  }
+
+  @discardableResult
+  mutating func add(_ frame: DecodedFrame) -> Added? {
     analysis.frames += 1
     let packet: DissectedPacket
     switch Self.importable(frame) {
     case .unparseable(let reason):
       analysis.unparseable[reason, default: 0] += 1
-      return
+      return nil
     case .packet(let p): packet = p
     }
     let micros = frame.microseconds
@@ -41,10 +53,14 @@ struct CaptureAnalyser {
     if analysis.lastMicroseconds == nil || micros > analysis.lastMicroseconds! {
       analysis.lastMicroseconds = micros
     }
-    let (flowIndex, opened) = assignment.assign(packet, at: micros)
-    if opened { flows.append(TrackedFlow()) }
-    let flow = flows[flowIndex]
-    let fromOpener = packet.source == assignment.flows[flowIndex].opener
+    let (slot, opened) = assignment.assign(packet, at: micros)
+    if opened {
+      let tracked = TrackedFlow()
+      if slot == flows.count { flows.append(tracked) } else { flows[slot] = tracked }
+      opening(slot, tracked)
+    }
+    let flow = flows[slot]
+    let fromOpener = packet.source == assignment.flows[slot].opener
     if fromOpener {
       flow.bytesFromOpener += UInt64(packet.datagram.count)
     } else {
@@ -56,6 +72,58 @@ struct CaptureAnalyser {
     case .udp: readUDP(flow, packet, fromOpener: fromOpener, at: micros)
     default: break
     }
+    return Added(slot: slot, opened: opened, packet: packet)
+  }
+
+  /// What is settled when a flow opens: its device end between two hosts, and the names DNS had
+  /// given its ends before it began.
+  private mutating func opening(_ slot: Int, _ tracked: TrackedFlow) {
+    let seen = assignment.flows[slot]
+    tracked.device = Self.deviceEnd(of: seen, devices: devices)
+    if let device = tracked.device { deviceCount[device.address, default: 0] += 1 }
+    tracked.namesOfA = names.of(seen.peers.a.address)
+    tracked.namesOfB = names.of(seen.peers.b.address)
+  }
+
+  /// The device's end of a flow between two hosts; nil for a flow to a group (multicast,
+  /// broadcast), which `groupDeviceEnd` settles.
+  static func deviceEnd(of flow: FlowAssignment.Flow, devices: Set<String>) -> FlowEndpoint? {
+    let a = flow.peers.a
+    let b = flow.peers.b
+    guard !AddressKind.isGroup(a.address), !AddressKind.isGroup(b.address) else { return nil }
+    if !devices.isEmpty {
+      if devices.contains(a.address) != devices.contains(b.address) {
+        return devices.contains(a.address) ? a : b
+      }
+    } else if !flow.openedExplicitly,
+      AddressKind.isPrivate(a.address) != AddressKind.isPrivate(b.address)
+    {
+      return AddressKind.isPrivate(a.address) ? a : b
+    }
+    return flow.opener
+  }
+
+  /// A flow to a group is the device's when its sender is a device address: otherwise another
+  /// host on the link sent it, and it reached the device (its packets are inbound).
+  static func groupDeviceEnd(of flow: FlowAssignment.Flow, known: Set<String>) -> FlowEndpoint {
+    let sender = flow.opener
+    let group = flow.peers.a == sender ? flow.peers.b : flow.peers.a
+    return known.contains(sender.address) ? sender : group
+  }
+
+  /// Device addresses: those given, else those inferred so far, the most connections first.
+  var deviceAddresses: [String] {
+    devices.isEmpty
+      ? deviceCount.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) : devices.sorted()
+  }
+
+  /// The device addresses known so far: those given, else those inferred.
+  var knownDevices: Set<String> { devices.isEmpty ? Set(deviceCount.keys) : devices }
+
+  /// The device end of the flow in `slot`, group flows settled by the devices known now.
+  func device(of slot: Int) -> FlowEndpoint {
+    flows[slot].device
+      ?? Self.groupDeviceEnd(of: assignment.flows[slot], known: knownDevices)
   }
 
   func readTCP(_ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool) {
@@ -141,7 +209,7 @@ struct CaptureAnalyser {
     if DatagramPorts.isDNS(ports.0) || DatagramPorts.isDNS(ports.1) {
       if flow.opening == nil, DNSReader.isMessage(packet.payload) { flow.opening = .dnsMessage }
       if DatagramPorts.isDNS(ports.0), let answer = DNSReader.response(packet.payload) {
-        for address in answer.addresses { resolutions.append((micros, address, answer.name)) }
+        for address in answer.addresses { names.add(answer.name, for: address) }
       }
       return
     }
@@ -203,111 +271,83 @@ struct CaptureAnalyser {
   /// Flows as the store holds them: the device side settled, DNS names given, readings set.
   mutating func finish() -> CaptureAnalysis {
     var result = analysis
-    // The device side, first of the flows between two hosts; a flow to a group (multicast,
-    // broadcast) is the device's only when its sender is a device address: otherwise another
-    // host on the link sent it, and it reached the device (its packets are inbound).
-    var deviceOf: [FlowEndpoint?] = []
-    var deviceCount: [String: Int] = [:]
-    for flow in assignment.flows {
-      let a = flow.peers.a
-      let b = flow.peers.b
-      guard !AddressKind.isGroup(a.address), !AddressKind.isGroup(b.address) else {
-        deviceOf.append(nil)
-        continue
-      }
-      var device = flow.opener
-      if !devices.isEmpty {
-        if devices.contains(a.address) != devices.contains(b.address) {
-          device = devices.contains(a.address) ? a : b
-        }
-      } else if !flow.openedExplicitly,
-        AddressKind.isPrivate(a.address) != AddressKind.isPrivate(b.address)
-      {
-        device = AddressKind.isPrivate(a.address) ? a : b
-      }
-      deviceOf.append(device)
-      deviceCount[device.address, default: 0] += 1
-    }
-    let known = devices.isEmpty ? Set(deviceCount.keys) : devices
-    for (i, flow) in assignment.flows.enumerated() where deviceOf[i] == nil {
-      let sender = flow.opener
-      let group = flow.peers.a == sender ? flow.peers.b : flow.peers.a
-      deviceOf[i] = known.contains(sender.address) ? sender : group
-    }
     result.devicesInferred = devices.isEmpty
-    result.deviceAddresses =
-      devices.isEmpty
-      ? deviceCount.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map(\.key) : devices.sorted()
-    let sortedResolutions = resolutions.sorted { $0.0 < $1.0 }
+    result.deviceAddresses = deviceAddresses
     // At its size: grown by doubling, 20 000 flows held their last two copies at once (13 MB).
     result.flows.reserveCapacity(flows.count)
-    for (i, flow) in flows.enumerated() {
-      let device = deviceOf[i]!
-      let seen = assignment.flows[i]
-      let server = seen.peers.a == device ? seen.peers.b : seen.peers.a
-      let deviceOpened = device == seen.opener
-      var stored = StoredFlow(
-        ipProtocol: seen.ipProtocol, peers: seen.peers,
-        firstSeen: Instant.date(microseconds: seen.first),
-        lastSeen: Instant.date(microseconds: seen.last),
-        bytesOut: deviceOpened ? flow.bytesFromOpener : flow.bytesToOpener,
-        bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener,
-        packetCount: seen.packets, tlsStatus: .plaintext)
-      stored.streamOpening = flow.opening
-      if let hello = flow.clientHello {
-        stored.sni = hello.serverName
-        stored.clientTLS = hello.offer
-        if hello.serverName != nil { result.namesFromSNI += 1 }
-      } else if let quic = flow.quicOffer {
-        stored.sni = quic.serverName
-        stored.clientTLS = quic.offer
-        if quic.serverName != nil { result.namesFromQUIC += 1 }
+    for slot in flows.indices {
+      let tracked = flows[slot]
+      let device = device(of: slot)
+      let stored = stored(slot, device: device)
+      if tracked.clientHello?.serverName != nil {
+        result.namesFromSNI += 1
+      } else if tracked.clientHello == nil, tracked.quicOffer?.serverName != nil {
+        result.namesFromQUIC += 1
       }
-      switch flow.answer {
-      case .hello(let version, let cipher, _, _)?:
-        stored.serverTLS = .negotiated(
-          version: version, cipherSuite: cipher, fromHelloRetryRequest: flow.sawRetry,
-          source: .serverHello)
-      case .alert(let code)?: stored.serverTLS = .refused(alert: code)
-      case nil: break
-      }
-      if let v = flow.quicServerVersion {
-        stored.quic = QUICReading(version: v, end: .server)
-      } else if let v = flow.quicClientVersion {
-        stored.quic = QUICReading(version: v, end: .client)
-      }
-      (stored.tlsStatus, stored.tlsStatusBasis) = Self.status(of: stored, serverPort: server.port)
-      if !flow.chain.isEmpty {
-        stored.serverCertificate = .presented(
-          chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
-      } else if flow.resumed {
-        stored.serverCertificate = .notSent(.sessionResumed)
-      } else if case .hello(let version, _, _, _)? = flow.answer,
-        version == .tls13 || stored.quic != nil
-      {
-        stored.serverCertificate = .encryptedInHandshake
-      } else if case .refused? = stored.serverTLS {
-        stored.serverCertificate = .noNegotiation
-      } else if stored.quic?.end == .server {
-        stored.serverCertificate = .encryptedInHandshake
-      }
-      // Names DNS gave the server's address before the flow began, the latest first.
-      if !(server.port == 53 || server.port == 5353) {
-        var names: [String] = []
-        for (when, address, name) in sortedResolutions.reversed()
-        where when <= seen.first && address == server.address && !names.contains(name) {
-          names.append(name)
-        }
-        if let first = names.first {
-          stored.dnsName = first
-          stored.dnsOtherNames = Array(names.dropFirst())
-          if stored.sni == nil { result.namesFromDNS += 1 }
-        }
-      }
+      if stored.dnsName != nil, stored.sni == nil { result.namesFromDNS += 1 }
       result.flows.append(CaptureAnalysis.Flow(flow: stored, device: device))
     }
     result.flowCount = result.flows.count
     return result
+  }
+
+  /// The flow in `slot` as the store holds it, `device` being its device end: what was read of
+  /// it so far.
+  func stored(_ slot: Int, device: FlowEndpoint) -> StoredFlow {
+    let flow = flows[slot]
+    let seen = assignment.flows[slot]
+    let server = seen.peers.a == device ? seen.peers.b : seen.peers.a
+    let deviceOpened = device == seen.opener
+    var stored = StoredFlow(
+      ipProtocol: seen.ipProtocol, peers: seen.peers,
+      firstSeen: Instant.date(microseconds: seen.first),
+      lastSeen: Instant.date(microseconds: seen.last),
+      bytesOut: deviceOpened ? flow.bytesFromOpener : flow.bytesToOpener,
+      bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener,
+      packetCount: seen.packets, tlsStatus: .plaintext)
+    stored.streamOpening = flow.opening
+    if let hello = flow.clientHello {
+      stored.sni = hello.serverName
+      stored.clientTLS = hello.offer
+    } else if let quic = flow.quicOffer {
+      stored.sni = quic.serverName
+      stored.clientTLS = quic.offer
+    }
+    switch flow.answer {
+    case .hello(let version, let cipher, _, _)?:
+      stored.serverTLS = .negotiated(
+        version: version, cipherSuite: cipher, fromHelloRetryRequest: flow.sawRetry,
+        source: .serverHello)
+    case .alert(let code)?: stored.serverTLS = .refused(alert: code)
+    case nil: break
+    }
+    if let v = flow.quicServerVersion {
+      stored.quic = QUICReading(version: v, end: .server)
+    } else if let v = flow.quicClientVersion {
+      stored.quic = QUICReading(version: v, end: .client)
+    }
+    (stored.tlsStatus, stored.tlsStatusBasis) = Self.status(of: stored, serverPort: server.port)
+    if !flow.chain.isEmpty {
+      stored.serverCertificate = .presented(
+        chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
+    } else if flow.resumed {
+      stored.serverCertificate = .notSent(.sessionResumed)
+    } else if case .hello(let version, _, _, _)? = flow.answer,
+      version == .tls13 || stored.quic != nil
+    {
+      stored.serverCertificate = .encryptedInHandshake
+    } else if case .refused? = stored.serverTLS {
+      stored.serverCertificate = .noNegotiation
+    } else if stored.quic?.end == .server {
+      stored.serverCertificate = .encryptedInHandshake
+    }
+    // Names DNS gave the server's address before the flow began, the latest first.
+    let names = server == seen.peers.a ? flow.namesOfA : flow.namesOfB
+    if !(server.port == 53 || server.port == 5353), let first = names.first {
+      stored.dnsName = first
+      stored.dnsOtherNames = Array(names.dropFirst())
+    }
+    return stored
   }
 
   /// The status follows what was read of the flow; only where nothing that tells was read does

@@ -18,6 +18,26 @@ final class TrackedFlow {
   /// A TLS ≤ 1.2 server resumed the session the client offered: it sent no certificate.
   var resumed = false
   var quicOffer: ClientHelloReading?
+  /// The device's end, settled when the flow opened; nil for a flow to a group.
+  var device: FlowEndpoint?
+  /// The names DNS had given each end's address when the flow began, the latest first.
+  var namesOfA: [String] = [], namesOfB: [String] = []
+}
+
+/// The names DNS responses gave addresses, the latest first, a few per address.
+struct DNSNames {
+  static let perAddress = 16
+  private var byAddress: [String: [String]] = [:]
+
+  mutating func add(_ name: String, for address: String) {
+    var names = byAddress[address, default: []]
+    if names.first == name { return }
+    names.removeAll { $0 == name }
+    names.insert(name, at: 0)
+    byAddress[address] = Array(names.prefix(Self.perAddress))
+  }
+
+  func of(_ address: String) -> [String] { byAddress[address] ?? [] }
 }
 
 /// TCP bytes of one direction in order, from out-of-order and retransmitted segments, up to a bound.
