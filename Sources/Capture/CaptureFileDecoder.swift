@@ -14,6 +14,18 @@ public struct DecodedFrame: Sendable {
   public let section: Int
   /// Where its record or block begins in the file.
   public var offset: UInt64 = 0
+
+  public init(
+    microseconds: Int64, linkType: UInt32, data: Data, originalLength: UInt32, section: Int = 0,
+    offset: UInt64 = 0
+  ) {
+    self.microseconds = microseconds
+    self.linkType = linkType
+    self.data = data
+    self.originalLength = originalLength
+    self.section = section
+    self.offset = offset
+  }
 }
 
 /// A pcapng section's environment facts.

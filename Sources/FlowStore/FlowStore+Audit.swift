@@ -275,6 +275,17 @@ extension FlowStore {
     }
   }
 
+  /// Adds a line to an open session's notes (the recorder's facts of how it was recorded).
+  public func appendNote(_ line: String, toOpenSession id: Int64) throws {
+    try wrap {
+      try db.run(
+        """
+        UPDATE audit_sessions SET notes = CASE WHEN notes = '' THEN ? ELSE notes || char(10) || ? END
+        WHERE id = ? AND ended_at IS NULL
+        """, [.text(line), .text(line), .integer(id)])
+    }
+  }
+
   /// The open session, with its project's name.
   public func auditRecording() throws -> AuditRecording? {
     try wrap {
@@ -462,6 +473,10 @@ public struct HistoryMark: Sendable, Equatable {
 
 extension FlowStore {
   /// Costs a read of the database header, where a session's fingerprint reads every packet row.
+  /// `PRAGMA data_version`: it changes when another connection commits (the recorder's cheap
+  /// look for a session started or ended, a marker placed).
+  public func othersDataVersion() throws -> Int64 { try wrap { try db.dataVersion() } }
+
   public func historyMark() throws -> HistoryMark {
     try wrap { HistoryMark(dataVersion: try db.dataVersion(), ownChanges: db.totalChanges) }
   }

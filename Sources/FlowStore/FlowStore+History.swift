@@ -87,17 +87,20 @@ extension FlowStore {
 
   /// Writes a flow. A new flow (id 0) is inserted and tagged, in the same statement, with the
   /// audit session open at that moment; an existing one is updated and, if untagged, tagged
-  /// with the session open now (it was active while that session recorded). Returns the id.
+  /// with the session open now (it was active while that session recorded). A flow whose latest
+  /// packet came before the open session started is not tagged: the recorder writes what it read
+  /// a moment ago, and that moment may precede the session. Returns the id.
   @discardableResult
   public func upsertFlow(_ flow: StoredFlow) throws -> Int64 {
     let values = FlowRow.values(of: flow).values(of: FlowColumn.written)
+    let latest = SQLiteValue.integer(Instant.nanoseconds(flow.lastSeen))
     return try wrap {
       let id: Int64
       if flow.id == 0 {
-        try db.run(Self.insertFlow, values)
+        try db.run(Self.insertFlow, values + [latest])
         id = db.lastInsertRowID
       } else {
-        try db.run(Self.updateFlow, values + [.integer(flow.id)])
+        try db.run(Self.updateFlow, values + [latest, .integer(flow.id)])
         id = flow.id
         try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
       }
@@ -112,7 +115,9 @@ extension FlowStore {
     }
   }
 
-  private static let openAuditSession = "(SELECT id FROM audit_sessions WHERE ended_at IS NULL)"
+  /// The session open now, if it started before the flow's latest packet (bound to the `?`).
+  private static let openAuditSession =
+    "(SELECT id FROM audit_sessions WHERE ended_at IS NULL AND started_at <= ?)"
 
   private static let insertFlow = """
     INSERT INTO flows (\(FlowColumn.written.map(\.name).joined(separator: ", ")), \

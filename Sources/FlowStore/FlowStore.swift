@@ -198,6 +198,11 @@ public final class FlowStore {
     }
   }
 
+  /// How long a write waits for another process's (SQLite's busy timeout; 10 s unless set).
+  public func setBusyTimeout(seconds: Int) {
+    db.setBusyTimeout(milliseconds: Int32(clamping: seconds * 1000))
+  }
+
   /// Runs `body` in one immediate transaction.
   public func transaction<T>(_ body: () throws -> T) throws -> T {
     try wrap { try db.immediateTransaction(body) }

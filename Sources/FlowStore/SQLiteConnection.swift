@@ -114,6 +114,9 @@ public final class SQLiteConnection {
 
   public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+  /// How long a statement waits for another connection's write to end before it fails as busy.
+  public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
   /// `BEGIN IMMEDIATE … COMMIT`, rolled back if the body throws. Inside a transaction
   /// already open, the body joins it.
   public func immediateTransaction<T>(_ body: () throws -> T) throws -> T {

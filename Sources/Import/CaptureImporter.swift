@@ -24,7 +24,7 @@ public enum CaptureImportError: Error, Sendable, Hashable, CustomStringConvertib
         "The marker “\(AuditPresentation.markerName(kind))” at \(Instant.rfc3339(date)) lies outside the capture; a marker must fall between its first and its last packet."
     case .sessionRecording(let id):
       return
-        "Session \(id) is recording; an import creates a session of its own, and only one can be open. End it first."
+        "Session \(id) is open; an import creates a session of its own, and only one can be open. End it first."
     case .writeFailed(let reason):
       return "The import could not be written (\(reason)); nothing was kept."
     }

@@ -25,9 +25,9 @@ enum BenchCommand {
     CommandDefinition(
       name: "bench",
       abstract:
-        "Measure export, report, verify and import on the reference workload, as ratios to this machine's floor.",
+        "Measure export, report, verify, import and record on the reference workload, as ratios to this machine's floor.",
       discussion:
-        "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify and import run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
+        "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify, import and record (the capture replayed through a pipe) run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
       options: [
         scale.definition, repeats.definition, jsonOutput.definition, keep.definition,
         ProjectCommands.json.definition,
@@ -108,7 +108,9 @@ struct Bench {
     var generate: Double = 0
     var floor: Double = 0
     var exportBundle: Run? = nil, exportReport: Run? = nil, verify: Run? = nil,
-      importRun: Run? = nil
+      importRun: Run? = nil, recordRun: Run? = nil
+    /// The merged capture's bytes, and the packets import and record kept of it.
+    var mergedBytes: UInt64 = 0, importedPackets = 0, recordedFromPipe = 0
     var tshark: Double? = nil
     var archiveBytes: UInt64 = 0, archiveWithReport: UInt64 = 0
     var layout: Double = 0, drawing: Double = 0, pages = 0
@@ -269,6 +271,22 @@ struct Bench {
       "--store", importStore.path, "import", merged.path, "--project", "Bench", "--baseline",
       "--json",
     ])
+    w.mergedBytes = size(merged)
+    w.importedPackets = try FlowStore(directory: importStore, reading: true).historyPacketCount()
+    // Record: the same file replayed through a pipe, as `tcpdump -U -w - | tunnelvision record
+    // --read -` gives it; the shell's peak is the larger of its children's (the recorder's).
+    note("[\(w.label)] recording it from a pipe")
+    let recordStore = dir.appendingPathComponent("record-store")
+    w.recordRun = try child(
+      [
+        "-c", "cat \"$1\" | \"$0\" --store \"$2\" record --read - --quiet --json >/dev/null",
+        executable, merged.path, recordStore.path,
+      ], program: "/bin/sh")
+    if w.recordRun?.status != 0 {
+      throw RefusedError(
+        "The benchmark's step 'record --read -' failed (exit \(w.recordRun?.status ?? -1)).")
+    }
+    w.recordedFromPipe = try FlowStore(directory: recordStore, reading: true).historyPacketCount()
     if ExternalToolPath.find("tshark") != nil {
       note("[\(w.label)] tshark reading the same file")
       w.tshark = try child(
@@ -448,6 +466,12 @@ struct BenchResult {
           w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" }
             ?? "  (tshark not installed)")
       }
+      if let run = w.recordRun {
+        row(
+          "record from a pipe", run,
+          "  \(Self.f(Double(w.mergedBytes) / 1e6 / max(run.wall, 1e-6), 0)) MB/s, \(w.importedPackets - w.recordedFromPipe) packets lost"
+        )
+      }
       notes.append([
         "report layout / drawing", w.label,
         "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s",
@@ -490,6 +514,10 @@ struct BenchResult {
             "verify": run(w.verify),
             "import": run(w.importRun), "tsharkSeconds": w.tshark.map(JSONValue.double) ?? .null,
             "exportWithReportOverFloor": .double((w.exportReport?.wall ?? 0) / max(w.floor, 1e-6)),
+            "recordFromPipe": run(w.recordRun),
+            "recordMegabytesPerSecond": .double(
+              Double(w.mergedBytes) / 1e6 / max(w.recordRun?.wall ?? 0, 1e-6)),
+            "recordPacketsLost": .int(w.importedPackets - w.recordedFromPipe),
             "importOverTshark": w.tshark.map { .double((w.importRun?.wall ?? 0) / max($0, 1e-6)) }
               ?? .null,
             "report": .object([

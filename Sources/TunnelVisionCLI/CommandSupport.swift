@@ -1,6 +1,7 @@
 import Audit
 import FlowStore
 import Foundation
+import Record
 
 /// What every command needs: the store, and projects and sessions named on the command line.
 struct CommandSupport {
@@ -122,7 +123,8 @@ extension CommandSupport {
     return ProjectOverview(
       project: project, sessions: sessions, connectionCounts: counts,
       recording: try store.auditRecording(), catalogueIdentifier: catalogue,
-      catalogueIsDefault: project.catalogueVersion == nil)
+      catalogueIsDefault: project.catalogueVersion == nil,
+      recorder: RecorderLock.running(storeDirectory: store.directory))
   }
 
   func overview(of session: AuditSession, in store: FlowStore) throws -> SessionOverview {
@@ -131,7 +133,8 @@ extension CommandSupport {
       session: session, projectName: project?.name ?? "project \(session.projectID)",
       markers: try store.markers(forSession: session.id),
       connectionCount: try store.flowCount(inAuditSession: session.id),
-      otherSessions: try store.auditSessions(forProject: session.projectID))
+      otherSessions: try store.auditSessions(forProject: session.projectID),
+      recorder: RecorderLock.running(storeDirectory: store.directory))
   }
 }
 

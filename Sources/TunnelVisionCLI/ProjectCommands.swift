@@ -2,6 +2,7 @@ import Audit
 import Evidence
 import FlowStore
 import Foundation
+import Record
 
 enum ProjectCommands {
   static let json = CommonKeys.json
@@ -120,17 +121,20 @@ enum ProjectCommands {
           ($0, sessionCount: try store.auditSessions(forProject: $0.id).count)
         }
         let recording = try store.auditRecording()
+        let recorder = RecorderLock.running(storeDirectory: store.directory)
         if parsed.json {
           return context.printJSON(
             .array(
               rows.map { project, count in
-                .object([
+                let open = recording?.session.projectID == project.id
+                return .object([
                   "id": .int(project.id), "name": .string(project.name), "sessions": .int(count),
-                  "recording": .bool(recording?.session.projectID == project.id),
+                  "sessionOpen": .bool(open), "recording": .bool(open && recorder != nil),
                 ])
               }))
         }
-        context.standardOutput(ProjectPresentation.list(rows, recording: recording))
+        context.standardOutput(
+          ProjectPresentation.list(rows, recording: recording, recorder: recorder))
       })
   }
 

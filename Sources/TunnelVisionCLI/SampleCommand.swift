@@ -2,6 +2,7 @@ import Audit
 import Capture
 import FlowStore
 import Foundation
+import Record
 import Sample
 
 enum SampleCommand {
@@ -132,12 +133,19 @@ enum StorageCommand {
         let manager = StorageManager(store: store)
         let settings = try settings(parsed)
         let usage = try manager.usage()
-        let plan = try manager.plan(settings, recordingSequence: nil, now: context.now())
+        let plan = try manager.plan(
+          settings, recordingSequence: try recordingSequence(store), now: context.now())
         if parsed.json {
           return context.printJSON(StoragePresentation.json(usage, settings: settings, plan: plan))
         }
         context.standardOutput(StoragePresentation.text(usage, settings: settings, plan: plan))
       })
+  }
+
+  /// The file a running recorder writes (the newest claimed): never deleted while it is written.
+  static func recordingSequence(_ store: FlowStore) throws -> UInt32? {
+    guard RecorderLock.running(storeDirectory: store.directory) != nil else { return nil }
+    return try store.highestCaptureFileSequence()
   }
 
   static var enforce: CommandDefinition {
@@ -150,9 +158,10 @@ enum StorageCommand {
         let store = try CommandSupport(parsed: parsed, context: context).openStore(writing: true)
         let manager = StorageManager(store: store)
         // The plan `storage` shows, carried out.
+        let recording = try recordingSequence(store)
         let plan = try manager.plan(
-          try settings(parsed), recordingSequence: nil, now: context.now())
-        let outcome = try manager.enforce(plan, recordingSequence: nil)
+          try settings(parsed), recordingSequence: recording, now: context.now())
+        let outcome = try manager.enforce(plan, recordingSequence: recording)
         if parsed.json {
           return context.printJSON(
             .object([

@@ -1,6 +1,7 @@
 import Audit
 import FlowStore
 import Foundation
+import Record
 
 enum SessionCommands {
   static let baseline = FlagKey(
@@ -61,7 +62,9 @@ enum SessionCommands {
             SessionPresentation.json(try support.overview(of: session, in: store)))
         }
         context.print(
-          SessionPresentation.started(session, projectName: project.name, zone: context.timeZone))
+          SessionPresentation.started(
+            session, projectName: project.name, zone: context.timeZone,
+            recorder: RecorderLock.running(storeDirectory: store.directory)))
       })
   }
 

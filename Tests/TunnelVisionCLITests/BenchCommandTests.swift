@@ -17,7 +17,7 @@ final class BenchCommandTests: XCTestCase {
     let heading = try XCTUnwrap(lines.first { $0.hasPrefix("step ") })
     let ratioColumn = try XCTUnwrap(heading.range(of: "ratio")).lowerBound.utf16Offset(in: heading)
     let steps = lines.filter { $0.contains("×floor") || $0.hasPrefix("floor ") }
-    XCTAssertEqual(steps.count, 10, result.output)
+    XCTAssertEqual(steps.count, 12, result.output)
     for line in steps {
       let around = String(
         decoding: Array(line.utf16.dropFirst(ratioColumn - 1).prefix(2)), as: UTF16.self)
@@ -40,7 +40,7 @@ final class BenchCommandTests: XCTestCase {
     let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
     XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
     for w in workloads {
-      for key in ["exportWithoutReport", "exportWithReport", "verify", "import"] {
+      for key in ["exportWithoutReport", "exportWithReport", "verify", "import", "recordFromPipe"] {
         let run = try XCTUnwrap(w[key] as? [String: Double], key)
         XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, key)
         XCTAssertGreaterThan(run["peakMegabytes"] ?? 0, 1, key)
@@ -48,6 +48,9 @@ final class BenchCommandTests: XCTestCase {
       XCTAssertGreaterThan((w["report"] as? [String: Any])?["pages"] as? Int ?? 0, 8)
       XCTAssertGreaterThan(w["archiveWithReportBytes"] as? Int ?? 0, w["archiveBytes"] as? Int ?? 0)
       XCTAssertGreaterThan(w["floorSeconds"] as? Double ?? 0, 0)
+      XCTAssertEqual(
+        w["recordPacketsLost"] as? Int, 0, "a pipe holds the stream back, nothing is lost")
+      XCTAssertGreaterThan(w["recordMegabytesPerSecond"] as? Double ?? 0, 0)
     }
   }
 

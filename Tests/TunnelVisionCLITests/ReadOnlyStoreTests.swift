@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A store an assessor can only read (a read-only mount of evidence handed over) is read as it is:
-/// every reading command works on it, and a writing one says it needs write access.
-final class ReadOnlyStoreTests: XCTestCase {
+extension XCTestCase {
   /// Skips with a message where the test cannot run; under CI (which runs as root) it must.
   func requireRoot(_ what: String) throws {
     guard getuid() != 0 else { return }
@@ -13,7 +11,11 @@ final class ReadOnlyStoreTests: XCTestCase {
     }
     throw XCTSkip("\(what) needs root; CI runs it")
   }
+}
 
+/// A store an assessor can only read (a read-only mount of evidence handed over) is read as it is:
+/// every reading command works on it, and a writing one says it needs write access.
+final class ReadOnlyStoreTests: XCTestCase {
   func testEveryReadingCommandReadsAStoreOnAReadOnlyMountAndAWritingOneSaysWhy() throws {
     try requireRoot("a read-only bind mount")
     let binary = try TunnelVisionBinary.url()

@@ -43,11 +43,15 @@ public struct ProjectOverview: Sendable, Hashable {
   public let recording: AuditRecording?
   public let catalogueIdentifier: String  // the project's choice or the default
   public let catalogueIsDefault: Bool
+  /// The recorder running on the store, if one runs.
+  public let recorder: RecorderClaim?
 
   public init(
     project: AuditProject, sessions: [AuditSession], connectionCounts: [Int64: Int],
-    recording: AuditRecording?, catalogueIdentifier: String, catalogueIsDefault: Bool
+    recording: AuditRecording?, catalogueIdentifier: String, catalogueIsDefault: Bool,
+    recorder: RecorderClaim? = nil
   ) {
+    self.recorder = recorder
     self.project = project
     self.sessions = sessions
     self.connectionCounts = connectionCounts
@@ -62,13 +66,17 @@ public struct ProjectOverview: Sendable, Hashable {
 }
 
 public enum ProjectPresentation {
-  /// An open session's status. Nothing records on this build (the recorder is yet to come), so
-  /// an open session is never said to be recording.
-  public static let recordingBadge = "○ Open, nothing is recording"
+  /// An open session's status: recording only while a recorder runs on the store.
+  public static func openBadge(_ recorder: RecorderClaim?) -> String {
+    guard let recorder else { return notRecordingBadge }
+    return "● Recording on \(TerminalText.inline(recorder.sourceName))"
+  }
+  public static let notRecordingBadge = "○ Open, nothing is recording"
 
-  /// `project list`: a line a project, its sessions counted; the recording one badged.
+  /// `project list`: a line a project, its sessions counted; the open one badged.
   public static func list(
-    _ projects: [(AuditProject, sessionCount: Int)], recording: AuditRecording?
+    _ projects: [(AuditProject, sessionCount: Int)], recording: AuditRecording?,
+    recorder: RecorderClaim? = nil
   ) -> String {
     guard !projects.isEmpty else {
       return
@@ -78,7 +86,7 @@ public enum ProjectPresentation {
       [
         String(project.id), project.name,
         AuditPresentation.count(count, "session")
-          + (recording?.session.projectID == project.id ? "  " + recordingBadge : ""),
+          + (recording?.session.projectID == project.id ? "  " + openBadge(recorder) : ""),
       ]
     }
     return TextColumns(rightAligned: [0]).lines(rows).map { $0 + "\n" }.joined()

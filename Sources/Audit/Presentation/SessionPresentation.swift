@@ -8,10 +8,13 @@ public struct SessionOverview: Sendable, Hashable {
   public let connectionCount: Int
   /// The project's other sessions, newest first: those this one can be compared with are chosen here.
   public let otherSessions: [AuditSession]
+  /// The recorder running on the store, if one runs.
+  public let recorder: RecorderClaim?
   public init(
     session: AuditSession, projectName: String, markers: [SessionMarker], connectionCount: Int,
-    otherSessions: [AuditSession] = []
+    otherSessions: [AuditSession] = [], recorder: RecorderClaim? = nil
   ) {
+    self.recorder = recorder
     self.session = session
     self.projectName = projectName
     self.markers = markers
@@ -29,6 +32,11 @@ public struct SessionOverview: Sendable, Hashable {
 public enum SessionPresentation {
   public static let recordingFooter =
     "While this session records, every connection the device makes is tagged with it, whichever app makes it."
+
+  /// Which recorder writes an open session's traffic.
+  public static func recordingBy(_ recorder: RecorderClaim, zone: TimeZone) -> String {
+    "Recording on \(TerminalText.inline(recorder.sourceName)): 'tunnelvision record' (pid \(recorder.processID)) has run since \(AuditPresentation.dateTime(recorder.since, in: zone)); from now on each connection it sees is tagged with this session."
+  }
   public static let endedFooter =
     "Its connections and captures are kept as evidence, outside the storage limits, until the session is deleted."
   public static let closedToMarkers =
@@ -67,10 +75,11 @@ public enum SessionPresentation {
 
     out += "\nStatus\n"
     out +=
-      "  \(s.isOpen ? ProjectPresentation.recordingBadge : "Ended") · \(AuditPresentation.count(o.connectionCount, "connection"))\n"
+      "  \(s.isOpen ? ProjectPresentation.openBadge(o.recorder) : "Ended") · \(AuditPresentation.count(o.connectionCount, "connection"))\n"
     out += "  Started  \(AuditPresentation.dateTime(s.startedAt, in: zone))\n"
     if let end = s.endedAt { out += "  Ended    \(AuditPresentation.dateTime(end, in: zone))\n" }
-    out += "  \(s.isOpen ? recordingFooter : endedFooter)\n"
+    out +=
+      "  \(s.isOpen ? (o.recorder == nil ? nothingRecording : recordingFooter) : endedFooter)\n"
     if !s.isOpen {
       out += "\nEvidence bundle\n  \(evidenceRow(s))\n"
       let others = o.comparable
@@ -187,21 +196,21 @@ public enum SessionPresentation {
     return .object(object)
   }
 
-  public static func started(_ session: AuditSession, projectName: String, zone: TimeZone)
-    -> String
-  {
+  public static func started(
+    _ session: AuditSession, projectName: String, zone: TimeZone, recorder: RecorderClaim? = nil
+  ) -> String {
     """
     Started session \(session.id): \(AuditPresentation.sessionName(session.kind)) in \(projectName), at \(AuditPresentation.clock(session.startedAt, in: zone)).
-    \(nothingRecording)
+    \(recorder.map { recordingBy($0, zone: zone) } ?? nothingRecording)
     \(method(for: session.kind))
     \(PinningEvidence(session.inspection).forecast)
     """
   }
 
   /// Said of an open session while no recorder runs: it holds what is written into the history
-  /// while it is open, and on this machine nothing writes traffic there live.
+  /// while it is open, and nothing writes there now.
   public static let nothingRecording =
-    "Nothing is recording: no recorder runs on this machine, so this session holds no traffic while it is open. To make evidence of a capture, end it and import the capture ('tunnelvision import FILE --project PROJECT …'), which makes a session of its own."
+    "Nothing is recording: no recorder runs on this store, so this session holds no traffic yet. Start one in another terminal ('tunnelvision record --interface IF', as root), or end this session and import a capture made elsewhere ('tunnelvision import FILE --project PROJECT …'), which makes a session of its own."
 
   public static func ended(_ o: SessionOverview, zone: TimeZone) -> String {
     "Ended session \(o.session.id) (\(AuditPresentation.sessionName(o.session.kind))) of \(o.projectName) at \(AuditPresentation.clock(o.session.endedAt ?? o.session.startedAt, in: zone)), with \(AuditPresentation.count(o.connectionCount, "connection")). \(endedConsequence)"
@@ -236,12 +245,12 @@ extension SessionPresentation {
       }
       return [
         String(session.id), AuditPresentation.sessionName(session.kind),
-        session.isOpen ? ProjectPresentation.recordingBadge : "Ended",
+        session.isOpen ? ProjectPresentation.openBadge(o.recorder) : "Ended",
         AuditPresentation.count(o.connectionCounts[session.id] ?? 0, "connection"), span,
       ]
     }
     return TextColumns(
-      rightAligned: [0], minimumWidths: [2: ProjectPresentation.recordingBadge.count]
+      rightAligned: [0], minimumWidths: [2: ProjectPresentation.notRecordingBadge.count]
     ).lines(rows)
   }
 

@@ -1,0 +1,230 @@
+import Audit
+import Capture
+import FlowStore
+import Foundation
+import Import
+
+/// What a recording asks for besides its source.
+public struct RecordingRequest: Sendable {
+  public var devices: [String]
+  /// Stop after this long; nil: until interrupted or the source ends.
+  public var duration: TimeInterval?
+  public var rotationBytes: UInt64
+  public var retention: RetentionSettings
+  /// Retention is applied at each rotation and at least this often.
+  public var retentionInterval: TimeInterval
+
+  public init(
+    devices: [String] = [], duration: TimeInterval? = nil,
+    rotationBytes: UInt64 = PcapWriter.defaultRotationBytes,
+    retention: RetentionSettings = .default, retentionInterval: TimeInterval = 600
+  ) {
+    self.devices = devices
+    self.duration = duration
+    self.rotationBytes = rotationBytes
+    self.retention = retention
+    self.retentionInterval = retentionInterval
+  }
+}
+
+/// Records a capture into the store as it arrives: every connection written when it opens and
+/// again as it goes, its packets into the store's capture files, each connection let go once no
+/// packet can join it. The store's tagging rule (`upsertFlow`) ties what is written while an
+/// audit session is open to that session; another process opens and ends sessions, and places
+/// markers, while this one runs. What was committed is sound whenever the process ends: packet
+/// bytes reach their file before the rows that point at them.
+public final class Recorder: @unchecked Sendable {
+  /// At most this long between a packet read and its row committed.
+  static let commitInterval: TimeInterval = 0.2
+  static let tickInterval: TimeInterval = 1
+
+  let store: FlowStore
+  let capture: PacketCapture
+  let request: RecordingRequest
+  private let queue = FrameQueue()
+  private var tracker: FlowTracker
+  /// By slot: the store's id of the flow in it.
+  private var ids: [Int64] = []
+  private var dirty: Set<Int> = []
+  private var pending: [StoredPacket] = []
+  private var writer: PcapWriter?
+  private var captureSession: Int64 = 0
+  /// The clock files are dated by (the machine's, as `run` was given it).
+  private var now: () -> Date = { Date() }
+  private var rotated = false
+  private var dataVersion: Int64?
+  private var notedSessions: Set<Int64> = []
+  public private(set) var status: RecorderStatus
+
+  public init(
+    store: FlowStore, capture: PacketCapture, claim: RecorderClaim, request: RecordingRequest
+  ) {
+    self.store = store
+    self.capture = capture
+    self.request = request
+    tracker = FlowTracker(devices: request.devices)
+    status = RecorderStatus(claim: claim)
+  }
+
+  /// Asks the recording to stop, from any thread (a signal's handler): what was read is written.
+  public func stop() {
+    queue.finish(.stopped)
+    capture.stop()
+  }
+
+  /// Records until the source ends, `stop()` is called or the duration passes; `report` is
+  /// called with the status about once a second. Throws when the store cannot be written or the
+  /// capture fails, after writing what was read.
+  public func run(now: @escaping () -> Date, report: (RecorderStatus) -> Void) throws
+    -> RecordingEnd
+  {
+    self.now = now
+    let start = now()
+    captureSession = try store.beginCaptureSession(at: start)
+    writer = PcapWriter(
+      directory: store.capturesDirectory, rotationBytes: request.rotationBytes
+    ) { [unowned self] in
+      rotated = true
+      status.captureFiles += 1
+      return try store.claimCaptureFileSequence(at: self.now())
+    }
+    let queue = self.queue
+    let capture = self.capture
+    let reader = Thread {
+      let end = capture.run { queue.give($0) }
+      queue.finish(end)
+    }
+    reader.start()
+    var lastTick = Date.distantPast
+    var lastRetention = start
+    var durationReached = false
+    try tick()
+    report(status)
+    while true {
+      let (frames, end) = queue.take(
+        limit: 65_536, waitingUntil: Date().addingTimeInterval(Self.commitInterval))
+      if !frames.isEmpty { try write(frames) }
+      let t = now()
+      if rotated || t.timeIntervalSince(lastRetention) >= request.retentionInterval {
+        try retain(t)
+        lastRetention = t
+      }
+      if let end {
+        try finish()
+        try tick()
+        switch end {
+        case .ended: return .sourceEnded
+        case .stopped: return durationReached ? .durationReached : .interrupted
+        case .failed(let error): throw error
+        }
+      }
+      if t.timeIntervalSince(lastTick) >= Self.tickInterval {
+        try tick()
+        lastTick = t
+        report(status)
+      }
+      if let duration = request.duration, !durationReached, t.timeIntervalSince(start) >= duration {
+        durationReached = true
+        stop()
+      }
+    }
+  }
+
+  /// Writes frames in one transaction: new flows inserted (and tagged) as they open, packets
+  /// appended once their bytes are in the file, flows that changed updated, flows over let go.
+  private func write(_ frames: [DecodedFrame]) throws {
+    guard let writer else { return }
+    try store.transaction {
+      for frame in frames {
+        guard let packet = tracker.add(frame) else {
+          status.unreadFrames += 1
+          continue
+        }
+        if packet.opened {
+          var flow = tracker.flow(packet.slot)
+          flow.captureSessionID = captureSession
+          let id = try store.upsertFlow(flow)
+          if packet.slot == ids.count { ids.append(id) } else { ids[packet.slot] = id }
+          status.connections += 1
+        }
+        let date = Instant.date(microseconds: frame.microseconds)
+        let location = try writer.write(Data(packet.datagram), at: date)
+        pending.append(
+          StoredPacket(
+            flowID: ids[packet.slot], date: date, direction: packet.outbound ? .outbound : .inbound,
+            length: packet.datagram.count, tcpFlags: packet.tcpFlags, location: location))
+        dirty.insert(packet.slot)
+        status.packets += 1
+        status.bytes += UInt64(packet.datagram.count)
+      }
+      try writer.flush()
+      try store.appendPackets(pending)
+      pending.removeAll(keepingCapacity: true)
+      let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
+      try update(dirty.union(over))
+      for slot in over { tracker.release(slot) }
+    }
+    status.openConnections = tracker.held.count
+    status.deviceAddresses = tracker.deviceAddresses
+    status.devicesInferred = tracker.devicesInferred
+  }
+
+  private func update(_ slots: Set<Int>) throws {
+    for slot in slots.sorted() {
+      var flow = tracker.flow(slot)
+      flow.id = ids[slot]
+      flow.captureSessionID = captureSession
+      try store.upsertFlow(flow)
+    }
+    dirty.removeAll(keepingCapacity: true)
+  }
+
+  /// The last write: every flow held, the capture file closed.
+  private func finish() throws {
+    guard let writer else { return }
+    try store.transaction {
+      try writer.close()
+      try update(dirty.union(tracker.held))
+      for slot in tracker.held { tracker.release(slot) }
+    }
+    self.writer = nil
+    status.openConnections = 0
+  }
+
+  /// Once a second: the open session (read again when another process changed the store), and
+  /// what the capture dropped.
+  private func tick() throws {
+    if let stats = capture.statistics() {
+      status.droppedByKernel = stats.droppedByKernel
+      status.droppedByInterface = stats.droppedByInterface
+    }
+    let version = try store.othersDataVersion()
+    if version != dataVersion {
+      dataVersion = version
+      if let open = try store.auditRecording() {
+        if notedSessions.insert(open.session.id).inserted,
+          !open.session.notes.contains(RecordPresentation.sessionNote(status.claim))
+        {
+          try store.appendNote(
+            RecordPresentation.sessionNote(status.claim), toOpenSession: open.session.id)
+        }
+        status.session = RecorderStatus.OpenSession(
+          id: open.session.id, projectName: open.projectName,
+          markers: try store.markers(forSession: open.session.id).count)
+      } else {
+        status.session = nil
+      }
+    }
+  }
+
+  /// The storage limits, at each rotation and every `retentionInterval`. Ages are counted on the
+  /// clock that stamps the packets: a capture of last month replayed now is not history a month
+  /// old the moment it is written.
+  private func retain(_ now: Date) throws {
+    rotated = false
+    let latest = tracker.lastMicroseconds.map { Instant.date(microseconds: $0) } ?? now
+    let outcome = try StorageManager(store: store).enforce(
+      request.retention, recordingSequence: writer?.currentSequence, now: min(now, latest))
+    status.captureFilesDeleted += outcome.deletedFiles.count
+  }
+}

@@ -1,0 +1,142 @@
+import Audit
+import Capture
+import FlowStore
+import Foundation
+import Record
+
+enum RecordCommand {
+  static let interface = OptionKey<String>(
+    "interface", "interface", short: "i",
+    "Capture this interface live with libpcap (as root): eth0, wlan0, a hotspot or bridge, wg0, lo, any."
+  )
+  static let read = OptionKey<PathArgument>(
+    "read", "file", short: "r",
+    "Read a pcap or pcapng file or stream instead; '-' is standard input (tcpdump -U -w - | …).")
+  static let filter = OptionKey<String>(
+    "filter", "bpf",
+    "Keep only packets this BPF expression matches (as tcpdump's), e.g. 'host 192.168.4.2'.")
+  static let snaplen = OptionKey<PositiveCount>(
+    "snaplen", "bytes", "Bytes kept of each packet (default: 262144, all of it).")
+  static let duration = OptionKey<Double>(
+    "duration", "seconds", "Stop after this many seconds (default: at Ctrl-C or the stream's end).")
+  static let quiet = FlagKey("quiet", "No status line on standard error.")
+
+  static var definition: CommandDefinition {
+    CommandDefinition(
+      name: "record",
+      abstract:
+        "Record traffic into the store as it happens: live from an interface, or a capture stream.",
+      discussion:
+        "Every connection is written as it opens and again as it goes; while an audit session is open (session start, in another terminal) what is written is tagged with it, and markers placed with 'mark' fall between its packets. Outside a session the traffic is kept as history, under the storage limits (--max-age, --max-size; evidence is exempt). One recorder runs per store. Stop it with Ctrl-C: what was read is written.",
+      usage:
+        "(--interface <interface> | --read <file>) [--filter <bpf>] [--device <address> ...] [--snaplen <bytes>] [--duration <seconds>] [--max-age <age>] [--max-size <size>] [--quiet] [--json]",
+      options: [
+        interface.definition, read.definition, filter.definition, ImportCommand.device.definition,
+        snaplen.definition, duration.definition,
+      ] + StorageCommand.settingsOptions + [quiet.definition, ProjectCommands.json.definition],
+      run: { parsed, context in try run(parsed, context) })
+  }
+
+  static func run(_ parsed: ParsedCommand, _ context: CommandContext) throws {
+    let source: PacketSource
+    switch (try parsed.value(interface), try parsed.value(read)) {
+    case (let name?, nil): source = .interface(name)
+    case (nil, let file?): source = .file(file.text)
+    case (nil, nil):
+      throw UsageError(
+        message:
+          "Say what to record: --interface <interface> or --read <file> ('-': standard input)",
+        path: parsed.path)
+    case (_?, _?):
+      throw UsageError(
+        message: "--interface and --read exclude each other: record one source at a time",
+        path: parsed.path)
+    }
+    let devices = try parsed.values(ImportCommand.device)
+    for device in devices where !DatagramAddress.isAddress(device) {
+      throw UsageError(
+        message: "--device takes an IPv4 or IPv6 address; “\(device)” is not one", path: parsed.path
+      )
+    }
+    let snap = try parsed.value(snaplen)?.value ?? Int(PcapFormat.defaultSnaplen)
+    guard snap <= Int(PcapFormat.defaultSnaplen) else {
+      throw UsageError(
+        message: "--snaplen is at most \(PcapFormat.defaultSnaplen) bytes", path: parsed.path)
+    }
+    let seconds = try parsed.value(duration)
+    if let seconds, seconds <= 0 {
+      throw UsageError(message: "--duration is a number of seconds above 0", path: parsed.path)
+    }
+    let retention = try StorageCommand.settings(parsed)
+    if case .file(let path) = source, path != "-", CommandSupport.isDirectory(path) {
+      throw RefusedError("\(path) is a directory; --read takes one capture file or '-'.")
+    }
+
+    let support = CommandSupport(parsed: parsed, context: context)
+    let store = try support.openStore(creating: true, writing: true)
+    // A write of another process (an import) may hold the store for a while: the recorder waits.
+    store.setBusyTimeout(seconds: 600)
+    let claim = RecorderClaim(
+      processID: getpid(), sourceName: source.name, isLive: source.isLive, since: context.now())
+    let lock: RecorderLock
+    do { lock = try RecorderLock(storeDirectory: store.directory, claim: claim) } catch {
+      switch error {
+      case .held(let other):
+        throw RefusedError(RecordPresentation.alreadyRecording(other, zone: context.timeZone))
+      case .unavailable(let path, let errno):
+        throw RefusedError(
+          RecordPresentation.lockUnavailable(path: path, reason: errno.description))
+      }
+    }
+    defer { lock.release() }
+    let bpf = try parsed.value(filter)
+    let capture: PacketCapture
+    do { capture = try PacketCapture(source, snaplen: Int32(snap), filter: bpf) } catch {
+      throw RefusedError(words(error, filter: bpf))
+    }
+    let recorder = Recorder(
+      store: store, capture: capture, claim: claim,
+      request: RecordingRequest(devices: devices, duration: seconds, retention: retention))
+
+    // Ctrl-C and SIGTERM stop the recording; what was read is written first.
+    let signals = [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { recorder.stop() }
+      source.resume()
+      return source
+    }
+    defer {
+      for source in signals { source.cancel() }
+      signal(SIGINT, SIG_DFL)
+      signal(SIGTERM, SIG_DFL)
+    }
+    let showStatus = context.standardErrorIsTerminal && !parsed.flag(quiet)
+    let end: RecordingEnd
+    do {
+      end = try recorder.run(now: context.now) { status in
+        if showStatus {
+          context.progress(RecordPresentation.statusLine(status, now: context.now()))
+        }
+      }
+    } catch let error as PacketCaptureError {
+      if showStatus { context.progress("") }
+      throw RefusedError(
+        words(error, filter: nil) + " " + RecordPresentation.keptSoFar(recorder.status))
+    }
+    if showStatus { context.progress("") }
+    if parsed.json { return context.printJSON(RecordPresentation.json(recorder.status, end: end)) }
+    context.standardOutput(
+      RecordPresentation.summary(recorder.status, end: end, now: context.now()))
+  }
+
+  static func words(_ error: PacketCaptureError, filter: String?) -> String {
+    switch error.step {
+    case .open:
+      return RecordPresentation.cannotOpen(
+        error.source.name, isLive: error.source.isLive, message: error.message)
+    case .filter: return RecordPresentation.filterRefused(filter ?? "", message: error.message)
+    case .read: return RecordPresentation.readFailed(error.source.name, message: error.message)
+    }
+  }
+}

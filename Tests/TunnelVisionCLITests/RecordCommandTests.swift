@@ -1,0 +1,342 @@
+import Audit
+import FlowStore
+import Foundation
+import Record
+import TestSupport
+import XCTest
+
+/// The recorder run for real: live on loopback as root, and on capture streams through a pipe.
+final class RecordCommandTests: XCTestCase {
+  static let traffic = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Traffic/traffic.py").path
+  static let realCapture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("ImportTests/Captures/real-traffic.pcapng")
+
+  /// A process started and not yet waited for, its output gathered as it runs.
+  final class Running: @unchecked Sendable {
+    let process = Process()
+    private let out = Pipe(), err = Pipe()
+    private let lock = NSLock()
+    private var outData = Data(), errData = Data()
+
+    init(_ path: String, _ arguments: [String], input: Any? = nil) throws {
+      process.executableURL = URL(fileURLWithPath: path)
+      process.arguments = arguments
+      process.standardOutput = out
+      process.standardError = err
+      if let input { process.standardInput = input }
+      for (pipe, isOut) in [(out, true), (err, false)] {
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+          let data = handle.availableData
+          guard let self else { return }
+          self.lock.lock()
+          if isOut { self.outData += data } else { self.errData += data }
+          self.lock.unlock()
+        }
+      }
+      try process.run()
+    }
+
+    /// Sends the signal and waits for the end: status, standard output, standard error.
+    @discardableResult
+    func end(_ signal: Int32 = SIGINT) -> (status: Int32, output: String, error: String) {
+      if process.isRunning { kill(process.processIdentifier, signal) }
+      process.waitUntilExit()
+      // What was written before the end is read before the handlers are let go.
+      for pipe in [out, err] {
+        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        lock.lock()
+        if pipe === out { outData += rest } else { errData += rest }
+        lock.unlock()
+      }
+      lock.lock()
+      defer { lock.unlock() }
+      return (
+        process.terminationStatus, String(decoding: outData, as: UTF8.self),
+        String(decoding: errData, as: UTF8.self)
+      )
+    }
+  }
+
+  struct Setup {
+    let binary: URL
+    let dir: TemporaryDirectory
+    let store: String
+
+    @discardableResult
+    func tv(_ words: String..., input: Data? = nil) throws -> (
+      status: Int32, output: String, error: String
+    ) {
+      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store], input: input))
+    }
+
+    func waitForRecorder(_ timeout: TimeInterval = 10) throws -> RecorderClaim {
+      let until = Date().addingTimeInterval(timeout)
+      while Date() < until {
+        if let claim = RecorderLock.running(storeDirectory: URL(fileURLWithPath: store)) {
+          return claim
+        }
+        usleep(50_000)
+      }
+      throw XCTSkip("the recorder did not start within \(timeout) s")
+    }
+  }
+
+  func setUp(_ name: String) throws -> Setup {
+    let setup = Setup(
+      binary: try TunnelVisionBinary.url(), dir: TemporaryDirectory(name),
+      store: TemporaryDirectory(name).url.appendingPathComponent("store").path)
+    XCTAssertEqual(
+      try setup.tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
+    return setup
+  }
+
+  func python(_ arguments: String...) throws {
+    let run = try XCTUnwrap(ExternalTool.run("python3", [Self.traffic] + arguments))
+    XCTAssertEqual(run.status, 0, "traffic.py \(arguments): \(run.error)")
+  }
+
+  func testARecordingOnLoopbackTagsTheSessionAndReadsWhatTsharkReads() throws {
+    try requireRoot("capturing on lo")
+    let s = try setUp("record-live")
+    let dir = s.dir.url.path
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "openssl",
+        [
+          "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/key.pem", "-out",
+          dir + "/cert.pem", "-days", "2", "-subj", "/CN=test.example-health.de",
+        ])?.status, 0)
+    let filter = "tcp port 47443 or tcp port 47444 or tcp port 47480 or udp port 5353"
+    let tcpdump = try Running(
+      try XCTUnwrap(ExternalTool.which("tcpdump")),
+      ["-i", "lo", "-U", "-n", "-w", dir + "/tcpdump.pcap", filter])
+    let recorder = try Running(
+      s.binary.path,
+      ["record", "--interface", "lo", "--filter", filter, "--quiet", "--json", "--store", s.store])
+    let claim = try s.waitForRecorder()
+    XCTAssertEqual(claim.sourceName, "lo")
+    XCTAssertEqual(claim.processID, recorder.process.processIdentifier)
+    usleep(800_000)  // both captures open
+
+    let start = try s.tv("session", "start", "P", "--version", "1", "--build", "1")
+    XCTAssertTrue(start.output.contains("Recording on lo: 'tunnelvision record'"), start.output)
+    XCTAssertTrue(try s.tv("session", "show", "1").output.contains("● Recording on lo"))
+    try python(
+      "tls", "127.0.0.1", "47443", "early.example-health.de", "tls1.2", dir + "/cert.pem",
+      dir + "/key.pem")
+    usleep(300_000)
+    XCTAssertEqual(try s.tv("mark", "consent-given").status, 0)
+    usleep(300_000)
+    try python("dns", "127.0.0.3", "5353", "api.example-health.de", "127.0.0.2")
+    try python(
+      "tls", "127.0.0.2", "47444", "api.example-health.de", "tls1.3", dir + "/cert.pem",
+      dir + "/key.pem")
+    try python("http", "127.0.0.1", "47480")
+    usleep(1_000_000)
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let recorded = recorder.end(SIGINT)
+    tcpdump.end(SIGINT)
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(recorded.output.utf8)) as? [String: Any])
+    XCTAssertEqual(summary["end"] as? String, "interrupted")
+    XCTAssertEqual(summary["droppedByKernel"] as? Int, 0)
+    XCTAssertNil(RecorderLock.running(storeDirectory: URL(fileURLWithPath: s.store)))
+    XCTAssertTrue(try s.tv("session", "show", "1").output.contains("Ended ·"))
+
+    // The bundle: each connection as tshark reads the same traffic from tcpdump's capture.
+    let bundle = dir + "/bundle.zip"
+    XCTAssertEqual(try s.tv("export", "1", "-o", bundle, "--no-report").status, 0)
+    let flowsJSON = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "flows.json"])).output
+    let document = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(flowsJSON.utf8)) as? [String: Any])
+    let flows = try XCTUnwrap(document["flows"] as? [[String: Any]])
+    var versionBySNI: [String: String] = [:]
+    for flow in flows {
+      if let sni = flow["sni"] as? String {
+        versionBySNI[sni] = (flow["serverTLS"] as? [String: Any])?["version"] as? String
+      }
+    }
+    let tshark = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        [
+          "-r", dir + "/tcpdump.pcap", "-Y", "tls.handshake.type == 2", "-T", "fields", "-e",
+          "tcp.srcport", "-e", "tls.handshake.extensions.supported_version", "-e",
+          "tls.handshake.version",
+        ]))
+    var tsharkVersions: [String: String] = [:]
+    for line in tshark.output.split(separator: "\n") {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      let version = fields[1].isEmpty ? fields[2] : fields[1]
+      tsharkVersions[fields[0]] =
+        version == "0x0304" ? "TLS 1.3" : version == "0x0303" ? "TLS 1.2" : version
+    }
+    let snis = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        [
+          "-r", dir + "/tcpdump.pcap", "-Y", "tls.handshake.type == 1", "-T", "fields", "-e",
+          "tls.handshake.extensions_server_name",
+        ])
+    ).output.split(separator: "\n").map(String.init)
+    XCTAssertEqual(Set(versionBySNI.keys), Set(snis))
+    XCTAssertEqual(versionBySNI["early.example-health.de"], tsharkVersions["47443"])
+    XCTAssertEqual(versionBySNI["api.example-health.de"], tsharkVersions["47444"])
+    XCTAssertEqual(versionBySNI["api.example-health.de"], "TLS 1.3")
+    let api = try XCTUnwrap(flows.first { $0["sni"] as? String == "api.example-health.de" })
+    XCTAssertEqual(api["dnsName"] as? String, "api.example-health.de")
+
+    // Consent: the connection before the marker is a finding, those after it are not.
+    let early = try XCTUnwrap(flows.first { $0["sni"] as? String == "early.example-health.de" })
+    let findings = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(try s.tv("findings", "1", "--json").output.utf8))
+        as? [String: Any])
+    let consent = try XCTUnwrap(
+      (findings["findings"] as? [[String: Any]])?.first {
+        $0["kind"] as? String == "activityBeforeConsent"
+      })
+    XCTAssertEqual(consent["flowIDs"] as? [Int], [try XCTUnwrap(early["id"] as? Int)])
+    XCTAssertEqual(flows.count, 4, "two TLS connections, one DNS exchange, one HTTP request")
+    XCTAssertEqual(try s.tv("verify", bundle).status, 0)
+  }
+
+  /// The flows of a store, without what differs between two stores: ids and sessions.
+  func comparable(_ store: String) throws -> [String] {
+    let opened = try FlowStore(directory: URL(fileURLWithPath: store), reading: true)
+    return try opened.allFlows().map { flow in
+      var flow = flow
+      let packets = try opened.packets(forFlow: flow.id).map {
+        "\(Instant.microseconds($0.date)) \($0.direction) \($0.length) \($0.tcpFlags)"
+      }
+      flow.id = 0
+      flow.auditSessionID = nil
+      flow.captureSessionID = 0
+      return "\(flow) \(packets)"
+    }
+  }
+
+  func testACaptureReplayedThroughAPipeGivesTheFlowsItsImportGives() throws {
+    let s = try setUp("record-replay")
+    let capture = try Data(contentsOf: Self.realCapture)
+    let recorded = try s.tv("record", "--read", "-", "--json", input: capture)
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(recorded.output.utf8)) as? [String: Any])
+    XCTAssertEqual(summary["end"] as? String, "sourceEnded")
+    let imported = Setup(
+      binary: s.binary, dir: s.dir, store: s.dir.url.appendingPathComponent("imported").path)
+    XCTAssertEqual(try imported.tv("project", "new", "P").status, 0)
+    XCTAssertEqual(
+      try imported.tv(
+        "import", Self.realCapture.path, "--project", "P", "--version", "1", "--build", "1"
+      ).status, 0)
+    let a = try comparable(s.store)
+    let b = try comparable(imported.store)
+    XCTAssertGreaterThan(a.count, 10)
+    XCTAssertEqual(a, b)
+  }
+
+  func testARecorderKilledMidTrafficLeavesASoundExportableStore() throws {
+    let s = try setUp("record-killed")
+    XCTAssertEqual(try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    // The capture moved to now (a session tags what comes after its start), written into the
+    // pipe over four seconds; the recorder killed after one and a half.
+    let first = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        ["-r", Self.realCapture.path, "-c", "1", "-T", "fields", "-e", "frame.time_epoch"]))
+    let shift =
+      Date().timeIntervalSince1970 + 1
+      - (Double(first.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    let moved = s.dir.url.appendingPathComponent("now.pcapng").path
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "editcap", ["-t", String(format: "%.6f", shift), Self.realCapture.path, moved])?
+        .status, 0)
+    let feed = Pipe()
+    let trickle = Process()
+    trickle.executableURL = URL(fileURLWithPath: try XCTUnwrap(ExternalTool.which("python3")))
+    trickle.arguments = [Self.traffic, "trickle", moved, "4"]
+    trickle.standardOutput = feed
+    try trickle.run()
+    let recorder = try Running(
+      s.binary.path, ["record", "--read", "-", "--quiet", "--store", s.store], input: feed)
+    _ = try s.waitForRecorder()
+    usleep(1_500_000)
+    recorder.end(SIGKILL)
+    trickle.terminate()
+    trickle.waitUntilExit()
+    XCTAssertNil(RecorderLock.running(storeDirectory: URL(fileURLWithPath: s.store)))
+    let check = try XCTUnwrap(
+      ExternalTool.run("sqlite3", [s.store + "/history.sqlite", "PRAGMA integrity_check"]))
+    XCTAssertEqual(check.output, "ok\n")
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let connections = try FlowStore(directory: URL(fileURLWithPath: s.store), reading: true)
+      .flowCount(inAuditSession: 1)
+    XCTAssertGreaterThan(connections, 0, "the recorder was killed before it wrote anything")
+    let bundle = s.dir.url.appendingPathComponent("b.zip").path
+    let exported = try s.tv("export", "1", "-o", bundle, "--no-report")
+    XCTAssertEqual(exported.status, 0, exported.error)
+    XCTAssertEqual(try s.tv("verify", bundle).status, 0)
+  }
+
+  func testASecondRecorderIsRefusedNamingTheFirst() throws {
+    let s = try setUp("record-twice")
+    let input = Pipe()
+    let first = try Running(
+      s.binary.path, ["record", "--read", "-", "--quiet", "--store", s.store], input: input)
+    // A pcap header, then nothing: the first recorder reads and waits.
+    input.fileHandleForWriting.write(Self.pcapHeader)
+    _ = try s.waitForRecorder()
+    let second = try s.tv("record", "--read", "-", input: Self.pcapHeader)
+    XCTAssertEqual(second.status, 1)
+    XCTAssertTrue(
+      second.error.contains(
+        "A recorder already runs on this store: pid \(first.process.processIdentifier), reading standard input, since "
+      ), second.error)
+    try input.fileHandleForWriting.close()
+    let ended = first.end(0)
+    XCTAssertEqual(ended.status, 0, ended.error)
+    XCTAssertTrue(ended.output.contains("The capture ended"), ended.output)
+  }
+
+  /// A classic pcap header: microseconds, LINKTYPE_RAW.
+  static let pcapHeader = Data([
+    0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0, 101, 0, 0, 0,
+  ])
+
+  func testWhatCannotBeRecordedIsSaidBeforeAnythingIsWritten() throws {
+    let s = try setUp("record-refused")
+    let neither = try s.tv("record")
+    XCTAssertEqual(neither.status, 2)
+    XCTAssertTrue(neither.error.contains("--interface <interface> or --read <file>"), neither.error)
+    let filter = try s.tv(
+      "record", "--read", Self.realCapture.path, "--filter", "port banana")
+    XCTAssertEqual(filter.status, 1)
+    XCTAssertTrue(
+      filter.error.contains("The filter “port banana” does not compile: "), filter.error)
+    let missing = try s.tv("record", "--read", s.dir.url.appendingPathComponent("none.pcap").path)
+    XCTAssertEqual(missing.status, 1)
+    XCTAssertTrue(missing.error.contains("cannot be recorded: "), missing.error)
+    let noSuch = try s.tv("record", "--interface", "tv-no-such0")
+    XCTAssertEqual(noSuch.status, 1)
+    XCTAssertTrue(
+      noSuch.error.contains("The interface tv-no-such0 cannot be recorded: "), noSuch.error)
+    let store = try FlowStore(directory: URL(fileURLWithPath: s.store), reading: true)
+    XCTAssertEqual(try store.historyFlowCount(), 0)
+    XCTAssertNil(RecorderLock.running(storeDirectory: URL(fileURLWithPath: s.store)))
+  }
+
+  func testAFilteredReplayKeepsOnlyWhatTheFilterMatches() throws {
+    let s = try setUp("record-filtered")
+    let run = try s.tv("record", "--read", Self.realCapture.path, "--filter", "udp", "--json")
+    XCTAssertEqual(run.status, 0, run.error)
+    let store = try FlowStore(directory: URL(fileURLWithPath: s.store), reading: true)
+    let flows = try store.allFlows()
+    XCTAssertFalse(flows.isEmpty)
+    XCTAssertTrue(flows.allSatisfy { $0.ipProtocol == .udp }, "\(flows.map(\.ipProtocol))")
+  }
+}
