@@ -21,3 +21,10 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
   exit 1
 fi
+# mitmproxy for the inspection tests, from PyPI into an ignored virtual environment.
+mitmproxy_version=11.0.2
+if ! .venv/bin/mitmdump --version 2>/dev/null | grep -q "Mitmproxy: $mitmproxy_version"; then
+  echo "Installing mitmproxy $mitmproxy_version into .venv" >&2
+  python3 -m venv .venv
+  .venv/bin/pip install -q "mitmproxy==$mitmproxy_version"
+fi

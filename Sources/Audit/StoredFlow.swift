@@ -56,12 +56,16 @@ public enum TLSInspectionStatus: Int, Sendable, Hashable, CaseIterable {
   case encrypted = 1
   case inspected = 2
   case notInspectable = 3
+  /// The connection completed its handshake with the proxy's certificate, then closed without a
+  /// request: pinning in the app's code after the handshake, or nothing to send.
+  case closedAfterHandshake = 4
   public var name: String {
     switch self {
     case .plaintext: return "plaintext"
     case .encrypted: return "encrypted"
     case .inspected: return "inspected"
     case .notInspectable: return "notInspectable"
+    case .closedAfterHandshake: return "closedAfterHandshake"
     }
   }
 }
@@ -74,12 +78,16 @@ public enum StreamOpening: Int, Sendable, Hashable, CaseIterable {
   case unrecognised = 3
   /// A DNS message (on a port DNS uses): the flow is DNS, and none of its datagrams is QUIC.
   case dnsMessage = 4
+  /// An HTTP CONNECT request to a proxy: what follows the proxy's 2xx answer is the tunnel's
+  /// (read as a stream of its own: a TLS handshake, most often). The line discloses the host.
+  case httpConnect = 5
   public var name: String {
     switch self {
     case .tlsHandshake: return "tlsHandshake"
     case .httpRequest: return "httpRequest"
     case .unrecognised: return "unrecognised"
     case .dnsMessage: return "dnsMessage"
+    case .httpConnect: return "httpConnect"
     }
   }
 }
@@ -99,7 +107,7 @@ public enum TLSStatusBasis: Int, Sendable, Hashable, CaseIterable {
     switch flow.streamOpening {
     case .httpRequest?, .dnsMessage?: return .plaintext
     case .tlsHandshake?: return .encrypted
-    case .unrecognised?, nil: break
+    case .unrecognised?, .httpConnect?, nil: break
     }
     if flow.clientTLS != nil || flow.serverTLS != nil { return .encrypted }
     if let quic = flow.quic, quic.isKnownToCarryTLS13 { return .encrypted }
@@ -238,7 +246,9 @@ public enum CertificateVisibility: Sendable, Hashable {
 
 /// The name a flow is judged by, and where it comes from.
 public struct FlowName: Sendable, Hashable {
-  public enum Origin: String, Sendable, Hashable { case sni, dns }
+  /// sni: the ClientHello's server_name; connect: the authority of an HTTP CONNECT to a proxy;
+  /// dns: the name DNS gave the address.
+  public enum Origin: String, Sendable, Hashable { case sni, connect, dns }
   public let text: String
   public let origin: Origin
   public init(text: String, origin: Origin) {
@@ -248,7 +258,14 @@ public struct FlowName: Sendable, Hashable {
 }
 
 /// What an inspection attempt came to: read from the status, which records it.
-public enum InspectionOutcome: Sendable, Hashable { case inspected, notInspectable }
+public enum InspectionOutcome: Sendable, Hashable {
+  /// The connection accepted the local CA's certificate and sent requests through it.
+  case inspected
+  /// It refused the certificate: its handshake with the proxy failed.
+  case notInspectable
+  /// It accepted it in the handshake, then closed without a request.
+  case closedAfterHandshake
+}
 
 /// A flow of the history, with every reading the store keeps.
 public struct StoredFlow: Sendable, Hashable, Identifiable {
@@ -271,6 +288,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   /// The name DNS gave the address, and the address's other names.
   public var dnsName: String?
   public var dnsOtherNames: [String]
+  /// The host of the HTTP CONNECT the flow opened with (to an explicit proxy), as read.
+  public var connectHost: String?
   public var streamOpening: StreamOpening?
   public var clientTLS: ClientTLSOffer?
   public var serverTLS: ServerTLSAnswer?
@@ -286,8 +305,9 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     dnsOtherNames: [String] = [], streamOpening: StreamOpening? = nil,
     clientTLS: ClientTLSOffer? = nil, serverTLS: ServerTLSAnswer? = nil, quic: QUICReading? = nil,
     serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil,
-    tlsStatusBasis: TLSStatusBasis? = nil
+    tlsStatusBasis: TLSStatusBasis? = nil, connectHost: String? = nil
   ) {
+    self.connectHost = connectHost
     self.id = id
     self.captureSessionID = captureSessionID
     self.ipProtocol = ipProtocol
@@ -310,9 +330,13 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     self.tlsStatusBasis = tlsStatusBasis
   }
 
-  /// The announced name if there is one (an empty SNI is none), otherwise the name from DNS.
+  /// The announced name if there is one (an empty SNI is none), then a CONNECT's host, otherwise
+  /// the name from DNS.
   public var name: FlowName? {
     if let sni, !sni.isEmpty { return FlowName(text: sni, origin: .sni) }
+    if let connectHost, !connectHost.isEmpty {
+      return FlowName(text: connectHost, origin: .connect)
+    }
     if let dnsName, !dnsName.isEmpty { return FlowName(text: dnsName, origin: .dns) }
     return nil
   }
@@ -326,6 +350,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     switch tlsStatus {
     case .inspected: return .inspected
     case .notInspectable: return .notInspectable
+    case .closedAfterHandshake: return .closedAfterHandshake
     case .plaintext, .encrypted: return nil
     }
   }

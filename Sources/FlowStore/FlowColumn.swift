@@ -14,6 +14,7 @@ enum FlowColumn: Int, TableColumns {
   case certVisibility, certAbsence, certChainComplete
   case auditSessionId
   case tlsStatusBasis
+  case connectHost
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

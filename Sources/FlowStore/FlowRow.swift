@@ -62,6 +62,7 @@ enum FlowRow {
     }
     row[.auditSessionId] = .int(flow.auditSessionID)
     row[.tlsStatusBasis] = .int(flow.tlsStatusBasis?.rawValue)
+    row[.connectHost] = .string(flow.connectHost)
     return row
   }
 
@@ -136,7 +137,7 @@ enum FlowRow {
       auditSessionID: row.optionalInt64(.auditSessionId),
       tlsStatusBasis: row.optionalInt64(.tlsStatusBasis).flatMap {
         TLSStatusBasis(rawValue: Int($0))
-      })
+      }, connectHost: optionalString(.connectHost))
   }
 }
 

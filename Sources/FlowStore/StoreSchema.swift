@@ -130,6 +130,12 @@ enum StoreSchema {
       CREATE INDEX audit_sessions_capture ON audit_sessions(capture_sha256);
       """
     ),
+    (
+      4, "the host of the HTTP CONNECT a flow opened with",
+      """
+      ALTER TABLE flows ADD COLUMN connect_host TEXT;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

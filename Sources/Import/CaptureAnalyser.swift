@@ -138,8 +138,12 @@ struct CaptureAnalyser {
     }
     guard !packet.payload.isEmpty else { return }
     if fromOpener {
-      // Once the opening is known and, for TLS, the ClientHello read, the client's bytes say no more.
-      if let opening = flow.opening, opening != .tlsHandshake || flow.clientHello != nil {
+      // Once the opening is known and, for TLS (directly or in a CONNECT's tunnel), the
+      // ClientHello read, the client's bytes say no more.
+      if let opening = flow.opening,
+        flow.clientHello != nil || flow.tunnelNotTLS
+          || (opening != .tlsHandshake && opening != .httpConnect)
+      {
         if !flow.client.contiguous.isEmpty {
           flow.client = StreamReassembly(base: flow.client.base)
         }
@@ -148,11 +152,23 @@ struct CaptureAnalyser {
       guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
       let stream = flow.client.contiguous
       if flow.opening == nil { flow.opening = StreamOpeningReader.opening(stream) }
-      if flow.opening == .tlsHandshake, flow.clientHello == nil,
-        let hello = TLSHandshakeReader.handshakeMessages(stream).messages.first(where: { $0.0 == 1 }
-        )
+      if flow.opening == .httpConnect, flow.clientTunnel == nil,
+        let (host, start) = StreamOpeningReader.connectRequest(stream)
       {
-        flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
+        flow.connectHost = host
+        flow.clientTunnel = start
+      }
+      let start = flow.opening == .tlsHandshake ? 0 : flow.clientTunnel
+      if let start, stream.count > start, flow.clientHello == nil {
+        guard stream[start] == 0x16 else {
+          flow.tunnelNotTLS = true
+          return
+        }
+        if let hello = TLSHandshakeReader.handshakeMessages(Array(stream[start...])).messages.first(
+          where: { $0.0 == 1 })
+        {
+          flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
+        }
       }
     } else {
       // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
@@ -170,7 +186,16 @@ struct CaptureAnalyser {
         }
       }
       guard flow.server.add(sequence: packet.tcpSequence, packet.payload) else { return }
-      let (messages, alert) = TLSHandshakeReader.handshakeMessages(flow.server.contiguous)
+      // Through a proxy, the server's TLS begins after the proxy's 2xx answer to the CONNECT.
+      var serverStream = flow.server.contiguous
+      if flow.opening == .httpConnect {
+        if flow.serverTunnel == nil {
+          flow.serverTunnel = StreamOpeningReader.connectAnswer(serverStream)
+        }
+        guard let start = flow.serverTunnel, serverStream.count > start else { return }
+        serverStream = Array(serverStream[start...])
+      }
+      let (messages, alert) = TLSHandshakeReader.handshakeMessages(serverStream)
       var retry = false
       var answer: ServerAnswerReading?
       for (type, body) in messages {
@@ -306,6 +331,7 @@ struct CaptureAnalyser {
       bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener,
       packetCount: seen.packets, tlsStatus: .plaintext)
     stored.streamOpening = flow.opening
+    stored.connectHost = flow.connectHost
     if let hello = flow.clientHello {
       stored.sni = hello.serverName
       stored.clientTLS = hello.offer
@@ -418,9 +444,51 @@ enum StreamOpeningReader {
     if parts.count == 3, methods.contains(String(parts[0])), !parts[1].isEmpty,
       parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
     {
-      return .httpRequest
+      return parts[0] == "CONNECT" ? .httpConnect : .httpRequest
     }
     return .unrecognised
+  }
+
+  /// A CONNECT request's host (its authority without the port, RFC 9110 § 9.3.6) and where the
+  /// tunnel begins: after the request's head. Nil until the head is whole.
+  static func connectRequest(_ stream: [UInt8]) -> (host: String, tunnelStart: Int)? {
+    guard let end = headEnd(stream) else { return nil }
+    let line = String(decoding: stream.prefix(while: { $0 != 0x0d }), as: UTF8.self)
+    let parts = line.split(separator: " ")
+    guard parts.count == 3, parts[0] == "CONNECT" else { return nil }
+    var authority = Substring(parts[1])
+    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+      authority = authority[authority.index(after: authority.startIndex)..<close]
+    } else if let colon = authority.lastIndex(of: ":") {
+      authority = authority[..<colon]
+    }
+    guard !authority.isEmpty else { return nil }
+    return (DomainPattern.normalised(host: String(authority)), end)
+  }
+
+  /// Where the tunnel begins in the proxy's answer: after a 2xx answer's head. Nil while the head
+  /// is not whole, or when the proxy refused (no tunnel then).
+  static func connectAnswer(_ stream: [UInt8]) -> Int? {
+    guard let end = headEnd(stream) else { return nil }
+    let line = String(decoding: stream.prefix(while: { $0 != 0x0d }), as: UTF8.self)
+    let parts = line.split(separator: " ")
+    guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3,
+      parts[1].hasPrefix("2")
+    else { return Int.max }
+    return end
+  }
+
+  /// The offset after an HTTP head's blank line, within the first 8 KiB.
+  static func headEnd(_ stream: [UInt8]) -> Int? {
+    let limit = min(stream.count, 8192)
+    guard limit >= 4 else { return nil }
+    for i in 0...(limit - 4)
+    where stream[i] == 0x0d && stream[i + 1] == 0x0a && stream[i + 2] == 0x0d
+      && stream[i + 3] == 0x0a
+    {
+      return i + 4
+    }
+    return nil
   }
 }
 

@@ -18,6 +18,12 @@ final class TrackedFlow {
   /// A TLS ≤ 1.2 server resumed the session the client offered: it sent no certificate.
   var resumed = false
   var quicOffer: ClientHelloReading?
+  /// An HTTP CONNECT's host, and where each direction's tunnel begins in its stream (after the
+  /// request's head, after the proxy's 2xx answer's head).
+  var connectHost: String?
+  var clientTunnel: Int?, serverTunnel: Int?
+  /// The tunnel's first bytes were read and are not a TLS handshake: nothing more to read.
+  var tunnelNotTLS = false
   /// The device's end, settled when the flow opened; nil for a flow to a group.
   var device: FlowEndpoint?
   /// The names DNS had given each end's address when the flow began, the latest first.

@@ -41,6 +41,10 @@ public struct CaptureImportRequest: Sendable {
   public var osVersion: String?
   public var toolVersion: String
   public var notes: String
+  /// An inspecting proxy's log joined to the capture's flows, its file's name, and whether the
+  /// assessor states that the device trusted the proxy's CA.
+  public var inspection: (join: InspectionJoin, summary: InspectionLogSummary, fileName: String)?
+  public var caTrusted = false
   public init(
     projectID: Int64, kind: AuditSessionKind, devices: [String] = [],
     markers: [(SessionMarkerKind, Date)] = [],
@@ -103,6 +107,20 @@ public enum CaptureImporter {
     return analysis
   }
 
+  /// Joins an inspecting proxy's log to the analysed flows (by their order in the analysis).
+  public static func join(_ log: [InspectionLogEntry], to analysis: CaptureAnalysis)
+    -> InspectionJoin
+  {
+    InspectionJoin(
+      log,
+      flows: analysis.flows.map {
+        InspectionJoin.Candidate(
+          peers: $0.flow.peers, isTCP: $0.flow.ipProtocol == .tcp,
+          first: Instant.microseconds($0.flow.firstSeen),
+          last: Instant.microseconds($0.flow.lastSeen))
+      })
+  }
+
   /// Writes the analysed capture as a session. The analysis is taken (`consume` it, as the
   /// command does, and the flows it holds are let go once written: 20 000 flows are some 9 MB).
   public static func write(
@@ -130,7 +148,15 @@ public enum CaptureImporter {
     let section = analysis.sections.first ?? CaptureSectionInfo()
     let devicesLine = ImportPresentation.devicesNote(
       analysis.summary, fileName: url.lastPathComponent)
-    let notes = request.notes.isEmpty ? devicesLine : request.notes + "\n" + devicesLine
+    var notes = request.notes.isEmpty ? devicesLine : request.notes + "\n" + devicesLine
+    if let inspection = request.inspection {
+      notes +=
+        "\n" + ImportPresentation.inspectionNote(inspection.summary, fileName: inspection.fileName)
+    }
+    let conditions =
+      request.inspection == nil
+      ? InspectionConditions.off
+      : InspectionConditions(inspectionEnabled: true, caTrusted: request.caTrusted)
     // The capture names the host it was taken on and what wrote it, never the phone: the
     // device's model and system are the assessor's to state.
     let environment = AuditEnvironment(
@@ -150,10 +176,14 @@ public enum CaptureImporter {
         let session = try store.startAuditSession(
           AuditSessionDraft(
             projectID: request.projectID, kind: request.kind,
-            environment: environment, inspection: .off, notes: notes, source: source), at: start)
+            environment: environment, inspection: conditions, notes: notes, source: source),
+          at: start)
         var ids: [Int64] = []
-        for flow in analysis.flows {
+        for (index, flow) in analysis.flows.enumerated() {
           var stored = flow.flow
+          if let entry = request.inspection?.join.entries[index] {
+            stored = InspectionJoin.applying(entry, to: stored)
+          }
           stored.captureSessionID = capture
           ids.append(try store.upsertFlow(stored))
         }

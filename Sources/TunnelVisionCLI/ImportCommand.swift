@@ -20,6 +20,14 @@ enum ImportCommand {
     "The recorded device's model (default: not stated; a capture names its host, not the phone).")
   static let osVersion = OptionKey<String>(
     "os-version", "version", "The recorded device's system (default: not stated).")
+  static let inspectionLog = OptionKey<PathArgument>(
+    "inspection-log", "file",
+    "The inspecting proxy's log (mitmproxy with 'tunnelvision mitmproxy-addon'): its outcomes become the connections'."
+  )
+  static let caTrusted = FlagKey(
+    "ca-trusted",
+    "The device trusted the proxy's certificate authority while it was captured (your statement; pinning is assessed only then)."
+  )
   static let again = FlagKey(
     "again", "Import a capture whose bytes were imported before, as another session.")
 
@@ -31,13 +39,14 @@ enum ImportCommand {
       discussion:
         "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
       usage:
-        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--notes <text>] [--again] [--json]",
+        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--inspection-log <file> [--ca-trusted]] [--notes <text>] [--again] [--json]",
       arguments: [file.definition],
       options: [
         project.definition, baseline.definition, CommonKeys.version.definition,
         CommonKeys.build.definition,
         device.definition, marker.definition, deviceModel.definition, osVersion.definition,
-        again.definition, CommonKeys.notes.definition, ProjectCommands.json.definition,
+        inspectionLog.definition, caTrusted.definition, again.definition,
+        CommonKeys.notes.definition, ProjectCommands.json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
@@ -76,6 +85,14 @@ enum ImportCommand {
         guard FileManager.default.isReadableFile(atPath: path) else {
           throw RefusedError("There is no readable file \(path).")
         }
+        if parsed.flag(caTrusted), try parsed.value(inspectionLog) == nil {
+          throw UsageError(
+            message:
+              "--ca-trusted states what an inspection log is read under: give --inspection-log too",
+            path: parsed.path)
+        }
+        let logPath = try parsed.value(inspectionLog)?.text
+        let log = try logPath.map(InspectionCommands.log(at:))
         let store = try support.openStore(writing: true)
         let project = try support.project(projectName, in: store)
         let progress: ((Int) -> Void)? =
@@ -83,6 +100,7 @@ enum ImportCommand {
           ? { context.progress("Reading \(path): \($0) frames") } : nil
         let analysis: CaptureAnalysis
         let session: AuditSession
+        var inspection: InspectionLogSummary?
         do {
           let read = try CaptureImporter.analyse(
             URL(fileURLWithPath: path), devices: try parsed.values(device), progress: progress)
@@ -97,14 +115,20 @@ enum ImportCommand {
               ImportPresentation.alreadyImported(
                 fileName: URL(fileURLWithPath: path).lastPathComponent, as: first, of: owner))
           }
+          var request = CaptureImportRequest(
+            projectID: project.id, kind: kind, devices: try parsed.values(device),
+            markers: markers, deviceModel: try parsed.value(deviceModel),
+            osVersion: try parsed.value(osVersion), toolVersion: ToolVersion.current,
+            notes: try parsed.value(CommonKeys.notes) ?? "")
+          if let log, let logPath {
+            let join = CaptureImporter.join(log, to: read)
+            let summary = InspectionLogSummary(join, lines: log.count)
+            inspection = summary
+            request.inspection = (join, summary, URL(fileURLWithPath: logPath).lastPathComponent)
+            request.caTrusted = parsed.flag(caTrusted)
+          }
           session = try CaptureImporter.write(
-            consume read, from: URL(fileURLWithPath: path),
-            request: CaptureImportRequest(
-              projectID: project.id, kind: kind, devices: try parsed.values(device),
-              markers: markers, deviceModel: try parsed.value(deviceModel),
-              osVersion: try parsed.value(osVersion), toolVersion: ToolVersion.current,
-              notes: try parsed.value(CommonKeys.notes) ?? ""),
-            into: store)
+            consume read, from: URL(fileURLWithPath: path), request: request, into: store)
         } catch let error as CaptureImportError {
           if progress != nil { context.progress("") }
           throw RefusedError(error.description)
@@ -115,7 +139,8 @@ enum ImportCommand {
         }
         context.standardOutput(
           ImportPresentation.text(
-            analysis.summary, session: session, projectName: project.name, file: path)
+            analysis.summary, session: session, projectName: project.name, file: path,
+            inspection: inspection)
         )
       })
   }

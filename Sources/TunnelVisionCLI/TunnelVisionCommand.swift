@@ -28,7 +28,7 @@ public enum TunnelVisionCommand {
         AssessmentCommands.findings, AssessmentCommands.compare,
         StorageCommand.definition, SampleCommand.definition, ExportCommands.export,
         ExportCommands.report, ExportCommands.verify, ImportCommand.definition,
-        RecordCommand.definition,
+        RecordCommand.definition, InspectionCommands.addon,
         BenchCommand.definition,
       ])
   }

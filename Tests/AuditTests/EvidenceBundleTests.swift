@@ -192,7 +192,8 @@ final class EvidenceBundleTests: XCTestCase {
     let keys: Set<String> = [
       "id", "protocol", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn",
       "packetCount", "peers",
-      "tlsStatus", "tlsStatusBasis", "name", "sni", "dnsName", "dnsOtherNames", "streamOpening",
+      "tlsStatus", "tlsStatusBasis", "name", "sni", "connectHost", "dnsName", "dnsOtherNames",
+      "streamOpening",
       "clientTLS",
       "serverTLS", "quic",
       "serverCertificate", "findingIDs",

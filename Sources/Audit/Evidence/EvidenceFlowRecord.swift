@@ -34,6 +34,8 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
+    w.key(Key.connectHost)
+    w.string(f.connectHost)
     w.key(Key.dnsName)
     w.string(f.dnsName)
     w.key(Key.dnsOtherNames)
@@ -153,8 +155,8 @@ public enum EvidenceFlowsCSV {
   /// The columns in the file's order; a column's header is its case's name.
   public enum Column: Int, TableColumns {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
-    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, sni, dnsName, dnsOtherNames,
-      streamOpening
+    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, sni, connectHost, dnsName,
+      dnsOtherNames, streamOpening
     case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello
     case serverAnswer, serverVersion, cipherSuite, fromHelloRetryRequest, serverSource, alert
     case quicVersion, quicEnd, certificateVisibility, serverCertificate, chainIsComplete
@@ -195,6 +197,7 @@ public enum EvidenceFlowsCSV {
       row[.nameOrigin] = name.origin.rawValue
     }
     row[.sni] = f.sni ?? ""
+    row[.connectHost] = f.connectHost ?? ""
     row[.dnsName] = f.dnsName ?? ""
     row[.dnsOtherNames] = f.dnsOtherNames.joined(separator: " ")
     row[.streamOpening] = f.streamOpening?.name ?? ""

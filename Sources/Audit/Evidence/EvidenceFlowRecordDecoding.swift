@@ -24,7 +24,8 @@ extension EvidenceFlowRecord {
         dnsName: try c.decode(String?.self, forKey: .dnsName),
         dnsOtherNames: try c.decode([String].self, forKey: .dnsOtherNames),
         streamOpening: try c.optionalNamed(.streamOpening),
-        tlsStatusBasis: try c.optionalNamed(.tlsStatusBasis))
+        tlsStatusBasis: try c.optionalNamed(.tlsStatusBasis),
+        connectHost: try c.decode(String?.self, forKey: .connectHost))
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)
@@ -36,7 +37,8 @@ extension EvidenceFlowRecord {
         FlowName(
           text: try $0.decode(String.self, forKey: .text), origin: try $0.named(.origin))
       }
-      try c.require(name == flow.name, .name, "is not the one its sni and dnsName give")
+      try c.require(
+        name == flow.name, .name, "is not the one its sni, connectHost and dnsName give")
       let duration = try c.decode(Double.self, forKey: .durationSeconds)
       let expected =
         Double(Instant.microseconds(lastSeen) - Instant.microseconds(firstSeen)) / 1_000_000
@@ -177,7 +179,7 @@ extension TLSReadingSource: NamedInDocuments {
 }
 extension QUICReading.End: NamedInDocuments { static let namedValues: [Self] = [.client, .server] }
 extension FlowName.Origin: NamedInDocuments {
-  static let namedValues: [Self] = [.sni, .dns]
+  static let namedValues: [Self] = [.sni, .connect, .dns]
   var name: String { rawValue }
 }
 

@@ -126,6 +126,9 @@ public enum EvidenceWording {
         "An inspection outcome was recorded, but the ClientHello announced no name to state it about."
     case .quicNotInspected: return "QUIC connections are not inspected."
     case .noInspectionOutcome: return "No inspection outcome was recorded for this TLS connection."
+    case .closedAfterHandshake:
+      return
+        "The connection completed its handshake with the proxy's certificate, then closed without sending a request: the app may check a pin in its own code after the handshake (as OkHttp's CertificatePinner does), or it had nothing to send; the traffic does not tell which."
     }
   }
 
@@ -203,6 +206,7 @@ public enum GapKey {
     case .outcomeWithoutAnnouncedName: return "outcomeWithoutAnnouncedName"
     case .quicNotInspected: return "quicNotInspected"
     case .noInspectionOutcome: return "noInspectionOutcome"
+    case .closedAfterHandshake: return "closedAfterHandshake"
     }
   }
 

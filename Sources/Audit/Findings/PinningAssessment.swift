@@ -1,6 +1,9 @@
 public enum PinningGap: Sendable, Hashable {
   case inspectionOff, caNotTrusted, outcomeWithoutAnnouncedName, quicNotInspected,
     noInspectionOutcome
+  /// The connection accepted the proxy's certificate in the handshake and closed without a
+  /// request: pinning checked in the app's code after the handshake, or nothing to send.
+  case closedAfterHandshake
 }
 
 /// Whether the app pins, read from what the relay recorded of an inspection attempt.
@@ -25,6 +28,10 @@ public enum PinningAssessment: Sendable, Hashable {
     }
     if !conditions.caTrusted {
       self = .notAssessed(.caNotTrusted)
+      return
+    }
+    if outcome == .closedAfterHandshake {
+      self = .notAssessed(.closedAfterHandshake)
       return
     }
     if let outcome {

@@ -25,8 +25,34 @@ public enum ImportPresentation {
       : "Imported from \(fileName). Device addresses as given: \(s.deviceAddresses.joined(separator: ", "))."
   }
 
+  /// The session's notes line for an inspection log: what it showed, beside what the assessor
+  /// stated of the CA.
+  public static func inspectionNote(_ s: InspectionLogSummary, fileName: String) -> String {
+    var out =
+      "Inspection outcomes from \(fileName) (mitmproxy, the tunnelvision addon's log): \(AuditPresentation.count(s.lines, "line")); \(AuditPresentation.count(s.accepted, "connection")) accepted the proxy's certificate and sent requests, \(s.refused) refused it, \(s.closedAfterHandshake) completed the handshake and closed without a request"
+    if s.withoutOutcome > 0 {
+      out += ", \(s.withoutOutcome) told neither (a handshake left unfinished or cut off)"
+    }
+    out += "."
+    if s.unjoined > 0 {
+      out += " \(AuditPresentation.count(s.unjoined, "line")) joined no connection of the capture."
+    }
+    if s.duplicates > 0 {
+      out +=
+        " \(AuditPresentation.count(s.duplicates, "line")) named a connection another line had named, and were not used."
+    }
+    return out
+  }
+
+  public static func inspectionLogUnreadable(path: String, _ problem: InspectionLog.Problem)
+    -> String
+  {
+    "The inspection log \(TerminalText.inline(path)) cannot be read: line \(problem.line): \(problem.reason). Nothing was imported."
+  }
+
   public static func text(
-    _ a: ImportSummary, session: AuditSession, projectName: String, file: String
+    _ a: ImportSummary, session: AuditSession, projectName: String, file: String,
+    inspection: InspectionLogSummary? = nil
   )
     -> String
   {
@@ -54,6 +80,12 @@ public enum ImportPresentation {
       + (more > 0
         ? ", and \(AuditPresentation.count(more, "more", "more")) (the session's notes list all \(AuditPresentation.grouped(a.deviceAddresses.count)))\n"
         : "\n")
+    if let s = inspection {
+      out +=
+        "  Inspection log: \(AuditPresentation.count(s.joined, "line")) joined to a connection, of \(AuditPresentation.grouped(s.lines)); \(s.accepted) accepted the proxy's certificate, \(s.refused) refused it, \(s.closedAfterHandshake) closed after the handshake without a request\(s.unjoined > 0 ? "; \(AuditPresentation.count(s.unjoined, "line")) joined none" : "").\n"
+      out +=
+        "  The device \(session.inspection.caTrusted ? "trusted" : "did not trust") the proxy's CA, as stated\(session.inspection.caTrusted ? " (--ca-trusted)" : " (no --ca-trusted): pinning is not assessed").\n"
+    }
     if let source = session.source {
       out +=
         "  Captured with \(source.application ?? "an application the file does not name")\(source.host.map { " on \($0)" } ?? ""); SHA-256 \(source.sha256).\n"

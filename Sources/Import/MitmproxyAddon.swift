@@ -1,0 +1,130 @@
+import Audit
+
+/// The mitmproxy addon that writes the inspection log `import --inspection-log` reads, as
+/// `tunnelvision mitmproxy-addon` writes it: the binary alone is enough. Its format is
+/// `InspectionLog.format`, documented in docs/inspection.md.
+public enum MitmproxyAddon {
+  public static let fileName = "tunnelvision_addon.py"
+
+  public static let source = #"""
+    """TunnelVision Evidence: the inspection log, for `tunnelvision import --inspection-log`.
+
+    Written by `tunnelvision mitmproxy-addon`; for mitmproxy 11. Run it so:
+
+        mitmdump -s tunnelvision_addon.py --set tunnelvision_log=inspection.jsonl
+
+    It appends one JSON line per client connection that attempted TLS with the proxy, when that
+    connection closes: what the proxy saw of it. It decides nothing: tunnelvision reads the outcome
+    from these facts (docs/inspection.md). Format \#(InspectionLog.format): the keys are listed there.
+    """
+
+    import json
+    import os
+    import ssl
+
+    from mitmproxy import ctx
+
+    FORMAT = \#(InspectionLog.format)
+
+
+    def _cipher_codes():
+        # OpenSSL's cipher names, as mitmproxy reports them, to their IANA numbers.
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        try:
+            context.set_ciphers("ALL:@SECLEVEL=0")
+        except ssl.SSLError:
+            pass
+        return {c["name"]: c["id"] & 0xFFFF for c in context.get_ciphers()}
+
+
+    _CODES = _cipher_codes()
+
+
+    def _address(pair):
+        if not pair:
+            return None
+        host, port = pair[0], pair[1]
+        if isinstance(host, str) and host.startswith("::ffff:") and "." in host:
+            host = host[len("::ffff:"):]
+        return {"address": host, "port": port}
+
+
+    def _text(value):
+        if value is None:
+            return None
+        if isinstance(value, bytes):
+            return value.decode("utf-8", "replace")
+        return str(value)
+
+
+    class TunnelVisionLog:
+        def __init__(self):
+            self.seen = {}
+
+        def load(self, loader):
+            loader.add_option(
+                "tunnelvision_log", str, "",
+                "Append a JSON line per client connection that attempted TLS to this file.")
+
+        def _record(self, client):
+            return self.seen.setdefault(client.id, {"requests": 0, "clientHandshake": None,
+                                                    "server": None})
+
+        def tls_start_client(self, data):
+            self._record(data.context.client)["clientHandshake"] = "started"
+
+        def tls_established_client(self, data):
+            self._record(data.context.client)["clientHandshake"] = "established"
+
+        def tls_failed_client(self, data):
+            self._record(data.context.client)["clientHandshake"] = "failed"
+
+        def tls_established_server(self, data):
+            self._record(data.context.client)["server"] = data.conn
+
+        def tls_failed_server(self, data):
+            self._record(data.context.client)["server"] = data.conn
+
+        def request(self, flow):
+            self._record(flow.client_conn)["requests"] += 1
+
+        def client_disconnected(self, client):
+            record = self.seen.pop(client.id, None)
+            path = ctx.options.tunnelvision_log
+            if record is None or record["clientHandshake"] is None or not path:
+                return
+            server = record["server"]
+            line = {
+                "format": FORMAT,
+                "tool": "mitmproxy",
+                "start": client.timestamp_start,
+                "tlsSetup": client.timestamp_tls_setup,
+                "end": client.timestamp_end,
+                "client": _address(client.peername),
+                "proxy": _address(client.sockname),
+                "server": None if server is None else {
+                    "address": _text(server.address[0]) if server.address else None,
+                    "port": server.address[1] if server.address else None,
+                    "peer": _address(server.peername),
+                    "tlsVersion": _text(server.tls_version),
+                    "cipher": _text(server.cipher),
+                    "cipherCode": _CODES.get(server.cipher),
+                    "error": _text(server.error),
+                },
+                "sni": _text(client.sni),
+                "clientHandshake": record["clientHandshake"],
+                "clientTLSVersion": _text(client.tls_version),
+                "clientCipher": _text(client.cipher),
+                "clientALPN": _text(client.alpn),
+                "requests": record["requests"],
+                "error": _text(client.error),
+            }
+            with open(path, "a", encoding="utf-8") as out:
+                out.write(json.dumps(line, sort_keys=True) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+
+
+    addons = [TunnelVisionLog()]
+    """#
+}

@@ -1,0 +1,206 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A real mitmdump with the addon, in a network namespace of the test's own (its hosts file lets
+/// the proxy resolve the test's names to its loopback), an upstream TLS server, and three real
+/// clients through the proxy: one trusting the proxy's CA and sending a request, one not trusting
+/// it, one trusting it and closing after the handshake (curl --pinnedpubkey). The capture of the
+/// device leg, joined to the log, gives each its outcome.
+final class MitmproxyInspectionTests: XCTestCase {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let mitmdump = root.appendingPathComponent(".venv/bin/mitmdump").path
+
+  func requireMitmdump() throws {
+    guard FileManager.default.isExecutableFile(atPath: Self.mitmdump) else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI installs mitmproxy into .venv (scripts/setup.sh): it must be tested there")
+      }
+      throw XCTSkip("mitmproxy is not installed in .venv (make test installs it)")
+    }
+  }
+
+  /// A network namespace with its loopback up and a hosts file, removed at the end.
+  final class Namespace {
+    let name = "tv-inspect-\(getpid())"
+    init(hosts: String) throws {
+      XCTAssertEqual(try ExternalTool.run("ip", ["netns", "add", name])?.status, 0)
+      XCTAssertEqual(
+        try ExternalTool.run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"])?
+          .status, 0)
+      try FileManager.default.createDirectory(
+        atPath: "/etc/netns/\(name)", withIntermediateDirectories: true)
+      try hosts.write(toFile: "/etc/netns/\(name)/hosts", atomically: true, encoding: .utf8)
+    }
+    func exec(_ arguments: [String]) -> [String] { ["netns", "exec", name] + arguments }
+    deinit {
+      _ = try? ExternalTool.run("ip", ["netns", "del", name])
+      try? FileManager.default.removeItem(atPath: "/etc/netns/\(name)")
+    }
+  }
+
+  func testMitmproxysOutcomesBecomeThePinningFindings() throws {
+    try requireRoot("a network namespace for the proxy")
+    try requireMitmdump()
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("mitmproxy")
+    let path = dir.url.path
+    let store = path + "/store"
+    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
+    }
+    let names = ["api.example-health.de", "refuse.example-health.de", "pinned.example-health.de"]
+    let ns = try Namespace(hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "openssl",
+        [
+          "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path + "/up.key", "-out",
+          path + "/up.pem", "-days", "2", "-subj", "/CN=api.example-health.de", "-addext",
+          "subjectAltName=" + names.map { "DNS:" + $0 }.joined(separator: ","),
+        ])?.status, 0)
+    XCTAssertEqual(try tv("mitmproxy-addon", "-o", path + "/addon.py").status, 0)
+    let ip = try XCTUnwrap(ExternalTool.which("ip"))
+    let upstream = try RecordCommandTests.Running(
+      ip,
+      ns.exec([
+        "openssl", "s_server", "-accept", "127.0.0.1:47445", "-cert", path + "/up.pem", "-key",
+        path + "/up.key", "-www", "-quiet",
+      ]))
+    defer { upstream.end(SIGTERM) }
+    let proxy = try RecordCommandTests.Running(
+      ip,
+      ns.exec([
+        Self.mitmdump, "--listen-host", "127.0.0.1", "-p", "47480", "--set",
+        "confdir=\(path)/mitmproxy", "--ssl-insecure", "-s", path + "/addon.py", "--set",
+        "tunnelvision_log=\(path)/inspection.jsonl", "-q",
+      ]))
+    defer { proxy.end(SIGTERM) }
+    let capture = try RecordCommandTests.Running(
+      ip,
+      ns.exec(["tcpdump", "-i", "lo", "-U", "-n", "-w", path + "/device.pcap", "tcp port 47480"]))
+    let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
+    let until = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
+    usleep(1_500_000)  // the proxy listening, tcpdump capturing
+
+    func curl(_ arguments: [String]) throws -> Int32 {
+      try XCTUnwrap(
+        ExternalTool.run(
+          ip,
+          ns.exec(
+            [
+              "curl", "-s", "-o", "/dev/null", "--max-time", "10", "--proxy",
+              "http://127.0.0.1:47480",
+            ]
+              + arguments)
+        )
+      ).status
+    }
+    XCTAssertEqual(try curl(["--cacert", ca, "https://api.example-health.de:47445/"]), 0)
+    XCTAssertEqual(try curl(["https://refuse.example-health.de:47445/"]), 60, "unknown CA")
+    XCTAssertEqual(
+      try curl([
+        "--cacert", ca, "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        "https://pinned.example-health.de:47445/",
+      ]), 90, "the pin fails after the handshake")
+    usleep(1_500_000)
+    capture.end(SIGINT)
+
+    XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
+    let imported = try tv(
+      "import", path + "/device.pcap", "--project", "P", "--version", "1", "--build", "1",
+      "--inspection-log", path + "/inspection.jsonl", "--ca-trusted")
+    XCTAssertEqual(imported.status, 0, imported.error)
+    XCTAssertTrue(
+      imported.output.contains(
+        "Inspection log: 3 lines joined to a connection, of 3; 1 accepted the proxy's certificate, 1 refused it, 1 closed after the handshake without a request."
+      ), imported.output)
+
+    let findings = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(try tv("findings", "1", "--json").output.utf8))
+        as? [String: Any])
+    let list = try XCTUnwrap(findings["findings"] as? [[String: Any]])
+    let byKind = Dictionary(grouping: list) { $0["kind"] as? String ?? "" }
+    XCTAssertEqual(byKind["pinningAbsent"]?.compactMap { $0["host"] as? String }, [names[0]])
+    XCTAssertEqual(byKind["pinningObserved"]?.compactMap { $0["host"] as? String }, [names[1]])
+    XCTAssertNil(byKind["cleartextTraffic"], "a CONNECT is not cleartext: \(list)")
+    XCTAssertNil(byKind["unnamedFlow"], "each CONNECT names its host: \(list)")
+    let requirements = try XCTUnwrap(findings["requirements"] as? [[String: Any]])
+    let pinning = try XCTUnwrap(requirements.first { $0["id"] as? String == "O.Ntwk_4" })
+    XCTAssertEqual(pinning["verdict"] as? String, "contradicted", "\(pinning)")
+
+    // The flows: each named by its CONNECT and its SNI, its status the proxy's outcome, the
+    // server's answer the real server's to the proxy.
+    let bundle = path + "/bundle.zip"
+    XCTAssertEqual(try tv("export", "1", "-o", bundle).status, 0)
+    let flows = try XCTUnwrap(
+      (JSONSerialization.jsonObject(
+        with: Data(
+          try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "flows.json"])).output.utf8))
+        as? [String: Any])?["flows"] as? [[String: Any]])
+    let status = Dictionary(
+      uniqueKeysWithValues: flows.map {
+        ($0["connectHost"] as? String ?? "", $0["tlsStatus"] as? String ?? "")
+      })
+    XCTAssertEqual(
+      status,
+      [names[0]: "inspected", names[1]: "notInspectable", names[2]: "closedAfterHandshake"])
+    for flow in flows {
+      XCTAssertEqual(flow["sni"] as? String, flow["connectHost"] as? String)
+      XCTAssertEqual(flow["streamOpening"] as? String, "httpConnect")
+      let server = try XCTUnwrap(flow["serverTLS"] as? [String: Any])
+      XCTAssertEqual(server["source"] as? String, "upstreamConnection")
+      XCTAssertEqual(server["version"] as? String, "TLS 1.3")
+    }
+    let findingsJSON = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "findings.json"]))
+      .output
+    XCTAssertTrue(findingsJSON.contains("closedAfterHandshake"), findingsJSON)
+    let report = try XCTUnwrap(
+      ExternalTool.run("sh", ["-c", "unzip -p \"$0\" report.pdf | pdftotext - -", bundle]))
+    // The report says why the third is not assessed, and that the log showed it.
+    let text = report.output.replacingOccurrences(of: "\n", with: " ")
+    XCTAssertTrue(text.contains("then closed without sending a request"), text)
+    XCTAssertTrue(text.contains("1 completed the handshake and closed without a request"), text)
+    XCTAssertEqual(try tv("verify", bundle).status, 0)
+  }
+
+  func testTheAddonIsPythonAndABadLogIsRefusedByItsLine() throws {
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("addon")
+    let path = dir.url.path
+    let store = path + "/store"
+    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
+    }
+    XCTAssertEqual(try tv("mitmproxy-addon", "-o", path + "/addon.py").status, 0)
+    let compiled = try XCTUnwrap(
+      ExternalTool.run(
+        "python3",
+        [
+          "-c",
+          "import ast,sys; t=open(sys.argv[1]).read(); ast.parse(t); print('FORMAT = 1' in t)",
+          path + "/addon.py",
+        ]))
+    XCTAssertEqual(compiled.output, "True\n", compiled.error)
+    XCTAssertEqual(try tv("mitmproxy-addon", "-o", path + "/addon.py").status, 1, "no --force")
+
+    XCTAssertEqual(try tv("project", "new", "P").status, 0)
+    let capture = RecordCommandTests.realCapture.path
+    let alone = try tv(
+      "import", capture, "--project", "P", "--baseline", "--ca-trusted")
+    XCTAssertEqual(alone.status, 2)
+    XCTAssertTrue(alone.error.contains("give --inspection-log too"), alone.error)
+    try "{\"format\": 1}\nnot json\n".write(
+      toFile: path + "/bad.jsonl", atomically: true, encoding: .utf8)
+    let bad = try tv(
+      "import", capture, "--project", "P", "--baseline", "--inspection-log", path + "/bad.jsonl")
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertTrue(
+      bad.error.contains(
+        "bad.jsonl cannot be read: line 1: it has no start. Nothing was imported."),
+      bad.error)
+    XCTAssertTrue(try tv("session", "list", "P").output.contains("no sessions yet"))
+  }
+}
