@@ -13,12 +13,16 @@ public struct RecordingRequest: Sendable {
   public var retention: RetentionSettings
   /// Retention is applied at each rotation and at least this often.
   public var retentionInterval: TimeInterval
+  /// An inspecting proxy's log, followed as it grows: its outcomes become the flows'.
+  public var inspectionLog: URL?
 
   public init(
     devices: [String] = [], duration: TimeInterval? = nil,
     rotationBytes: UInt64 = PcapWriter.defaultRotationBytes,
-    retention: RetentionSettings = .default, retentionInterval: TimeInterval = 600
+    retention: RetentionSettings = .default, retentionInterval: TimeInterval = 600,
+    inspectionLog: URL? = nil
   ) {
+    self.inspectionLog = inspectionLog
     self.devices = devices
     self.duration = duration
     self.rotationBytes = rotationBytes
@@ -54,6 +58,9 @@ public final class Recorder: @unchecked Sendable {
   private var rotated = false
   private var dataVersion: Int64?
   private var notedSessions: Set<Int64> = []
+  private let follower: InspectionLogFollower?
+  /// By slot: the log line joined to the flow held in it.
+  private var outcomes: [Int: InspectionLogEntry] = [:]
   public private(set) var status: RecorderStatus
 
   public init(
@@ -64,6 +71,8 @@ public final class Recorder: @unchecked Sendable {
     self.request = request
     tracker = FlowTracker(devices: request.devices)
     status = RecorderStatus(claim: claim)
+    follower = request.inspectionLog.map(InspectionLogFollower.init(url:))
+    if follower != nil { status.inspection = InspectionLogSummary() }
   }
 
   /// Asks the recording to stop, from any thread (a signal's handler): what was read is written.
@@ -160,18 +169,51 @@ public final class Recorder: @unchecked Sendable {
       try writer.flush()
       try store.appendPackets(pending)
       pending.removeAll(keepingCapacity: true)
+      joinInspectionLog()
       let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
       try update(dirty.union(over))
-      for slot in over { tracker.release(slot) }
+      for slot in over { release(slot) }
     }
     status.openConnections = tracker.held.count
     status.deviceAddresses = tracker.deviceAddresses
     status.devicesInferred = tracker.devicesInferred
   }
 
+  private func release(_ slot: Int) {
+    tracker.release(slot)
+    outcomes[slot] = nil
+  }
+
+  /// The log's new lines, each joined to the flow it is about among those held (a line comes
+  /// when its connection closes, well before the flow is let go); the others are counted.
+  private func joinInspectionLog() {
+    guard let follower else { return }
+    let entries = follower.newEntries()
+    guard !entries.isEmpty else { return }
+    let slots = tracker.held
+    let candidates = slots.map { slot -> InspectionJoin.Candidate in
+      let flow = tracker.flow(slot)
+      return InspectionJoin.Candidate(
+        peers: flow.peers, isTCP: flow.ipProtocol == .tcp,
+        first: Instant.microseconds(flow.firstSeen), last: Instant.microseconds(flow.lastSeen))
+    }
+    for entry in entries {
+      let index = InspectionJoin.match(entry, in: candidates)
+      if let index, outcomes[slots[index]] == nil {
+        outcomes[slots[index]] = entry
+        dirty.insert(slots[index])
+        status.inspection?.count(entry, joined: true)
+      } else {
+        status.inspection?.count(entry, joined: false)
+      }
+    }
+    status.inspectionUnreadableLines = follower.unreadableCount
+  }
+
   private func update(_ slots: Set<Int>) throws {
     for slot in slots.sorted() {
       var flow = tracker.flow(slot)
+      if let entry = outcomes[slot] { flow = InspectionJoin.applying(entry, to: flow) }
       flow.id = ids[slot]
       flow.captureSessionID = captureSession
       try store.upsertFlow(flow)
@@ -184,8 +226,9 @@ public final class Recorder: @unchecked Sendable {
     guard let writer else { return }
     try store.transaction {
       try writer.close()
+      joinInspectionLog()
       try update(dirty.union(tracker.held))
-      for slot in tracker.held { tracker.release(slot) }
+      for slot in tracker.held { release(slot) }
     }
     self.writer = nil
     status.openConnections = 0
@@ -202,11 +245,10 @@ public final class Recorder: @unchecked Sendable {
     if version != dataVersion {
       dataVersion = version
       if let open = try store.auditRecording() {
-        if notedSessions.insert(open.session.id).inserted,
-          !open.session.notes.contains(RecordPresentation.sessionNote(status.claim))
-        {
-          try store.appendNote(
-            RecordPresentation.sessionNote(status.claim), toOpenSession: open.session.id)
+        let note = RecordPresentation.sessionNote(
+          status.claim, inspectionLog: request.inspectionLog?.lastPathComponent)
+        if notedSessions.insert(open.session.id).inserted, !open.session.notes.contains(note) {
+          try store.appendNote(note, toOpenSession: open.session.id)
         }
         status.session = RecorderStatus.OpenSession(
           id: open.session.id, projectName: open.projectName,

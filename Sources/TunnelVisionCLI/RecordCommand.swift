@@ -20,6 +20,10 @@ enum RecordCommand {
   static let duration = OptionKey<Double>(
     "duration", "seconds", "Stop after this many seconds (default: at Ctrl-C or the stream's end).")
   static let quiet = FlagKey("quiet", "No status line on standard error.")
+  static let inspectionLog = OptionKey<PathArgument>(
+    "inspection-log", "file",
+    "Follow this mitmproxy log (tunnelvision mitmproxy-addon) as it grows: its outcomes become the connections'."
+  )
 
   static var definition: CommandDefinition {
     CommandDefinition(
@@ -29,10 +33,10 @@ enum RecordCommand {
       discussion:
         "Every connection is written as it opens and again as it goes; while an audit session is open (session start, in another terminal) what is written is tagged with it, and markers placed with 'mark' fall between its packets. Outside a session the traffic is kept as history, under the storage limits (--max-age, --max-size; evidence is exempt). One recorder runs per store. Stop it with Ctrl-C: what was read is written.",
       usage:
-        "(--interface <interface> | --read <file>) [--filter <bpf>] [--device <address> ...] [--snaplen <bytes>] [--duration <seconds>] [--max-age <age>] [--max-size <size>] [--quiet] [--json]",
+        "(--interface <interface> | --read <file>) [--filter <bpf>] [--device <address> ...] [--snaplen <bytes>] [--duration <seconds>] [--inspection-log <file>] [--max-age <age>] [--max-size <size>] [--quiet] [--json]",
       options: [
         interface.definition, read.definition, filter.definition, ImportCommand.device.definition,
-        snaplen.definition, duration.definition,
+        snaplen.definition, duration.definition, inspectionLog.definition,
       ] + StorageCommand.settingsOptions + [quiet.definition, ProjectCommands.json.definition],
       run: { parsed, context in try run(parsed, context) })
   }
@@ -96,7 +100,9 @@ enum RecordCommand {
     }
     let recorder = Recorder(
       store: store, capture: capture, claim: claim,
-      request: RecordingRequest(devices: devices, duration: seconds, retention: retention))
+      request: RecordingRequest(
+        devices: devices, duration: seconds, retention: retention,
+        inspectionLog: try parsed.value(inspectionLog).map { URL(fileURLWithPath: $0.text) }))
 
     // Ctrl-C and SIGTERM stop the recording; what was read is written first.
     let signals = [SIGINT, SIGTERM].map { number in

@@ -40,17 +40,17 @@ final class MitmproxyInspectionTests: XCTestCase {
     }
   }
 
-  func testMitmproxysOutcomesBecomeThePinningFindings() throws {
-    try requireRoot("a network namespace for the proxy")
-    try requireMitmdump()
-    let binary = try TunnelVisionBinary.url()
-    let dir = TemporaryDirectory("mitmproxy")
-    let path = dir.url.path
-    let store = path + "/store"
-    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
-      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
-    }
-    let names = ["api.example-health.de", "refuse.example-health.de", "pinned.example-health.de"]
+  static let names = [
+    "api.example-health.de", "refuse.example-health.de", "pinned.example-health.de",
+  ]
+
+  /// The scene: the namespace, the upstream server and the proxy with the addon; `capture`
+  /// (arguments run inside the namespace) started once they listen, then `started`, the three
+  /// clients, and the capture ended with SIGINT: its result.
+  func throughTheProxy(
+    _ path: String, binary: URL, capture: [String], started: () throws -> Void = {}
+  ) throws -> (status: Int32, output: String, error: String) {
+    let names = Self.names
     let ns = try Namespace(hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
     XCTAssertEqual(
       try ExternalTool.run(
@@ -60,7 +60,8 @@ final class MitmproxyInspectionTests: XCTestCase {
           path + "/up.pem", "-days", "2", "-subj", "/CN=api.example-health.de", "-addext",
           "subjectAltName=" + names.map { "DNS:" + $0 }.joined(separator: ","),
         ])?.status, 0)
-    XCTAssertEqual(try tv("mitmproxy-addon", "-o", path + "/addon.py").status, 0)
+    XCTAssertEqual(
+      try ExternalTool.run(binary.path, ["mitmproxy-addon", "-o", path + "/addon.py"])?.status, 0)
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
     let upstream = try RecordCommandTests.Running(
       ip,
@@ -77,13 +78,12 @@ final class MitmproxyInspectionTests: XCTestCase {
         "tunnelvision_log=\(path)/inspection.jsonl", "-q",
       ]))
     defer { proxy.end(SIGTERM) }
-    let capture = try RecordCommandTests.Running(
-      ip,
-      ns.exec(["tcpdump", "-i", "lo", "-U", "-n", "-w", path + "/device.pcap", "tcp port 47480"]))
     let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
     let until = Date().addingTimeInterval(20)
     while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
-    usleep(1_500_000)  // the proxy listening, tcpdump capturing
+    let capturing = try RecordCommandTests.Running(ip, ns.exec(capture))
+    usleep(1_500_000)  // the proxy listening, the capture open
+    try started()
 
     func curl(_ arguments: [String]) throws -> Int32 {
       try XCTUnwrap(
@@ -93,9 +93,7 @@ final class MitmproxyInspectionTests: XCTestCase {
             [
               "curl", "-s", "-o", "/dev/null", "--max-time", "10", "--proxy",
               "http://127.0.0.1:47480",
-            ]
-              + arguments)
-        )
+            ] + arguments))
       ).status
     }
     XCTAssertEqual(try curl(["--cacert", ca, "https://api.example-health.de:47445/"]), 0)
@@ -106,7 +104,23 @@ final class MitmproxyInspectionTests: XCTestCase {
         "https://pinned.example-health.de:47445/",
       ]), 90, "the pin fails after the handshake")
     usleep(1_500_000)
-    capture.end(SIGINT)
+    return capturing.end(SIGINT)
+  }
+
+  func testMitmproxysOutcomesBecomeThePinningFindings() throws {
+    try requireRoot("a network namespace for the proxy")
+    try requireMitmdump()
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("mitmproxy")
+    let path = dir.url.path
+    let store = path + "/store"
+    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
+    }
+    let names = Self.names
+    _ = try throughTheProxy(
+      path, binary: binary,
+      capture: ["tcpdump", "-i", "lo", "-U", "-n", "-w", path + "/device.pcap", "tcp port 47480"])
 
     XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
     let imported = try tv(
@@ -202,5 +216,51 @@ final class MitmproxyInspectionTests: XCTestCase {
         "bad.jsonl cannot be read: line 1: it has no start. Nothing was imported."),
       bad.error)
     XCTAssertTrue(try tv("session", "list", "P").output.contains("no sessions yet"))
+  }
+
+  func testARecordingFollowsTheLogAsItGrows() throws {
+    try requireRoot("a network namespace for the proxy")
+    try requireMitmdump()
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("mitmproxy-record")
+    let path = dir.url.path
+    let store = path + "/store"
+    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
+    }
+    XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
+    let recorded = try throughTheProxy(
+      path, binary: binary,
+      capture: [
+        binary.path, "record", "--interface", "lo", "--filter", "tcp port 47480",
+        "--inspection-log", path + "/inspection.jsonl", "--quiet", "--json", "--store", store,
+      ]
+    ) {
+      let start = try tv(
+        "session", "start", "P", "--version", "1", "--build", "1", "--inspection", "--ca-trusted")
+      XCTAssertTrue(start.output.contains("Recording on lo"), start.output)
+    }
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(recorded.output.utf8)) as? [String: Any])
+    let log = try XCTUnwrap(summary["inspection"] as? [String: Int], "\(summary)")
+    XCTAssertEqual(log["joined"], 3, "\(log)")
+    XCTAssertEqual(
+      [log["accepted"], log["refused"], log["closedAfterHandshake"]], [1, 1, 1], "\(log)")
+    XCTAssertEqual(try tv("session", "end").status, 0)
+    let findings = try tv("findings", "1", "--json").output
+    let list = try XCTUnwrap(
+      (JSONSerialization.jsonObject(with: Data(findings.utf8)) as? [String: Any])?["findings"]
+        as? [[String: Any]])
+    XCTAssertEqual(
+      list.filter { $0["kind"] as? String == "pinningAbsent" }.compactMap { $0["host"] as? String },
+      [Self.names[0]])
+    XCTAssertEqual(
+      list.filter { $0["kind"] as? String == "pinningObserved" }.compactMap {
+        $0["host"] as? String
+      },
+      [Self.names[1]])
+    XCTAssertTrue(
+      try tv("session", "show", "1").output.contains("joined as its lines were written"))
   }
 }

@@ -27,25 +27,44 @@ public struct InspectionJoin: Sendable, Hashable {
     }
   }
 
+  /// The two ends a line's connection may have in a capture: client and proxy (explicit mode),
+  /// client and server (transparent mode).
+  static func ends(of entry: InspectionLogEntry) -> [FlowPeers] {
+    let client = FlowEndpoint(address: plain(entry.client.address), port: entry.client.port)
+    return [entry.proxy, entry.serverPeer].compactMap { $0 }.map {
+      FlowPeers(client, FlowEndpoint(address: plain($0.address), port: $0.port))
+    }
+  }
+
+  /// Of the candidates with the line's ends, the one open while its connection was that began
+  /// nearest its start.
+  static func nearest(_ entry: InspectionLogEntry, among indices: [Int], _ flows: [Candidate])
+    -> Int?
+  {
+    let end = entry.end ?? entry.start
+    return indices.filter {
+      flows[$0].first <= end + slack && flows[$0].last >= entry.start - slack
+    }.min {
+      (abs(flows[$0].first - entry.start), $0) < (abs(flows[$1].first - entry.start), $1)
+    }
+  }
+
+  /// The candidate a line is about, by index; nil for none (the recorder's flows held).
+  public static func match(_ entry: InspectionLogEntry, in flows: [Candidate]) -> Int? {
+    let ends = ends(of: entry)
+    return nearest(
+      entry, among: flows.indices.filter { flows[$0].isTCP && ends.contains(flows[$0].peers) },
+      flows)
+  }
+
   public init(_ log: [InspectionLogEntry], flows: [Candidate]) {
     var byEnds: [FlowPeers: [Int]] = [:]
     for (i, flow) in flows.enumerated() where flow.isTCP {
       byEnds[flow.peers, default: []].append(i)
     }
     for entry in log {
-      let client = FlowEndpoint(address: Self.plain(entry.client.address), port: entry.client.port)
-      let others = [entry.proxy, entry.serverPeer].compactMap { $0 }.map {
-        FlowEndpoint(address: Self.plain($0.address), port: $0.port)
-      }
-      let end = entry.end ?? entry.start
-      let matching = others.flatMap { byEnds[FlowPeers(client, $0)] ?? [] }.filter {
-        flows[$0].first <= end + Self.slack && flows[$0].last >= entry.start - Self.slack
-      }
-      guard
-        let best = matching.min(by: {
-          (abs(flows[$0].first - entry.start), $0) < (abs(flows[$1].first - entry.start), $1)
-        })
-      else {
+      let indices = Self.ends(of: entry).flatMap { byEnds[$0] ?? [] }
+      guard let best = Self.nearest(entry, among: indices, flows) else {
         unjoined.append(entry)
         continue
       }
@@ -91,6 +110,22 @@ public struct InspectionLogSummary: Sendable, Hashable {
   public var lines = 0, joined = 0, accepted = 0, refused = 0, closedAfterHandshake = 0
   public var withoutOutcome = 0, unjoined = 0, duplicates = 0
   public init() {}
+
+  /// Counts one line more: joined with `entry`'s outcome, or not.
+  public mutating func count(_ entry: InspectionLogEntry, joined: Bool) {
+    lines += 1
+    guard joined else {
+      unjoined += 1
+      return
+    }
+    self.joined += 1
+    switch entry.outcome {
+    case .inspected?: accepted += 1
+    case .notInspectable?: refused += 1
+    case .closedAfterHandshake?: closedAfterHandshake += 1
+    case nil: withoutOutcome += 1
+    }
+  }
 
   public init(_ join: InspectionJoin, lines: Int) {
     self.lines = lines

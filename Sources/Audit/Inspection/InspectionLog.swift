@@ -62,20 +62,25 @@ public enum InspectionLog {
     var number = 0
     for raw in data.split(separator: 0x0a, omittingEmptySubsequences: false) {
       number += 1
-      if raw.isEmpty || raw.allSatisfy({ $0 == 0x20 || $0 == 0x0d }) { continue }
-      let object: [String: Any]
-      do {
-        guard let parsed = try JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any]
-        else { throw Problem(line: number, reason: "it is not a JSON object") }
-        object = parsed
-      } catch let problem as Problem {
-        throw problem
-      } catch {
-        throw Problem(line: number, reason: "it is not JSON")
-      }
-      entries.append(try entry(object, line: number))
+      if let entry = try line(Data(raw), number: number) { entries.append(entry) }
     }
     return entries
+  }
+
+  /// One line (without its line feed); nil for a blank one.
+  public static func line(_ raw: Data, number: Int) throws(Problem) -> InspectionLogEntry? {
+    if raw.isEmpty || raw.allSatisfy({ $0 == 0x20 || $0 == 0x0d }) { return nil }
+    let object: [String: Any]
+    do {
+      guard let parsed = try JSONSerialization.jsonObject(with: raw) as? [String: Any]
+      else { throw Problem(line: number, reason: "it is not a JSON object") }
+      object = parsed
+    } catch let problem as Problem {
+      throw problem
+    } catch {
+      throw Problem(line: number, reason: "it is not JSON")
+    }
+    return try entry(object, line: number)
   }
 
   static func entry(_ o: [String: Any], line: Int) throws(Problem) -> InspectionLogEntry {

@@ -29,7 +29,7 @@ public enum PinningEvidence: Sendable, Hashable {
     switch self {
     case .assessable:
       return
-        "HTTPS inspection was on and the device trusted the local certificate authority, so each connection shows whether the app accepted a certificate issued by it or refused it. Nothing was bypassed to find out."
+        "HTTPS inspection was on and the device trusted the local certificate authority, so each connection the inspecting proxy recorded an outcome for shows whether the app accepted a certificate issued by it or refused it. Nothing was bypassed to find out."
     case .notAssessed(.inspectionOff):
       return
         "HTTPS inspection was off while this session recorded, so no connection was offered a certificate of the local authority. To assess pinning, record a session with inspection on."
@@ -44,7 +44,7 @@ public enum PinningEvidence: Sendable, Hashable {
     switch self {
     case .assessable:
       return
-        "Certificate pinning will be assessable: inspection is on and the device trusts the local certificate authority."
+        "Certificate pinning will be assessable where the inspecting proxy records an outcome: inspection is on and the device trusts the local certificate authority. The outcomes come from mitmproxy's log ('record --inspection-log FILE', or 'import … --inspection-log FILE')."
     case .notAssessed(.inspectionOff):
       return
         "Certificate pinning will not be assessed: HTTPS inspection is off (pass --inspection to declare it on)."

@@ -18,6 +18,9 @@ public struct RecorderStatus: Sendable, Hashable {
   public var session: OpenSession?
   /// Capture files started, and those retention deleted.
   public var captureFiles = 0, captureFilesDeleted = 0
+  /// What the inspecting proxy's log gave, when one is followed; its lines that were not log lines.
+  public var inspection: InspectionLogSummary?
+  public var inspectionUnreadableLines = 0
 
   public struct OpenSession: Sendable, Hashable {
     public let id: Int64
@@ -54,6 +57,10 @@ public enum RecordPresentation {
       parts.append("dropped \(kernel) by the kernel, \(s.droppedByInterface ?? 0) by the interface")
     }
     if !s.deviceAddresses.isEmpty { parts.append("device " + devices(s)) }
+    if let log = s.inspection {
+      parts.append(
+        "inspection log: \(log.joined) of \(AuditPresentation.count(log.lines, "line")) joined")
+    }
     if let session = s.session {
       parts.append(
         "session \(session.id) (\(TerminalText.inline(session.projectName))), \(AuditPresentation.count(session.markers, "marker"))"
@@ -99,6 +106,17 @@ public enum RecordPresentation {
         "\(AuditPresentation.count(s.unreadFrames, "frame")) held no IP packet that could be read and were not kept.\n"
     }
     if !s.deviceAddresses.isEmpty { out += "Device: \(devices(s)).\n" }
+    if let log = s.inspection {
+      out +=
+        "Inspection log: \(AuditPresentation.count(log.joined, "line")) joined to a connection, of \(AuditPresentation.grouped(log.lines)); \(log.accepted) accepted the proxy's certificate, \(log.refused) refused it, \(log.closedAfterHandshake) closed after the handshake without a request"
+        + (log.unjoined > 0
+          ? "; \(AuditPresentation.count(log.unjoined, "line")) joined no connection held (the recorder joins a line while its connection is open or just closed)"
+          : "") + ".\n"
+      if s.inspectionUnreadableLines > 0 {
+        out +=
+          "\(AuditPresentation.count(s.inspectionUnreadableLines, "line")) of the log could not be read and were skipped.\n"
+      }
+    }
     return out
   }
 
@@ -118,18 +136,29 @@ public enum RecordPresentation {
       "droppedByInterface": s.droppedByInterface.map { .int($0) } ?? .null,
       "deviceAddresses": .strings(s.deviceAddresses), "devicesInferred": .bool(s.devicesInferred),
       "captureFiles": .int(s.captureFiles), "captureFilesDeleted": .int(s.captureFilesDeleted),
+      "inspection": s.inspection.map { log in
+        .object([
+          "lines": .int(log.lines), "joined": .int(log.joined), "accepted": .int(log.accepted),
+          "refused": .int(log.refused), "closedAfterHandshake": .int(log.closedAfterHandshake),
+          "withoutOutcome": .int(log.withoutOutcome), "unjoined": .int(log.unjoined),
+          "unreadableLines": .int(s.inspectionUnreadableLines),
+        ])
+      } ?? .null,
     ])
   }
 
   /// The line the recorder adds to a session's notes when it first sees it open: what recorded
   /// it, and which clocks stamped its packets and markers.
-  public static func sessionNote(_ claim: RecorderClaim) -> String {
-    if claim.isLive {
-      return
-        "Recorded live on interface \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets and markers are stamped by the same clock, this machine's."
+  public static func sessionNote(_ claim: RecorderClaim, inspectionLog: String? = nil) -> String {
+    var out =
+      claim.isLive
+      ? "Recorded live on interface \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets and markers are stamped by the same clock, this machine's."
+      : "Recorded from \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets are stamped by the clock of the machine that captured them, markers by this machine's: they agree only as far as those clocks do."
+    if let inspectionLog {
+      out +=
+        " Inspection outcomes from \(TerminalText.inline(inspectionLog)) (mitmproxy, the tunnelvision addon's log), joined as its lines were written."
     }
-    return
-      "Recorded from \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets are stamped by the clock of the machine that captured them, markers by this machine's: they agree only as far as those clocks do."
+    return out
   }
 
   /// A second recorder on the same store.
