@@ -108,7 +108,7 @@ struct Bench {
     var generate: Double = 0
     var floor: Double = 0
     var exportBundle: Run? = nil, exportReport: Run? = nil, verify: Run? = nil,
-      importRun: Run? = nil, recordRun: Run? = nil
+      importRun: Run? = nil, recordRun: Run? = nil, flowsPage: Run? = nil
     /// The merged capture's bytes, and the packets import and record kept of it.
     var mergedBytes: UInt64 = 0, importedPackets = 0, recordedFromPipe = 0
     var tshark: Double? = nil
@@ -272,6 +272,9 @@ struct Bench {
       "--json",
     ])
     w.mergedBytes = size(merged)
+    // The Timeline's first page of the imported history (its 20,000 flows, the activity line).
+    note("[\(w.label)] the first page of 'flows'")
+    w.flowsPage = try median { try child(["--store", importStore.path, "flows"]) }
     w.importedPackets = try FlowStore(directory: importStore, reading: true).historyPacketCount()
     // Record: the same file replayed through a pipe, as `tcpdump -U -w - | tunnelvision record
     // --read -` gives it; the shell's peak is the larger of its children's (the recorder's).
@@ -466,6 +469,7 @@ struct BenchResult {
           w.tshark.map { "  \(Self.f(run.wall / max($0, 1e-6)))×tshark (tshark \(Self.f($0)) s)" }
             ?? "  (tshark not installed)")
       }
+      row("flows, first page", w.flowsPage, "  of \(w.flows) connections")
       if let run = w.recordRun {
         row(
           "record from a pipe", run,
@@ -514,7 +518,7 @@ struct BenchResult {
             "verify": run(w.verify),
             "import": run(w.importRun), "tsharkSeconds": w.tshark.map(JSONValue.double) ?? .null,
             "exportWithReportOverFloor": .double((w.exportReport?.wall ?? 0) / max(w.floor, 1e-6)),
-            "recordFromPipe": run(w.recordRun),
+            "recordFromPipe": run(w.recordRun), "flowsFirstPage": run(w.flowsPage),
             "recordMegabytesPerSecond": .double(
               Double(w.mergedBytes) / 1e6 / max(w.recordRun?.wall ?? 0, 1e-6)),
             "recordPacketsLost": .int(w.importedPackets - w.recordedFromPipe),

@@ -28,7 +28,9 @@ public enum TunnelVisionCommand {
         AssessmentCommands.findings, AssessmentCommands.compare,
         StorageCommand.definition, SampleCommand.definition, ExportCommands.export,
         ExportCommands.report, ExportCommands.verify, ImportCommand.definition,
-        RecordCommand.definition, InspectionCommands.addon,
+        RecordCommand.definition, InspectionCommands.addon, HistoryCommands.flows,
+        HistoryCommands.flow, HistoryCommands.packet, CaptureCommands.captures,
+        CaptureCommands.history,
         BenchCommand.definition,
       ])
   }

@@ -17,7 +17,7 @@ final class BenchCommandTests: XCTestCase {
     let heading = try XCTUnwrap(lines.first { $0.hasPrefix("step ") })
     let ratioColumn = try XCTUnwrap(heading.range(of: "ratio")).lowerBound.utf16Offset(in: heading)
     let steps = lines.filter { $0.contains("×floor") || $0.hasPrefix("floor ") }
-    XCTAssertEqual(steps.count, 12, result.output)
+    XCTAssertEqual(steps.count, 14, result.output)
     for line in steps {
       let around = String(
         decoding: Array(line.utf16.dropFirst(ratioColumn - 1).prefix(2)), as: UTF16.self)
@@ -40,7 +40,10 @@ final class BenchCommandTests: XCTestCase {
     let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
     XCTAssertEqual(workloads.map { $0["label"] as? String }, ["tenth", "full"])
     for w in workloads {
-      for key in ["exportWithoutReport", "exportWithReport", "verify", "import", "recordFromPipe"] {
+      for key in [
+        "exportWithoutReport", "exportWithReport", "verify", "import", "recordFromPipe",
+        "flowsFirstPage",
+      ] {
         let run = try XCTUnwrap(w[key] as? [String: Double], key)
         XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, key)
         XCTAssertGreaterThan(run["peakMegabytes"] ?? 0, 1, key)

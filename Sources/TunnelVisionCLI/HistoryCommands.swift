@@ -1,0 +1,253 @@
+import Audit
+import Capture
+import FlowStore
+import Foundation
+import Import
+
+/// The history in the terminal: the Timeline (`flows`) and the Flow Inspector (`flow`).
+enum HistoryCommands {
+  static let sessionFilter = ArgumentKey<SessionID>(
+    "session", "Only this audit session's connections.", optional: true)
+  static let all = FlagKey("all", "Every connection, not only the newest 50.")
+  static let host = OptionKey<String>(
+    "host", "text",
+    "A name (SNI, CONNECT, DNS, the address's other names) or address containing this.")
+  static let since = OptionKey<String>(
+    "since", "instant", "Active at or after this RFC 3339 instant.")
+  static let until = OptionKey<String>(
+    "until", "instant", "Begun at or before this RFC 3339 instant.")
+  static let status = OptionKey<String>(
+    "status", "status",
+    "Only this status: \(TLSInspectionStatus.allCases.map(\.name).joined(separator: ", ")).")
+  static let ipProtocol = OptionKey<String>("protocol", "protocol", "Only tcp or udp.")
+  static let finding = OptionKey<String>(
+    "finding", "id", "Only the connections this finding of the session cites (F3).")
+  static let limit = OptionKey<PositiveCount>("limit", "count", "At most this many (default: 50).")
+  static let oldestFirst = FlagKey("oldest-first", "Oldest first (default: newest first).")
+  static let flowID = ArgumentKey<SessionID>("flow", "The connection's id (as `flows` lists it).")
+
+  static var flows: CommandDefinition {
+    CommandDefinition(
+      name: "flows",
+      abstract: "The history's connections, newest first: the Timeline.",
+      discussion:
+        "A row: the status, named only when it departs from encrypted (Not encrypted, Inspected, Kept private, Closed after handshake); the name and where it came from; the first packet; the protocol and the two ends; bytes sent and received; packets; duration. Criteria combine. Above the rows, the packets of the whole history over the time the rows span: that line honours no filter.",
+      arguments: [sessionFilter.definition],
+      options: [
+        all.definition, host.definition, since.definition, until.definition, status.definition,
+        ipProtocol.definition, finding.definition, limit.definition, oldestFirst.definition,
+        ProjectCommands.json.definition,
+      ],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        var query = HistoryQuery()
+        query.host = try parsed.value(host)
+        query.oldestFirst = parsed.flag(oldestFirst)
+        query.since = try instant(parsed, since)
+        query.until = try instant(parsed, until)
+        if let text = try parsed.value(status) {
+          guard let value = TLSInspectionStatus.allCases.first(where: { $0.name == text }) else {
+            throw UsageError(
+              message:
+                "--status is one of \(TLSInspectionStatus.allCases.map(\.name).joined(separator: ", ")); “\(text)” is not",
+              path: parsed.path)
+          }
+          query.status = value
+        }
+        if let text = try parsed.value(ipProtocol) {
+          guard text == "tcp" || text == "udp" else {
+            throw UsageError(
+              message: "--protocol is tcp or udp; “\(text)” is not", path: parsed.path)
+          }
+          query.ipProtocol = text == "tcp" ? .tcp : .udp
+        }
+        if let id = try parsed.argumentIfGiven(sessionFilter) {
+          let session = try support.session(id, in: store)
+          query.auditSessionID = session.id
+          if let wanted = try parsed.value(finding) {
+            query.flowIDs = Set(try findingFlows(wanted, session: session, store: store, parsed))
+          }
+        } else if try parsed.value(finding) != nil {
+          throw UsageError(
+            message: "--finding names a finding of a session: give the session too",
+            path: parsed.path)
+        }
+        let wanted = parsed.flag(all) ? Int.max : (try parsed.value(limit)?.value ?? 50)
+        var flows: [StoredFlow] = []
+        var cursor: HistoryCursor?
+        var more = false
+        repeat {
+          let page = try store.historyPage(
+            query, after: cursor, limit: min(500, wanted - flows.count))
+          flows += page.flows
+          cursor = page.next
+          more = cursor != nil
+        } while more && flows.count < wanted
+        if parsed.json { return context.printJSON(TimelinePresentation.json(flows, more: more)) }
+        var activity: String?
+        let firsts = flows.map(\.firstSeen)
+        if let start = firsts.min(), let end = flows.map(\.lastSeen).max() {
+          let buckets = 48
+          let width = max(end.timeIntervalSince(start) / Double(buckets), 0.001)
+          let counts = try store.packetActivity(from: start, width: width, count: buckets)
+          activity = TimelinePresentation.activity(
+            counts, from: start, width: width, zone: context.timeZone)
+        }
+        let filtered =
+          query != HistoryQuery()
+          && !(query.oldestFirst
+            && {
+              var q = query
+              q.oldestFirst = false
+              return q == HistoryQuery()
+            }())
+        context.standardOutput(
+          TimelinePresentation.text(
+            flows, more: more, activity: activity, zone: context.timeZone, filtered: filtered))
+      })
+  }
+
+  static func instant(_ parsed: ParsedCommand, _ key: OptionKey<String>) throws -> Date? {
+    guard let text = try parsed.value(key) else { return nil }
+    guard let date = Instant.parseRFC3339(text) else {
+      throw UsageError(
+        message:
+          "--\(key.definition.name) takes an RFC 3339 instant (2026-10-09T10:01:00Z); “\(text)” is not",
+        path: parsed.path)
+    }
+    return date
+  }
+
+  /// The session's assessment, as `findings` makes it.
+  static func assessment(_ session: AuditSession, store: FlowStore, _ parsed: ParsedCommand) throws
+    -> SessionAssessment
+  {
+    guard let project = try store.auditProject(id: session.projectID) else {
+      throw AuditStoreError.projectNotFound(session.projectID)
+    }
+    let catalogue = try AssessmentCommands.catalogue(
+      for: project, parsed: parsed, storeURL: store.directory)
+    return SessionAssessment(
+      catalogue: catalogue, flows: try store.flows(inAuditSession: session.id), project: project,
+      session: session, markers: try store.markers(forSession: session.id))
+  }
+
+  static func findingFlows(
+    _ id: String, session: AuditSession, store: FlowStore, _ parsed: ParsedCommand
+  ) throws -> [Int64] {
+    let findings = try assessment(session, store: store, parsed).findings.findings
+    guard id.hasPrefix("F"), let n = Int(id.dropFirst()), findings.indices.contains(n - 1) else {
+      throw RefusedError(
+        "Session \(session.id) has no finding \(id): its findings are F1 to F\(findings.count) ('tunnelvision findings \(session.id)')."
+      )
+    }
+    return findings[n - 1].flowIDs
+  }
+
+  static var flow: CommandDefinition {
+    CommandDefinition(
+      name: "flow",
+      abstract: "One connection: who it was and how that is known, what was read, its packets.",
+      arguments: [flowID.definition],
+      options: [ProjectCommands.json.definition],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let id = try parsed.argument(flowID).value
+        guard let flow = try store.flow(id: id) else {
+          throw RefusedError(
+            "There is no connection \(id) in the history ('tunnelvision flows' lists them).")
+        }
+        let packets = try store.packets(forFlow: id)
+        var sessionText: String?
+        var findingIDs: [String] = []
+        if let sessionID = flow.auditSessionID, let session = try store.auditSession(id: sessionID)
+        {
+          let project = try store.auditProject(id: session.projectID)
+          sessionText =
+            "\(session.id) (\(TerminalText.inline(project?.name ?? "a project")), \(AuditPresentation.sessionName(session.kind)))"
+          let findings = try assessment(session, store: store, parsed).findings.findings
+          findingIDs = findings.indices.filter { findings[$0].flowIDs.contains(id) }.map {
+            "F\($0 + 1)"
+          }
+        }
+        let shown = Array(packets.prefix(FlowInspectorPresentation.packetsShown))
+        if parsed.json {
+          var record = JSONWriter()
+          EvidenceFlowRecord.write(flow, findingIDs: findingIDs, to: &record)
+          return context.standardOutput(String(decoding: record.bytes, as: UTF8.self) + "\n")
+        }
+        context.standardOutput(
+          FlowInspectorPresentation.text(
+            flow, packets: shown, packetTotal: packets.count, session: sessionText,
+            findingIDs: findingIDs, subjects: [], zone: context.timeZone))
+      })
+  }
+
+  static let packetNumber = ArgumentKey<PositiveCount>(
+    "number", "The packet's number in the connection, from 1 (as `flow` lists them).")
+
+  static var packet: CommandDefinition {
+    CommandDefinition(
+      name: "packet",
+      abstract:
+        "One packet of a connection: its headers decoded and its bytes, read back from the capture.",
+      arguments: [flowID.definition, packetNumber.definition],
+      options: [ProjectCommands.json.definition],
+      run: { parsed, context in
+        let store = try CommandSupport(parsed: parsed, context: context).openStore()
+        let id = try parsed.argument(flowID).value
+        guard let flow = try store.flow(id: id) else {
+          throw RefusedError(
+            "There is no connection \(id) in the history ('tunnelvision flows' lists them).")
+        }
+        let packets = try store.packets(forFlow: id)
+        let number = try parsed.argument(packetNumber).value
+        guard number <= packets.count else {
+          throw RefusedError(
+            "Connection \(id) has \(AuditPresentation.count(packets.count, "packet")); there is no packet \(number)."
+          )
+        }
+        let packet = packets[number - 1]
+        var bytes: [UInt8]?
+        var unreadable: PacketDetailPresentation.Unreadable?
+        if packet.location.fileSequence == 0 {
+          unreadable = .neverCaptured
+        } else {
+          do throws(CaptureLibraryError) {
+            bytes = [UInt8](
+              try CaptureLibrary(directory: store.capturesDirectory).record(at: packet.location)
+                .bytes)
+          } catch .notFound(let sequence) {
+            unreadable = .fileDeleted(sequence)
+          } catch {
+            unreadable = .recordUnreadable(error.description)
+          }
+        }
+        let headers = bytes.map(PacketHeaders.decode) ?? []
+        if parsed.json {
+          return context.printJSON(
+            .object([
+              "flowID": .int(id), "number": .int(number), "of": .int(packets.count),
+              "at": .string(Instant.rfc3339(packet.date)),
+              "direction": .string(packet.direction == .outbound ? "outbound" : "inbound"),
+              "length": .int(packet.length), "tcpFlags": .int(packet.tcpFlags),
+              "meaning": .string(
+                FlowInspectorPresentation.meaning(packet, ipProtocol: flow.ipProtocol)),
+              "headers": .array(
+                headers.map { .object(["layer": .string($0.0), "reading": .string($0.1)]) }),
+              "bytes": bytes.map { .string($0.map { String(format: "%02x", $0) }.joined()) }
+                ?? .null,
+              "unreadable": unreadable.map { .string(PacketDetailPresentation.unreadable($0)) }
+                ?? .null,
+            ]))
+        }
+        context.standardOutput(
+          PacketDetailPresentation.text(
+            flowID: id, number: number, of: packets.count, packet: packet,
+            ipProtocol: flow.ipProtocol,
+            since: packets[0].date, headers: headers, bytes: bytes, unreadable: unreadable))
+      })
+  }
+}
