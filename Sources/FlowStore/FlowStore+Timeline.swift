@@ -45,6 +45,10 @@ extension FlowStore {
       conditions.append(
         "\(FlowColumn.id.name) IN (\(ids.sorted().map(String.init).joined(separator: ", ")))")
     }
+    if let after = query.afterID {
+      conditions.append("\(FlowColumn.id.name) > ?")
+      bindings.append(.integer(after))
+    }
     let order = query.oldestFirst ? "ASC" : "DESC"
     if let cursor {
       conditions.append(
@@ -63,6 +67,11 @@ extension FlowStore {
       flows.count > limit
       ? page.last.map { HistoryCursor(firstSeen: $0.firstSeen, id: $0.id) } : nil
     return (page, next)
+  }
+
+  /// The id of the flow written last (ids grow as flows are inserted); 0 for none.
+  public func highestFlowID() throws -> Int64 {
+    try wrap { try db.firstRow("SELECT coalesce(max(id), 0) FROM flows") { $0.int64(0) } ?? 0 }
   }
 
   /// Packets of the whole history per interval from `start`, `count` intervals of `width`.

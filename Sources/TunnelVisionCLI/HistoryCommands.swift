@@ -3,6 +3,7 @@ import Capture
 import FlowStore
 import Foundation
 import Import
+import Record
 
 /// The history in the terminal: the Timeline (`flows`) and the Flow Inspector (`flow`).
 enum HistoryCommands {
@@ -24,6 +25,10 @@ enum HistoryCommands {
     "finding", "id", "Only the connections this finding of the session cites (F3).")
   static let limit = OptionKey<PositiveCount>("limit", "count", "At most this many (default: 50).")
   static let oldestFirst = FlagKey("oldest-first", "Oldest first (default: newest first).")
+  static let follow = FlagKey(
+    "follow",
+    "After the rows, new connections as a recorder writes them, until Ctrl-C (--json: a line each)."
+  )
   static let flowID = ArgumentKey<SessionID>("flow", "The connection's id (as `flows` lists it).")
 
   static var flows: CommandDefinition {
@@ -36,7 +41,7 @@ enum HistoryCommands {
       options: [
         all.definition, host.definition, since.definition, until.definition, status.definition,
         ipProtocol.definition, finding.definition, limit.definition, oldestFirst.definition,
-        ProjectCommands.json.definition,
+        follow.definition, ProjectCommands.json.definition,
       ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
@@ -84,6 +89,9 @@ enum HistoryCommands {
           cursor = page.next
           more = cursor != nil
         } while more && flows.count < wanted
+        if parsed.flag(follow) {
+          return try followFlows(query, shown: flows, store, parsed, context)
+        }
         if parsed.json { return context.printJSON(TimelinePresentation.json(flows, more: more)) }
         var activity: String?
         let firsts = flows.map(\.firstSeen)
@@ -106,6 +114,38 @@ enum HistoryCommands {
           TimelinePresentation.text(
             flows, more: more, activity: activity, zone: context.timeZone, filtered: filtered))
       })
+  }
+
+  /// `flows --follow`: the rows shown oldest first (as `tail -f`), then each flow written after
+  /// them, polled twice a second, as a row (or a JSON line).
+  static func followFlows(
+    _ query: HistoryQuery, shown: [StoredFlow], _ store: FlowStore, _ parsed: ParsedCommand,
+    _ context: CommandContext
+  ) throws {
+    let print: ([StoredFlow]) -> Void = { flows in
+      guard !flows.isEmpty else { return }
+      if parsed.json {
+        context.standardOutput(
+          flows.map { TimelinePresentation.json($0).serializedOnOneLine + "\n" }.joined())
+      } else {
+        context.standardOutput(
+          TextColumns(rightAligned: [5, 6, 7, 8]).lines(
+            flows.map { TimelinePresentation.row($0, zone: context.timeZone) }
+          ).map { $0 + "\n" }.joined())
+      }
+    }
+    print(shown.sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) })
+    if RecorderLock.running(storeDirectory: store.directory) == nil {
+      context.standardError(TimelinePresentation.followingNothing + "\n")
+    }
+    var next = query
+    next.oldestFirst = true
+    next.afterID = try store.highestFlowID()
+    while true {
+      let page = try store.historyPage(next, after: nil, limit: 500).flows.sorted { $0.id < $1.id }
+      print(page)
+      if let last = page.last?.id { next.afterID = last } else { usleep(500_000) }
+    }
   }
 
   static func instant(_ parsed: ParsedCommand, _ key: OptionKey<String>) throws -> Date? {

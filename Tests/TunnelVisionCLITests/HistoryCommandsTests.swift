@@ -215,3 +215,32 @@ final class HistoryCommandsTests: XCTestCase {
     }
   }
 }
+
+extension HistoryCommandsTests {
+  func testFollowingPrintsEachConnectionTheRecorderWrites() throws {
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("follow")
+    let store = dir.url.appendingPathComponent("store").path
+    XCTAssertEqual(
+      try ExternalTool.run(binary.path, ["project", "new", "P", "--store", store])?.status, 0)
+    let follow = try RecordCommandTests.Running(
+      binary.path, ["flows", "--follow", "--json", "--store", store])
+    usleep(700_000)
+    let recorded = try XCTUnwrap(
+      ExternalTool.run(
+        binary.path, ["record", "--read", "-", "--quiet", "--store", store],
+        input: try Data(contentsOf: RecordCommandTests.realCapture)))
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    usleep(1_200_000)
+    let followed = follow.end(SIGINT)
+    let lines = followed.output.split(separator: "\n")
+    let ids = try lines.map {
+      try XCTUnwrap(
+        (JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? Int)
+    }
+    let all = try FlowStore(directory: URL(fileURLWithPath: store), reading: true).allFlows()
+    XCTAssertGreaterThan(all.count, 0)
+    XCTAssertEqual(ids.sorted(), all.map { Int($0.id) }.sorted(), "each new connection, once")
+    XCTAssertTrue(followed.error.contains("Nothing is recording on this store"), followed.error)
+  }
+}

@@ -12,6 +12,8 @@ public struct HistoryQuery: Sendable, Hashable {
   public var ipProtocol: IPProtocolNumber?
   /// Only these flows (those a finding cites).
   public var flowIDs: Set<Int64>?
+  /// Only flows written after this one (`--follow`: the store's ids grow as flows are inserted).
+  public var afterID: Int64?
   public var oldestFirst = false
 
   public init() {}

@@ -28,6 +28,12 @@ public indirect enum JSONValue: Sendable, Hashable {
     JSONText.append(self, to: &out, indent: indent)
     return String(decoding: out, as: UTF8.self)
   }
+
+  /// The value on one line (a line of JSON Lines): the pretty-printed text with each line's
+  /// indentation and break removed, which no string holds raw.
+  public var serializedOnOneLine: String {
+    serialized().split(separator: "\n").map { $0.drop(while: { $0 == " " }) }.joined()
+  }
 }
 
 /// The order an object's keys are written in, remembered for the key lists it has seen: the

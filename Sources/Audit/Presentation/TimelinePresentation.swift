@@ -77,23 +77,26 @@ public enum TimelinePresentation {
     return out
   }
 
+  /// Said once when `--follow` starts while no recorder runs.
+  public static let followingNothing =
+    "Nothing is recording on this store: new connections appear here once 'tunnelvision record' runs. Ctrl-C stops following."
+
   public static func json(_ flows: [StoredFlow], more: Bool) -> JSONValue {
+    .object(["flows": .array(flows.map(json)), "more": .bool(more)])
+  }
+
+  /// One flow as the Timeline's JSON has it (a line of `--follow --json`).
+  public static func json(_ f: StoredFlow) -> JSONValue {
     .object([
-      "flows": .array(
-        flows.map { f in
-          .object([
-            "id": .int(f.id), "tlsStatus": .string(f.tlsStatus.name),
-            "name": f.name.map { .string($0.text) } ?? .null,
-            "nameOrigin": f.name.map { .string($0.origin.rawValue) } ?? .null,
-            "firstSeen": .string(Instant.rfc3339(f.firstSeen)),
-            "lastSeen": .string(Instant.rfc3339(f.lastSeen)),
-            "protocol": .string(f.ipProtocol.name),
-            "peers": .strings([f.peers.a.text, f.peers.b.text]), "bytesOut": .int(f.bytesOut),
-            "bytesIn": .int(f.bytesIn), "packetCount": .int(f.packetCount),
-            "auditSessionID": f.auditSessionID.map { .int($0) } ?? .null,
-          ])
-        }),
-      "more": .bool(more),
+      "id": .int(f.id), "tlsStatus": .string(f.tlsStatus.name),
+      "name": f.name.map { .string($0.text) } ?? .null,
+      "nameOrigin": f.name.map { .string($0.origin.rawValue) } ?? .null,
+      "firstSeen": .string(Instant.rfc3339(f.firstSeen)),
+      "lastSeen": .string(Instant.rfc3339(f.lastSeen)),
+      "protocol": .string(f.ipProtocol.name),
+      "peers": .strings([f.peers.a.text, f.peers.b.text]), "bytesOut": .int(f.bytesOut),
+      "bytesIn": .int(f.bytesIn), "packetCount": .int(f.packetCount),
+      "auditSessionID": f.auditSessionID.map { .int($0) } ?? .null,
     ])
   }
 }
