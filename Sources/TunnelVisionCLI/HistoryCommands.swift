@@ -221,8 +221,15 @@ enum HistoryCommands {
         context.standardOutput(
           FlowInspectorPresentation.text(
             flow, packets: shown, packetTotal: packets.count, session: sessionText,
-            findingIDs: findingIDs, subjects: [], zone: context.timeZone))
+            findingIDs: findingIDs, subjects: subjects(flow.serverCertificate),
+            zone: context.timeZone))
       })
+  }
+
+  /// The subjects of a chain read, server first.
+  static func subjects(_ visibility: CertificateVisibility) -> [String] {
+    guard case .presented(let chain, _) = visibility else { return [] }
+    return chain.map { CertificateSubject.of($0) ?? "a certificate OpenSSL does not read" }
   }
 
   static let packetNumber = ArgumentKey<PositiveCount>(
