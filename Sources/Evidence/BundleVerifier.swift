@@ -311,7 +311,81 @@ public enum BundleVerifier {
 
     // 7. flows.csv against flows.json.
     checks.append(flowsReading.csv.check(flowCount: flows.count))
+
+    // 8. The findings and verdicts, re-derived from flows.json and session.json.
+    checks.append(
+      rederivationCheck(
+        session: documents[EvidenceBundle.sessionName], flows: flowsReading.records,
+        citations: flowFindings, findings: findingsOutline, findingCount: findings.count,
+        digests: digests))
     return checks
+  }
+
+  /// findings.json and session.json against what this tool derives from the flows and from
+  /// session.json's project, session and markers, with the catalogue it carries.
+  static func rederivationCheck(
+    session: Data?, flows: [StoredFlow], citations: [Int64: [String]], findings: VerifiedFindings,
+    findingCount: Int, digests: [String: (UInt64, String)]
+  ) -> Check {
+    let statement = VerifyPresentation.rederivedStatement
+    guard let session else {
+      return Check(statement: statement, problems: ["session.json is missing"])
+    }
+    let record: EvidenceSessionRecord
+    do { record = try EvidenceSessionRecord(session) } catch {
+      return Check(statement: statement, problems: [error.description])
+    }
+    guard
+      let catalogue = EvidenceRederivation.catalogue(
+        identifier: record.catalogueIdentifier, sourceSHA256: findings.catalogue?.source?.sha256)
+    else {
+      return Check(
+        statement: VerifyPresentation.notRederived(catalogue: record.catalogueIdentifier),
+        problems: [])
+    }
+    let rederived: EvidenceRederivation
+    do {
+      rederived = try EvidenceRederivation(record: record, flows: flows, catalogue: catalogue)
+    } catch {
+      return Check(statement: statement, problems: ["the documents do not make a bundle: \(error)"])
+    }
+    var problems: [String] = []
+    let verdicts = rederived.verdicts
+    for requirement in findings.requirements {
+      guard let id = requirement.id else { continue }
+      if requirement.verdict != verdicts[id] {
+        problems.append(
+          VerifyPresentation.verdictDiffers(
+            id, stated: requirement.verdict, rederived: verdicts[id]))
+      }
+    }
+    if findingCount != rederived.bundle.findings.count {
+      problems.append(
+        "findings.json holds \(AuditPresentation.count(findingCount, "finding")); the flows give \(rederived.bundle.findings.count)"
+      )
+    }
+    let differing = flows.filter {
+      (citations[$0.id] ?? []) != rederived.bundle.findingIDs(ofFlow: $0.id)
+    }
+    for flow in differing.prefix(3) {
+      problems.append(
+        "flow \(flow.id) cites \((citations[flow.id] ?? []).joined(separator: ",")); its readings give \(rederived.bundle.findingIDs(ofFlow: flow.id).joined(separator: ","))"
+      )
+    }
+    for (name, bytes) in [
+      (EvidenceBundle.findingsName, rederived.findingsJSON),
+      (EvidenceBundle.sessionName, rederived.sessionJSON),
+    ] {
+      let digest = SHA256Digest()
+      bytes.withUnsafeBytes { digest.update($0) }
+      if let stated = digests[name]?.1, stated != digest.finalHex() {
+        problems.append(VerifyPresentation.documentDiffers(name))
+      }
+    }
+    return Check(
+      statement: statement
+        + " (\(AuditPresentation.count(rederived.bundle.findings.count, "finding")), \(AuditPresentation.count(verdicts.count, "verdict")), catalogue \(record.catalogueIdentifier))",
+      problems: problems)
   }
 
   /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.

@@ -66,6 +66,8 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
 final class FlowsJSONReading {
   private(set) var csv: FlowsCSVComparison
   private(set) var flows: [(id: Int64, findingIDs: [String])] = []
+  /// The flows as the store held them, to re-derive the findings from.
+  private(set) var records: [StoredFlow] = []
   private var reading: StreamedArrayReading<VerifiedFlows, EvidenceFlowRecord.Decoded>!
 
   init(csv: CSVRows?) {
@@ -85,5 +87,6 @@ final class FlowsJSONReading {
   private func take(_ record: EvidenceFlowRecord.Decoded) {
     csv.compare(record)
     flows.append((record.flow.id, record.findingIDs))
+    records.append(record.flow)
   }
 }

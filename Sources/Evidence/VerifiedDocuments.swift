@@ -17,21 +17,32 @@ struct VerifiedFindings: Decodable {
   }
   struct Requirement: Decodable {
     let id: String?
+    let verdict: String?
     let contraryFindingIDs: [String], supportingFindingIDs: [String]
-    enum CodingKeys: String, CodingKey { case id, contraryFindingIDs, supportingFindingIDs }
+    enum CodingKeys: String, CodingKey {
+      case id, verdict, contraryFindingIDs, supportingFindingIDs
+    }
     init(from decoder: Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       id = try? c.decode(String.self, forKey: .id)
+      verdict = try? c.decode(String.self, forKey: .verdict)
       contraryFindingIDs = (try? c.decode([String].self, forKey: .contraryFindingIDs)) ?? []
       supportingFindingIDs = (try? c.decode([String].self, forKey: .supportingFindingIDs)) ?? []
     }
   }
+  struct Catalogue: Decodable {
+    struct Source: Decodable { let sha256: String? }
+    let identifier: String?
+    let source: Source?
+  }
   let findings: [Finding]
   let requirements: [Requirement]
   let sessionID: Int64?
-  enum CodingKeys: String, CodingKey { case findings, requirements, sessionID }
+  let catalogue: Catalogue?
+  enum CodingKeys: String, CodingKey { case findings, requirements, sessionID, catalogue }
   init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
+    catalogue = try? c.decode(Catalogue.self, forKey: .catalogue)
     findings = try c.decode([Finding].self, forKey: .findings)
     requirements = (try? c.decode([Requirement].self, forKey: .requirements)) ?? []
     sessionID = try? c.decode(Int64.self, forKey: .sessionID)

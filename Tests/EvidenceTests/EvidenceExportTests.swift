@@ -216,8 +216,9 @@ final class EvidenceExportTests: XCTestCase {
   func testVerifyPassesAFreshBundle() throws {
     let (dir, store) = try copyOfStore()
     let checks = BundleVerifier.verify(try export(store, into: dir).url)
-    XCTAssertEqual(checks.count, 9)
+    XCTAssertEqual(checks.count, 10)
     XCTAssertTrue(checks.contains { $0.statement == DocumentAgreement.statement })
+    XCTAssertTrue(checks.contains { $0.statement.hasPrefix(VerifyPresentation.rederivedStatement) })
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
   }
 
@@ -263,8 +264,12 @@ final class EvidenceExportTests: XCTestCase {
       let copy = dir.url.appendingPathComponent("\(mode).zip")
       try self.copy(of: url, to: copy, replacing: entry, python: code, argument: mode)
       let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-      XCTAssertEqual(failed.map(\.statement), [DocumentAgreement.statement], "\(mode): \(failed)")
-      let problems = failed.flatMap(\.problems)
+      // The re-derived findings.json and session.json differ too, where those were edited.
+      XCTAssertEqual(
+        failed.map(\.statement).filter { !$0.hasPrefix(VerifyPresentation.rederivedStatement) },
+        [DocumentAgreement.statement], "\(mode): \(failed)")
+      let problems = failed.filter { $0.statement == DocumentAgreement.statement }.flatMap(
+        \.problems)
       XCTAssertTrue(problems.contains { $0.hasPrefix(expected) }, "\(mode): \(problems)")
       if mode == "garbage" {
         XCTAssertTrue(
@@ -272,6 +277,45 @@ final class EvidenceExportTests: XCTestCase {
             "session.json was exported at yesterday; manifest.json says \(exported)"),
           "\(problems)")
       }
+    }
+  }
+
+  func testVerifyReDerivesTheFindingsAndVerdictsFromTheFlowsAndTheSession() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    // Each copy edits one document so that every other check still holds: the manifest made to
+    // agree, the citations left as they were.
+    let code = """
+      d=json.loads(orig)
+      if arg=='verdict':
+          r=next(r for r in d['requirements'] if r['verdict']=='contradicted'); r['verdict']='observed'
+      elif arg=='tls':
+          f=next(f for f in d['findings'] if f.get('tls')); f['tls']['version']='TLS 1.3'
+      elif arg=='inspection': d['session']['inspection']['caTrusted']=not d['session']['inspection']['caTrusted']
+      elif arg=='allowlist': d['project']['allowlist']=[]
+      data=json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False).encode()
+      """
+    let cases: [(entry: String, mode: String, expected: String)] = [
+      (
+        "findings.json", "verdict",
+        "’s verdict is “observed” in findings.json; the flows give “contradicted”"
+      ),
+      ("findings.json", "tls", "findings.json is not the document the flows and the session give"),
+      ("session.json", "inspection", "the flows give"),
+      ("session.json", "allowlist", "the flows give"),
+    ]
+    for (entry, mode, expected) in cases {
+      let copy = dir.url.appendingPathComponent("rederive-\(mode).zip")
+      try self.copy(of: url, to: copy, replacing: entry, python: code, argument: mode)
+      let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+      XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
+      XCTAssertTrue(
+        failed.first?.statement.hasPrefix(VerifyPresentation.rederivedStatement) == true)
+      XCTAssertTrue(
+        failed.flatMap(\.problems).contains {
+          $0.contains(expected.replacingOccurrences(of: "’", with: "'"))
+        },
+        "\(mode): \(failed.flatMap(\.problems))")
     }
   }
 
@@ -546,7 +590,10 @@ final class EvidenceExportTests: XCTestCase {
         old=d['findings'][1]['id']; d['findings'][1]['id']='FX'
         data=json.dumps(d, indent=2, sort_keys=True).encode()
         """)
-    let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+    // findings.json edited is also not what the flows give: that check is tested on its own.
+    let failed = BundleVerifier.verify(copy).filter {
+      !$0.holds && !$0.statement.hasPrefix(VerifyPresentation.rederivedStatement)
+    }
     XCTAssertEqual(failed.map(\.statement).count, 1, "\(failed)")
     let problems = failed.first?.problems ?? []
     XCTAssertTrue(
@@ -595,7 +642,9 @@ final class EvidenceExportTests: XCTestCase {
     func problems(_ mode: String) throws -> [String] {
       let copy = dir.url.appendingPathComponent("\(mode).zip")
       try self.copy(of: url, to: copy, replacing: "findings.json", python: code, argument: mode)
-      let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+      let failed = BundleVerifier.verify(copy).filter {
+        !$0.holds && !$0.statement.hasPrefix(VerifyPresentation.rederivedStatement)
+      }
       XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
       XCTAssertTrue(
         failed.first?.statement.hasPrefix("Every flow and finding identifier cited resolves")

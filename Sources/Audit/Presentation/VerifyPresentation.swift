@@ -20,6 +20,24 @@ public enum VerifyPresentation {
   /// Problems listed under a check; the rest are counted.
   public static let problemsShown = 20
 
+  /// The re-derivation check: findings and verdicts are not taken on trust.
+  public static let rederivedStatement =
+    "findings.json and session.json are what flows.json and session.json's project, session and markers give, re-derived with the catalogue"
+
+  public static func notRederived(catalogue: String) -> String {
+    "The findings and verdicts were not re-derived: the bundle's catalogue “\(TerminalText.inline(catalogue))” is not one this tool carries (a catalogue file of the export's own); they are taken as findings.json states them."
+  }
+
+  public static func verdictDiffers(_ requirement: String, stated: String?, rederived: String?)
+    -> String
+  {
+    "\(TerminalText.inline(requirement))'s verdict is “\(TerminalText.inline(stated ?? "none"))” in findings.json; the flows give “\(rederived ?? "none")”"
+  }
+
+  public static func documentDiffers(_ name: String) -> String {
+    "\(name) is not the document the flows and the session give: its bytes differ from those re-derived"
+  }
+
   /// What the checks cannot say by themselves: without a signature, or one by a key not checked
   /// against a trusted one, a bundle rebuilt with its manifest recomputed would pass them too.
   public static func signatureNote(_ standing: SignatureStanding) -> String? {
