@@ -43,7 +43,7 @@ public enum BundleVerifier {
     }
     // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
     // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
-    let captureFlows = Collected<Int64>()
+    let captureFlows = Collected<VerifiedCapture.Flow>()
     var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
     // findings.json too, a finding at a time (as dictionaries, 2 414 findings took 10 MB).
     let findingList = Collected<VerifiedFindings.Finding>()
@@ -61,7 +61,7 @@ public enum BundleVerifier {
           } else if entry.name == EvidenceBundle.captureJSONName {
             if captureReading == nil {
               captureReading = StreamedArrayReading(key: "flows", elements: \.flows) {
-                captureFlows.items.append($0.id)
+                captureFlows.items.append($0)
               }
             }
             captureReading!.feed(chunk)
@@ -217,6 +217,10 @@ public enum BundleVerifier {
         "capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written"
       )
     }
+    captureProblems += CaptureCounts.problems(
+      captureDoc, flows: captureFlows.items, packetsInCapture: capture.packetsByFlow,
+      packetCounts: Dictionary(
+        flowsReading.records.map { ($0.id, $0.packetCount) }, uniquingKeysWith: { a, _ in a }))
     checks.append(
       Check(
         statement:
@@ -270,7 +274,7 @@ public enum BundleVerifier {
           "\(requirement.id ?? "a requirement") cites \(id), which findings.json does not hold")
       }
     }
-    if captureFlows.items != flowIDs {
+    if captureFlows.items.map(\.id) != flowIDs {
       idProblems.append("capture.json does not list the flows of flows.json, in their order")
     }
     for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {

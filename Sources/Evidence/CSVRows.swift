@@ -11,6 +11,9 @@ final class CSVRows {
   private var exhausted = false
   /// Whether a cell read so far held bytes that are not UTF-8.
   private(set) var sawBytesThatAreNotUTF8 = false
+  /// Whether a line ended otherwise than with CR LF, or a CR stood outside a quoted cell alone.
+  private(set) var sawLineEndOtherThanCRLF = false
+  private var afterCR = false
 
   init(pulling source: @escaping () -> Data?) { self.source = source }
 
@@ -54,6 +57,9 @@ final class CSVRows {
     }
     while let byte = peek() {
       position += 1
+      let wasCR = afterCR
+      afterCR = false
+      if wasCR, byte != 0x0A { sawLineEndOtherThanCRLF = true }
       if quoted {
         if byte == UInt8(ascii: "\"") {
           if peek() == UInt8(ascii: "\"") {
@@ -71,15 +77,19 @@ final class CSVRows {
       switch byte {
       case UInt8(ascii: "\"") where cell.isEmpty && !afterQuote: quoted = true
       case UInt8(ascii: ","): endCell()
-      case 0x0D: continue
+      case 0x0D: afterCR = true
       case 0x0A:
+        if !wasCR { sawLineEndOtherThanCRLF = true }
         endCell()
         return row
       default: cell.append(byte)
       }
     }
     // The last record, without a line feed after it (nothing but CR at the end is no record).
+    // Export ends every row with CR LF: a record without one, or a CR at the end, is not its.
+    if afterCR { sawLineEndOtherThanCRLF = true }
     if !cell.isEmpty || !row.isEmpty {
+      sawLineEndOtherThanCRLF = true
       endCell()
       return row
     }

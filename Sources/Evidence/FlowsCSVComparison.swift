@@ -59,6 +59,10 @@ struct FlowsCSVComparison {
       )
     }
     var problems = self.problems
+    if rows.sawLineEndOtherThanCRLF {
+      problems.insert(
+        "flows.csv ends a line otherwise than with CR LF, as RFC 4180 and export do", at: 0)
+    }
     if count != flowCount {
       problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0)
     }

@@ -11,7 +11,13 @@ struct PcapngScan {
   private(set) var comments: [Int64: Set<String>] = [:]
   private var offset: UInt64 = 0
   private var sawHeader = false
-  private var seenComments: Set<Data> = []
+  /// Each comment read, and the flow it names.
+  private var seenComments: [Data: Int64?] = [:]
+  /// Packets per flow, by the flow their comment names.
+  private(set) var packetsByFlow: [Int64: Int] = [:]
+  private var lastFlow: Int64?
+  /// Interface Description Blocks read: a packet names one of them.
+  private var interfaces = 0
   /// A fault in the framing was met: what follows is not read.
   private var lost = false
   /// The last comment read: packets of a flow often come one after another.
@@ -45,6 +51,22 @@ struct PcapngScan {
           return raw.count
         }
         guard raw.count - at >= length else { break }
+        // Export writes a section header, one interface and packets: nothing else, framed alike.
+        guard u32(at + length - 4) == UInt32(length) else {
+          problems.append(
+            "capture.pcapng's block at offset \(offset) ends with a length other than the \(length) it begins with"
+          )
+          lost = true
+          return raw.count
+        }
+        switch type {
+        case 0x0A0D_0D0A, 6: break
+        case 1: interfaces += 1
+        default:
+          problems.append(
+            "capture.pcapng holds a block of type 0x\(String(type, radix: 16)) at offset \(offset), which export does not write"
+          )
+        }
         if type == 6, length < 32 {
           // Shorter than the fields every Enhanced Packet Block has.
           problems.append(
@@ -55,6 +77,11 @@ struct PcapngScan {
         }
         if type == 6 {
           packets += 1
+          if Int(u32(at + 8)) >= interfaces {
+            problems.append(
+              "the packet at offset \(offset) names interface \(u32(at + 8)), which capture.pcapng does not describe"
+            )
+          }
           let captured = Int(u32(at + 20))
           var option = at + 28 + ((captured + 3) & ~3)
           var commented = false
@@ -75,14 +102,19 @@ struct PcapngScan {
                   })
               if !sameAsLast {
                 lastComment = Array(comment)
-                if seenComments.insert(Data(comment)).inserted {
-                  if let text = String(validating: comment, as: UTF8.self) {
-                    note(text)
-                  } else {
-                    problems.append("the packet comment at offset \(offset) is not UTF-8")
-                  }
+                let key = Data(comment)
+                if let known = seenComments[key] {
+                  lastFlow = known
+                } else if let text = String(validating: comment, as: UTF8.self) {
+                  lastFlow = note(text)
+                  seenComments[key] = lastFlow
+                } else {
+                  problems.append("the packet comment at offset \(offset) is not UTF-8")
+                  lastFlow = nil
+                  seenComments[key] = .some(nil)
                 }
               }
+              if let lastFlow { packetsByFlow[lastFlow, default: 0] += 1 }
             }
             option += 4 + ((size + 3) & ~3)
           }
@@ -96,7 +128,8 @@ struct PcapngScan {
     buffer = used == buffer.count ? Data() : Data(buffer[(buffer.startIndex + used)...])
   }
 
-  private mutating func note(_ comment: String) {
+  /// A comment read for the first time; the flow it names.
+  private mutating func note(_ comment: String) -> Int64? {
     var flow: Int64?
     var findings = Set<String>()
     for part in comment.split(separator: " ") {
@@ -105,11 +138,18 @@ struct PcapngScan {
         findings = Set(part.dropFirst(9).split(separator: ",").map(String.init))
       }
     }
-    if let flow {
-      comments[flow, default: []].formUnion(findings)
-    } else {
-      problems.append("a packet comment does not name its flow: “\(comment)”")
+    guard let flow else {
+      problems.append("a packet comment does not name its flow: “\(TerminalText.inline(comment))”")
+      return nil
     }
+    // Every packet of a flow carries the same comment: a second one cites other findings.
+    if let earlier = comments[flow], earlier != findings {
+      problems.append(
+        "packets of flow \(flow) carry different comments (findings \(earlier.sorted().joined(separator: ",")) and \(findings.sorted().joined(separator: ",")))"
+      )
+    }
+    comments[flow, default: []].formUnion(findings)
+    return flow
   }
 
 }

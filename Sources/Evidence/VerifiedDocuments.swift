@@ -52,15 +52,31 @@ struct VerifiedFindings: Decodable {
 /// capture.json as verify reads it: what the capture is counted against, and its flows' order
 /// (as dictionaries, 20 000 flows' tallies take tens of megabytes).
 struct VerifiedCapture: Decodable {
-  struct Packets: Decodable { let written: Int? }
-  struct Flow: Decodable { let id: Int64 }
+  /// Packets the history holds whose bytes are not in the capture, by why.
+  struct WithoutBytes: Decodable {
+    let captureFileMissing: Int, notCaptured: Int, recordUnreadable: Int
+    var total: Int { captureFileMissing + notCaptured + recordUnreadable }
+  }
+  struct Packets: Decodable {
+    let written: Int?
+    let recorded: Int?
+    let withoutBytes: WithoutBytes?
+  }
+  struct Flow: Decodable {
+    let id: Int64
+    let recorded: Int?, written: Int?
+    let withoutBytes: WithoutBytes?
+  }
+  struct SourceFile: Decodable { let packets: Int?, written: Int? }
   let packets: Packets
   let flows: [Flow]
+  let sourceFiles: [SourceFile]?
   let sessionID: Int64?
-  enum CodingKeys: String, CodingKey { case packets, flows, sessionID }
+  enum CodingKeys: String, CodingKey { case packets, flows, sessionID, sourceFiles }
   init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     packets = try c.decode(Packets.self, forKey: .packets)
+    sourceFiles = try? c.decode([SourceFile].self, forKey: .sourceFiles)
     flows = try c.decode([Flow].self, forKey: .flows)
     sessionID = try? c.decode(Int64.self, forKey: .sessionID)
   }

@@ -459,6 +459,50 @@ final class EvidenceExportTests: XCTestCase {
     return edits.map { dir.appendingPathComponent($0.file) }
   }
 
+  func testVerifyCountsThatMustSumAndACaptureFramedOtherwiseThanExportWritesIt() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let code = #"""
+      import re
+      def blocks(b):
+          at = 0
+          while at + 12 <= len(b):
+              t, n = struct.unpack_from('<II', b, at); yield at, t, n; at += n
+      if arg == 'lf': data = orig.replace(b'\r\n', b'\n')
+      elif arg in ('recorded', 'flowcount'):
+          d = json.loads(orig)
+          if arg == 'recorded': d['packets']['recorded'] += 1
+          else: d['flows'][0]['packetCount'] += 1
+          data = json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False).encode()
+      else:
+          b = bytearray(orig)
+          at = next(a for a, t, n in blocks(b) if t == 6)
+          n = struct.unpack_from('<I', b, at + 4)[0]
+          if arg == 'trailer': struct.pack_into('<I', b, at + n - 4, n + 4)
+          elif arg == 'interface': struct.pack_into('<I', b, at + 8, 7)
+          elif arg == 'block': b += struct.pack('<III', 5, 16, 0) + struct.pack('<I', 16)
+          elif arg == 'comment':
+              m = re.search(rb'flow=(\d+) findings=(F\d+),(F\d+)', bytes(b))
+              b[m.start():m.end()] = m.group(0)[:m.start(3) - m.start() - 1].ljust(m.end() - m.start(), b' ')
+          data = bytes(b)
+      """#
+    let cases: [(entry: String, mode: String, expected: String)] = [
+      ("flows.csv", "lf", "flows.csv ends a line otherwise than with CR LF"),
+      ("capture.json", "recorded", "capture.json's packets.recorded is"),
+      ("flows.json", "flowcount", "packets in flows.json; capture.json records"),
+      ("capture.pcapng", "trailer", "ends with a length other than the"),
+      ("capture.pcapng", "interface", "names interface 7, which capture.pcapng does not describe"),
+      ("capture.pcapng", "block", "holds a block of type 0x5"),
+      ("capture.pcapng", "comment", "carry different comments"),
+    ]
+    for (entry, mode, expected) in cases {
+      let copy = dir.url.appendingPathComponent("counts-\(mode).zip")
+      try self.copy(of: url, to: copy, replacing: entry, python: code, argument: mode)
+      let problems = BundleVerifier.verify(copy).filter { !$0.holds }.flatMap(\.problems)
+      XCTAssertTrue(problems.contains { $0.contains(expected) }, "\(mode): \(problems)")
+    }
+  }
+
   func testVerifyFailsAnEditedCSVRowNamingTheRowAndTheColumn() throws {
     let (dir, store) = try copyOfStore()
     let url = try export(store, into: dir).url
