@@ -8,6 +8,14 @@ import Foundation
 public enum BundleVerifier {
   public typealias Check = VerificationCheck
 
+  /// The most of each document read whole that verify holds: export writes a manifest of a
+  /// few kilobytes and a session.json of its markers and notes. Beyond these a document is not
+  /// read (its digest is still computed), so that memory stays bounded whatever the archive.
+  static let wholeDocumentLimits: [String: Int] = [
+    EvidenceBundle.manifestName: 1 << 16, EvidenceBundle.sessionName: 1 << 24,
+    EvidenceBundle.signatureName: 1 << 12,
+  ]
+
   public static func verify(_ url: URL) -> [Check] { verify(url, trusting: nil).checks }
 
   /// The checks, and whether (and by whom) the manifest is signed; `trusting`: the raw Ed25519
@@ -49,6 +57,7 @@ public enum BundleVerifier {
     let findingList = Collected<VerifiedFindings.Finding>()
     var findingsReading: StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
     var archiveProblems: [String] = []
+    var oversized = Set<String>()
     for entry in archive.entries {
       let digest = SHA256Digest()
       var count: UInt64 = 0
@@ -75,12 +84,21 @@ public enum BundleVerifier {
           } else if entry.name == EvidenceBundle.flowsName {
             if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
             flowsReading!.feed(chunk)
-          } else if entry.name.hasSuffix(".json") {
-            // Room for the whole document at once (up to 256 MiB): growing by doubling would leave the halves behind.
-            if documents[entry.name] == nil {
-              documents[entry.name] = Data(capacity: Int(min(entry.size, 1 << 28)))
+          } else if let limit = Self.wholeDocumentLimits[entry.name] {
+            if count > UInt64(limit) {
+              documents[entry.name] = nil
+              if oversized.insert(entry.name).inserted {
+                archiveProblems.append(
+                  "\(entry.name) holds more than the \(AuditPresentation.byteCount(UInt64(limit))) a bundle's \(entry.name) can; it is not read"
+                )
+              }
+            } else {
+              // Room for the whole document at once: growing by doubling would leave the halves behind.
+              if documents[entry.name] == nil {
+                documents[entry.name] = Data(capacity: Int(min(entry.size, UInt64(limit))))
+              }
+              documents[entry.name]!.append(chunk)
             }
-            documents[entry.name]!.append(chunk)
           }
         }
         digests[entry.name] = (count, digest.finalHex())
@@ -116,6 +134,13 @@ public enum BundleVerifier {
       return checks
     }
     var manifestProblems: [String] = []
+    guard files.count <= 64 else {
+      checks.append(
+        Check(
+          statement: "manifest.json lists the files.",
+          problems: ["manifest.json lists \(files.count) files; a bundle has fewer than ten"]))
+      return checks
+    }
     var listed = Set<String>()
     for file in files {
       guard let name = file["name"] as? String,

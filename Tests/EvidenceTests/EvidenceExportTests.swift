@@ -503,6 +503,28 @@ final class EvidenceExportTests: XCTestCase {
     }
   }
 
+  func testADocumentLargerThanABundlesIsNotReadAndSaidSo() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let copy = dir.url.appendingPathComponent("wide-manifest.zip")
+    // A manifest of 40,000 entries (1.7 MB): an export's is about a kilobyte.
+    let script = """
+      import zipfile, sys
+      src = zipfile.ZipFile(sys.argv[1]); out = zipfile.ZipFile(sys.argv[2], 'w')
+      wide = '{"files":[' + ','.join('{"name":"x%d","byteCount":1,"sha256":"aa"}' % i for i in range(40000)) + ']}'
+      for info in src.infolist():
+          out.writestr(info, wide.encode() if info.filename == 'manifest.json' else src.read(info))
+      out.close()
+      """
+    XCTAssertEqual(
+      try ExternalTool.run("python3", ["-c", script, url.path, copy.path])?.status, 0)
+    let problems = BundleVerifier.verify(copy).filter { !$0.holds }.flatMap(\.problems)
+    XCTAssertTrue(
+      problems.contains {
+        $0.hasPrefix("manifest.json holds more than the ") && $0.hasSuffix("; it is not read")
+      }, "\(problems)")
+  }
+
   func testVerifyFailsAnEditedCSVRowNamingTheRowAndTheColumn() throws {
     let (dir, store) = try copyOfStore()
     let url = try export(store, into: dir).url
