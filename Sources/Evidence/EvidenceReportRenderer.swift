@@ -30,7 +30,7 @@ public enum EvidenceReportRenderer {
     try EvidenceReportPDF.write(
       layout, typography: typography,
       metadata: .init(
-        title: report.title, subject: report.subtitle, creator: bundle.exportedWith,
+        title: report.documentTitle, subject: report.subtitle, creator: bundle.exportedWith,
         created: bundle.exportedAt),
       to: folder.appendingPathComponent(fileName))
     timing.drawing = Date().timeIntervalSince(drawStart)

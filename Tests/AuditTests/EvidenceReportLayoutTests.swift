@@ -76,7 +76,7 @@ enum ReportFixture {
 }
 
 final class EvidenceReportTests: XCTestCase {
-  func testTheReportAlwaysHasTheEightSectionsInOrder() throws {
+  func testTheReportAlwaysHasTheNineSectionsInOrderTheSummaryFirst() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
     for b in [try ReportFixture.bundle(), bare] {
@@ -85,8 +85,13 @@ final class EvidenceReportTests: XCTestCase {
         limits: .bundled)
       XCTAssertEqual(
         report.sections.map(\.kind),
-        [.session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings, .capture])
+        [
+          .summary, .session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings,
+          .capture,
+        ])
       XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
+      XCTAssertEqual(
+        report.documentTitle, "Evidence report · Example Health · 2.4.0 (187) · session 3")
       XCTAssertTrue(report.sections.allSatisfy { !$0.blocks.isEmpty })
     }
   }
@@ -97,18 +102,19 @@ final class EvidenceReportTests: XCTestCase {
     let report = try EvidenceReport(
       bundle: bare, capture: ReportFixture.capture(for: bare, recorded: 0, written: 0).summary,
       limits: .bundled)
-    let session = report.sections[0].blocks
+    let session = report.section(.session).blocks
     XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.noMarkers)))
     XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.emptyAllowlist)))
     XCTAssertTrue(session.contains(.note(PinningEvidence.notAssessed(.inspectionOff).sentence)))
-    XCTAssertTrue(report.sections[4].blocks.contains(.paragraph(EvidenceReportWording.noFindings)))
     XCTAssertTrue(
-      report.sections[7].blocks.contains(
+      report.section(.findings).blocks.contains(.paragraph(EvidenceReportWording.noFindings)))
+    XCTAssertTrue(
+      report.section(.capture).blocks.contains(
         .paragraph("The session recorded no packets, so the capture is empty.")))
   }
 
   func testTheMethodQuotesTheFourNotesAttributionFirst() throws {
-    let notes = try ReportFixture.report().sections[1].blocks.compactMap { block -> String? in
+    let notes = try ReportFixture.report().section(.method).blocks.compactMap { block -> String? in
       if case .note(let t) = block { return t }
       return nil
     }
@@ -128,15 +134,15 @@ final class EvidenceReportTests: XCTestCase {
     )
     let report = try ReportFixture.report(
       limits: EvidenceReportLimits(flowIDsPerFinding: 1, tlsReadingRows: 2)!)
-    let findingsText = report.sections[4].blocks.compactMap { block -> [String]? in
-      if case .table(let t) = block { return t.rows.map { $0[3].text } }
+    let findingsText = report.section(.findings).blocks.compactMap { block -> [String]? in
+      if case .table(let t) = block { return t.rows.map { $0.last!.text } }
       return nil
     }.flatMap { $0 }
     XCTAssertTrue(
       findingsText.contains {
         $0.contains("first 1 of") && $0.contains("flows.json lists every one")
       }, "\(findingsText)")
-    let tls = report.sections[6].blocks
+    let tls = report.section(.tlsReadings).blocks
     XCTAssertTrue(
       tls.contains {
         if case .paragraph(let t) = $0 { return t.hasPrefix("The table stops at 2 of") }
@@ -244,7 +250,7 @@ final class EvidenceReportLayoutTests: XCTestCase {
             "\(context): overlap on page \(p.number): \(a) \(b)", file: file, line: line)
         }
       }
-      // A footer with the title and page N of M, inside the page.
+      // A footer naming the session and its export, and page N of M, inside the page.
       let footerTexts = p.footer.compactMap { mark -> String? in
         if case .text(let l) = mark { return l.text }
         return nil
@@ -252,7 +258,7 @@ final class EvidenceReportLayoutTests: XCTestCase {
       XCTAssertTrue(
         footerTexts.contains("page \(p.number) of \(total)"), "\(context): \(footerTexts)",
         file: file, line: line)
-      XCTAssertTrue(report.title.hasPrefix(footerTexts.first ?? "—"), file: file, line: line)
+      XCTAssertTrue(report.footer.hasPrefix(footerTexts.first ?? "—"), file: file, line: line)
       for case .text(let l) in p.footer {
         XCTAssertTrue(holds(page, l.frame), file: file, line: line)
       }
@@ -436,5 +442,12 @@ final class EvidenceReportLayoutTests: XCTestCase {
     {
       XCTFail(difference)
     }
+  }
+}
+
+extension EvidenceReport {
+  /// The section of this kind (the order is the report's business).
+  func section(_ kind: EvidenceReportSectionKind) -> EvidenceReportSection {
+    sections.first { $0.kind == kind }!
   }
 }

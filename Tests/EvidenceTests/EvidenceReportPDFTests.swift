@@ -103,7 +103,10 @@ final class EvidenceReportPDFTests: XCTestCase {
     XCTAssertTrue(info.contains("Pages:           \(layout.pages.count)\n"), info)
     XCTAssertTrue(info.contains("Page size:       595.276 x 841.89 pts (A4)"), info)
     XCTAssertTrue(info.contains("Tagged:          yes"), info)
-    XCTAssertTrue(info.contains("Title:           Evidence report · Example Health"), info)
+    XCTAssertTrue(
+      info.contains(
+        "Title:           Evidence report · Example Health · 2.4.0 (187) · session 3\n"),
+      info)
     XCTAssertTrue(info.contains("Creator:         tunnelvision 0.1.0"), info)
     let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
     XCTAssertNotNil(
@@ -111,7 +114,7 @@ final class EvidenceReportPDFTests: XCTestCase {
     XCTAssertNotNil(raw.range(of: Data("/Outlines".utf8)))
     XCTAssertGreaterThan(
       raw.count(of: "/Subtype /Link"), 3, "finding identifiers link to where they are stated")
-    XCTAssertEqual(raw.count(of: "/S /H1"), 9, "the title and the eight section headings")
+    XCTAssertEqual(raw.count(of: "/S /H1"), 10, "the title and the nine section headings")
     XCTAssertGreaterThan(layout.pages.count, 8)
   }
 
@@ -240,5 +243,23 @@ extension Data {
       start = range.upperBound
     }
     return count
+  }
+}
+
+extension EvidenceReportPDFTests {
+  /// The PDF read as a reader would: page 1 stands alone with each requirement's verdict in a
+  /// symbol and a word, and every finding is stated with what it is about.
+  func testTheFirstPageStandsAloneAndEveryFindingNamesItsSubject() throws {
+    let first = try tool("pdftotext", ["-f", "1", "-l", "1", "-layout", pdf, "-"])
+    XCTAssertTrue(first.contains("Summary"), first)
+    XCTAssertTrue(first.contains("✗ Contradicted"), first)
+    XCTAssertTrue(first.contains("Assessed by"), first)
+    XCTAssertTrue(first.contains("page 1 of"), first)
+    XCTAssertTrue(first.contains("session 3 · exported \(Instant.rfc3339(Self.exportedAt))"), first)
+    let all = try tool("pdftotext", [pdf, "-"]).replacingOccurrences(of: "-\n", with: "-")
+    // F14, plain HTTP: its two hosts are named.
+    for host in ["legacy.example-health.de", "fallback.example-cdn.net"] {
+      XCTAssertTrue(all.contains(host), host)
+    }
   }
 }

@@ -26,6 +26,9 @@ public struct EvidenceBundle: Sendable {
   public let exportedAt: Date
   /// "F1", "F2"… of the findings each flow proves.
   public let findingIDsByFlow: [Int64: [String]]
+  /// By finding (in `findings`' order): the names of its connections, or their two ends when
+  /// unnamed, each once in the order they happened; and its first connection's first packet.
+  public let findingSubjects: [(names: [String], firstSeen: Date?)]
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
@@ -59,6 +62,23 @@ public struct EvidenceBundle: Sendable {
       }
     }
     findingIDsByFlow = ids
+    var flowFacts: [Int64: (String, Date)] = [:]
+    for flow in ordered {
+      flowFacts[flow.id] = (
+        flow.name?.text ?? "\(flow.peers.a.text) ↔ \(flow.peers.b.text)", flow.firstSeen
+      )
+    }
+    findingSubjects = assessment.findings.findings.map { finding in
+      var names: [String] = []
+      var seen = Set<String>()
+      var first: Date?
+      for id in finding.flowIDs {
+        guard let (name, date) = flowFacts[id] else { continue }
+        if seen.insert(name).inserted { names.append(name) }
+        first = min(first ?? date, date)
+      }
+      return (names, first)
+    }
   }
 
   public var flowCount: Int { flowIDs.count }

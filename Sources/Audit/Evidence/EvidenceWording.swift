@@ -38,6 +38,17 @@ public enum EvidenceWording {
 
   // MARK: Verdicts
 
+  /// A verdict in a symbol and a word, for a table read at a glance: never colour alone, and
+  /// never a word that passes or fails.
+  public static func verdictMark(_ verdict: RequirementVerdict) -> String {
+    switch verdict {
+    case .contradicted: return "✗ Contradicted"
+    case .observedWithoutContradiction: return "● Observed without contradiction"
+    case .notAssessed(.outsideToolScope): return "○ Not assessed by this tool"
+    case .notAssessed(.nothingObserved): return "– Not assessed: nothing observed"
+    }
+  }
+
   public static func verdict(_ verdict: RequirementVerdict) -> String {
     switch verdict {
     case .contradicted:

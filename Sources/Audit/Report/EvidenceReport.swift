@@ -1,10 +1,11 @@
 import Foundation
 
 public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
-  case session, method, catalogue, requirements, findings, checks, tlsReadings, capture
+  case summary, session, method, catalogue, requirements, findings, checks, tlsReadings, capture
 
   public var title: String {
     switch self {
+    case .summary: return "Summary"
     case .session: return "Session"
     case .method: return "Method"
     case .catalogue: return "Catalogue"
@@ -96,11 +97,15 @@ public enum EvidenceReportError: Error, Sendable, Hashable {
 }
 
 /// What report.pdf says, before anything is drawn: which sections, which rows, which sentence
-/// where. Always all eight sections, in order.
+/// where. Always all nine sections, in order: the summary alone on the first page.
 public struct EvidenceReport: Sendable, Hashable {
   public let title: String
   /// project · release or "baseline" · session id
   public let subtitle: String
+  /// The PDF's title: the session's own, so that two sessions' reports are told apart.
+  public let documentTitle: String
+  /// Every page's footer: which session's report, exported when (a loose page stays tied to it).
+  public let footer: String
   public let sections: [EvidenceReportSection]
 
   public init(bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits)
@@ -113,6 +118,8 @@ public struct EvidenceReport: Sendable, Hashable {
     title = "Evidence report · \(bundle.project.name)"
     let release = bundle.session.kind.release.map { "\($0.version) (\($0.build))" } ?? "baseline"
     subtitle = "\(bundle.project.name) · \(release) · session \(bundle.session.id)"
+    documentTitle = "Evidence report · \(subtitle)"
+    footer = "\(documentTitle) · exported \(Instant.rfc3339(bundle.exportedAt))"
     let content = EvidenceReportContent(bundle: bundle, capture: capture, limits: limits)
     sections = EvidenceReportSectionKind.allCases.map {
       EvidenceReportSection(kind: $0, blocks: content.blocks(of: $0))

@@ -23,6 +23,20 @@ public enum EvidenceReportWording {
   public static let noneAgainst = "No finding runs against it."
   public static let against = "Findings against it:"
   public static let inSupport = "Findings in its support:"
+  public static let summaryIntro =
+    "Each requirement's verdict, and what stands behind it: the findings for or against it, the connections they cite and the hosts those went to. A verdict is not a test result."
+  public static let keyFindings = "The findings against the requirements, a line each:"
+  public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
+  public static let keyFindingsShown = 5
+  public static func moreFindings(shown: Int, of total: Int) -> String {
+    "The first \(shown) of \(AuditPresentation.grouped(total)) are listed here; the Findings section lists every one."
+  }
+  public static let digestsWhere =
+    "The SHA-256 of every file of the bundle, this report included, is in manifest.json; 'tunnelvision verify' checks them and re-derives the findings and verdicts from flows.json and session.json."
+  /// A line to write on, for the assessor's block.
+  public static let blank = "______________________________"
+  /// Hosts listed for a finding about several; the rest are counted.
+  public static let subjectsShown = 4
   /// The columns every table of findings under a requirement has: they take one shape.
   public static let findingColumns = ["Finding", "Stated about", "Connections"]
 
@@ -47,6 +61,7 @@ struct EvidenceReportContent {
 
   func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
     switch kind {
+    case .summary: return summary
     case .session: return session
     case .method: return method
     case .catalogue: return catalogue
@@ -59,6 +74,84 @@ struct EvidenceReportContent {
   }
 
   static func time(_ date: Date) -> String { Instant.rfc3339(date) }
+
+  /// The first page, which stands alone: what was recorded, each requirement's verdict with
+  /// what stands behind it, the findings against the requirements in a line each, and a block
+  /// for the assessor.
+  var summary: [EvidenceReportBlock] {
+    let s = bundle.session
+    var blocks: [EvidenceReportBlock] = [
+      .facts([
+        EvidenceReportFact(
+          "Session",
+          "\(s.id): \(s.kind.release.map { "release \($0.version) (build \($0.build))" } ?? "baseline, recorded without the audited app")",
+          staysWithNext: true),
+        EvidenceReportFact(
+          "Recorded",
+          "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s))",
+          staysWithNext: true),
+        EvidenceReportFact("Exported", "\(Self.time(bundle.exportedAt)), \(bundle.exportedWith)"),
+      ]),
+      .paragraph(EvidenceReportWording.summaryIntro),
+    ]
+    let ids = findingIDs
+    blocks.append(
+      .table(
+        EvidenceReportTable(
+          columns: ["Requirement", "Verdict", "Findings", "Connections", "Hosts"],
+          rows: bundle.assessment.requirements.map { r in
+            let cited = r.contraryFindings + r.supportingFindings
+            let indices = cited.compactMap {
+              ids[$0].flatMap { Int($0.dropFirst()) }.map { $0 - 1 }
+            }
+            let flows = Set(cited.flatMap(\.flowIDs))
+            let hosts = Set(indices.flatMap { bundle.findingSubjects[$0].names })
+            let counted = r.requirement.rule.check != nil
+            return [
+              EvidenceReportCell(r.requirement.id, style: .literal),
+              EvidenceReportCell(EvidenceWording.verdictMark(r.verdict)),
+              EvidenceReportCell(counted ? AuditPresentation.grouped(cited.count) : "—"),
+              EvidenceReportCell(counted ? AuditPresentation.grouped(flows.count) : "—"),
+              EvidenceReportCell(counted ? AuditPresentation.grouped(hosts.count) : "—"),
+            ]
+          })))
+    let against = bundle.assessment.requirements.flatMap(\.contraryFindings)
+    var listed = Set<Finding>()
+    let number = { (f: Finding) in Int(ids[f]!.dropFirst())! }
+    let key = against.filter { listed.insert($0).inserted }.sorted { number($0) < number($1) }
+    if key.isEmpty {
+      blocks.append(.paragraph(EvidenceReportWording.noFindingAgainst))
+    } else {
+      blocks.append(.paragraph(EvidenceReportWording.keyFindings))
+      blocks.append(
+        .table(
+          EvidenceReportTable(
+            columns: ["Finding", "Statement", "About"],
+            rows: key.prefix(EvidenceReportWording.keyFindingsShown).map { finding in
+              let id = ids[finding]!
+              return [
+                EvidenceReportCell(id, style: .literal, link: id),
+                EvidenceReportCell(
+                  EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)),
+                subject(Int(id.dropFirst())! - 1),
+              ]
+            })))
+      if key.count > EvidenceReportWording.keyFindingsShown {
+        blocks.append(
+          .paragraph(
+            EvidenceReportWording.moreFindings(
+              shown: EvidenceReportWording.keyFindingsShown, of: key.count)))
+      }
+    }
+    blocks.append(.paragraph(EvidenceReportWording.digestsWhere))
+    blocks.append(
+      .facts([
+        EvidenceReportFact("Assessed by", EvidenceReportWording.blank, staysWithNext: true),
+        EvidenceReportFact("Date", EvidenceReportWording.blank, staysWithNext: true),
+        EvidenceReportFact("Signature", EvidenceReportWording.blank),
+      ]))
+    return blocks
+  }
 
   var session: [EvidenceReportBlock] {
     let s = bundle.session
@@ -162,15 +255,42 @@ struct EvidenceReportContent {
       })
   }
 
+  /// What a finding is about: its host, else the names of its connections (their two ends
+  /// when unnamed), so that no finding stands without a subject.
+  func subject(_ index: Int) -> EvidenceReportCell {
+    let finding = bundle.findings[index]
+    let stated = FindingsPresentation.subject(of: finding.evidence)
+    if let stated, finding.evidence.host != nil {
+      return EvidenceReportCell(stated, style: .literal)
+    }
+    let names = bundle.findingSubjects[index].names
+    var hosts: String
+    switch names.count {
+    case 0: hosts = ""
+    case 1: hosts = names[0]
+    default:
+      let shown = names.prefix(EvidenceReportWording.subjectsShown).joined(separator: ", ")
+      hosts =
+        "\(names.count) hosts: \(shown)\(names.count > EvidenceReportWording.subjectsShown ? ", …" : "")"
+    }
+    // A reading stated without a host (a TLS version) is said with the hosts it was read from.
+    let text = [stated, hosts.isEmpty ? nil : hosts].compactMap { $0 }.joined(separator: " · ")
+    return EvidenceReportCell(text.isEmpty ? "—" : text, style: stated == nil ? .literal : .text)
+  }
+
+  /// A finding's first connection's first packet, in UTC.
+  func firstSeen(_ index: Int) -> EvidenceReportCell {
+    EvidenceReportCell(
+      bundle.findingSubjects[index].firstSeen.map(Self.time) ?? "—", style: .literal)
+  }
+
   func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
     let ids = findingIDs
     return list.map { finding in
       let id = ids[finding]!
+      let index = Int(id.dropFirst())! - 1
       return [
-        EvidenceReportCell(id, style: .literal, link: id),
-        EvidenceReportCell(
-          FindingsPresentation.subject(of: finding.evidence) ?? "—",
-          style: finding.evidence.host == nil ? .text : .literal),
+        EvidenceReportCell(id, style: .literal, link: id), subject(index),
         EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
       ]
     }
@@ -246,7 +366,7 @@ struct EvidenceReportContent {
       blocks.append(
         .table(
           EvidenceReportTable(
-            columns: ["Finding", "Stated about", "Connections", "Flow ids"],
+            columns: ["Finding", "Stated about", "First seen (UTC)", "Connections", "Flow ids"],
             rows: grouped[sentence]!.map { index, finding in
               let id = FindingsPresentation.identifier(index)
               var ids = finding.flowIDs.prefix(limits.flowIDsPerFinding).map(String.init).joined(
@@ -258,10 +378,8 @@ struct EvidenceReportContent {
                     shown: limits.flowIDsPerFinding, of: finding.flowIDs.count) + ")"
               }
               return [
-                EvidenceReportCell(id, style: .literal, anchor: id),
-                EvidenceReportCell(
-                  FindingsPresentation.subject(of: finding.evidence) ?? "—",
-                  style: finding.evidence.host == nil ? .text : .literal),
+                EvidenceReportCell(id, style: .literal, anchor: id), subject(index),
+                firstSeen(index),
                 EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
                 EvidenceReportCell(ids, style: .literal),
               ]

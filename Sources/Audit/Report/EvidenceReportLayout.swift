@@ -78,12 +78,13 @@ public struct EvidenceReportLayout {
       shapes: shapes)
     var units: [UnitShape] = []
     builder.forEachUnit(of: report) { units.append(UnitShape($0)) }
-    (plan, pageCount) = Paginator(geometry: geometry, measuring: m, title: report.title).plan(units)
+    (plan, pageCount) = Paginator(geometry: geometry, measuring: m, title: report.footer).plan(
+      units)
   }
 
   /// Each page in order, made as it is handed over: its marks are let go when `body` returns.
   public func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E) {
-    let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.title)
+    let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.footer)
     let replay = MeasurementTape.Replay(tape, base: measuring)
     var builder = UnitBuilder(
       measuring: replay, body: geometry.bodyFrame, labelWidth: labelColumnWidth, shapes: tableShapes

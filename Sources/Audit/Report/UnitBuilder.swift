@@ -76,9 +76,9 @@ struct UnitBuilder {
         .fill(CGRect(x: body.minX, y: height + 2, width: body.width, height: 0.8), .rule))
       try hand(
         LayoutUnit(
-          kind: .sectionStart, height: height + 8, spaceBefore: index == 0 ? 14 : 0,
+          kind: .sectionStart, height: height + 8, spaceBefore: index == 1 ? 0 : 14,
           keepWithNext: true,
-          marks: marks, section: section.kind, pageBreakBefore: index > 0))
+          marks: marks, section: section.kind, pageBreakBefore: index == 1))
       for block in section.blocks {
         // A paragraph that introduces a table stays with the table's header.
         if case .table = block, pending?.kind == .line { pending?.keepWithNext = true }
