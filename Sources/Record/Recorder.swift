@@ -184,12 +184,22 @@ public final class Recorder: @unchecked Sendable {
     outcomes[slot] = nil
   }
 
+  /// Lines not joined yet: their connection's packets may still be on their way from the
+  /// capture (libpcap hands packets over in blocks), so a line waits for them a while.
+  private var waitingLines: [InspectionLogEntry] = []
+  /// How long, by the packets' clock, a line waits for its connection (µs).
+  static let lineWait: Int64 = 5_000_000
+
   /// The log's new lines, each joined to the flow it is about among those held (a line comes
-  /// when its connection closes, well before the flow is let go); the others are counted.
-  private func joinInspectionLog() {
+  /// when its connection closes, well before the flow is let go); a line that joins none waits
+  /// for the packets read after it, and is counted as joining none once they are past it (or,
+  /// `final`, at the end).
+  private func joinInspectionLog(final: Bool = false) {
     guard let follower else { return }
-    let entries = follower.newEntries()
+    let entries = waitingLines + follower.newEntries()
+    status.inspectionUnreadableLines = follower.unreadableCount
     guard !entries.isEmpty else { return }
+    waitingLines = []
     let slots = tracker.held
     let candidates = slots.map { slot -> InspectionJoin.Candidate in
       let flow = tracker.flow(slot)
@@ -197,17 +207,18 @@ public final class Recorder: @unchecked Sendable {
         peers: flow.peers, isTCP: flow.ipProtocol == .tcp,
         first: Instant.microseconds(flow.firstSeen), last: Instant.microseconds(flow.lastSeen))
     }
+    let clock = tracker.lastMicroseconds ?? .min
     for entry in entries {
-      let index = InspectionJoin.match(entry, in: candidates)
-      if let index, outcomes[slots[index]] == nil {
+      if let index = InspectionJoin.match(entry, in: candidates), outcomes[slots[index]] == nil {
         outcomes[slots[index]] = entry
         dirty.insert(slots[index])
         status.inspection?.count(entry, joined: true)
+      } else if !final, clock < (entry.end ?? entry.start) + Self.lineWait {
+        waitingLines.append(entry)
       } else {
         status.inspection?.count(entry, joined: false)
       }
     }
-    status.inspectionUnreadableLines = follower.unreadableCount
   }
 
   private func update(_ slots: Set<Int>) throws {
@@ -226,7 +237,7 @@ public final class Recorder: @unchecked Sendable {
     guard let writer else { return }
     try store.transaction {
       try writer.close()
-      joinInspectionLog()
+      joinInspectionLog(final: true)
       try update(dirty.union(tracker.held))
       for slot in tracker.held { release(slot) }
     }
