@@ -89,7 +89,7 @@ public struct EvidenceReportLimits: Sendable, Hashable {
     self.tlsReadingRows = tlsReadingRows
   }
   /// 12 and 150: the report in the bundle.
-  public static let bundled = EvidenceReportLimits(flowIDsPerFinding: 12, tlsReadingRows: 150)!
+  public static let bundled = EvidenceReportLimits(flowIDsPerFinding: 4, tlsReadingRows: 150)!
 }
 
 public enum EvidenceReportError: Error, Sendable, Hashable {

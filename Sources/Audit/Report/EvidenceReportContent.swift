@@ -35,13 +35,19 @@ public enum EvidenceReportWording {
     "The SHA-256 of every file of the bundle, this report included, is in manifest.json; 'tunnelvision verify' checks them and re-derives the findings and verdicts from flows.json and session.json."
   /// A line to write on, for the assessor's block.
   public static let blank = "______________________________"
+  /// Findings a requirement tables, a line each; more are cited by their identifiers.
+  public static let findingsTabledUnderRequirement = 12
+  public static func cited(_ lead: String, count: Int, ranges: [String]) -> String {
+    "\(lead) \(AuditPresentation.grouped(count)) findings, \(ranges.joined(separator: ", ")); each is stated, with what it is about, under Findings."
+  }
   /// Hosts listed for a finding about several; the rest are counted.
   public static let subjectsShown = 4
   /// The columns every table of findings under a requirement has: they take one shape.
   public static let findingColumns = ["Finding", "Stated about", "Connections"]
 
+  /// After the flow ids shown of a finding citing more: short, for a narrow column.
   public static func flowIDsCut(shown: Int, of total: Int) -> String {
-    "first \(shown) of \(AuditPresentation.grouped(total)); flows.json lists every one"
+    "\(AuditPresentation.grouped(total - shown)) more in flows.json"
   }
 
   public static func tlsRowsCut(shown: Int, of total: Int) -> String {
@@ -256,8 +262,10 @@ struct EvidenceReportContent {
   }
 
   /// What a finding is about: its host, else the names of its connections (their two ends
-  /// when unnamed), so that no finding stands without a subject.
-  func subject(_ index: Int) -> EvidenceReportCell {
+  /// when unnamed), so that no finding stands without a subject. `compact`: several are counted,
+  /// not listed (the Findings section lists them), so that a table under a requirement keeps a
+  /// line a finding.
+  func subject(_ index: Int, compact: Bool = false) -> EvidenceReportCell {
     let finding = bundle.findings[index]
     let stated = FindingsPresentation.subject(of: finding.evidence)
     if let stated, finding.evidence.host != nil {
@@ -268,6 +276,7 @@ struct EvidenceReportContent {
     switch names.count {
     case 0: hosts = ""
     case 1: hosts = names[0]
+    case _ where compact: hosts = "\(names.count) hosts"
     default:
       let shown = names.prefix(EvidenceReportWording.subjectsShown).joined(separator: ", ")
       hosts =
@@ -284,13 +293,41 @@ struct EvidenceReportContent {
       bundle.findingSubjects[index].firstSeen.map(Self.time) ?? "—", style: .literal)
   }
 
+  /// The findings a requirement cites: a table of a line each while they are few; past that,
+  /// their identifiers in ranges (each finding is stated once, under Findings).
+  func citations(_ lead: String, _ list: [Finding]) -> [EvidenceReportBlock] {
+    guard list.count > EvidenceReportWording.findingsTabledUnderRequirement else {
+      return [
+        .paragraph(lead),
+        .table(
+          EvidenceReportTable(
+            columns: EvidenceReportWording.findingColumns, rows: findingRows(list))),
+      ]
+    }
+    let ids = findingIDs
+    let numbers = list.compactMap { ids[$0].flatMap { Int($0.dropFirst()) } }.sorted()
+    var ranges: [String] = []
+    var start = numbers.first ?? 0
+    var previous = start
+    for n in numbers.dropFirst() + [Int.min] {
+      if n == previous + 1 {
+        previous = n
+        continue
+      }
+      ranges.append(start == previous ? "F\(start)" : "F\(start)–F\(previous)")
+      start = n
+      previous = n
+    }
+    return [.paragraph(EvidenceReportWording.cited(lead, count: list.count, ranges: ranges))]
+  }
+
   func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
     let ids = findingIDs
     return list.map { finding in
       let id = ids[finding]!
       let index = Int(id.dropFirst())! - 1
       return [
-        EvidenceReportCell(id, style: .literal, link: id), subject(index),
+        EvidenceReportCell(id, style: .literal, link: id), subject(index, compact: true),
         EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
       ]
     }
@@ -332,20 +369,10 @@ struct EvidenceReportContent {
       if r.contraryFindings.isEmpty {
         blocks.append(.paragraph(EvidenceReportWording.noneAgainst))
       } else {
-        blocks.append(.paragraph(EvidenceReportWording.against))
-        blocks.append(
-          .table(
-            EvidenceReportTable(
-              columns: EvidenceReportWording.findingColumns, rows: findingRows(r.contraryFindings)))
-        )
+        blocks += citations(EvidenceReportWording.against, r.contraryFindings)
       }
       if !r.supportingFindings.isEmpty {
-        blocks.append(.paragraph(EvidenceReportWording.inSupport))
-        blocks.append(
-          .table(
-            EvidenceReportTable(
-              columns: EvidenceReportWording.findingColumns, rows: findingRows(r.supportingFindings)
-            )))
+        blocks += citations(EvidenceReportWording.inSupport, r.supportingFindings)
       }
     }
     return blocks
@@ -373,9 +400,9 @@ struct EvidenceReportContent {
                 separator: ", ")
               if finding.flowIDs.count > limits.flowIDsPerFinding {
                 ids +=
-                  " ("
+                  ", "
                   + EvidenceReportWording.flowIDsCut(
-                    shown: limits.flowIDsPerFinding, of: finding.flowIDs.count) + ")"
+                    shown: limits.flowIDsPerFinding, of: finding.flowIDs.count)
               }
               return [
                 EvidenceReportCell(id, style: .literal, anchor: id), subject(index),
