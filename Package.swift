@@ -40,7 +40,7 @@ let package = Package(
     .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
     .target(
       name: "Capture", dependencies: ["SystemCalls", "Bytes", "Audit", "FlowStore", "CCrypto"]),
-    .target(name: "ReportPDF", dependencies: ["SystemCalls", "Audit", "CCairoPango"]),
+    .target(name: "ReportPDF", dependencies: ["SystemCalls", "Audit", "Capture", "CCairoPango"]),
     .target(
       name: "Evidence",
       dependencies: [

@@ -126,8 +126,12 @@ public enum EvidenceReportPDF {
           "cairo failed: \(String(cString: cairo_status_to_string(status == CAIRO_STATUS_SUCCESS ? surfaceStatus : status)))"
       )
     }
-    // The dates with their D: prefix (cairo 1.16 leaves it out).
+    // The dates with their D: prefix (cairo 1.16 leaves it out), then what cairo cannot write.
     try PDFInfoDates.addPrefix(inFileAt: url)
+    try PDFDocumentFacts.append(
+      PDFDocumentFacts.Facts(
+        language: "en", title: metadata.title, subject: metadata.subject,
+        creator: metadata.creator, created: metadata.created), toFileAt: url)
   }
 
   static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {

@@ -119,29 +119,47 @@ final class EvidenceReportPDFTests: XCTestCase {
   }
 
   func testEveryCrossReferenceEntryPointsAtItsObjectAfterTheDatesArePrefixed() throws {
-    // The D: prefix moves the bytes after the Info dictionary; the table must have moved with them.
+    // The D: prefix moves the bytes after the Info dictionary; the table must have moved with
+    // them. The document facts come as an update with a table of its own, whose /Prev is cairo's.
     let raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
     let text = String(decoding: raw, as: UTF8.self)
     let startxref = try XCTUnwrap(text.range(of: "startxref", options: .backwards))
-    let xrefOffset = try XCTUnwrap(
-      Int(text[startxref.upperBound...].split(whereSeparator: \.isNewline)[0]))
-    XCTAssertLessThan(xrefOffset, raw.count)
-    let table = String(decoding: raw[min(xrefOffset, raw.count)...], as: UTF8.self).split(
-      separator: "\n")
-    guard table.count > 2, table[0] == "xref" else {
-      return XCTFail("startxref \(xrefOffset) does not point at the table: \(table.prefix(2))")
-    }
-    let count = try XCTUnwrap(table[1].split(separator: " ").last.flatMap { Int($0) })
+    var next = Int(text[startxref.upperBound...].split(whereSeparator: \.isNewline)[0])
     var checked = 0
-    for number in 1..<min(count, table.count - 2) {
-      let entry = table[2 + number]
-      guard entry.hasSuffix(" n") || entry.hasSuffix(" n ") else { continue }
-      let offset = try XCTUnwrap(Int(entry.prefix(10)))
-      let at = String(
-        decoding: raw[min(offset, raw.count)..<min(raw.count, offset + 20)], as: UTF8.self)
-      XCTAssertTrue(at.hasPrefix("\(number) 0 obj"), "object \(number) at \(offset): \(at)")
-      checked += 1
+    var tables = 0
+    while let xrefOffset = next {
+      XCTAssertLessThan(xrefOffset, raw.count)
+      let lines = String(decoding: raw[min(xrefOffset, raw.count)...], as: UTF8.self).split(
+        separator: "\n")
+      guard lines.count > 2, lines[0] == "xref" else {
+        return XCTFail("\(xrefOffset) does not point at a table: \(lines.prefix(2))")
+      }
+      tables += 1
+      var at = 1
+      // Subsections "first count", each followed by its entries, up to the trailer.
+      while at < lines.count, lines[at] != "trailer" {
+        let header = lines[at].split(separator: " ").compactMap { Int($0) }
+        XCTAssertEqual(header.count, 2, String(lines[at]))
+        guard header.count == 2 else { break }
+        for k in 0..<header[1] {
+          let entry = lines[at + 1 + k]
+          guard entry.hasSuffix(" n") || entry.hasSuffix(" n ") else { continue }
+          let offset = try XCTUnwrap(Int(entry.prefix(10)))
+          let object = String(
+            decoding: raw[min(offset, raw.count)..<min(raw.count, offset + 20)], as: UTF8.self)
+          XCTAssertTrue(
+            object.hasPrefix("\(header[0] + k) 0 obj"),
+            "object \(header[0] + k) at \(offset): \(object)")
+          checked += 1
+        }
+        at += 1 + header[1]
+      }
+      let trailer = lines[at...].prefix(8).joined(separator: " ")
+      next = trailer.range(of: "/Prev ").flatMap {
+        Int(trailer[$0.upperBound...].prefix(while: \.isNumber))
+      }
     }
+    XCTAssertEqual(tables, 2, "cairo's table and the update's")
     XCTAssertGreaterThan(checked, 100)
     XCTAssertNotNil(text.range(of: "/ModDate (D:20261007110000Z)"))
   }
@@ -261,5 +279,33 @@ extension EvidenceReportPDFTests {
     for host in ["legacy.example-health.de", "fallback.example-cdn.net"] {
       XCTAssertTrue(all.contains(host), host)
     }
+  }
+}
+
+extension EvidenceReportPDFTests {
+  /// What cairo cannot write, added by an incremental update that qpdf reads as sound.
+  func testTheDocumentHasItsLanguageTitleDisplayXMPAndAnIDFromItsBytes() throws {
+    let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
+    for fact in ["/Lang (en)", "/DisplayDocTitle true", "/Type /Metadata /Subtype /XML", "/ID [<"] {
+      XCTAssertNotNil(raw.range(of: Data(fact.utf8)), fact)
+    }
+    let meta = try tool("pdfinfo", ["-meta", pdf])
+    XCTAssertTrue(meta.contains("Evidence report · Example Health · 2.4.0 (187) · session 3"), meta)
+    XCTAssertTrue(meta.contains("<xmp:CreateDate>\(Instant.rfc3339(Self.exportedAt))"), meta)
+    guard let check = try ExternalTool.run("qpdf", ["--check", pdf]) else {
+      throw XCTSkip("qpdf is not installed (make test installs it)")
+    }
+    XCTAssertEqual(check.status, 0, check.output + check.error)
+    XCTAssertTrue(check.output.contains("No syntax or stream encoding errors found"), check.output)
+    // The catalogue qpdf reads is the updated one, cairo's entries kept.
+    let trailer = try XCTUnwrap(ExternalTool.run("qpdf", ["--show-object=trailer", pdf])).output
+    let root = try XCTUnwrap(
+      trailer.range(of: "/Root ").flatMap {
+        Int(trailer[$0.upperBound...].prefix(while: \.isNumber))
+      })
+    let catalog = try XCTUnwrap(ExternalTool.run("qpdf", ["--show-object=\(root)", pdf])).output
+    XCTAssertTrue(catalog.contains("/Lang (en)"), catalog)
+    XCTAssertTrue(catalog.contains("/ViewerPreferences << /DisplayDocTitle true >>"), catalog)
+    XCTAssertTrue(catalog.contains("/StructTreeRoot"), catalog)
   }
 }
