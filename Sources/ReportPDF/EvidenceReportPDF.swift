@@ -86,13 +86,17 @@ public enum EvidenceReportPDF {
           draw(fill, rect, cr)
         case .text(let line):
           tags.enter(line)
+          // A destination at the line itself (with no extents of its own, cairo would put it at
+          // the page's top): a link lands on the row it names.
+          let at = String(
+            format: " x=%.2f y=%.2f", Double(line.origin.x), max(0, Double(line.origin.y) - 4))
           if line.role == .heading1, let kind = sectionsToMark.first {
-            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'")
+            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'" + at)
             cairo_tag_end(cr, CAIRO_TAG_DEST)
             sectionsToMark.removeFirst()
           }
           if let anchor = line.anchor {
-            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'")
+            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'" + at)
             cairo_tag_end(cr, CAIRO_TAG_DEST)
           }
           if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }

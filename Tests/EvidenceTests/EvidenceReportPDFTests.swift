@@ -309,3 +309,17 @@ extension EvidenceReportPDFTests {
     XCTAssertTrue(catalog.contains("/StructTreeRoot"), catalog)
   }
 }
+
+extension EvidenceReportPDFTests {
+  /// A link lands on the row it names, not on the top of its page.
+  func testLinkDestinationsAreAtTheirRowsNotThePageTop() throws {
+    let raw = String(decoding: try Data(contentsOf: URL(fileURLWithPath: pdf)), as: UTF8.self)
+    let tops = raw.components(separatedBy: "/XYZ ").dropFirst().compactMap { rest -> Double? in
+      let numbers = rest.split(separator: " ").prefix(2).compactMap { Double($0) }
+      return numbers.count == 2 ? numbers[1] : nil
+    }
+    XCTAssertGreaterThan(tops.count, 10, "a destination per finding and section")
+    XCTAssertFalse(tops.contains(841.89), "\(tops.filter { $0 == 841.89 }.count) at the page top")
+    XCTAssertTrue(tops.allSatisfy { $0 > 0 && $0 < 841.89 }, "\(tops)")
+  }
+}
