@@ -3,8 +3,8 @@ import CCairoPango
 import Foundation
 
 /// Draws a laid-out report into a PDF with Cairo: each mark where the layout says, nothing decided
-/// here. Metadata, an outline entry per section, links from finding identifiers to where the
-/// finding is stated, page labels, and structure tags (headings, paragraphs, tables).
+/// here. Metadata, an outline of the sections and their headings, links from finding identifiers
+/// to where the finding is stated, and structure tags (headings, paragraphs, tables).
 public enum EvidenceReportPDF {
   public struct Metadata: Sendable {
     public let title: String
@@ -69,16 +69,19 @@ public enum EvidenceReportPDF {
     defer { for d in descriptions.values { pango_font_description_free(d) } }
     let shaped = ShapedLines(context: typography.context, reusable: pango)
 
+    var sectionOutline: [EvidenceReportSectionKind: Int32] = [:]
     for kind in EvidenceReportSectionKind.allCases {
-      cairo_pdf_surface_add_outline(
+      sectionOutline[kind] = cairo_pdf_surface_add_outline(
         surface, Int32(CAIRO_PDF_OUTLINE_ROOT), kind.title, "dest='section-\(kind.rawValue)'",
         cairo_pdf_outline_flags_t(0))
     }
+    // The section being drawn: its headings go under it in the outline.
+    var currentSection: EvidenceReportSectionKind?
     var tags = StructureTags(cr: cr)
     tags.open("Document")
     // Each page drawn as soon as it is made: no more than a page of marks is held.
     layout.forEachPage { page in
-      cairo_pdf_surface_set_page_label(surface, "\(page.number)")
+      // No page labels: cairo 1.16 writes them as an empty /Nums; the page numbers are the labels.
       var sectionsToMark = page.sectionsStarting
       for mark in page.body {
         switch mark {
@@ -94,6 +97,13 @@ public enum EvidenceReportPDF {
             cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'" + at)
             cairo_tag_end(cr, CAIRO_TAG_DEST)
             sectionsToMark.removeFirst()
+            currentSection = kind
+          }
+          if line.isHeadingAnchor, let anchor = line.anchor, let section = currentSection,
+            let parent = sectionOutline[section]
+          {
+            _ = cairo_pdf_surface_add_outline(
+              surface, parent, line.text, "dest='\(anchor)'", cairo_pdf_outline_flags_t(0))
           }
           if let anchor = line.anchor {
             cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'" + at)

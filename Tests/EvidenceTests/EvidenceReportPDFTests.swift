@@ -323,3 +323,25 @@ extension EvidenceReportPDFTests {
     XCTAssertTrue(tops.allSatisfy { $0 > 0 && $0 < 841.89 }, "\(tops)")
   }
 }
+
+extension EvidenceReportPDFTests {
+  /// The outline: the sections, and under each its headings (every requirement among them); no
+  /// page labels that say nothing.
+  func testTheOutlineListsEachSectionsHeadingsAndThereAreNoEmptyPageLabels() throws {
+    let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
+    let requirements = Self.bundle.assessment.requirements.count
+    XCTAssertGreaterThanOrEqual(
+      raw.count(of: "/Title "), EvidenceReportSectionKind.allCases.count + requirements + 1,
+      "the document's title, the sections and a heading per requirement")
+    XCTAssertNil(raw.range(of: Data("/PageLabels".utf8)))
+    let (layout, _) = try layout()
+    let headings = layout.pages.flatMap(\.body).compactMap { mark -> String? in
+      if case .text(let l) = mark, l.isHeadingAnchor { return l.anchor }
+      return nil
+    }
+    XCTAssertGreaterThanOrEqual(headings.count, requirements)
+    for anchor in headings.prefix(5) {
+      XCTAssertNotNil(raw.range(of: Data("(\(anchor))".utf8)), "a destination named \(anchor)")
+    }
+  }
+}

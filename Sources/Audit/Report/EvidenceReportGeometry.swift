@@ -74,6 +74,10 @@ public struct EvidenceReportLine: Sendable, Hashable {
   public let isRepeat: Bool
 
   public var frame: CGRect { CGRect(x: origin.x, y: origin.y, width: width, height: height) }
+
+  /// A heading's destination name: the outline lists it under its section.
+  public static func headingAnchor(_ element: Int) -> String { "heading-\(element)" }
+  public var isHeadingAnchor: Bool { anchor?.hasPrefix("heading-") == true }
 }
 
 public enum EvidenceReportMark: Sendable, Hashable {
