@@ -263,4 +263,114 @@ final class MitmproxyInspectionTests: XCTestCase {
     XCTAssertTrue(
       try tv("session", "show", "1").output.contains("joined as its lines were written"))
   }
+
+  /// Transparent mode: a phone's namespace routed through a router's, where port 443 is
+  /// redirected to `mitmdump --mode transparent`; the capture on the router's side of the link
+  /// sees phone ↔ server, and the log's lines join it by the client and the server.
+  func testATransparentProxysOutcomesJoinACaptureOfPhoneAndServer() throws {
+    try requireRoot("network namespaces and iptables for a transparent proxy")
+    try requireMitmdump()
+    guard ExternalTool.which("iptables") != nil else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI installs iptables") }
+      throw XCTSkip("iptables is not installed (make test installs it)")
+    }
+    let binary = try TunnelVisionBinary.url()
+    let dir = TemporaryDirectory("mitmproxy-transparent")
+    let path = dir.url.path
+    let store = path + "/store"
+    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
+    }
+    let ip = try XCTUnwrap(ExternalTool.which("ip"))
+    let phone = "tvp-\(getpid())"
+    let router = "tvr-\(getpid())"
+    func run(_ arguments: [String]) throws {
+      let r = try XCTUnwrap(ExternalTool.run(arguments[0], Array(arguments.dropFirst())))
+      XCTAssertEqual(r.status, 0, "\(arguments): \(r.error)")
+    }
+    defer {
+      _ = try? ExternalTool.run(ip, ["netns", "del", phone])
+      _ = try? ExternalTool.run(ip, ["netns", "del", router])
+    }
+    for step in [
+      [ip, "netns", "add", phone], [ip, "netns", "add", router],
+      [
+        ip, "link", "add", "tvt0-\(getpid() % 10000)", "type", "veth", "peer", "name",
+        "tvt1-\(getpid() % 10000)",
+      ],
+    ] { try run(step) }
+    let (a, b) = ("tvt0-\(getpid() % 10000)", "tvt1-\(getpid() % 10000)")
+    for step in [
+      [ip, "link", "set", a, "netns", phone], [ip, "link", "set", b, "netns", router],
+      [ip, "-n", phone, "addr", "add", "10.99.1.2/24", "dev", a],
+      [ip, "-n", router, "addr", "add", "10.99.1.1/24", "dev", b],
+      [ip, "-n", router, "addr", "add", "10.99.2.1/32", "dev", "lo"],
+      [ip, "-n", phone, "link", "set", a, "up"], [ip, "-n", router, "link", "set", b, "up"],
+      [ip, "-n", phone, "link", "set", "lo", "up"], [ip, "-n", router, "link", "set", "lo", "up"],
+      [ip, "-n", phone, "route", "add", "default", "via", "10.99.1.1"],
+      [ip, "netns", "exec", router, "sysctl", "-qw", "net.ipv4.ip_forward=1"],
+      [
+        ip, "netns", "exec", router, "iptables", "-t", "nat", "-A", "PREROUTING", "-i", b, "-p",
+        "tcp", "--dport", "443", "-j", "REDIRECT", "--to-port", "8080",
+      ],
+      [
+        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path + "/up.key",
+        "-out", path + "/up.pem", "-days", "2", "-subj", "/CN=api.example-health.de", "-addext",
+        "subjectAltName=DNS:api.example-health.de",
+      ],
+      [binary.path, "mitmproxy-addon", "-o", path + "/addon.py"],
+    ] { try run(step) }
+    let server = try RecordCommandTests.Running(
+      ip,
+      [
+        "netns", "exec", router, "openssl", "s_server", "-accept", "10.99.2.1:443", "-cert",
+        path + "/up.pem", "-key", path + "/up.key", "-www", "-quiet",
+      ])
+    defer { server.end(SIGTERM) }
+    let proxy = try RecordCommandTests.Running(
+      ip,
+      [
+        "netns", "exec", router, Self.mitmdump, "--mode", "transparent", "--listen-host",
+        "0.0.0.0", "-p", "8080", "--set", "confdir=\(path)/mitmproxy", "--ssl-insecure", "-s",
+        path + "/addon.py", "--set", "tunnelvision_log=\(path)/inspection.jsonl", "-q",
+      ])
+    defer { proxy.end(SIGTERM) }
+    let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
+    let until = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
+    let capture = try RecordCommandTests.Running(
+      ip,
+      [
+        "netns", "exec", router, "tcpdump", "-i", b, "-U", "-n", "-w", path + "/phone.pcap",
+        "tcp port 443",
+      ])
+    usleep(1_500_000)
+    func curl(_ arguments: [String]) throws -> Int32 {
+      try XCTUnwrap(
+        ExternalTool.run(
+          ip,
+          [
+            "netns", "exec", phone, "curl", "-s", "-o", "/dev/null", "--max-time", "10",
+            "--resolve", "api.example-health.de:443:10.99.2.1",
+          ] + arguments)
+      ).status
+    }
+    XCTAssertEqual(try curl(["--cacert", ca, "https://api.example-health.de/"]), 0)
+    XCTAssertEqual(try curl(["https://api.example-health.de/"]), 60)
+    usleep(1_500_000)
+    capture.end(SIGINT)
+    XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
+    let imported = try tv(
+      "import", path + "/phone.pcap", "--project", "P", "--version", "1", "--build", "1",
+      "--inspection-log", path + "/inspection.jsonl", "--ca-trusted")
+    XCTAssertEqual(imported.status, 0, imported.error)
+    XCTAssertTrue(
+      imported.output.contains("Inspection log: 2 lines joined to a connection, of 2;"),
+      imported.output)
+    let findings = try XCTUnwrap(
+      (JSONSerialization.jsonObject(with: Data(try tv("findings", "1", "--json").output.utf8))
+        as? [String: Any])?["findings"] as? [[String: Any]])
+    XCTAssertEqual(
+      Set(findings.compactMap { $0["kind"] as? String }), ["pinningAbsent", "pinningObserved"])
+  }
 }
