@@ -20,29 +20,53 @@ enum PDFDocumentFacts {
     let handle = try FileHandle(forUpdating: url)
     defer { try? handle.close() }
     let size = Int(try handle.seekToEnd())
-    try handle.seek(toOffset: UInt64(max(0, size - 64 * 1024)))
-    let tail = [UInt8](try handle.readToEnd() ?? Data())
-    guard let update = update(facts, tail: tail, fileSize: size, digest: try digest(of: url)) else {
-      throw EvidenceReportPDF.DrawError(
-        description: "the report's PDF does not end as cairo writes it; its catalogue was not found"
-      )
+    func read(_ offset: Int, _ count: Int) throws -> String {
+      try handle.seek(toOffset: UInt64(max(0, offset)))
+      return String(decoding: try handle.read(upToCount: count) ?? Data(), as: UTF8.self)
     }
+    let failure = EvidenceReportPDF.DrawError(
+      description: "the report's PDF does not end as cairo writes it; its catalogue was not found")
+    // The trailer from the last bytes; the catalogue where the cross-reference table puts it (a
+    // large report's table and names lie far more than a few kilobytes from the end).
+    guard let trailer = Trailer(try read(size - 2048, 2048)) else { throw failure }
+    let table = try read(trailer.previous, 64)
+    guard table.hasPrefix("xref\n"), let headerEnd = table.dropFirst(5).firstIndex(of: "\n"),
+      let offset = Int(
+        try read(
+          trailer.previous + table.utf8.distance(from: table.startIndex, to: headerEnd) + 1
+            + 20 * trailer.root, 10)),
+      let update = update(
+        facts, trailer: trailer, catalog: try read(offset, 64 * 1024), fileSize: size,
+        digest: try digest(of: url))
+    else { throw failure }
     try handle.seekToEnd()
     try handle.write(contentsOf: update)
   }
 
-  /// The bytes to append, given the file's last bytes (at most 64 KiB), its size and a digest of
-  /// it; nil when the tail is not cairo's (a trailer with /Root, /Info, /Size and startxref).
-  static func update(_ facts: Facts, tail: [UInt8], fileSize: Int, digest: String) -> [UInt8]? {
-    let text = String(decoding: tail, as: UTF8.self)
-    guard let trailer = text.range(of: "trailer", options: .backwards),
-      let root = integer(after: "/Root ", in: text[trailer.upperBound...]),
-      let info = integer(after: "/Info ", in: text[trailer.upperBound...]),
-      let size = integer(after: "/Size ", in: text[trailer.upperBound...]),
-      let startxref = text.range(of: "startxref", options: .backwards),
-      let previous = integer(after: "startxref", in: text[startxref.lowerBound...]),
-      let objectStart = text.range(of: "\n\(root) 0 obj", options: .backwards),
-      let open = text[objectStart.upperBound...].range(of: "<<"),
+  /// What cairo's trailer says: the catalogue, the Info dictionary, the objects' count and
+  /// where the cross-reference table begins.
+  struct Trailer {
+    let root: Int, info: Int, size: Int, previous: Int
+    init?(_ text: String) {
+      guard let at = text.range(of: "trailer", options: .backwards),
+        let root = PDFDocumentFacts.integer(after: "/Root ", in: text[at.upperBound...]),
+        let info = PDFDocumentFacts.integer(after: "/Info ", in: text[at.upperBound...]),
+        let size = PDFDocumentFacts.integer(after: "/Size ", in: text[at.upperBound...]),
+        let startxref = text.range(of: "startxref", options: .backwards),
+        let previous = PDFDocumentFacts.integer(
+          after: "startxref", in: text[startxref.lowerBound...])
+      else { return nil }
+      (self.root, self.info, self.size, self.previous) = (root, info, size, previous)
+    }
+  }
+
+  /// The bytes to append, given the trailer, the text from the catalogue object on, the file's
+  /// size and a digest of it; nil when the catalogue is not where the table says.
+  static func update(
+    _ facts: Facts, trailer: Trailer, catalog text: String, fileSize: Int, digest: String
+  ) -> [UInt8]? {
+    let (root, info, size, previous) = (trailer.root, trailer.info, trailer.size, trailer.previous)
+    guard text.hasPrefix("\(root) 0 obj"), let open = text.range(of: "<<"),
       let end = text[open.upperBound...].range(of: "endobj"),
       let close = text[open.upperBound..<end.lowerBound].range(of: ">>", options: .backwards)
     else { return nil }
