@@ -346,7 +346,7 @@ public enum BundleVerifier {
       rederivationCheck(
         session: documents[EvidenceBundle.sessionName], flows: flowsReading.records,
         citations: flowFindings, findings: findingsOutline, findingCount: findings.count,
-        digests: digests))
+        capture: captureDoc.summary, digests: digests))
     return checks
   }
 
@@ -354,7 +354,7 @@ public enum BundleVerifier {
   /// session.json's project, session and markers, with the catalogue it carries.
   static func rederivationCheck(
     session: Data?, flows: [StoredFlow], citations: [Int64: [String]], findings: VerifiedFindings,
-    findingCount: Int, digests: [String: (UInt64, String)]
+    findingCount: Int, capture: EvidenceCaptureSummary?, digests: [String: (UInt64, String)]
   ) -> Check {
     let statement = VerifyPresentation.rederivedStatement
     guard let session else {
@@ -363,6 +363,24 @@ public enum BundleVerifier {
     let record: EvidenceSessionRecord
     do { record = try EvidenceSessionRecord(session) } catch {
       return Check(statement: statement, problems: [error.description])
+    }
+    if let stated = findings.catalogue?.identifier, stated != record.catalogueIdentifier {
+      return Check(
+        statement: statement,
+        problems: [
+          "findings.json's catalogue is \(TerminalText.inline(stated)); session.json's project says \(TerminalText.inline(record.catalogueIdentifier))"
+        ])
+    }
+    if (try? RequirementCatalogueLibrary.catalogue(identifier: record.catalogueIdentifier)) != nil,
+      EvidenceRederivation.catalogue(
+        identifier: record.catalogueIdentifier, sourceSHA256: findings.catalogue?.source?.sha256)
+        == nil
+    {
+      return Check(
+        statement: statement,
+        problems: [
+          "findings.json names catalogue \(TerminalText.inline(record.catalogueIdentifier)) with a source other than the one this tool carries under that identifier"
+        ])
     }
     guard
       let catalogue = EvidenceRederivation.catalogue(
@@ -411,10 +429,37 @@ public enum BundleVerifier {
         problems.append(VerifyPresentation.documentDiffers(name))
       }
     }
+    // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
+    if let stated = digests[EvidenceBundle.reportName]?.1 {
+      if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture) {
+        if drawn != stated {
+          problems.append(VerifyPresentation.documentDiffers(EvidenceBundle.reportName))
+        }
+      } else {
+        problems.append(VerifyPresentation.reportNotRedrawn)
+      }
+    }
     return Check(
       statement: statement
         + " (\(AuditPresentation.count(rederived.bundle.findings.count, "finding")), \(AuditPresentation.count(verdicts.count, "verdict")), catalogue \(record.catalogueIdentifier))",
       problems: problems)
+  }
+
+  /// The SHA-256 of report.pdf drawn again, in a directory of its own; nil when it cannot be
+  /// drawn (no fonts, a capture of another session).
+  static func redrawnReportDigest(_ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary)
+    -> String?
+  {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tunnelvision-verify-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    guard
+      (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true))
+        != nil,
+      (try? EvidenceReportRenderer.render(bundle, capture, into: folder)) != nil,
+      let data = try? Data(contentsOf: folder.appendingPathComponent(EvidenceBundle.reportName))
+    else { return nil }
+    return SHA256Digest.hex(of: data)
   }
 
   /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.

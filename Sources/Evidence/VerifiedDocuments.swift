@@ -68,13 +68,35 @@ struct VerifiedCapture: Decodable {
     let withoutBytes: WithoutBytes?
   }
   struct SourceFile: Decodable { let packets: Int?, written: Int? }
+  struct OutsideSession: Decodable { let beforeStart: Int, afterEnd: Int }
   let packets: Packets
   let flows: [Flow]
   let sourceFiles: [SourceFile]?
+  let writtenOutsideSession: OutsideSession?
   let sessionID: Int64?
-  enum CodingKeys: String, CodingKey { case packets, flows, sessionID, sourceFiles }
+  enum CodingKeys: String, CodingKey {
+    case packets, flows, sessionID, sourceFiles, writtenOutsideSession
+  }
+
+  /// What the report is drawn from, as capture.json states it.
+  var summary: EvidenceCaptureSummary? {
+    guard let sessionID, let written = packets.written, let without = packets.withoutBytes,
+      let outside = writtenOutsideSession
+    else { return nil }
+    return EvidenceCaptureSummary(
+      sessionID: sessionID,
+      packets: EvidencePacketTally(
+        written: written,
+        withoutBytes: [
+          .notCaptured: without.notCaptured, .captureFileMissing: without.captureFileMissing,
+          .recordUnreadable: without.recordUnreadable,
+        ].filter { $0.value > 0 }),
+      beforeStart: outside.beforeStart, afterEnd: outside.afterEnd)
+  }
+
   init(from decoder: Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
+    writtenOutsideSession = try? c.decode(OutsideSession.self, forKey: .writtenOutsideSession)
     packets = try c.decode(Packets.self, forKey: .packets)
     sourceFiles = try? c.decode([SourceFile].self, forKey: .sourceFiles)
     flows = try c.decode([Flow].self, forKey: .flows)

@@ -293,6 +293,7 @@ final class EvidenceExportTests: XCTestCase {
           f=next(f for f in d['findings'] if f.get('tls')); f['tls']['version']='TLS 1.3'
       elif arg=='inspection': d['session']['inspection']['caTrusted']=not d['session']['inspection']['caTrusted']
       elif arg=='allowlist': d['project']['allowlist']=[]
+      elif arg=='source': d['catalogue']['source']['sha256']='0'*64
       data=json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False).encode()
       """
     let cases: [(entry: String, mode: String, expected: String)] = [
@@ -303,6 +304,7 @@ final class EvidenceExportTests: XCTestCase {
       ("findings.json", "tls", "findings.json is not the document the flows and the session give"),
       ("session.json", "inspection", "the flows give"),
       ("session.json", "allowlist", "the flows give"),
+      ("findings.json", "source", "with a source other than the one this tool carries"),
     ]
     for (entry, mode, expected) in cases {
       let copy = dir.url.appendingPathComponent("rederive-\(mode).zip")
@@ -457,6 +459,28 @@ final class EvidenceExportTests: XCTestCase {
       ExternalTool.run("python3", ["-c", script, url.path, dir.path, list.serialized()]))
     XCTAssertEqual(run.status, 0, run.error)
     return edits.map { dir.appendingPathComponent($0.file) }
+  }
+
+  func testVerifyDrawsTheReportAgainAndRefusesOneThatDiffers() throws {
+    let (dir, store) = try copyOfStore()
+    var exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.report = EvidenceReportRenderer.forExporter
+    let url = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
+      now: Self.exportedAt, destination: dir.url.appendingPathComponent("with-report.zip")
+    ).url
+    XCTAssertTrue(BundleVerifier.verify(url).allSatisfy(\.holds))
+    // report.pdf is not JSON: one of its bytes is changed where the report says "Summary".
+    let copy = dir.url.appendingPathComponent("report-edited.zip")
+    try self.copy(
+      of: url, to: copy, replacing: "report.pdf",
+      python: "data=orig.replace(b'Summary', b'Summarx', 1)")
+    let failed = BundleVerifier.verify(copy).filter { !$0.holds }
+    XCTAssertEqual(failed.count, 1, "\(failed)")
+    XCTAssertTrue(
+      failed.flatMap(\.problems).contains(VerifyPresentation.documentDiffers("report.pdf")),
+      "\(failed)")
   }
 
   func testVerifyCountsThatMustSumAndACaptureFramedOtherwiseThanExportWritesIt() throws {

@@ -22,7 +22,7 @@ public enum VerifyPresentation {
 
   /// The re-derivation check: findings and verdicts are not taken on trust.
   public static let rederivedStatement =
-    "findings.json and session.json are what flows.json and session.json's project, session and markers give, re-derived with the catalogue"
+    "findings.json, session.json and report.pdf are what flows.json, session.json's project, session and markers and capture.json's counts give, re-derived with the catalogue"
 
   public static func notRederived(catalogue: String) -> String {
     "The findings and verdicts were not re-derived: the bundle's catalogue “\(TerminalText.inline(catalogue))” is not one this tool carries (a catalogue file of the export's own); they are taken as findings.json states them."
@@ -33,6 +33,9 @@ public enum VerifyPresentation {
   {
     "\(TerminalText.inline(requirement))'s verdict is “\(TerminalText.inline(stated ?? "none"))” in findings.json; the flows give “\(rederived ?? "none")”"
   }
+
+  public static let reportNotRedrawn =
+    "report.pdf could not be drawn again to compare (capture.json's counts unreadable, or the report's fonts not found): it is not shown to be the report of these documents"
 
   public static func documentDiffers(_ name: String) -> String {
     "\(name) is not the document the flows and the session give: its bytes differ from those re-derived"
