@@ -65,9 +65,12 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
 /// flows take half a gigabyte; the document itself is 27 MB.)
 final class FlowsJSONReading {
   private(set) var csv: FlowsCSVComparison
-  private(set) var flows: [(id: Int64, findingIDs: [String])] = []
-  /// The flows as the store held them, to re-derive the findings from.
+  /// The flows as the store held them, to re-derive the findings from, and the findings each cites.
   private(set) var records: [StoredFlow] = []
+  private var citations: [[String]] = []
+  var flows: [(id: Int64, findingIDs: [String])] {
+    zip(records, citations).map { ($0.id, $1) }
+  }
   private var reading: StreamedArrayReading<VerifiedFlows, EvidenceFlowRecord.Decoded>!
 
   init(csv: CSVRows?) {
@@ -86,7 +89,7 @@ final class FlowsJSONReading {
 
   private func take(_ record: EvidenceFlowRecord.Decoded) {
     csv.compare(record)
-    flows.append((record.flow.id, record.findingIDs))
     records.append(record.flow)
+    citations.append(record.findingIDs)
   }
 }

@@ -113,12 +113,7 @@ public enum CaptureImporter {
   {
     InspectionJoin(
       log,
-      flows: analysis.flows.map {
-        InspectionJoin.Candidate(
-          peers: $0.flow.peers, isTCP: $0.flow.ipProtocol == .tcp,
-          first: Instant.microseconds($0.flow.firstSeen),
-          last: Instant.microseconds($0.flow.lastSeen))
-      })
+      flows: analysis.flows.map { InspectionJoin.Candidate($0.flow) })
   }
 
   /// Writes the analysed capture as a session. The analysis is taken (`consume` it, as the

@@ -46,6 +46,7 @@ public struct FlowTracker {
 
   /// The slots of every flow held.
   public var held: [Int] { analyser.assignment.held.sorted() }
+  public var heldCount: Int { analyser.assignment.held.count }
 
   /// Lets a flow go (written for the last time): its readings are dropped, its slot reused.
   public mutating func release(_ slot: Int) {

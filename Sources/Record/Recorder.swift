@@ -174,7 +174,7 @@ public final class Recorder: @unchecked Sendable {
       try update(dirty.union(over))
       for slot in over { release(slot) }
     }
-    status.openConnections = tracker.held.count
+    status.openConnections = tracker.heldCount
     status.deviceAddresses = tracker.deviceAddresses
     status.devicesInferred = tracker.devicesInferred
   }
@@ -201,12 +201,7 @@ public final class Recorder: @unchecked Sendable {
     guard !entries.isEmpty else { return }
     waitingLines = []
     let slots = tracker.held
-    let candidates = slots.map { slot -> InspectionJoin.Candidate in
-      let flow = tracker.flow(slot)
-      return InspectionJoin.Candidate(
-        peers: flow.peers, isTCP: flow.ipProtocol == .tcp,
-        first: Instant.microseconds(flow.firstSeen), last: Instant.microseconds(flow.lastSeen))
-    }
+    let candidates = slots.map { InspectionJoin.Candidate(tracker.flow($0)) }
     let clock = tracker.lastMicroseconds ?? .min
     for entry in entries {
       if let index = InspectionJoin.match(entry, in: candidates), outcomes[slots[index]] == nil {

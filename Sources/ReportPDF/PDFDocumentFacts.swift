@@ -52,9 +52,7 @@ enum PDFDocumentFacts {
         let root = PDFDocumentFacts.integer(after: "/Root ", in: text[at.upperBound...]),
         let info = PDFDocumentFacts.integer(after: "/Info ", in: text[at.upperBound...]),
         let size = PDFDocumentFacts.integer(after: "/Size ", in: text[at.upperBound...]),
-        let startxref = text.range(of: "startxref", options: .backwards),
-        let previous = PDFDocumentFacts.integer(
-          after: "startxref", in: text[startxref.lowerBound...])
+        let previous = PDFInfoDates.crossReferenceOffset(inTail: Array(text.utf8))
       else { return nil }
       (self.root, self.info, self.size, self.previous) = (root, info, size, previous)
     }

@@ -37,6 +37,20 @@ enum CaptureCommands {
     return row
   }
 
+  /// Writes a file under a temporary name beside `destination` (`write` is given it) and renames
+  /// it into place: a failure leaves neither a half-written file nor the temporary one.
+  static func writeInPlace(of destination: URL, _ write: (URL) throws -> Void) throws {
+    let partial = AtomicRename.partialName(for: destination)
+    try? FileManager.default.removeItem(at: partial)
+    do {
+      try write(partial)
+      try AtomicRename.rename(partial, to: destination)
+    } catch {
+      try? FileManager.default.removeItem(at: partial)
+      throw error
+    }
+  }
+
   static var captures: CommandDefinition {
     CommandDefinition(
       name: "captures",
@@ -72,13 +86,11 @@ enum CaptureCommands {
         }
         let destination = URL(fileURLWithPath: path)
         try OutputTarget.require(destination, force: parsed.flag(ExportCommands.force))
-        let partial = AtomicRename.partialName(for: destination)
         do {
-          try? FileManager.default.removeItem(at: partial)
-          try FileManager.default.copyItem(at: row.file.url, to: partial)
-          try AtomicRename.rename(partial, to: destination)
+          try writeInPlace(of: destination) {
+            try FileManager.default.copyItem(at: row.file.url, to: $0)
+          }
         } catch {
-          try? FileManager.default.removeItem(at: partial)
           throw RefusedError(
             "Capture file \(row.file.sequence) could not be copied to \(path): \(SystemErrorText.reason(error))."
           )
@@ -146,43 +158,42 @@ enum CaptureCommands {
         let cap = parsed.flag(noCap) ? Int.max : historyCap
         let destination = URL(fileURLWithPath: path)
         try OutputTarget.require(destination, force: parsed.flag(ExportCommands.force))
-        let partial = AtomicRename.partialName(for: destination)
         var count = 0
         var truncated = false
         do {
-          let file = try EvidenceFileWriter(url: partial)
-          var w = JSONWriter(indent: 2)
-          w.beginObject()
-          w.key("exportedAt")
-          w.string(Instant.rfc3339(context.now()))
-          w.key("flows")
-          w.beginArray()
-          var cursor: HistoryCursor?
-          repeat {
-            let page = try store.historyPage(query, after: cursor, limit: min(1000, cap - count))
-            for flow in page.flows {
-              EvidenceFlowRecord.write(flow, findingIDs: [], to: &w)
-              count += 1
-            }
-            try file.write(w.bytes)
-            w.bytes.removeAll(keepingCapacity: true)
-            cursor = page.next
-          } while cursor != nil && count < cap
-          truncated = cursor != nil
-          w.endArray()
-          w.key("formatVersion")
-          w.int(1)
-          // After the flows, streamed: their count and whether the cap cut the oldest off.
-          w.key("totalCount")
-          w.int(count)
-          w.key("truncated")
-          w.bool(truncated)
-          w.endObject()
-          try file.write(w.bytes + [0x0a])
-          _ = try file.finish()
-          try AtomicRename.rename(partial, to: destination)
+          try writeInPlace(of: destination) { partial in
+            let file = try EvidenceFileWriter(url: partial)
+            var w = JSONWriter(indent: 2)
+            w.beginObject()
+            w.key("exportedAt")
+            w.string(Instant.rfc3339(context.now()))
+            w.key("flows")
+            w.beginArray()
+            var cursor: HistoryCursor?
+            repeat {
+              let page = try store.historyPage(query, after: cursor, limit: min(1000, cap - count))
+              for flow in page.flows {
+                EvidenceFlowRecord.write(flow, findingIDs: [], to: &w)
+                count += 1
+              }
+              try file.write(w.bytes)
+              w.bytes.removeAll(keepingCapacity: true)
+              cursor = page.next
+            } while cursor != nil && count < cap
+            truncated = cursor != nil
+            w.endArray()
+            w.key("formatVersion")
+            w.int(1)
+            // After the flows, streamed: their count and whether the cap cut the oldest off.
+            w.key("totalCount")
+            w.int(count)
+            w.key("truncated")
+            w.bool(truncated)
+            w.endObject()
+            try file.write(w.bytes + [0x0a])
+            _ = try file.finish()
+          }
         } catch {
-          try? FileManager.default.removeItem(at: partial)
           if let error = error as? FlowStoreError { throw error }
           throw RefusedError(
             "The history could not be written to \(path): \(SystemErrorText.reason(error)); nothing was left there."

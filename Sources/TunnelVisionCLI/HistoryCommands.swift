@@ -17,10 +17,10 @@ enum HistoryCommands {
     "since", "instant", "Active at or after this RFC 3339 instant.")
   static let until = OptionKey<String>(
     "until", "instant", "Begun at or before this RFC 3339 instant.")
-  static let status = OptionKey<String>(
+  static let status = OptionKey<TLSInspectionStatus>(
     "status", "status",
     "Only this status: \(TLSInspectionStatus.allCases.map(\.name).joined(separator: ", ")).")
-  static let ipProtocol = OptionKey<String>("protocol", "protocol", "Only tcp or udp.")
+  static let ipProtocol = OptionKey<ListedProtocol>("protocol", "protocol", "Only tcp or udp.")
   static let finding = OptionKey<String>(
     "finding", "id", "Only the connections this finding of the session cites (F3).")
   static let limit = OptionKey<PositiveCount>("limit", "count", "At most this many (default: 50).")
@@ -51,22 +51,8 @@ enum HistoryCommands {
         query.oldestFirst = parsed.flag(oldestFirst)
         query.since = try instant(parsed, since)
         query.until = try instant(parsed, until)
-        if let text = try parsed.value(status) {
-          guard let value = TLSInspectionStatus.allCases.first(where: { $0.name == text }) else {
-            throw UsageError(
-              message:
-                "--status is one of \(TLSInspectionStatus.allCases.map(\.name).joined(separator: ", ")); “\(text)” is not",
-              path: parsed.path)
-          }
-          query.status = value
-        }
-        if let text = try parsed.value(ipProtocol) {
-          guard text == "tcp" || text == "udp" else {
-            throw UsageError(
-              message: "--protocol is tcp or udp; “\(text)” is not", path: parsed.path)
-          }
-          query.ipProtocol = text == "tcp" ? .tcp : .udp
-        }
+        query.status = try parsed.value(status)
+        query.ipProtocol = try parsed.value(ipProtocol)?.number
         if let id = try parsed.argumentIfGiven(sessionFilter) {
           let session = try support.session(id, in: store)
           query.auditSessionID = session.id
@@ -102,17 +88,10 @@ enum HistoryCommands {
           activity = TimelinePresentation.activity(
             counts, from: start, width: width, zone: context.timeZone)
         }
-        let filtered =
-          query != HistoryQuery()
-          && !(query.oldestFirst
-            && {
-              var q = query
-              q.oldestFirst = false
-              return q == HistoryQuery()
-            }())
         context.standardOutput(
           TimelinePresentation.text(
-            flows, more: more, activity: activity, zone: context.timeZone, filtered: filtered))
+            flows, more: more, activity: activity, zone: context.timeZone,
+            filtered: query.isFiltered))
       })
   }
 
@@ -128,10 +107,7 @@ enum HistoryCommands {
         context.standardOutput(
           flows.map { TimelinePresentation.json($0).serializedOnOneLine + "\n" }.joined())
       } else {
-        context.standardOutput(
-          TextColumns(rightAligned: [5, 6, 7, 8]).lines(
-            flows.map { TimelinePresentation.row($0, zone: context.timeZone) }
-          ).map { $0 + "\n" }.joined())
+        context.standardOutput(TimelinePresentation.rows(flows, zone: context.timeZone))
       }
     }
     print(shown.sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) })

@@ -10,7 +10,7 @@ enum ImportCommand {
     "project", "project", "The project's exact name or its id.")
   static let baseline = FlagKey(
     "baseline", "The capture is a baseline: the device without the audited app.")
-  static let device = OptionKey<String>(
+  static let device = OptionKey<DeviceAddress>(
     "device", "address", "An address of the device; repeatable.", repeatable: true)
   static let marker = OptionKey<String>(
     "marker", "kind@instant", "A marker, e.g. consent-given@2026-10-09T10:01:00Z; repeatable.",
@@ -73,11 +73,6 @@ enum ImportCommand {
           }
           return (kind, date)
         }
-        for device in try parsed.values(device) where DatagramAddress.isAddress(device) == false {
-          throw UsageError(
-            message: "--device takes an IPv4 or IPv6 address; “\(device)” is not one",
-            path: parsed.path)
-        }
         if CommandSupport.isDirectory(path) {
           throw RefusedError(
             "\(path) is a directory; import takes one capture file (pcap or pcapng).")
@@ -103,7 +98,8 @@ enum ImportCommand {
         var inspection: InspectionLogSummary?
         do {
           let read = try CaptureImporter.analyse(
-            URL(fileURLWithPath: path), devices: try parsed.values(device), progress: progress)
+            URL(fileURLWithPath: path), devices: try parsed.values(device).map(\.text),
+            progress: progress)
           // What is said afterwards needs no flow: the import takes them and lets them go once written.
           analysis = read.withoutFlows
           if progress != nil { context.progress("Writing the session…") }
@@ -116,7 +112,7 @@ enum ImportCommand {
                 fileName: URL(fileURLWithPath: path).lastPathComponent, as: first, of: owner))
           }
           var request = CaptureImportRequest(
-            projectID: project.id, kind: kind, devices: try parsed.values(device),
+            projectID: project.id, kind: kind, devices: try parsed.values(device).map(\.text),
             markers: markers, deviceModel: try parsed.value(deviceModel),
             osVersion: try parsed.value(osVersion), toolVersion: ToolVersion.current,
             notes: try parsed.value(CommonKeys.notes) ?? "")
@@ -143,13 +139,5 @@ enum ImportCommand {
             inspection: inspection)
         )
       })
-  }
-}
-
-enum DatagramAddress {
-  static func isAddress(_ text: String) -> Bool {
-    var v4 = in_addr()
-    var v6 = in6_addr()
-    return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
   }
 }

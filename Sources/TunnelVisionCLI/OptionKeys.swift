@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 
 /// A value an option or an argument takes, read from its word on the command line
@@ -58,6 +59,41 @@ struct PositiveCount: ArgumentValue {
     self.value = value
   }
   static var expectation: String { "a positive whole number" }
+}
+
+/// An IPv4 or IPv6 address, as inet_pton reads one.
+struct DeviceAddress: ArgumentValue {
+  let text: String
+  init?(argument: String) {
+    var v4 = in_addr()
+    var v6 = in6_addr()
+    guard inet_pton(AF_INET, argument, &v4) == 1 || inet_pton(AF_INET6, argument, &v6) == 1
+    else { return nil }
+    text = argument
+  }
+  static var expectation: String { "an IPv4 or IPv6 address" }
+}
+
+/// A connection's status, by its name in the documents.
+extension TLSInspectionStatus: ArgumentValue {
+  init?(argument: String) {
+    guard let status = Self.allCases.first(where: { $0.name == argument }) else { return nil }
+    self = status
+  }
+  static var expectation: String { "one of " + allCases.map(\.name).joined(separator: ", ") }
+}
+
+/// TCP or UDP: the protocols a connection of the history is listed by.
+struct ListedProtocol: ArgumentValue {
+  let number: IPProtocolNumber
+  init?(argument: String) {
+    switch argument {
+    case "tcp": number = .tcp
+    case "udp": number = .udp
+    default: return nil
+    }
+  }
+  static var expectation: String { "tcp or udp" }
 }
 
 /// File permissions in octal, as chmod takes them: 600, 0640.

@@ -44,6 +44,45 @@ final class MitmproxyInspectionTests: XCTestCase {
     "api.example-health.de", "refuse.example-health.de", "pinned.example-health.de",
   ]
 
+  /// The upstream server's certificate for `names`, and the addon, written into `path`.
+  func certificateAndAddon(_ path: String, binary: URL, names: [String]) throws {
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "openssl",
+        [
+          "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path + "/up.key", "-out",
+          path + "/up.pem", "-days", "2", "-subj", "/CN=\(names[0])", "-addext",
+          "subjectAltName=" + names.map { "DNS:" + $0 }.joined(separator: ","),
+        ])?.status, 0)
+    XCTAssertEqual(
+      try ExternalTool.run(binary.path, ["mitmproxy-addon", "-o", path + "/addon.py"])?.status, 0)
+  }
+
+  /// The upstream TLS server on `accept` and mitmdump with the addon (`proxy`: its mode and
+  /// listening arguments), both run under `prefix` (ip netns exec NS); returned once the proxy has
+  /// written its CA, with the CA's path.
+  func serverAndProxy(_ path: String, under prefix: [String], accept: String, proxy: [String])
+    throws -> (RecordCommandTests.Running, RecordCommandTests.Running, String)
+  {
+    let ip = try XCTUnwrap(ExternalTool.which("ip"))
+    let server = try RecordCommandTests.Running(
+      ip,
+      prefix + [
+        "openssl", "s_server", "-accept", accept, "-cert", path + "/up.pem", "-key",
+        path + "/up.key", "-www", "-quiet",
+      ])
+    let mitmdump = try RecordCommandTests.Running(
+      ip,
+      prefix + [Self.mitmdump] + proxy + [
+        "--set", "confdir=\(path)/mitmproxy", "--ssl-insecure", "-s", path + "/addon.py", "--set",
+        "tunnelvision_log=\(path)/inspection.jsonl", "-q",
+      ])
+    let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
+    let until = Date().addingTimeInterval(20)
+    while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
+    return (server, mitmdump, ca)
+  }
+
   /// The scene: the namespace, the upstream server and the proxy with the addon; `capture`
   /// (arguments run inside the namespace) started once they listen, then `started`, the three
   /// clients, and the capture ended with SIGINT: its result.
@@ -52,35 +91,15 @@ final class MitmproxyInspectionTests: XCTestCase {
   ) throws -> (status: Int32, output: String, error: String) {
     let names = Self.names
     let ns = try Namespace(hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
-    XCTAssertEqual(
-      try ExternalTool.run(
-        "openssl",
-        [
-          "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path + "/up.key", "-out",
-          path + "/up.pem", "-days", "2", "-subj", "/CN=api.example-health.de", "-addext",
-          "subjectAltName=" + names.map { "DNS:" + $0 }.joined(separator: ","),
-        ])?.status, 0)
-    XCTAssertEqual(
-      try ExternalTool.run(binary.path, ["mitmproxy-addon", "-o", path + "/addon.py"])?.status, 0)
+    try certificateAndAddon(path, binary: binary, names: names)
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
-    let upstream = try RecordCommandTests.Running(
-      ip,
-      ns.exec([
-        "openssl", "s_server", "-accept", "127.0.0.1:47445", "-cert", path + "/up.pem", "-key",
-        path + "/up.key", "-www", "-quiet",
-      ]))
-    defer { upstream.end(SIGTERM) }
-    let proxy = try RecordCommandTests.Running(
-      ip,
-      ns.exec([
-        Self.mitmdump, "--listen-host", "127.0.0.1", "-p", "47480", "--set",
-        "confdir=\(path)/mitmproxy", "--ssl-insecure", "-s", path + "/addon.py", "--set",
-        "tunnelvision_log=\(path)/inspection.jsonl", "-q",
-      ]))
-    defer { proxy.end(SIGTERM) }
-    let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
-    let until = Date().addingTimeInterval(20)
-    while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
+    let (upstream, proxy, ca) = try serverAndProxy(
+      path, under: ns.exec([]), accept: "127.0.0.1:47445",
+      proxy: ["--listen-host", "127.0.0.1", "-p", "47480"])
+    defer {
+      upstream.end(SIGTERM)
+      proxy.end(SIGTERM)
+    }
     let capturing = try RecordCommandTests.Running(ip, ns.exec(capture))
     usleep(1_500_000)  // the proxy listening, the capture open
     try started()
@@ -313,31 +332,15 @@ final class MitmproxyInspectionTests: XCTestCase {
         ip, "netns", "exec", router, "iptables", "-t", "nat", "-A", "PREROUTING", "-i", b, "-p",
         "tcp", "--dport", "443", "-j", "REDIRECT", "--to-port", "8080",
       ],
-      [
-        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path + "/up.key",
-        "-out", path + "/up.pem", "-days", "2", "-subj", "/CN=api.example-health.de", "-addext",
-        "subjectAltName=DNS:api.example-health.de",
-      ],
-      [binary.path, "mitmproxy-addon", "-o", path + "/addon.py"],
     ] { try run(step) }
-    let server = try RecordCommandTests.Running(
-      ip,
-      [
-        "netns", "exec", router, "openssl", "s_server", "-accept", "10.99.2.1:443", "-cert",
-        path + "/up.pem", "-key", path + "/up.key", "-www", "-quiet",
-      ])
-    defer { server.end(SIGTERM) }
-    let proxy = try RecordCommandTests.Running(
-      ip,
-      [
-        "netns", "exec", router, Self.mitmdump, "--mode", "transparent", "--listen-host",
-        "0.0.0.0", "-p", "8080", "--set", "confdir=\(path)/mitmproxy", "--ssl-insecure", "-s",
-        path + "/addon.py", "--set", "tunnelvision_log=\(path)/inspection.jsonl", "-q",
-      ])
-    defer { proxy.end(SIGTERM) }
-    let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
-    let until = Date().addingTimeInterval(20)
-    while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
+    try certificateAndAddon(path, binary: binary, names: ["api.example-health.de"])
+    let (server, proxy, ca) = try serverAndProxy(
+      path, under: ["netns", "exec", router], accept: "10.99.2.1:443",
+      proxy: ["--mode", "transparent", "--listen-host", "0.0.0.0", "-p", "8080"])
+    defer {
+      server.end(SIGTERM)
+      proxy.end(SIGTERM)
+    }
     let capture = try RecordCommandTests.Running(
       ip,
       [

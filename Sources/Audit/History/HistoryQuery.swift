@@ -17,6 +17,13 @@ public struct HistoryQuery: Sendable, Hashable {
   public var oldestFirst = false
 
   public init() {}
+
+  /// Whether any criterion narrows the history (the order is not one).
+  public var isFiltered: Bool {
+    var unordered = self
+    unordered.oldestFirst = false
+    return unordered != HistoryQuery()
+  }
 }
 
 /// Where a page of the Timeline ends: the next page starts after this flow (by first packet, then

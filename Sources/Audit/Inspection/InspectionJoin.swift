@@ -19,6 +19,12 @@ public struct InspectionJoin: Sendable, Hashable {
     public let peers: FlowPeers
     public let isTCP: Bool
     public let first: Int64, last: Int64
+    /// A flow of the store, as a line may be about it.
+    public init(_ flow: StoredFlow) {
+      self.init(
+        peers: flow.peers, isTCP: flow.ipProtocol == .tcp,
+        first: Instant.microseconds(flow.firstSeen), last: Instant.microseconds(flow.lastSeen))
+    }
     public init(peers: FlowPeers, isTCP: Bool, first: Int64, last: Int64) {
       self.peers = peers
       self.isTCP = isTCP
@@ -128,17 +134,10 @@ public struct InspectionLogSummary: Sendable, Hashable {
   }
 
   public init(_ join: InspectionJoin, lines: Int) {
-    self.lines = lines
-    joined = join.entries.count
-    for entry in join.entries.values {
-      switch entry.outcome {
-      case .inspected?: accepted += 1
-      case .notInspectable?: refused += 1
-      case .closedAfterHandshake?: closedAfterHandshake += 1
-      case nil: withoutOutcome += 1
-      }
-    }
-    unjoined = join.unjoined.count
+    for entry in join.entries.values { count(entry, joined: true) }
+    for entry in join.unjoined { count(entry, joined: false) }
     duplicates = join.duplicates.count
+    self.lines = lines
   }
+
 }

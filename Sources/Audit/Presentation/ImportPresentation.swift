@@ -44,6 +44,13 @@ public enum ImportPresentation {
     return out
   }
 
+  /// What a log gave, as import and record say it; `unjoined` says what became of the lines that
+  /// joined no connection.
+  public static func inspectionLogLine(_ s: InspectionLogSummary, unjoined: String) -> String {
+    "Inspection log: \(AuditPresentation.count(s.joined, "line")) joined to a connection, of \(AuditPresentation.grouped(s.lines)); \(s.accepted) accepted the proxy's certificate, \(s.refused) refused it, \(s.closedAfterHandshake) closed after the handshake without a request"
+      + (s.unjoined > 0 ? "; \(AuditPresentation.count(s.unjoined, "line")) \(unjoined)" : "") + "."
+  }
+
   public static func inspectionLogUnreadable(path: String, _ problem: InspectionLog.Problem)
     -> String
   {
@@ -82,7 +89,7 @@ public enum ImportPresentation {
         : "\n")
     if let s = inspection {
       out +=
-        "  Inspection log: \(AuditPresentation.count(s.joined, "line")) joined to a connection, of \(AuditPresentation.grouped(s.lines)); \(s.accepted) accepted the proxy's certificate, \(s.refused) refused it, \(s.closedAfterHandshake) closed after the handshake without a request\(s.unjoined > 0 ? "; \(AuditPresentation.count(s.unjoined, "line")) joined none" : "").\n"
+        "  " + inspectionLogLine(s, unjoined: "joined none") + "\n"
       out +=
         "  The device \(session.inspection.caTrusted ? "trusted" : "did not trust") the proxy's CA, as stated\(session.inspection.caTrusted ? " (--ca-trusted)" : " (no --ca-trusted): pinning is not assessed").\n"
     }

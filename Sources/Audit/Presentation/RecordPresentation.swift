@@ -37,9 +37,9 @@ public struct RecorderStatus: Sendable, Hashable {
 }
 
 /// How the reading ended, for the summary.
-public enum RecordingEnd: Sendable, Hashable {
+public enum RecordingEnd: String, Sendable, Hashable {
   case interrupted
-  case durationReached
+  case durationReached = "duration"
   case sourceEnded
 }
 
@@ -108,10 +108,11 @@ public enum RecordPresentation {
     if !s.deviceAddresses.isEmpty { out += "Device: \(devices(s)).\n" }
     if let log = s.inspection {
       out +=
-        "Inspection log: \(AuditPresentation.count(log.joined, "line")) joined to a connection, of \(AuditPresentation.grouped(log.lines)); \(log.accepted) accepted the proxy's certificate, \(log.refused) refused it, \(log.closedAfterHandshake) closed after the handshake without a request"
-        + (log.unjoined > 0
-          ? "; \(AuditPresentation.count(log.unjoined, "line")) joined no connection held (the recorder joins a line while its connection is open or just closed)"
-          : "") + ".\n"
+        ImportPresentation.inspectionLogLine(
+          log,
+          unjoined:
+            "joined no connection held (the recorder joins a line while its connection is open or just closed)"
+        ) + "\n"
       if s.inspectionUnreadableLines > 0 {
         out +=
           "\(AuditPresentation.count(s.inspectionUnreadableLines, "line")) of the log could not be read and were skipped.\n"
@@ -121,15 +122,9 @@ public enum RecordPresentation {
   }
 
   public static func json(_ s: RecorderStatus, end: RecordingEnd) -> JSONValue {
-    let how: String
-    switch end {
-    case .interrupted: how = "interrupted"
-    case .durationReached: how = "duration"
-    case .sourceEnded: how = "sourceEnded"
-    }
-    return .object([
+    .object([
       "source": .string(s.claim.sourceName), "live": .bool(s.claim.isLive),
-      "startedAt": .string(Instant.rfc3339(s.claim.since)), "end": .string(how),
+      "startedAt": .string(Instant.rfc3339(s.claim.since)), "end": .string(end.rawValue),
       "packets": .int(s.packets), "connections": .int(s.connections), "bytes": .int(s.bytes),
       "unreadFrames": .int(s.unreadFrames),
       "droppedByKernel": s.droppedByKernel.map { .int($0) } ?? .null,

@@ -38,6 +38,13 @@ public enum TimelinePresentation {
     ]
   }
 
+  /// The rows as the terminal shows them, the figures right-aligned.
+  public static func rows(_ flows: [StoredFlow], zone: TimeZone) -> String {
+    TextColumns(rightAligned: [5, 6, 7, 8]).lines(flows.map { row($0, zone: zone) }).map {
+      $0 + "\n"
+    }.joined()
+  }
+
   static let bars = Array("▁▂▃▄▅▆▇█")
 
   /// A sparkline of counts, the highest a full bar; a zero an empty space.
@@ -67,10 +74,7 @@ public enum TimelinePresentation {
         ? "No connection matches. Fewer criteria show more.\n"
         : "No connections yet: 'tunnelvision record' or 'tunnelvision import' writes the history.\n"
     }
-    var out = activity.map { $0 + "\n" } ?? ""
-    out += TextColumns(rightAligned: [5, 6, 7, 8]).lines(flows.map { row($0, zone: zone) }).map {
-      $0 + "\n"
-    }.joined()
+    var out = (activity.map { $0 + "\n" } ?? "") + rows(flows, zone: zone)
     if more {
       out += "More connections follow: --limit N shows more, --all shows every one.\n"
     }
