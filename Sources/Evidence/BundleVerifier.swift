@@ -431,7 +431,11 @@ public enum BundleVerifier {
     }
     // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
     if let stated = digests[EvidenceBundle.reportName]?.1 {
-      if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture) {
+      // The first page cites the other files' digests: those the archive's entries have.
+      let cited = EvidenceBundle.reportCitedNames.map {
+        EvidenceReportDigest(name: $0, sha256: digests[$0]?.1 ?? "")
+      }
+      if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture, citing: cited) {
         if drawn != stated {
           problems.append(VerifyPresentation.documentDiffers(EvidenceBundle.reportName))
         }
@@ -447,16 +451,17 @@ public enum BundleVerifier {
 
   /// The SHA-256 of report.pdf drawn again, in a directory of its own; nil when it cannot be
   /// drawn (no fonts, a capture of another session).
-  static func redrawnReportDigest(_ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary)
-    -> String?
-  {
+  static func redrawnReportDigest(
+    _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary,
+    citing digests: [EvidenceReportDigest]
+  ) -> String? {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnelvision-verify-\(getpid())-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     guard
       (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true))
         != nil,
-      (try? EvidenceReportRenderer.render(bundle, capture, into: folder)) != nil,
+      (try? EvidenceReportRenderer.render(bundle, capture, citing: digests, into: folder)) != nil,
       let data = try? Data(contentsOf: folder.appendingPathComponent(EvidenceBundle.reportName))
     else { return nil }
     return SHA256Digest.hex(of: data)

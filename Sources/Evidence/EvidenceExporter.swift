@@ -20,9 +20,12 @@ public struct EvidenceExportResult: Sendable, Equatable {
   public let sessionID: Int64
 }
 
-/// Draws report.pdf into a folder: the report layer plugs in here, the exporter knows no PDF.
+/// Lays report.pdf out, and gives what draws it into a folder once the digests it cites are
+/// known: the report layer plugs in here, the exporter knows no PDF.
 public typealias EvidenceReportRendering =
-  @Sendable (EvidenceBundle, EvidenceCaptureSummary, URL) throws -> Void
+  @Sendable (EvidenceBundle, EvidenceCaptureSummary) throws -> EvidenceReportDrawing
+public typealias EvidenceReportDrawing =
+  ([EvidenceReportDigest], URL) throws -> EvidenceReportRenderer.Timing
 
 /// Reads a closed session out of the history and makes its bundle: the documents and the report
 /// are written (and hashed, and deflated) into a folder of its own temporary directory, the
@@ -42,6 +45,9 @@ public final class EvidenceExporter {
   /// through which a test changes the history under an export.
   public var beforeFinalCheck: (() throws -> Void)?
   public var zip64Threshold: UInt64 = 0xFFFF_FFFF
+  /// Where `report` has the export copy report.pdf, and the timing of the last one drawn.
+  private var keptReport: URL?
+  private var reportTiming = EvidenceReportRenderer.Timing()
   /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
   public var trace: ((String, TimeInterval) -> Void)?
   private var phaseStart = Date()
@@ -140,10 +146,11 @@ public final class EvidenceExporter {
     do {
       // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
       // from them what capture.json will count, and slices the capture. The other writes
-      // flows.json and then draws report.pdf from the forecast while the capture is still
+      // flows.json and then lays report.pdf out from the forecast while the capture is still
       // being sliced, then writes such documents as are left; this thread takes the rest once
-      // the capture is done. If the capture counts otherwise than forecast, the report is
-      // drawn again from what it does count.
+      // the capture is done. The report is drawn once every other file's digest is known (its
+      // first page cites them). If the capture counts otherwise than forecast, the report is
+      // laid out again from what it does count.
       let second = SecondCore()
       let group = DispatchGroup()
       let report = self.report
@@ -159,8 +166,15 @@ public final class EvidenceExporter {
         second.forecastMade.signal()
         forecastHandedOver = true
       }
+      var digestsHandedOver = false
+      func handOver(_ digests: [EvidenceReportDigest]?) {
+        second.digests = digests
+        second.digestsKnown.signal()
+        digestsHandedOver = true
+      }
       defer {
         if !forecastHandedOver { handOver(.failure(CancellationError())) }
+        if !digestsHandedOver { handOver(nil) }
         group.wait()
       }
       // Straight to the destination when there is one (through a temporary name beside it):
@@ -185,6 +199,8 @@ public final class EvidenceExporter {
           "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
       }
       files += try written.map { try $0.done.file.get() }
+      let digests = try Self.citedDigests(files)
+      handOver(digests)
       phase("wrote the documents left")
       // The entries before report.pdf are archived while the report may still be drawn on the
       // second core.
@@ -193,10 +209,14 @@ public final class EvidenceExporter {
       for file in before { try zip.add(file) }
       if let report {
         group.wait()
-        trace?("  of which the report, on the second core", second.reportSeconds)
+        trace?("  of which the report, on the second core", second.reportTiming.total)
         let reportFile = try reportAsCaptured(
           second, report: report, bundle: bundle, capture: capture.document.summary,
-          folder: folder)
+          digests: digests, folder: folder)
+        if let keptReport {
+          try FileManager.default.copyItem(
+            at: folder.appendingPathComponent(EvidenceBundle.reportName), to: keptReport)
+        }
         files.append(reportFile)
         after.append(reportFile)
       }
@@ -267,39 +287,54 @@ public final class EvidenceExporter {
     return (folder, archive)
   }
 
-  /// The second core's line of work: flows.json, then report.pdf from the forecast once this
-  /// thread has made it, then such documents as are left.
+  /// The second core's line of work: flows.json, then report.pdf laid out from the forecast
+  /// once this thread has made it, then such documents as are left, then the report drawn once
+  /// this thread has the other files' digests.
   fileprivate static func secondCore(
     _ second: SecondCore, documents: EvidenceDocumentQueue, report: EvidenceReportRendering?,
     bundle: EvidenceBundle, folder: URL
   ) {
     _ = documents.writeNext(onSecondCore: true)
+    var drawing: Result<EvidenceReportDrawing, Error>?
     if let report {
       second.forecastMade.wait()
       if case .success(let forecast)? = second.forecast {
-        let drawing = Date()
-        second.report = Result {
-          try draw(report, bundle, forecast, folder)
-          return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
-        }
-        second.reportSeconds = Date().timeIntervalSince(drawing)
+        drawing = Result { try layOut(report, bundle, forecast) }
       }
     }
     while documents.writeNext(onSecondCore: true) {}
+    guard let drawing else { return }
+    second.digestsKnown.wait()
+    guard let digests = second.digests else { return }
+    second.report = Result {
+      second.reportTiming = try draw(try drawing.get(), digests, folder)
+      return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
+    }
   }
 
-  /// The report the second core drew from the forecast; drawn again from the capture as written
-  /// when it counted otherwise (a record unreadable for what only its own header says): the
-  /// report must state what the capture holds.
+  /// The report the second core drew from the forecast; laid out and drawn again from the
+  /// capture as written when it counted otherwise (a record unreadable for what only its own
+  /// header says): the report must state what the capture holds.
   fileprivate func reportAsCaptured(
     _ second: SecondCore, report: EvidenceReportRendering, bundle: EvidenceBundle,
-    capture: EvidenceCaptureSummary, folder: URL
+    capture: EvidenceCaptureSummary, digests: [EvidenceReportDigest], folder: URL
   ) throws -> WrittenFile {
     let drawn = try second.report!.get()
+    reportTiming = second.reportTiming
     guard try second.forecast!.get() != capture else { return drawn }
-    try Self.draw(report, bundle, capture, folder)
+    reportTiming = try Self.draw(try Self.layOut(report, bundle, capture), digests, folder)
     trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
     return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
+  }
+
+  /// The digests report.pdf cites, from the files written before it.
+  static func citedDigests(_ files: [WrittenFile]) throws -> [EvidenceReportDigest] {
+    try EvidenceBundle.reportCitedNames.map { name in
+      guard let file = files.first(where: { $0.entry.name == name }) else {
+        throw ReportNotDrawn(reason: "\(name) was not written before the report")
+      }
+      return EvidenceReportDigest(name: name, sha256: file.entry.sha256)
+    }
   }
 
   /// manifest.json, written into the folder (deflated, as the archive takes it).
@@ -326,34 +361,25 @@ public final class EvidenceExporter {
     return (pending.filter(precedes), pending.filter { !precedes($0) })
   }
 
-  /// report.pdf alone, at `destination`: the same reading, every record of the capture read to
-  /// count it (nothing of it written), the same report the bundle would carry.
+  /// report.pdf alone, at `destination`: the report the bundle would carry, which cites the
+  /// digests of the bundle's other files, so the bundle is made (in the exporter's temporary
+  /// directory) and only its report kept.
   public func report(sessionID: Int64, exportedWith: String, now: Date, destination: URL)
     throws(EvidenceExportError) -> EvidenceReportRenderer.Timing
   {
     try Self.requireDirectory(of: destination)
-    let (bundle, check) = try bundle(
-      sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
-    let fm = FileManager.default
-    let folder = temporaryDirectory.appendingPathComponent(
-      bundle.fileStem + "-report", isDirectory: true)
-    defer { try? fm.removeItem(at: folder) }
-    do {
-      try? fm.removeItem(at: folder)
-      try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-      let capture = try EvidenceCaptureWriter.count(
-        for: bundle, from: store, captureDirectory: store.capturesDirectory)
-      let timing: EvidenceReportRenderer.Timing
-      do { timing = try EvidenceReportRenderer.render(bundle, capture.summary, into: folder) } catch
-      { throw Self.reportFailure(error) }
-      guard try check.holds(in: store) else {
-        throw EvidenceExportError.historyChangedWhileExporting
-      }
-      try Self.place(folder.appendingPathComponent(EvidenceBundle.reportName), at: destination)
-      return timing
-    } catch {
-      throw Self.exportError(error)
+    // The export clears its temporary directory first: the copy is made in it after that.
+    let kept = temporaryDirectory.appendingPathComponent("report-alone.pdf")
+    defer {
+      try? FileManager.default.removeItem(at: kept)
+      keptReport = nil
     }
+    if report == nil { report = EvidenceReportRenderer.forExporter }
+    keptReport = kept
+    let bundle = try export(sessionID: sessionID, exportedWith: exportedWith, now: now)
+    try? FileManager.default.removeItem(at: bundle.url)
+    do { try Self.place(kept, at: destination) } catch { throw Self.exportError(error) }
+    return reportTiming
   }
 
   /// What went wrong, as an export (or the report alone) fails with it.
@@ -456,11 +482,16 @@ public final class EvidenceExporter {
     return ReportNotDrawn(reason: "\(error)")
   }
 
+  private static func layOut(
+    _ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary
+  ) throws -> EvidenceReportDrawing {
+    do { return try report(bundle, capture) } catch { throw reportFailure(error) }
+  }
+
   private static func draw(
-    _ report: EvidenceReportRendering, _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary,
-    _ folder: URL
-  ) throws {
-    do { try report(bundle, capture, folder) } catch { throw reportFailure(error) }
+    _ drawing: EvidenceReportDrawing, _ digests: [EvidenceReportDigest], _ folder: URL
+  ) throws -> EvidenceReportRenderer.Timing {
+    do { return try drawing(digests, folder) } catch { throw reportFailure(error) }
   }
 
   /// Refuses a destination whose directory is not there, before the session is read or sliced.
@@ -499,5 +530,7 @@ private final class SecondCore: @unchecked Sendable {
   var forecast: Result<EvidenceCaptureSummary, Error>?
   let forecastMade = DispatchSemaphore(value: 0)
   var report: Result<WrittenFile, Error>?
-  var reportSeconds: TimeInterval = 0
+  var reportTiming = EvidenceReportRenderer.Timing()
+  var digests: [EvidenceReportDigest]?
+  let digestsKnown = DispatchSemaphore(value: 0)
 }

@@ -12,34 +12,63 @@ public enum EvidenceReportRenderer {
     public var total: TimeInterval { layout + drawing }
   }
 
-  /// Writes `report.pdf` into the folder. Its creation date is the export instant.
-  @discardableResult
-  public static func render(
-    _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary, into folder: URL,
-    limits: EvidenceReportLimits = .bundled, fileName: String = EvidenceBundle.reportName
-  ) throws -> Timing {
+  /// A report laid out, waiting for the digests of the bundle's other files to be drawn.
+  public struct Prepared {
+    let layout: EvidenceReportLayout
+    let typography: EvidenceReportTypography
+    let metadata: EvidenceReportPDF.Metadata
+    let layoutSeconds: TimeInterval
+
+    public var pageCount: Int { layout.pageCount }
+
+    /// Writes `report.pdf` into the folder, citing the digests.
+    @discardableResult
+    public func draw(
+      citing digests: [EvidenceReportDigest], into folder: URL,
+      fileName: String = EvidenceBundle.reportName
+    ) throws -> Timing {
+      let start = Date()
+      try EvidenceReportPDF.write(
+        try layout.citing(digests), typography: typography, metadata: metadata,
+        to: folder.appendingPathComponent(fileName))
+      return Timing(
+        layout: layoutSeconds, drawing: Date().timeIntervalSince(start), pages: layout.pageCount)
+    }
+  }
+
+  /// Measures and plans the pages; the drawing makes each page again from what was measured.
+  /// Its creation date is the export instant.
+  public static func prepare(
+    _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary,
+    limits: EvidenceReportLimits = .bundled
+  ) throws -> Prepared {
     let report = try EvidenceReport(bundle: bundle, capture: capture, limits: limits)
     let typography = try EvidenceReportTypography(fontsDirectory: try ReportFonts.directory())
-    var timing = Timing()
     let start = Date()
-    // The layout measures and plans the pages; the drawing makes each page again from what was measured.
     let layout = EvidenceReportLayout(report: report, geometry: .a4, measuring: typography)
     typography.forgetMeasurements()
-    timing.layout = Date().timeIntervalSince(start)
-    let drawStart = Date()
-    try EvidenceReportPDF.write(
-      layout, typography: typography,
+    return Prepared(
+      layout: layout, typography: typography,
       metadata: .init(
         title: report.documentTitle, subject: report.subtitle, creator: bundle.exportedWith,
         created: bundle.exportedAt),
-      to: folder.appendingPathComponent(fileName))
-    timing.drawing = Date().timeIntervalSince(drawStart)
-    timing.pages = layout.pageCount
-    return timing
+      layoutSeconds: Date().timeIntervalSince(start))
+  }
+
+  /// Lays out and draws `report.pdf` into the folder at once.
+  @discardableResult
+  public static func render(
+    _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary,
+    citing digests: [EvidenceReportDigest], into folder: URL,
+    limits: EvidenceReportLimits = .bundled, fileName: String = EvidenceBundle.reportName
+  ) throws -> Timing {
+    try prepare(bundle, capture, limits: limits).draw(
+      citing: digests, into: folder, fileName: fileName)
   }
 
   /// The exporter's hook.
-  public static let forExporter: EvidenceReportRendering = { bundle, capture, folder in
-    try render(bundle, capture, into: folder)
+  public static let forExporter: EvidenceReportRendering = { bundle, capture in
+    let prepared = try prepare(bundle, capture)
+    return { digests, folder in try prepared.draw(citing: digests, into: folder) }
   }
 }

@@ -76,19 +76,20 @@ enum ReportFixture {
 }
 
 final class EvidenceReportTests: XCTestCase {
-  func testTheReportAlwaysHasTheNineSectionsInOrderTheSummaryFirst() throws {
+  func testTheReportHasTheNineSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
-    for b in [try ReportFixture.bundle(), bare] {
+    let nine: [EvidenceReportSectionKind] = [
+      .summary, .session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings,
+      .capture,
+    ]
+    for (b, appendix) in [(try ReportFixture.bundle(), true), (bare, false)] {
       let report = try EvidenceReport(
         bundle: b, capture: ReportFixture.capture(for: b, recorded: 0, written: 0).summary,
         limits: .bundled)
       XCTAssertEqual(
-        report.sections.map(\.kind),
-        [
-          .summary, .session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings,
-          .capture,
-        ])
+        b.findings.contains { $0.flowIDs.count > EvidenceReportWording.flowIDsInRow }, appendix)
+      XCTAssertEqual(report.sections.map(\.kind), nine + (appendix ? [.appendix] : []))
       XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
       XCTAssertEqual(
         report.documentTitle, "Evidence report · Example Health · 2.4.0 (187) · session 3")
@@ -130,11 +131,11 @@ final class EvidenceReportTests: XCTestCase {
     XCTAssertNil(EvidenceReportLimits(flowIDsPerFinding: 0, tlsReadingRows: 10))
     XCTAssertNil(EvidenceReportLimits(flowIDsPerFinding: 3, tlsReadingRows: -1))
     XCTAssertEqual(
-      EvidenceReportLimits.bundled, EvidenceReportLimits(flowIDsPerFinding: 4, tlsReadingRows: 150)
-    )
+      EvidenceReportLimits.bundled,
+      EvidenceReportLimits(flowIDsPerFinding: 500, tlsReadingRows: 150))
     let report = try ReportFixture.report(
       limits: EvidenceReportLimits(flowIDsPerFinding: 1, tlsReadingRows: 2)!)
-    let findingsText = report.section(.findings).blocks.compactMap { block -> [String]? in
+    let findingsText = report.section(.appendix).blocks.compactMap { block -> [String]? in
       if case .table(let t) = block { return t.rows.map { $0.last!.text } }
       return nil
     }.flatMap { $0 }
@@ -182,7 +183,18 @@ final class EvidenceReportTests: XCTestCase {
     }
     XCTAssertFalse(links.isEmpty)
     XCTAssertTrue(links.isSubset(of: anchors))
-    XCTAssertEqual(anchors.count, try ReportFixture.bundle().findings.count)
+    // A finding's row, and its row in the appendix when its connections are listed there; each
+    // links to the other.
+    let findings = try ReportFixture.bundle().findings
+    let long = findings.indices.filter {
+      findings[$0].flowIDs.count > EvidenceReportWording.flowIDsInRow
+    }.map(FindingsPresentation.identifier)
+    XCTAssertEqual(
+      anchors,
+      Set(
+        findings.indices.map(FindingsPresentation.identifier)
+          + long.map(EvidenceReportWording.appendixAnchor)))
+    XCTAssertTrue(Set(long).isSubset(of: links) && !long.isEmpty)
   }
 }
 
@@ -315,6 +327,29 @@ final class EvidenceReportLayoutTests: XCTestCase {
             "\(context): the table continued on page \(pageNumber) has no header", file: file,
             line: line)
         }
+        // No break leaves fewer than two rows on a side; a titled table says its title again.
+        if table.rows.count >= 2, pages.count > 1 {
+          for pageNumber in pages {
+            let rows = Set(
+              placed.filter {
+                $0.page == pageNumber && $0.line.element == element && !$0.line.isRepeat
+              }
+              .compactMap(\.line.row)
+            ).subtracting([0])
+            XCTAssertGreaterThanOrEqual(
+              rows.count, 2, "\(context): a lone row of a table on page \(pageNumber)", file: file,
+              line: line)
+            if let title = table.title, pageNumber != pages.min() {
+              XCTAssertTrue(
+                placed.contains {
+                  $0.page == pageNumber && $0.line.isRepeat
+                    && $0.line.text.hasPrefix(
+                      String(EvidenceReportWording.continued(title).prefix(20)))
+                }, "\(context): the table continued on page \(pageNumber) does not say which",
+                file: file, line: line)
+            }
+          }
+        }
         for (row, rowPages) in pagesOfRow[element] ?? [:] where row > 0 && rowPages.count > 1 {
           let cells = placed.filter { $0.line.element == element && $0.line.row == row }
           let height = cells.map(\.line.height).reduce(0, +)
@@ -327,17 +362,20 @@ final class EvidenceReportLayoutTests: XCTestCase {
     }
     // Every line of text appears exactly once, in order: element by element, what the measurer gives for each block.
     var expected: [Int: [String]] = [:]
+    func broken(of text: String, style: EvidenceReportTextStyle, width: CGFloat) -> [String] {
+      LiteralLineBreaking.lines(of: text, style: style, width: width, measuring: m)
+    }
     let body0 = geometry.bodyFrame
     for (element, block) in map {
       switch block {
-      case .heading(let t): expected[element] = m.lines(of: t, style: .heading, width: body0.width)
-      case .paragraph(let t): expected[element] = m.lines(of: t, style: .body, width: body0.width)
-      case .note(let t): expected[element] = m.lines(of: t, style: .note, width: body0.width - 12)
+      case .heading(let t): expected[element] = broken(of: t, style: .heading, width: body0.width)
+      case .paragraph(let t): expected[element] = broken(of: t, style: .body, width: body0.width)
+      case .note(let t): expected[element] = broken(of: t, style: .note, width: body0.width - 12)
       case .facts(let facts):
         expected[element] = facts.flatMap { fact -> [String] in
-          m.lines(of: fact.label, style: .label, width: layout.labelColumnWidth - 10)
+          broken(of: fact.label, style: .label, width: layout.labelColumnWidth - 10)
             + fact.value.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
-              m.lines(
+              broken(
                 of: String($0), style: fact.literal ? .literal : .value,
                 width: body0.width - layout.labelColumnWidth)
             }
@@ -346,12 +384,12 @@ final class EvidenceReportLayoutTests: XCTestCase {
         let widths = layout.tableShapes[table.columns]!
         expected[element] =
           table.columns.enumerated().flatMap {
-            m.lines(of: $1, style: .tableHeader, width: widths[$0] - 8)
+            broken(of: $1, style: .tableHeader, width: widths[$0] - 8)
           }
           + table.rows.flatMap { row in
             row.enumerated().flatMap { c, cell in
               cell.text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
-                m.lines(
+                broken(
                   of: String($0), style: cell.style == .literal ? .tableLiteral : .tableCell,
                   width: widths[c] - 8)
               }

@@ -483,6 +483,64 @@ final class EvidenceExportTests: XCTestCase {
       "\(failed)")
   }
 
+  /// Page 1 of report.pdf cites the SHA-256 of every other file, as manifest.json lists them; a
+  /// packet changed with the manifest recomputed then no longer matches the report verify draws.
+  func testTheFirstPageCitesTheManifestsDigestsAndAChangedPacketNoLongerMatchesIt() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.report = EvidenceReportRenderer.forExporter
+    let url = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
+      now: Self.exportedAt, destination: dir.url.appendingPathComponent("with-report.zip")
+    ).url
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(url, into: out)
+    guard
+      let page = try ExternalTool.run(
+        "pdftotext",
+        ["-f", "1", "-l", "1", "-layout", out.appendingPathComponent("report.pdf").path, "-"])
+    else { throw XCTSkip("pdftotext is not installed (make test installs poppler-utils)") }
+    let cited = Dictionary(
+      uniqueKeysWithValues: page.output.split(separator: "\n").compactMap {
+        line -> (String, String)? in
+        let words = line.split(separator: " ")
+        guard words.count == 2, words[1].count == 64 else { return nil }
+        return (String(words[0]), String(words[1]))
+      })
+    let listed = try XCTUnwrap(
+      ExternalTool.run(
+        "python3",
+        [
+          "-c",
+          "import json,sys; print('\\n'.join(f['name']+' '+f['sha256'] for f in json.load(open(sys.argv[1]))['files'] if f['name']!='report.pdf'))",
+          out.appendingPathComponent("manifest.json").path,
+        ]))
+    let manifest = Dictionary(
+      uniqueKeysWithValues: listed.output.split(separator: "\n").map {
+        let words = $0.split(separator: " ")
+        return (String(words[0]), String(words[1]))
+      })
+    XCTAssertEqual(cited, manifest)
+    XCTAssertEqual(Set(cited.keys), Set(EvidenceBundle.reportCitedNames))
+
+    // The last byte of the first packet's data changed, the manifest recomputed.
+    let changed = dir.url.appendingPathComponent("packet-changed.zip")
+    try copy(
+      of: url, to: changed, replacing: "capture.pcapng",
+      python: """
+        b = bytearray(orig); at = 0
+        while True:
+            t, n = struct.unpack_from('<II', b, at)
+            if t == 6: b[at + 28 + struct.unpack_from('<I', b, at + 20)[0] - 1] ^= 1; break
+            at += n
+        data = bytes(b)
+        """)
+    let failed = BundleVerifier.verify(changed).filter { !$0.holds }
+    XCTAssertEqual(
+      failed.flatMap(\.problems), [VerifyPresentation.documentDiffers("report.pdf")], "\(failed)")
+  }
+
   func testVerifyCountsThatMustSumAndACaptureFramedOtherwiseThanExportWritesIt() throws {
     let (dir, store) = try copyOfStore()
     let url = try export(store, into: dir).url
@@ -932,7 +990,7 @@ final class EvidenceExportTests: XCTestCase {
 
     struct NoFonts: Error, CustomStringConvertible { var description: String { "no fonts here" } }
     let undrawable = exporter()
-    undrawable.report = { _, _, _ in throw NoFonts() }
+    undrawable.report = { _, _ in throw NoFonts() }
     assertFails(
       .reportNotDrawn("no fonts here"), undrawable, session: session.id, destination: destination)
 
@@ -1015,17 +1073,22 @@ final class EvidenceExportTests: XCTestCase {
       [second.url.lastPathComponent])
   }
 
-  /// A report hook that writes the written-packet count it was given, and remembers each call.
+  /// A report hook that writes the written-packet count it was given and the digests it cites,
+  /// and remembers each call.
   final class ReportCalls: @unchecked Sendable {
     var summaries: [EvidenceCaptureSummary] = []
     let lock = NSLock()
     var hook: EvidenceReportRendering {
-      { _, summary, folder in
+      { _, summary in
         self.lock.lock()
         self.summaries.append(summary)
         self.lock.unlock()
-        try Data("written=\(summary.packets.written)".utf8).write(
-          to: folder.appendingPathComponent(EvidenceBundle.reportName))
+        return { digests, folder in
+          let cited = digests.map { "\($0.name)=\($0.sha256)" }.joined(separator: "\n")
+          try Data("written=\(summary.packets.written)\n\(cited)".utf8).write(
+            to: folder.appendingPathComponent(EvidenceBundle.reportName))
+          return EvidenceReportRenderer.Timing()
+        }
       }
     }
   }
@@ -1041,10 +1104,22 @@ final class EvidenceExportTests: XCTestCase {
       destination: dir.url.appendingPathComponent("bundle.zip"))
     let out = dir.url.appendingPathComponent("out")
     try unzip(result.url, into: out)
-    return (
-      result,
-      try String(contentsOf: out.appendingPathComponent(EvidenceBundle.reportName), encoding: .utf8)
-    )
+    let report = try String(
+      contentsOf: out.appendingPathComponent(EvidenceBundle.reportName), encoding: .utf8)
+    let lines = report.split(separator: "\n").map(String.init)
+    // The digests the report was given are those sha256sum reads of the files it cites.
+    let sums = try XCTUnwrap(
+      ExternalTool.run(
+        "sha256sum", EvidenceBundle.reportCitedNames.map { out.appendingPathComponent($0).path }))
+    XCTAssertEqual(
+      Array(lines.dropFirst()),
+      sums.output.split(separator: "\n").map {
+        let parts = $0.split(separator: " ", maxSplits: 1)
+        return
+          "\(URL(fileURLWithPath: String(parts[1].drop { $0 == " " })).lastPathComponent)=\(parts[0])"
+      })
+    XCTAssertEqual(lines.count, 1 + 6, "capture.json, capture.pcapng and the four documents")
+    return (result, lines.first ?? "")
   }
 
   func testTheForecastOfCaptureJSONIsTheDocumentTheSlicingWrites() throws {

@@ -39,10 +39,19 @@ final class EvidenceReportPDFTests: XCTestCase {
     try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     capture = try! EvidenceCaptureWriter.count(
       for: bundle, from: store, captureDirectory: store.capturesDirectory)
-    try! EvidenceReportRenderer.render(bundle, capture.summary, into: directory.url)
+    try! EvidenceReportRenderer.render(
+      bundle, capture.summary, citing: digests, into: directory.url)
   }
 
   var pdf: String { Self.directory.url.appendingPathComponent("report.pdf").path }
+
+  /// Digests for the report to cite, one made up per file (the export test checks real ones).
+  static let digests = EvidenceBundle.reportCitedNames.enumerated().map { i, name in
+    EvidenceReportDigest(
+      name: name,
+      sha256: String(repeating: String(i, radix: 16), count: 32) + String(repeating: "f", count: 32)
+    )
+  }
 
   func layout() throws -> (EvidenceReportLayout, EvidenceReportTypography) {
     let typography = try EvidenceReportTypography(fontsDirectory: ReportFonts.directory())
@@ -76,8 +85,11 @@ final class EvidenceReportPDFTests: XCTestCase {
   func testTheTextHasEverySectionRequirementFindingAndTheCaptureStanding() throws {
     let text = try tool("pdftotext", ["-layout", pdf, "-"])
     let flat = text.replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+    // The sample's findings cite few connections each: their rows list them, no appendix.
+    XCTAssertFalse(
+      Self.bundle.findings.contains { $0.flowIDs.count > EvidenceReportWording.flowIDsInRow })
     for kind in EvidenceReportSectionKind.allCases {
-      XCTAssertTrue(text.contains(kind.title), kind.title)
+      XCTAssertEqual(text.contains(kind.title), kind != .appendix, kind.title)
     }
     for requirement in Self.bundle.catalogue.requirements {
       XCTAssertTrue(text.contains(requirement.id), requirement.id)
@@ -194,7 +206,8 @@ final class EvidenceReportPDFTests: XCTestCase {
 
   func testTheSameBundleAndInstantDrawTheSameBytes() throws {
     let again = TemporaryDirectory("report-again")
-    try EvidenceReportRenderer.render(Self.bundle, Self.capture.summary, into: again.url)
+    try EvidenceReportRenderer.render(
+      Self.bundle, Self.capture.summary, citing: Self.digests, into: again.url)
     XCTAssertEqual(
       try Data(contentsOf: again.url.appendingPathComponent("report.pdf")),
       try Data(contentsOf: URL(fileURLWithPath: pdf)))

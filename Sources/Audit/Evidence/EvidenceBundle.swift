@@ -126,6 +126,11 @@ public struct EvidenceBundle: Sendable {
   public static let documentNames = [sessionName, flowsName, flowsCSVName, findingsName]
   public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
   public static let reportName = "report.pdf"
+  /// The files whose SHA-256 report.pdf cites on its first page, in the archive's order: every
+  /// other file but the manifest, which is written after the report and lists it.
+  public static var reportCitedNames: [String] {
+    (documentNames + captureNames).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
   public static let manifestName = "manifest.json"
   /// An Ed25519 signature of manifest.json, after it, when the bundle was signed.
   public static let signatureName = "signature.json"

@@ -1,7 +1,8 @@
 import Foundation
 
 public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
-  case summary, session, method, catalogue, requirements, findings, checks, tlsReadings, capture
+  case summary, session, method, catalogue, requirements, findings, checks, tlsReadings, capture,
+    appendix
 
   public var title: String {
     switch self {
@@ -14,8 +15,13 @@ public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable 
     case .checks: return "Checks"
     case .tlsReadings: return "TLS readings"
     case .capture: return "Capture"
+    case .appendix: return "Appendix: the connections of each finding"
     }
   }
+
+  /// The summary stands alone on the first page, and the appendix starts a page of its own;
+  /// every other section flows on.
+  public var startsPage: Bool { self == .session || self == .appendix }
 }
 
 /// How a cell's text is set: as prose, or as a literal value read character by character.
@@ -41,10 +47,13 @@ public struct EvidenceReportCell: Sendable, Hashable {
 public struct EvidenceReportTable: Sendable, Hashable {
   public let columns: [String]
   public let rows: [[EvidenceReportCell]]
-  public init(columns: [String], rows: [[EvidenceReportCell]]) {
+  /// What the table is, said again above its header on each page it continues on.
+  public let title: String?
+  public init(columns: [String], rows: [[EvidenceReportCell]], title: String? = nil) {
     precondition(rows.allSatisfy { $0.count == columns.count })
     self.columns = columns
     self.rows = rows
+    self.title = title
   }
 }
 
@@ -80,6 +89,7 @@ public struct EvidenceReportSection: Sendable, Hashable {
 }
 
 public struct EvidenceReportLimits: Sendable, Hashable {
+  /// Flow ids the appendix lists of one finding; flows.json holds the rest.
   public let flowIDsPerFinding: Int
   public let tlsReadingRows: Int
   /// nil unless both are positive.
@@ -88,16 +98,35 @@ public struct EvidenceReportLimits: Sendable, Hashable {
     self.flowIDsPerFinding = flowIDsPerFinding
     self.tlsReadingRows = tlsReadingRows
   }
-  /// 12 and 150: the report in the bundle.
-  public static let bundled = EvidenceReportLimits(flowIDsPerFinding: 4, tlsReadingRows: 150)!
+  /// 500 and 150: the report in the bundle.
+  public static let bundled = EvidenceReportLimits(flowIDsPerFinding: 500, tlsReadingRows: 150)!
+}
+
+/// A file of the bundle and its SHA-256 in hex, as the report's first page cites it.
+public struct EvidenceReportDigest: Sendable, Hashable {
+  public let name: String
+  public let sha256: String
+  public init(name: String, sha256: String) {
+    self.name = name
+    self.sha256 = sha256
+  }
+
+  /// What the report is laid out with before the files are written: the same names, and
+  /// digests of the same length (set in a monospace face, they take the same room).
+  public static let placeholders = EvidenceBundle.reportCitedNames.map {
+    EvidenceReportDigest(name: $0, sha256: String(repeating: "0", count: 64))
+  }
 }
 
 public enum EvidenceReportError: Error, Sendable, Hashable {
+  /// The digests must name the files the report cites, each with 64 hex digits.
+  case digestsOfOtherFiles([String])
   case captureOfAnotherSession(captureSessionID: Int64, sessionID: Int64)
 }
 
 /// What report.pdf says, before anything is drawn: which sections, which rows, which sentence
-/// where. Always all nine sections, in order: the summary alone on the first page.
+/// where. Always the nine sections, in order, the summary alone on the first page; then the
+/// appendix when a finding cites more connections than its row lists.
 public struct EvidenceReport: Sendable, Hashable {
   public let title: String
   /// project · release or "baseline" · session id
@@ -106,11 +135,13 @@ public struct EvidenceReport: Sendable, Hashable {
   public let documentTitle: String
   /// Every page's footer: which session's report, exported when (a loose page stays tied to it).
   public let footer: String
-  public let sections: [EvidenceReportSection]
+  public private(set) var sections: [EvidenceReportSection]
 
-  public init(bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits)
-    throws(EvidenceReportError)
-  {
+  public init(
+    bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
+    digests: [EvidenceReportDigest] = EvidenceReportDigest.placeholders
+  ) throws(EvidenceReportError) {
+    try Self.check(digests)
     guard capture.sessionID == bundle.session.id else {
       throw .captureOfAnotherSession(
         captureSessionID: capture.sessionID, sessionID: bundle.session.id)
@@ -120,9 +151,38 @@ public struct EvidenceReport: Sendable, Hashable {
     subtitle = "\(bundle.project.name) · \(release) · session \(bundle.session.id)"
     documentTitle = "Evidence report · \(subtitle)"
     footer = "\(documentTitle) · exported \(Instant.rfc3339(bundle.exportedAt))"
-    let content = EvidenceReportContent(bundle: bundle, capture: capture, limits: limits)
-    sections = EvidenceReportSectionKind.allCases.map {
-      EvidenceReportSection(kind: $0, blocks: content.blocks(of: $0))
+    let content = EvidenceReportContent(
+      bundle: bundle, capture: capture, limits: limits, digests: digests)
+    sections = EvidenceReportSectionKind.allCases.compactMap {
+      let blocks = content.blocks(of: $0)
+      return blocks.isEmpty ? nil : EvidenceReportSection(kind: $0, blocks: blocks)
     }
+  }
+
+  /// The same report citing other digests: its layout holds, for the digests take the same room.
+  public func citing(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError)
+    -> EvidenceReport
+  {
+    try Self.check(digests)
+    var copy = self
+    copy.sections = sections.map { section in
+      guard section.kind == .summary else { return section }
+      return EvidenceReportSection(
+        kind: .summary,
+        blocks: section.blocks.map { block in
+          guard case .table(let table) = block,
+            table.columns == EvidenceReportWording.digestColumns
+          else { return block }
+          return .table(EvidenceReportContent.digestTable(digests))
+        })
+    }
+    return copy
+  }
+
+  static func check(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError) {
+    let hex = Set("0123456789abcdef")
+    guard digests.map(\.name) == EvidenceBundle.reportCitedNames,
+      digests.allSatisfy({ $0.sha256.count == 64 && $0.sha256.allSatisfy(hex.contains) })
+    else { throw .digestsOfOtherFiles(digests.map(\.name)) }
   }
 }

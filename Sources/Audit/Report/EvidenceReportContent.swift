@@ -13,16 +13,66 @@ public enum EvidenceReportWording {
   public static let requirementsIntro =
     "Every requirement of the catalogue with what the session's traffic shows against it. A verdict is not a test result."
   public static let findingsIntro =
-    "Each sentence is stated once; under it, a row per finding: its identifier, what it is stated about, and the connections that prove it."
+    "The findings, grouped by what they state: each sentence once, the requirements it bears on, and a row per finding with its identifier, what it is about, when it was first seen and the connections that show it. A finding of more than four connections has their flow ids in the appendix."
+  public static let appendixIntro =
+    "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
+  /// Flow ids a finding's row lists; more go to the appendix.
+  public static let flowIDsInRow = 4
+  public static let flowIDsInAppendix = "in the appendix"
+  public static func appendixAnchor(_ findingID: String) -> String { "\(findingID)-flows" }
+  public static let findingRowColumns = [
+    "Finding", "Stated about", "First seen (UTC)", "Connections", "Flow ids",
+  ]
+
+  /// A group of findings' heading: what they are, and how many.
+  public static func groupHeading(_ kind: FindingKind, count: Int) -> String {
+    let what: String
+    switch kind {
+    case .weakTLSVersion: what = "TLS below the minimum"
+    case .cleartextTraffic: what = "Unencrypted traffic"
+    case .hostNotInAllowlist: what = "Hosts outside the allowlist"
+    case .unnamedFlow: what = "Connections without a host name"
+    case .pinningAbsent: what = "The local CA's certificate accepted"
+    case .pinningObserved: what = "The local CA's certificate refused"
+    case .activityBeforeConsent: what = "Connections before consent"
+    }
+    return "\(what) · \(AuditPresentation.count(count, "finding"))"
+  }
+
+  public static func bearing(against: [String], support: [String]) -> String {
+    var parts: [String] = []
+    if !against.isEmpty { parts.append("against \(against.joined(separator: ", "))") }
+    if !support.isEmpty { parts.append("in support of \(support.joined(separator: ", "))") }
+    return parts.isEmpty
+      ? "No requirement of the catalogue cites these findings."
+      : "Stated \(parts.joined(separator: "; "))."
+  }
   public static let noFindings = "The session holds no findings."
   public static let checksIntro =
     "For each of the five checks, how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
   public static let tlsIntro =
     "One row per host and reading: where the host's name comes from, the version, where it was read, and how many connections."
   public static let noTLSReadings = "No TLS version was read in this session."
+  public static func withoutBytes(_ reason: EvidenceMissingReason) -> String {
+    switch reason {
+    case .notCaptured: return "Without bytes: never written to a capture file"
+    case .captureFileMissing: return "Without bytes: their capture file is gone"
+    case .recordUnreadable: return "Without bytes: their record could not be read"
+    }
+  }
+  public static func belowMinimum(_ version: TLSProtocolVersion, _ minimum: TLSProtocolVersion)
+    -> String
+  { "▼ \(version.name), below \(minimum.name)" }
+  public static func continued(_ title: String) -> String { "\(title) (continued)" }
   public static let noneAgainst = "No finding runs against it."
   public static let against = "Findings against it:"
   public static let inSupport = "Findings in its support:"
+  public static func againstTitle(_ requirement: String) -> String {
+    "\(requirement) · findings against it"
+  }
+  public static func supportTitle(_ requirement: String) -> String {
+    "\(requirement) · findings in its support"
+  }
   public static let summaryIntro =
     "Each requirement's verdict, and what stands behind it: the findings for or against it, the connections they cite and the hosts those went to. A verdict is not a test result."
   public static let keyFindings = "The findings against the requirements, a line each:"
@@ -32,9 +82,11 @@ public enum EvidenceReportWording {
     "The first \(shown) of \(AuditPresentation.grouped(total)) are listed here; the Findings section lists every one."
   }
   public static let digestsWhere =
-    "The SHA-256 of every file of the bundle, this report included, is in manifest.json; 'tunnelvision verify' checks them and re-derives the findings and verdicts from flows.json and session.json."
+    "The SHA-256 of the bundle's other files, as manifest.json lists them (the manifest, written last, lists this report's). 'tunnelvision verify' checks each and re-derives the findings, the verdicts and this report."
+  public static let digestColumns = ["File", "SHA-256"]
   /// A line to write on, for the assessor's block.
-  public static let blank = "______________________________"
+  public static let blank = "________________________"
+  public static let assessorColumns = ["Assessed by", "Date", "Signature"]
   /// Findings a requirement tables, a line each; more are cited by their identifiers.
   public static let findingsTabledUnderRequirement = 12
   public static func cited(_ lead: String, count: Int, ranges: [String]) -> String {
@@ -64,6 +116,7 @@ struct EvidenceReportContent {
   let bundle: EvidenceBundle
   let capture: EvidenceCaptureSummary
   let limits: EvidenceReportLimits
+  let digests: [EvidenceReportDigest]
 
   func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
     switch kind {
@@ -76,6 +129,7 @@ struct EvidenceReportContent {
     case .checks: return checks
     case .tlsReadings: return tlsReadings
     case .capture: return captureBlocks
+    case .appendix: return appendix
     }
   }
 
@@ -139,7 +193,7 @@ struct EvidenceReportContent {
                 EvidenceReportCell(id, style: .literal, link: id),
                 EvidenceReportCell(
                   EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)),
-                subject(Int(id.dropFirst())! - 1),
+                subject(Int(id.dropFirst())! - 1, compact: true),
               ]
             })))
       if key.count > EvidenceReportWording.keyFindingsShown {
@@ -150,13 +204,28 @@ struct EvidenceReportContent {
       }
     }
     blocks.append(.paragraph(EvidenceReportWording.digestsWhere))
+    blocks.append(.table(Self.digestTable(digests)))
     blocks.append(
-      .facts([
-        EvidenceReportFact("Assessed by", EvidenceReportWording.blank, staysWithNext: true),
-        EvidenceReportFact("Date", EvidenceReportWording.blank, staysWithNext: true),
-        EvidenceReportFact("Signature", EvidenceReportWording.blank),
-      ]))
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.assessorColumns,
+          rows: [
+            EvidenceReportWording.assessorColumns.map { _ in
+              EvidenceReportCell(EvidenceReportWording.blank)
+            }
+          ])))
     return blocks
+  }
+
+  static func digestTable(_ digests: [EvidenceReportDigest]) -> EvidenceReportTable {
+    EvidenceReportTable(
+      columns: EvidenceReportWording.digestColumns,
+      rows: digests.map {
+        [
+          EvidenceReportCell($0.name, style: .literal),
+          EvidenceReportCell($0.sha256, style: .literal),
+        ]
+      })
   }
 
   var session: [EvidenceReportBlock] {
@@ -295,13 +364,13 @@ struct EvidenceReportContent {
 
   /// The findings a requirement cites: a table of a line each while they are few; past that,
   /// their identifiers in ranges (each finding is stated once, under Findings).
-  func citations(_ lead: String, _ list: [Finding]) -> [EvidenceReportBlock] {
+  func citations(_ lead: String, _ list: [Finding], title: String) -> [EvidenceReportBlock] {
     guard list.count > EvidenceReportWording.findingsTabledUnderRequirement else {
       return [
         .paragraph(lead),
         .table(
           EvidenceReportTable(
-            columns: EvidenceReportWording.findingColumns, rows: findingRows(list))),
+            columns: EvidenceReportWording.findingColumns, rows: findingRows(list), title: title)),
       ]
     }
     let ids = findingIDs
@@ -343,7 +412,7 @@ struct EvidenceReportContent {
             [
               EvidenceReportCell($0.requirement.id, style: .literal),
               EvidenceReportCell($0.requirement.title),
-              EvidenceReportCell(EvidenceWording.verdict($0.verdict)),
+              EvidenceReportCell(EvidenceWording.verdictMark($0.verdict)),
             ]
           })),
     ]
@@ -369,50 +438,107 @@ struct EvidenceReportContent {
       if r.contraryFindings.isEmpty {
         blocks.append(.paragraph(EvidenceReportWording.noneAgainst))
       } else {
-        blocks += citations(EvidenceReportWording.against, r.contraryFindings)
+        blocks += citations(
+          EvidenceReportWording.against, r.contraryFindings,
+          title: EvidenceReportWording.againstTitle(r.requirement.id))
       }
       if !r.supportingFindings.isEmpty {
-        blocks += citations(EvidenceReportWording.inSupport, r.supportingFindings)
+        blocks += citations(
+          EvidenceReportWording.inSupport, r.supportingFindings,
+          title: EvidenceReportWording.supportTitle(r.requirement.id))
       }
     }
     return blocks
   }
 
+  /// The findings in groups of one statement, each under a heading the outline lists: a row a
+  /// finding, on one line, with its subject and first sighting; a finding of more connections
+  /// than a row lists has them in the appendix.
   var findings: [EvidenceReportBlock] {
     guard !bundle.findings.isEmpty else { return [.paragraph(EvidenceReportWording.noFindings)] }
     var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.findingsIntro)]
-    var order: [String] = []
-    var grouped: [String: [(Int, Finding)]] = [:]
-    for (index, finding) in bundle.findings.enumerated() {
-      let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
-      if grouped[sentence] == nil { order.append(sentence) }
-      grouped[sentence, default: []].append((index, finding))
-    }
-    for sentence in order {
-      blocks.append(.paragraph(sentence))
+    for group in findingGroups {
+      let first = bundle.findings[group[0]]
+      let heading = EvidenceReportWording.groupHeading(first.evidence.kind, count: group.count)
+      blocks.append(.heading(heading))
+      blocks.append(
+        .paragraph(EvidenceWording.statement(of: first.evidence, minimum: bundle.minimum)))
+      blocks.append(.paragraph(bearing(of: Set(group.map { bundle.findings[$0] }))))
       blocks.append(
         .table(
           EvidenceReportTable(
-            columns: ["Finding", "Stated about", "First seen (UTC)", "Connections", "Flow ids"],
-            rows: grouped[sentence]!.map { index, finding in
+            columns: EvidenceReportWording.findingRowColumns,
+            rows: group.map { index in
+              let finding = bundle.findings[index]
               let id = FindingsPresentation.identifier(index)
-              var ids = finding.flowIDs.prefix(limits.flowIDsPerFinding).map(String.init).joined(
-                separator: ", ")
-              if finding.flowIDs.count > limits.flowIDsPerFinding {
-                ids +=
-                  ", "
-                  + EvidenceReportWording.flowIDsCut(
-                    shown: limits.flowIDsPerFinding, of: finding.flowIDs.count)
-              }
+              let inRow = finding.flowIDs.count <= EvidenceReportWording.flowIDsInRow
               return [
                 EvidenceReportCell(id, style: .literal, anchor: id), subject(index),
                 firstSeen(index),
                 EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
-                EvidenceReportCell(ids, style: .literal),
+                inRow
+                  ? EvidenceReportCell(
+                    FindingsPresentation.flowList(finding.flowIDs), style: .literal)
+                  : EvidenceReportCell(
+                    EvidenceReportWording.flowIDsInAppendix,
+                    link: EvidenceReportWording.appendixAnchor(id)),
               ]
-            })))
+            }, title: heading)))
     }
     return blocks
+  }
+
+  /// The findings' indices by statement, in the order each statement first comes.
+  var findingGroups: [[Int]] {
+    var order: [String] = []
+    var grouped: [String: [Int]] = [:]
+    for (index, finding) in bundle.findings.enumerated() {
+      let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
+      if grouped[sentence] == nil { order.append(sentence) }
+      grouped[sentence, default: []].append(index)
+    }
+    return order.map { grouped[$0]! }
+  }
+
+  /// Which requirements a group of findings stands against or in support of.
+  func bearing(of group: Set<Finding>) -> String {
+    let requirements = bundle.assessment.requirements
+    let against = requirements.filter { !group.isDisjoint(with: $0.contraryFindings) }
+    let support = requirements.filter { !group.isDisjoint(with: $0.supportingFindings) }
+    return EvidenceReportWording.bearing(
+      against: against.map(\.requirement.id), support: support.map(\.requirement.id))
+  }
+
+  /// The flow ids of each finding whose row could not list them, up to the limit.
+  var appendix: [EvidenceReportBlock] {
+    let long = bundle.findings.indices.filter {
+      bundle.findings[$0].flowIDs.count > EvidenceReportWording.flowIDsInRow
+    }
+    guard !long.isEmpty else { return [] }
+    return [
+      .paragraph(EvidenceReportWording.appendixIntro),
+      .table(
+        EvidenceReportTable(
+          columns: ["Finding", "Connections", "Flow ids"],
+          rows: long.map { index in
+            let finding = bundle.findings[index]
+            let id = FindingsPresentation.identifier(index)
+            var ids = FindingsPresentation.flowList(
+              Array(finding.flowIDs.prefix(limits.flowIDsPerFinding)))
+            if finding.flowIDs.count > limits.flowIDsPerFinding {
+              ids +=
+                ", "
+                + EvidenceReportWording.flowIDsCut(
+                  shown: limits.flowIDsPerFinding, of: finding.flowIDs.count)
+            }
+            return [
+              EvidenceReportCell(
+                id, style: .literal, link: id, anchor: EvidenceReportWording.appendixAnchor(id)),
+              EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
+              EvidenceReportCell(ids, style: .literal),
+            ]
+          }, title: EvidenceReportSectionKind.appendix.title)),
+    ]
   }
 
   var checks: [EvidenceReportBlock] {
@@ -455,7 +581,10 @@ struct EvidenceReportContent {
         .paragraph(EvidenceReportWording.tlsIntro), .paragraph(EvidenceReportWording.noTLSReadings),
       ]
     }
-    let shown = readings.prefix(limits.tlsReadingRows)
+    // Readings below the minimum first, each marked: they are what the TLS check is about.
+    let below = readings.filter { $0.version < bundle.minimum }
+    let shown = (below + readings.filter { !($0.version < bundle.minimum) }).prefix(
+      limits.tlsReadingRows)
     var blocks: [EvidenceReportBlock] = [
       .paragraph(EvidenceReportWording.tlsIntro),
       .table(
@@ -464,11 +593,14 @@ struct EvidenceReportContent {
           rows: shown.map { reading in
             [
               EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin),
-              EvidenceReportCell(reading.version.name),
+              EvidenceReportCell(
+                reading.version < bundle.minimum
+                  ? EvidenceReportWording.belowMinimum(reading.version, bundle.minimum)
+                  : reading.version.name),
               EvidenceReportCell(FindingsPresentation.basisName(reading.basis)),
               EvidenceReportCell(AuditPresentation.grouped(reading.connections)),
             ]
-          })),
+          }, title: EvidenceReportSectionKind.tlsReadings.title)),
     ]
     if readings.count > shown.count {
       blocks.append(
@@ -481,26 +613,41 @@ struct EvidenceReportContent {
     var blocks: [EvidenceReportBlock] = []
     let lines = EvidenceExportPresentation.captureLines(capture)
     blocks.append(.paragraph(lines[0]))
-    var counts: [(String, Int)] = [
-      ("packets.recorded", capture.packets.recorded), ("packets.written", capture.packets.written),
+    var counts: [(String, String, Int)] = [
+      ("Recorded in the session", "packets.recorded", capture.packets.recorded),
+      ("Written to capture.pcapng", "packets.written", capture.packets.written),
     ]
     for reason in EvidenceMissingReason.allCases {
       if let count = capture.packets.withoutBytes[reason], count > 0 {
-        counts.append(("packets.withoutBytes.\(reason.rawValue)", count))
+        counts.append(
+          (
+            EvidenceReportWording.withoutBytes(reason), "packets.withoutBytes.\(reason.rawValue)",
+            count
+          ))
       }
     }
     if capture.beforeStart > 0 {
-      counts.append(("writtenOutsideSession.beforeStart", capture.beforeStart))
+      counts.append(
+        (
+          "Written, from before the session started", "writtenOutsideSession.beforeStart",
+          capture.beforeStart
+        ))
     }
-    if capture.afterEnd > 0 { counts.append(("writtenOutsideSession.afterEnd", capture.afterEnd)) }
+    if capture.afterEnd > 0 {
+      counts.append(
+        (
+          "Written, from after the session ended", "writtenOutsideSession.afterEnd",
+          capture.afterEnd
+        ))
+    }
     blocks.append(
       .table(
         EvidenceReportTable(
-          columns: ["Key in capture.json", "Packets"],
+          columns: ["Packets", "Count", "Key in capture.json"],
           rows: counts.map {
             [
-              EvidenceReportCell($0.0, style: .literal),
-              EvidenceReportCell(AuditPresentation.grouped($0.1)),
+              EvidenceReportCell($0.0), EvidenceReportCell(AuditPresentation.grouped($0.2)),
+              EvidenceReportCell($0.1, style: .literal),
             ]
           })))
     for line in lines.dropFirst() { blocks.append(.paragraph(line)) }

@@ -45,6 +45,9 @@ public enum EvidenceReportTextStyle: String, Sendable, Hashable, CaseIterable {
 
   /// Literal values are set in the monospace face.
   public var isMonospace: Bool { self == .literal || self == .tableLiteral }
+  /// Breaks only at spaces and after a host name's dots, never at a hyphen: values and table
+  /// cells, which name hosts (`LiteralLineBreaking`); prose breaks as the text shaper does.
+  public var keepsNamesWhole: Bool { isMonospace || self == .tableCell }
 }
 
 public enum EvidenceReportFill: String, Sendable, Hashable { case rule, quoteBar, headerBand }
@@ -143,6 +146,19 @@ public enum EvidenceReportColumnWidths {
     let sumMin = minimum.reduce(0, +)
     if sumMax <= available { return filling(natural: maximum, into: available) }
     if sumMin >= available { return capped(minimum, into: available) }
+    // A column whose whole content is narrower than an even share is set whole, so that a short
+    // value (a count, a link) does not wrap while a long one beside it can take the room.
+    let fair = available / CGFloat(maximum.count)
+    let whole = maximum.indices.filter { maximum[$0] <= fair }
+    let rest = available - whole.reduce(0) { $0 + maximum[$1] }
+    let others = maximum.indices.filter { maximum[$0] > fair }
+    if !whole.isEmpty, !others.isEmpty, rest >= others.reduce(0, { $0 + minimum[$1] }) {
+      let shared = automatic(
+        minimum: others.map { minimum[$0] }, maximum: others.map { maximum[$0] }, into: rest)
+      var widths = maximum
+      for (k, i) in others.enumerated() { widths[i] = shared[k] }
+      return widths
+    }
     let want = zip(minimum, maximum).map { $1 - $0 }
     let wantTotal = want.reduce(0, +)
     return zip(minimum, want).map { $0 + (available - sumMin) * $1 / wantTotal }

@@ -17,12 +17,14 @@ public struct EvidenceReportLayout {
   /// Column widths by table headings: tables with the same headings take the same shape.
   public let tableShapes: [[String]: [CGFloat]]
   public let pageCount: Int
-  private let report: EvidenceReport
+  private var report: EvidenceReport
   private let measuring: any EvidenceReportTextMeasuring
   private let plan: [UnitPlacement]
   private let tape: MeasurementTape
 
   static let cellPadding: CGFloat = 4
+  /// Above and below a row's text: a row a line, and as many to the page as stay legible.
+  static let rowPadding: CGFloat = 2.5
   static let columnGap: CGFloat = 10
 
   public init(
@@ -82,6 +84,16 @@ public struct EvidenceReportLayout {
       units)
   }
 
+  /// The same pages citing the bundle's digests, known once its other files are written: the
+  /// digests take the room their placeholders were measured with.
+  public func citing(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError)
+    -> EvidenceReportLayout
+  {
+    var copy = self
+    copy.report = try report.citing(digests)
+    return copy
+  }
+
   /// Each page in order, made as it is handed over: its marks are let go when `body` returns.
   public func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E) {
     let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.footer)
@@ -109,7 +121,8 @@ public struct EvidenceReportLayout {
       let placement = plan[index]
       index += 1
       while placement.page > page { try handOver() }
-      if placement.repeatsHeader, let header, header.tableID == unit.tableID {
+      if placement.repeatsHeader, var header, header.tableID == unit.tableID {
+        header.marks = header.repeatMarks ?? header.marks
         Paginator.place(header, top: geometry.bodyFrame.minY, repeated: true, into: &marks)
       }
       if unit.kind == .tableHeader { header = unit }
@@ -129,12 +142,13 @@ public struct EvidenceReportLayout {
     return pages
   }
 
+  /// The widest piece a line cannot break inside: a word, or for a literal a word's run up to a dot.
   static func longestWord(
     _ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring
   ) -> CGFloat {
-    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map {
-      m.width(of: String($0), style: style)
-    }.max() ?? 0
+    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).flatMap {
+      style.keepsNamesWhole ? LiteralLineBreaking.pieces(of: $0) : [$0]
+    }.map { m.width(of: String($0), style: style) }.max() ?? 0
   }
 }
 
@@ -151,4 +165,21 @@ struct LayoutUnit {
   var section: EvidenceReportSectionKind?
   /// Starts a new page (a section).
   var pageBreakBefore = false
+  /// A table header's marks and height where the table continues on a new page.
+  var repeatMarks: [EvidenceReportMark]?
+  var repeatHeight: CGFloat?
+}
+
+extension EvidenceReportMark {
+  func offset(by dy: CGFloat) -> EvidenceReportMark {
+    switch self {
+    case .text(let l):
+      return .text(
+        EvidenceReportLine(
+          text: l.text, style: l.style, origin: CGPoint(x: l.origin.x, y: l.origin.y + dy),
+          width: l.width, height: l.height, role: l.role, element: l.element, row: l.row,
+          column: l.column, link: l.link, anchor: l.anchor, isRepeat: l.isRepeat))
+    case .fill(let rect, let fill): return .fill(rect.offsetBy(dx: 0, dy: dy), fill)
+    }
+  }
 }

@@ -8,6 +8,7 @@ struct UnitShape {
   var keepWithNext: Bool
   var tableID: Int?
   var pageBreakBefore: Bool
+  var repeatHeight: CGFloat?
 
   init(_ unit: LayoutUnit) {
     kind = unit.kind
@@ -16,6 +17,7 @@ struct UnitShape {
     keepWithNext = unit.keepWithNext
     tableID = unit.tableID
     pageBreakBefore = unit.pageBreakBefore
+    repeatHeight = unit.repeatHeight
   }
 }
 
@@ -79,7 +81,8 @@ struct Paginator {
         newPage()
       }
       var repeats = false
-      if unit.kind == .tableRow, y == 0, let id = unit.tableID, let header = headers[id] {
+      if unit.kind == .tableRow, y == 0, let id = unit.tableID, var header = headers[id] {
+        header.height = header.repeatHeight ?? header.height
         _ = place(header)
         repeats = true
       }

@@ -19,7 +19,8 @@ struct UnitBuilder {
   }
 
   func lines(_ text: String, _ style: EvidenceReportTextStyle, _ width: CGFloat) -> [String] {
-    let lines = measuring.lines(of: text, style: style, width: max(1, width))
+    let lines = LiteralLineBreaking.lines(
+      of: text, style: style, width: max(1, width), measuring: measuring)
     return lines.isEmpty ? [""] : lines
   }
 
@@ -76,9 +77,9 @@ struct UnitBuilder {
         .fill(CGRect(x: body.minX, y: height + 2, width: body.width, height: 0.8), .rule))
       try hand(
         LayoutUnit(
-          kind: .sectionStart, height: height + 8, spaceBefore: index == 1 ? 0 : 14,
+          kind: .sectionStart, height: height + 8, spaceBefore: index == 0 ? 0 : 14,
           keepWithNext: true,
-          marks: marks, section: section.kind, pageBreakBefore: index == 1))
+          marks: marks, section: section.kind, pageBreakBefore: section.kind.startsPage))
       for block in section.blocks {
         // A paragraph that introduces a table stays with the table's header.
         if case .table = block, pending?.kind == .line { pending?.keepWithNext = true }
@@ -188,6 +189,7 @@ struct UnitBuilder {
       x += w
     }
     let pad = EvidenceReportLayout.cellPadding
+    let rowPad = EvidenceReportLayout.rowPadding
     // The header.
     let headerLH = measuring.lineHeight(of: .tableHeader)
     var headerMarks: [EvidenceReportMark] = []
@@ -206,10 +208,23 @@ struct UnitBuilder {
     headerMarks.insert(
       .fill(CGRect(x: body.minX, y: 0, width: body.width, height: headerHeight), .headerBand), at: 0
     )
-    try yield(
-      LayoutUnit(
-        kind: .tableHeader, height: headerHeight, spaceBefore: 6, keepWithNext: true,
-        marks: headerMarks, tableID: tableCount))
+    var header = LayoutUnit(
+      kind: .tableHeader, height: headerHeight, spaceBefore: 6, keepWithNext: true,
+      marks: headerMarks, tableID: tableCount)
+    // On a page the table continues on, its title comes again above the header.
+    if let title = table.title {
+      let lh = measuring.lineHeight(of: .label)
+      let parts = lines(EvidenceReportWording.continued(title), .label, body.width)
+      var marks = parts.enumerated().map {
+        line($1, .label, x: body.minX, y: CGFloat($0) * lh, role: .paragraph, element: element)
+      }
+      let top = CGFloat(parts.count) * lh + 3
+      marks += headerMarks.map { $0.offset(by: top) }
+      header.repeatMarks = marks
+      header.repeatHeight = top + headerHeight
+    }
+    try yield(header)
+    let rowCount = table.rows.count
     for (r, row) in table.rows.enumerated() {
       var marks: [EvidenceReportMark] = []
       var height: CGFloat = 0
@@ -222,20 +237,22 @@ struct UnitBuilder {
         for (i, text) in parts.enumerated() {
           marks.append(
             line(
-              text, style, x: xs[c] + pad, y: pad + CGFloat(i) * lh, role: .tableCell,
+              text, style, x: xs[c] + pad, y: rowPad + CGFloat(i) * lh, role: .tableCell,
               element: element,
               row: r + 1, column: c, link: cell.link, anchor: i == 0 ? cell.anchor : nil))
         }
         height = max(height, CGFloat(parts.count) * lh)
       }
-      height += 2 * pad
+      height += 2 * rowPad
       marks.append(
         .fill(CGRect(x: body.minX, y: height - 0.4, width: body.width, height: 0.4), .rule))
+      // No break leaves fewer than two rows on either side of it.
+      let keep = rowCount <= 3 ? r < rowCount - 1 : (r == 0 || r == rowCount - 2)
       for unit in sliced(
         LayoutUnit(
-          kind: .tableRow, height: height, spaceBefore: 0, keepWithNext: false, marks: marks,
+          kind: .tableRow, height: height, spaceBefore: 0, keepWithNext: keep, marks: marks,
           tableID: tableCount),
-        reserve: headerHeight)
+        reserve: header.repeatHeight ?? headerHeight)
       { try yield(unit) }
     }
   }
