@@ -345,7 +345,8 @@ public enum BundleVerifier {
     checks.append(
       rederivationCheck(
         session: documents[EvidenceBundle.sessionName], flows: flowsReading.records,
-        citations: flowFindings, findings: findingsOutline, findingCount: findings.count,
+        baselineClaims: flowsReading.baselineClaims, citations: flowFindings,
+        findings: findingsOutline, findingCount: findings.count,
         capture: captureDoc.summary, digests: digests))
     return checks
   }
@@ -353,7 +354,8 @@ public enum BundleVerifier {
   /// findings.json and session.json against what this tool derives from the flows and from
   /// session.json's project, session and markers, with the catalogue it carries.
   static func rederivationCheck(
-    session: Data?, flows: [StoredFlow], citations: [Int64: [String]], findings: VerifiedFindings,
+    session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
+    findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, digests: [String: (UInt64, String)]
   ) -> Check {
     let statement = VerifyPresentation.rederivedStatement
@@ -418,6 +420,15 @@ public enum BundleVerifier {
       problems.append(
         "flow \(flow.id) cites \((citations[flow.id] ?? []).joined(separator: ",")); its readings give \(rederived.bundle.findingIDs(ofFlow: flow.id).joined(separator: ","))"
       )
+    }
+    // What each flow says of the baseline follows from session.json's baseline hosts.
+    let misattributed = zip(flows, baselineClaims).filter {
+      $1 != rederived.bundle.alsoContactedInBaseline($0)
+    }
+    for (flow, claim) in misattributed.prefix(3) {
+      problems.append(
+        VerifyPresentation.baselineClaimDiffers(
+          flow: flow.id, stated: claim, rederived: rederived.bundle.alsoContactedInBaseline(flow)))
     }
     for (name, bytes) in [
       (EvidenceBundle.findingsName, rederived.findingsJSON),

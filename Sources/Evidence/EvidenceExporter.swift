@@ -113,11 +113,13 @@ public final class EvidenceExporter {
       fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
     let flows = try history { try store.flows(inAuditSession: sessionID) }
     let markers = try history { try store.markers(forSession: sessionID) }
+    let baseline = try history { try Self.baseline(for: session, in: store) }
     do {
       return (
         try EvidenceBundle(
           project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-          exportedWith: exportedWith, exportedAt: now, holdingFlows: holdingFlows), check
+          exportedWith: exportedWith, exportedAt: now, baseline: baseline,
+          holdingFlows: holdingFlows), check
       )
     } catch {
       switch error {
@@ -253,6 +255,22 @@ public final class EvidenceExporter {
     } catch {
       throw Self.exportError(error)
     }
+  }
+
+  /// The project's baseline a bundle of the session cites, with the host names of its
+  /// connections.
+  public static func baseline(for session: AuditSession, in store: FlowStore) throws
+    -> EvidenceBaseline?
+  {
+    let sessions = try store.auditSessions(forProject: session.projectID)
+    guard let baseline = EvidenceBaseline.session(for: session, among: sessions) else {
+      return nil
+    }
+    var hosts = Set<String>()
+    try FlowReader(store: store).forEachFlow(inAuditSession: baseline.id) {
+      if let name = $0.name { hosts.insert(name.text) }
+    }
+    return EvidenceBaseline(sessionID: baseline.id, hosts: hosts)
   }
 
   /// The store's capture directory, which must be one if it is there at all.

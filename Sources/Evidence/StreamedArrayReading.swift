@@ -68,6 +68,8 @@ final class FlowsJSONReading {
   /// The flows as the store held them, to re-derive the findings from, and the findings each cites.
   private(set) var records: [StoredFlow] = []
   private var citations: [[String]] = []
+  /// What each flow says of the baseline, in the same order.
+  private(set) var baselineClaims: [Bool?] = []
   var flows: [(id: Int64, findingIDs: [String])] {
     zip(records, citations).map { ($0.id, $1) }
   }
@@ -91,5 +93,6 @@ final class FlowsJSONReading {
     csv.compare(record)
     records.append(record.flow)
     citations.append(record.findingIDs)
+    baselineClaims.append(record.alsoContactedInBaseline)
   }
 }

@@ -1,5 +1,6 @@
 import Audit
 import Capture
+import Evidence
 import FlowStore
 import Foundation
 import Import
@@ -178,6 +179,7 @@ enum HistoryCommands {
         let packets = try store.packets(forFlow: id)
         var sessionText: String?
         var findingIDs: [String] = []
+        var baseline: EvidenceBaseline?
         if let sessionID = flow.auditSessionID, let session = try store.auditSession(id: sessionID)
         {
           let project = try store.auditProject(id: session.projectID)
@@ -187,11 +189,14 @@ enum HistoryCommands {
           findingIDs = findings.indices.filter { findings[$0].flowIDs.contains(id) }.map {
             "F\($0 + 1)"
           }
+          baseline = try EvidenceExporter.baseline(for: session, in: store)
         }
         let shown = Array(packets.prefix(FlowInspectorPresentation.packetsShown))
         if parsed.json {
           var record = JSONWriter()
-          EvidenceFlowRecord.write(flow, findingIDs: findingIDs, to: &record)
+          EvidenceFlowRecord.write(
+            flow, findingIDs: findingIDs,
+            alsoContactedInBaseline: EvidenceBaseline.claim(baseline, for: flow), to: &record)
           return context.standardOutput(String(decoding: record.bytes, as: UTF8.self) + "\n")
         }
         context.standardOutput(

@@ -196,7 +196,7 @@ final class EvidenceBundleTests: XCTestCase {
       "streamOpening",
       "clientTLS",
       "serverTLS", "quic",
-      "serverCertificate", "findingIDs",
+      "serverCertificate", "findingIDs", "alsoContactedInBaseline",
     ]
     for flow in flows { XCTAssertEqual(Set(flow.keys), keys) }
     let a = flows[1]

@@ -541,6 +541,68 @@ final class EvidenceExportTests: XCTestCase {
       failed.flatMap(\.problems), [VerifyPresentation.documentDiffers("report.pdf")], "\(failed)")
   }
 
+  /// The sample project has an ended baseline: the bundle cites its hosts, and what flows.json
+  /// and findings.json say of them is re-derived from session.json.
+  func testTheBaselinesHostsAreCitedAndWhatTheFlowsSayOfThemIsRederived() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let read = try XCTUnwrap(
+      ExternalTool.run(
+        "python3",
+        [
+          "-c",
+          """
+          import zipfile,json,sys
+          z=zipfile.ZipFile(sys.argv[1])
+          s=json.loads(z.read('session.json')); f=json.loads(z.read('flows.json'))
+          print(s['baseline']['sessionID'], len(s['baseline']['hosts']),
+                sum(1 for x in f['flows'] if x['alsoContactedInBaseline'] is True),
+                sum(1 for x in f['flows'] if x['alsoContactedInBaseline'] is None))
+          """, url.path,
+        ]))
+    XCTAssertEqual(read.status, 0, read.error)
+    let numbers = read.output.split(separator: " ").compactMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    let baseline = try XCTUnwrap(
+      store.auditSessions(forProject: try laterSession(store).projectID).first {
+        $0.kind == .baseline
+      })
+    let hosts = Set(
+      try store.flows(inAuditSession: baseline.id).compactMap { $0.name?.text.lowercased() })
+    XCTAssertEqual(numbers[0], Int(baseline.id))
+    XCTAssertEqual(numbers[1], hosts.count)
+    XCTAssertGreaterThan(numbers[2], 0, "a flow to a host the baseline contacted")
+    XCTAssertTrue(BundleVerifier.verify(url).allSatisfy(\.holds))
+
+    let flipped = dir.url.appendingPathComponent("flipped.zip")
+    try copy(
+      of: url, to: flipped, replacing: "flows.json",
+      python: """
+        d = json.loads(orig)
+        f = next(x for x in d['flows'] if x['alsoContactedInBaseline'] is True)
+        f['alsoContactedInBaseline'] = False
+        data = json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False).encode()
+        """)
+    let problems = BundleVerifier.verify(flipped).filter { !$0.holds }.flatMap(\.problems)
+    XCTAssertTrue(
+      problems.contains {
+        $0.contains("alsoContactedInBaseline is false; session.json's baseline hosts give true")
+      },
+      "\(problems)")
+
+    let forgotten = dir.url.appendingPathComponent("forgotten.zip")
+    try copy(
+      of: url, to: forgotten, replacing: "session.json",
+      python: """
+        d = json.loads(orig); d['baseline']['hosts'] = []
+        data = (json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False) + '\\n').encode()
+        """)
+    let refused = BundleVerifier.verify(forgotten).filter { !$0.holds }.flatMap(\.problems)
+    XCTAssertTrue(
+      refused.contains(VerifyPresentation.documentDiffers("findings.json")), "\(refused)")
+  }
+
   func testVerifyCountsThatMustSumAndACaptureFramedOtherwiseThanExportWritesIt() throws {
     let (dir, store) = try copyOfStore()
     let url = try export(store, into: dir).url

@@ -8,7 +8,9 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 
 /// The documents of a closed session's bundle, built from values. Pure: no history, no clock, no disk.
 public struct EvidenceBundle: Sendable {
-  public static let formatVersion = 1
+  /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
+  /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json.
+  public static let formatVersion = 2
 
   public let assessment: SessionAssessment
   public let project: AuditProject
@@ -29,13 +31,17 @@ public struct EvidenceBundle: Sendable {
   /// By finding (in `findings`' order): the names of its connections, or their two ends when
   /// unnamed, each once in the order they happened; and its first connection's first packet.
   public let findingSubjects: [(names: [String], firstSeen: Date?)]
+  /// The project's baseline, when it has one that ended; nil otherwise.
+  public let baseline: EvidenceBaseline?
+  /// By finding: which of its hosts the baseline also contacted (nil without a baseline).
+  public let baselineHosts: [[String]?]
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
     catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
-    holdingFlows: Bool = true
+    baseline: EvidenceBaseline? = nil, holdingFlows: Bool = true
   ) throws(EvidenceBundleError) {
     guard session.projectID == project.id else {
       throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
@@ -79,6 +85,20 @@ public struct EvidenceBundle: Sendable {
       }
       return (names, first)
     }
+    self.baseline = baseline
+    let findings = assessment.findings.findings
+    baselineHosts = zip(findings, findingSubjects).map { finding, subject in
+      guard let baseline else { return nil }
+      var seen = Set<String>()
+      return ([FindingsPresentation.host(of: finding.evidence)].compactMap { $0 } + subject.names)
+        .filter { baseline.contacted($0) && seen.insert($0.lowercased()).inserted }
+    }
+  }
+
+  /// Whether the baseline also contacted the flow's host: nil without a baseline, or for a flow
+  /// without a name.
+  public func alsoContactedInBaseline(_ flow: StoredFlow) -> Bool? {
+    EvidenceBaseline.claim(baseline, for: flow)
   }
 
   public var flowCount: Int { flowIDs.count }

@@ -38,6 +38,9 @@ extension EvidenceBundle {
       "session": .object(sessionObject),
       "contents": .string(EvidenceNotes.contents),
       "attribution": .string(EvidenceNotes.attribution(for: session)),
+      "baseline": baseline.map {
+        .object(["sessionID": .int($0.sessionID), "hosts": .strings($0.hosts)])
+      } ?? .null,
     ])
   }
 
@@ -51,7 +54,9 @@ extension EvidenceBundle {
   }
 
   public func writeFlowEntry(_ flow: StoredFlow, to writer: inout JSONWriter) {
-    EvidenceFlowRecord.write(flow, findingIDs: findingIDs(ofFlow: flow.id), to: &writer)
+    EvidenceFlowRecord.write(
+      flow, findingIDs: findingIDs(ofFlow: flow.id),
+      alsoContactedInBaseline: alsoContactedInBaseline(flow), to: &writer)
   }
 
   public var findingsDocument: StreamedJSONObject {
@@ -110,6 +115,7 @@ extension EvidenceBundle {
     object["id"] = .string(FindingsPresentation.identifier(index))
     object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
     object["flowIDs"] = .ints(finding.flowIDs)
+    object["alsoContactedInBaseline"] = baselineHosts[index].map(JSONValue.strings) ?? .null
     return .object(object)
   }
 }

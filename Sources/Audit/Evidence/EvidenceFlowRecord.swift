@@ -9,8 +9,14 @@ public enum EvidenceFlowRecord {
 
   /// A flow of flows.json, written member by member in the UTF-8 order of the keys (no value
   /// tree: twenty thousand of them are a sixth of an export's second core).
-  public static func write(_ f: StoredFlow, findingIDs: [String], to w: inout JSONWriter) {
+  /// `alsoContactedInBaseline`: nil without a baseline to compare with, or a flow without a name.
+  public static func write(
+    _ f: StoredFlow, findingIDs: [String], alsoContactedInBaseline: Bool? = nil,
+    to w: inout JSONWriter
+  ) {
     w.beginObject()
+    w.key(Key.alsoContactedInBaseline)
+    if let alsoContactedInBaseline { w.bool(alsoContactedInBaseline) } else { w.null() }
     w.key(Key.bytesIn)
     w.int(f.bytesIn)
     w.key(Key.bytesOut)

@@ -9,6 +9,7 @@ extension EvidenceFlowRecord {
   public struct Decoded: Decodable, Sendable {
     public let flow: StoredFlow
     public let findingIDs: [String]
+    public let alsoContactedInBaseline: Bool?
 
     public init(from decoder: Decoder) throws {
       let c = try decoder.container(keyedBy: Key.self)
@@ -32,6 +33,7 @@ extension EvidenceFlowRecord {
       flow.serverCertificate = try Self.certificate(c)
       self.flow = flow
       findingIDs = try c.decode([String].self, forKey: .findingIDs)
+      alsoContactedInBaseline = try c.decode(Bool?.self, forKey: .alsoContactedInBaseline)
 
       let name = try c.nestedContainerIfPresent(NameKey.self, .name).map {
         FlowName(

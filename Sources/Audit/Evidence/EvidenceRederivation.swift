@@ -11,7 +11,8 @@ public struct EvidenceRederivation: Sendable {
   {
     bundle = try EvidenceBundle(
       project: record.project, session: record.session, markers: record.markers, flows: flows,
-      catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt)
+      catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
+      baseline: record.baseline)
   }
 
   /// findings.json as export writes it.

@@ -10,6 +10,7 @@ public struct EvidenceSessionRecord: Sendable {
   public let catalogueIdentifier: String
   public let exportedAt: Date
   public let exportedWith: String
+  public let baseline: EvidenceBaseline?
 
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
@@ -137,5 +138,15 @@ public struct EvidenceSessionRecord: Sendable {
     self.markers = markers
     exportedAt = try instant(try string(root, "exportedAt", in: ""), "exportedAt")
     exportedWith = try string(root, "exportedWith", in: "")
+    if root["baseline"] is NSNull {
+      baseline = nil
+    } else {
+      let b = try object(root, "baseline", in: "")
+      guard let hosts = b["hosts"] as? [String] else {
+        throw fail("baseline.hosts", "a list of host names")
+      }
+      baseline = EvidenceBaseline(
+        sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts)
+    }
   }
 }

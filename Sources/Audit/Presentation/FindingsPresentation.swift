@@ -21,6 +21,15 @@ public enum FindingsPresentation {
     }
   }
 
+  /// The host a finding is about, when it is about one.
+  public static func host(of evidence: FindingEvidence) -> String? {
+    switch evidence {
+    case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
+      return host
+    default: return nil
+    }
+  }
+
   public static func basisName(_ basis: TLSVersionBasis) -> String {
     switch basis {
     case .serverHello: return "read from the ServerHello"

@@ -37,6 +37,14 @@ public enum VerifyPresentation {
   public static let reportNotRedrawn =
     "report.pdf could not be drawn again to compare (capture.json's counts unreadable, or the report's fonts not found): it is not shown to be the report of these documents"
 
+  public static func baselineClaimDiffers(flow: Int64, stated: Bool?, rederived: Bool?)
+    -> String
+  {
+    func text(_ v: Bool?) -> String { v.map { $0 ? "true" : "false" } ?? "null" }
+    return
+      "flow \(flow)'s alsoContactedInBaseline is \(text(stated)); session.json's baseline hosts give \(text(rederived))"
+  }
+
   public static func documentDiffers(_ name: String) -> String {
     "\(name) is not the document the flows and the session give: its bytes differ from those re-derived"
   }

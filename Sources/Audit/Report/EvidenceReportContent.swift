@@ -18,25 +18,59 @@ public enum EvidenceReportWording {
     "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
   /// Flow ids a finding's row lists; more go to the appendix.
   public static let flowIDsInRow = 4
-  public static let flowIDsInAppendix = "in the appendix"
+  public static func flowIDsInAppendix(_ count: Int) -> String {
+    "\(AuditPresentation.grouped(count)) in the appendix"
+  }
   public static func appendixAnchor(_ findingID: String) -> String { "\(findingID)-flows" }
-  public static let findingRowColumns = [
-    "Finding", "Stated about", "First seen (UTC)", "Connections", "Flow ids",
-  ]
+  /// The columns of a table of findings; a baseline session adds what it also contacted.
+  public static func findingRowColumns(baseline: Int64?) -> [String] {
+    ["Finding", "Stated about", "First seen (UTC)", "Connections (flow ids)"]
+      + (baseline == nil ? [] : ["Baseline"])
+  }
+
+  /// What the Baseline column is, said once above the findings.
+  public static func baselineColumn(_ sessionID: Int64) -> String {
+    "The Baseline column says whether the baseline, session \(sessionID), also contacted a finding's host (of several, how many of them); it changes no verdict."
+  }
+
+  /// Which of a finding's hosts the baseline also contacted.
+  public static func alsoContacted(_ count: Int, of total: Int) -> String {
+    switch count {
+    case 0: return "—"
+    case total where total == 1: return "also contacted"
+    default: return "\(count) of \(total) hosts"
+    }
+  }
+
+  /// The summary's line on the baseline the findings are compared with.
+  public static func baseline(_ baseline: EvidenceBaseline?, session: AuditSession, hosts: Int)
+    -> String
+  {
+    guard let baseline else {
+      return session.kind == .baseline
+        ? "This session is a baseline: it is not compared with another."
+        : "The project has no ended baseline: no finding's host is compared with one."
+    }
+    return
+      "Session \(baseline.sessionID): the baseline, recorded without the audited app, contacted \(AuditPresentation.count(hosts, "host")) of those the findings name. This changes no verdict."
+  }
+
+  /// What findings of a kind are, in a few words: a group's heading, a key finding's line.
+  public static func kindTitle(_ kind: FindingKind) -> String {
+    switch kind {
+    case .weakTLSVersion: return "TLS below the minimum"
+    case .cleartextTraffic: return "Unencrypted traffic"
+    case .hostNotInAllowlist: return "Hosts outside the allowlist"
+    case .unnamedFlow: return "Connections without a host name"
+    case .pinningAbsent: return "The local CA's certificate accepted"
+    case .pinningObserved: return "The local CA's certificate refused"
+    case .activityBeforeConsent: return "Connections before consent"
+    }
+  }
 
   /// A group of findings' heading: what they are, and how many.
   public static func groupHeading(_ kind: FindingKind, count: Int) -> String {
-    let what: String
-    switch kind {
-    case .weakTLSVersion: what = "TLS below the minimum"
-    case .cleartextTraffic: what = "Unencrypted traffic"
-    case .hostNotInAllowlist: what = "Hosts outside the allowlist"
-    case .unnamedFlow: what = "Connections without a host name"
-    case .pinningAbsent: what = "The local CA's certificate accepted"
-    case .pinningObserved: what = "The local CA's certificate refused"
-    case .activityBeforeConsent: what = "Connections before consent"
-    }
-    return "\(what) · \(AuditPresentation.count(count, "finding"))"
+    "\(kindTitle(kind)) · \(AuditPresentation.count(count, "finding"))"
   }
 
   public static func bearing(against: [String], support: [String]) -> String {
@@ -75,7 +109,8 @@ public enum EvidenceReportWording {
   }
   public static let summaryIntro =
     "Each requirement's verdict, and what stands behind it: the findings for or against it, the connections they cite and the hosts those went to. A verdict is not a test result."
-  public static let keyFindings = "The findings against the requirements, a line each:"
+  public static let keyFindings =
+    "The findings against the requirements, a line each (each is stated in full under Findings):"
   public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
   public static let keyFindingsShown = 5
   public static func moreFindings(shown: Int, of total: Int) -> String {
@@ -150,7 +185,15 @@ struct EvidenceReportContent {
           "Recorded",
           "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s))",
           staysWithNext: true),
-        EvidenceReportFact("Exported", "\(Self.time(bundle.exportedAt)), \(bundle.exportedWith)"),
+        EvidenceReportFact(
+          "Exported", "\(Self.time(bundle.exportedAt)), \(bundle.exportedWith)",
+          staysWithNext: true),
+        EvidenceReportFact(
+          "Baseline",
+          EvidenceReportWording.baseline(
+            bundle.baseline, session: s,
+            hosts: Set(bundle.baselineHosts.compactMap { $0 }.joined().map { $0.lowercased() })
+              .count)),
       ]),
       .paragraph(EvidenceReportWording.summaryIntro),
     ]
@@ -186,13 +229,12 @@ struct EvidenceReportContent {
       blocks.append(
         .table(
           EvidenceReportTable(
-            columns: ["Finding", "Statement", "About"],
+            columns: ["Finding", "What", "About"],
             rows: key.prefix(EvidenceReportWording.keyFindingsShown).map { finding in
               let id = ids[finding]!
               return [
                 EvidenceReportCell(id, style: .literal, link: id),
-                EvidenceReportCell(
-                  EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)),
+                EvidenceReportCell(EvidenceReportWording.kindTitle(finding.evidence.kind)),
                 subject(Int(id.dropFirst())! - 1, compact: true),
               ]
             })))
@@ -457,6 +499,10 @@ struct EvidenceReportContent {
   var findings: [EvidenceReportBlock] {
     guard !bundle.findings.isEmpty else { return [.paragraph(EvidenceReportWording.noFindings)] }
     var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.findingsIntro)]
+    // Without a baseline the summary has said so, once.
+    if let baseline = bundle.baseline {
+      blocks.append(.paragraph(EvidenceReportWording.baselineColumn(baseline.sessionID)))
+    }
     for group in findingGroups {
       let first = bundle.findings[group[0]]
       let heading = EvidenceReportWording.groupHeading(first.evidence.kind, count: group.count)
@@ -467,22 +513,29 @@ struct EvidenceReportContent {
       blocks.append(
         .table(
           EvidenceReportTable(
-            columns: EvidenceReportWording.findingRowColumns,
+            columns: EvidenceReportWording.findingRowColumns(baseline: bundle.baseline?.sessionID),
             rows: group.map { index in
               let finding = bundle.findings[index]
               let id = FindingsPresentation.identifier(index)
               let inRow = finding.flowIDs.count <= EvidenceReportWording.flowIDsInRow
-              return [
+              var row = [
                 EvidenceReportCell(id, style: .literal, anchor: id), subject(index),
                 firstSeen(index),
-                EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
                 inRow
                   ? EvidenceReportCell(
                     FindingsPresentation.flowList(finding.flowIDs), style: .literal)
                   : EvidenceReportCell(
-                    EvidenceReportWording.flowIDsInAppendix,
+                    EvidenceReportWording.flowIDsInAppendix(finding.flowIDs.count),
                     link: EvidenceReportWording.appendixAnchor(id)),
               ]
+              if let hosts = bundle.baselineHosts[index] {
+                row.append(
+                  EvidenceReportCell(
+                    EvidenceReportWording.alsoContacted(
+                      hosts.count, of: max(hosts.count, bundle.findingSubjects[index].names.count)))
+                )
+              }
+              return row
             }, title: heading)))
     }
     return blocks
