@@ -54,6 +54,7 @@ public enum EvidenceReportPDF {
     defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
     var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
     var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
+    var baselines: [EvidenceReportTextStyle: Double] = [:]
     pango_layout_set_width(pango, -1)
     for style in EvidenceReportTextStyle.allCases {
       let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
@@ -65,9 +66,19 @@ public enum EvidenceReportPDF {
       var logical = PangoRectangle()
       pango_layout_get_extents(pango, &ink, &logical)
       naturalHeights[style] = Double(logical.height) / Double(PANGO_SCALE)
+      baselines[style] = Double(pango_layout_get_baseline(pango)) / Double(PANGO_SCALE)
     }
     defer { for d in descriptions.values { pango_font_description_free(d) } }
     let shaped = ShapedLines(context: typography.context, reusable: pango)
+    let runs = MonospaceRuns(context: typography.context, descriptions: descriptions)
+    /// A line's baseline: where the style's text sits when centred in the line's box, or for a
+    /// value the baseline of the prose it sits beside in a box of the same top.
+    func baseline(_ line: EvidenceReportLine) -> Double {
+      let beside = line.style.baselineCompanion
+      return Double(line.origin.y)
+        + (Double(typography.lineHeight(of: beside)) - naturalHeights[beside]!) / 2
+        + baselines[beside]!
+    }
 
     var sectionOutline: [EvidenceReportSectionKind: Int32] = [:]
     for kind in EvidenceReportSectionKind.allCases {
@@ -90,9 +101,12 @@ public enum EvidenceReportPDF {
         case .text(let line):
           tags.enter(line)
           // A destination at the line itself (with no extents of its own, cairo would put it at
-          // the page's top): a link lands on the row it names.
-          let at = String(
-            format: " x=%.2f y=%.2f", Double(line.origin.x), max(0, Double(line.origin.y) - 4))
+          // the page's top): a link lands on the row it names. Formatted only for a line that
+          // is one.
+          var at: String {
+            String(
+              format: " x=%.2f y=%.2f", Double(line.origin.x), max(0, Double(line.origin.y) - 4))
+          }
           if line.role == .heading1, let kind = sectionsToMark.first {
             cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'" + at)
             cairo_tag_end(cr, CAIRO_TAG_DEST)
@@ -110,8 +124,15 @@ public enum EvidenceReportPDF {
             cairo_tag_end(cr, CAIRO_TAG_DEST)
           }
           if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
-          draw(
-            line, cr, shaped.layout(line, descriptions[line.style]!), naturalHeights[line.style]!)
+          let (r, g, b) = color(line.style)
+          cairo_set_source_rgb(cr, r, g, b)
+          if !runs.draw(
+            line.text, style: line.style, x: Double(line.origin.x), baseline: baseline(line), cr)
+          {
+            draw(
+              line, cr, shaped.layout(line, descriptions[line.style]!),
+              naturalHeights[line.style]!)
+          }
           if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
         }
       }

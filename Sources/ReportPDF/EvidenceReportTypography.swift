@@ -22,6 +22,9 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
   private var widthCache: [WidthKey: CGFloat] = [:]
   private var linesCache: [LinesKey: [String]] = [:]
   private var lineHeights: [EvidenceReportTextStyle: CGFloat] = [:]
+  /// A monospace style's advance in Pango units: printable ASCII in it is as wide as its length
+  /// makes it, with no shaping (the values — hosts, instants, flow ids — are most of a report).
+  private var advances: [EvidenceReportTextStyle: Int32] = [:]
 
   public struct FontError: Error, CustomStringConvertible { public let description: String }
 
@@ -51,6 +54,9 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     for style in EvidenceReportTextStyle.allCases {
       descriptions[style] = pango_font_description_from_string(Self.font(style))
       lineHeights[style] = (Self.size(style) * 1.32 * 4).rounded() / 4
+    }
+    for style in EvidenceReportTextStyle.allCases where style.isMonospace {
+      advances[style] = pangoUnits("0", style)
     }
   }
 
@@ -95,15 +101,23 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
   }
 
   public func width(of text: String, style: EvidenceReportTextStyle) -> CGFloat {
+    if let advance = advances[style], text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      return CGFloat(Int32(text.utf8.count) * advance) / CGFloat(PANGO_SCALE)
+    }
     let key = WidthKey(style: style, text: text)
     if let cached = widthCache[key] { return cached }
+    let width = CGFloat(pangoUnits(text, style)) / CGFloat(PANGO_SCALE)
+    widthCache[key] = width
+    return width
+  }
+
+  /// The text's logical width as Pango shapes it, in Pango units.
+  func pangoUnits(_ text: String, _ style: EvidenceReportTextStyle) -> Int32 {
     prepare(text, style, width: nil)
     var ink = PangoRectangle()
     var logical = PangoRectangle()
     pango_layout_get_extents(layout, &ink, &logical)
-    let width = CGFloat(logical.width) / CGFloat(PANGO_SCALE)
-    widthCache[key] = width
-    return width
+    return logical.width
   }
 
   public func lines(of text: String, style: EvidenceReportTextStyle, width: CGFloat) -> [String] {

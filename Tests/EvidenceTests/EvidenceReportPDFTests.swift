@@ -2,10 +2,11 @@ import Audit
 import Evidence
 import FlowStore
 import Foundation
-import ReportPDF
 import Sample
 import TestSupport
 import XCTest
+
+@testable import ReportPDF
 
 /// report.pdf of the sample's 2.4.0 session, checked with poppler's tools.
 final class EvidenceReportPDFTests: XCTestCase {
@@ -226,6 +227,21 @@ final class EvidenceReportPDFTests: XCTestCase {
     XCTAssertEqual(
       typography.unknownGlyphs(in: "Prüfung · Größe ⚠ ▼ → “quoted” — 0x7F1C", style: .body), 0)
     XCTAssertGreaterThan(typography.unknownGlyphs(in: "漢字", style: .body), 0, "the count can fail")
+  }
+
+  /// The monospace faces' ASCII is measured by its length: exactly what Pango shapes.
+  func testAMonospaceValueIsAsWideAsPangoShapesIt() throws {
+    let (_, typography) = try layout()
+    for text in [
+      "0", "node100.example-cdn.net", "2026-10-06T11:05:03.419703Z", "89, 2085, 4081, 6077",
+      "a60294a1f62510d09f4884fd56a49f56496aa12ffc48813e1f401b55cc2f4b76", "[::1]:443 ~!@#$%^&*()_+",
+    ] {
+      for style in EvidenceReportTextStyle.allCases where style.isMonospace {
+        XCTAssertEqual(
+          typography.width(of: text, style: style),
+          CGFloat(typography.pangoUnits(text, style)) / 1024, "\(style): \(text)")
+      }
+    }
   }
 
   func testTheMeasurerBreaksLinesNoWiderThanAsked() throws {

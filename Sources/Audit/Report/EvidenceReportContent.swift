@@ -572,7 +572,7 @@ struct EvidenceReportContent {
       .paragraph(EvidenceReportWording.appendixIntro),
       .table(
         EvidenceReportTable(
-          columns: ["Finding", "Connections", "Flow ids"],
+          columns: ["Finding", "Flow ids of its connections"],
           rows: long.map { index in
             let finding = bundle.findings[index]
             let id = FindingsPresentation.identifier(index)
@@ -587,7 +587,6 @@ struct EvidenceReportContent {
             return [
               EvidenceReportCell(
                 id, style: .literal, link: id, anchor: EvidenceReportWording.appendixAnchor(id)),
-              EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
               EvidenceReportCell(ids, style: .literal),
             ]
           }, title: EvidenceReportSectionKind.appendix.title)),

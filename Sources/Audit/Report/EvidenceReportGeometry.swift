@@ -45,6 +45,15 @@ public enum EvidenceReportTextStyle: String, Sendable, Hashable, CaseIterable {
 
   /// Literal values are set in the monospace face.
   public var isMonospace: Bool { self == .literal || self == .tableLiteral }
+  /// The style whose baseline a line of this one shares: a value sits on the line of the prose
+  /// beside it (7.5 pt mono in a table on the 8 pt cells' baseline).
+  public var baselineCompanion: EvidenceReportTextStyle {
+    switch self {
+    case .tableLiteral: return .tableCell
+    case .literal: return .value
+    default: return self
+    }
+  }
   /// Breaks only at spaces and after a host name's dots, never at a hyphen: values and table
   /// cells, which name hosts (`LiteralLineBreaking`); prose breaks as the text shaper does.
   public var keepsNamesWhole: Bool { isMonospace || self == .tableCell }

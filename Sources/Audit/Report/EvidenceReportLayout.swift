@@ -142,13 +142,18 @@ public struct EvidenceReportLayout {
     return pages
   }
 
-  /// The widest piece a line cannot break inside: a word, or for a literal a word's run up to a dot.
+  /// The widest piece a line cannot break inside: a word, or for a value a word's run up to a
+  /// dot. In the monospace face the piece of most characters is the widest: it alone is measured.
   static func longestWord(
     _ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring
   ) -> CGFloat {
-    text.split(whereSeparator: { $0 == " " || $0 == "\n" }).flatMap {
+    let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).flatMap {
       style.keepsNamesWhole ? LiteralLineBreaking.pieces(of: $0) : [$0]
-    }.map { m.width(of: String($0), style: style) }.max() ?? 0
+    }
+    if style.isMonospace {
+      return pieces.max { $0.count < $1.count }.map { m.width(of: String($0), style: style) } ?? 0
+    }
+    return pieces.map { m.width(of: String($0), style: style) }.max() ?? 0
   }
 }
 
