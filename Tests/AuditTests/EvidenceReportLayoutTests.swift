@@ -172,6 +172,10 @@ final class EvidenceReportTests: XCTestCase {
     let report = try ReportFixture.report()
     var anchors = Set<String>()
     var links = Set<String>()
+    var headingAnchors = Set<String>()
+    for case .heading(_, let anchor?) in report.sections.flatMap(\.blocks) {
+      headingAnchors.insert(anchor)
+    }
     for case .table(let table) in report.sections.flatMap(\.blocks) {
       for cell in table.rows.flatMap({ $0 }) {
         if let a = cell.anchor { anchors.insert(a) }
@@ -182,7 +186,15 @@ final class EvidenceReportTests: XCTestCase {
       }
     }
     XCTAssertFalse(links.isEmpty)
-    XCTAssertTrue(links.isSubset(of: anchors))
+    XCTAssertTrue(links.isSubset(of: anchors.union(headingAnchors)))
+    // Each requirement is linked to, from the summary and from the findings bearing on it.
+    XCTAssertEqual(
+      headingAnchors,
+      Set(
+        try ReportFixture.bundle().catalogue.requirements.map {
+          EvidenceReportLine.requirementAnchor($0.id)
+        }))
+    XCTAssertTrue(headingAnchors.isSubset(of: links))
     // A finding's row, and its row in the appendix when its connections are listed there; each
     // links to the other.
     let findings = try ReportFixture.bundle().findings
@@ -368,7 +380,8 @@ final class EvidenceReportLayoutTests: XCTestCase {
     let body0 = geometry.bodyFrame
     for (element, block) in map {
       switch block {
-      case .heading(let t): expected[element] = broken(of: t, style: .heading, width: body0.width)
+      case .heading(let t, _):
+        expected[element] = broken(of: t, style: .heading, width: body0.width)
       case .paragraph(let t): expected[element] = broken(of: t, style: .body, width: body0.width)
       case .note(let t): expected[element] = broken(of: t, style: .note, width: body0.width - 12)
       case .facts(let facts):

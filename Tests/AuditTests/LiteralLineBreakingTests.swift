@@ -54,3 +54,26 @@ private struct FixedWidthProse: EvidenceReportTextMeasuring {
     ["asked"]
   }
 }
+
+final class EvidenceReportWordingTests: XCTestCase {
+  /// A group of findings is one statement: its short form, a heading, must not be another's.
+  func testEachStatementHasAShortFormOfItsOwn() {
+    let evidence: [FindingEvidence] =
+      [
+        .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .serverHello)),
+        .weakTLSVersion(TLSVersionObservation(version: .tls11, basis: .quic)),
+        .cleartextTraffic(.http), .hostNotInAllowlist(host: "a.example"),
+        .pinningAbsent(host: "a.example"), .pinningObserved(host: "a.example"),
+        .activityBeforeConsent,
+      ] + UnnamedFlowReason.allCases.map(FindingEvidence.unnamedFlow)
+    var shortByStatement: [String: String] = [:]
+    var statementByShort: [String: String] = [:]
+    for e in evidence {
+      let statement = EvidenceWording.statement(of: e, minimum: .tls12)
+      let short = EvidenceReportWording.shortStatement(e)
+      XCTAssertEqual(shortByStatement.updateValue(short, forKey: statement) ?? short, short)
+      XCTAssertEqual(statementByShort.updateValue(statement, forKey: short) ?? statement, statement)
+    }
+    XCTAssertEqual(Set(shortByStatement.values).count, shortByStatement.count)
+  }
+}

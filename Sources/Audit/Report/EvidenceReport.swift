@@ -73,7 +73,9 @@ public struct EvidenceReportFact: Sendable, Hashable {
 }
 
 public enum EvidenceReportBlock: Sendable, Hashable {
-  case heading(String)
+  /// `anchor`: a destination of its own for links to land on (a requirement's), else one the
+  /// outline is given.
+  case heading(String, anchor: String? = nil)
   /// The report's own text.
   case paragraph(String)
   /// Quoted from another document of the bundle, verbatim.

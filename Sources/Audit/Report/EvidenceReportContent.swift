@@ -55,13 +55,16 @@ public enum EvidenceReportWording {
       "Session \(baseline.sessionID): the baseline, recorded without the audited app, contacted \(AuditPresentation.count(hosts, "host")) of those the findings name. This changes no verdict."
   }
 
-  /// What findings of a kind are, in a few words: a group's heading, a key finding's line.
-  public static func kindTitle(_ kind: FindingKind) -> String {
-    switch kind {
+  /// What a finding states, in a few words: a group's heading, a key finding's line. One for
+  /// each statement, so that no two groups share a heading.
+  public static func shortStatement(_ evidence: FindingEvidence) -> String {
+    switch evidence {
     case .weakTLSVersion: return "TLS below the minimum"
     case .cleartextTraffic: return "Unencrypted traffic"
     case .hostNotInAllowlist: return "Hosts outside the allowlist"
-    case .unnamedFlow: return "Connections without a host name"
+    case .unnamedFlow(.noClientHelloRead): return "Without a host name: no ClientHello read"
+    case .unnamedFlow(.serverNameNotAnnounced): return "Without a host name: none announced"
+    case .unnamedFlow(.encryptedClientHello): return "Without a host name: Encrypted Client Hello"
     case .pinningAbsent: return "The local CA's certificate accepted"
     case .pinningObserved: return "The local CA's certificate refused"
     case .activityBeforeConsent: return "Connections before consent"
@@ -69,18 +72,14 @@ public enum EvidenceReportWording {
   }
 
   /// A group of findings' heading: what they are, and how many.
-  public static func groupHeading(_ kind: FindingKind, count: Int) -> String {
-    "\(kindTitle(kind)) · \(AuditPresentation.count(count, "finding"))"
+  public static func groupHeading(_ evidence: FindingEvidence, count: Int) -> String {
+    "\(shortStatement(evidence)) · \(AuditPresentation.count(count, "finding"))"
   }
 
-  public static func bearing(against: [String], support: [String]) -> String {
-    var parts: [String] = []
-    if !against.isEmpty { parts.append("against \(against.joined(separator: ", "))") }
-    if !support.isEmpty { parts.append("in support of \(support.joined(separator: ", "))") }
-    return parts.isEmpty
-      ? "No requirement of the catalogue cites these findings."
-      : "Stated \(parts.joined(separator: "; "))."
-  }
+  public static let bearingColumns = ["Requirement", "The findings stand"]
+  public static let againstIt = "against it"
+  public static let inItsSupport = "in its support"
+  public static let citedByNone = "No requirement of the catalogue cites these findings."
   public static let noFindings = "The session holds no findings."
   public static let checksIntro =
     "For each of the five checks, how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
@@ -124,8 +123,18 @@ public enum EvidenceReportWording {
   public static let assessorColumns = ["Assessed by", "Date", "Signature"]
   /// Findings a requirement tables, a line each; more are cited by their identifiers.
   public static let findingsTabledUnderRequirement = 12
-  public static func cited(_ lead: String, count: Int, ranges: [String]) -> String {
-    "\(lead) \(AuditPresentation.grouped(count)) findings, \(ranges.joined(separator: ", ")); each is stated, with what it is about, under Findings."
+  public static func cited(_ lead: String, count: Int, groups: [String], ranges: [String])
+    -> String
+  {
+    var parts: [String] = []
+    if !groups.isEmpty {
+      parts.append(
+        (groups.count == 1 ? "the group " : "the groups ")
+          + groups.map { "“\($0)”" }.joined(separator: ", "))
+    }
+    parts += ranges
+    return
+      "\(lead) \(AuditPresentation.grouped(count)) findings: \(parts.joined(separator: ", ")); each is stated, with what it is about, under Findings."
   }
   /// Hosts listed for a finding about several; the rest are counted.
   public static let subjectsShown = 4
@@ -211,7 +220,9 @@ struct EvidenceReportContent {
             let hosts = Set(indices.flatMap { bundle.findingSubjects[$0].names })
             let counted = r.requirement.rule.check != nil
             return [
-              EvidenceReportCell(r.requirement.id, style: .literal),
+              EvidenceReportCell(
+                r.requirement.id, style: .literal,
+                link: EvidenceReportLine.requirementAnchor(r.requirement.id)),
               EvidenceReportCell(EvidenceWording.verdictMark(r.verdict)),
               EvidenceReportCell(counted ? AuditPresentation.grouped(cited.count) : "—"),
               EvidenceReportCell(counted ? AuditPresentation.grouped(flows.count) : "—"),
@@ -234,7 +245,7 @@ struct EvidenceReportContent {
               let id = ids[finding]!
               return [
                 EvidenceReportCell(id, style: .literal, link: id),
-                EvidenceReportCell(EvidenceReportWording.kindTitle(finding.evidence.kind)),
+                EvidenceReportCell(EvidenceReportWording.shortStatement(finding.evidence)),
                 subject(Int(id.dropFirst())! - 1, compact: true),
               ]
             })))
@@ -416,11 +427,20 @@ struct EvidenceReportContent {
       ]
     }
     let ids = findingIDs
-    let numbers = list.compactMap { ids[$0].flatMap { Int($0.dropFirst()) } }.sorted()
+    var numbers = list.compactMap { ids[$0].flatMap { Int($0.dropFirst()) } }.sorted()
+    // Whole groups of Findings are cited by their headings; the rest by identifier ranges.
+    let cited = Set(numbers.map { $0 - 1 })
+    var groups: [String] = []
+    for group in findingGroups where Set(group).isSubset(of: cited) {
+      groups.append(
+        EvidenceReportWording.groupHeading(bundle.findings[group[0]].evidence, count: group.count))
+      let whole = Set(group.map { $0 + 1 })
+      numbers.removeAll { whole.contains($0) }
+    }
     var ranges: [String] = []
     var start = numbers.first ?? 0
     var previous = start
-    for n in numbers.dropFirst() + [Int.min] {
+    for n in numbers.isEmpty ? [] : numbers.dropFirst() + [Int.min] {
       if n == previous + 1 {
         previous = n
         continue
@@ -429,7 +449,10 @@ struct EvidenceReportContent {
       start = n
       previous = n
     }
-    return [.paragraph(EvidenceReportWording.cited(lead, count: list.count, ranges: ranges))]
+    return [
+      .paragraph(
+        EvidenceReportWording.cited(lead, count: list.count, groups: groups, ranges: ranges))
+    ]
   }
 
   func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
@@ -452,14 +475,19 @@ struct EvidenceReportContent {
           columns: ["Requirement", "Title", "Verdict"],
           rows: bundle.assessment.requirements.map {
             [
-              EvidenceReportCell($0.requirement.id, style: .literal),
+              EvidenceReportCell(
+                $0.requirement.id, style: .literal,
+                link: EvidenceReportLine.requirementAnchor($0.requirement.id)),
               EvidenceReportCell($0.requirement.title),
               EvidenceReportCell(EvidenceWording.verdictMark($0.verdict)),
             ]
           })),
     ]
     for r in bundle.assessment.requirements {
-      blocks.append(.heading("\(r.requirement.id) · \(r.requirement.title)"))
+      blocks.append(
+        .heading(
+          "\(r.requirement.id) · \(r.requirement.title)",
+          anchor: EvidenceReportLine.requirementAnchor(r.requirement.id)))
       var facts = [
         EvidenceReportFact(
           "Aspect", "(\(r.requirement.aspect.number)) \(r.requirement.aspect.name)",
@@ -505,11 +533,11 @@ struct EvidenceReportContent {
     }
     for group in findingGroups {
       let first = bundle.findings[group[0]]
-      let heading = EvidenceReportWording.groupHeading(first.evidence.kind, count: group.count)
+      let heading = EvidenceReportWording.groupHeading(first.evidence, count: group.count)
       blocks.append(.heading(heading))
       blocks.append(
         .paragraph(EvidenceWording.statement(of: first.evidence, minimum: bundle.minimum)))
-      blocks.append(.paragraph(bearing(of: Set(group.map { bundle.findings[$0] }))))
+      blocks += bearing(of: Set(group.map { bundle.findings[$0] }))
       blocks.append(
         .table(
           EvidenceReportTable(
@@ -553,13 +581,24 @@ struct EvidenceReportContent {
     return order.map { grouped[$0]! }
   }
 
-  /// Which requirements a group of findings stands against or in support of.
-  func bearing(of group: Set<Finding>) -> String {
-    let requirements = bundle.assessment.requirements
-    let against = requirements.filter { !group.isDisjoint(with: $0.contraryFindings) }
-    let support = requirements.filter { !group.isDisjoint(with: $0.supportingFindings) }
-    return EvidenceReportWording.bearing(
-      against: against.map(\.requirement.id), support: support.map(\.requirement.id))
+  /// Which requirements a group of findings stands against or in support of: a row each,
+  /// linking to the requirement.
+  func bearing(of group: Set<Finding>) -> [EvidenceReportBlock] {
+    var rows: [[EvidenceReportCell]] = []
+    for r in bundle.assessment.requirements {
+      let against = !group.isDisjoint(with: r.contraryFindings)
+      let support = !group.isDisjoint(with: r.supportingFindings)
+      guard against || support else { continue }
+      rows.append([
+        EvidenceReportCell(
+          r.requirement.id, style: .literal,
+          link: EvidenceReportLine.requirementAnchor(r.requirement.id)),
+        EvidenceReportCell(
+          against ? EvidenceReportWording.againstIt : EvidenceReportWording.inItsSupport),
+      ])
+    }
+    guard !rows.isEmpty else { return [.paragraph(EvidenceReportWording.citedByNone)] }
+    return [.table(EvidenceReportTable(columns: EvidenceReportWording.bearingColumns, rows: rows))]
   }
 
   /// The flow ids of each finding whose row could not list them, up to the limit.

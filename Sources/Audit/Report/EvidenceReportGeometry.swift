@@ -89,6 +89,8 @@ public struct EvidenceReportLine: Sendable, Hashable {
 
   /// A heading's destination name: the outline lists it under its section.
   public static func headingAnchor(_ element: Int) -> String { "heading-\(element)" }
+  /// A requirement's heading: links from the summary and the findings land on it.
+  public static func requirementAnchor(_ id: String) -> String { "heading-\(id)" }
   public var isHeadingAnchor: Bool { anchor?.hasPrefix("heading-") == true }
 }
 

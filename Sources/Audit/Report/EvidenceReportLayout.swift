@@ -24,7 +24,7 @@ public struct EvidenceReportLayout {
 
   static let cellPadding: CGFloat = 4
   /// Above and below a row's text: a row a line, and as many to the page as stay legible.
-  static let rowPadding: CGFloat = 2.5
+  static let rowPadding: CGFloat = 1.75
   static let columnGap: CGFloat = 10
 
   public init(

@@ -94,14 +94,14 @@ struct UnitBuilder {
   ) throws(E) {
     element += 1
     switch block {
-    case .heading(let text):
+    case .heading(let text, let named):
       let lh = measuring.lineHeight(of: .heading)
       let parts = lines(text, .heading, body.width)
       // The first line is a destination: the outline lists the heading under its section.
       let marks = parts.enumerated().map {
         line(
           $1, .heading, x: body.minX, y: CGFloat($0) * lh, role: .heading2, element: element,
-          anchor: $0 == 0 ? EvidenceReportLine.headingAnchor(element) : nil)
+          anchor: $0 == 0 ? named ?? EvidenceReportLine.headingAnchor(element) : nil)
       }
       try yield(
         LayoutUnit(
