@@ -18,6 +18,14 @@ public enum BundleVerifier {
 
   public static func verify(_ url: URL) -> [Check] { verify(url, trusting: nil).checks }
 
+  /// The checks of an archive written with ZIP64 fields from `zip64Threshold` on (tests force
+  /// them on small bundles; export's is 4 GiB).
+  public static func verify(_ url: URL, zip64Threshold: UInt64) -> [Check] {
+    var standing = SignatureStanding.unsigned
+    return verifyChecks(
+      url, trustedKey: nil, standing: &standing, zip64Threshold: zip64Threshold)
+  }
+
   /// The checks, and whether (and by whom) the manifest is signed; `trusting`: the raw Ed25519
   /// public key the signature must be by.
   public static func verify(_ url: URL, trusting trustedKey: Data?) -> (
@@ -28,11 +36,12 @@ public enum BundleVerifier {
     return (checks, standing)
   }
 
-  static func verifyChecks(_ url: URL, trustedKey: Data?, standing: inout SignatureStanding)
-    -> [Check]
-  {
+  static func verifyChecks(
+    _ url: URL, trustedKey: Data?, standing: inout SignatureStanding,
+    zip64Threshold: UInt64 = 0xFFFF_FFFF
+  ) -> [Check] {
     let archive: ZipArchiveReader
-    do { archive = try ZipArchiveReader(url: url) } catch {
+    do { archive = try ZipArchiveReader(url: url, zip64Threshold: zip64Threshold) } catch {
       return [Check(statement: "The file is a ZIP archive.", problems: ["\(error)"])]
     }
     var checks: [Check] = []

@@ -27,9 +27,13 @@ public final class ZipArchiveReader {
   public let entries: [Entry]
   private let handle: FileHandle
   private let fileSize: UInt64
+  /// The size or offset from which export writes ZIP64 fields (4 GiB; lower in tests that force
+  /// them): ZIP64 anywhere else is not the layout export writes.
+  public let zip64Threshold: UInt64
 
-  public init(url: URL) throws {
+  public init(url: URL, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
     self.url = url
+    self.zip64Threshold = zip64Threshold
     if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
       throw EvidenceWriteError("\(url.path) is a directory, not a ZIP archive")
     }
@@ -53,8 +57,9 @@ public final class ZipArchiveReader {
     var count = UInt64(try Self.field(tail, eocd + 10, UInt16.self, or: damaged))
     var directorySize = UInt64(try Self.field(tail, eocd + 12, UInt32.self, or: damaged))
     var directoryOffset = UInt64(try Self.field(tail, eocd + 16, UInt32.self, or: damaged))
-    if eocd >= 20, tail.integer(at: eocd - 20, endianness: .little, as: UInt32.self) == 0x0706_4b50
-    {
+    let hasRecord64 =
+      eocd >= 20 && tail.integer(at: eocd - 20, endianness: .little, as: UInt32.self) == 0x0706_4b50
+    if hasRecord64 {
       let record64 = EvidenceWriteError("the ZIP64 end record is damaged")
       let recordOffset = try Self.field(tail, eocd - 20 + 8, UInt64.self, or: record64)
       guard fileSize >= 56, recordOffset <= fileSize - 56 else { throw record64 }
@@ -89,10 +94,13 @@ public final class ZipArchiveReader {
       guard at + 46 + nameLength + extraLength + commentLength <= directory.count else {
         throw broken
       }
-      var compressed = UInt64(try Self.field(directory, at + 20, UInt32.self, or: broken))
-      var size = UInt64(try Self.field(directory, at + 24, UInt32.self, or: broken))
-      var offset = UInt64(try Self.field(directory, at + 42, UInt32.self, or: broken))
+      let rawCompressed = UInt64(try Self.field(directory, at + 20, UInt32.self, or: broken))
+      let rawSize = UInt64(try Self.field(directory, at + 24, UInt32.self, or: broken))
+      let rawOffset = UInt64(try Self.field(directory, at + 42, UInt32.self, or: broken))
+      var (compressed, size, offset) = (rawCompressed, rawSize, rawOffset)
       // The extra fields are read inside their own bytes: a field cut short is damage.
+      var extraProblems: [String] = []
+      var seenZIP64 = false
       let extraStart = at + 46 + nameLength
       var extras = ByteCursor(directory[extraStart..<(extraStart + extraLength)])
       while extras.remaining >= 4 {
@@ -100,7 +108,14 @@ public final class ZipArchiveReader {
           let length = extras.read(UInt16.self, endianness: .little),
           var field = extras.read(count: Int(length)).map({ ByteCursor($0) })
         else { throw broken }
-        guard id == 1 else { continue }
+        guard id == 1, !seenZIP64 else {
+          extraProblems.append(
+            id == 1
+              ? "a second ZIP64 extra field"
+              : "an extra field of type 0x\(String(id, radix: 16, uppercase: true))")
+          continue
+        }
+        seenZIP64 = true
         func wide() throws -> UInt64 {
           guard let value = field.read(UInt64.self, endianness: .little) else { throw broken }
           return value
@@ -108,8 +123,28 @@ public final class ZipArchiveReader {
         if size == 0xFFFF_FFFF { size = try wide() }
         if compressed == 0xFFFF_FFFF { compressed = try wide() }
         if offset == 0xFFFF_FFFF { offset = try wide() }
+        if field.remaining > 0 {
+          extraProblems.append("a ZIP64 extra field longer than its values")
+        }
+      }
+      // Export writes a value in the ZIP64 field exactly when it reaches the threshold.
+      let raw = [rawSize, rawCompressed, rawOffset]
+      if raw.contains(0xFFFF_FFFF) && !seenZIP64 {
+        extraProblems.append("a size or offset of 0xFFFFFFFF with no ZIP64 extra field")
+      }
+      for (stated, value) in zip(raw, [size, compressed, offset])
+      where (stated == 0xFFFF_FFFF) != (value >= zip64Threshold) {
+        extraProblems.append(
+          stated == 0xFFFF_FFFF
+            ? "a ZIP64 value for a size or offset that fits in 32 bits"
+            : "a size or offset past the ZIP64 threshold outside a ZIP64 field")
+        break
       }
       let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
+      for problem in extraProblems {
+        layoutProblems.append(
+          "the directory record of \(TerminalText.inline(name)) carries \(problem)")
+      }
       entries.append(
         Entry(
           name: name, method: try Self.field(directory, at + 10, UInt16.self, or: broken),
@@ -121,6 +156,14 @@ public final class ZipArchiveReader {
       at += 46 + nameLength + extraLength + commentLength
     }
     self.entries = entries
+    let needs64 =
+      directoryOffset >= zip64Threshold || directorySize >= zip64Threshold || count >= 0xFFFF
+    if hasRecord64 != needs64 {
+      layoutProblems.append(
+        hasRecord64
+          ? "the archive has a ZIP64 end record its sizes and count do not need"
+          : "the archive's sizes need a ZIP64 end record it does not have")
+    }
     layoutProblems += Self.layout(
       entries, eocd: eocd, tail: tail, fileSize: fileSize, directoryOffset: directoryOffset)
     for entry in entries { layoutProblems += localHeaderProblems(entry) }
@@ -186,6 +229,26 @@ public final class ZipArchiveReader {
       UInt64(sizes.0) != entry.compressedSize || UInt64(sizes.1) != entry.size
     {
       problems.append("the local header of \(shown) states other sizes than its directory record")
+    }
+    // Its extra is nothing, or the ZIP64 sizes export writes: where a size needs them, or for the
+    // capture, whose header is written before its size is known (from the most it could hold).
+    let extra = (try? input.read(upToCount: Int(le16(28))).map(Array.init)) ?? []
+    var zip64Sizes = Data([0x01, 0x00, 0x10, 0x00])
+    zip64Sizes.appendInteger(entry.size, endianness: .little)
+    zip64Sizes.appendInteger(entry.compressedSize, endianness: .little)
+    if !extra.isEmpty {
+      if extra != Array(zip64Sizes) || sizes != (UInt32.max, UInt32.max) {
+        problems.append(
+          "the local header of \(shown) carries extra fields other than the ZIP64 sizes of its directory record"
+        )
+      } else if entry.name != EvidenceCaptureDocument.fileName,
+        entry.size < zip64Threshold && entry.compressedSize < zip64Threshold
+      {
+        problems.append(
+          "the local header of \(shown) takes ZIP64 sizes for sizes that fit in 32 bits")
+      }
+    } else if sizes == (UInt32.max, UInt32.max) {
+      problems.append("the local header of \(shown) has ZIP64 placeholders with no ZIP64 sizes")
     }
     return problems
   }

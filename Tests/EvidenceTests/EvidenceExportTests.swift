@@ -343,7 +343,13 @@ final class EvidenceExportTests: XCTestCase {
           if info.filename == "session.json": info.external_attr = 0o120777 << 16
           dst.writestr(info, data)
       import warnings; warnings.simplefilter("ignore")
+      def zip64(dst, info, data):
+          with dst.open(info, "w", force_zip64=info.filename == "session.json") as f: f.write(data)
+      def stamp(dst, info, data):
+          if info.filename == "flows.json": info.extra = b"UT\x05\x00\x01\x00\x00\x00\x00"
+          dst.writestr(info, data)
       copy("twice.zip", twice); copy("executable.zip", executable); copy("link.zip", link)
+      copy("zip64.zip", zip64); copy("stamp.zip", stamp)
       shutil.copy(src, out + "/comment.zip")
       z = zipfile.ZipFile(out + "/comment.zip", "a"); z.comment = b"an archive comment"; z.close()
       data = open(src, "rb").read()
@@ -359,6 +365,11 @@ final class EvidenceExportTests: XCTestCase {
       ("link.zip", "the entry session.json would be extracted as mode 120777, not a plain file"),
       ("comment.zip", "the archive carries a comment of 18 bytes"),
       ("local-name.zip", "the local header of flows.json names “../evil.sh”"),
+      (
+        "zip64.zip",
+        "the local header of session.json takes ZIP64 sizes for sizes that fit in 32 bits"
+      ),
+      ("stamp.zip", "the directory record of flows.json carries an extra field of type 0x5455"),
     ] {
       let checks = BundleVerifier.verify(dir.url.appendingPathComponent(name))
       let problems = checks.flatMap(\.problems)
@@ -957,7 +968,12 @@ final class EvidenceExportTests: XCTestCase {
           result.url.path,
         ]))
     XCTAssertEqual(py.output, "None\n7\n", py.error)
-    XCTAssertTrue(BundleVerifier.verify(result.url).allSatisfy(\.holds))
+    XCTAssertTrue(BundleVerifier.verify(result.url, zip64Threshold: 1_000).allSatisfy(\.holds))
+    // Read as an archive of the 4 GiB threshold, its ZIP64 fields are more than its sizes need.
+    let strict = BundleVerifier.verify(result.url).filter { !$0.holds }.flatMap(\.problems)
+    XCTAssertTrue(
+      strict.contains { $0.contains("a ZIP64 value for a size or offset that fits in 32 bits") },
+      "\(strict)")
   }
 
   // MARK: The eight failures, and nothing left behind
@@ -1322,7 +1338,7 @@ final class EvidenceExportTests: XCTestCase {
     // The same bundle, byte for byte, whatever the archive's size forces: ZIP64 headers read by Info-ZIP and Python.
     let (big, _) = try streamedExport(store, into: dir, name: "z64.zip", zip64Threshold: 1_000)
     XCTAssertEqual(try ExternalTool.run("unzip", ["-t", big.url.path])?.status, 0)
-    XCTAssertTrue(BundleVerifier.verify(big.url).allSatisfy(\.holds))
+    XCTAssertTrue(BundleVerifier.verify(big.url, zip64Threshold: 1_000).allSatisfy(\.holds))
     let again = dir.url.appendingPathComponent("again")
     try unzip(big.url, into: again)
     XCTAssertEqual(
