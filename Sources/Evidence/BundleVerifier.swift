@@ -350,6 +350,13 @@ public enum BundleVerifier {
     // 7. flows.csv against flows.json.
     checks.append(flowsReading.csv.check(flowCount: flows.count))
 
+    // capture.json and flows.json written again from the values they hold: every key, type and
+    // form of theirs is then the format's, or the bytes differ.
+    checks.append(
+      formCheck(
+        capture: captureDoc.document(flows: captureFlows.items), flows: flowsReading,
+        sessionID: flowsReading.outline?.sessionID, digests: digests))
+
     // 8. The findings and verdicts, re-derived from flows.json and session.json.
     checks.append(
       rederivationCheck(
@@ -467,6 +474,50 @@ public enum BundleVerifier {
       statement: statement
         + " (\(AuditPresentation.count(rederived.bundle.findings.count, "finding")), \(AuditPresentation.count(verdicts.count, "verdict")), catalogue \(record.catalogueIdentifier))",
       problems: problems)
+  }
+
+  static func formCheck(
+    capture: EvidenceCaptureDocument?, flows: FlowsJSONReading, sessionID: Int64?,
+    digests: [String: (UInt64, String)]
+  ) -> Check {
+    var problems: [String] = []
+    func differs(_ name: String, _ write: (([UInt8]) -> Void) -> Void) {
+      let digest = SHA256Digest()
+      write { bytes in bytes.withUnsafeBytes { digest.update($0) } }
+      if digests[name]?.1 != digest.finalHex() {
+        problems.append(VerifyPresentation.formDiffers(name))
+      }
+    }
+    if let capture {
+      differs(EvidenceBundle.captureJSONName) { sink in
+        capture.document.write(
+          count: capture.flows.count,
+          element: { i, w in
+            w.value(
+              EvidenceCaptureDocument.flowEntry(
+                id: capture.flows[i].id, tally: capture.flows[i].tally))
+          }, to: sink)
+      }
+    } else {
+      problems.append(VerifyPresentation.formDiffers(EvidenceBundle.captureJSONName))
+    }
+    if let sessionID {
+      let records = flows.records
+      let citations = flows.flows
+      let claims = flows.baselineClaims
+      differs(EvidenceBundle.flowsName) { sink in
+        EvidenceBundle.flowsDocument(sessionID: sessionID, flowCount: records.count).write(
+          count: records.count,
+          element: { i, w in
+            EvidenceFlowRecord.write(
+              records[i], findingIDs: citations[i].findingIDs, alsoContactedInBaseline: claims[i],
+              to: &w)
+          }, to: sink)
+      }
+    } else {
+      problems.append(VerifyPresentation.formDiffers(EvidenceBundle.flowsName))
+    }
+    return Check(statement: VerifyPresentation.formStatement, problems: problems)
   }
 
   /// The SHA-256 of report.pdf drawn again, in a directory of its own; nil when it cannot be

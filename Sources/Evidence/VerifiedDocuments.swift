@@ -56,6 +56,12 @@ struct VerifiedCapture: Decodable {
   struct WithoutBytes: Decodable {
     let captureFileMissing: Int, notCaptured: Int, recordUnreadable: Int
     var total: Int { captureFileMissing + notCaptured + recordUnreadable }
+    var byReason: [EvidenceMissingReason: Int] {
+      [
+        .notCaptured: notCaptured, .captureFileMissing: captureFileMissing,
+        .recordUnreadable: recordUnreadable,
+      ].filter { $0.value > 0 }
+    }
   }
   struct Packets: Decodable {
     let written: Int?
@@ -67,15 +73,19 @@ struct VerifiedCapture: Decodable {
     let recorded: Int?, written: Int?
     let withoutBytes: WithoutBytes?
   }
-  struct SourceFile: Decodable { let packets: Int?, written: Int? }
+  struct SourceFile: Decodable {
+    let packets: Int?, written: Int?
+    let sequence: UInt32?, status: String?
+  }
   struct OutsideSession: Decodable { let beforeStart: Int, afterEnd: Int }
   let packets: Packets
   let flows: [Flow]
   let sourceFiles: [SourceFile]?
   let writtenOutsideSession: OutsideSession?
   let sessionID: Int64?
+  let snaplen: UInt32?
   enum CodingKeys: String, CodingKey {
-    case packets, flows, sessionID, sourceFiles, writtenOutsideSession
+    case packets, flows, sessionID, sourceFiles, writtenOutsideSession, snaplen
   }
 
   /// What the report is drawn from, as capture.json states it.
@@ -87,10 +97,7 @@ struct VerifiedCapture: Decodable {
       sessionID: sessionID,
       packets: EvidencePacketTally(
         written: written,
-        withoutBytes: [
-          .notCaptured: without.notCaptured, .captureFileMissing: without.captureFileMissing,
-          .recordUnreadable: without.recordUnreadable,
-        ].filter { $0.value > 0 }),
+        withoutBytes: without.byReason),
       beforeStart: outside.beforeStart, afterEnd: outside.afterEnd)
   }
 
@@ -101,6 +108,31 @@ struct VerifiedCapture: Decodable {
     sourceFiles = try? c.decode([SourceFile].self, forKey: .sourceFiles)
     flows = try c.decode([Flow].self, forKey: .flows)
     sessionID = try? c.decode(Int64.self, forKey: .sessionID)
+    snaplen = try? c.decode(UInt32.self, forKey: .snaplen)
+  }
+
+  /// The document export would write with these values, when every one of them reads as the
+  /// type it must be; the flows are streamed apart from the outline.
+  func document(flows: [Flow]) -> EvidenceCaptureDocument? {
+    guard let summary else { return nil }
+    var files: [EvidenceSourceFile] = []
+    for file in sourceFiles ?? [] {
+      guard let sequence = file.sequence, let packets = file.packets, let written = file.written,
+        let status = file.status.flatMap(EvidenceSourceFile.Status.init(rawValue:))
+      else { return nil }
+      files.append(
+        EvidenceSourceFile(sequence: sequence, status: status, packets: packets, written: written))
+    }
+    var tallies: [(id: Int64, tally: EvidencePacketTally)] = []
+    for flow in flows {
+      guard let written = flow.written, let without = flow.withoutBytes else { return nil }
+      tallies.append(
+        (flow.id, EvidencePacketTally(written: written, withoutBytes: without.byReason)))
+    }
+    return EvidenceCaptureDocument(
+      sessionID: summary.sessionID, snaplen: snaplen, packets: summary.packets,
+      beforeStart: summary.beforeStart, afterEnd: summary.afterEnd, sourceFiles: files,
+      flows: tallies)
   }
 }
 

@@ -216,8 +216,9 @@ final class EvidenceExportTests: XCTestCase {
   func testVerifyPassesAFreshBundle() throws {
     let (dir, store) = try copyOfStore()
     let checks = BundleVerifier.verify(try export(store, into: dir).url)
-    XCTAssertEqual(checks.count, 10)
+    XCTAssertEqual(checks.count, 11)
     XCTAssertTrue(checks.contains { $0.statement == DocumentAgreement.statement })
+    XCTAssertTrue(checks.contains { $0.statement == VerifyPresentation.formStatement })
     XCTAssertTrue(checks.contains { $0.statement.hasPrefix(VerifyPresentation.rederivedStatement) })
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
   }
@@ -264,9 +265,13 @@ final class EvidenceExportTests: XCTestCase {
       let copy = dir.url.appendingPathComponent("\(mode).zip")
       try self.copy(of: url, to: copy, replacing: entry, python: code, argument: mode)
       let failed = BundleVerifier.verify(copy).filter { !$0.holds }
-      // The re-derived findings.json and session.json differ too, where those were edited.
+      // The re-derived findings.json and session.json differ too, where those were edited, and
+      // an edited capture.json or flows.json is not written as export writes its values.
       XCTAssertEqual(
-        failed.map(\.statement).filter { !$0.hasPrefix(VerifyPresentation.rederivedStatement) },
+        failed.map(\.statement).filter {
+          !$0.hasPrefix(VerifyPresentation.rederivedStatement)
+            && $0 != VerifyPresentation.formStatement
+        },
         [DocumentAgreement.statement], "\(mode): \(failed)")
       let problems = failed.filter { $0.statement == DocumentAgreement.statement }.flatMap(
         \.problems)
@@ -492,6 +497,31 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertTrue(
       failed.flatMap(\.problems).contains(VerifyPresentation.documentDiffers("report.pdf")),
       "\(failed)")
+  }
+
+  /// Without a report to draw again, capture.json's prose and flows.json's layout are still the
+  /// format's: each is written again from the values it holds and must give the same bytes.
+  func testVerifyWritesCaptureJSONAndFlowsJSONAgainAndRefusesAnotherForm() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    XCTAssertTrue(BundleVerifier.verify(url).allSatisfy(\.holds))
+    let cases: [(entry: String, code: String)] = [
+      ("capture.json", "data = orig.replace(b'sliced from', b'sliced out of', 1)"),
+      ("capture.json", "data = orig.replace(b'\\n  ', b'\\n   ', 1)"),
+      ("flows.json", "data = orig.replace(b'\\n      ', b'\\n\\t', 1)"),
+      (
+        "flows.json",
+        "d = json.loads(orig); d['flows'][0]['bytesIn'] = float(d['flows'][0]['bytesIn']); data = json.dumps(d, indent=2, sort_keys=True).encode() + b'\\n'"
+      ),
+      ("capture.json", "data = orig.replace(b'\"status\": \"read\"', b'\"status\": \"Read\"', 1)"),
+    ]
+    for (index, (entry, code)) in cases.enumerated() {
+      let copy = dir.url.appendingPathComponent("form-\(index).zip")
+      try self.copy(of: url, to: copy, replacing: entry, python: code)
+      let problems = BundleVerifier.verify(copy).filter { !$0.holds }.flatMap(\.problems)
+      XCTAssertTrue(
+        problems.contains(VerifyPresentation.formDiffers(entry)), "\(index): \(problems)")
+    }
   }
 
   /// Page 1 of report.pdf cites the SHA-256 of every other file, as manifest.json lists them; a
@@ -901,7 +931,11 @@ final class EvidenceExportTests: XCTestCase {
         """)
     let failed = BundleVerifier.verify(copy).filter { !$0.holds }
     XCTAssertEqual(
-      failed.map(\.statement), ["Each of the 5 JSON documents is well-formed JSON (RFC 8259)."],
+      failed.map(\.statement),
+      [
+        "Each of the 5 JSON documents is well-formed JSON (RFC 8259).",
+        VerifyPresentation.formStatement,
+      ],
       "\(failed)")
     XCTAssertTrue(
       failed.first?.problems.first?.hasPrefix("flows.json is not well-formed JSON: ") == true,

@@ -45,9 +45,13 @@ extension EvidenceBundle {
   }
 
   public var flowsDocument: StreamedJSONObject {
+    Self.flowsDocument(sessionID: session.id, flowCount: flowCount)
+  }
+
+  public static func flowsDocument(sessionID: Int64, flowCount: Int) -> StreamedJSONObject {
     StreamedJSONObject(
       fields: [
-        "formatVersion": .int(Self.formatVersion), "sessionID": .int(session.id),
+        "formatVersion": .int(formatVersion), "sessionID": .int(sessionID),
         "flowCount": .int(flowCount),
       ],
       streamedKey: "flows")

@@ -59,4 +59,22 @@ public struct StreamedJSONObject: Sendable {
     out.append(contentsOf: "\n}\n".utf8)
     return out
   }
+
+  /// The whole document, `count` elements written by `element`, handed to `sink` in pieces of
+  /// about 256 KiB: the bytes the export's writer writes, for verify to hash without holding them.
+  public func write(
+    count: Int, element: (Int, inout JSONWriter) -> Void, to sink: ([UInt8]) -> Void
+  ) {
+    var out = prefix
+    let orders = JSONKeyOrders()
+    for index in 0..<count {
+      append(first: index == 0, to: &out, orders: orders) { element(index, &$0) }
+      if out.count >= 256 << 10 {
+        sink(out)
+        out.removeAll(keepingCapacity: true)
+      }
+    }
+    out += suffix(empty: count == 0)
+    sink(out)
+  }
 }

@@ -37,6 +37,12 @@ public enum VerifyPresentation {
   public static let reportNotRedrawn =
     "report.pdf could not be drawn again to compare (capture.json's counts unreadable, or the report's fonts not found): it is not shown to be the report of these documents"
 
+  public static let formStatement =
+    "capture.json and flows.json are, byte for byte, what export writes from the values they hold: every key, type and form is the format's."
+  public static func formDiffers(_ name: String) -> String {
+    "\(name) is not written as export writes the values it holds: a key, a type, a value's form or the layout departs from the format (docs/bundle-format.md)"
+  }
+
   public static func baselineClaimDiffers(flow: Int64, stated: Bool?, rederived: Bool?)
     -> String
   {
