@@ -406,7 +406,12 @@ public enum BundleVerifier {
     else {
       return Check(
         statement: VerifyPresentation.notRederived(catalogue: record.catalogueIdentifier),
-        problems: [])
+        problems: [], made: false)
+    }
+    guard record.exportedWith == ToolVersion.exportedWith else {
+      return Check(
+        statement: VerifyPresentation.notRederived(exportedWith: record.exportedWith),
+        problems: [], made: false)
     }
     let rederived: EvidenceRederivation
     do {

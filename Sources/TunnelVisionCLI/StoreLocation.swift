@@ -17,8 +17,3 @@ public enum StoreLocation {
       .appendingPathComponent(".local/share/tunnelvision", isDirectory: true)
   }
 }
-
-public enum ToolVersion {
-  /// The version every session and bundle records.
-  public static let current = "0.1.0"
-}

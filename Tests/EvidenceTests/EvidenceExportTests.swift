@@ -213,6 +213,30 @@ final class EvidenceExportTests: XCTestCase {
       Set(names.dropFirst()))
   }
 
+  /// Another version's documents may be worded or laid out otherwise: not re-derived, and said so.
+  func testABundleOfAnotherVersionIsNotRederivedAndVerifySaysNotEveryCheckWasMade() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    let url = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.0.9",
+      now: Self.exportedAt, destination: dir.url.appendingPathComponent("old.zip")
+    ).url
+    let checks = BundleVerifier.verify(url)
+    XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
+    XCTAssertEqual(
+      checks.filter { !$0.made }.map(\.statement),
+      [VerifyPresentation.notRederived(exportedWith: "tunnelvision 0.0.9")])
+    let text = VerifyPresentation.text(path: "old.zip", checks)
+    XCTAssertTrue(text.hasSuffix(VerifyPresentation.incomplete + "\n"), text)
+    XCTAssertFalse(text.contains("Every check holds."))
+    XCTAssertTrue(
+      VerifyPresentation.text(
+        path: "new.zip", BundleVerifier.verify(try export(store, into: dir).url)
+      )
+      .hasSuffix("Every check holds.\n"))
+  }
+
   func testVerifyPassesAFreshBundle() throws {
     let (dir, store) = try copyOfStore()
     let checks = BundleVerifier.verify(try export(store, into: dir).url)

@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 import TestSupport
 import TunnelVisionCLI
@@ -290,6 +291,21 @@ extension CommandLineTests {
     XCTAssertEqual(json["catalogue"] as? String, "lab-tls-only_1")
     XCTAssertEqual(
       (json["requirements"] as? [[String: Any]])?.map { $0["id"] as? String }, ["O.Ntwk_2"])
+    // Its bundle's findings cannot be re-derived here: verify says so, and not that every check holds.
+    let bundle = cli.directory.url.appendingPathComponent("mine.zip").path
+    XCTAssertEqual(cli.run("export", "1", "-o", bundle, "--no-report").status, 0)
+    let verified = cli.run("verify", bundle)
+    XCTAssertEqual(verified.status, 0, verified.error)
+    XCTAssertTrue(
+      verified.output.contains(
+        "  ○ " + VerifyPresentation.notRederived(catalogue: "lab-tls-only_1")), verified.output)
+    XCTAssertTrue(verified.output.contains(VerifyPresentation.incomplete), verified.output)
+    XCTAssertFalse(verified.output.contains("Every check holds."), verified.output)
+    let verifiedJSON = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(cli.run("verify", bundle, "--json").output.utf8))
+        as? [String: Any])
+    XCTAssertEqual(verifiedJSON["complete"] as? Bool, false)
+    XCTAssertEqual(verifiedJSON["holds"] as? Bool, true)
 
     // A miswritten file is refused with the requirement it is in, and nothing changes.
     object["identifier"] = "broken"

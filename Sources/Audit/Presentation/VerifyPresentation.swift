@@ -2,10 +2,13 @@
 public struct VerificationCheck: Sendable, Hashable {
   public let statement: String
   public let problems: [String]
+  /// False for a check that could not be made: its statement says what and why.
+  public let made: Bool
   public var holds: Bool { problems.isEmpty }
-  public init(statement: String, problems: [String]) {
+  public init(statement: String, problems: [String], made: Bool = true) {
     self.statement = statement
     self.problems = problems
+    self.made = made
   }
 }
 
@@ -27,6 +30,14 @@ public enum VerifyPresentation {
   public static func notRederived(catalogue: String) -> String {
     "The findings and verdicts were not re-derived: the bundle's catalogue “\(TerminalText.inline(catalogue))” is not one this tool carries (a catalogue file of the export's own); they are taken as findings.json states them."
   }
+
+  public static func notRederived(exportedWith: String) -> String {
+    "The findings, verdicts and report were not re-derived: the bundle was exported with “\(TerminalText.inline(exportedWith))”, this is \(ToolVersion.exportedWith), whose documents could be worded or laid out otherwise; they are taken as the bundle states them."
+  }
+
+  /// The last line when nothing fails but a check could not be made.
+  public static let incomplete =
+    "No check fails, but not every check could be made (○ above): the bundle is not shown to be what its documents give."
 
   public static func verdictDiffers(_ requirement: String, stated: String?, rederived: String?)
     -> String
@@ -73,7 +84,8 @@ public enum VerifyPresentation {
   public static func text(path: String, _ checks: [VerificationCheck]) -> String {
     var out = "Verifying \(path)\n"
     for check in checks {
-      out += "  \(check.holds ? "✓" : "✗") \(TerminalText.inline(check.statement))\n"
+      out +=
+        "  \(!check.made ? "○" : check.holds ? "✓" : "✗") \(TerminalText.inline(check.statement))\n"
       for problem in check.problems.prefix(problemsShown) {
         out += "      \(TerminalText.inline(problem))\n"
       }
@@ -82,17 +94,19 @@ public enum VerifyPresentation {
       }
     }
     let failed = checks.filter { !$0.holds }.count
-    return out + (failed == 0 ? "Every check holds.\n" : failing(failed, of: checks.count) + ".\n")
+    guard failed == 0 else { return out + failing(failed, of: checks.count) + ".\n" }
+    return out + (checks.allSatisfy(\.made) ? "Every check holds.\n" : incomplete + "\n")
   }
 
   public static func json(path: String, _ checks: [VerificationCheck]) -> JSONValue {
     .object([
       "bundle": .string(path), "holds": .bool(checks.allSatisfy(\.holds)),
+      "complete": .bool(checks.allSatisfy(\.made)),
       "checks": .array(
         checks.map {
           .object([
             "statement": .string($0.statement), "holds": .bool($0.holds),
-            "problems": .strings($0.problems),
+            "made": .bool($0.made), "problems": .strings($0.problems),
           ])
         }),
     ])
