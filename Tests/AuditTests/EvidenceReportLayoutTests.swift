@@ -146,7 +146,7 @@ final class EvidenceReportTests: XCTestCase {
     let tls = report.section(.tlsReadings).blocks
     XCTAssertTrue(
       tls.contains {
-        if case .paragraph(let t) = $0 { return t.hasPrefix("The table stops at 2 of") }
+        if case .paragraph(let t) = $0 { return t.hasPrefix("The table below stops at 2 of") }
         return false
       })
     if case .table(let table)? = tls.first(where: {

@@ -29,8 +29,10 @@ public struct EvidenceBundle: Sendable {
   /// "F1", "F2"… of the findings each flow proves.
   public let findingIDsByFlow: [Int64: [String]]
   /// By finding (in `findings`' order): the names of its connections, or their two ends when
-  /// unnamed, each once in the order they happened; and its first connection's first packet.
-  public let findingSubjects: [(names: [String], firstSeen: Date?)]
+  /// unnamed, each once in the order they happened; its first connection's first packet; and
+  /// its protocol with the one port all its connections have ("TCP 443"): nil for a single
+  /// connection, whose server end a flow does not record, and when they share none.
+  public let findingSubjects: [(names: [String], firstSeen: Date?, service: String?)]
   /// The project's baseline, when it has one that ended; nil otherwise.
   public let baseline: EvidenceBaseline?
   /// By finding: which of its hosts the baseline also contacted (nil without a baseline).
@@ -68,22 +70,27 @@ public struct EvidenceBundle: Sendable {
       }
     }
     findingIDsByFlow = ids
-    var flowFacts: [Int64: (String, Date)] = [:]
+    var flowFacts: [Int64: (String, Date, IPProtocolNumber, FlowPeers)] = [:]
     for flow in ordered {
       flowFacts[flow.id] = (
-        flow.name?.text ?? "\(flow.peers.a.text) ↔ \(flow.peers.b.text)", flow.firstSeen
+        flow.name?.text ?? "\(flow.peers.a.text) ↔ \(flow.peers.b.text)", flow.firstSeen,
+        flow.ipProtocol, flow.peers
       )
     }
     findingSubjects = assessment.findings.findings.map { finding in
       var names: [String] = []
       var seen = Set<String>()
       var first: Date?
+      var protocols = Set<IPProtocolNumber>()
+      var ports: Set<UInt16>?
       for id in finding.flowIDs {
-        guard let (name, date) = flowFacts[id] else { continue }
+        guard let (name, date, ipProtocol, peers) = flowFacts[id] else { continue }
         if seen.insert(name).inserted { names.append(name) }
         first = min(first ?? date, date)
+        protocols.insert(ipProtocol)
+        ports = (ports ?? [peers.a.port, peers.b.port]).intersection([peers.a.port, peers.b.port])
       }
-      return (names, first)
+      return (names, first, Self.service(protocols, ports ?? []))
     }
     self.baseline = baseline
     let findings = assessment.findings.findings
@@ -99,6 +106,13 @@ public struct EvidenceBundle: Sendable {
   /// without a name.
   public func alsoContactedInBaseline(_ flow: StoredFlow) -> Bool? {
     EvidenceBaseline.claim(baseline, for: flow)
+  }
+
+  /// "TCP 443"; nil without one protocol that has ports and one port in common.
+  static func service(_ protocols: Set<IPProtocolNumber>, _ ports: Set<UInt16>) -> String? {
+    guard protocols.count == 1, let p = protocols.first, p == .tcp || p == .udp, ports.count == 1
+    else { return nil }
+    return "\(p.name.uppercased()) \(ports.first!)"
   }
 
   public var flowCount: Int { flowIDs.count }

@@ -147,7 +147,7 @@ public enum EvidenceReportWording {
   }
 
   public static func tlsRowsCut(shown: Int, of total: Int) -> String {
-    "The table stops at \(AuditPresentation.grouped(shown)) of \(AuditPresentation.grouped(total)) rows; flows.json holds every reading."
+    "The table below stops at \(AuditPresentation.grouped(shown)) of \(AuditPresentation.grouped(total)) rows, those below the minimum first; flows.json holds every reading."
   }
 
   public static func coverage(_ c: CheckCoverageSummary) -> String {
@@ -390,10 +390,16 @@ struct EvidenceReportContent {
   func subject(_ index: Int, compact: Bool = false) -> EvidenceReportCell {
     let finding = bundle.findings[index]
     let stated = FindingsPresentation.subject(of: finding.evidence)
-    if let stated, finding.evidence.host != nil {
-      return EvidenceReportCell(stated, style: .literal)
-    }
     let names = bundle.findingSubjects[index].names
+    // The protocol and port its connections share, beside a host name (an unnamed connection's
+    // two ends carry their ports already).
+    let service =
+      compact || names.allSatisfy({ $0.contains(" ↔ ") })
+      ? nil : bundle.findingSubjects[index].service
+    if let stated, finding.evidence.host != nil {
+      return EvidenceReportCell(
+        [stated, service].compactMap { $0 }.joined(separator: " · "), style: .literal)
+    }
     var hosts: String
     switch names.count {
     case 0: hosts = ""
@@ -405,7 +411,8 @@ struct EvidenceReportContent {
         "\(names.count) hosts: \(shown)\(names.count > EvidenceReportWording.subjectsShown ? ", …" : "")"
     }
     // A reading stated without a host (a TLS version) is said with the hosts it was read from.
-    let text = [stated, hosts.isEmpty ? nil : hosts].compactMap { $0 }.joined(separator: " · ")
+    let text = [stated, hosts.isEmpty ? nil : hosts, service].compactMap { $0 }.joined(
+      separator: " · ")
     return EvidenceReportCell(text.isEmpty ? "—" : text, style: stated == nil ? .literal : .text)
   }
 
@@ -676,8 +683,13 @@ struct EvidenceReportContent {
     let below = readings.filter { $0.version < bundle.minimum }
     let shown = (below + readings.filter { !($0.version < bundle.minimum) }).prefix(
       limits.tlsReadingRows)
-    var blocks: [EvidenceReportBlock] = [
-      .paragraph(EvidenceReportWording.tlsIntro),
+    var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.tlsIntro)]
+    // Said before the table, not at the end of its pages.
+    if readings.count > shown.count {
+      blocks.append(
+        .paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: readings.count)))
+    }
+    blocks += [
       .table(
         EvidenceReportTable(
           columns: ["Host", "Name from", "Version", "Read from", "Connections"],
@@ -691,12 +703,8 @@ struct EvidenceReportContent {
               EvidenceReportCell(FindingsPresentation.basisName(reading.basis)),
               EvidenceReportCell(AuditPresentation.grouped(reading.connections)),
             ]
-          }, title: EvidenceReportSectionKind.tlsReadings.title)),
+          }, title: EvidenceReportSectionKind.tlsReadings.title))
     ]
-    if readings.count > shown.count {
-      blocks.append(
-        .paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: readings.count)))
-    }
     return blocks
   }
 
