@@ -30,7 +30,7 @@ public struct EvidenceBundle: Sendable {
   public let findingIDsByFlow: [Int64: [String]]
   /// By finding (in `findings`' order): the names of its connections, or their two ends when
   /// unnamed, each once in the order they happened; its first connection's first packet; and
-  /// its protocol with the one port all its connections have ("TCP 443"): nil for a single
+  /// the one port all its connections have, with their protocol ("443/tcp"): nil for a single
   /// connection, whose server end a flow does not record, and when they share none.
   public let findingSubjects: [(names: [String], firstSeen: Date?, service: String?)]
   /// The project's baseline, when it has one that ended; nil otherwise.
@@ -108,11 +108,12 @@ public struct EvidenceBundle: Sendable {
     EvidenceBaseline.claim(baseline, for: flow)
   }
 
-  /// "TCP 443"; nil without one protocol that has ports and one port in common.
+  /// "443/tcp", as services are written; nil without one protocol that has ports and one port
+  /// in common.
   static func service(_ protocols: Set<IPProtocolNumber>, _ ports: Set<UInt16>) -> String? {
     guard protocols.count == 1, let p = protocols.first, p == .tcp || p == .udp, ports.count == 1
     else { return nil }
-    return "\(p.name.uppercased()) \(ports.first!)"
+    return "\(ports.first!)/\(p.name)"
   }
 
   public var flowCount: Int { flowIDs.count }

@@ -24,7 +24,7 @@ public enum EvidenceReportWording {
   public static func appendixAnchor(_ findingID: String) -> String { "\(findingID)-flows" }
   /// The columns of a table of findings; a baseline session adds what it also contacted.
   public static func findingRowColumns(baseline: Int64?) -> [String] {
-    ["Finding", "Stated about", "First seen (UTC)", "Connections (flow ids)"]
+    ["Finding", "Stated about", "First seen (UTC)", "Flow ids"]
       + (baseline == nil ? [] : ["Baseline"])
   }
 
@@ -397,8 +397,7 @@ struct EvidenceReportContent {
       compact || names.allSatisfy({ $0.contains(" ↔ ") })
       ? nil : bundle.findingSubjects[index].service
     if let stated, finding.evidence.host != nil {
-      return EvidenceReportCell(
-        [stated, service].compactMap { $0 }.joined(separator: " · "), style: .literal)
+      return EvidenceReportCell(stated + (service.map { " (\($0))" } ?? ""), style: .literal)
     }
     var hosts: String
     switch names.count {
@@ -411,8 +410,9 @@ struct EvidenceReportContent {
         "\(names.count) hosts: \(shown)\(names.count > EvidenceReportWording.subjectsShown ? ", …" : "")"
     }
     // A reading stated without a host (a TLS version) is said with the hosts it was read from.
-    let text = [stated, hosts.isEmpty ? nil : hosts, service].compactMap { $0 }.joined(
-      separator: " · ")
+    let text =
+      [stated, hosts.isEmpty ? nil : hosts].compactMap { $0 }.joined(separator: " · ")
+      + (service.map { " (\($0))" } ?? "")
     return EvidenceReportCell(text.isEmpty ? "—" : text, style: stated == nil ? .literal : .text)
   }
 

@@ -55,7 +55,7 @@ public struct EvidenceReportLayout {
       for row in table.rows {
         for (c, cell) in row.enumerated() {
           let style: EvidenceReportTextStyle = cell.style == .literal ? .tableLiteral : .tableCell
-          for line in cell.text.split(separator: "\n", omittingEmptySubsequences: false) {
+          for line in Self.paragraphs(cell.text) {
             high[c] = max(high[c], m.width(of: String(line), style: style))
           }
           low[c] = max(low[c], Self.longestWord(cell.text, style: style, m))
@@ -140,6 +140,13 @@ public struct EvidenceReportLayout {
     var pages: [EvidenceReportPage] = []
     forEachPage { pages.append($0) }
     return pages
+  }
+
+  /// A cell's lines as written: the text itself unless it holds a line feed (the common case,
+  /// spared the splitting).
+  static func paragraphs(_ text: String) -> [Substring] {
+    text.utf8.contains(0x0A)
+      ? text.split(separator: "\n", omittingEmptySubsequences: false) : [Substring(text)]
   }
 
   /// The widest piece a line cannot break inside: a word, or for a value a word's run up to a

@@ -35,6 +35,8 @@ public enum LiteralLineBreaking {
   public static func lines(of text: String, width: CGFloat, measure: (String) -> CGFloat)
     -> [String]
   {
+    // Most values are one line that fits: no splitting, no copying.
+    if !text.utf8.contains(0x0A), text.utf8.last != 0x20, measure(text) <= width { return [text] }
     var result: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       if measure(String(paragraph)) <= width {

@@ -231,7 +231,7 @@ struct UnitBuilder {
       for (c, cell) in row.enumerated() {
         let style: EvidenceReportTextStyle = cell.style == .literal ? .tableLiteral : .tableCell
         let lh = measuring.lineHeight(of: style)
-        let parts = cell.text.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+        let parts = EvidenceReportLayout.paragraphs(cell.text).flatMap {
           lines(String($0), style, widths[c] - 2 * pad)
         }
         for (i, text) in parts.enumerated() {
