@@ -166,7 +166,8 @@ public enum EvidenceReportPDF {
     try PDFDocumentFacts.append(
       PDFDocumentFacts.Facts(
         language: "en", title: metadata.title, subject: metadata.subject,
-        creator: metadata.creator, created: metadata.created), toFileAt: url)
+        creator: metadata.creator, created: metadata.created, elementLanguages: tags.languages),
+      toFileAt: url)
   }
 
   static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {
@@ -246,12 +247,20 @@ struct StructureTags {
   let cr: OpaquePointer
   private var stack: [String] = []
   private var element = -1, row = -1, column = -1
+  /// How many elements of each type were opened, and of those in another language than the
+  /// document's, which (by type, the ordinal among its type: cairo writes the elements in the
+  /// order they were opened) in which language.
+  private var counts: [String: Int] = [:]
+  private(set) var languages: [String: [Int: String]] = [:]
 
   init(cr: OpaquePointer) { self.cr = cr }
 
-  mutating func open(_ tag: String) {
+  mutating func open(_ tag: String, language: String? = nil) {
     cairo_tag_begin(cr, tag, nil)
     stack.append(tag)
+    let ordinal = counts[tag, default: 0]
+    counts[tag] = ordinal + 1
+    if let language { languages[tag, default: [:]][ordinal] = language }
   }
   mutating func close() { if let tag = stack.popLast() { cairo_tag_end(cr, tag) } }
   mutating func closeAll(keeping depth: Int) {
@@ -269,8 +278,8 @@ struct StructureTags {
       closeAll(keeping: 1)
       element = line.element
       switch line.role {
-      case .title, .heading1: open("H1")
-      case .heading2: open("H2")
+      case .title, .heading1: open("H1", language: line.language)
+      case .heading2: open("H2", language: line.language)
       case .note:
         open("BlockQuote")
         open("P")
@@ -288,7 +297,8 @@ struct StructureTags {
     if lineColumn != column {
       while stack.count > 3 { close() }
       column = lineColumn
-      open(line.role == .tableHeader || line.role == .factLabel ? "TH" : "TD")
+      open(
+        line.role == .tableHeader || line.role == .factLabel ? "TH" : "TD", language: line.language)
     }
   }
 }

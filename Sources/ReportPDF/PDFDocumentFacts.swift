@@ -14,6 +14,9 @@ enum PDFDocumentFacts {
     let subject: String
     let creator: String
     let created: Date
+    /// Structure elements in another language: by type ("H2"), the ordinal among the elements of
+    /// that type, and the language; each gets its /Lang.
+    var elementLanguages: [String: [Int: String]] = [:]
   }
 
   static func append(_ facts: Facts, toFileAt url: URL) throws {
@@ -35,9 +38,11 @@ enum PDFDocumentFacts {
         try read(
           trailer.previous + table.utf8.distance(from: table.startIndex, to: headerEnd) + 1
             + 20 * trailer.root, 10)),
+      case let bytes = try Data(contentsOf: url),
       let update = update(
         facts, trailer: trailer, catalog: try read(offset, 64 * 1024), fileSize: size,
-        digest: try digest(of: url))
+        digest: SHA256Digest.hex(of: bytes),
+        elements: structureElements(in: bytes, marking: facts.elementLanguages))
     else { throw failure }
     try handle.seekToEnd()
     try handle.write(contentsOf: update)
@@ -61,7 +66,8 @@ enum PDFDocumentFacts {
   /// The bytes to append, given the trailer, the text from the catalogue object on, the file's
   /// size and a digest of it; nil when the catalogue is not where the table says.
   static func update(
-    _ facts: Facts, trailer: Trailer, catalog text: String, fileSize: Int, digest: String
+    _ facts: Facts, trailer: Trailer, catalog text: String, fileSize: Int, digest: String,
+    elements: [(number: Int, body: String)] = []
   ) -> [UInt8]? {
     let (root, info, size, previous) = (trailer.root, trailer.info, trailer.size, trailer.previous)
     guard text.hasPrefix("\(root) 0 obj"), let open = text.range(of: "<<"),
@@ -84,6 +90,7 @@ enum PDFDocumentFacts {
     object(
       metadata,
       "<< /Type /Metadata /Subtype /XML /Length \(xmp.utf8.count) >>\nstream\n\(xmp)\nendstream")
+    for element in elements { object(element.number, element.body) }
     let xrefAt = fileSize + out.utf8.count
     out += "xref\n"
     for (number, offset) in offsets.sorted(by: { $0.0 < $1.0 }) {
@@ -139,8 +146,64 @@ enum PDFDocumentFacts {
       """
   }
 
-  /// SHA-256 of the file as cairo left it, in hex.
-  static func digest(of url: URL) throws -> String {
-    SHA256Digest.hex(of: try Data(contentsOf: url))
+  /// The structure elements to write again with their /Lang: cairo's `<< /Type /StructElem /S
+  /// /H2 …` objects, found in the order of their numbers (the order they were opened), the
+  /// marked ones' dictionaries with /Lang added after /S.
+  static func structureElements(in bytes: Data, marking languages: [String: [Int: String]])
+    -> [(number: Int, body: String)]
+  {
+    guard !languages.isEmpty else { return [] }
+    let head = Array("<< /Type /StructElem\n".utf8)
+    let object = Array(" 0 obj\n".utf8)
+    let tail = Array("\nendobj".utf8)
+    var found: [(number: Int, body: String)] = []
+    var ordinals: [String: Int] = [:]
+    bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+      guard let base = raw.baseAddress else { return }
+      var at = 0
+      // Byte by byte, jumping with memchr to each candidate first byte: most of a PDF is
+      // deflated streams, no text to search as such.
+      func find(_ needle: [UInt8], from start: Int) -> Int? {
+        var from = start
+        while from + needle.count <= raw.count,
+          let hit = memchr(base + from, Int32(needle[0]), raw.count - from)
+        {
+          let index = base.distance(to: UnsafeRawPointer(hit))
+          if index + needle.count <= raw.count,
+            memcmp(base + index, needle, needle.count) == 0
+          {
+            return index
+          }
+          from = index + 1
+        }
+        return nil
+      }
+      while let start = find(head, from: at), let end = find(tail, from: start + head.count) {
+        at = end + tail.count
+        // "N 0 obj" before it: the object's number.
+        guard start > object.count, Array(raw[(start - object.count)..<start]) == object else {
+          continue
+        }
+        let numberEnd = start - object.count
+        var digits = numberEnd
+        while digits > 0, (0x30...0x39).contains(raw[digits - 1]) { digits -= 1 }
+        let dictionary = String(decoding: raw[start..<end], as: UTF8.self)
+        guard let number = Int(String(decoding: raw[digits..<numberEnd], as: UTF8.self)),
+          let typeLine = dictionary.split(separator: "\n").dropFirst().first,
+          typeLine.drop(while: { $0 == " " }).hasPrefix("/S /")
+        else { continue }
+        let type = String(typeLine.drop(while: { $0 == " " }).dropFirst(4))
+        let ordinal = ordinals[type, default: 0]
+        ordinals[type] = ordinal + 1
+        guard let language = languages[type]?[ordinal],
+          let line = dictionary.range(of: String(typeLine) + "\n")
+        else { continue }
+        var body = dictionary
+        body.insert(contentsOf: "   /Lang (\(language))\n", at: line.upperBound)
+        found.append((number, body))
+      }
+    }
+    return found
   }
+
 }

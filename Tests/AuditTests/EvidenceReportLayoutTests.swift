@@ -173,7 +173,7 @@ final class EvidenceReportTests: XCTestCase {
     var anchors = Set<String>()
     var links = Set<String>()
     var headingAnchors = Set<String>()
-    for case .heading(_, let anchor?) in report.sections.flatMap(\.blocks) {
+    for case .heading(_, let anchor?, _) in report.sections.flatMap(\.blocks) {
       headingAnchors.insert(anchor)
     }
     for case .table(let table) in report.sections.flatMap(\.blocks) {
@@ -380,7 +380,7 @@ final class EvidenceReportLayoutTests: XCTestCase {
     let body0 = geometry.bodyFrame
     for (element, block) in map {
       switch block {
-      case .heading(let t, _):
+      case .heading(let t, _, _):
         expected[element] = broken(of: t, style: .heading, width: body0.width)
       case .paragraph(let t): expected[element] = broken(of: t, style: .body, width: body0.width)
       case .note(let t): expected[element] = broken(of: t, style: .note, width: body0.width - 12)

@@ -167,6 +167,27 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(refuse { $0["formatVersion"] = true }, .formatVersion(found: "true"))
     XCTAssertEqual(refuse { $0["formatVersion"] = [String: Any]() }, .formatVersion(found: "{}"))
   }
+  func testASourcesLanguageIsATagOrAbsent() throws {
+    XCTAssertEqual(
+      try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0").source.language, "de")
+    XCTAssertEqual(
+      refuse { root in
+        var source = root["source"] as! [String: Any]
+        source["language"] = "German"
+        root["source"] = source
+      }, .invalidLanguage("German", field: "source.language"))
+    XCTAssertEqual(
+      RequirementCatalogueError.invalidLanguage("German", field: "source.language").description,
+      "source.language is “German”, which is not a language tag such as “de” or “de-CH”.")
+    var object = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!) as? [String: Any])
+    var source = object["source"] as! [String: Any]
+    source["language"] = nil
+    object["source"] = source
+    let unmarked = try RequirementCatalogue(data: JSONSerialization.data(withJSONObject: object))
+    XCTAssertNil(unmarked.source.language, "a catalogue that does not say is not marked")
+  }
   func testAnEmptyIdentifierIsRefused() {
     XCTAssertEqual(
       refuse { $0["identifier"] = " " }, .emptyField(field: "identifier", requirement: nil))

@@ -348,6 +348,30 @@ extension EvidenceReportPDFTests {
 }
 
 extension EvidenceReportPDFTests {
+  /// The catalogue's German titles are marked de in the structure, each heading and title cell of
+  /// a requirement; the document stays en.
+  func testTheGermanTitlesAreMarkedDeInTheStructure() throws {
+    guard let json = try ExternalTool.run("qpdf", ["--json", "--json-key=qpdf", pdf]) else {
+      throw XCTSkip("qpdf is not installed (make test installs it)")
+    }
+    XCTAssertEqual(json.status, 0, json.error)
+    // qpdf's JSON v2: "qpdf" is [header, { "obj:N 0 R": { "value": … } }].
+    let root = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let parts = try XCTUnwrap(root["qpdf"] as? [Any])
+    let objects = try XCTUnwrap(parts.last as? [String: Any]).values.compactMap {
+      ($0 as? [String: Any])?["value"] as? [String: Any]
+    }
+    let marked = objects.filter { $0["/Type"] as? String == "/StructElem" && $0["/Lang"] != nil }
+    let count = Self.bundle.catalogue.requirements.count
+    XCTAssertEqual(Set(marked.compactMap { $0["/Lang"] as? String }), ["u:de"])
+    XCTAssertEqual(marked.filter { $0["/S"] as? String == "/H2" }.count, count)
+    XCTAssertEqual(marked.filter { $0["/S"] as? String == "/TD" }.count, count)
+    XCTAssertEqual(Self.bundle.catalogue.source.language, "de")
+  }
+}
+
+extension EvidenceReportPDFTests {
   /// A link lands on the row it names, not on the top of its page.
   func testLinkDestinationsAreAtTheirRowsNotThePageTop() throws {
     let raw = String(decoding: try Data(contentsOf: URL(fileURLWithPath: pdf)), as: UTF8.self)

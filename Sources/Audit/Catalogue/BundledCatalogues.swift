@@ -12,7 +12,8 @@ enum BundledCatalogues {
         "title": "Anforderungen an Anwendungen im Gesundheitswesen – Teil 1: Mobile Anwendungen",
         "version": "3.0",
         "date": "2024-03-25",
-        "sha256": "f8837fbee1710ad3555bbe333f4a50e83c0c66b24724ab3be5cc634a80beb001"
+        "sha256": "f8837fbee1710ad3555bbe333f4a50e83c0c66b24724ab3be5cc634a80beb001",
+        "language": "de"
       },
       "tls": {
         "minimumVersion": "1.2",
@@ -21,7 +22,8 @@ enum BundledCatalogues {
           "title": "Kryptographische Verfahren: Empfehlungen und Schlüssellängen – Teil 2: Verwendung von Transport Layer Security (TLS)",
           "version": "2025-01",
           "date": "2025-01-21",
-          "sha256": "b1fd5ed751196482e2a473552be1bd7c22c51268ea30e25e6c4c5e3ff94a793d"
+          "sha256": "b1fd5ed751196482e2a473552be1bd7c22c51268ea30e25e6c4c5e3ff94a793d",
+          "language": "de"
         }
       },
       "requirements": [

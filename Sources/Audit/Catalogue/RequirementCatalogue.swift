@@ -9,12 +9,19 @@ public struct CatalogueSource: Sendable, Hashable {
   public let date: String
   /// 64 lower-case hex digits.
   public let sha256: String
-  public init(document: String, title: String, version: String, date: String, sha256: String) {
+  /// The language it is written in (BCP 47, "de"), when the catalogue says: its requirements'
+  /// titles are quoted from it, and the report marks them so.
+  public let language: String?
+  public init(
+    document: String, title: String, version: String, date: String, sha256: String,
+    language: String? = nil
+  ) {
     self.document = document
     self.title = title
     self.version = version
     self.date = date
     self.sha256 = sha256
+    self.language = language
   }
 }
 
@@ -185,11 +192,29 @@ private struct CatalogueReader {
     else {
       throw .invalidDigest(digest, field: field + ".sha256")
     }
+    var language: String?
+    if object["language"] != nil {
+      let tag = try text(object, field + ".language", key: "language")
+      guard Self.isLanguageTag(tag) else { throw .invalidLanguage(tag, field: field + ".language") }
+      language = tag
+    }
     return CatalogueSource(
       document: try text(object, field + ".document", key: "document"),
       title: try text(object, field + ".title", key: "title"),
       version: try text(object, field + ".version", key: "version"),
-      date: date, sha256: digest)
+      date: date, sha256: digest, language: language)
+  }
+
+  /// A BCP 47 tag's shape: a primary language of two or three letters, then subtags of letters
+  /// and digits ("de", "de-CH").
+  static func isLanguageTag(_ text: String) -> Bool {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard let first = parts.first, (2...3).contains(first.count),
+      first.allSatisfy({ $0.isASCII && $0.isLowercase })
+    else { return false }
+    return parts.dropFirst().allSatisfy {
+      (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
   }
 
   static func isCalendarDate(_ text: String) -> Bool {

@@ -10,6 +10,7 @@ public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringCo
   case emptyField(field: String, requirement: String?)
   case invalidDate(String, field: String)
   case invalidDigest(String, field: String)
+  case invalidLanguage(String, field: String)
   case invalidTLSMinimum(String)
   case noRequirements
   case repeatedRequirement(String)
@@ -37,6 +38,9 @@ public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringCo
       return "\(field) is “\(text)”, which is not a date written yyyy-MM-dd."
     case .invalidDigest(let text, let field):
       return "\(field) is “\(text)”, which is not a SHA-256 of 64 lower-case hex digits."
+    case .invalidLanguage(let text, let field):
+      return
+        "\(field) is “\(TerminalText.inline(text))”, which is not a language tag such as “de” or “de-CH”."
     case .invalidTLSMinimum(let text):
       return "tls.minimumVersion is “\(text)”; a TLS minimum is one of 1.0, 1.1, 1.2 or 1.3."
     case .noRequirements:

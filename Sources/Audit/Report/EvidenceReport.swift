@@ -33,14 +33,17 @@ public struct EvidenceReportCell: Sendable, Hashable {
   /// The destination this cell links to (a finding identifier), or the one it defines.
   public let link: String?
   public let anchor: String?
+  /// The language of a text quoted in another than the report's (a German requirement title).
+  public let language: String?
   public init(
     _ text: String, style: EvidenceReportCellStyle = .text, link: String? = nil,
-    anchor: String? = nil
+    anchor: String? = nil, language: String? = nil
   ) {
     self.text = text
     self.style = style
     self.link = link
     self.anchor = anchor
+    self.language = language
   }
 }
 
@@ -74,8 +77,8 @@ public struct EvidenceReportFact: Sendable, Hashable {
 
 public enum EvidenceReportBlock: Sendable, Hashable {
   /// `anchor`: a destination of its own for links to land on (a requirement's), else one the
-  /// outline is given.
-  case heading(String, anchor: String? = nil)
+  /// outline is given; `language`: that of a heading quoted in another than the report's.
+  case heading(String, anchor: String? = nil, language: String? = nil)
   /// The report's own text.
   case paragraph(String)
   /// Quoted from another document of the bundle, verbatim.

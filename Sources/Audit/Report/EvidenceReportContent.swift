@@ -485,7 +485,8 @@ struct EvidenceReportContent {
               EvidenceReportCell(
                 $0.requirement.id, style: .literal,
                 link: EvidenceReportLine.requirementAnchor($0.requirement.id)),
-              EvidenceReportCell($0.requirement.title),
+              EvidenceReportCell(
+                $0.requirement.title, language: bundle.catalogue.source.language),
               EvidenceReportCell(EvidenceWording.verdictMark($0.verdict)),
             ]
           })),
@@ -494,7 +495,8 @@ struct EvidenceReportContent {
       blocks.append(
         .heading(
           "\(r.requirement.id) · \(r.requirement.title)",
-          anchor: EvidenceReportLine.requirementAnchor(r.requirement.id)))
+          anchor: EvidenceReportLine.requirementAnchor(r.requirement.id),
+          language: bundle.catalogue.source.language))
       var facts = [
         EvidenceReportFact(
           "Aspect", "(\(r.requirement.aspect.number)) \(r.requirement.aspect.name)",

@@ -84,6 +84,8 @@ public struct EvidenceReportLine: Sendable, Hashable {
   public let anchor: String?
   /// A table header drawn again at the top of a page the table continues on.
   public let isRepeat: Bool
+  /// The language of its text when it is not the report's (BCP 47).
+  public var language: String? = nil
 
   public var frame: CGRect { CGRect(x: origin.x, y: origin.y, width: width, height: height) }
 

@@ -190,7 +190,8 @@ extension EvidenceReportMark {
         EvidenceReportLine(
           text: l.text, style: l.style, origin: CGPoint(x: l.origin.x, y: l.origin.y + dy),
           width: l.width, height: l.height, role: l.role, element: l.element, row: l.row,
-          column: l.column, link: l.link, anchor: l.anchor, isRepeat: l.isRepeat))
+          column: l.column, link: l.link, anchor: l.anchor, isRepeat: l.isRepeat,
+          language: l.language))
     case .fill(let rect, let fill): return .fill(rect.offsetBy(dx: 0, dy: dy), fill)
     }
   }

@@ -106,7 +106,7 @@ struct Paginator {
               width: l.width, height: l.height,
               role: l.role, element: l.element, row: l.row, column: l.column,
               link: repeated ? nil : l.link,
-              anchor: repeated ? nil : l.anchor, isRepeat: repeated)))
+              anchor: repeated ? nil : l.anchor, isRepeat: repeated, language: l.language)))
       case .fill(let rect, let fill):
         marks.append(.fill(rect.offsetBy(dx: 0, dy: top), fill))
       }

@@ -28,7 +28,7 @@ struct UnitBuilder {
     _ text: String, _ style: EvidenceReportTextStyle, x: CGFloat, y: CGFloat,
     role: EvidenceReportRole, element: Int,
     row: Int? = nil, column: Int? = nil, link: String? = nil, anchor: String? = nil,
-    repeatHeader: Bool = false
+    repeatHeader: Bool = false, language: String? = nil
   ) -> EvidenceReportMark {
     .text(
       EvidenceReportLine(
@@ -36,7 +36,7 @@ struct UnitBuilder {
         width: measuring.width(of: text, style: style),
         height: measuring.lineHeight(of: style), role: role, element: element, row: row,
         column: column,
-        link: link, anchor: anchor, isRepeat: repeatHeader))
+        link: link, anchor: anchor, isRepeat: repeatHeader, language: language))
   }
 
   /// Every unit of the report in order, each handed to `yield` as soon as the next block has
@@ -94,14 +94,15 @@ struct UnitBuilder {
   ) throws(E) {
     element += 1
     switch block {
-    case .heading(let text, let named):
+    case .heading(let text, let named, let language):
       let lh = measuring.lineHeight(of: .heading)
       let parts = lines(text, .heading, body.width)
       // The first line is a destination: the outline lists the heading under its section.
       let marks = parts.enumerated().map {
         line(
           $1, .heading, x: body.minX, y: CGFloat($0) * lh, role: .heading2, element: element,
-          anchor: $0 == 0 ? named ?? EvidenceReportLine.headingAnchor(element) : nil)
+          anchor: $0 == 0 ? named ?? EvidenceReportLine.headingAnchor(element) : nil,
+          language: language)
       }
       try yield(
         LayoutUnit(
@@ -239,7 +240,8 @@ struct UnitBuilder {
             line(
               text, style, x: xs[c] + pad, y: rowPad + CGFloat(i) * lh, role: .tableCell,
               element: element,
-              row: r + 1, column: c, link: cell.link, anchor: i == 0 ? cell.anchor : nil))
+              row: r + 1, column: c, link: cell.link, anchor: i == 0 ? cell.anchor : nil,
+              language: cell.language))
         }
         height = max(height, CGFloat(parts.count) * lh)
       }
@@ -285,7 +287,7 @@ struct UnitBuilder {
               text: l.text, style: l.style, origin: CGPoint(x: l.origin.x, y: l.origin.y - start),
               width: l.width,
               height: l.height, role: l.role, element: l.element, row: l.row, column: l.column,
-              link: l.link, anchor: l.anchor, isRepeat: l.isRepeat))
+              link: l.link, anchor: l.anchor, isRepeat: l.isRepeat, language: l.language))
         case .fill(let rect, let fill) where isLast && rect.minY >= start:
           return .fill(rect.offsetBy(dx: 0, dy: -start), fill)
         default: return nil
