@@ -30,6 +30,15 @@ public enum FindingsPresentation {
     }
   }
 
+  /// Where a version was read, under a column headed "Read from".
+  public static func basisShortName(_ basis: TLSVersionBasis) -> String {
+    switch basis {
+    case .serverHello: return "the ServerHello"
+    case .upstreamConnection: return "the tunnel's connection"
+    case .quic: return "the server's QUIC version"
+    }
+  }
+
   public static func basisName(_ basis: TLSVersionBasis) -> String {
     switch basis {
     case .serverHello: return "read from the ServerHello"

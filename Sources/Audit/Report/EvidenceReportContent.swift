@@ -95,7 +95,7 @@ public enum EvidenceReportWording {
   }
   public static func belowMinimum(_ version: TLSProtocolVersion, _ minimum: TLSProtocolVersion)
     -> String
-  { "▼ \(version.name), below \(minimum.name)" }
+  { "▼ \(version.name), below \(minimum.catalogueText ?? minimum.name)" }
   public static func continued(_ title: String) -> String { "\(title) (continued)" }
   public static let noneAgainst = "No finding runs against it."
   public static let against = "Findings against it:"
@@ -702,7 +702,7 @@ struct EvidenceReportContent {
                 reading.version < bundle.minimum
                   ? EvidenceReportWording.belowMinimum(reading.version, bundle.minimum)
                   : reading.version.name),
-              EvidenceReportCell(FindingsPresentation.basisName(reading.basis)),
+              EvidenceReportCell(FindingsPresentation.basisShortName(reading.basis)),
               EvidenceReportCell(AuditPresentation.grouped(reading.connections)),
             ]
           }, title: EvidenceReportSectionKind.tlsReadings.title))

@@ -58,7 +58,8 @@ public struct EvidenceReportLayout {
           for line in Self.paragraphs(cell.text) {
             high[c] = max(high[c], m.width(of: String(line), style: style))
           }
-          low[c] = max(low[c], Self.longestWord(cell.text, style: style, m))
+          low[c] = max(
+            low[c], Self.longestWord(cell.text, style: style, m, wholeUpTo: body.width * 0.3))
         }
       }
       natural[table.columns] = (low, high)
@@ -149,18 +150,25 @@ public struct EvidenceReportLayout {
       ? text.split(separator: "\n", omittingEmptySubsequences: false) : [Substring(text)]
   }
 
-  /// The widest piece a line cannot break inside: a word, or for a value a word's run up to a
-  /// dot. In the monospace face the piece of most characters is the widest: it alone is measured.
+  /// The widest word, which a column is made wide enough for: a host name stays whole on its
+  /// line. A value's word wider than `wholeUpTo` counts only by its widest run up to a dot, which
+  /// it may then break after (a name of any length is anyone's to choose). In the monospace face
+  /// the piece of most characters is the widest: it alone is measured.
   static func longestWord(
-    _ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring
+    _ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring,
+    wholeUpTo: CGFloat = .infinity
   ) -> CGFloat {
-    let pieces = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).flatMap {
-      style.keepsNamesWhole ? LiteralLineBreaking.pieces(of: $0) : [$0]
+    func widest(_ pieces: [Substring]) -> CGFloat {
+      if style.isMonospace {
+        return pieces.max { $0.count < $1.count }.map { m.width(of: String($0), style: style) }
+          ?? 0
+      }
+      return pieces.map { m.width(of: String($0), style: style) }.max() ?? 0
     }
-    if style.isMonospace {
-      return pieces.max { $0.count < $1.count }.map { m.width(of: String($0), style: style) } ?? 0
-    }
-    return pieces.map { m.width(of: String($0), style: style) }.max() ?? 0
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+    let whole = widest(words)
+    guard style.keepsNamesWhole, whole > wholeUpTo else { return whole }
+    return widest(words.flatMap(LiteralLineBreaking.pieces(of:)))
   }
 }
 
