@@ -501,15 +501,20 @@ final class EvidenceExportTests: XCTestCase {
     return edits.map { dir.appendingPathComponent($0.file) }
   }
 
-  func testVerifyDrawsTheReportAgainAndRefusesOneThatDiffers() throws {
-    let (dir, store) = try copyOfStore()
-    var exporter = EvidenceExporter(
+  /// The later session's bundle with report.pdf drawn, as `export` makes it.
+  func exportWithTheReport(_ store: FlowStore, into dir: TemporaryDirectory) throws -> URL {
+    let exporter = EvidenceExporter(
       store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
     exporter.report = EvidenceReportRenderer.forExporter
-    let url = try exporter.export(
+    return try exporter.export(
       sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
       now: Self.exportedAt, destination: dir.url.appendingPathComponent("with-report.zip")
     ).url
+  }
+
+  func testVerifyDrawsTheReportAgainAndRefusesOneThatDiffers() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try exportWithTheReport(store, into: dir)
     XCTAssertTrue(BundleVerifier.verify(url).allSatisfy(\.holds))
     // report.pdf is not JSON: one of its bytes is changed where the report says "Summary".
     let copy = dir.url.appendingPathComponent("report-edited.zip")
@@ -552,13 +557,7 @@ final class EvidenceExportTests: XCTestCase {
   /// packet changed with the manifest recomputed then no longer matches the report verify draws.
   func testTheFirstPageCitesTheManifestsDigestsAndAChangedPacketNoLongerMatchesIt() throws {
     let (dir, store) = try copyOfStore()
-    let exporter = EvidenceExporter(
-      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-    exporter.report = EvidenceReportRenderer.forExporter
-    let url = try exporter.export(
-      sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
-      now: Self.exportedAt, destination: dir.url.appendingPathComponent("with-report.zip")
-    ).url
+    let url = try exportWithTheReport(store, into: dir)
     let out = dir.url.appendingPathComponent("out")
     try unzip(url, into: out)
     guard
