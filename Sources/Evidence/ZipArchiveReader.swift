@@ -16,6 +16,9 @@ public final class ZipArchiveReader {
     /// The general-purpose flags and the external attributes (a Unix mode in the high half).
     public var flags: UInt16 = 0
     public var externalAttributes: UInt32 = 0
+    /// The DOS time and date, which the local header must repeat.
+    public var time: UInt16 = 0
+    public var date: UInt16 = 0
   }
 
   /// How the archive departs from the layout export writes: bytes before the first entry or
@@ -141,6 +144,23 @@ public final class ZipArchiveReader {
         break
       }
       let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
+      // The fields export writes the same in every record: made by Unix, ZIP 4.5; needing 2.0,
+      // or 4.5 with ZIP64; UTF-8 names (a name of ASCII reads the same without the flag); one
+      // disk; no internal attributes.
+      let madeBy = try Self.field(directory, at + 4, UInt16.self, or: broken)
+      let needed = try Self.field(directory, at + 6, UInt16.self, or: broken)
+      let disk = try Self.field(directory, at + 34, UInt16.self, or: broken)
+      let internalAttributes = try Self.field(directory, at + 36, UInt16.self, or: broken)
+      let generalFlags = try Self.field(directory, at + 8, UInt16.self, or: broken)
+      let ascii = directory[(at + 46)..<(at + 46 + nameLength)].allSatisfy { $0 < 0x80 }
+      if madeBy != 3 << 8 | 45 { extraProblems.append("“made by” 0x\(String(madeBy, radix: 16))") }
+      if needed != (seenZIP64 ? 45 : 20) { extraProblems.append("“version needed” \(needed)") }
+      if disk != 0 || internalAttributes != 0 {
+        extraProblems.append("a disk number or internal attributes other than 0")
+      }
+      if generalFlags & ~0x0809 != 0 || (generalFlags & 0x0800 == 0 && !ascii) {
+        extraProblems.append("general flags 0x\(String(generalFlags, radix: 16))")
+      }
       for problem in extraProblems {
         layoutProblems.append(
           "the directory record of \(TerminalText.inline(name)) carries \(problem)")
@@ -151,7 +171,9 @@ public final class ZipArchiveReader {
           crc32: try Self.field(directory, at + 16, UInt32.self, or: broken),
           compressedSize: compressed, size: size, localHeaderOffset: offset,
           flags: try Self.field(directory, at + 8, UInt16.self, or: broken),
-          externalAttributes: try Self.field(directory, at + 38, UInt32.self, or: broken)))
+          externalAttributes: try Self.field(directory, at + 38, UInt32.self, or: broken),
+          time: try Self.field(directory, at + 12, UInt16.self, or: broken),
+          date: try Self.field(directory, at + 14, UInt16.self, or: broken)))
       if commentLength > 0 { layoutProblems.append("the entry \(name) carries a comment") }
       at += 46 + nameLength + extraLength + commentLength
     }
@@ -221,7 +243,9 @@ public final class ZipArchiveReader {
         "the local header of \(shown) names “\(TerminalText.inline(String(decoding: nameBytes, as: UTF8.self)))”"
       )
     }
-    if le16(6) != entry.flags || le16(8) != entry.method || le32(14) != entry.crc32 {
+    if le16(6) != entry.flags || le16(8) != entry.method || le32(14) != entry.crc32
+      || le16(10) != entry.time || le16(12) != entry.date
+    {
       problems.append("the local header of \(shown) differs from its directory record")
     }
     let sizes = (le32(18), le32(22))
@@ -249,6 +273,12 @@ public final class ZipArchiveReader {
       }
     } else if sizes == (UInt32.max, UInt32.max) {
       problems.append("the local header of \(shown) has ZIP64 placeholders with no ZIP64 sizes")
+    }
+    let needs64 = !extra.isEmpty || entry.localHeaderOffset >= zip64Threshold
+    if le16(4) != (needs64 ? 45 : 20) {
+      problems.append(
+        "the local header of \(shown) needs version \(le16(4)), not the \(needs64 ? 45 : 20) export writes"
+      )
     }
     return problems
   }

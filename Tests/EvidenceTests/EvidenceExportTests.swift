@@ -385,6 +385,10 @@ final class EvidenceExportTests: XCTestCase {
       open(out + "/prefix.zip", "wb").write(b"MZ" + bytes(62) + data)
       at = data.index(b"flows.json")
       open(out + "/local-name.zip", "wb").write(data[:at] + b"../evil.sh" + data[at + 10:])
+      # The first local header's time, a minute on; the first directory record made by MS-DOS.
+      b = bytearray(data); b[10] ^= 0x20; open(out + "/time.zip", "wb").write(bytes(b))
+      b = bytearray(data); c = data.index(b"PK\x01\x02"); b[c + 5] = 0
+      open(out + "/made-by.zip", "wb").write(bytes(b))
       """#
     let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, url.path, dir.url.path]))
     XCTAssertEqual(run.status, 0, run.error)
@@ -399,6 +403,8 @@ final class EvidenceExportTests: XCTestCase {
         "the local header of session.json takes ZIP64 sizes for sizes that fit in 32 bits"
       ),
       ("stamp.zip", "the directory record of flows.json carries an extra field of type 0x5455"),
+      ("time.zip", "the local header of capture.json differs from its directory record"),
+      ("made-by.zip", "the directory record of capture.json carries “made by” 0x2d"),
     ] {
       let checks = BundleVerifier.verify(dir.url.appendingPathComponent(name))
       let problems = checks.flatMap(\.problems)
