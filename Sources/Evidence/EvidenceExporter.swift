@@ -388,11 +388,13 @@ public final class EvidenceExporter {
     try Self.requireDirectory(of: destination)
     // The export clears its temporary directory first: the copy is made in it after that.
     let kept = temporaryDirectory.appendingPathComponent("report-alone.pdf")
+    let hook = report
     defer {
       try? FileManager.default.removeItem(at: kept)
       keptReport = nil
+      report = hook
     }
-    if report == nil { report = EvidenceReportRenderer.forExporter }
+    report = hook ?? EvidenceReportRenderer.forExporter
     keptReport = kept
     let bundle = try export(sessionID: sessionID, exportedWith: exportedWith, now: now)
     try? FileManager.default.removeItem(at: bundle.url)

@@ -6,15 +6,16 @@ import Foundation
 /// baseline also contacted, and changes no verdict for it.
 public struct EvidenceBaseline: Sendable, Hashable {
   public let sessionID: Int64
-  /// Sorted, each once, lowercased.
-  public let hosts: [String]
+  /// Lowercased.
   private let lookup: Set<String>
 
   public init(sessionID: Int64, hosts: some Sequence<String>) {
     self.sessionID = sessionID
     lookup = Set(hosts.map { $0.lowercased() })
-    self.hosts = lookup.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
+
+  /// Sorted by their bytes, each once, lowercased: as session.json lists them.
+  public var hosts: [String] { lookup.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
 
   public func contacted(_ host: String) -> Bool { lookup.contains(host.lowercased()) }
 
@@ -36,13 +37,5 @@ public struct EvidenceBaseline: Sendable, Hashable {
       $0.kind == .baseline && $0.projectID == session.projectID && $0.id != session.id
         && $0.endedAt != nil
     }.max { ($0.endedAt!, $0.id) < ($1.endedAt!, $1.id) }
-  }
-
-  public static func == (a: Self, b: Self) -> Bool {
-    a.sessionID == b.sessionID && a.hosts == b.hosts
-  }
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(sessionID)
-    hasher.combine(hosts)
   }
 }

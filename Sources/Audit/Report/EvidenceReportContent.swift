@@ -161,6 +161,30 @@ struct EvidenceReportContent {
   let capture: EvidenceCaptureSummary
   let limits: EvidenceReportLimits
   let digests: [EvidenceReportDigest]
+  /// Each finding's index in `bundle.findings` (its identifier is F and one more).
+  let findingIndex: [Finding: Int]
+  /// The findings' indices by statement, in the order each statement first comes.
+  let findingGroups: [[Int]]
+
+  init(
+    bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
+    digests: [EvidenceReportDigest]
+  ) {
+    self.bundle = bundle
+    self.capture = capture
+    self.limits = limits
+    self.digests = digests
+    findingIndex = Dictionary(
+      uniqueKeysWithValues: bundle.findings.enumerated().map { ($1, $0) })
+    var order: [String] = []
+    var grouped: [String: [Int]] = [:]
+    for (index, finding) in bundle.findings.enumerated() {
+      let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
+      if grouped[sentence] == nil { order.append(sentence) }
+      grouped[sentence, default: []].append(index)
+    }
+    findingGroups = order.map { grouped[$0]! }
+  }
 
   func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
     switch kind {
@@ -206,16 +230,13 @@ struct EvidenceReportContent {
       ]),
       .paragraph(EvidenceReportWording.summaryIntro),
     ]
-    let ids = findingIDs
     blocks.append(
       .table(
         EvidenceReportTable(
           columns: ["Requirement", "Verdict", "Findings", "Connections", "Hosts"],
           rows: bundle.assessment.requirements.map { r in
             let cited = r.contraryFindings + r.supportingFindings
-            let indices = cited.compactMap {
-              ids[$0].flatMap { Int($0.dropFirst()) }.map { $0 - 1 }
-            }
+            let indices = cited.compactMap { findingIndex[$0] }
             let flows = Set(cited.flatMap(\.flowIDs))
             let hosts = Set(indices.flatMap { bundle.findingSubjects[$0].names })
             let counted = r.requirement.rule.check != nil
@@ -230,9 +251,7 @@ struct EvidenceReportContent {
             ]
           })))
     let against = bundle.assessment.requirements.flatMap(\.contraryFindings)
-    var listed = Set<Finding>()
-    let number = { (f: Finding) in Int(ids[f]!.dropFirst())! }
-    let key = against.filter { listed.insert($0).inserted }.sorted { number($0) < number($1) }
+    let key = Set(against.compactMap { findingIndex[$0] }).sorted()
     if key.isEmpty {
       blocks.append(.paragraph(EvidenceReportWording.noFindingAgainst))
     } else {
@@ -241,12 +260,13 @@ struct EvidenceReportContent {
         .table(
           EvidenceReportTable(
             columns: ["Finding", "What", "About"],
-            rows: key.prefix(EvidenceReportWording.keyFindingsShown).map { finding in
-              let id = ids[finding]!
+            rows: key.prefix(EvidenceReportWording.keyFindingsShown).map { index in
+              let id = FindingsPresentation.identifier(index)
               return [
                 EvidenceReportCell(id, style: .literal, link: id),
-                EvidenceReportCell(EvidenceReportWording.shortStatement(finding.evidence)),
-                subject(Int(id.dropFirst())! - 1, compact: true),
+                EvidenceReportCell(
+                  EvidenceReportWording.shortStatement(bundle.findings[index].evidence)),
+                subject(index, compact: true),
               ]
             })))
       if key.count > EvidenceReportWording.keyFindingsShown {
@@ -376,13 +396,6 @@ struct EvidenceReportContent {
     ]
   }
 
-  var findingIDs: [Finding: String] {
-    Dictionary(
-      uniqueKeysWithValues: bundle.findings.enumerated().map {
-        ($1, FindingsPresentation.identifier($0))
-      })
-  }
-
   /// What a finding is about: its host, else the names of its connections (their two ends
   /// when unnamed), so that no finding stands without a subject. `compact`: several are counted,
   /// not listed (the Findings section lists them), so that a table under a requirement keeps a
@@ -433,26 +446,27 @@ struct EvidenceReportContent {
             columns: EvidenceReportWording.findingColumns, rows: findingRows(list), title: title)),
       ]
     }
-    let ids = findingIDs
-    var numbers = list.compactMap { ids[$0].flatMap { Int($0.dropFirst()) } }.sorted()
     // Whole groups of Findings are cited by their headings; the rest by identifier ranges.
-    let cited = Set(numbers.map { $0 - 1 })
+    var rest = Set(list.compactMap { findingIndex[$0] })
     var groups: [String] = []
-    for group in findingGroups where Set(group).isSubset(of: cited) {
+    for group in findingGroups where Set(group).isSubset(of: rest) {
       groups.append(
         EvidenceReportWording.groupHeading(bundle.findings[group[0]].evidence, count: group.count))
-      let whole = Set(group.map { $0 + 1 })
-      numbers.removeAll { whole.contains($0) }
+      rest.subtract(group)
     }
+    let indices = rest.sorted()
     var ranges: [String] = []
-    var start = numbers.first ?? 0
+    var start = indices.first ?? 0
     var previous = start
-    for n in numbers.isEmpty ? [] : numbers.dropFirst() + [Int.min] {
+    for n in indices.isEmpty ? [] : indices.dropFirst() + [Int.min] {
       if n == previous + 1 {
         previous = n
         continue
       }
-      ranges.append(start == previous ? "F\(start)" : "F\(start)–F\(previous)")
+      let (first, last) = (
+        FindingsPresentation.identifier(start), FindingsPresentation.identifier(previous)
+      )
+      ranges.append(start == previous ? first : "\(first)–\(last)")
       start = n
       previous = n
     }
@@ -463,10 +477,9 @@ struct EvidenceReportContent {
   }
 
   func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
-    let ids = findingIDs
-    return list.map { finding in
-      let id = ids[finding]!
-      let index = Int(id.dropFirst())! - 1
+    list.map { finding in
+      let index = findingIndex[finding]!
+      let id = FindingsPresentation.identifier(index)
       return [
         EvidenceReportCell(id, style: .literal, link: id), subject(index, compact: true),
         EvidenceReportCell(AuditPresentation.grouped(finding.flowIDs.count)),
@@ -576,18 +589,6 @@ struct EvidenceReportContent {
             }, title: heading)))
     }
     return blocks
-  }
-
-  /// The findings' indices by statement, in the order each statement first comes.
-  var findingGroups: [[Int]] {
-    var order: [String] = []
-    var grouped: [String: [Int]] = [:]
-    for (index, finding) in bundle.findings.enumerated() {
-      let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
-      if grouped[sentence] == nil { order.append(sentence) }
-      grouped[sentence, default: []].append(index)
-    }
-    return order.map { grouped[$0]! }
   }
 
   /// Which requirements a group of findings stands against or in support of: a row each,
