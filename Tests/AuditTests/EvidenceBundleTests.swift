@@ -341,15 +341,7 @@ final class EvidenceBundleTests: XCTestCase {
       beforeStart: 0, afterEnd: 0, sourceFiles: [], flows: [])
     texts.append(streamed(capture.document, []))
     // Every sentence the wording can produce, whatever this bundle happened to need.
-    let evidences: [FindingEvidence] = [
-      .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .upstreamConnection)),
-      .weakTLSVersion(TLSVersionObservation(version: .tls10, basis: .serverHello)),
-      .cleartextTraffic(.http),
-      .hostNotInAllowlist(host: "h"), .unnamedFlow(.noClientHelloRead),
-      .unnamedFlow(.serverNameNotAnnounced),
-      .unnamedFlow(.encryptedClientHello), .pinningAbsent(host: "h"), .pinningObserved(host: "h"),
-      .activityBeforeConsent,
-    ]
+    let evidences = FindingsChecks.all.flatMap { $0.statedForms }
     texts += evidences.map { EvidenceWording.statement(of: $0, minimum: .tls12) }
     texts += [
       EvidenceNotes.attribution, EvidenceNotes.contents, EvidenceNotes.captureContents,

@@ -96,6 +96,56 @@ final class SessionAssessmentTests: XCTestCase {
       CheckCoverageSummary(
         check: .pinning, flagged: 2, satisfied: 0, unassessed: 0, notApplicable: 0))
   }
+  /// O.Ntwk_2 citing the TLS version and the encryption checks: both checks' findings count,
+  /// and each connection is counted once in its coverage.
+  func twoCheckCatalogue() throws -> RequirementCatalogue {
+    var object =
+      try JSONSerialization.jsonObject(
+        with: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!) as! [String: Any]
+    var list = object["requirements"] as! [[String: Any]]
+    let index = try XCTUnwrap(list.firstIndex { $0["id"] as? String == "O.Ntwk_2" })
+    list[index]["contraryKinds"] = ["weakTLSVersion", "cleartextTraffic"]
+    object["requirements"] = list
+    return try RequirementCatalogue(data: JSONSerialization.data(withJSONObject: object))
+  }
+
+  func testARequirementMayCiteKindsOfTwoChecksAndCountsEachConnectionOnce() throws {
+    let catalogue = try twoCheckCatalogue()
+    let rule = try XCTUnwrap(catalogue.requirement(id: "O.Ntwk_2")).rule
+    XCTAssertEqual(rule.checks, [.tlsVersion, .encryption])
+    var clear = FlowFixture.tcp(id: 3, port: 80, at: 3, sni: nil, status: .plaintext)
+    clear.streamOpening = .httpRequest
+    let unread = FlowFixture.tcp(id: 4, at: 4, sni: "c.example.com")
+    var icmp = FlowFixture.tcp(id: 5, at: 5, status: .plaintext)
+    icmp.ipProtocol = .icmp
+    let flows = [
+      tls(1, sni: "a.example.com"), tls(2, sni: "a.example.com", version: .tls10), clear, unread,
+      icmp,
+    ]
+    let assessment = SessionAssessment(
+      catalogue: catalogue, flows: flows, project: project, session: session(), markers: [])
+    let ntwk2 = try XCTUnwrap(assessment.requirements.first { $0.requirement.id == "O.Ntwk_2" })
+    XCTAssertEqual(ntwk2.verdict, .contradicted)
+    XCTAssertEqual(
+      ntwk2.contraryFindings.map(\.evidence.kind), [.weakTLSVersion, .cleartextTraffic])
+    // Flow 2 (weak) and 3 (clear) stand behind findings; flow 4's TLS answer and opening were not
+    // read by either check; flow 1 was looked at by both; flow 5 is neither's.
+    XCTAssertEqual(
+      ntwk2.coverage,
+      CheckCoverageSummary(
+        checks: [.tlsVersion, .encryption], flagged: 2, satisfied: 1, unassessed: 1,
+        notApplicable: 1))
+    XCTAssertEqual(ntwk2.coverage?.total, flows.count, "each connection once")
+
+    let overview = SessionOverview(
+      session: session(), projectName: "P", markers: [], connectionCount: flows.count)
+    let text = FindingsPresentation.text(assessment, session: overview)
+    XCTAssertTrue(
+      text.contains(
+        "The TLS version and encryption checks looked at 3 connections, could not assess 1 and does not apply to 1."
+      ), text)
+  }
+
   func testNoVerdictSentenceSaysPassedCompliantOrFulfilled() {
     let sentences =
       [

@@ -126,14 +126,14 @@ final class SampleStoreTests: XCTestCase {
           switch TLSVersionAssessment(of: flow, minimum: .tls12) {
           case .weak(let o): tls.insert("weak.\(o.basis)")
           case .acceptable(let o): tls.insert("acceptable.\(o.basis)")
-          case .notAssessed(let gap): tls.insert(GapKey.key(gap))
+          case .notAssessed(let gap): tls.insert(gap.key)
           case .notApplicable: tls.insert("notApplicable")
           }
           switch EncryptionAssessment(of: flow) {
           case .cleartext:
             encryption.insert(flow.peers.contains(port: 443) ? "cleartext.443" : "cleartext.80")
           case .encrypted(let p): encryption.insert("encrypted.\(p)")
-          case .notAssessed(let gap): encryption.insert(GapKey.key(gap))
+          case .notAssessed(let gap): encryption.insert(gap.key)
           case .notApplicable: encryption.insert("notApplicable")
           }
           switch HostAssessment(of: flow, project: project) {
@@ -142,12 +142,12 @@ final class SampleStoreTests: XCTestCase {
           case .allowed:
             host.insert(
               "allowed.\(flow.name!.origin)" + (flow.dnsOtherNames.isEmpty ? "" : ".candidates"))
-          case .notAssessed(let gap): host.insert(GapKey.key(gap))
+          case .notAssessed(let gap): host.insert(gap.key)
           }
           switch PinningAssessment(of: flow, conditions: session.inspection) {
           case .absent: pinning.insert("absent")
           case .observed: pinning.insert("observed")
-          case .notAssessed(let gap): pinning.insert(GapKey.key(gap))
+          case .notAssessed(let gap): pinning.insert(gap.key)
           case .notApplicable:
             pinning.insert(
               flow.streamOpening == .httpRequest ? "notApplicable.http" : "notApplicable")
@@ -155,7 +155,7 @@ final class SampleStoreTests: XCTestCase {
           switch ConsentAssessment(of: flow, sessionKind: session.kind, consent: consentInterval) {
           case .beforeConsent: consent.insert("before")
           case .afterConsent: consent.insert("after")
-          case .notAssessed(let gap): consent.insert(GapKey.key(gap))
+          case .notAssessed(let gap): consent.insert(gap.key)
           case .notApplicable: consent.insert("notApplicable")
           }
         }

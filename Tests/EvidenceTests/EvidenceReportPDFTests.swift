@@ -311,7 +311,7 @@ extension EvidenceReportPDFTests {
     // Every finding about a host has it on its own row of Findings, whole (no hyphen broken).
     let rows = try tool("pdftotext", ["-layout", pdf, "-"]).split(separator: "\n")
     for (index, finding) in Self.bundle.findings.enumerated() {
-      guard let host = FindingsPresentation.host(of: finding.evidence) else { continue }
+      guard let host = finding.evidence.host else { continue }
       let id = FindingsPresentation.identifier(index)
       XCTAssertTrue(
         rows.contains { $0.hasPrefix(" \(id) ") && $0.contains(host) }, "\(id) beside \(host)")

@@ -44,14 +44,14 @@ public enum RequirementRule: Sendable, Hashable {
   case contraryFindings([FindingKind])
   case contraryAndSupportingFindings(contrary: [FindingKind], supporting: [FindingKind])
 
-  /// The check behind the rule; nil when the rule reads no finding.
-  public var check: FindingsCheck? {
-    switch self {
-    case .outsideToolScope: return nil
-    case .contraryFindings(let kinds): return kinds.first?.check
-    case .contraryAndSupportingFindings(let contrary, _): return contrary.first?.check
-    }
+  /// The checks behind the rule, in the order they run; empty when the rule reads no finding.
+  public var checks: [FindingsCheck] {
+    let named = Set((contraryKinds + supportingKinds).map(\.check))
+    return FindingsCheck.allCases.filter(named.contains)
   }
+
+  /// Whether the rule reads findings at all.
+  public var readsFindings: Bool { !checks.isEmpty }
 
   public var contraryKinds: [FindingKind] {
     switch self {
@@ -269,14 +269,11 @@ private struct CatalogueReader {
     }
     let all = contrary + supporting
     if Set(all).count != all.count { throw .kindsDoNotFitRule(requirement: id, problem: .repeated) }
-    if Set(all.map(\.check)).count > 1 {
-      throw .kindsDoNotFitRule(requirement: id, problem: .severalChecks)
-    }
     var coverage: String?
     if object["toolCoverage"] != nil && !(object["toolCoverage"] is NSNull) {
       coverage = try reader.text(object, "toolCoverage")
     }
-    if rule.check != nil && coverage == nil { throw .toolCoverageMissing(requirement: id) }
+    if rule.readsFindings && coverage == nil { throw .toolCoverageMissing(requirement: id) }
     return Requirement(
       id: id, aspect: aspect, title: title, testDepth: depth, rule: rule, toolCoverage: coverage)
   }

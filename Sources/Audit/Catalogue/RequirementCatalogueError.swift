@@ -1,7 +1,7 @@
 /// Why a catalogue was refused. Every case that can be in a requirement names it.
 public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
   public enum KindProblem: String, Sendable, Hashable {
-    case missing, unexpected, repeated, severalChecks
+    case missing, unexpected, repeated
   }
 
   case notJSON(String)
@@ -61,7 +61,6 @@ public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringCo
       case .missing: what = "its rule needs finding kinds that are not given"
       case .unexpected: what = "it lists finding kinds its rule does not read"
       case .repeated: what = "a finding kind is listed twice"
-      case .severalChecks: what = "its finding kinds belong to more than one check"
       }
       return "In requirement \(requirement), \(what)."
     case .toolCoverageMissing(let requirement):

@@ -16,22 +16,32 @@ public enum RequirementVerdict: Sendable, Hashable {
   }
 }
 
-/// How many connections the check behind a rule looked at, could not assess, and does not apply to.
+/// How many connections the checks behind a rule looked at, could not assess, and do not apply
+/// to. Each connection is counted once: behind a finding of any of the checks; else not assessed
+/// when any applicable check could not look at it; else looked at when any did; else not applicable.
 public struct CheckCoverageSummary: Sendable, Hashable {
-  public let check: FindingsCheck
-  /// Flows behind a finding of this check.
+  /// In the order they run; never empty.
+  public let checks: [FindingsCheck]
+  /// Flows behind a finding of these checks.
   public let flagged: Int
   public let satisfied: Int
   public let unassessed: Int
   public let notApplicable: Int
   public init(
-    check: FindingsCheck, flagged: Int, satisfied: Int, unassessed: Int, notApplicable: Int
+    checks: [FindingsCheck], flagged: Int, satisfied: Int, unassessed: Int, notApplicable: Int
   ) {
-    self.check = check
+    self.checks = checks
     self.flagged = flagged
     self.satisfied = satisfied
     self.unassessed = unassessed
     self.notApplicable = notApplicable
+  }
+  public init(
+    check: FindingsCheck, flagged: Int, satisfied: Int, unassessed: Int, notApplicable: Int
+  ) {
+    self.init(
+      checks: [check], flagged: flagged, satisfied: satisfied, unassessed: unassessed,
+      notApplicable: notApplicable)
   }
   public var lookedAt: Int { flagged + satisfied }
   public var total: Int { flagged + satisfied + unassessed + notApplicable }
@@ -42,7 +52,7 @@ public struct RequirementAssessment: Sendable, Hashable {
   public let verdict: RequirementVerdict
   public let contraryFindings: [Finding]
   public let supportingFindings: [Finding]
-  /// Of the check behind the rule; nil for a rule that reads no finding.
+  /// Of the checks behind the rule; nil for a rule that reads no finding.
   public let coverage: CheckCoverageSummary?
 }
 
@@ -68,9 +78,9 @@ public struct SessionAssessment: Sendable, Hashable {
       let rule = requirement.rule
       let contrary = findings.findings.filter { rule.contraryKinds.contains($0.kind) }
       let supporting = findings.findings.filter { rule.supportingKinds.contains($0.kind) }
-      let coverage = rule.check.map { findings.summary(of: $0) }
+      let coverage = rule.readsFindings ? findings.summary(of: rule.checks) : nil
       let verdict: RequirementVerdict
-      if rule.check == nil {
+      if !rule.readsFindings {
         verdict = .notAssessed(.outsideToolScope)
       } else if !contrary.isEmpty {
         verdict = .contradicted
@@ -87,32 +97,24 @@ public struct SessionAssessment: Sendable, Hashable {
 }
 
 extension SessionFindings {
-  public func summary(of check: FindingsCheck) -> CheckCoverageSummary {
-    let counts: (Int, Int, Int)
-    switch check {
-    case .tlsVersion:
-      counts = (
-        tlsVersion.satisfiedFlowIDs.count, tlsVersion.unassessedCount,
-        tlsVersion.notApplicableFlowIDs.count
-      )
-    case .encryption:
-      counts = (
-        encryption.satisfiedFlowIDs.count, encryption.unassessedCount,
-        encryption.notApplicableFlowIDs.count
-      )
-    case .host:
-      counts = (host.satisfiedFlowIDs.count, host.unassessedCount, host.notApplicableFlowIDs.count)
-    case .pinning:
-      counts = (
-        pinning.satisfiedFlowIDs.count, pinning.unassessedCount, pinning.notApplicableFlowIDs.count
-      )
-    case .consent:
-      counts = (
-        consent.satisfiedFlowIDs.count, consent.unassessedCount, consent.notApplicableFlowIDs.count
-      )
+  /// The coverage of one or more checks, each flow counted once (`CheckCoverageSummary`).
+  public func summary(of checks: [FindingsCheck]) -> CheckCoverageSummary {
+    var flagged = Set<Int64>()
+    var unassessed = Set<Int64>()
+    var satisfied = Set<Int64>()
+    for check in checks {
+      let coverage = coverage(of: check)
+      flagged.formUnion(flaggedFlowIDs(of: check))
+      unassessed.formUnion(coverage.unassessed.flatMap(\.flowIDs))
+      satisfied.formUnion(coverage.satisfiedFlowIDs)
     }
+    unassessed.subtract(flagged)
+    satisfied.subtract(flagged.union(unassessed))
     return CheckCoverageSummary(
-      check: check, flagged: flaggedFlowIDs(of: check).count,
-      satisfied: counts.0, unassessed: counts.1, notApplicable: counts.2)
+      checks: checks, flagged: flagged.count, satisfied: satisfied.count,
+      unassessed: unassessed.count,
+      notApplicable: flowIDs.count - flagged.count - unassessed.count - satisfied.count)
   }
+
+  public func summary(of check: FindingsCheck) -> CheckCoverageSummary { summary(of: [check]) }
 }

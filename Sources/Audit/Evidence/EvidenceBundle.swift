@@ -97,7 +97,7 @@ public struct EvidenceBundle: Sendable {
     baselineHosts = zip(findings, findingSubjects).map { finding, subject in
       guard let baseline else { return nil }
       var seen = Set<String>()
-      return ([FindingsPresentation.host(of: finding.evidence)].compactMap { $0 } + subject.names)
+      return ([finding.evidence.host].compactMap { $0 } + subject.names)
         .filter { baseline.contacted($0) && seen.insert($0.lowercased()).inserted }
     }
   }

@@ -69,8 +69,13 @@ extension EvidenceBundle {
       }
       var coverage: JSONValue = .null
       if let c = r.coverage {
+        // One check is named as a string, as before several could be cited; several as a list.
+        let checks: (String, JSONValue) =
+          c.checks.count == 1
+          ? ("check", .string(c.checks[0].rawValue))
+          : ("checks", .strings(c.checks.map(\.rawValue)))
         coverage = .object([
-          "check": .string(c.check.rawValue), "flagged": .int(c.flagged),
+          checks.0: checks.1, "flagged": .int(c.flagged),
           "satisfied": .int(c.satisfied),
           "notAssessed": .int(c.unassessed), "notApplicable": .int(c.notApplicable),
         ])

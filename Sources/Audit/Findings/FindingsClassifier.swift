@@ -2,14 +2,24 @@
 public struct SessionFindings: Sendable, Hashable {
   /// In the order things happened: a finding is placed where its first flow began.
   public let findings: [Finding]
-  public let tlsVersion: CheckCoverage<TLSVersionGap>
-  public let encryption: CheckCoverage<EncryptionGap>
-  public let host: CheckCoverage<HostGap>
-  /// `satisfiedFlowIDs` is always empty: both outcomes are findings.
-  public let pinning: CheckCoverage<PinningGap>
-  public let consent: CheckCoverage<ConsentGap>
   /// Every flow classified, in the order they happened.
   public let flowIDs: [Int64]
+  /// Each check's coverage, by check; `FindingsCheck.allCases` orders them.
+  private let coverages: [FindingsCheck: CheckCoverage<AnyCheckGap>]
+
+  public init(
+    findings: [Finding], flowIDs: [Int64], coverages: [FindingsCheck: CheckCoverage<AnyCheckGap>]
+  ) {
+    self.findings = findings
+    self.flowIDs = flowIDs
+    self.coverages = coverages
+  }
+
+  /// How far a check got; empty for a check that did not run.
+  public func coverage(of check: FindingsCheck) -> CheckCoverage<AnyCheckGap> {
+    coverages[check]
+      ?? CheckCoverage(satisfiedFlowIDs: [], unassessed: [], notApplicableFlowIDs: [])
+  }
 
   /// The flows behind a finding of the check, in the order they happened.
   public func flaggedFlowIDs(of check: FindingsCheck) -> [Int64] {
@@ -18,58 +28,33 @@ public struct SessionFindings: Sendable, Hashable {
   }
 }
 
-/// Turns a session's flows into what they prove. Pure: it decides no verdict.
+/// Turns a session's flows into what they prove: every check of `FindingsChecks` on every flow.
+/// Pure: it decides no verdict.
 public enum FindingsClassifier {
   public static func classify(
     flows: [StoredFlow], project: AuditProject, session: AuditSession,
     markers: [SessionMarker], policy: FindingsPolicy
   ) -> SessionFindings {
     let ordered = flows.inSessionOrder()
+    let context = CheckContext(
+      project: project, session: session, markers: markers, policy: policy)
+    let checks = FindingsChecks.all
     var findings = FindingAccumulator()
-    var tls = CoverageAccumulator<TLSVersionGap>()
-    var encryption = CoverageAccumulator<EncryptionGap>()
-    var host = CoverageAccumulator<HostGap>()
-    var pinning = CoverageAccumulator<PinningGap>()
-    var consent = CoverageAccumulator<ConsentGap>()
-    let interval = ConsentInterval(markers: markers)
-
+    var coverage = Array(repeating: CoverageAccumulator(), count: checks.count)
     for flow in ordered {
-      let id = flow.id
-      switch TLSVersionAssessment(of: flow, minimum: policy.minimumTLSVersion) {
-      case .weak(let observation): findings.add(.weakTLSVersion(observation), id)
-      case .acceptable: tls.satisfied.append(id)
-      case .notAssessed(let gap): tls.unassessed(gap, id)
-      case .notApplicable: tls.notApplicable.append(id)
-      }
-      switch EncryptionAssessment(of: flow) {
-      case .cleartext(let proto): findings.add(.cleartextTraffic(proto), id)
-      case .encrypted: encryption.satisfied.append(id)
-      case .notAssessed(let gap): encryption.unassessed(gap, id)
-      case .notApplicable: encryption.notApplicable.append(id)
-      }
-      switch HostAssessment(of: flow, project: project) {
-      case .notInAllowlist(let name): findings.add(.hostNotInAllowlist(host: name), id)
-      case .unnamed(let reason): findings.add(.unnamedFlow(reason), id)
-      case .allowed: host.satisfied.append(id)
-      case .notAssessed(let gap): host.unassessed(gap, id)
-      }
-      switch PinningAssessment(of: flow, conditions: session.inspection) {
-      case .absent(let name): findings.add(.pinningAbsent(host: name), id)
-      case .observed(let name): findings.add(.pinningObserved(host: name), id)
-      case .notAssessed(let gap): pinning.unassessed(gap, id)
-      case .notApplicable: pinning.notApplicable.append(id)
-      }
-      switch ConsentAssessment(of: flow, sessionKind: session.kind, consent: interval) {
-      case .beforeConsent: findings.add(.activityBeforeConsent, id)
-      case .afterConsent: consent.satisfied.append(id)
-      case .notAssessed(let gap): consent.unassessed(gap, id)
-      case .notApplicable: consent.notApplicable.append(id)
+      for (index, check) in checks.enumerated() {
+        switch check.outcome(of: flow, in: context) {
+        case .finding(let evidence): findings.add(evidence, flow.id)
+        case .satisfied: coverage[index].satisfied.append(flow.id)
+        case .notAssessed(let gap): coverage[index].unassessed(gap, flow.id)
+        case .notApplicable: coverage[index].notApplicable.append(flow.id)
+        }
       }
     }
     return SessionFindings(
-      findings: findings.findings, tlsVersion: tls.coverage, encryption: encryption.coverage,
-      host: host.coverage, pinning: pinning.coverage, consent: consent.coverage,
-      flowIDs: ordered.map(\.id))
+      findings: findings.findings, flowIDs: ordered.map(\.id),
+      coverages: Dictionary(
+        uniqueKeysWithValues: zip(checks, coverage).map { ($0.check, $1.coverage) }))
   }
 }
 
@@ -85,18 +70,18 @@ private struct FindingAccumulator {
   var findings: [Finding] { order.map { Finding(evidence: $0, flowIDs: flows[$0]!) } }
 }
 
-private struct CoverageAccumulator<Gap: Sendable & Hashable> {
+private struct CoverageAccumulator {
   var satisfied: [Int64] = []
   var notApplicable: [Int64] = []
-  private var gaps: [Gap] = []
-  private var gapFlows: [Gap: [Int64]] = [:]
+  private var gaps: [AnyCheckGap] = []
+  private var gapFlows: [AnyCheckGap: [Int64]] = [:]
 
-  mutating func unassessed(_ gap: Gap, _ flow: Int64) {
+  mutating func unassessed(_ gap: AnyCheckGap, _ flow: Int64) {
     if gapFlows[gap] == nil { gaps.append(gap) }
     gapFlows[gap, default: []].append(flow)
   }
 
-  var coverage: CheckCoverage<Gap> {
+  var coverage: CheckCoverage<AnyCheckGap> {
     CheckCoverage(
       satisfiedFlowIDs: satisfied,
       unassessed: gaps.map { UnassessedFlows(gap: $0, flowIDs: gapFlows[$0]!) },

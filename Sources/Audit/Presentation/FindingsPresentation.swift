@@ -10,43 +10,6 @@ public enum FindingsPresentation {
     findings.compactMap { finding in all.firstIndex(of: finding).map(identifier) }
   }
 
-  /// What a finding is stated about: the host, or the version with where it was read.
-  public static func subject(of evidence: FindingEvidence) -> String? {
-    switch evidence {
-    case .weakTLSVersion(let observation):
-      return "\(observation.version.name), \(basisName(observation.basis))"
-    case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
-      return host
-    case .cleartextTraffic, .unnamedFlow, .activityBeforeConsent: return nil
-    }
-  }
-
-  /// The host a finding is about, when it is about one.
-  public static func host(of evidence: FindingEvidence) -> String? {
-    switch evidence {
-    case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
-      return host
-    default: return nil
-    }
-  }
-
-  /// Where a version was read, under a column headed "Read from".
-  public static func basisShortName(_ basis: TLSVersionBasis) -> String {
-    switch basis {
-    case .serverHello: return "the ServerHello"
-    case .upstreamConnection: return "the tunnel's connection"
-    case .quic: return "the server's QUIC version"
-    }
-  }
-
-  public static func basisName(_ basis: TLSVersionBasis) -> String {
-    switch basis {
-    case .serverHello: return "read from the ServerHello"
-    case .upstreamConnection: return "read from the tunnel's own connection"
-    case .quic: return "read from the server's QUIC version"
-    }
-  }
-
   public static func flowList(_ ids: [Int64]) -> String {
     ids.map(String.init).joined(separator: ", ")
   }
@@ -71,7 +34,7 @@ public enum FindingsPresentation {
       if let coverage = r.requirement.toolCoverage {
         out += "      What the tool looks at: \(coverage)\n"
       }
-      if r.requirement.rule.check != nil {
+      if r.requirement.rule.readsFindings {
         let against = identifiers(of: r.contraryFindings, in: findings)
         out += "      Against it: \(against.isEmpty ? "none" : against.joined(separator: ", "))\n"
         if !r.requirement.rule.supportingKinds.isEmpty {
@@ -82,7 +45,7 @@ public enum FindingsPresentation {
       }
       if let c = r.coverage {
         out +=
-          "      The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable)).\n"
+          "      The \(EvidenceWording.checksNoun(c.checks)) looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable)).\n"
       }
     }
 
@@ -91,7 +54,7 @@ public enum FindingsPresentation {
     for (index, finding) in findings.enumerated() {
       out +=
         "  \(identifier(index))  \(TerminalText.inline(EvidenceWording.statement(of: finding.evidence, minimum: minimum)))\n"
-      if let subject = subject(of: finding.evidence) {
+      if let subject = EvidenceWording.subject(of: finding.evidence) {
         out += "      \(TerminalText.inline(subject))\n"
       }
       out +=
@@ -111,26 +74,18 @@ public enum FindingsPresentation {
     return out
   }
 
+  /// A finding's evidence as findings.json writes it: the same keys for every kind.
   public static func evidenceJSON(_ evidence: FindingEvidence) -> [String: JSONValue] {
-    var object: [String: JSONValue] = [
-      "kind": .string(evidence.kind.rawValue), "host": .null, "tls": .null, "reason": .null,
+    [
+      "kind": .string(evidence.kind.rawValue), "host": .optional(evidence.host),
+      "tls": evidence.tls.map { o in
+        .object([
+          "version": .string(o.version.name), "versionValue": .int(o.version.rawValue),
+          "source": .string(o.basis.rawValue),
+        ])
+      } ?? .null,
+      "reason": .optional(evidence.reason),
     ]
-    switch evidence {
-    case .weakTLSVersion(let o):
-      object["tls"] = .object([
-        "version": .string(o.version.name), "versionValue": .int(o.version.rawValue),
-        "source": .string(o.basis.rawValue),
-      ])
-    case .hostNotInAllowlist(let host), .pinningAbsent(let host), .pinningObserved(let host):
-      object["host"] = .string(host)
-    case .unnamedFlow(let reason):
-      object["reason"] = .string(reason.rawValue)
-    case .cleartextTraffic(let proto):
-      object["reason"] = .string(proto.rawValue)
-    case .activityBeforeConsent:
-      break
-    }
-    return object
   }
 
   public static func json(_ assessment: SessionAssessment, session: SessionOverview) -> JSONValue {

@@ -58,17 +58,7 @@ public enum EvidenceReportWording {
   /// What a finding states, in a few words: a group's heading, a key finding's line. One for
   /// each statement, so that no two groups share a heading.
   public static func shortStatement(_ evidence: FindingEvidence) -> String {
-    switch evidence {
-    case .weakTLSVersion: return "TLS below the minimum"
-    case .cleartextTraffic: return "Unencrypted traffic"
-    case .hostNotInAllowlist: return "Hosts outside the allowlist"
-    case .unnamedFlow(.noClientHelloRead): return "Without a host name: no ClientHello read"
-    case .unnamedFlow(.serverNameNotAnnounced): return "Without a host name: none announced"
-    case .unnamedFlow(.encryptedClientHello): return "Without a host name: Encrypted Client Hello"
-    case .pinningAbsent: return "The local CA's certificate accepted"
-    case .pinningObserved: return "The local CA's certificate refused"
-    case .activityBeforeConsent: return "Connections before consent"
-    }
+    EvidenceWording.shortStatement(evidence)
   }
 
   /// A group of findings' heading: what they are, and how many.
@@ -151,7 +141,7 @@ public enum EvidenceReportWording {
   }
 
   public static func coverage(_ c: CheckCoverageSummary) -> String {
-    "The \(EvidenceWording.checkNoun(c.check)) check looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable))."
+    "The \(EvidenceWording.checksNoun(c.checks)) looked at \(AuditPresentation.count(c.lookedAt, "connection")), could not assess \(AuditPresentation.grouped(c.unassessed)) and does not apply to \(AuditPresentation.grouped(c.notApplicable))."
   }
 }
 
@@ -239,7 +229,7 @@ struct EvidenceReportContent {
             let indices = cited.compactMap { findingIndex[$0] }
             let flows = Set(cited.flatMap(\.flowIDs))
             let hosts = Set(indices.flatMap { bundle.findingSubjects[$0].names })
-            let counted = r.requirement.rule.check != nil
+            let counted = r.requirement.rule.readsFindings
             return [
               EvidenceReportCell(
                 r.requirement.id, style: .literal,
@@ -402,7 +392,7 @@ struct EvidenceReportContent {
   /// line a finding.
   func subject(_ index: Int, compact: Bool = false) -> EvidenceReportCell {
     let finding = bundle.findings[index]
-    let stated = FindingsPresentation.subject(of: finding.evidence)
+    let stated = EvidenceWording.subject(of: finding.evidence)
     let names = bundle.findingSubjects[index].names
     // The protocol and port its connections share, beside a host name (an unnamed connection's
     // two ends carry their ports already).
@@ -526,7 +516,7 @@ struct EvidenceReportContent {
         facts.append(EvidenceReportFact("Connections", EvidenceReportWording.coverage(c)))
       }
       blocks.append(.facts(facts))
-      guard r.requirement.rule.check != nil else { continue }
+      guard r.requirement.rule.readsFindings else { continue }
       if r.contraryFindings.isEmpty {
         blocks.append(.paragraph(EvidenceReportWording.noneAgainst))
       } else {
@@ -703,7 +693,7 @@ struct EvidenceReportContent {
                 reading.version < bundle.minimum
                   ? EvidenceReportWording.belowMinimum(reading.version, bundle.minimum)
                   : reading.version.name),
-              EvidenceReportCell(FindingsPresentation.basisShortName(reading.basis)),
+              EvidenceReportCell(TLSVersionWording.basisShortName(reading.basis)),
               EvidenceReportCell(AuditPresentation.grouped(reading.connections)),
             ]
           }, title: EvidenceReportSectionKind.tlsReadings.title))
