@@ -162,7 +162,7 @@ public struct ClientTLSOffer: Sendable, Hashable {
 public enum TLSReadingSource: Int, Sendable, Hashable {
   /// The server's answer to the app, read from the app's own connection.
   case serverHello = 1
-  /// The answer to the tunnel's own connection to the server, opened to inspect the traffic.
+  /// The answer to the inspecting proxy's own connection to the server.
   case upstreamConnection = 2
   public var name: String { self == .serverHello ? "serverHello" : "upstreamConnection" }
 }
@@ -226,7 +226,7 @@ public enum CertificateVisibility: Sendable, Hashable {
   case notSent(CertificateAbsence)
   /// TLS 1.3 encrypts it.
   case encryptedInHandshake
-  /// The inspecting tunnel showed the app its own certificate.
+  /// The inspecting proxy showed the app its own certificate.
   case replacedByInspection
   /// No handshake completed.
   case noNegotiation

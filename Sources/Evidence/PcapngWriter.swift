@@ -44,7 +44,7 @@ enum PcapngBlocks {
     body.appendInteger(UInt16(101), endianness: .little)
     body.appendInteger(UInt16(0), endianness: .little)
     body.appendInteger(snaplen, endianness: .little)
-    body.append(option(2, Data("tunnel".utf8)))
+    body.append(option(2, Data("session".utf8)))
     body.append(option(9, Data([6])))  // microseconds
     body.append(endOfOptions)
     return block(0x0000_0001, body)

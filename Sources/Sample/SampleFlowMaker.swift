@@ -87,7 +87,7 @@ struct SampleFlowMaker {
     case serverHello(
       TLSProtocolVersion, cipher: UInt16 = 0x1301, hrr: Bool = false, certificate: [Data]? = nil)
     case alert(UInt8)
-    /// The version was read from the tunnel's own connection: the app's connection shows a TLS 1.3 answer.
+    /// The version was read from the inspecting proxy's own connection: the app's connection shows a TLS 1.3 answer.
     case upstream(TLSProtocolVersion)
     case nothing
   }
@@ -166,7 +166,7 @@ struct SampleFlowMaker {
     return SampleFlow(flow: flow, device: device, start: start, packets: packets)
   }
 
-  /// A TCP connection whose bytes were not read by the tunnel (no opening, no readings).
+  /// A TCP connection whose bytes were not read by the recorder (no opening, no readings).
   mutating func unreadTCP(name: String?, dns: String? = nil, start: Date, port: UInt16 = 443)
     -> SampleFlow
   {

@@ -165,7 +165,7 @@ final class ReleaseDiffTests: XCTestCase {
       later: [flow(3, sni: "a.example.com", version: .tls12)])
     XCTAssertEqual(
       d.domainsInBoth.first?.status,
-      .inBoth(app: .same([.tls12]), tunnel: .notCompared(.notReadInLaterSession)))
+      .inBoth(app: .same([.tls12]), proxy: .notCompared(.notReadInLaterSession)))
     XCTAssertFalse(d.domainsInBoth[0].hasTLSChange)
   }
   func testACandidateOnEitherSideIsUndeterminedWithHowItStandsOnEach() throws {
@@ -190,7 +190,7 @@ final class ReleaseDiffTests: XCTestCase {
       down.domainsWithTLSChange.first?.status,
       .inBoth(
         app: .different(earlier: [.tls13], later: [.tls12], floor: .lowered),
-        tunnel: .notCompared(.notReadInEitherSession)))
+        proxy: .notCompared(.notReadInEitherSession)))
     let up = try diff(
       earlier: [flow(1, sni: "a.example.com", version: .tls12, source: .upstreamConnection)],
       later: [flow(2, sni: "a.example.com", version: .tls13, source: .upstreamConnection)])
@@ -198,7 +198,7 @@ final class ReleaseDiffTests: XCTestCase {
       up.domainsWithTLSChange.first?.status,
       .inBoth(
         app: .notCompared(.notReadInEitherSession),
-        tunnel: .different(earlier: [.tls12], later: [.tls13], floor: .raised)))
+        proxy: .different(earlier: [.tls12], later: [.tls13], floor: .raised)))
   }
   func testAHeldFloorAndAnUnorderedVersionAreToldApart() throws {
     let held = try diff(
@@ -211,7 +211,7 @@ final class ReleaseDiffTests: XCTestCase {
       held.domainsInBoth.first?.status,
       .inBoth(
         app: .different(earlier: [.tls12], later: [.tls12, .tls13], floor: .held),
-        tunnel: .notCompared(.notReadInEitherSession)))
+        proxy: .notCompared(.notReadInEitherSession)))
     let odd = TLSProtocolVersion(rawValue: 0x7f1c)
     let unordered = try diff(
       earlier: [flow(1, sni: "a.example.com", version: .tls12)],
@@ -220,7 +220,7 @@ final class ReleaseDiffTests: XCTestCase {
       unordered.domainsInBoth.first?.status,
       .inBoth(
         app: .different(earlier: [.tls12], later: [odd], floor: .notOrdered),
-        tunnel: .notCompared(.notReadInEitherSession)))
+        proxy: .notCompared(.notReadInEitherSession)))
   }
   func testAVersionNotReadOnOneSideIsNotCompared() throws {
     let d = try diff(
@@ -229,7 +229,7 @@ final class ReleaseDiffTests: XCTestCase {
     XCTAssertEqual(
       d.domainsInBoth.first?.status,
       .inBoth(
-        app: .notCompared(.notReadInEarlierSession), tunnel: .notCompared(.notReadInEitherSession)))
+        app: .notCompared(.notReadInEarlierSession), proxy: .notCompared(.notReadInEitherSession)))
   }
   func testACandidateFlowsVersionIsNotCompared() throws {
     let d = try diff(
@@ -240,7 +240,7 @@ final class ReleaseDiffTests: XCTestCase {
       ])
     XCTAssertEqual(
       d.domainsInBoth.first?.status,
-      .inBoth(app: .same([.tls13]), tunnel: .notCompared(.notReadInEitherSession)))
+      .inBoth(app: .same([.tls13]), proxy: .notCompared(.notReadInEitherSession)))
   }
   func testAnEmptyAllowlistMarksNothing() throws {
     let bare = AuditProject(

@@ -226,8 +226,8 @@ final class SampleStoreTests: XCTestCase {
     var gaps = Set<String>()
     var negotiators = Set<String>()
     for domain in diff.domainsInBoth {
-      guard case .inBoth(let app, let tunnel) = domain.status else { continue }
-      for (name, comparison) in [("app", app), ("tunnel", tunnel)] {
+      guard case .inBoth(let app, let proxy) = domain.status else { continue }
+      for (name, comparison) in [("app", app), ("proxy", proxy)] {
         switch comparison {
         case .same: floors.insert("same")
         case .different(_, _, let floor):
@@ -240,7 +240,7 @@ final class SampleStoreTests: XCTestCase {
     XCTAssertEqual(floors, ["same", "lowered", "raised", "held", "notOrdered"])
     XCTAssertEqual(
       gaps, ["notReadInEarlierSession", "notReadInLaterSession", "notReadInEitherSession"])
-    XCTAssertEqual(negotiators, ["app", "tunnel"])
+    XCTAssertEqual(negotiators, ["app", "proxy"])
   }
 
   func testTheCaptureHoldsEveryKindOfPacketTheBundleMustAccountFor() throws {

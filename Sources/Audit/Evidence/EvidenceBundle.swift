@@ -183,14 +183,14 @@ public struct EvidenceBundle: Sendable {
 /// The notes a bundle carries about itself, quoted by the screen and the report as written.
 public enum EvidenceNotes {
   public static let attribution =
-    "The tunnel sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it; what separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the device made during the session, not necessarily one the app made."
+    "The recorder sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it. What separates the audited app's traffic from the rest is the baseline: a session recorded on the same device without the app, whose hosts the app's session can be compared with. A connection listed here is one the device made during the session, not necessarily one the app made."
 
-  /// How the session's connections are attributed: a recorded session's as the tunnel tags
+  /// How the session's connections are attributed: a recorded session's as the recorder tags
   /// them, an imported one's as the capture saw them (of any device on its interface).
   public static func attribution(for session: AuditSession) -> String {
     guard let source = session.source else { return attribution }
     return
-      "This session was imported from a capture file (\(source.fileName)). A capture sees packets, not apps: the session holds every connection the capture saw on the interface it was taken on, whichever device on it and whichever app made it; which end of each is the device was inferred or given at the import, not observed. What separates the audited app's traffic from the rest is the baseline recorded without it (ADR 0008). A connection listed here is one the capture saw during the session, not necessarily one the app made."
+      "This session was imported from a capture file (\(source.fileName)). A capture sees packets, not apps: the session holds every connection the capture saw on the interface it was taken on, whichever device on it and whichever app made it; which end of each is the device was inferred or given at the import, not observed. What separates the audited app's traffic from the rest is the baseline: a session recorded on the same device without the app, whose hosts the app's session can be compared with. A connection listed here is one the capture saw during the session, not necessarily one the app made."
   }
 
   /// What recorded the session's traffic: tunnelvision, or the application that wrote the

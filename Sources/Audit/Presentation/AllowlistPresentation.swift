@@ -34,5 +34,5 @@ public enum AllowlistPresentation {
   }
 
   public static let bundleIdentifierCaveat =
-    "The bundle identifier does not filter traffic. The tunnel sees packets, not apps: what separates this app's traffic is the baseline."
+    "The bundle identifier does not filter traffic. The recorder sees packets, not apps: what separates this app's traffic is the baseline."
 }

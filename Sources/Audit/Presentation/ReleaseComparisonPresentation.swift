@@ -31,7 +31,7 @@ public enum ReleaseComparisonPresentation {
   static func negotiatorPhrase(_ negotiator: TLSNegotiator) -> String {
     negotiator == .app
       ? "negotiated by the app"
-      : "read from the connection the tunnel opened to inspect the traffic, which is not what the app negotiated"
+      : "read from the connection the inspecting proxy opened to the server, which is not what the app negotiated"
   }
 
   /// One line per negotiator whose versions differ.
@@ -39,8 +39,8 @@ public enum ReleaseComparisonPresentation {
     negotiator: TLSNegotiator, earlier: [TLSProtocolVersion], later: [TLSProtocolVersion],
     floor: TLSFloorShift
   )] {
-    guard case .inBoth(let app, let tunnel) = domain.status else { return [] }
-    return [(TLSNegotiator.app, app), (.tunnel, tunnel)].compactMap { negotiator, comparison in
+    guard case .inBoth(let app, let proxy) = domain.status else { return [] }
+    return [(TLSNegotiator.app, app), (.proxy, proxy)].compactMap { negotiator, comparison in
       guard case .different(let earlier, let later, let floor) = comparison else { return nil }
       return (negotiator, earlier, later, floor)
     }
@@ -164,9 +164,9 @@ public enum ReleaseComparisonPresentation {
       switch d.status {
       case .new: object["status"] = .string("new")
       case .gone: object["status"] = .string("gone")
-      case .inBoth(let app, let tunnel):
+      case .inBoth(let app, let proxy):
         object["status"] = .string("inBoth")
-        object["tls"] = .object(["app": comparisonJSON(app), "tunnel": comparisonJSON(tunnel)])
+        object["tls"] = .object(["app": comparisonJSON(app), "proxy": comparisonJSON(proxy)])
       case .undetermined(let e, let l):
         object["status"] = .string("undetermined")
         object["presence"] = .object(["earlier": .string(e.rawValue), "later": .string(l.rawValue)])

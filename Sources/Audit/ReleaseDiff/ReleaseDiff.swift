@@ -63,7 +63,7 @@ public enum DomainPresence: String, Sendable, Hashable { case absent, candidateO
 public enum DomainStatus: Sendable, Hashable {
   case new
   case gone
-  case inBoth(app: TLSVersionComparison, tunnel: TLSVersionComparison)
+  case inBoth(app: TLSVersionComparison, proxy: TLSVersionComparison)
   case undetermined(earlier: DomainPresence, later: DomainPresence)
 }
 
@@ -91,15 +91,15 @@ public struct DomainComparison: Sendable, Hashable {
         app: TLSVersionComparison(
           earlier: earlier!.versions(negotiatedBy: .app), later: later!.versions(negotiatedBy: .app)
         ),
-        tunnel: TLSVersionComparison(
-          earlier: earlier!.versions(negotiatedBy: .tunnel),
-          later: later!.versions(negotiatedBy: .tunnel)))
+        proxy: TLSVersionComparison(
+          earlier: earlier!.versions(negotiatedBy: .proxy),
+          later: later!.versions(negotiatedBy: .proxy)))
     default: return .undetermined(earlier: before, later: after)
     }
   }
 
   public var hasTLSChange: Bool {
-    if case .inBoth(let app, let tunnel) = status { return app.isDifferent || tunnel.isDifferent }
+    if case .inBoth(let app, let proxy) = status { return app.isDifferent || proxy.isDifferent }
     return false
   }
 }

@@ -1,9 +1,9 @@
-/// Who negotiated a TLS version: the app on its own connection, or the tunnel on the
-/// connection it opened to inspect the traffic.
+/// Who negotiated a TLS version: the app on its own connection, or the inspecting proxy on the
+/// connection it opened to the server.
 public enum TLSNegotiator: String, Sendable, Hashable, CaseIterable {
-  case app, tunnel
+  case app, proxy
 
-  public init(_ basis: TLSVersionBasis) { self = basis == .upstreamConnection ? .tunnel : .app }
+  public init(_ basis: TLSVersionBasis) { self = basis == .upstreamConnection ? .proxy : .app }
 }
 
 /// A TLS version read in a domain's flows, with where it was read and in which flows.

@@ -7,12 +7,13 @@ public enum TLSVersionWording: CheckWording {
     let base = "A server negotiated a TLS version below the catalogue's minimum, \(minimum.name)."
     return evidence.tls?.basis == .upstreamConnection
       ? base
-        + " It was negotiated with the tunnel's own connection to the server, not with the app."
+        + " It was negotiated with the inspecting proxy's own connection to the server, not with the app."
       : base
   }
 
   public static func shortStatement(_ evidence: FindingEvidence) -> String {
-    "TLS below the minimum"
+    evidence.tls?.basis == .upstreamConnection
+      ? "TLS below the minimum, on the proxy's connection" : "TLS below the minimum"
   }
 
   public static func subject(_ evidence: FindingEvidence) -> String? {
@@ -23,7 +24,7 @@ public enum TLSVersionWording: CheckWording {
   public static func basisShortName(_ basis: TLSVersionBasis) -> String {
     switch basis {
     case .serverHello: return "the ServerHello"
-    case .upstreamConnection: return "the tunnel's connection"
+    case .upstreamConnection: return "the proxy's connection"
     case .quic: return "the server's QUIC version"
     }
   }
@@ -31,7 +32,7 @@ public enum TLSVersionWording: CheckWording {
   public static func basisName(_ basis: TLSVersionBasis) -> String {
     switch basis {
     case .serverHello: return "read from the ServerHello"
-    case .upstreamConnection: return "read from the tunnel's own connection"
+    case .upstreamConnection: return "read from the inspecting proxy's own connection"
     case .quic: return "read from the server's QUIC version"
     }
   }
@@ -39,7 +40,8 @@ public enum TLSVersionWording: CheckWording {
   public static func reason(_ gap: TLSVersionGap) -> String {
     switch gap {
     case .appNegotiationNotObserved(let offer):
-      let head = "The version was read only from the tunnel's own connection to the server"
+      let head =
+        "The version was read only from the inspecting proxy's own connection to the server"
       switch offer {
       case .clientHelloNotRead: return head + ", and the app's ClientHello was not read."
       case .versionsNotListed:
