@@ -167,12 +167,46 @@ public enum TLSReadingSource: Int, Sendable, Hashable {
   public var name: String { self == .serverHello ? "serverHello" : "upstreamConnection" }
 }
 
-public enum ServerTLSAnswer: Sendable, Hashable {
-  case negotiated(
+/// What a server's hello settled. A new reading of the handshake is a field here; no `case`
+/// pattern names the fields.
+public struct ServerTLSHandshake: Sendable, Hashable {
+  public var version: TLSProtocolVersion
+  public var cipherSuite: UInt16
+  /// Read from a HelloRetryRequest, the ServerHello not seen.
+  public var fromHelloRetryRequest: Bool
+  public var source: TLSReadingSource
+
+  public init(
     version: TLSProtocolVersion, cipherSuite: UInt16, fromHelloRetryRequest: Bool,
-    source: TLSReadingSource)
+    source: TLSReadingSource
+  ) {
+    self.version = version
+    self.cipherSuite = cipherSuite
+    self.fromHelloRetryRequest = fromHelloRetryRequest
+    self.source = source
+  }
+}
+
+public enum ServerTLSAnswer: Sendable, Hashable {
+  case negotiated(ServerTLSHandshake)
   /// An alert instead of a ServerHello.
   case refused(alert: UInt8)
+
+  public static func negotiated(
+    version: TLSProtocolVersion, cipherSuite: UInt16, fromHelloRetryRequest: Bool,
+    source: TLSReadingSource
+  ) -> ServerTLSAnswer {
+    .negotiated(
+      ServerTLSHandshake(
+        version: version, cipherSuite: cipherSuite, fromHelloRetryRequest: fromHelloRetryRequest,
+        source: source))
+  }
+
+  /// The handshake, when the server negotiated one.
+  public var handshake: ServerTLSHandshake? {
+    if case .negotiated(let handshake) = self { return handshake }
+    return nil
+  }
 }
 
 public struct QUICReading: Sendable, Hashable {
@@ -220,9 +254,21 @@ public enum CertificateAbsence: Int, Sendable, Hashable, CaseIterable {
   }
 }
 
+/// The certificates a server sent in the clear.
+public struct PresentedCertificates: Sendable, Hashable {
+  /// DER, leaf first, as sent (possibly empty when only the completeness was stored).
+  public var chain: [Data]
+  /// Whether the chain was read whole.
+  public var chainIsComplete: Bool
+  public init(chain: [Data], chainIsComplete: Bool) {
+    self.chain = chain
+    self.chainIsComplete = chainIsComplete
+  }
+}
+
 /// Whether the server certificate could be seen, and if not why.
 public enum CertificateVisibility: Sendable, Hashable {
-  case presented(chain: [Data], chainIsComplete: Bool)
+  case presented(PresentedCertificates)
   case notSent(CertificateAbsence)
   /// TLS 1.3 encrypts it.
   case encryptedInHandshake
@@ -231,6 +277,16 @@ public enum CertificateVisibility: Sendable, Hashable {
   /// No handshake completed.
   case noNegotiation
   case notRead
+
+  public static func presented(chain: [Data], chainIsComplete: Bool) -> CertificateVisibility {
+    .presented(PresentedCertificates(chain: chain, chainIsComplete: chainIsComplete))
+  }
+
+  /// The certificates, when the server sent them in the clear.
+  public var presented: PresentedCertificates? {
+    if case .presented(let certificates) = self { return certificates }
+    return nil
+  }
 
   public var name: String {
     switch self {

@@ -36,12 +36,12 @@ enum FlowRow {
     }
     switch flow.serverTLS {
     case nil: break
-    case .negotiated(let version, let cipher, let hrr, let source)?:
+    case .negotiated(let handshake)?:
       row[.serverAnswer] = .integer(1)
-      row[.serverVersion] = .int(version.rawValue)
-      row[.serverCipher] = .int(cipher)
-      row[.serverFromHrr] = .bool(hrr)
-      row[.serverSource] = .int(source.rawValue)
+      row[.serverVersion] = .int(handshake.version.rawValue)
+      row[.serverCipher] = .int(handshake.cipherSuite)
+      row[.serverFromHrr] = .bool(handshake.fromHelloRetryRequest)
+      row[.serverSource] = .int(handshake.source.rawValue)
     case .refused(let alert)?:
       row[.serverAnswer] = .integer(2)
       row[.serverAlert] = .int(alert)
@@ -50,9 +50,9 @@ enum FlowRow {
     row[.quicEnd] = .int(flow.quic?.end.rawValue)
     switch flow.serverCertificate {
     case .notRead: row[.certVisibility] = .integer(0)
-    case .presented(_, let complete):
+    case .presented(let certificates):
       row[.certVisibility] = .integer(1)
-      row[.certChainComplete] = .bool(complete)
+      row[.certChainComplete] = .bool(certificates.chainIsComplete)
     case .notSent(let absence):
       row[.certVisibility] = .integer(2)
       row[.certAbsence] = .int(absence.rawValue)

@@ -104,8 +104,8 @@ extension FlowStore {
         id = flow.id
         try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
       }
-      if case .presented(let chain, _) = flow.serverCertificate {
-        for (position, der) in chain.enumerated() {
+      if let certificates = flow.serverCertificate.presented {
+        for (position, der) in certificates.chain.enumerated() {
           try db.run(
             "INSERT INTO flow_certificates (flow_id, position, der) VALUES (?, ?, ?)",
             [.integer(id), .int(position), .blob(der)])
@@ -170,7 +170,7 @@ extension FlowStore {
         namesChecked = true
       }
       var flow = FlowRow.flow(from: row, sharing: shared)
-      if case .presented(_, let complete) = flow.serverCertificate {
+      if let complete = flow.serverCertificate.presented?.chainIsComplete {
         let chain = try db.rows(
           "SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position",
           [.integer(flow.id)]

@@ -174,7 +174,7 @@ struct CaptureAnalyser {
       // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
       if let answer = flow.answer {
         var settled = !flow.chain.isEmpty || flow.resumed
-        if case .hello(let version, _, let retry, _) = answer, version >= .tls13, !retry {
+        if let hello = answer.hello, hello.version >= .tls13, !hello.isRetry {
           settled = true
         }
         if case .alert = answer { settled = true }
@@ -199,14 +199,13 @@ struct CaptureAnalyser {
       var retry = false
       var answer: ServerAnswerReading?
       for (type, body) in messages {
-        if type == 2,
-          case .hello(let v, let c, let r, let session)? = TLSHandshakeReader.serverHello(body)
-        {
-          if r {
+        if type == 2, var hello = TLSHandshakeReader.serverHello(body) {
+          if hello.isRetry {
             retry = true
-            answer = answer ?? .hello(version: v, cipher: c, retry: true)
+            hello.sessionID = []
+            answer = answer ?? .hello(hello)
           } else {
-            answer = .hello(version: v, cipher: c, retry: false, sessionID: session)
+            answer = .hello(hello)
           }
         }
         if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
@@ -216,8 +215,8 @@ struct CaptureAnalyser {
         flow.answer = answer
         // Below TLS 1.3 a server that echoes the session id the client offered resumes that
         // session (RFC 5246 § 7.4.1.3): it sends no certificate. TLS 1.3 echoes it always.
-        if case .hello(let version, _, false, let session) = answer, version < .tls13,
-          !session.isEmpty, session == flow.clientHello?.sessionID
+        if let hello = answer.hello, !hello.isRetry, hello.version < .tls13,
+          !hello.sessionID.isEmpty, hello.sessionID == flow.clientHello?.sessionID
         {
           flow.resumed = true
         }
@@ -272,7 +271,7 @@ struct CaptureAnalyser {
         if let hello = Self.handshakeMessage(2, in: flow.quicServerCrypto),
           let answer = TLSHandshakeReader.serverHello(hello)
         {
-          flow.answer = answer
+          flow.answer = .hello(answer)
         }
       }
     }
@@ -340,10 +339,10 @@ struct CaptureAnalyser {
       stored.clientTLS = quic.offer
     }
     switch flow.answer {
-    case .hello(let version, let cipher, _, _)?:
+    case .hello(let hello)?:
       stored.serverTLS = .negotiated(
-        version: version, cipherSuite: cipher, fromHelloRetryRequest: flow.sawRetry,
-        source: .serverHello)
+        version: hello.version, cipherSuite: hello.cipherSuite,
+        fromHelloRetryRequest: flow.sawRetry, source: .serverHello)
     case .alert(let code)?: stored.serverTLS = .refused(alert: code)
     case nil: break
     }
@@ -358,9 +357,7 @@ struct CaptureAnalyser {
         chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
     } else if flow.resumed {
       stored.serverCertificate = .notSent(.sessionResumed)
-    } else if case .hello(let version, _, _, _)? = flow.answer,
-      version == .tls13 || stored.quic != nil
-    {
+    } else if let hello = flow.answer?.hello, hello.version == .tls13 || stored.quic != nil {
       stored.serverCertificate = .encryptedInHandshake
     } else if case .refused? = stored.serverTLS {
       stored.serverCertificate = .noNegotiation

@@ -10,10 +10,25 @@ struct ClientHelloReading: Equatable {
   var sessionID: [UInt8] = []
 }
 
+/// What a ServerHello (or HelloRetryRequest) said.
+struct ServerHelloReading: Equatable {
+  var version: TLSProtocolVersion
+  var cipherSuite: UInt16
+  /// A HelloRetryRequest: the server asks for another ClientHello.
+  var isRetry: Bool
+  /// legacy_session_id_echo.
+  var sessionID: [UInt8] = []
+}
+
 /// What the server answered.
 enum ServerAnswerReading: Equatable {
-  case hello(version: TLSProtocolVersion, cipher: UInt16, retry: Bool, sessionID: [UInt8] = [])
+  case hello(ServerHelloReading)
   case alert(UInt8)
+
+  var hello: ServerHelloReading? {
+    if case .hello(let hello) = self { return hello }
+    return nil
+  }
 }
 
 /// Reads TLS records and handshake messages (RFC 8446, RFC 5246) from one direction's bytes.
@@ -123,7 +138,7 @@ enum TLSHandshakeReader {
   ]
 
   /// A ServerHello body: the negotiated version (supported_versions, else legacy), cipher, HRR.
-  static func serverHello(_ body: ArraySlice<UInt8>) -> ServerAnswerReading? {
+  static func serverHello(_ body: ArraySlice<UInt8>) -> ServerHelloReading? {
     var r = ByteReader(body)
     guard let legacy = r.u16(), let random = r.take(32), let sid = r.u8(),
       let session = r.take(Int(sid)), let cipher = r.u16(), r.skip(1)
@@ -138,9 +153,9 @@ enum TLSHandshakeReader {
         }
       }
     }
-    return .hello(
-      version: TLSProtocolVersion(rawValue: version), cipher: cipher,
-      retry: Array(random) == retryRandom, sessionID: Array(session))
+    return ServerHelloReading(
+      version: TLSProtocolVersion(rawValue: version), cipherSuite: cipher,
+      isRetry: Array(random) == retryRandom, sessionID: Array(session))
   }
 
   /// A Certificate body (TLS ≤ 1.2): the DER of each certificate, server first.

@@ -209,7 +209,7 @@ enum HistoryCommands {
 
   /// The subjects of a chain read, server first.
   static func subjects(_ visibility: CertificateVisibility) -> [String] {
-    guard case .presented(let chain, _) = visibility else { return [] }
+    guard let chain = visibility.presented?.chain else { return [] }
     return chain.map { CertificateSubject.of($0) ?? "a certificate OpenSSL does not read" }
   }
 

@@ -160,7 +160,7 @@ final class SampleStoreTests: XCTestCase {
           }
         }
         if flows.contains(where: {
-          if case .negotiated(_, _, true, _)? = $0.serverTLS { return true }
+          if $0.serverTLS?.handshake?.fromHelloRetryRequest == true { return true }
           return false
         }) {
           tls.insert("helloRetryRequest")

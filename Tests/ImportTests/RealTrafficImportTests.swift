@@ -81,11 +81,13 @@ final class RealTrafficImportTests: XCTestCase {
     let (_, flows) = try imported(realTraffic)
     let quic = try flow(flows, port: 443, .udp)
     XCTAssertEqual(quic.quic, QUICReading(version: QUICReading.version1, end: .server))
-    guard case .negotiated(let version, let cipher, false, .serverHello)? = quic.serverTLS else {
+    guard let handshake = quic.serverTLS?.handshake, !handshake.fromHelloRetryRequest,
+      handshake.source == .serverHello
+    else {
       return XCTFail("\(String(describing: quic.serverTLS))")
     }
-    XCTAssertEqual(version, .tls13)
-    XCTAssertTrue([0x1301, 0x1302, 0x1303].contains(cipher), "a TLS 1.3 suite")
+    XCTAssertEqual(handshake.version, .tls13)
+    XCTAssertTrue([0x1301, 0x1302, 0x1303].contains(handshake.cipherSuite), "a TLS 1.3 suite")
     XCTAssertEqual(quic.sni, "quic.example-health.de")
   }
 
@@ -125,7 +127,9 @@ final class RealTrafficImportTests: XCTestCase {
     }
     XCTAssertEqual(tls12[1].serverCertificate, .notSent(.sessionResumed))
     let retried = try flow(flows, port: 4433)
-    guard case .negotiated(.tls13, _, true, _)? = retried.serverTLS else {
+    guard let handshake = retried.serverTLS?.handshake, handshake.version == .tls13,
+      handshake.fromHelloRetryRequest
+    else {
       return XCTFail("\(String(describing: retried.serverTLS))")
     }
   }

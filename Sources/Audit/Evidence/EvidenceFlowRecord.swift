@@ -101,13 +101,13 @@ public enum EvidenceFlowRecord {
     w.key(Key.serverCertificate)
     w.beginObject()
     switch f.serverCertificate {
-    case .presented(let chain, let complete):
+    case .presented(let certificates):
       w.key(CertificateKey.chain)
       w.beginArray()
-      for certificate in chain { w.string(certificate.base64EncodedString()) }
+      for certificate in certificates.chain { w.string(certificate.base64EncodedString()) }
       w.endArray()
       w.key(CertificateKey.chainIsComplete)
-      w.bool(complete)
+      w.bool(certificates.chainIsComplete)
     case .notSent(let absence):
       w.key(CertificateKey.absence)
       w.string(absence.name)
@@ -119,20 +119,20 @@ public enum EvidenceFlowRecord {
     w.key(Key.serverTLS)
     switch f.serverTLS {
     case nil: w.null()
-    case .negotiated(let version, let cipher, let hrr, let source)?:
+    case .negotiated(let handshake)?:
       w.beginObject()
       w.key(ServerKey.answer)
       w.string("negotiated")
       w.key(ServerKey.cipherSuite)
-      w.string(cipherSuiteText(cipher))
+      w.string(cipherSuiteText(handshake.cipherSuite))
       w.key(ServerKey.fromHelloRetryRequest)
-      w.bool(hrr)
+      w.bool(handshake.fromHelloRetryRequest)
       w.key(ServerKey.source)
-      w.string(source.name)
+      w.string(handshake.source.name)
       w.key(ServerKey.version)
-      w.string(version.name)
+      w.string(handshake.version.name)
       w.key(ServerKey.versionValue)
-      w.int(version.rawValue)
+      w.int(handshake.version.rawValue)
       w.endObject()
     case .refused(let alert)?:
       w.beginObject()
@@ -216,12 +216,12 @@ public enum EvidenceFlowsCSV {
     }
     switch f.serverTLS {
     case nil: break
-    case .negotiated(let version, let cipher, let hrr, let source)?:
+    case .negotiated(let handshake)?:
       row[.serverAnswer] = "negotiated"
-      row[.serverVersion] = version.compactName
-      row[.cipherSuite] = EvidenceFlowRecord.cipherSuiteText(cipher)
-      row[.fromHelloRetryRequest] = hrr ? "true" : "false"
-      row[.serverSource] = source.name
+      row[.serverVersion] = handshake.version.compactName
+      row[.cipherSuite] = EvidenceFlowRecord.cipherSuiteText(handshake.cipherSuite)
+      row[.fromHelloRetryRequest] = handshake.fromHelloRetryRequest ? "true" : "false"
+      row[.serverSource] = handshake.source.name
     case .refused(let alert)?:
       row[.serverAnswer] = "refused"
       row[.alert] = String(alert)
@@ -229,9 +229,9 @@ public enum EvidenceFlowsCSV {
     row[.quicVersion] = f.quic?.versionName ?? ""
     row[.quicEnd] = f.quic?.end.name ?? ""
     row[.certificateVisibility] = f.serverCertificate.name
-    if case .presented(let chain, let complete) = f.serverCertificate {
-      row[.serverCertificate] = chain.first?.base64EncodedString() ?? ""
-      row[.chainIsComplete] = complete ? "true" : "false"
+    if let certificates = f.serverCertificate.presented {
+      row[.serverCertificate] = certificates.chain.first?.base64EncodedString() ?? ""
+      row[.chainIsComplete] = certificates.chainIsComplete ? "true" : "false"
     }
     row[.findingIDs] = findingIDs.joined(separator: " ")
     return row.values

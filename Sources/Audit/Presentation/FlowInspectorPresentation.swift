@@ -56,20 +56,20 @@ public enum FlowInspectorPresentation {
 
   static func answer(_ a: ServerTLSAnswer) -> String {
     switch a {
-    case .negotiated(let version, let cipher, let hrr, let source):
+    case .negotiated(let h):
       return
-        "\(version.name) · \(EvidenceFlowRecord.cipherSuiteText(cipher))\(hrr ? " · after a HelloRetryRequest" : "") · \(source == .serverHello ? "read from the ServerHello" : "from the proxy's own connection to the server")"
+        "\(h.version.name) · \(EvidenceFlowRecord.cipherSuiteText(h.cipherSuite))\(h.fromHelloRetryRequest ? " · after a HelloRetryRequest" : "") · \(h.source == .serverHello ? "read from the ServerHello" : "from the proxy's own connection to the server")"
     case .refused(let alert): return "refused with alert \(alert)"
     }
   }
 
   static func certificate(_ c: CertificateVisibility, subjects: [String]) -> String {
     switch c {
-    case .presented(let chain, let complete):
+    case .presented(let certificates):
       let list =
         subjects.isEmpty ? "" : ": " + subjects.map(TerminalText.inline).joined(separator: " ← ")
       return
-        "presented, \(AuditPresentation.count(chain.count, "certificate"))\(complete ? ", reaching a self-signed root" : ", not reaching a root")\(list)"
+        "presented, \(AuditPresentation.count(certificates.chain.count, "certificate"))\(certificates.chainIsComplete ? ", reaching a self-signed root" : ", not reaching a root")\(list)"
     case .notSent(let why): return "not sent (\(why))"
     case .encryptedInHandshake: return "encrypted in the handshake (TLS 1.3, QUIC): not read"
     case .replacedByInspection: return "the proxy's, shown in place of the server's"
