@@ -2,9 +2,11 @@
 import PackageDescription
 
 // Layers, dependencies pointing down only (docs/architecture.md):
-//   tunnelvision → TunnelVisionCLI → Evidence (→ ReportPDF), Record (→ Import), Sample
-//     → Capture → FlowStore → Audit (pure)
-//   Bytes (integers in bytes) and SystemCalls (Errno) depend on nothing.
+//   tunnelvision → TunnelVisionCLI (the only importer of AuditScreens)
+//     → Evidence (→ ReportPDF), Record (→ Import), Sample → Capture → FlowStore
+//   The core, by stage: Audit (values) ← AuditRules ← AuditWording ← AuditDocuments
+//     ← ReportLayout; AuditScreens sits beside ReportLayout, over the documents.
+//   Crypto (SHA-256, Ed25519), Bytes (integers in bytes) and SystemCalls (Errno) stand alone.
 //   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto, CPcap; CChecksum, C of our own (CRC-32).
 let package = Package(
   name: "TunnelVisionEvidence",
@@ -36,57 +38,106 @@ let package = Package(
     .target(name: "Bytes"),
     // System calls' errors as values (Errno) and the retry on EINTR: the one shim over Glibc.
     .target(name: "SystemCalls"),
+    // The value model: flows, sessions, projects, instants, JSON; the store's errors and their words.
     .target(name: "Audit", dependencies: ["SystemCalls"]),
-    .target(name: "FlowStore", dependencies: ["Audit", "CSQLite"]),
+    // The rules: checks and findings, the catalogue and verdicts, comparison, the inspection join.
+    .target(name: "AuditRules", dependencies: ["Audit"]),
+    // Every sentence a person reads that more than the command line says: each check's wording.
+    .target(name: "AuditWording", dependencies: ["Audit", "AuditRules"]),
+    // The bundle's documents: session.json, flows.json/csv, findings.json, capture.json.
+    .target(name: "AuditDocuments", dependencies: ["Audit", "AuditRules", "AuditWording"]),
+    // The report's content and layout: measure, break, paginate (no drawing).
     .target(
-      name: "Capture", dependencies: ["SystemCalls", "Bytes", "Audit", "FlowStore", "CCrypto"]),
-    .target(name: "ReportPDF", dependencies: ["SystemCalls", "Audit", "Capture", "CCairoPango"]),
+      name: "ReportLayout", dependencies: ["Audit", "AuditRules", "AuditWording", "AuditDocuments"]),
+    // The terminal screens: only the command line imports them.
+    .target(
+      name: "AuditScreens",
+      dependencies: ["Audit", "AuditRules", "AuditWording", "AuditDocuments"]),
+    // SHA-256 and Ed25519 through OpenSSL's libcrypto.
+    .target(name: "Crypto", dependencies: ["CCrypto"]),
+    .target(name: "FlowStore", dependencies: ["Audit", "AuditRules", "CSQLite"]),
+    .target(
+      name: "Capture",
+      dependencies: [
+        "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Crypto",
+      ]),
+    .target(
+      name: "ReportPDF",
+      dependencies: [
+        "SystemCalls", "Audit", "AuditDocuments", "ReportLayout", "Crypto", "CCairoPango",
+      ]),
     .target(
       name: "Evidence",
       dependencies: [
-        "SystemCalls",
-        "Bytes", "Audit", "FlowStore", "Capture", "ReportPDF", "CZlib", "CChecksum", "CCrypto",
+        "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
+        "ReportLayout", "FlowStore", "Capture", "Crypto", "ReportPDF", "CZlib", "CChecksum",
       ]),
-    .target(name: "Sample", dependencies: ["Bytes", "Audit", "FlowStore", "Capture"]),
-    .target(name: "Import", dependencies: ["Bytes", "Audit", "FlowStore", "Capture", "CCrypto"]),
+    .target(
+      name: "Sample",
+      dependencies: ["Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture"]),
+    .target(
+      name: "Import",
+      dependencies: [
+        "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Crypto", "CCrypto",
+      ]),
     // The recorder: packets from libpcap or a capture stream, into the store as they arrive.
     .target(
       name: "Record",
-      dependencies: ["SystemCalls", "Audit", "FlowStore", "Capture", "Import", "CPcap"]),
+      dependencies: [
+        "SystemCalls", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Import",
+        "CPcap",
+      ]),
     .target(
       name: "TunnelVisionCLI",
       dependencies: [
-        "SystemCalls", "Audit", "FlowStore", "Capture", "Evidence", "Sample", "Import", "Record",
+        "SystemCalls", "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens",
+        "ReportLayout", "ReportPDF", "FlowStore", "Capture", "Crypto", "Evidence", "Sample",
+        "Import",
+        "Record",
       ]),
     .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
 
     // Helpers the tests share: temporary directories, golden files, external tools.
-    .target(name: "TestSupport", dependencies: ["Audit"], path: "Sources/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Audit", "AuditRules", "AuditWording", "ReportLayout"],
+      path: "Sources/TestSupport"),
     .testTarget(name: "BytesTests", dependencies: ["Bytes"]),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-    .testTarget(name: "AuditTests", dependencies: ["Audit", "TestSupport"], exclude: ["Golden"]),
-    .testTarget(name: "FlowStoreTests", dependencies: ["FlowStore", "Audit", "TestSupport"]),
+    .testTarget(
+      name: "AuditTests",
+      dependencies: [
+        "Audit", "AuditRules", "AuditWording", "AuditDocuments", "ReportLayout", "AuditScreens",
+        "TestSupport",
+      ], exclude: ["Golden"]),
+    .testTarget(
+      name: "FlowStoreTests",
+      dependencies: ["FlowStore", "Audit", "AuditRules", "AuditWording", "TestSupport"]),
     .testTarget(
       name: "CaptureTests",
-      dependencies: ["Bytes", "Capture", "FlowStore", "Audit", "Sample", "TestSupport"]),
+      dependencies: [
+        "Bytes", "Capture", "Crypto", "FlowStore", "Audit", "AuditRules", "AuditWording",
+        "AuditDocuments", "AuditScreens", "Sample", "TestSupport",
+      ]),
     .testTarget(
       name: "EvidenceTests",
       dependencies: [
-        "Evidence", "CChecksum", "ReportPDF", "Capture", "FlowStore", "Audit", "Sample",
+        "Evidence", "CChecksum", "ReportPDF", "ReportLayout", "Capture", "Crypto", "FlowStore",
+        "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens", "Sample",
         "TestSupport",
       ], exclude: ["Golden"]),
     .testTarget(
       name: "ImportTests",
       dependencies: [
-        "Import", "Capture", "FlowStore", "Audit", "Evidence", "Sample", "TestSupport", "Bytes",
+        "Import", "Capture", "Crypto", "FlowStore", "Audit", "AuditRules", "AuditWording",
+        "AuditDocuments", "AuditScreens", "Evidence", "Sample", "TestSupport", "Bytes",
       ],
       // Real captures made for the tests (scripts/make-test-captures.py), read by path.
       exclude: ["Captures"]),
     .testTarget(
       name: "TunnelVisionCLITests",
       dependencies: [
-        "TunnelVisionCLI", "FlowStore", "Capture", "Audit", "Sample", "TestSupport", "Bytes",
-        "Record",
+        "TunnelVisionCLI", "FlowStore", "Capture", "Crypto", "Audit", "AuditRules", "AuditWording",
+        "AuditDocuments", "AuditScreens", "Sample", "TestSupport", "Bytes", "Record",
       ],
       // Traffic: the real exchanges on loopback the recorder's tests record (Python).
       exclude: ["Golden", "Traffic"]),

@@ -1,3 +1,5 @@
+import AuditRules
+import Crypto
 import Foundation
 import SystemCalls
 

@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Bytes
+import Crypto
 import Foundation
 import SystemCalls
 

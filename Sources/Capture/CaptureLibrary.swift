@@ -1,4 +1,7 @@
 import Audit
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
 
 /// One packet's bytes as they are in the `.pcap`.

@@ -1,4 +1,6 @@
+import AuditRules
 import Bytes
+import Crypto
 import Foundation
 
 /// Facts of classic pcap: what the store's captures are.

@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Bytes
+import Crypto
 import Foundation
 
 /// Writes the store's captures: classic pcap, LINKTYPE_RAW, rotated by size. Returns for each

@@ -1,4 +1,7 @@
 import Audit
+import AuditRules
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
 

@@ -1,4 +1,7 @@
 import Audit
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
 
 /// Frames handed over in time order from a file that is nearly so: each is held back until
@@ -73,6 +76,6 @@ struct TimeOrderedFrames {
   {
     let seconds = Double(earlierMicros - micros) / 1_000_000
     return
-      "packet \(AuditPresentation.grouped(number)) is dated \(Instant.rfc3339(microseconds: micros)), \(JSONText.number((seconds * 1000).rounded() / 1000)) s before packet \(AuditPresentation.grouped(earlier)), which comes before it in the file: the capture is not in time order (captures joined end to end, or interfaces written out of step). Put it in order with 'reordercap FILE SORTED' and import the sorted file"
+      "packet \(Quantity.grouped(number)) is dated \(Instant.rfc3339(microseconds: micros)), \(JSONText.number((seconds * 1000).rounded() / 1000)) s before packet \(Quantity.grouped(earlier)), which comes before it in the file: the capture is not in time order (captures joined end to end, or interfaces written out of step). Put it in order with 'reordercap FILE SORTED' and import the sorted file"
   }
 }

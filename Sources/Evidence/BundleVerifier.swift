@@ -1,6 +1,11 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import Foundation
+import ReportLayout
 
 /// Opens an evidence bundle without the store and checks it: every manifest entry's size and
 /// digest, no file missing or extra, the capture's packet count against capture.json, every
@@ -98,7 +103,7 @@ public enum BundleVerifier {
               documents[entry.name] = nil
               if oversized.insert(entry.name).inserted {
                 archiveProblems.append(
-                  "\(entry.name) holds more than the \(AuditPresentation.byteCount(UInt64(limit))) a bundle's \(entry.name) can; it is not read"
+                  "\(entry.name) holds more than the \(Quantity.byteCount(UInt64(limit))) a bundle's \(entry.name) can; it is not read"
                 )
               }
             } else {
@@ -182,7 +187,7 @@ public enum BundleVerifier {
     checks.append(
       Check(
         statement:
-          "manifest.json lists \(AuditPresentation.count(files.count, "file")), each with the size and SHA-256 it states.",
+          "manifest.json lists \(Quantity.count(files.count, "file")), each with the size and SHA-256 it states.",
         problems: manifestProblems))
     let present = Set(archive.entries.map(\.name)).subtracting([
       EvidenceBundle.manifestName, EvidenceBundle.signatureName,
@@ -216,7 +221,7 @@ public enum BundleVerifier {
     checks.append(
       Check(
         statement:
-          "Each of the \(AuditPresentation.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).",
+          "Each of the \(Quantity.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).",
         problems: syntaxProblems))
 
     // 3. Documents.
@@ -243,7 +248,7 @@ public enum BundleVerifier {
     var captureProblems = capture.problems
     if capture.uncommented > 0 {
       captureProblems.append(
-        "\(AuditPresentation.count(capture.uncommented, "packet")) of capture.pcapng \(capture.uncommented == 1 ? "carries no comment naming its flow" : "carry no comment naming their flow")"
+        "\(Quantity.count(capture.uncommented, "packet")) of capture.pcapng \(capture.uncommented == 1 ? "carries no comment naming its flow" : "carry no comment naming their flow")"
       )
     }
     if capture.packets != written {
@@ -258,7 +263,7 @@ public enum BundleVerifier {
     checks.append(
       Check(
         statement:
-          "capture.pcapng holds \(AuditPresentation.count(capture.packets, "packet")), as capture.json counts them.",
+          "capture.pcapng holds \(Quantity.count(capture.packets, "packet")), as capture.json counts them.",
         problems: captureProblems))
 
     // 5. Identifiers.
@@ -325,7 +330,7 @@ public enum BundleVerifier {
     checks.append(
       Check(
         statement:
-          "Every flow and finding identifier cited resolves (\(AuditPresentation.count(flowIDs.count, "flow")), \(AuditPresentation.count(findingIDs.count, "finding"))).",
+          "Every flow and finding identifier cited resolves (\(Quantity.count(flowIDs.count, "flow")), \(Quantity.count(findingIDs.count, "finding"))).",
         problems: idProblems))
 
     // 6. What the documents must agree on.
@@ -431,7 +436,7 @@ public enum BundleVerifier {
     }
     if findingCount != rederived.bundle.findings.count {
       problems.append(
-        "findings.json holds \(AuditPresentation.count(findingCount, "finding")); the flows give \(rederived.bundle.findings.count)"
+        "findings.json holds \(Quantity.count(findingCount, "finding")); the flows give \(rederived.bundle.findings.count)"
       )
     }
     let differing = flows.filter {
@@ -477,7 +482,7 @@ public enum BundleVerifier {
     }
     return Check(
       statement: statement
-        + " (\(AuditPresentation.count(rederived.bundle.findings.count, "finding")), \(AuditPresentation.count(verdicts.count, "verdict")), catalogue \(record.catalogueIdentifier))",
+        + " (\(Quantity.count(rederived.bundle.findings.count, "finding")), \(Quantity.count(verdicts.count, "verdict")), catalogue \(record.catalogueIdentifier))",
       problems: problems)
   }
 

@@ -1,7 +1,12 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
+import ReportLayout
 
 public enum EvidenceCaptureError: Error, Sendable, Hashable {
   case flowNotInBundle(id: Int64)

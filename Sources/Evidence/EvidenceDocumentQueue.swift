@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
 
 /// The four documents as jobs either core can take: the second core starts on them, the first
 /// takes what is left once the capture is sliced, so that the report (drawn on the second core)

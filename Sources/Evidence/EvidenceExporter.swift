@@ -1,7 +1,12 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
+import ReportLayout
 import ReportPDF
 
 /// A failure of the report hook, kept apart from failures to write.

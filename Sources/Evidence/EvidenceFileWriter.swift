@@ -1,6 +1,11 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import Foundation
+import ReportLayout
 
 /// A file written in order through a buffer, hashed and counted as it goes.
 public final class EvidenceFileWriter {

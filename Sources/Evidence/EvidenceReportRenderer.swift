@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
 import ReportPDF
 
 /// report.pdf: the report of the bundle's documents, laid out on A4 and drawn with the bundled fonts.

@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
 
 /// flows.csv against the flows of flows.json, a row for each flow as the flow is read.
 struct FlowsCSVComparison {
@@ -43,7 +48,7 @@ struct FlowsCSVComparison {
   /// The check, once every flow was compared: rows left over or missing are counted.
   func check(flowCount: Int) -> BundleVerifier.Check {
     let statement =
-      "flows.csv has a row for each of the \(AuditPresentation.count(flowCount, "flow")), matching flows.json."
+      "flows.csv has a row for each of the \(Quantity.count(flowCount, "flow")), matching flows.json."
     guard let rows else {
       return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
     }

@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
 
 /// What a reading hands over, gathered (a closure's place to put it).
 final class Collected<Item> { var items: [Item] = [] }

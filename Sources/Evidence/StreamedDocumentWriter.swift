@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
 
 /// A JSON document whose array is written an element at a time, deflated as it goes.
 final class StreamedDocumentWriter {

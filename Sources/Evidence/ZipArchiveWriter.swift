@@ -1,7 +1,12 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
 import Bytes
 import Capture
+import Crypto
 import Foundation
+import ReportLayout
 import SystemCalls
 
 /// Writes a ZIP (PKWARE APPNOTE 6.3) deterministically: entries in the order given, every

@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 
 /// The integers the audit tables store for kinds. They are disk format: never renumbered.
 enum AuditSerialization {

@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 
 /// The `flows` table's columns, in the table's order: the one description of a flow's row.
 /// `upsertFlow` writes, and every query selects and reads, through these names; a test holds

@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 import Foundation
 
 /// A read-only connection of its own to a store's history, for a thread other than the one the

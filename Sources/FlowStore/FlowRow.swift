@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 import Foundation
 
 /// How a `StoredFlow` is laid out in the `flows` table: the disk format of every reading.

@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 import Foundation
 
 /// Per flow and per capture file (nil: never captured), how many packets the history holds.

@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 import CSQLite
 import Foundation
 

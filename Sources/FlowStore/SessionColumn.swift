@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 
 /// The `audit_sessions` table's columns, in the table's order: every query of sessions selects
 /// and reads through these names (held against the migrated table by a test, as `FlowColumn`).

@@ -1,6 +1,9 @@
 import Audit
+import AuditRules
+import AuditWording
 import Bytes
 import Capture
+import Crypto
 import Foundation
 
 /// Reads packets into flows with their readings, one packet at a time: the importer's first pass

@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import Foundation
 
 /// A flow while the capture is read: its readings so far and its stream bytes, bounded.

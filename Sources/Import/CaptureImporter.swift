@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
 
@@ -16,7 +19,7 @@ public enum CaptureImportError: Error, Sendable, Hashable, CustomStringConvertib
     case .unreadable(let path, let reason): return "\(path) cannot be imported: \(reason)."
     case .noPackets(let path, let unread):
       let why = unread.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(3)
-        .map { "\(AuditPresentation.count($0.value, "frame")): \($0.key)" }.joined(separator: "; ")
+        .map { "\(Quantity.count($0.value, "frame")): \($0.key)" }.joined(separator: "; ")
       return
         "\(path) holds no IP packet that could be read\(why.isEmpty ? "" : " (\(why))"); no session was created."
     case .markerOutsideCapture(let kind, let date):
@@ -141,12 +144,12 @@ public enum CaptureImporter {
     }
 
     let section = analysis.sections.first ?? CaptureSectionInfo()
-    let devicesLine = ImportPresentation.devicesNote(
+    let devicesLine = SessionNotes.devicesNote(
       analysis.summary, fileName: url.lastPathComponent)
     var notes = request.notes.isEmpty ? devicesLine : request.notes + "\n" + devicesLine
     if let inspection = request.inspection {
       notes +=
-        "\n" + ImportPresentation.inspectionNote(inspection.summary, fileName: inspection.fileName)
+        "\n" + SessionNotes.inspectionNote(inspection.summary, fileName: inspection.fileName)
     }
     let conditions =
       request.inspection == nil

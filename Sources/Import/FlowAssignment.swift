@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 
 /// Which flow each packet belongs to, decided packet by packet in capture order from the packet
 /// alone and what the flows so far have seen. The importer's two passes make the same decisions

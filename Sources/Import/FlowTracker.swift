@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Capture
+import Crypto
 import Foundation
 
 /// The analyser as the recorder uses it: packets read one at a time into flows, each flow written

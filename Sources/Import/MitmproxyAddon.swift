@@ -1,4 +1,7 @@
 import Audit
+import AuditRules
+import AuditWording
+import Crypto
 
 /// The mitmproxy addon that writes the inspection log `import --inspection-log` reads, as
 /// `tunnelvision mitmproxy-addon` writes it: the binary alone is enough. Its format is

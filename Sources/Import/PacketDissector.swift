@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Bytes
+import Crypto
 import Foundation
 
 /// A frame taken apart: its IP datagram (what the store keeps, LINKTYPE_RAW), the endpoints, and

@@ -1,5 +1,8 @@
 import Audit
+import AuditRules
+import AuditWording
 import Bytes
+import Crypto
 import Foundation
 
 /// A packet's headers as Packet detail shows them: label and value, in the order they nest
@@ -22,14 +25,14 @@ public enum PacketHeaders {
       lines.append(
         (
           "TCP",
-          "\(p.source.port) → \(p.destination.port), flags \(FlowInspectorPresentation.flags(p.tcpFlags)), sequence \(p.tcpSequence), \(AuditPresentation.count(payload.count, "byte")) of payload"
+          "\(p.source.port) → \(p.destination.port), flags \(PacketWording.flags(p.tcpFlags)), sequence \(p.tcpSequence), \(Quantity.count(payload.count, "byte")) of payload"
         ))
       if let tls = tlsRecord(payload) { lines.append(("TLS", tls)) }
     case .udp:
       lines.append(
         (
           "UDP",
-          "\(p.source.port) → \(p.destination.port), \(AuditPresentation.count(payload.count, "byte")) of payload"
+          "\(p.source.port) → \(p.destination.port), \(Quantity.count(payload.count, "byte")) of payload"
         ))
       if DatagramPorts.isDNS(p.source.port) || DatagramPorts.isDNS(p.destination.port),
         DNSReader.isMessage(p.payload)
@@ -38,7 +41,7 @@ public enum PacketHeaders {
       }
     default:
       lines.append(
-        (p.ipProtocol.name.uppercased(), "\(AuditPresentation.count(payload.count, "byte"))"))
+        (p.ipProtocol.name.uppercased(), "\(Quantity.count(payload.count, "byte"))"))
     }
     return lines
   }

@@ -1,4 +1,6 @@
 import Audit
+import AuditRules
+import AuditWording
 import Foundation
 
 /// Follows an inspecting proxy's log as it grows (tail -f): each call hands over the lines

@@ -1,4 +1,6 @@
 import Audit
+import AuditRules
+import AuditWording
 import Capture
 import FlowStore
 import Foundation
@@ -251,7 +253,7 @@ public final class Recorder: @unchecked Sendable {
     if version != dataVersion {
       dataVersion = version
       if let open = try store.auditRecording() {
-        let note = RecordPresentation.sessionNote(
+        let note = SessionNotes.sessionNote(
           status.claim, inspectionLog: request.inspectionLog?.lastPathComponent)
         if notedSessions.insert(open.session.id).inserted, !open.session.notes.contains(note) {
           try store.appendNote(note, toOpenSession: open.session.id)

@@ -1,6 +1,9 @@
 import Audit
+import AuditDocuments
 import CCairoPango
+import Crypto
 import Foundation
+import ReportLayout
 
 /// Draws a laid-out report into a PDF with Cairo: each mark where the layout says, nothing decided
 /// here. Metadata, an outline of the sections and their headings, links from finding identifiers

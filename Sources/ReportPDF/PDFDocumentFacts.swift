@@ -1,6 +1,8 @@
 import Audit
-import Capture
+import AuditDocuments
+import Crypto
 import Foundation
+import ReportLayout
 
 /// What cairo cannot say of a document, added by an incremental update (PDF 1.7 § 7.5.6) at the
 /// end of the file it wrote: the catalogue again with /Lang, /ViewerPreferences with

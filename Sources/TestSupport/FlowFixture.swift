@@ -1,4 +1,6 @@
 import Audit
+import AuditRules
+import AuditWording
 import Foundation
 
 /// Flows and sessions for tests, with every field defaulted to something plain.

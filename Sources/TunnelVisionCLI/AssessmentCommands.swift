@@ -1,7 +1,14 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
+import ReportLayout
+import ReportPDF
 
 enum AssessmentCommands {
   static let catalogueFile = OptionKey<PathArgument>(
@@ -103,7 +110,7 @@ enum CatalogueFile {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     guard size <= maximumSize else {
       throw RefusedError(
-        "The catalogue file \(path) holds \(AuditPresentation.byteCount(UInt64(size))); a catalogue is a JSON file of at most \(AuditPresentation.byteCount(UInt64(maximumSize)))."
+        "The catalogue file \(path) holds \(Quantity.byteCount(UInt64(size))); a catalogue is a JSON file of at most \(Quantity.byteCount(UInt64(maximumSize)))."
       )
     }
     let data: Data

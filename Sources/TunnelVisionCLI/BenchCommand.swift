@@ -1,9 +1,16 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Bytes
 import Capture
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
+import ReportLayout
+import ReportPDF
 import Sample
 import Synchronization
 import SystemCalls

@@ -1,9 +1,16 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
 import Record
+import ReportLayout
+import ReportPDF
 
 /// The capture library (`captures`) and the flow export (`history export`).
 enum CaptureCommands {
@@ -97,7 +104,7 @@ enum CaptureCommands {
         }
         try OutputTarget.setMode(destination, try parsed.value(ExportCommands.mode) ?? .private)
         context.print(
-          "Wrote \(path): capture file \(row.file.sequence), \(AuditPresentation.byteCount(row.file.byteCount))."
+          "Wrote \(path): capture file \(row.file.sequence), \(Quantity.byteCount(row.file.byteCount))."
         )
       })
   }
@@ -201,7 +208,7 @@ enum CaptureCommands {
         }
         try OutputTarget.setMode(destination, try parsed.value(ExportCommands.mode) ?? .private)
         context.print(
-          "Wrote \(path): \(AuditPresentation.count(count, "connection"))\(truncated ? ", the most recent \(cap) (--no-cap for every one)" : "")."
+          "Wrote \(path): \(Quantity.count(count, "connection"))\(truncated ? ", the most recent \(cap) (--no-cap for every one)" : "")."
         )
       })
   }

@@ -1,6 +1,13 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
+import ReportLayout
+import ReportPDF
 
 /// Everything a command reads from the world, passed in: the tests run commands in-process
 /// with a fixed clock, zone and machine, and capture what they print.

@@ -1,7 +1,14 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
 import Record
+import ReportLayout
+import ReportPDF
 
 /// What every command needs: the store, and projects and sessions named on the command line.
 struct CommandSupport {

@@ -1,8 +1,15 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
+import ReportLayout
+import ReportPDF
 
 enum ExportCommands {
   static let bundleOutput = OptionKey<PathArgument>(

@@ -1,10 +1,17 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
 import Import
 import Record
+import ReportLayout
+import ReportPDF
 
 /// The history in the terminal: the Timeline (`flows`) and the Flow Inspector (`flow`).
 enum HistoryCommands {
@@ -234,7 +241,7 @@ enum HistoryCommands {
         let number = try parsed.argument(packetNumber).value
         guard number <= packets.count else {
           throw RefusedError(
-            "Connection \(id) has \(AuditPresentation.count(packets.count, "packet")); there is no packet \(number)."
+            "Connection \(id) has \(Quantity.count(packets.count, "packet")); there is no packet \(number)."
           )
         }
         let packet = packets[number - 1]

@@ -1,7 +1,14 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
 import Import
+import ReportLayout
+import ReportPDF
 
 enum ImportCommand {
   static let file = ArgumentKey<String>(

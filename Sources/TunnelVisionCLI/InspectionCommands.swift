@@ -1,6 +1,13 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Foundation
 import Import
+import ReportLayout
+import ReportPDF
 
 enum InspectionCommands {
   static let output = OptionKey<PathArgument>(

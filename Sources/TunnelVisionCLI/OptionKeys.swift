@@ -1,5 +1,12 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
+import ReportPDF
 
 /// A value an option or an argument takes, read from its word on the command line
 /// (swift-argument-parser's ExpressibleByArgument).

@@ -1,5 +1,12 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
+import ReportPDF
 import SystemCalls
 
 /// What the file system says of an output's path: what is there, and the store that holds it.

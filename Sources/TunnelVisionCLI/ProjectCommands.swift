@@ -1,8 +1,15 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
 import Record
+import ReportLayout
+import ReportPDF
 
 enum ProjectCommands {
   static let json = CommonKeys.json

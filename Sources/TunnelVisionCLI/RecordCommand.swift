@@ -1,8 +1,15 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
 import Record
+import ReportLayout
+import ReportPDF
 
 enum RecordCommand {
   static let interface = OptionKey<String>(

@@ -1,8 +1,15 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
 import Record
+import ReportLayout
+import ReportPDF
 import Sample
 
 enum SampleCommand {
@@ -36,7 +43,7 @@ enum SampleCommand {
           guard value <= limit else {
             throw UsageError(
               message:
-                "--\(key.definition.name) takes at most \(AuditPresentation.grouped(limit)), ten times the reference workload; \(AuditPresentation.grouped(value)) is more than the sample is made for",
+                "--\(key.definition.name) takes at most \(Quantity.grouped(limit)), ten times the reference workload; \(Quantity.grouped(value)) is more than the sample is made for",
               path: parsed.path)
           }
           return value
@@ -74,10 +81,10 @@ enum SampleCommand {
             ]))
         }
         var out =
-          "Wrote the sample store in \(support.storeURL.path): \(AuditPresentation.count(summary.captureFiles, "capture file")), \(AuditPresentation.byteCount(summary.captureBytes)).\n"
+          "Wrote the sample store in \(support.storeURL.path): \(Quantity.count(summary.captureFiles, "capture file")), \(Quantity.byteCount(summary.captureBytes)).\n"
         for s in summary.sessions {
           out +=
-            "  session \(s.id)  \(s.project) · \(s.name): \(AuditPresentation.count(s.flows, "connection")), \(AuditPresentation.count(s.packets, "packet"))\n"
+            "  session \(s.id)  \(s.project) · \(s.name): \(Quantity.count(s.flows, "connection")), \(Quantity.count(s.packets, "packet"))\n"
         }
         context.standardOutput(out)
       })
@@ -176,7 +183,7 @@ enum StorageCommand {
         context.standardOutput(StoragePresentation.outcome(outcome))
         if !outcome.failures.isEmpty {
           throw RefusedError(
-            "\(AuditPresentation.count(outcome.failures.count, "capture file")) could not be deleted."
+            "\(Quantity.count(outcome.failures.count, "capture file")) could not be deleted."
           )
         }
       })

@@ -1,7 +1,14 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
 import Record
+import ReportLayout
+import ReportPDF
 
 enum SessionCommands {
   static let baseline = FlagKey(
@@ -131,7 +138,7 @@ enum SessionCommands {
           return context.printJSON(
             .array(
               overview.sessions.map {
-                SessionPresentation.summaryJSON(
+                SessionJSON.summaryJSON(
                   $0, connections: overview.connectionCounts[$0.id] ?? 0)
               }))
         }
@@ -209,7 +216,7 @@ enum MarkCommand {
           throw RefusedError(AuditPresentation.markerNotPlaced(.noSessionRecording))
         case .placed(let marker, let recording):
           if parsed.json {
-            guard case .object(var object) = SessionPresentation.markerJSON(marker) else { return }
+            guard case .object(var object) = SessionJSON.markerJSON(marker) else { return }
             object["sessionID"] = .int(recording.session.id)
             object["projectName"] = .string(recording.projectName)
             return context.printJSON(.object(object))

@@ -1,4 +1,6 @@
 import Foundation
+import ReportLayout
+import ReportPDF
 
 /// Where the store is: `--store DIR`, else `$TUNNELVISION_STORE`, else
 /// `$XDG_DATA_HOME/tunnelvision`, else `~/.local/share/tunnelvision`.

@@ -1,6 +1,13 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
+import ReportLayout
+import ReportPDF
 
 /// The `tunnelvision` command tree, and the one place errors become sentences and exit codes:
 /// 0 success, 1 a refused operation, 2 a usage error.

@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Foundation
+import ReportLayout
 import XCTest
 
 final class AuditPresentationTests: XCTestCase {
@@ -127,10 +132,10 @@ final class AuditPresentationTests: XCTestCase {
   }
 
   func testCountsAreGroupedByThousands() {
-    XCTAssertEqual(AuditPresentation.grouped(4842), "4,842")
-    XCTAssertEqual(AuditPresentation.grouped(1_234_567), "1,234,567")
-    XCTAssertEqual(AuditPresentation.count(1, "connection"), "1 connection")
-    XCTAssertEqual(AuditPresentation.count(412, "connection"), "412 connections")
+    XCTAssertEqual(Quantity.grouped(4842), "4,842")
+    XCTAssertEqual(Quantity.grouped(1_234_567), "1,234,567")
+    XCTAssertEqual(Quantity.count(1, "connection"), "1 connection")
+    XCTAssertEqual(Quantity.count(412, "connection"), "412 connections")
   }
 }
 
@@ -247,7 +252,7 @@ extension AuditPresentationTests {
       (999_950, "1.0 MB"), (270_933_657, "270.9 MB"), (64_000_000_000, "64.0 GB"),
       (UInt64.max, "18.4 EB"),
     ] as [(UInt64, String)] {
-      XCTAssertEqual(AuditPresentation.byteCount(count), text, "\(count)")
+      XCTAssertEqual(Quantity.byteCount(count), text, "\(count)")
     }
   }
 

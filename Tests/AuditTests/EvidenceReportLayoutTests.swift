@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Foundation
+import ReportLayout
 import TestSupport
 import XCTest
 
@@ -200,11 +205,11 @@ final class EvidenceReportTests: XCTestCase {
     let findings = try ReportFixture.bundle().findings
     let long = findings.indices.filter {
       findings[$0].flowIDs.count > EvidenceReportWording.flowIDsInRow
-    }.map(FindingsPresentation.identifier)
+    }.map(FindingsDocument.identifier)
     XCTAssertEqual(
       anchors,
       Set(
-        findings.indices.map(FindingsPresentation.identifier)
+        findings.indices.map(FindingsDocument.identifier)
           + long.map(EvidenceReportWording.appendixAnchor)))
     XCTAssertTrue(Set(long).isSubset(of: links) && !long.isEmpty)
   }

@@ -1,4 +1,9 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import ReportLayout
 import XCTest
 
 /// The registry of checks: what makes a new check one unit holds for every check there is.

@@ -1,4 +1,9 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import ReportLayout
 import XCTest
 
 final class InstantTests: XCTestCase {

@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Foundation
+import ReportLayout
 import TestSupport
 import XCTest
 

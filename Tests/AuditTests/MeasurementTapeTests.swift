@@ -3,6 +3,11 @@ import TestSupport
 import XCTest
 
 @testable import Audit
+@testable import AuditDocuments
+@testable import AuditRules
+@testable import AuditScreens
+@testable import AuditWording
+@testable import ReportLayout
 
 /// A measurer that counts the questions it is asked and rewrites some lines (as a hyphenating
 /// measurer would), so that a line is not always a piece of its text.

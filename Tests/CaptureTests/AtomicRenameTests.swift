@@ -1,3 +1,4 @@
+import AuditScreens
 import Capture
 import Foundation
 import TestSupport

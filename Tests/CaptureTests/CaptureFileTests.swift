@@ -1,6 +1,11 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Bytes
 import Capture
+import Crypto
 import FlowStore
 import Foundation
 import Sample

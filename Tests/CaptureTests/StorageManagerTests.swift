@@ -1,5 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
 import Sample
@@ -76,7 +81,7 @@ final class StorageManagerTests: XCTestCase {
     let preview = StoragePresentation.text(usage, settings: settings, plan: plan)
     XCTAssertFalse(preview.contains("Nothing is due"), preview)
     XCTAssertTrue(
-      preview.contains("and \(AuditPresentation.count(untagged, "connection")) older"), preview)
+      preview.contains("and \(Quantity.count(untagged, "connection")) older"), preview)
     let outcome = try manager.enforce(plan, recordingSequence: nil)
     XCTAssertEqual(outcome.deletedFiles, plan.filesToDelete)
     XCTAssertEqual(outcome.prunedFlows, plan.prunableConnections)

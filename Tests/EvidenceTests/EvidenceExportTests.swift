@@ -1,7 +1,13 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Capture
+import Crypto
 import FlowStore
 import Foundation
+import ReportLayout
 import Sample
 import TestSupport
 import XCTest

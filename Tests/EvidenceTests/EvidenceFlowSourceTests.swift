@@ -1,6 +1,12 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
+import ReportLayout
 import Sample
 import TestSupport
 import XCTest

@@ -1,7 +1,13 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Evidence
 import FlowStore
 import Foundation
+import ReportLayout
 import Sample
 import TestSupport
 import XCTest
@@ -96,7 +102,7 @@ final class EvidenceReportPDFTests: XCTestCase {
       XCTAssertTrue(text.contains(requirement.id), requirement.id)
     }
     for index in Self.bundle.findings.indices {
-      let id = FindingsPresentation.identifier(index)
+      let id = FindingsDocument.identifier(index)
       XCTAssertNotNil(text.range(of: "\\b\(id)\\b", options: .regularExpression), id)
     }
     XCTAssertTrue(
@@ -312,7 +318,7 @@ extension EvidenceReportPDFTests {
     let rows = try tool("pdftotext", ["-layout", pdf, "-"]).split(separator: "\n")
     for (index, finding) in Self.bundle.findings.enumerated() {
       guard let host = finding.evidence.host else { continue }
-      let id = FindingsPresentation.identifier(index)
+      let id = FindingsDocument.identifier(index)
       XCTAssertTrue(
         rows.contains { $0.hasPrefix(" \(id) ") && $0.contains(host) }, "\(id) beside \(host)")
     }

@@ -1,5 +1,11 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import Foundation
+import ReportLayout
 import Sample
 import TestSupport
 import XCTest

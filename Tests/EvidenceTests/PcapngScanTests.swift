@@ -1,4 +1,10 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
+import ReportLayout
 import XCTest
 
 @testable import Evidence

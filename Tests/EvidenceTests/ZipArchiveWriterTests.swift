@@ -1,4 +1,5 @@
 import Capture
+import Crypto
 import Evidence
 import Foundation
 import TestSupport

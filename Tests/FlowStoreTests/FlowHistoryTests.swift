@@ -1,4 +1,6 @@
 import Audit
+import AuditRules
+import AuditWording
 import FlowStore
 import Foundation
 import TestSupport

@@ -1,4 +1,6 @@
 import Audit
+import AuditRules
+import AuditWording
 import Foundation
 import TestSupport
 import XCTest

@@ -1,4 +1,9 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
 import Sample
@@ -175,7 +180,7 @@ final class RealTrafficImportTests: XCTestCase {
     XCTAssertThrowsError(try CaptureImporter.analyse(url)) { error in
       let text = "\(error)"
       // The late packet follows the window's packets and the ten after them.
-      let late = AuditPresentation.grouped(TimeOrderedFrames.window + 11)
+      let late = Quantity.grouped(TimeOrderedFrames.window + 11)
       XCTAssertTrue(text.contains("packet \(late) is dated 2026-10-09T10:00:00Z"), text)
       XCTAssertTrue(text.contains("reordercap"), text)
     }

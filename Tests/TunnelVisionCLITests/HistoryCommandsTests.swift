@@ -1,4 +1,9 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
+import Crypto
 import FlowStore
 import Foundation
 import TestSupport

@@ -1,6 +1,11 @@
 import Audit
+import AuditDocuments
+import AuditRules
+import AuditScreens
+import AuditWording
 import Bytes
 import Capture
+import Crypto
 import Foundation
 import Sample
 import TestSupport
@@ -183,7 +188,7 @@ final class ImportCommandTests: XCTestCase {
     XCTAssertTrue(
       text.contains(
         "10.0.0.11, 10.0.0.12, and 3 more (the session's notes list all 15)"), text)
-    let notes = ImportPresentation.devicesNote(summary, fileName: "f")
+    let notes = SessionNotes.devicesNote(summary, fileName: "f")
     for address in summary.deviceAddresses {
       XCTAssertTrue(notes.contains(address + ",") || notes.contains(address + "."))
     }

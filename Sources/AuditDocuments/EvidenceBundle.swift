@@ -1,0 +1,218 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+public enum EvidenceBundleError: Error, Sendable, Hashable {
+  case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
+  case sessionStillOpen
+  case duplicateFlow(id: Int64)
+}
+
+/// The documents of a closed session's bundle, built from values. Pure: no history, no clock, no disk.
+public struct EvidenceBundle: Sendable {
+  /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
+  /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json.
+  public static let formatVersion = 2
+
+  public let assessment: SessionAssessment
+  public let project: AuditProject
+  public let session: AuditSession
+  public let markers: [SessionMarker]
+  /// In the order they happened (firstSeen, then id); none when the bundle was made not to hold
+  /// them (`holdsFlows`), the exporter reading them again as it writes them.
+  public let flows: [StoredFlow]
+  public let holdsFlows: Bool
+  /// The flows' ids, in the same order: what the capture and the counts need of them.
+  public let flowIDs: [Int64]
+  /// The report's TLS readings, tallied while the flows were at hand.
+  public let tlsReadings: [EvidenceTLSReading]
+  public let exportedWith: String
+  public let exportedAt: Date
+  /// "F1", "F2"… of the findings each flow proves.
+  public let findingIDsByFlow: [Int64: [String]]
+  /// By finding (in `findings`' order): the names of its connections, or their two ends when
+  /// unnamed, each once in the order they happened; its first connection's first packet; and
+  /// the one port all its connections have, with their protocol ("443/tcp"): nil for a single
+  /// connection, whose server end a flow does not record, and when they share none.
+  public let findingSubjects: [(names: [String], firstSeen: Date?, service: String?)]
+  /// The project's baseline, when it has one that ended; nil otherwise.
+  public let baseline: EvidenceBaseline?
+  /// By finding: which of its hosts the baseline also contacted (nil without a baseline).
+  public let baselineHosts: [[String]?]
+
+  /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
+  /// stay in memory while its documents are written.
+  public init(
+    project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
+    catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
+    baseline: EvidenceBaseline? = nil, holdingFlows: Bool = true
+  ) throws(EvidenceBundleError) {
+    guard session.projectID == project.id else {
+      throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
+    }
+    guard !session.isOpen else { throw .sessionStillOpen }
+    var seen = Set<Int64>()
+    for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
+    self.project = project
+    self.session = session
+    self.markers = markers
+    let ordered = flows.inSessionOrder()
+    self.flows = holdingFlows ? ordered : []
+    holdsFlows = holdingFlows
+    flowIDs = ordered.map(\.id)
+    tlsReadings = EvidenceTLSReading.tally(ordered)
+    self.exportedWith = exportedWith
+    self.exportedAt = exportedAt
+    assessment = SessionAssessment(
+      catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers)
+    var ids: [Int64: [String]] = [:]
+    for (index, finding) in assessment.findings.findings.enumerated() {
+      for flow in finding.flowIDs {
+        ids[flow, default: []].append(FindingsDocument.identifier(index))
+      }
+    }
+    findingIDsByFlow = ids
+    var flowFacts: [Int64: (String, Date, IPProtocolNumber, FlowPeers)] = [:]
+    for flow in ordered {
+      flowFacts[flow.id] = (
+        flow.name?.text ?? "\(flow.peers.a.text) ↔ \(flow.peers.b.text)", flow.firstSeen,
+        flow.ipProtocol, flow.peers
+      )
+    }
+    findingSubjects = assessment.findings.findings.map { finding in
+      var names: [String] = []
+      var seen = Set<String>()
+      var first: Date?
+      var protocols = Set<IPProtocolNumber>()
+      var ports: Set<UInt16>?
+      for id in finding.flowIDs {
+        guard let (name, date, ipProtocol, peers) = flowFacts[id] else { continue }
+        if seen.insert(name).inserted { names.append(name) }
+        first = min(first ?? date, date)
+        protocols.insert(ipProtocol)
+        ports = (ports ?? [peers.a.port, peers.b.port]).intersection([peers.a.port, peers.b.port])
+      }
+      return (names, first, Self.service(protocols, ports ?? []))
+    }
+    self.baseline = baseline
+    let findings = assessment.findings.findings
+    baselineHosts = zip(findings, findingSubjects).map { finding, subject in
+      guard let baseline else { return nil }
+      var seen = Set<String>()
+      return ([finding.evidence.host].compactMap { $0 } + subject.names)
+        .filter { baseline.contacted($0) && seen.insert($0.lowercased()).inserted }
+    }
+  }
+
+  /// Whether the baseline also contacted the flow's host: nil without a baseline, or for a flow
+  /// without a name.
+  public func alsoContactedInBaseline(_ flow: StoredFlow) -> Bool? {
+    EvidenceBaseline.claim(baseline, for: flow)
+  }
+
+  /// "443/tcp", as services are written; nil without one protocol that has ports and one port
+  /// in common.
+  static func service(_ protocols: Set<IPProtocolNumber>, _ ports: Set<UInt16>) -> String? {
+    guard protocols.count == 1, let p = protocols.first, p == .tcp || p == .udp, ports.count == 1
+    else { return nil }
+    return "\(ports.first!)/\(p.name)"
+  }
+
+  public var flowCount: Int { flowIDs.count }
+  public var findings: [Finding] { assessment.findings.findings }
+  public var catalogue: RequirementCatalogue { assessment.catalogue }
+  public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }
+
+  public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
+
+  /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
+  public var fileStem: String { Self.fileStem(projectName: project.name, session: session) }
+
+  /// The same for a session of a project of this name, without a bundle made.
+  public static func fileStem(projectName: String, session: AuditSession) -> String {
+    let release = session.kind.release.map { "\($0.version)-\($0.build)" } ?? "baseline"
+    return fileStem(project: projectName, release: release, sessionID: session.id)
+  }
+
+  /// The name's parts kept to ASCII letters, digits, "-", "." and "_", each part without a
+  /// leading or trailing dot or dash (a name that starts with "." is hidden, one that starts with
+  /// "-" reads as an option) and cut short (a file name has 255 bytes at most, and the bundle's
+  /// temporary files add to it).
+  public static func fileStem(project: String, release: String, sessionID: Int64) -> String {
+    func part(_ text: String, limit: Int) -> String {
+      var kept = String(
+        text.unicodeScalars.map { scalar -> Character in
+          CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII
+            || "-._".unicodeScalars.contains(scalar) ? Character(scalar) : "-"
+        })
+      while kept.contains("--") { kept = kept.replacingOccurrences(of: "--", with: "-") }
+      let edges: Set<Character> = ["-", "."]
+      return String(
+        String(kept.drop { edges.contains($0) }.prefix(limit)).reversed().drop {
+          edges.contains($0)
+        }.reversed())
+    }
+    return [part(project, limit: 100), part(release, limit: 60), "session-\(sessionID)-evidence"]
+      .filter { !$0.isEmpty }.joined(separator: "-")
+  }
+
+  /// The file names of the bundle, as the manifest lists them (the manifest not among them).
+  public static let sessionName = "session.json", flowsName = "flows.json",
+    flowsCSVName = "flows.csv"
+  public static let findingsName = "findings.json", captureJSONName = "capture.json"
+  public static let documentNames = [sessionName, flowsName, flowsCSVName, findingsName]
+  public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
+  public static let reportName = "report.pdf"
+  /// The files whose SHA-256 report.pdf cites on its first page, in the archive's order: every
+  /// other file but the manifest, which is written after the report and lists it.
+  public static var reportCitedNames: [String] {
+    (documentNames + captureNames).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+  public static let manifestName = "manifest.json"
+  /// An Ed25519 signature of manifest.json, after it, when the bundle was signed.
+  public static let signatureName = "signature.json"
+
+  /// signature.json: what signs, with which key, the signature itself.
+  public static func signatureDocument(publicKey: Data, signature: Data) -> JSONValue {
+    .object([
+      "algorithm": .string("Ed25519"), "signs": .string(manifestName),
+      "publicKey": .string(publicKey.base64EncodedString()),
+      "signature": .string(signature.base64EncodedString()),
+    ])
+  }
+}
+
+/// The notes a bundle carries about itself, quoted by the screen and the report as written.
+public enum EvidenceNotes {
+  public static let attribution =
+    "The recorder sees packets, not apps. While this session recorded, every connection the device made was tagged with it, whichever app made it. What separates the audited app's traffic from the rest is the baseline: a session recorded on the same device without the app, whose hosts the app's session can be compared with. A connection listed here is one the device made during the session, not necessarily one the app made."
+
+  /// How the session's connections are attributed: a recorded session's as the recorder tags
+  /// them, an imported one's as the capture saw them (of any device on its interface).
+  public static func attribution(for session: AuditSession) -> String {
+    guard let source = session.source else { return attribution }
+    return
+      "This session was imported from a capture file (\(source.fileName)). A capture sees packets, not apps: the session holds every connection the capture saw on the interface it was taken on, whichever device on it and whichever app made it; which end of each is the device was inferred or given at the import, not observed. What separates the audited app's traffic from the rest is the baseline: a session recorded on the same device without the app, whose hosts the app's session can be compared with. A connection listed here is one the capture saw during the session, not necessarily one the app made."
+  }
+
+  /// What recorded the session's traffic: tunnelvision, or the application that wrote the
+  /// capture it was imported from (as the file names it), which tunnelvision then read.
+  public static func recordedWith(_ session: AuditSession) -> String {
+    guard let source = session.source else {
+      return "tunnelvision \(session.environment.toolVersion)"
+    }
+    return
+      "\(source.application ?? "an application the capture does not name"); imported from \(source.fileName) with tunnelvision \(session.environment.toolVersion)"
+  }
+  public static let contents =
+    "This bundle holds connection metadata, what it shows against a requirement catalogue, and a capture of the session's packets as they travelled. Decrypted content is not part of it: what was encrypted stays encrypted in the capture."
+  public static let captureContents =
+    "The packets of the session's connections, sliced from the device's capture files: every packet the history holds whose bytes could be read back. capture.json counts the packets that are not in it, and why."
+  public static let packetComments =
+    "Each packet carries a comment naming its connection (flow=ID, as in flows.json) and the findings that connection proves (findings=F1,F2, as in findings.json)."
+  /// Nothing in the history says what the pinning of the app is: the session says whether it can be read.
+  public static func pinning(_ conditions: InspectionConditions) -> String {
+    PinningEvidence(conditions).sentence
+  }
+}

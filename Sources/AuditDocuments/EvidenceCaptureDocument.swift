@@ -1,0 +1,233 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+/// Why a recorded packet is not in capture.pcapng.
+public enum EvidenceMissingReason: String, Sendable, Hashable, CaseIterable {
+  /// Never written to a capture file: capture was off, or its writer failed.
+  case notCaptured
+  /// Its file is no longer there.
+  case captureFileMissing
+  /// Its file is there but the record could not be read back.
+  case recordUnreadable
+}
+
+/// Packets counted: recorded = written + every reason of withoutBytes.
+public struct EvidencePacketTally: Sendable, Hashable {
+  public var written = 0
+  public var withoutBytes: [EvidenceMissingReason: Int] = [:]
+  public init(written: Int = 0, withoutBytes: [EvidenceMissingReason: Int] = [:]) {
+    self.written = written
+    self.withoutBytes = withoutBytes
+  }
+  public var recorded: Int { written + withoutBytes.values.reduce(0, +) }
+  public mutating func add(_ reason: EvidenceMissingReason, _ count: Int = 1) {
+    withoutBytes[reason, default: 0] += count
+  }
+
+  public var json: JSONValue {
+    .object([
+      "recorded": .int(recorded), "written": .int(written),
+      "withoutBytes": .object(
+        Dictionary(
+          uniqueKeysWithValues: EvidenceMissingReason.allCases.map {
+            ($0.rawValue, JSONValue.int(withoutBytes[$0] ?? 0))
+          })),
+    ])
+  }
+}
+
+public struct EvidenceSourceFile: Sendable, Hashable {
+  public enum Status: String, Sendable, Hashable { case read, missing, unreadable }
+  public let sequence: UInt32
+  public let status: Status
+  /// How many of the session's packets pointed at it, and how many of them were written.
+  public let packets: Int
+  public let written: Int
+  public init(sequence: UInt32, status: Status, packets: Int, written: Int) {
+    self.sequence = sequence
+    self.status = status
+    self.packets = packets
+    self.written = written
+  }
+}
+
+/// capture.json: what the capture holds and, per flow and per reason, the packets it does not.
+public struct EvidenceCaptureDocument: Sendable, Hashable {
+  public static let fileName = "capture.pcapng"
+  public static let linkType = 101
+
+  /// The totals: what the report and the evidence sheet say of the capture.
+  public let summary: EvidenceCaptureSummary
+  public let snaplen: UInt32?
+  public let sourceFiles: [EvidenceSourceFile]
+  /// Every flow of flows.json, in its order.
+  public let flows: [(id: Int64, tally: EvidencePacketTally)]
+
+  public var sessionID: Int64 { summary.sessionID }
+  public var packets: EvidencePacketTally { summary.packets }
+  public var beforeStart: Int { summary.beforeStart }
+  public var afterEnd: Int { summary.afterEnd }
+  public var standing: EvidenceCaptureStanding { summary.standing }
+
+  public init(
+    sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, beforeStart: Int,
+    afterEnd: Int,
+    sourceFiles: [EvidenceSourceFile], flows: [(id: Int64, tally: EvidencePacketTally)]
+  ) {
+    summary = EvidenceCaptureSummary(
+      sessionID: sessionID, packets: packets, beforeStart: beforeStart, afterEnd: afterEnd)
+    self.snaplen = snaplen
+    self.sourceFiles = sourceFiles
+    self.flows = flows
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.summary == rhs.summary && lhs.snaplen == rhs.snaplen && lhs.sourceFiles == rhs.sourceFiles
+      && lhs.flows.map(\.id) == rhs.flows.map(\.id)
+      && lhs.flows.map(\.tally) == rhs.flows.map(\.tally)
+  }
+  public func hash(into hasher: inout Hasher) { hasher.combine(summary) }
+
+  /// The document, its flows streamed.
+  public var document: StreamedJSONObject {
+    var fields: [String: JSONValue] = [
+      "formatVersion": .int(EvidenceBundle.formatVersion),
+      "sessionID": .int(sessionID),
+      "file": .string(Self.fileName), "fileFormat": .string("pcapng"),
+      "linkType": .int(Self.linkType),
+      "packets": packets.json,
+      "writtenOutsideSession": .object([
+        "beforeStart": .int(beforeStart), "afterEnd": .int(afterEnd),
+      ]),
+      "sourceFiles": .array(
+        sourceFiles.map {
+          .object([
+            "sequence": .int($0.sequence), "name": .string(Self.sourceName($0.sequence)),
+            "status": .string($0.status.rawValue),
+            "packets": .int($0.packets), "written": .int($0.written),
+          ])
+        }),
+      "contents": .string(EvidenceNotes.captureContents),
+      "packetComments": .string(EvidenceNotes.packetComments),
+    ]
+    if let snaplen { fields["snaplen"] = .int(snaplen) }
+    return StreamedJSONObject(fields: fields, streamedKey: "flows")
+  }
+
+  public static func flowEntry(id: Int64, tally: EvidencePacketTally) -> JSONValue {
+    guard case .object(var object) = tally.json else { return .null }
+    object["id"] = .int(id)
+    return .object(object)
+  }
+
+  public static func sourceName(_ sequence: UInt32) -> String {
+    let digits = String(sequence)
+    return String(repeating: "0", count: max(0, 8 - digits.count)) + digits + ".pcap"
+  }
+
+  /// The comment of a packet of a flow: `flow=7 findings=F1,F2` (`findings=` empty when none).
+  public static func packetComment(flowID: Int64, findingIDs: [String]) -> String {
+    "flow=\(flowID) findings=\(findingIDs.joined(separator: ","))"
+  }
+}
+
+/// capture.json's totals: all that report.pdf and the evidence sheet say of the capture.
+public struct EvidenceCaptureSummary: Sendable, Hashable {
+  public let sessionID: Int64
+  public let packets: EvidencePacketTally
+  public let beforeStart: Int
+  public let afterEnd: Int
+  public init(sessionID: Int64, packets: EvidencePacketTally, beforeStart: Int, afterEnd: Int) {
+    self.sessionID = sessionID
+    self.packets = packets
+    self.beforeStart = beforeStart
+    self.afterEnd = afterEnd
+  }
+  public var standing: EvidenceCaptureStanding { EvidenceCaptureStanding(packets) }
+
+  /// The same counts, whether a reason with no packets is listed or left out.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.sessionID == rhs.sessionID && lhs.beforeStart == rhs.beforeStart
+      && lhs.afterEnd == rhs.afterEnd
+      && lhs.packets.written == rhs.packets.written
+      && EvidenceMissingReason.allCases.allSatisfy {
+        lhs.packets.withoutBytes[$0] ?? 0 == rhs.packets.withoutBytes[$0] ?? 0
+      }
+  }
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(sessionID)
+    hasher.combine(packets.written)
+  }
+}
+
+public struct EvidenceMissingPackets: Sendable, Hashable {
+  public let reason: EvidenceMissingReason
+  public let count: Int
+  public init(reason: EvidenceMissingReason, count: Int) {
+    self.reason = reason
+    self.count = count
+  }
+}
+
+/// Which of three cases the capture is in: not a tally with three zeroes.
+public enum EvidenceCaptureStanding: Sendable, Equatable {
+  case nothingRecorded
+  case complete(packets: Int)
+  case incomplete(written: Int, recorded: Int, missing: [EvidenceMissingPackets])
+
+  /// Only the reasons that have packets.
+  public init(_ tally: EvidencePacketTally) {
+    if tally.recorded == 0 {
+      self = .nothingRecorded
+      return
+    }
+    let missing = EvidenceMissingReason.allCases.compactMap { reason -> EvidenceMissingPackets? in
+      let count = tally.withoutBytes[reason] ?? 0
+      return count > 0 ? EvidenceMissingPackets(reason: reason, count: count) : nil
+    }
+    self =
+      missing.isEmpty
+      ? .complete(packets: tally.written)
+      : .incomplete(written: tally.written, recorded: tally.recorded, missing: missing)
+  }
+}
+
+/// The manifest: every other file by name, sorted, with its size and lower-case hex SHA-256.
+public struct EvidenceManifest: Sendable, Hashable {
+  public struct Entry: Sendable, Hashable {
+    public let name: String
+    public let byteCount: UInt64
+    public let sha256: String
+    public init(name: String, byteCount: UInt64, sha256: String) {
+      self.name = name
+      self.byteCount = byteCount
+      self.sha256 = sha256
+    }
+  }
+  public let sessionID: Int64
+  public let exportedAt: Date
+  public let entries: [Entry]
+
+  public init(sessionID: Int64, exportedAt: Date, entries: [Entry]) {
+    self.sessionID = sessionID
+    self.exportedAt = exportedAt
+    self.entries = entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+  }
+
+  public var json: JSONValue {
+    .object([
+      "formatVersion": .int(EvidenceBundle.formatVersion), "sessionID": .int(sessionID),
+      "exportedAt": .string(Instant.rfc3339(exportedAt)), "algorithm": .string("SHA-256"),
+      "files": .array(
+        entries.map {
+          .object([
+            "name": .string($0.name), "byteCount": .int($0.byteCount), "sha256": .string($0.sha256),
+          ])
+        }),
+    ])
+  }
+
+  public var text: String { json.serialized() + "\n" }
+}

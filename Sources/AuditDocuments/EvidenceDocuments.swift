@@ -1,0 +1,133 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+/// session.json, flows.json and findings.json as values (flows and findings as streamed arrays).
+extension EvidenceBundle {
+  public var sessionDocument: JSONValue {
+    let s = session
+    var sessionObject = SessionJSON.kindJSON(s.kind)
+    sessionObject["id"] = .int(s.id)
+    sessionObject["name"] = .string(AuditPresentation.sessionName(s.kind))
+    sessionObject["startedAt"] = .string(Instant.rfc3339(s.startedAt))
+    sessionObject["endedAt"] = .optional(s.endedAt.map(Instant.rfc3339))
+    sessionObject["notes"] = .string(s.notes)
+    sessionObject["device"] = .object([
+      "model": .string(s.environment.deviceModel), "osVersion": .string(s.environment.osVersion),
+    ])
+    // A recorded session: the version of tunnelvision that recorded it; an imported one: what
+    // wrote the capture, as the file says (null when it does not), and the file itself.
+    sessionObject["recordedWith"] =
+      s.source.map { .optional($0.application) } ?? .string(s.environment.toolVersion)
+    sessionObject["capture"] = SessionJSON.captureJSON(s)
+    sessionObject["inspection"] = .object([
+      "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
+      "caTrusted": .bool(s.inspection.caTrusted),
+      "pinningEvidence": .string(EvidenceNotes.pinning(s.inspection)),
+    ])
+    sessionObject["markers"] = .array(
+      markers.map { SessionJSON.markerJSON($0, withID: false) })
+    return .object([
+      "formatVersion": .int(Self.formatVersion),
+      "exportedAt": .string(Instant.rfc3339(exportedAt)),
+      "exportedWith": .string(exportedWith),
+      "project": .object([
+        "id": .int(project.id), "name": .string(project.name),
+        "bundleIdentifier": .optional(project.bundleIdentifier),
+        "catalogue": .string(catalogue.identifier),
+        "allowlist": .array(project.allowlist.map(SessionJSON.allowlistJSON)),
+      ]),
+      "session": .object(sessionObject),
+      "contents": .string(EvidenceNotes.contents),
+      "attribution": .string(EvidenceNotes.attribution(for: session)),
+      "baseline": baseline.map {
+        .object(["sessionID": .int($0.sessionID), "hosts": .strings($0.hosts)])
+      } ?? .null,
+    ])
+  }
+
+  public var flowsDocument: StreamedJSONObject {
+    Self.flowsDocument(sessionID: session.id, flowCount: flowCount)
+  }
+
+  public static func flowsDocument(sessionID: Int64, flowCount: Int) -> StreamedJSONObject {
+    StreamedJSONObject(
+      fields: [
+        "formatVersion": .int(formatVersion), "sessionID": .int(sessionID),
+        "flowCount": .int(flowCount),
+      ],
+      streamedKey: "flows")
+  }
+
+  public func writeFlowEntry(_ flow: StoredFlow, to writer: inout JSONWriter) {
+    EvidenceFlowRecord.write(
+      flow, findingIDs: findingIDs(ofFlow: flow.id),
+      alsoContactedInBaseline: alsoContactedInBaseline(flow), to: &writer)
+  }
+
+  public var findingsDocument: StreamedJSONObject {
+    let requirements: [JSONValue] = assessment.requirements.map { r in
+      let ids = { (list: [Finding]) in FindingsDocument.identifiers(of: list, in: self.findings)
+      }
+      var coverage: JSONValue = .null
+      if let c = r.coverage {
+        // One check is named as a string, as before several could be cited; several as a list.
+        let checks: (String, JSONValue) =
+          c.checks.count == 1
+          ? ("check", .string(c.checks[0].rawValue))
+          : ("checks", .strings(c.checks.map(\.rawValue)))
+        coverage = .object([
+          checks.0: checks.1, "flagged": .int(c.flagged),
+          "satisfied": .int(c.satisfied),
+          "notAssessed": .int(c.unassessed), "notApplicable": .int(c.notApplicable),
+        ])
+      }
+      return .object([
+        "id": .string(r.requirement.id), "title": .string(r.requirement.title),
+        "aspect": .object([
+          "number": .int(r.requirement.aspect.number), "name": .string(r.requirement.aspect.name),
+        ]),
+        "testDepth": .string(r.requirement.testDepth.rawValue),
+        "rule": .string(r.requirement.rule.name),
+        "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r.verdict)),
+        "toolCoverage": .optional(r.requirement.toolCoverage),
+        "contraryFindingIDs": .strings(ids(r.contraryFindings)),
+        "supportingFindingIDs": .strings(ids(r.supportingFindings)),
+        "coverage": coverage,
+      ])
+    }
+    let checks = FindingsDocument.checksJSON(assessment, withFlowIDs: true)
+    func source(_ s: CatalogueSource) -> JSONValue {
+      .object([
+        "document": .string(s.document), "title": .string(s.title), "version": .string(s.version),
+        "date": .string(s.date), "sha256": .string(s.sha256),
+      ])
+    }
+    return StreamedJSONObject(
+      fields: [
+        "formatVersion": .int(Self.formatVersion),
+        "sessionID": .int(session.id),
+        "catalogue": .object([
+          "identifier": .string(catalogue.identifier), "source": source(catalogue.source),
+          "tls": .object([
+            "minimumVersion": .string(minimum.catalogueText ?? minimum.name),
+            "source": source(catalogue.tlsSource),
+          ]),
+        ]),
+        "requirements": .array(requirements),
+        "checks": checks,
+        "verdictsNote": .string(EvidenceWording.verdictsNote),
+      ], streamedKey: "findings")
+  }
+
+  public func findingEntry(_ index: Int) -> JSONValue {
+    let finding = findings[index]
+    var object = FindingsDocument.evidenceJSON(finding.evidence)
+    object["id"] = .string(FindingsDocument.identifier(index))
+    object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
+    object["flowIDs"] = .ints(finding.flowIDs)
+    object["alsoContactedInBaseline"] = baselineHosts[index].map(JSONValue.strings) ?? .null
+    return .object(object)
+  }
+}

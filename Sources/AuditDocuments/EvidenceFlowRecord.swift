@@ -1,0 +1,291 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+/// One flow as flows.json carries it: every key of the spec's table.
+public enum EvidenceFlowRecord {
+  public static func cipherSuiteText(_ value: UInt16) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+  }
+
+  /// A flow of flows.json, written member by member in the UTF-8 order of the keys (no value
+  /// tree: twenty thousand of them are a sixth of an export's second core).
+  /// `alsoContactedInBaseline`: nil without a baseline to compare with, or a flow without a name.
+  public static func write(
+    _ f: StoredFlow, findingIDs: [String], alsoContactedInBaseline: Bool? = nil,
+    to w: inout JSONWriter
+  ) {
+    w.beginObject()
+    w.key(Key.alsoContactedInBaseline)
+    if let alsoContactedInBaseline { w.bool(alsoContactedInBaseline) } else { w.null() }
+    w.key(Key.bytesIn)
+    w.int(f.bytesIn)
+    w.key(Key.bytesOut)
+    w.int(f.bytesOut)
+    w.key(Key.clientTLS)
+    if let offer = f.clientTLS {
+      w.beginObject()
+      w.key(ClientKey.alpn)
+      w.strings(offer.alpn)
+      w.key(ClientKey.droppedALPNCount)
+      w.int(offer.droppedALPNCount)
+      w.key(ClientKey.encryptedClientHello)
+      w.bool(offer.encryptedClientHello)
+      w.key(ClientKey.versions)
+      w.beginArray()
+      for version in offer.versions { w.string(version.name) }
+      w.endArray()
+      w.key(ClientKey.versionsForm)
+      w.string(offer.versionsForm.name)
+      w.endObject()
+    } else {
+      w.null()
+    }
+    w.key(Key.connectHost)
+    w.string(f.connectHost)
+    w.key(Key.dnsName)
+    w.string(f.dnsName)
+    w.key(Key.dnsOtherNames)
+    w.strings(f.dnsOtherNames)
+    w.key(Key.durationSeconds)
+    w.double(
+      Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)
+    w.key(Key.findingIDs)
+    w.strings(findingIDs)
+    w.key(Key.firstSeen)
+    w.string(Instant.rfc3339(f.firstSeen))
+    w.key(Key.id)
+    w.int(f.id)
+    w.key(Key.lastSeen)
+    w.string(Instant.rfc3339(f.lastSeen))
+    w.key(Key.name)
+    if let name = f.name {
+      w.beginObject()
+      w.key(NameKey.origin)
+      w.string(name.origin.rawValue)
+      w.key(NameKey.text)
+      w.string(name.text)
+      w.endObject()
+    } else {
+      w.null()
+    }
+    w.key(Key.packetCount)
+    w.int(f.packetCount)
+    func peer(_ end: FlowEndpoint) {
+      w.beginObject()
+      w.key(PeerKey.address)
+      w.string(end.address)
+      w.key(PeerKey.port)
+      w.int(end.port)
+      w.endObject()
+    }
+    w.key(Key.peers)
+    w.beginArray()
+    peer(f.peers.a)
+    peer(f.peers.b)
+    w.endArray()
+    w.key(Key.`protocol`)
+    w.string(f.ipProtocol.name)
+    w.key(Key.quic)
+    if let quic = f.quic {
+      w.beginObject()
+      w.key(QUICKey.end)
+      w.string(quic.end.name)
+      w.key(QUICKey.version)
+      w.string(quic.versionName)
+      w.key(QUICKey.versionValue)
+      w.int(quic.version)
+      w.endObject()
+    } else {
+      w.null()
+    }
+    w.key(Key.serverCertificate)
+    w.beginObject()
+    switch f.serverCertificate {
+    case .presented(let certificates):
+      w.key(CertificateKey.chain)
+      w.beginArray()
+      for certificate in certificates.chain { w.string(certificate.base64EncodedString()) }
+      w.endArray()
+      w.key(CertificateKey.chainIsComplete)
+      w.bool(certificates.chainIsComplete)
+    case .notSent(let absence):
+      w.key(CertificateKey.absence)
+      w.string(absence.name)
+    default: break
+    }
+    w.key(CertificateKey.visibility)
+    w.string(f.serverCertificate.name)
+    w.endObject()
+    w.key(Key.serverTLS)
+    switch f.serverTLS {
+    case nil: w.null()
+    case .negotiated(let handshake)?:
+      w.beginObject()
+      w.key(ServerKey.answer)
+      w.string("negotiated")
+      w.key(ServerKey.cipherSuite)
+      w.string(cipherSuiteText(handshake.cipherSuite))
+      w.key(ServerKey.fromHelloRetryRequest)
+      w.bool(handshake.fromHelloRetryRequest)
+      w.key(ServerKey.source)
+      w.string(handshake.source.name)
+      w.key(ServerKey.version)
+      w.string(handshake.version.name)
+      w.key(ServerKey.versionValue)
+      w.int(handshake.version.rawValue)
+      w.endObject()
+    case .refused(let alert)?:
+      w.beginObject()
+      w.key(ServerKey.alert)
+      w.int(alert)
+      w.key(ServerKey.answer)
+      w.string("refused")
+      w.endObject()
+    }
+    w.key(Key.sni)
+    w.string(f.sni)
+    w.key(Key.streamOpening)
+    w.string(f.streamOpening?.name)
+    w.key(Key.tlsStatus)
+    w.string(f.tlsStatus.name)
+    w.key(Key.tlsStatusBasis)
+    w.string(f.tlsStatusBasis?.name)
+    w.endObject()
+  }
+}
+
+/// flows.csv: one row per flow in the order of flows.json, RFC 4180, UTF-8, CRLF. A flattened
+/// view: of a chain only the server's own certificate, several values in a cell separated by a
+/// space, TLS versions without one (TLS1.2, or 0x7F1C when it has no name).
+public enum EvidenceFlowsCSV {
+  /// The columns in the file's order; a column's header is its case's name.
+  public enum Column: Int, TableColumns {
+    case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
+    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, sni, connectHost, dnsName,
+      dnsOtherNames, streamOpening
+    case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello
+    case serverAnswer, serverVersion, cipherSuite, fromHelloRetryRequest, serverSource, alert
+    case quicVersion, quicEnd, certificateVisibility, serverCertificate, chainIsComplete
+    case findingIDs
+  }
+
+  public static let headers = Column.allCases.map(\.identifier)
+
+  public static var headerLine: String { line(headers) }
+
+  public static func row(_ f: StoredFlow, findingIDs: [String]) -> String {
+    line(cells(f, findingIDs: findingIDs))
+  }
+
+  /// The row as UTF-8 bytes, appended: flows.csv is written so, 20 000 rows without a String each.
+  public static func appendRow(_ f: StoredFlow, findingIDs: [String], to out: inout [UInt8]) {
+    appendLine(cells(f, findingIDs: findingIDs), to: &out)
+  }
+
+  /// The flow's cells in the columns' order: what a column does not hold for it stays empty.
+  public static func cells(_ f: StoredFlow, findingIDs: [String]) -> [String] {
+    var row = ColumnValues<Column, String>(filledWith: "")
+    row[.id] = String(f.id)
+    row[.protocol] = f.ipProtocol.name
+    row[.firstSeen] = Instant.rfc3339(f.firstSeen)
+    row[.lastSeen] = Instant.rfc3339(f.lastSeen)
+    row[.durationSeconds] = JSONText.number(
+      Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)
+    row[.bytesOut] = String(f.bytesOut)
+    row[.bytesIn] = String(f.bytesIn)
+    row[.packetCount] = String(f.packetCount)
+    row[.peerA] = f.peers.a.text
+    row[.peerB] = f.peers.b.text
+    row[.tlsStatus] = f.tlsStatus.name
+    row[.tlsStatusBasis] = f.tlsStatusBasis?.name ?? ""
+    if let name = f.name {
+      row[.name] = name.text
+      row[.nameOrigin] = name.origin.rawValue
+    }
+    row[.sni] = f.sni ?? ""
+    row[.connectHost] = f.connectHost ?? ""
+    row[.dnsName] = f.dnsName ?? ""
+    row[.dnsOtherNames] = f.dnsOtherNames.joined(separator: " ")
+    row[.streamOpening] = f.streamOpening?.name ?? ""
+    if let offer = f.clientTLS {
+      row[.clientVersionsForm] = offer.versionsForm.name
+      row[.clientVersions] = offer.versions.map(\.compactName).joined(separator: " ")
+      row[.alpn] = offer.alpn.joined(separator: " ")
+      row[.droppedALPNCount] = String(offer.droppedALPNCount)
+      row[.encryptedClientHello] = offer.encryptedClientHello ? "true" : "false"
+    }
+    switch f.serverTLS {
+    case nil: break
+    case .negotiated(let handshake)?:
+      row[.serverAnswer] = "negotiated"
+      row[.serverVersion] = handshake.version.compactName
+      row[.cipherSuite] = EvidenceFlowRecord.cipherSuiteText(handshake.cipherSuite)
+      row[.fromHelloRetryRequest] = handshake.fromHelloRetryRequest ? "true" : "false"
+      row[.serverSource] = handshake.source.name
+    case .refused(let alert)?:
+      row[.serverAnswer] = "refused"
+      row[.alert] = String(alert)
+    }
+    row[.quicVersion] = f.quic?.versionName ?? ""
+    row[.quicEnd] = f.quic?.end.name ?? ""
+    row[.certificateVisibility] = f.serverCertificate.name
+    if let certificates = f.serverCertificate.presented {
+      row[.serverCertificate] = certificates.chain.first?.base64EncodedString() ?? ""
+      row[.chainIsComplete] = certificates.chainIsComplete ? "true" : "false"
+    }
+    row[.findingIDs] = findingIDs.joined(separator: " ")
+    return row.values
+  }
+
+  /// Cells quoted when they hold a comma, a quote, CR or LF; quotes doubled; the line ends CRLF.
+  public static func line(_ cells: [String]) -> String {
+    var bytes: [UInt8] = []
+    appendLine(cells, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The line as UTF-8 bytes, cut and quoted on bytes: a comma, a quote, CR or LF is never part
+  /// of a longer UTF-8 sequence.
+  public static func appendLine(_ cells: [String], to out: inout [UInt8]) {
+    for (i, cell) in cells.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      // Scanned and appended in place (`withUTF8`); a cell that needs quotes is copied byte by byte.
+      var text = cell
+      text.withUTF8 { bytes in
+        let formula = bytes.first.map(startsFormula) ?? false
+        guard
+          bytes.contains(where: {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
+          })
+        else {
+          if formula { out.append(UInt8(ascii: "'")) }
+          out.append(contentsOf: bytes)
+          return
+        }
+        out.append(UInt8(ascii: "\""))
+        if formula { out.append(UInt8(ascii: "'")) }
+        for byte in bytes {
+          out.append(byte)
+          if byte == UInt8(ascii: "\"") { out.append(byte) }
+        }
+        out.append(UInt8(ascii: "\""))
+      }
+    }
+    out.append(contentsOf: [0x0D, 0x0A])
+  }
+
+  /// A cell's text as flows.csv holds it: one that begins as a spreadsheet formula would (=, +,
+  /// -, @, a tab or a carriage return) is written after an apostrophe, so that opening the file
+  /// runs nothing a name read off the wire spelled out (flows.json keeps the name as it was).
+  public static func spreadsheetCell(_ text: String) -> String {
+    text.utf8.first.map(startsFormula) == true ? "'" + text : text
+  }
+
+  static func startsFormula(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+      || byte == UInt8(ascii: "@") || byte == 0x09 || byte == 0x0D
+  }
+}

@@ -1,0 +1,227 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+extension EvidenceFlowRecord {
+  /// A flow of flows.json read back: the flow as the store held it (but for what the document
+  /// does not carry: the capture and audit sessions, a protocol number without a name) and the
+  /// findings it cites. Strict: every name must be one the format defines, and what the record
+  /// states twice (the name and the SNI or DNS name it comes from, the duration and the two
+  /// instants, a version's name and value) must agree.
+  public struct Decoded: Decodable, Sendable {
+    public let flow: StoredFlow
+    public let findingIDs: [String]
+    public let alsoContactedInBaseline: Bool?
+
+    public init(from decoder: Decoder) throws {
+      let c = try decoder.container(keyedBy: Key.self)
+      let firstSeen = try c.instant(.firstSeen)
+      let lastSeen = try c.instant(.lastSeen)
+      var flow = StoredFlow(
+        id: try c.decode(Int64.self, forKey: .id), ipProtocol: try c.named(.protocol),
+        peers: try Self.peers(c), firstSeen: firstSeen, lastSeen: lastSeen,
+        bytesOut: try c.decode(UInt64.self, forKey: .bytesOut),
+        bytesIn: try c.decode(UInt64.self, forKey: .bytesIn),
+        packetCount: try c.decode(Int.self, forKey: .packetCount),
+        tlsStatus: try c.named(.tlsStatus), sni: try c.decode(String?.self, forKey: .sni),
+        dnsName: try c.decode(String?.self, forKey: .dnsName),
+        dnsOtherNames: try c.decode([String].self, forKey: .dnsOtherNames),
+        streamOpening: try c.optionalNamed(.streamOpening),
+        tlsStatusBasis: try c.optionalNamed(.tlsStatusBasis),
+        connectHost: try c.decode(String?.self, forKey: .connectHost))
+      flow.clientTLS = try Self.clientTLS(c)
+      flow.serverTLS = try Self.serverTLS(c)
+      flow.quic = try Self.quic(c)
+      flow.serverCertificate = try Self.certificate(c)
+      self.flow = flow
+      findingIDs = try c.decode([String].self, forKey: .findingIDs)
+      alsoContactedInBaseline = try c.decode(Bool?.self, forKey: .alsoContactedInBaseline)
+
+      let name = try c.nestedContainerIfPresent(NameKey.self, .name).map {
+        FlowName(
+          text: try $0.decode(String.self, forKey: .text), origin: try $0.named(.origin))
+      }
+      try c.require(
+        name == flow.name, .name, "is not the one its sni, connectHost and dnsName give")
+      let duration = try c.decode(Double.self, forKey: .durationSeconds)
+      let expected =
+        Double(Instant.microseconds(lastSeen) - Instant.microseconds(firstSeen)) / 1_000_000
+      try c.require(duration == expected, .durationSeconds, "is not lastSeen less firstSeen")
+    }
+
+    private static func peers(_ c: KeyedDecodingContainer<Key>) throws -> FlowPeers {
+      var list = try c.nestedUnkeyedContainer(forKey: .peers)
+      var ends: [FlowEndpoint] = []
+      while !list.isAtEnd {
+        let peer = try list.nestedContainer(keyedBy: PeerKey.self)
+        ends.append(
+          FlowEndpoint(
+            address: try peer.decode(String.self, forKey: .address),
+            port: try peer.decode(UInt16.self, forKey: .port)))
+      }
+      try c.require(ends.count == 2, .peers, "does not hold two peers")
+      let peers = FlowPeers(ends[0], ends[1])
+      try c.require(peers.a == ends[0], .peers, "are not in their canonical order")
+      return peers
+    }
+
+    private static func clientTLS(_ c: KeyedDecodingContainer<Key>) throws -> ClientTLSOffer? {
+      guard let o = try c.nestedContainerIfPresent(ClientKey.self, .clientTLS) else { return nil }
+      return ClientTLSOffer(
+        versionsForm: try o.named(.versionsForm),
+        versions: try o.decode([String].self, forKey: .versions).map {
+          guard let version = TLSProtocolVersion(name: $0) else {
+            throw DecodingError.dataCorruptedError(
+              forKey: .versions, in: o, debugDescription: "“\($0)” is not a TLS version")
+          }
+          return version
+        },
+        alpn: try o.decode([String].self, forKey: .alpn),
+        droppedALPNCount: try o.decode(Int.self, forKey: .droppedALPNCount),
+        encryptedClientHello: try o.decode(Bool.self, forKey: .encryptedClientHello))
+    }
+
+    private static func serverTLS(_ c: KeyedDecodingContainer<Key>) throws -> ServerTLSAnswer? {
+      guard let o = try c.nestedContainerIfPresent(ServerKey.self, .serverTLS) else { return nil }
+      switch try o.decode(String.self, forKey: .answer) {
+      case "negotiated":
+        let value = try o.decode(UInt16.self, forKey: .versionValue)
+        let version = TLSProtocolVersion(rawValue: value)
+        try o.require(
+          try o.decode(String.self, forKey: .version) == version.name, .version,
+          "is not the name of versionValue")
+        let cipher = try o.decode(String.self, forKey: .cipherSuite)
+        guard cipher.hasPrefix("0x"), cipher.count == 6,
+          let suite = UInt16(cipher.dropFirst(2), radix: 16),
+          EvidenceFlowRecord.cipherSuiteText(suite) == cipher
+        else {
+          throw DecodingError.dataCorruptedError(
+            forKey: .cipherSuite, in: o, debugDescription: "“\(cipher)” is not a cipher suite")
+        }
+        return .negotiated(
+          version: version, cipherSuite: suite,
+          fromHelloRetryRequest: try o.decode(Bool.self, forKey: .fromHelloRetryRequest),
+          source: try o.named(.source))
+      case "refused":
+        return .refused(alert: try o.decode(UInt8.self, forKey: .alert))
+      case let other:
+        throw DecodingError.dataCorruptedError(
+          forKey: .answer, in: o, debugDescription: "“\(other)” is not an answer")
+      }
+    }
+
+    private static func quic(_ c: KeyedDecodingContainer<Key>) throws -> QUICReading? {
+      guard let o = try c.nestedContainerIfPresent(QUICKey.self, .quic) else { return nil }
+      let reading = QUICReading(
+        version: try o.decode(UInt32.self, forKey: .versionValue), end: try o.named(.end))
+      try o.require(
+        try o.decode(String.self, forKey: .version) == reading.versionName, .version,
+        "is not the name of versionValue")
+      return reading
+    }
+
+    private static func certificate(_ c: KeyedDecodingContainer<Key>) throws
+      -> CertificateVisibility
+    {
+      let o = try c.nestedContainer(keyedBy: CertificateKey.self, forKey: .serverCertificate)
+      let visibility: CertificateVisibility
+      switch try o.decode(String.self, forKey: .visibility) {
+      case CertificateVisibility.notRead.name: visibility = .notRead
+      case CertificateVisibility.encryptedInHandshake.name: visibility = .encryptedInHandshake
+      case CertificateVisibility.replacedByInspection.name: visibility = .replacedByInspection
+      case CertificateVisibility.noNegotiation.name: visibility = .noNegotiation
+      case "notSent": visibility = .notSent(try o.named(.absence))
+      case "presented":
+        let chain = try o.decode([String].self, forKey: .chain).map {
+          guard let der = Data(base64Encoded: $0) else {
+            throw DecodingError.dataCorruptedError(
+              forKey: .chain, in: o, debugDescription: "a certificate is not Base64")
+          }
+          return der
+        }
+        visibility = .presented(
+          chain: chain, chainIsComplete: try o.decode(Bool.self, forKey: .chainIsComplete))
+      case let other:
+        throw DecodingError.dataCorruptedError(
+          forKey: .visibility, in: o, debugDescription: "“\(other)” is not a visibility")
+      }
+      return visibility
+    }
+  }
+}
+
+/// A value a document names by a stable identifier (`name`), read back from it.
+protocol NamedInDocuments {
+  static var namedValues: [Self] { get }
+  var name: String { get }
+}
+
+extension NamedInDocuments {
+  init?(documentName: String) {
+    guard let value = Self.namedValues.first(where: { $0.name == documentName }) else {
+      return nil
+    }
+    self = value
+  }
+}
+
+extension IPProtocolNumber: NamedInDocuments {
+  /// "other" reads as no particular protocol (the number is not in the documents).
+  static let namedValues: [IPProtocolNumber] = [
+    .tcp, .udp, .icmp, .icmpv6, IPProtocolNumber(rawValue: 0),
+  ]
+}
+extension TLSInspectionStatus: NamedInDocuments { static var namedValues: [Self] { allCases } }
+extension StreamOpening: NamedInDocuments { static var namedValues: [Self] { allCases } }
+extension TLSStatusBasis: NamedInDocuments { static var namedValues: [Self] { allCases } }
+extension CertificateAbsence: NamedInDocuments { static var namedValues: [Self] { allCases } }
+extension ClientTLSOffer.VersionsForm: NamedInDocuments {
+  static let namedValues: [Self] = [.listed, .upTo]
+}
+extension TLSReadingSource: NamedInDocuments {
+  static let namedValues: [Self] = [.serverHello, .upstreamConnection]
+}
+extension QUICReading.End: NamedInDocuments { static let namedValues: [Self] = [.client, .server] }
+extension FlowName.Origin: NamedInDocuments {
+  static let namedValues: [Self] = [.sni, .connect, .dns]
+  var name: String { rawValue }
+}
+
+extension KeyedDecodingContainer {
+  fileprivate func named<T: NamedInDocuments>(_ key: Key) throws -> T {
+    let text = try decode(String.self, forKey: key)
+    guard let value = T(documentName: text) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "“\(text)” is not a name the format defines")
+    }
+    return value
+  }
+
+  fileprivate func optionalNamed<T: NamedInDocuments>(_ key: Key) throws -> T? {
+    try decode(String?.self, forKey: key) == nil ? nil : try named(key)
+  }
+
+  /// An instant as the documents write it, to the microsecond, in UTC.
+  fileprivate func instant(_ key: Key) throws -> Date {
+    let text = try decode(String.self, forKey: key)
+    guard let date = Instant.parseWritten(text) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "“\(text)” is not an instant as written")
+    }
+    return date
+  }
+
+  /// The nested object, or nil where the member is null (it must be there).
+  fileprivate func nestedContainerIfPresent<N: CodingKey>(_ type: N.Type, _ key: Key) throws
+    -> KeyedDecodingContainer<N>?
+  {
+    try decodeNil(forKey: key) ? nil : try nestedContainer(keyedBy: type, forKey: key)
+  }
+
+  fileprivate func require(_ holds: Bool, _ key: Key, _ otherwise: String) throws {
+    guard holds else {
+      throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: otherwise)
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import Audit
+import AuditRules
+import AuditWording
+
+/// The keys of a flow of flows.json, one enum an object, declared once: the record is written
+/// (`EvidenceFlowRecord.write`) and read back (`EvidenceFlowRecord.Decoded`) through them.
+extension EvidenceFlowRecord {
+  public enum Key: String, CodingKey, CaseIterable, Sendable {
+    case alsoContactedInBaseline, bytesIn, bytesOut, clientTLS, connectHost, dnsName,
+      dnsOtherNames, durationSeconds, findingIDs
+    case firstSeen, id, lastSeen, name, packetCount, peers, `protocol`, quic, serverCertificate
+    case serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
+  }
+  public enum ClientKey: String, CodingKey, CaseIterable, Sendable {
+    case alpn, droppedALPNCount, encryptedClientHello, versions, versionsForm
+  }
+  public enum NameKey: String, CodingKey, CaseIterable, Sendable { case origin, text }
+  public enum PeerKey: String, CodingKey, CaseIterable, Sendable { case address, port }
+  public enum QUICKey: String, CodingKey, CaseIterable, Sendable { case end, version, versionValue }
+  public enum CertificateKey: String, CodingKey, CaseIterable, Sendable {
+    case absence, chain, chainIsComplete, visibility
+  }
+  public enum ServerKey: String, CodingKey, CaseIterable, Sendable {
+    case alert, answer, cipherSuite, fromHelloRetryRequest, source, version, versionValue
+  }
+}
+
+extension JSONWriter {
+  /// A member's key given by one of the record's key enums.
+  public mutating func key<K: CodingKey>(_ key: K) { self.key(key.stringValue) }
+}

@@ -1,0 +1,51 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+/// What verify re-derives from a bundle's source documents — the flows of flows.json and the
+/// project, session and markers of session.json — with the catalogue this tool carries: the
+/// bytes findings.json and session.json must then have, and the findings each flow proves.
+public struct EvidenceRederivation: Sendable {
+  public let bundle: EvidenceBundle
+
+  public init(record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue)
+    throws(EvidenceBundleError)
+  {
+    bundle = try EvidenceBundle(
+      project: record.project, session: record.session, markers: record.markers, flows: flows,
+      catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
+      baseline: record.baseline)
+  }
+
+  /// findings.json as export writes it.
+  public var findingsJSON: [UInt8] {
+    let document = bundle.findingsDocument
+    var out = document.prefix
+    for index in bundle.findings.indices {
+      document.append(bundle.findingEntry(index), first: index == 0, to: &out)
+    }
+    out += document.suffix(empty: bundle.findings.isEmpty)
+    return out
+  }
+
+  /// session.json as export writes it.
+  public var sessionJSON: [UInt8] { Array((bundle.sessionDocument.serialized() + "\n").utf8) }
+
+  /// Per requirement, its verdict's key ("contradicted", "observed", …).
+  public var verdicts: [String: String] {
+    Dictionary(
+      bundle.assessment.requirements.map { ($0.requirement.id, $0.verdict.key) },
+      uniquingKeysWith: { a, _ in a })
+  }
+
+  /// The catalogue this tool carries under the bundle's identifier, if its source is the one
+  /// findings.json names (by SHA-256): a bundle made with a catalogue file of its own is not
+  /// re-derived.
+  public static func catalogue(identifier: String, sourceSHA256: String?) -> RequirementCatalogue? {
+    guard let catalogue = try? RequirementCatalogueLibrary.catalogue(identifier: identifier),
+      catalogue.source.sha256 == sourceSHA256
+    else { return nil }
+    return catalogue
+  }
+}

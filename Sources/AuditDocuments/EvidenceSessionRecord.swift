@@ -1,0 +1,155 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+/// session.json read back into the values it was written from: what verify needs to re-derive
+/// the findings and verdicts of the flows without the store. Strict: a missing key or a value of
+/// another type is a problem named by its key.
+public struct EvidenceSessionRecord: Sendable {
+  public let project: AuditProject
+  public let session: AuditSession
+  public let markers: [SessionMarker]
+  public let catalogueIdentifier: String
+  public let exportedAt: Date
+  public let exportedWith: String
+  public let baseline: EvidenceBaseline?
+
+  public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+  }
+
+  public init(_ data: Data) throws(Problem) {
+    func fail(_ key: String, _ what: String) -> Problem {
+      Problem(description: "session.json's \(key) is not \(what)")
+    }
+    guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+      throw Problem(description: "session.json is not a JSON object")
+    }
+    func object(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> [String: Any]
+    {
+      guard let v = o[key] as? [String: Any] else { throw fail(path + key, "an object") }
+      return v
+    }
+    func string(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> String {
+      guard let v = o[key] as? String else { throw fail(path + key, "a string") }
+      return v
+    }
+    func optionalString(_ o: [String: Any], _ key: String, in path: String) throws(Problem)
+      -> String?
+    {
+      if o[key] is NSNull { return nil }
+      return try string(o, key, in: path)
+    }
+    func integer(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Int64 {
+      // The document re-derived from these values is compared byte for byte afterwards: a
+      // value read here more leniently than it was written is caught there.
+      guard let v = o[key] as? Int else { throw fail(path + key, "a whole number") }
+      return Int64(v)
+    }
+    func bool(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Bool {
+      guard let v = o[key] as? Bool else { throw fail(path + key, "true or false") }
+      return v
+    }
+    func instant(_ text: String, _ key: String) throws(Problem) -> Date {
+      guard let date = Instant.parseWritten(text) else {
+        throw fail(key, "an instant as export writes it")
+      }
+      return date
+    }
+
+    let p = try object(root, "project", in: "")
+    var allowlist: [AllowlistEntry] = []
+    guard let entries = p["allowlist"] as? [[String: Any]] else {
+      throw fail("project.allowlist", "a list of entries")
+    }
+    for entry in entries {
+      let text = try string(entry, "pattern", in: "project.allowlist[].")
+      guard let pattern = try? DomainPattern(parsing: text) else {
+        throw fail(
+          "project.allowlist[].pattern", "a domain pattern (“\(TerminalText.inline(text))”)")
+      }
+      allowlist.append(
+        AllowlistEntry(
+          pattern: pattern, note: try optionalString(entry, "note", in: "project.allowlist[].")))
+    }
+    catalogueIdentifier = try string(p, "catalogue", in: "project.")
+    project = AuditProject(
+      id: try integer(p, "id", in: "project."), name: try string(p, "name", in: "project."),
+      bundleIdentifier: try optionalString(p, "bundleIdentifier", in: "project."),
+      catalogueVersion: catalogueIdentifier, allowlist: allowlist,
+      createdAt: Date(timeIntervalSince1970: 0))
+
+    let s = try object(root, "session", in: "")
+    let id = try integer(s, "id", in: "session.")
+    let kind: AuditSessionKind
+    switch try string(s, "kind", in: "session.") {
+    case "baseline": kind = .baseline
+    case "audit":
+      let release = try object(s, "release", in: "session.")
+      kind = .audit(
+        AppRelease(
+          version: try string(release, "version", in: "session.release."),
+          build: try string(release, "build", in: "session.release.")))
+    default: throw fail("session.kind", "audit or baseline")
+    }
+    let device = try object(s, "device", in: "session.")
+    let inspection = try object(s, "inspection", in: "session.")
+    var source: CaptureSource?
+    var toolVersion: String
+    if s["capture"] is NSNull {
+      toolVersion = try string(s, "recordedWith", in: "session.")
+    } else {
+      let c = try object(s, "capture", in: "session.")
+      toolVersion = try string(c, "importedWith", in: "session.capture.")
+      source = CaptureSource(
+        fileName: try string(c, "fileName", in: "session.capture."),
+        sha256: try string(c, "sha256", in: "session.capture."),
+        application: try optionalString(c, "application", in: "session.capture."),
+        host: try optionalString(c, "host", in: "session.capture."))
+    }
+    let endedAt = try optionalString(s, "endedAt", in: "session.").map { text throws(Problem) in
+      try instant(text, "session.endedAt")
+    }
+    session = AuditSession(
+      id: id, projectID: project.id, kind: kind,
+      environment: AuditEnvironment(
+        deviceModel: try string(device, "model", in: "session.device."),
+        osVersion: try string(device, "osVersion", in: "session.device."), toolVersion: toolVersion),
+      inspection: InspectionConditions(
+        inspectionEnabled: try bool(inspection, "inspectionEnabled", in: "session.inspection."),
+        caTrusted: try bool(inspection, "caTrusted", in: "session.inspection.")),
+      startedAt: try instant(try string(s, "startedAt", in: "session."), "session.startedAt"),
+      endedAt: endedAt, notes: try string(s, "notes", in: "session."), source: source)
+
+    guard let list = s["markers"] as? [[String: Any]] else {
+      throw fail("session.markers", "a list of markers")
+    }
+    var markers: [SessionMarker] = []
+    for (index, m) in list.enumerated() {
+      let at = try instant(try string(m, "at", in: "session.markers[]."), "session.markers[].at")
+      let markerKind: SessionMarkerKind
+      switch try string(m, "kind", in: "session.markers[].") {
+      case "consentGiven": markerKind = .consentGiven
+      case "loggedIn": markerKind = .loggedIn
+      case "loggedOut": markerKind = .loggedOut
+      case "custom": markerKind = .custom(try string(m, "label", in: "session.markers[]."))
+      default: throw fail("session.markers[].kind", "a marker kind")
+      }
+      markers.append(SessionMarker(id: Int64(index + 1), sessionID: id, date: at, kind: markerKind))
+    }
+    self.markers = markers
+    exportedAt = try instant(try string(root, "exportedAt", in: ""), "exportedAt")
+    exportedWith = try string(root, "exportedWith", in: "")
+    if root["baseline"] is NSNull {
+      baseline = nil
+    } else {
+      let b = try object(root, "baseline", in: "")
+      guard let hosts = b["hosts"] as? [String] else {
+        throw fail("baseline.hosts", "a list of host names")
+      }
+      baseline = EvidenceBaseline(
+        sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts)
+    }
+  }
+}

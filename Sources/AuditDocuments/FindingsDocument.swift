@@ -1,0 +1,54 @@
+import Audit
+import AuditRules
+import AuditWording
+
+/// What findings.json says of a finding and of the checks: the identifiers F1, F2… and the JSON
+/// shapes the screens (`findings --json`) reuse.
+public enum FindingsDocument {
+  /// "F1", "F2"… in the order of `SessionFindings.findings`.
+  public static func identifier(_ index: Int) -> String { "F\(index + 1)" }
+
+  public static func identifiers(of findings: [Finding], in all: [Finding]) -> [String] {
+    findings.compactMap { finding in all.firstIndex(of: finding).map(identifier) }
+  }
+
+  /// A finding's evidence as findings.json writes it: the same keys for every kind.
+  public static func evidenceJSON(_ evidence: FindingEvidence) -> [String: JSONValue] {
+    [
+      "kind": .string(evidence.kind.rawValue), "host": .optional(evidence.host),
+      "tls": evidence.tls.map { o in
+        .object([
+          "version": .string(o.version.name), "versionValue": .int(o.version.rawValue),
+          "source": .string(o.basis.rawValue),
+        ])
+      } ?? .null,
+      "reason": .optional(evidence.reason),
+    ]
+  }
+
+  /// Each check's coverage as JSON, the reasons nothing was assessed with their connections:
+  /// findings.json lists the flows too (`withFlowIDs`), `findings --json` counts them.
+  public static func checksJSON(_ assessment: SessionAssessment, withFlowIDs: Bool) -> JSONValue {
+    .object(
+      Dictionary(
+        uniqueKeysWithValues: assessment.findings.coverageReports.map { report in
+          (
+            report.check.rawValue,
+            JSONValue.object([
+              "flagged": .int(report.flaggedFlowIDs.count),
+              "satisfied": .int(report.satisfiedFlowIDs.count),
+              "notApplicable": .int(report.notApplicableFlowIDs.count),
+              "notAssessed": .array(
+                report.unassessed.map {
+                  var reason: [String: JSONValue] = [
+                    "reason": .string($0.key), "statement": .string($0.sentence),
+                    "connections": .int($0.flowIDs.count),
+                  ]
+                  if withFlowIDs { reason["flowIDs"] = .ints($0.flowIDs) }
+                  return .object(reason)
+                }),
+            ])
+          )
+        }))
+  }
+}

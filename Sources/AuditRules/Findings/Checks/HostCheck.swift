@@ -1,0 +1,106 @@
+import Audit
+
+extension FindingsCheck {
+  public static let host = FindingsCheck(rawValue: "host")
+}
+
+extension FindingKind {
+  public static let hostNotInAllowlist = FindingKind("hostNotInAllowlist", of: .host)
+  public static let unnamedFlow = FindingKind("unnamedFlow", of: .host)
+}
+
+public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
+  case noClientHelloRead, serverNameNotAnnounced, encryptedClientHello
+}
+
+extension FindingEvidence {
+  /// The host, normalised.
+  public static func hostNotInAllowlist(host: String) -> FindingEvidence {
+    FindingEvidence(kind: .hostNotInAllowlist, host: host)
+  }
+  public static func unnamedFlow(_ reason: UnnamedFlowReason) -> FindingEvidence {
+    FindingEvidence(kind: .unnamedFlow, reason: reason.rawValue)
+  }
+  /// Why an unnamed flow had no name; nil for any other kind.
+  public var unnamedReason: UnnamedFlowReason? {
+    kind == .unnamedFlow ? reason.flatMap(UnnamedFlowReason.init(rawValue:)) : nil
+  }
+}
+
+/// Where each flow went, against the project's allowlist.
+public enum HostCheck: FindingsCheckRule {
+  public static let check = FindingsCheck.host
+  public static let kinds: [FindingKind] = [.hostNotInAllowlist, .unnamedFlow]
+  public static let statedForms: [FindingEvidence] =
+    [.hostNotInAllowlist(host: "host.example")]
+    + UnnamedFlowReason.allCases.map(FindingEvidence.unnamedFlow)
+
+  public static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<HostGap> {
+    switch HostAssessment(of: flow, project: context.project) {
+    case .notInAllowlist(let name): return .finding(.hostNotInAllowlist(host: name))
+    case .unnamed(let reason): return .finding(.unnamedFlow(reason))
+    case .allowed: return .satisfied
+    case .notAssessed(let gap): return .notAssessed(gap)
+    }
+  }
+}
+
+extension SessionFindings {
+  public var host: CheckCoverage<HostGap> { HostCheck.coverage(in: self) }
+}
+
+public enum HostGap: Sendable, Hashable {
+  case allowlistEmpty
+  case candidatesDisagree(attributedNameAllowed: Bool)
+}
+
+/// Where a flow went, against the project's allowlist. Reads the flow's name, never the SNI column.
+/// Every flow went somewhere, so there is no "not applicable": an unnamed flow is a finding.
+public enum HostAssessment: Sendable, Hashable {
+  case notInAllowlist(host: String)
+  case unnamed(UnnamedFlowReason)
+  case allowed
+  case notAssessed(HostGap)
+
+  public init(of flow: StoredFlow, project: AuditProject) {
+    guard let name = flow.name else {
+      if let offer = flow.clientTLS {
+        self = .unnamed(
+          offer.encryptedClientHello ? .encryptedClientHello : .serverNameNotAnnounced)
+      } else {
+        self = .unnamed(.noClientHelloRead)
+      }
+      return
+    }
+    guard !project.allowlist.isEmpty else {
+      self = .notAssessed(.allowlistEmpty)
+      return
+    }
+    let host = DomainPattern.normalised(host: name.text)
+    let covered = { (candidate: String) in project.allowlistEntry(matching: candidate) != nil }
+    switch name.origin {
+    case .sni, .connect:
+      self = covered(host) ? .allowed : .notInAllowlist(host: host)
+    case .dns:
+      let others = flow.dnsOtherNames.map(DomainPattern.normalised(host:))
+      let verdicts = ([host] + others).map(covered)
+      if verdicts.allSatisfy({ $0 }) {
+        self = .allowed
+      } else if verdicts.allSatisfy({ !$0 }) {
+        self = .notInAllowlist(host: host)
+      } else {
+        self = .notAssessed(.candidatesDisagree(attributedNameAllowed: covered(host)))
+      }
+    }
+  }
+}
+
+extension HostGap: CheckGap {
+  public var key: String {
+    switch self {
+    case .allowlistEmpty: return "allowlistEmpty"
+    case .candidatesDisagree(true): return "candidatesDisagree.attributedNameAllowed"
+    case .candidatesDisagree(false): return "candidatesDisagree.attributedNameNotAllowed"
+    }
+  }
+}

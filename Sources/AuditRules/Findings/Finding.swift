@@ -1,0 +1,77 @@
+import Audit
+
+/// What a finding states: its kind, and what it is stated about. Every kind fills the same
+/// fields (findings.json's), so a new kind adds a constructor in its check's file, not a case here.
+public struct FindingEvidence: Sendable, Hashable {
+  public let kind: FindingKind
+  /// The host it is stated about, normalised.
+  public let host: String?
+  /// The TLS version it is stated about, and where it was read.
+  public let tls: TLSVersionObservation?
+  /// Which of the kind's variants it is (a key the kind's check defines): "http", "noClientHelloRead".
+  public let reason: String?
+
+  public init(
+    kind: FindingKind, host: String? = nil, tls: TLSVersionObservation? = nil,
+    reason: String? = nil
+  ) {
+    self.kind = kind
+    self.host = host
+    self.tls = tls
+    self.reason = reason
+  }
+}
+
+public struct Finding: Sendable, Hashable {
+  /// What is stated.
+  public let evidence: FindingEvidence
+  /// The flows that prove it, as they happened; never empty.
+  public let flowIDs: [Int64]
+  public init(evidence: FindingEvidence, flowIDs: [Int64]) {
+    precondition(!flowIDs.isEmpty, "a finding is proved by at least one flow")
+    self.evidence = evidence
+    self.flowIDs = flowIDs
+  }
+  public var kind: FindingKind { evidence.kind }
+}
+
+/// The flows a check could not look at, for one reason.
+public struct UnassessedFlows<Gap: Sendable & Hashable>: Sendable, Hashable {
+  public let gap: Gap
+  public let flowIDs: [Int64]
+  public init(gap: Gap, flowIDs: [Int64]) {
+    self.gap = gap
+    self.flowIDs = flowIDs
+  }
+}
+
+/// How far one check got over a session's flows. With the flows behind the check's
+/// findings, the three lists add up to the session's flows.
+public struct CheckCoverage<Gap: Sendable & Hashable>: Sendable, Hashable {
+  /// Looked at, nothing to report.
+  public let satisfiedFlowIDs: [Int64]
+  /// Applicable, could not be looked at: why. In the order the reasons first appeared.
+  public let unassessed: [UnassessedFlows<Gap>]
+  /// Not what this check looks at.
+  public let notApplicableFlowIDs: [Int64]
+
+  public init(
+    satisfiedFlowIDs: [Int64], unassessed: [UnassessedFlows<Gap>], notApplicableFlowIDs: [Int64]
+  ) {
+    self.satisfiedFlowIDs = satisfiedFlowIDs
+    self.unassessed = unassessed
+    self.notApplicableFlowIDs = notApplicableFlowIDs
+  }
+
+  public var unassessedCount: Int { unassessed.reduce(0) { $0 + $1.flowIDs.count } }
+}
+
+/// The minimum TLS version findings are measured against.
+public struct FindingsPolicy: Sendable, Hashable {
+  public let minimumTLSVersion: TLSProtocolVersion
+  /// nil unless a published version.
+  public init?(minimumTLSVersion: TLSProtocolVersion) {
+    guard minimumTLSVersion.isPublished else { return nil }
+    self.minimumTLSVersion = minimumTLSVersion
+  }
+}

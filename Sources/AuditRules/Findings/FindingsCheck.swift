@@ -1,0 +1,140 @@
+import Audit
+
+/// A check's name: what findings.json keys its coverage by, and what a kind belongs to. Each check
+/// declares its own (`extension FindingsCheck { static let … }`) beside its rule.
+public struct FindingsCheck: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public var description: String { rawValue }
+
+  /// Every check, in the order they run on a flow: `FindingsChecks.all`'s.
+  public static var allCases: [FindingsCheck] { FindingsChecks.all.map { $0.check } }
+}
+
+/// What a finding states. The raw values are what a catalogue refers to: they are format. Each
+/// check declares its kinds (`extension FindingKind { static let … }`) beside its rule.
+public struct FindingKind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+  public let rawValue: String
+  /// The check whose rule produces this kind.
+  public let check: FindingsCheck
+
+  public init(_ rawValue: String, of check: FindingsCheck) {
+    self.rawValue = rawValue
+    self.check = check
+  }
+
+  /// A kind some check states; nil for any other name.
+  public init?(rawValue: String) {
+    guard let kind = FindingsChecks.kindsByName[rawValue] else { return nil }
+    self = kind
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let name = try decoder.singleValueContainer().decode(String.self)
+    guard let kind = FindingKind(rawValue: name) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "not a finding kind: \(name)"))
+    }
+    self = kind
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+
+  public static func == (a: FindingKind, b: FindingKind) -> Bool { a.rawValue == b.rawValue }
+  public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+  public var description: String { rawValue }
+
+  /// Every kind, check by check in the order they run.
+  public static var allCases: [FindingKind] { FindingsChecks.all.flatMap { $0.kinds } }
+}
+
+/// Why a check could not look at a flow. Its key is what findings.json carries: format.
+public protocol CheckGap: Sendable, Hashable {
+  var key: String { get }
+}
+
+/// A reason of any check, for the lists that hold every check's reasons. The check's own wording
+/// reads it back as its own type.
+public struct AnyCheckGap: CheckGap {
+  public let base: any CheckGap
+  public init(_ base: any CheckGap) { self.base = base }
+  public var key: String { base.key }
+
+  public static func == (a: AnyCheckGap, b: AnyCheckGap) -> Bool {
+    AnyHashable(a.base) == AnyHashable(b.base)
+  }
+  public func hash(into hasher: inout Hasher) { base.hash(into: &hasher) }
+}
+
+/// What a rule may read besides the flow: the same for every flow of a session.
+public struct CheckContext: Sendable {
+  public let project: AuditProject
+  public let session: AuditSession
+  public let policy: FindingsPolicy
+  /// From the session's Consent given markers; nil without one.
+  public let consent: ConsentInterval?
+
+  public init(
+    project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy
+  ) {
+    self.project = project
+    self.session = session
+    self.policy = policy
+    consent = ConsentInterval(markers: markers)
+  }
+}
+
+/// What one check made of one flow.
+public enum CheckOutcome<Gap: CheckGap>: Sendable, Hashable {
+  /// The flow stands behind a finding: what it states.
+  case finding(FindingEvidence)
+  /// Looked at, nothing to report.
+  case satisfied
+  /// Applicable, could not be looked at: why.
+  case notAssessed(Gap)
+  /// Not what this check looks at.
+  case notApplicable
+}
+
+/// One check: its name, the kinds it states, and its rule over one flow. A check is one file in
+/// Findings/Checks; its sentences are in one wording file beside the others'.
+public protocol FindingsCheckRule: Sendable {
+  associatedtype Gap: CheckGap
+  static var check: FindingsCheck { get }
+  /// The kinds its findings state, in the order a reader meets them.
+  static var kinds: [FindingKind] { get }
+  static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<Gap>
+  /// One finding of every form the check states (each kind, each variant): what the tests of the
+  /// wording read, so that a new kind's sentences are held to the rules without listing it there.
+  static var statedForms: [FindingEvidence] { get }
+}
+
+extension FindingsCheckRule {
+  /// The outcome with its reason as any check's, for the classifier's lists.
+  static func outcome(of flow: StoredFlow, in context: CheckContext) -> CheckOutcome<AnyCheckGap> {
+    switch assess(flow, in: context) {
+    case .finding(let evidence): return .finding(evidence)
+    case .satisfied: return .satisfied
+    case .notAssessed(let gap): return .notAssessed(AnyCheckGap(gap))
+    case .notApplicable: return .notApplicable
+    }
+  }
+
+  /// This check's coverage of a session, its reasons in their own type.
+  public static func coverage(in findings: SessionFindings) -> CheckCoverage<Gap> {
+    let erased = findings.coverage(of: check)
+    return CheckCoverage(
+      satisfiedFlowIDs: erased.satisfiedFlowIDs,
+      unassessed: erased.unassessed.map {
+        UnassessedFlows(gap: $0.gap.base as! Gap, flowIDs: $0.flowIDs)
+      },
+      notApplicableFlowIDs: erased.notApplicableFlowIDs)
+  }
+}
+
+extension CheckGap {
+  public var erased: AnyCheckGap { AnyCheckGap(self) }
+}

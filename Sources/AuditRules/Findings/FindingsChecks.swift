@@ -1,0 +1,13 @@
+import Audit
+
+/// The checks the classifier runs on every flow, in the order it runs them: the order of a
+/// flow's findings and of every list of checks. The one place that lists them.
+public enum FindingsChecks {
+  public static let all: [any FindingsCheckRule.Type] = [
+    TLSVersionCheck.self, EncryptionCheck.self, HostCheck.self, PinningCheck.self,
+    ConsentCheck.self,
+  ]
+
+  static let kindsByName: [String: FindingKind] = Dictionary(
+    uniqueKeysWithValues: all.flatMap { $0.kinds }.map { ($0.rawValue, $0) })
+}

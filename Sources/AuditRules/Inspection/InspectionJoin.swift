@@ -1,0 +1,144 @@
+import Audit
+import Foundation
+
+/// Which flow of a capture each line of an inspection log is about. Explicit mode: the capture
+/// sees device ↔ proxy, and the line's client and proxy endpoints are the flow's two ends.
+/// Transparent mode: the capture sees device ↔ server, and the line's client and the server it
+/// connected to are. Ephemeral ports are reused, so the flow must also be open while the line's
+/// connection was. A line that joins no flow is counted, never guessed at.
+public struct InspectionJoin: Sendable, Hashable {
+  /// The instants of the proxy and of the capture may differ this much (µs).
+  public static let slack: Int64 = 2_000_000
+
+  /// By flow index: the entry joined to it.
+  public private(set) var entries: [Int: InspectionLogEntry] = [:]
+  /// Lines that joined no flow, and lines about a flow another line had joined.
+  public private(set) var unjoined: [InspectionLogEntry] = []
+  public private(set) var duplicates: [InspectionLogEntry] = []
+
+  public struct Candidate: Sendable, Hashable {
+    public let peers: FlowPeers
+    public let isTCP: Bool
+    public let first: Int64, last: Int64
+    /// A flow of the store, as a line may be about it.
+    public init(_ flow: StoredFlow) {
+      self.init(
+        peers: flow.peers, isTCP: flow.ipProtocol == .tcp,
+        first: Instant.microseconds(flow.firstSeen), last: Instant.microseconds(flow.lastSeen))
+    }
+    public init(peers: FlowPeers, isTCP: Bool, first: Int64, last: Int64) {
+      self.peers = peers
+      self.isTCP = isTCP
+      self.first = first
+      self.last = last
+    }
+  }
+
+  /// The two ends a line's connection may have in a capture: client and proxy (explicit mode),
+  /// client and server (transparent mode).
+  static func ends(of entry: InspectionLogEntry) -> [FlowPeers] {
+    let client = FlowEndpoint(address: plain(entry.client.address), port: entry.client.port)
+    return [entry.proxy, entry.serverPeer].compactMap { $0 }.map {
+      FlowPeers(client, FlowEndpoint(address: plain($0.address), port: $0.port))
+    }
+  }
+
+  /// Of the candidates with the line's ends, the one open while its connection was that began
+  /// nearest its start.
+  static func nearest(_ entry: InspectionLogEntry, among indices: [Int], _ flows: [Candidate])
+    -> Int?
+  {
+    let end = entry.end ?? entry.start
+    return indices.filter {
+      flows[$0].first <= end + slack && flows[$0].last >= entry.start - slack
+    }.min {
+      (abs(flows[$0].first - entry.start), $0) < (abs(flows[$1].first - entry.start), $1)
+    }
+  }
+
+  /// The candidate a line is about, by index; nil for none (the recorder's flows held).
+  public static func match(_ entry: InspectionLogEntry, in flows: [Candidate]) -> Int? {
+    let ends = ends(of: entry)
+    return nearest(
+      entry, among: flows.indices.filter { flows[$0].isTCP && ends.contains(flows[$0].peers) },
+      flows)
+  }
+
+  public init(_ log: [InspectionLogEntry], flows: [Candidate]) {
+    var byEnds: [FlowPeers: [Int]] = [:]
+    for (i, flow) in flows.enumerated() where flow.isTCP {
+      byEnds[flow.peers, default: []].append(i)
+    }
+    for entry in log {
+      let indices = Self.ends(of: entry).flatMap { byEnds[$0] ?? [] }
+      guard let best = Self.nearest(entry, among: indices, flows) else {
+        unjoined.append(entry)
+        continue
+      }
+      if entries[best] != nil {
+        duplicates.append(entry)
+      } else {
+        entries[best] = entry
+      }
+    }
+  }
+
+  /// An IPv4 address as a dual-stack socket reports it, as the capture has it.
+  static func plain(_ address: String) -> String {
+    address.hasPrefix("::ffff:") && address.contains(".") ? String(address.dropFirst(7)) : address
+  }
+
+  /// The flow as the line's outcome makes it: its status the outcome, decided by it; the server's
+  /// answer the one the real server gave the proxy (the capture's ServerHello, when it saw one,
+  /// was the proxy's); the certificate the app was shown the proxy's.
+  public static func applying(_ entry: InspectionLogEntry, to flow: StoredFlow) -> StoredFlow {
+    guard let outcome = entry.outcome else { return flow }
+    var flow = flow
+    switch outcome {
+    case .inspected: flow.tlsStatus = .inspected
+    case .notInspectable: flow.tlsStatus = .notInspectable
+    case .closedAfterHandshake: flow.tlsStatus = .closedAfterHandshake
+    }
+    flow.tlsStatusBasis = .inspection
+    if let version = entry.serverTLSVersion {
+      flow.serverTLS = .negotiated(
+        version: version, cipherSuite: entry.serverCipher ?? 0, fromHelloRetryRequest: false,
+        source: .upstreamConnection)
+    } else {
+      flow.serverTLS = nil
+    }
+    if outcome != .notInspectable { flow.serverCertificate = .replacedByInspection }
+    return flow
+  }
+}
+
+/// What a log added to a session, for its notes and what import says.
+public struct InspectionLogSummary: Sendable, Hashable {
+  public var lines = 0, joined = 0, accepted = 0, refused = 0, closedAfterHandshake = 0
+  public var withoutOutcome = 0, unjoined = 0, duplicates = 0
+  public init() {}
+
+  /// Counts one line more: joined with `entry`'s outcome, or not.
+  public mutating func count(_ entry: InspectionLogEntry, joined: Bool) {
+    lines += 1
+    guard joined else {
+      unjoined += 1
+      return
+    }
+    self.joined += 1
+    switch entry.outcome {
+    case .inspected?: accepted += 1
+    case .notInspectable?: refused += 1
+    case .closedAfterHandshake?: closedAfterHandshake += 1
+    case nil: withoutOutcome += 1
+    }
+  }
+
+  public init(_ join: InspectionJoin, lines: Int) {
+    for entry in join.entries.values { count(entry, joined: true) }
+    for entry in join.unjoined { count(entry, joined: false) }
+    duplicates = join.duplicates.count
+    self.lines = lines
+  }
+
+}

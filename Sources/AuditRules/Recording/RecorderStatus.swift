@@ -1,0 +1,45 @@
+import Audit
+import Foundation
+
+/// What a running recorder has done so far: the facts its status line and summary are made of.
+public struct RecorderStatus: Sendable, Hashable {
+  public var claim: RecorderClaim
+  public var packets = 0
+  /// Connections seen, and of them those still open (held by the recorder).
+  public var connections = 0, openConnections = 0
+  /// IP bytes of the packets kept.
+  public var bytes: UInt64 = 0
+  /// Frames that held no packet to keep (another link layer's, cut short, …).
+  public var unreadFrames = 0
+  /// As pcap_stats counts them, on a live capture.
+  public var droppedByKernel: UInt32?, droppedByInterface: UInt32?
+  public var deviceAddresses: [String] = []
+  public var devicesInferred = true
+  /// The audit session open now, and its markers so far.
+  public var session: OpenSession?
+  /// Capture files started, and those retention deleted.
+  public var captureFiles = 0, captureFilesDeleted = 0
+  /// What the inspecting proxy's log gave, when one is followed; its lines that were not log lines.
+  public var inspection: InspectionLogSummary?
+  public var inspectionUnreadableLines = 0
+
+  public struct OpenSession: Sendable, Hashable {
+    public let id: Int64
+    public let projectName: String
+    public let markers: Int
+    public init(id: Int64, projectName: String, markers: Int) {
+      self.id = id
+      self.projectName = projectName
+      self.markers = markers
+    }
+  }
+
+  public init(claim: RecorderClaim) { self.claim = claim }
+}
+
+/// How the reading ended, for the summary.
+public enum RecordingEnd: String, Sendable, Hashable {
+  case interrupted
+  case durationReached = "duration"
+  case sourceEnded
+}

@@ -1,0 +1,105 @@
+import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Foundation
+
+/// What `tunnelvision findings` says: per requirement its verdict, its toolCoverage, the
+/// findings against and for it; the findings F1, F2…; how far each check got.
+public enum FindingsPresentation {
+  public static func text(_ assessment: SessionAssessment, session: SessionOverview) -> String {
+    let catalogue = assessment.catalogue
+    let findings = assessment.findings.findings
+    let minimum = catalogue.policy.minimumTLSVersion
+    var out =
+      "Findings · \(AuditPresentation.sessionName(session.session.kind)) · \(TerminalText.inline(session.projectName)) · session \(session.session.id)\n"
+    out +=
+      "Catalogue \(catalogue.identifier): \(catalogue.source.document) \(catalogue.source.version) of \(catalogue.source.date)\n"
+    out +=
+      "TLS minimum \(minimum.name), from \(catalogue.tlsSource.document) \(catalogue.tlsSource.version) of \(catalogue.tlsSource.date)\n"
+    out +=
+      "\(Quantity.count(assessment.findings.flowIDs.count, "connection")), \(Quantity.count(findings.count, "finding"))\n"
+
+    out += "\nRequirements\n"
+    for r in assessment.requirements {
+      out += "  \(r.requirement.id)  \(r.requirement.title)\n"
+      out += "      \(EvidenceWording.verdict(r.verdict))\n"
+      if let coverage = r.requirement.toolCoverage {
+        out += "      What the tool looks at: \(coverage)\n"
+      }
+      if r.requirement.rule.readsFindings {
+        let against = FindingsDocument.identifiers(of: r.contraryFindings, in: findings)
+        out += "      Against it: \(against.isEmpty ? "none" : against.joined(separator: ", "))\n"
+        if !r.requirement.rule.supportingKinds.isEmpty {
+          let support = FindingsDocument.identifiers(of: r.supportingFindings, in: findings)
+          out +=
+            "      In its support: \(support.isEmpty ? "none" : support.joined(separator: ", "))\n"
+        }
+      }
+      if let c = r.coverage {
+        out +=
+          "      The \(EvidenceWording.checksNoun(c.checks)) looked at \(Quantity.count(c.lookedAt, "connection")), could not assess \(Quantity.grouped(c.unassessed)) and does not apply to \(Quantity.grouped(c.notApplicable)).\n"
+      }
+    }
+
+    out += "\nFindings\n"
+    if findings.isEmpty { out += "  None.\n" }
+    for (index, finding) in findings.enumerated() {
+      out +=
+        "  \(FindingsDocument.identifier(index))  \(TerminalText.inline(EvidenceWording.statement(of: finding.evidence, minimum: minimum)))\n"
+      if let subject = EvidenceWording.subject(of: finding.evidence) {
+        out += "      \(TerminalText.inline(subject))\n"
+      }
+      out +=
+        "      \(Quantity.count(finding.flowIDs.count, "connection")): flows \(AuditPresentation.flowList(finding.flowIDs))\n"
+    }
+
+    out += "\nChecks\n"
+    for report in assessment.findings.coverageReports {
+      out +=
+        "  \(EvidenceWording.checkName(report.check)): \(Quantity.grouped(report.flaggedFlowIDs.count)) behind a finding, \(Quantity.grouped(report.satisfiedFlowIDs.count)) looked at with nothing to report, \(Quantity.grouped(report.unassessedCount)) not assessed, \(Quantity.grouped(report.notApplicableFlowIDs.count)) not applicable\n"
+      for reason in report.unassessed {
+        out +=
+          "      \(Quantity.grouped(reason.flowIDs.count)): \(TerminalText.inline(reason.sentence))\n"
+      }
+    }
+    out += "\n\(EvidenceWording.verdictsNote)\n"
+    return out
+  }
+
+  public static func json(_ assessment: SessionAssessment, session: SessionOverview) -> JSONValue {
+    let findings = assessment.findings.findings
+    let minimum = assessment.catalogue.policy.minimumTLSVersion
+    return .object([
+      "session": SessionJSON.summaryJSON(
+        session.session, connections: session.connectionCount),
+      "catalogue": .string(assessment.catalogue.identifier),
+      "tlsMinimum": .string(minimum.name),
+      "requirements": .array(
+        assessment.requirements.map { r in
+          .object([
+            "id": .string(r.requirement.id), "title": .string(r.requirement.title),
+            "verdict": .string(r.verdict.key),
+            "statement": .string(EvidenceWording.verdict(r.verdict)),
+            "toolCoverage": .optional(r.requirement.toolCoverage),
+            "contraryFindingIDs": .strings(
+              FindingsDocument.identifiers(of: r.contraryFindings, in: findings)),
+            "supportingFindingIDs": .strings(
+              FindingsDocument.identifiers(of: r.supportingFindings, in: findings)),
+          ])
+        }),
+      "findings": .array(
+        findings.enumerated().map { index, finding in
+          var object = FindingsDocument.evidenceJSON(finding.evidence)
+          object["id"] = .string(FindingsDocument.identifier(index))
+          object["statement"] = .string(
+            EvidenceWording.statement(of: finding.evidence, minimum: minimum))
+          object["flowIDs"] = .ints(finding.flowIDs)
+          return .object(object)
+        }),
+      "checks": FindingsDocument.checksJSON(assessment, withFlowIDs: false),
+      "verdictsNote": .string(EvidenceWording.verdictsNote),
+    ])
+  }
+
+}

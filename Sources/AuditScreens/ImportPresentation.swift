@@ -1,0 +1,89 @@
+import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Foundation
+
+/// What `tunnelvision import` says, and the sentence it keeps in the session's notes.
+public enum ImportPresentation {
+  /// Addresses listed on the terminal; the session's notes list every one.
+  public static let addressesShown = 12
+
+  /// What a log gave, as import and record say it; `unjoined` says what became of the lines that
+  /// joined no connection.
+  public static func inspectionLogLine(_ s: InspectionLogSummary, unjoined: String) -> String {
+    "Inspection log: \(Quantity.count(s.joined, "line")) joined to a connection, of \(Quantity.grouped(s.lines)); \(s.accepted) accepted the proxy's certificate, \(s.refused) refused it, \(s.closedAfterHandshake) closed after the handshake without a request"
+      + (s.unjoined > 0 ? "; \(Quantity.count(s.unjoined, "line")) \(unjoined)" : "") + "."
+  }
+
+  public static func inspectionLogUnreadable(path: String, _ problem: InspectionLog.Problem)
+    -> String
+  {
+    "The inspection log \(TerminalText.inline(path)) cannot be read: line \(problem.line): \(problem.reason). Nothing was imported."
+  }
+
+  public static func text(
+    _ a: ImportSummary, session: AuditSession, projectName: String, file: String,
+    inspection: InspectionLogSummary? = nil
+  )
+    -> String
+  {
+    var out =
+      "Imported \(file) into session \(session.id): \(AuditPresentation.sessionName(session.kind)) of \(projectName).\n"
+    out +=
+      "  \(Quantity.count(a.frames, "frame")) read, \(Quantity.count(a.packets, "packet")) in \(Quantity.count(a.flows, "connection")).\n"
+    out +=
+      "  Names: \(Quantity.grouped(a.namesFromSNI)) from a ClientHello's SNI, \(Quantity.grouped(a.namesFromQUIC)) from a QUIC Initial, \(Quantity.grouped(a.namesFromDNS)) from DNS answers.\n"
+    let unread = a.unparseable.values.reduce(0, +)
+    if unread > 0 {
+      out += "  \(Quantity.count(unread, "frame")) could not be read as IP traffic:\n"
+      for (reason, count) in a.unparseable.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+        out += "    \(Quantity.grouped(count))  \(reason)\n"
+      }
+    }
+    if a.damagedRecords > 0 {
+      out +=
+        "  \(Quantity.count(a.damagedRecords, "record")) at the end of the file \(a.damagedRecords == 1 ? "was" : "were") cut short and not read.\n"
+    }
+    let shown = a.deviceAddresses.prefix(addressesShown).joined(separator: ", ")
+    let more = a.deviceAddresses.count - addressesShown
+    out +=
+      "  Device \(a.devicesInferred ? "addresses (inferred)" : "addresses"): \(shown)"
+      + (more > 0
+        ? ", and \(Quantity.count(more, "more", "more")) (the session's notes list all \(Quantity.grouped(a.deviceAddresses.count)))\n"
+        : "\n")
+    if let s = inspection {
+      out +=
+        "  " + inspectionLogLine(s, unjoined: "joined none") + "\n"
+      out +=
+        "  The device \(session.inspection.caTrusted ? "trusted" : "did not trust") the proxy's CA, as stated\(session.inspection.caTrusted ? " (--ca-trusted)" : " (no --ca-trusted): pinning is not assessed").\n"
+    }
+    if let source = session.source {
+      out +=
+        "  Captured with \(source.application ?? "an application the file does not name")\(source.host.map { " on \($0)" } ?? ""); SHA-256 \(source.sha256).\n"
+    }
+    out +=
+      "  Started \(Instant.rfc3339(session.startedAt)), ended \(Instant.rfc3339(session.endedAt ?? session.startedAt)).\n"
+    out +=
+      "  'tunnelvision findings \(session.id)' says what it shows; 'tunnelvision export \(session.id)' writes its bundle.\n"
+    return out
+  }
+
+  public static func json(_ a: ImportSummary, session: AuditSession) -> JSONValue {
+    .object([
+      "sessionID": .int(session.id), "frames": .int(a.frames), "packets": .int(a.packets),
+      "flows": .int(a.flows), "namesFromSNI": .int(a.namesFromSNI),
+      "namesFromQUIC": .int(a.namesFromQUIC), "namesFromDNS": .int(a.namesFromDNS),
+      "unparseable": .object(a.unparseable.mapValues { .int($0) }),
+      "damagedRecords": .int(a.damagedRecords), "deviceAddresses": .strings(a.deviceAddresses),
+      "captureSHA256": .optional(session.source?.sha256),
+    ])
+  }
+
+  /// A second import of the same bytes, refused: the first is named.
+  public static func alreadyImported(fileName: String, as session: AuditSession, of project: String)
+    -> String
+  {
+    "\(fileName) was imported already, as session \(session.id) (\(AuditPresentation.sessionName(session.kind)) of \(project)): a second import would make a second session of the same traffic. Add --again to import it anyway."
+  }
+}

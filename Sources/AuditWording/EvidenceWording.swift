@@ -1,0 +1,113 @@
+import Audit
+import AuditRules
+
+/// Every sentence the bundle writes, in one place. Each is a limit an earlier check set:
+/// a sentence states what the traffic showed and carries no data (the host and the version
+/// are in their own fields). None says passed, compliant or fulfilled; a test holds that.
+public enum EvidenceWording {
+  // MARK: Findings
+
+  public static func statement(of evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String
+  {
+    CheckWordings.of(evidence.kind.check).statement(evidence, minimum: minimum)
+  }
+
+  /// What a finding states, in a few words.
+  public static func shortStatement(_ evidence: FindingEvidence) -> String {
+    CheckWordings.of(evidence.kind.check).shortStatement(evidence)
+  }
+
+  /// What a finding is stated about: the host, or the version with where it was read.
+  public static func subject(of evidence: FindingEvidence) -> String? {
+    CheckWordings.of(evidence.kind.check).subject(evidence)
+  }
+
+  // MARK: Verdicts
+
+  /// A verdict in a symbol and a word, for a table read at a glance: never colour alone, and
+  /// never a word that passes or fails.
+  public static func verdictMark(_ verdict: RequirementVerdict) -> String {
+    switch verdict {
+    case .contradicted: return "✗ Contradicted"
+    case .observedWithoutContradiction: return "● Observed without contradiction"
+    case .notAssessed(.outsideToolScope): return "○ Not assessed by this tool"
+    case .notAssessed(.nothingObserved): return "– Not assessed: nothing observed"
+    }
+  }
+
+  public static func verdict(_ verdict: RequirementVerdict) -> String {
+    switch verdict {
+    case .contradicted:
+      return "Contradicted: the session holds findings against this requirement."
+    case .observedWithoutContradiction:
+      return
+        "Observed without contradiction: what this tool looks at for this requirement was seen, and nothing in it runs against the requirement."
+    case .notAssessed(.outsideToolScope):
+      return "Not assessed by this tool."
+    case .notAssessed(.nothingObserved):
+      return
+        "Not assessed: nothing this tool looks at for this requirement was observed in the session."
+    }
+  }
+
+  public static let verdictsNote =
+    "A verdict here is not one of the four test results of TR-03161-1 (its table 3), which are the assessor's to give. It states what the recorded traffic showed against each requirement, within what the requirement's toolCoverage says this tool looks at. None states that a requirement is met: that judgement is the assessor's, on all the evidence."
+
+  // MARK: The checks
+
+  /// Why a check could not look at a flow.
+  public static func reason(_ gap: AnyCheckGap, of check: FindingsCheck) -> String {
+    CheckWordings.of(check).reason(of: gap)
+  }
+
+  public static func checkName(_ check: FindingsCheck) -> String { CheckWordings.of(check).name }
+
+  /// The checks' names inside a sentence: "the TLS version check", "the TLS version and host checks".
+  public static func checksNoun(_ checks: [FindingsCheck]) -> String {
+    let nouns = checks.map { CheckWordings.of($0).noun }
+    guard let last = nouns.last else { return "" }
+    if nouns.count == 1 { return "\(last) check" }
+    return nouns.dropLast().joined(separator: ", ") + " and \(last) checks"
+  }
+
+  /// Words that no sentence of the bundle may contain.
+  public static let forbiddenWords = [
+    "passed", "pass", "compliant", "compliance", "fulfilled", "fulfils", "fulfills",
+  ]
+}
+
+/// A check's coverage with its reasons already worded: the one shape documents and screens read.
+public struct CheckCoverageReport: Sendable, Hashable {
+  public struct Reason: Sendable, Hashable {
+    public let key: String
+    public let sentence: String
+    public let flowIDs: [Int64]
+  }
+  public let check: FindingsCheck
+  public let flaggedFlowIDs: [Int64]
+  public let satisfiedFlowIDs: [Int64]
+  public let unassessed: [Reason]
+  public let notApplicableFlowIDs: [Int64]
+  public var unassessedCount: Int { unassessed.reduce(0) { $0 + $1.flowIDs.count } }
+  public var total: Int {
+    flaggedFlowIDs.count + satisfiedFlowIDs.count + unassessedCount + notApplicableFlowIDs.count
+  }
+}
+
+extension SessionFindings {
+  /// Every check, each with its reasons worded, in the order of `FindingsCheck.allCases`.
+  public var coverageReports: [CheckCoverageReport] {
+    FindingsCheck.allCases.map { check in
+      let coverage = coverage(of: check)
+      return CheckCoverageReport(
+        check: check, flaggedFlowIDs: flaggedFlowIDs(of: check),
+        satisfiedFlowIDs: coverage.satisfiedFlowIDs,
+        unassessed: coverage.unassessed.map {
+          .init(
+            key: $0.gap.key, sentence: EvidenceWording.reason($0.gap, of: check),
+            flowIDs: $0.flowIDs)
+        },
+        notApplicableFlowIDs: coverage.notApplicableFlowIDs)
+    }
+  }
+}

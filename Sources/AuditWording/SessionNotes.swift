@@ -1,0 +1,48 @@
+import Audit
+import AuditRules
+import Foundation
+
+/// The lines a recorder or an import keeps in a session's notes: what recorded it, how devices
+/// were told, what an inspection log gave.
+public enum SessionNotes {
+  /// The line the recorder adds to a session's notes when it first sees it open: what recorded
+  /// it, and which clocks stamped its packets and markers.
+  public static func sessionNote(_ claim: RecorderClaim, inspectionLog: String? = nil) -> String {
+    var out =
+      claim.isLive
+      ? "Recorded live on interface \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets and markers are stamped by the same clock, this machine's."
+      : "Recorded from \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets are stamped by the clock of the machine that captured them, markers by this machine's: they agree only as far as those clocks do."
+    if let inspectionLog {
+      out +=
+        " Inspection outcomes from \(TerminalText.inline(inspectionLog)) (mitmproxy, the tunnelvision addon's log), joined as its lines were written."
+    }
+    return out
+  }
+
+  /// The session's notes line: how the device side was settled, with every address.
+  public static func devicesNote(_ s: ImportSummary, fileName: String) -> String {
+    s.devicesInferred
+      ? "Imported from \(fileName). Device side inferred per connection: the side that opened it (sent the TCP SYN or the first datagram), the private address over a public one when the opening was not seen; a connection to a group address is the device's only when a device address sent it. Device addresses: \(s.deviceAddresses.joined(separator: ", "))."
+      : "Imported from \(fileName). Device addresses as given: \(s.deviceAddresses.joined(separator: ", "))."
+  }
+
+  /// The session's notes line for an inspection log: what it showed, beside what the assessor
+  /// stated of the CA.
+  public static func inspectionNote(_ s: InspectionLogSummary, fileName: String) -> String {
+    var out =
+      "Inspection outcomes from \(fileName) (mitmproxy, the tunnelvision addon's log): \(Quantity.count(s.lines, "line")); \(Quantity.count(s.accepted, "connection")) accepted the proxy's certificate and sent requests, \(s.refused) refused it, \(s.closedAfterHandshake) completed the handshake and closed without a request"
+    if s.withoutOutcome > 0 {
+      out += ", \(s.withoutOutcome) told neither (a handshake left unfinished or cut off)"
+    }
+    out += "."
+    if s.unjoined > 0 {
+      out += " \(Quantity.count(s.unjoined, "line")) joined no connection of the capture."
+    }
+    if s.duplicates > 0 {
+      out +=
+        " \(Quantity.count(s.duplicates, "line")) named a connection another line had named, and were not used."
+    }
+    return out
+  }
+
+}

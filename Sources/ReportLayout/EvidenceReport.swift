@@ -1,0 +1,197 @@
+import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Foundation
+
+public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
+  case summary, session, method, catalogue, requirements, findings, checks, tlsReadings, capture,
+    appendix
+
+  public var title: String {
+    switch self {
+    case .summary: return "Summary"
+    case .session: return "Session"
+    case .method: return "Method"
+    case .catalogue: return "Catalogue"
+    case .requirements: return "Requirements"
+    case .findings: return "Findings"
+    case .checks: return "Checks"
+    case .tlsReadings: return "TLS readings"
+    case .capture: return "Capture"
+    case .appendix: return "Appendix: the connections of each finding"
+    }
+  }
+
+  /// The summary stands alone on the first page, and the appendix starts a page of its own;
+  /// every other section flows on.
+  public var startsPage: Bool { self == .session || self == .appendix }
+}
+
+/// How a cell's text is set: as prose, or as a literal value read character by character.
+public enum EvidenceReportCellStyle: Sendable, Hashable { case text, literal }
+
+public struct EvidenceReportCell: Sendable, Hashable {
+  public let text: String
+  public let style: EvidenceReportCellStyle
+  /// The destination this cell links to (a finding identifier), or the one it defines.
+  public let link: String?
+  public let anchor: String?
+  /// The language of a text quoted in another than the report's (a German requirement title).
+  public let language: String?
+  public init(
+    _ text: String, style: EvidenceReportCellStyle = .text, link: String? = nil,
+    anchor: String? = nil, language: String? = nil
+  ) {
+    self.text = text
+    self.style = style
+    self.link = link
+    self.anchor = anchor
+    self.language = language
+  }
+}
+
+public struct EvidenceReportTable: Sendable, Hashable {
+  public let columns: [String]
+  public let rows: [[EvidenceReportCell]]
+  /// What the table is, said again above its header on each page it continues on.
+  public let title: String?
+  public init(columns: [String], rows: [[EvidenceReportCell]], title: String? = nil) {
+    precondition(rows.allSatisfy { $0.count == columns.count })
+    self.columns = columns
+    self.rows = rows
+    self.title = title
+  }
+}
+
+public struct EvidenceReportFact: Sendable, Hashable {
+  public let label: String
+  public let value: String
+  public let literal: Bool
+  /// No page break between this fact and the next.
+  public let staysWithNext: Bool
+  public init(_ label: String, _ value: String, literal: Bool = false, staysWithNext: Bool = false)
+  {
+    self.label = label
+    self.value = value
+    self.literal = literal
+    self.staysWithNext = staysWithNext
+  }
+}
+
+public enum EvidenceReportBlock: Sendable, Hashable {
+  /// `anchor`: a destination of its own for links to land on (a requirement's), else one the
+  /// outline is given; `language`: that of a heading quoted in another than the report's.
+  case heading(String, anchor: String? = nil, language: String? = nil)
+  /// The report's own text.
+  case paragraph(String)
+  /// Quoted from another document of the bundle, verbatim.
+  case note(String)
+  case facts([EvidenceReportFact])
+  case table(EvidenceReportTable)
+}
+
+public struct EvidenceReportSection: Sendable, Hashable {
+  public let kind: EvidenceReportSectionKind
+  public let blocks: [EvidenceReportBlock]
+  public var title: String { kind.title }
+}
+
+public struct EvidenceReportLimits: Sendable, Hashable {
+  /// Flow ids the appendix lists of one finding; flows.json holds the rest.
+  public let flowIDsPerFinding: Int
+  public let tlsReadingRows: Int
+  /// nil unless both are positive.
+  public init?(flowIDsPerFinding: Int, tlsReadingRows: Int) {
+    guard flowIDsPerFinding > 0, tlsReadingRows > 0 else { return nil }
+    self.flowIDsPerFinding = flowIDsPerFinding
+    self.tlsReadingRows = tlsReadingRows
+  }
+  /// 500 and 150: the report in the bundle.
+  public static let bundled = EvidenceReportLimits(flowIDsPerFinding: 500, tlsReadingRows: 150)!
+}
+
+/// A file of the bundle and its SHA-256 in hex, as the report's first page cites it.
+public struct EvidenceReportDigest: Sendable, Hashable {
+  public let name: String
+  public let sha256: String
+  public init(name: String, sha256: String) {
+    self.name = name
+    self.sha256 = sha256
+  }
+
+  /// What the report is laid out with before the files are written: the same names, and
+  /// digests of the same length (set in a monospace face, they take the same room).
+  public static let placeholders = EvidenceBundle.reportCitedNames.map {
+    EvidenceReportDigest(name: $0, sha256: String(repeating: "0", count: 64))
+  }
+}
+
+public enum EvidenceReportError: Error, Sendable, Hashable {
+  /// The digests must name the files the report cites, each with 64 hex digits.
+  case digestsOfOtherFiles([String])
+  case captureOfAnotherSession(captureSessionID: Int64, sessionID: Int64)
+}
+
+/// What report.pdf says, before anything is drawn: which sections, which rows, which sentence
+/// where. Always the nine sections, in order, the summary alone on the first page; then the
+/// appendix when a finding cites more connections than its row lists.
+public struct EvidenceReport: Sendable, Hashable {
+  public let title: String
+  /// project · release or "baseline" · session id
+  public let subtitle: String
+  /// The PDF's title: the session's own, so that two sessions' reports are told apart.
+  public let documentTitle: String
+  /// Every page's footer: which session's report, exported when (a loose page stays tied to it).
+  public let footer: String
+  public private(set) var sections: [EvidenceReportSection]
+
+  public init(
+    bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
+    digests: [EvidenceReportDigest] = EvidenceReportDigest.placeholders
+  ) throws(EvidenceReportError) {
+    try Self.check(digests)
+    guard capture.sessionID == bundle.session.id else {
+      throw .captureOfAnotherSession(
+        captureSessionID: capture.sessionID, sessionID: bundle.session.id)
+    }
+    title = "Evidence report · \(bundle.project.name)"
+    let release = bundle.session.kind.release.map { "\($0.version) (\($0.build))" } ?? "baseline"
+    subtitle = "\(bundle.project.name) · \(release) · session \(bundle.session.id)"
+    documentTitle = "Evidence report · \(subtitle)"
+    footer = "\(documentTitle) · exported \(Instant.rfc3339(bundle.exportedAt))"
+    let content = EvidenceReportContent(
+      bundle: bundle, capture: capture, limits: limits, digests: digests)
+    sections = EvidenceReportSectionKind.allCases.compactMap {
+      let blocks = content.blocks(of: $0)
+      return blocks.isEmpty ? nil : EvidenceReportSection(kind: $0, blocks: blocks)
+    }
+  }
+
+  /// The same report citing other digests: its layout holds, for the digests take the same room.
+  public func citing(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError)
+    -> EvidenceReport
+  {
+    try Self.check(digests)
+    var copy = self
+    copy.sections = sections.map { section in
+      guard section.kind == .summary else { return section }
+      return EvidenceReportSection(
+        kind: .summary,
+        blocks: section.blocks.map { block in
+          guard case .table(let table) = block,
+            table.columns == EvidenceReportWording.digestColumns
+          else { return block }
+          return .table(EvidenceReportContent.digestTable(digests))
+        })
+    }
+    return copy
+  }
+
+  static func check(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError) {
+    let hex = Set("0123456789abcdef")
+    guard digests.map(\.name) == EvidenceBundle.reportCitedNames,
+      digests.allSatisfy({ $0.sha256.count == 64 && $0.sha256.allSatisfy(hex.contains) })
+    else { throw .digestsOfOtherFiles(digests.map(\.name)) }
+  }
+}

@@ -1,0 +1,183 @@
+import Audit
+import AuditDocuments
+import AuditRules
+import AuditWording
+import Foundation
+
+/// The page and its frames, in points (1/72 inch), y growing downwards.
+public struct EvidenceReportPageGeometry: Sendable, Hashable {
+  public let width: CGFloat
+  public let height: CGFloat
+  public let marginTop: CGFloat, marginLeft: CGFloat, marginBottom: CGFloat, marginRight: CGFloat
+  /// The band at the foot of the page that holds the footer, above the bottom margin.
+  public let footerHeight: CGFloat
+
+  public init(
+    width: CGFloat, height: CGFloat, marginTop: CGFloat = 56, marginLeft: CGFloat = 56,
+    marginBottom: CGFloat = 40,
+    marginRight: CGFloat = 56, footerHeight: CGFloat = 28
+  ) {
+    self.width = width
+    self.height = height
+    self.marginTop = marginTop
+    self.marginLeft = marginLeft
+    self.marginBottom = marginBottom
+    self.marginRight = marginRight
+    self.footerHeight = footerHeight
+  }
+
+  /// A4 in points.
+  public static let a4 = EvidenceReportPageGeometry(width: 595.276, height: 841.89)
+
+  /// Inside the margins, above the footer.
+  public var bodyFrame: CGRect {
+    CGRect(
+      x: marginLeft, y: marginTop, width: width - marginLeft - marginRight,
+      height: height - marginTop - marginBottom - footerHeight)
+  }
+
+  public var footerFrame: CGRect {
+    CGRect(
+      x: marginLeft, y: height - marginBottom - footerHeight,
+      width: width - marginLeft - marginRight, height: footerHeight)
+  }
+}
+
+public enum EvidenceReportTextStyle: String, Sendable, Hashable, CaseIterable {
+  case title, subtitle, sectionHeading, heading, body, note, label, value, literal, tableHeader,
+    tableCell, tableLiteral, footer
+
+  /// Literal values are set in the monospace face.
+  public var isMonospace: Bool { self == .literal || self == .tableLiteral }
+  /// The style whose baseline a line of this one shares: a value sits on the line of the prose
+  /// beside it (7.5 pt mono in a table on the 8 pt cells' baseline).
+  public var baselineCompanion: EvidenceReportTextStyle {
+    switch self {
+    case .tableLiteral: return .tableCell
+    case .literal: return .value
+    default: return self
+    }
+  }
+  /// Breaks only at spaces and after a host name's dots, never at a hyphen: values and table
+  /// cells, which name hosts (`LiteralLineBreaking`); prose breaks as the text shaper does.
+  public var keepsNamesWhole: Bool { isMonospace || self == .tableCell }
+}
+
+public enum EvidenceReportFill: String, Sendable, Hashable { case rule, quoteBar, headerBand }
+
+/// What a line is in the document's structure (for tagged PDF).
+public enum EvidenceReportRole: String, Sendable, Hashable {
+  case title, heading1, heading2, paragraph, note, factLabel, factValue, tableHeader, tableCell,
+    footer
+}
+
+/// One line of text, already broken and placed.
+public struct EvidenceReportLine: Sendable, Hashable {
+  public let text: String
+  public let style: EvidenceReportTextStyle
+  /// Top-left of the line box.
+  public let origin: CGPoint
+  public let width: CGFloat
+  public let height: CGFloat
+  public let role: EvidenceReportRole
+  /// The block it belongs to (a heading, a paragraph, a fact list, a table…), and in a table or fact list its row and column.
+  public let element: Int
+  public let row: Int?
+  public let column: Int?
+  public let link: String?
+  public let anchor: String?
+  /// A table header drawn again at the top of a page the table continues on.
+  public let isRepeat: Bool
+  /// The language of its text when it is not the report's (BCP 47).
+  public var language: String? = nil
+
+  public var frame: CGRect { CGRect(x: origin.x, y: origin.y, width: width, height: height) }
+
+  /// A heading's destination name: the outline lists it under its section.
+  public static func headingAnchor(_ element: Int) -> String { "heading-\(element)" }
+  /// A requirement's heading: links from the summary and the findings land on it.
+  public static func requirementAnchor(_ id: String) -> String { "heading-\(id)" }
+  public var isHeadingAnchor: Bool { anchor?.hasPrefix("heading-") == true }
+}
+
+public enum EvidenceReportMark: Sendable, Hashable {
+  case text(EvidenceReportLine)
+  case fill(CGRect, EvidenceReportFill)
+}
+
+public struct EvidenceReportPage: Sendable, Hashable {
+  public let number: Int
+  public let body: [EvidenceReportMark]
+  public let footer: [EvidenceReportMark]
+  /// The sections that begin on this page, for the outline.
+  public let sectionsStarting: [EvidenceReportSectionKind]
+}
+
+/// Whoever measures text: Pango for the PDF, five points a character for the tests.
+public protocol EvidenceReportTextMeasuring {
+  func lineHeight(of style: EvidenceReportTextStyle) -> CGFloat
+  func width(of text: String, style: EvidenceReportTextStyle) -> CGFloat
+  /// The text broken into lines no wider than `width` (a word wider than that is broken inside).
+  func lines(of text: String, style: EvidenceReportTextStyle, width: CGFloat) -> [String]
+}
+
+/// Column widths from natural widths.
+public enum EvidenceReportColumnWidths {
+  /// Proportional shares of the natural widths.
+  public static func shares(natural: [CGFloat], into available: CGFloat) -> [CGFloat] {
+    let total = natural.reduce(0, +)
+    guard total > 0 else { return natural.map { _ in available / CGFloat(max(1, natural.count)) } }
+    return natural.map { available * $0 / total }
+  }
+
+  /// Natural widths when they fit, the room left shared in proportion; otherwise shares.
+  public static func filling(natural: [CGFloat], into available: CGFloat) -> [CGFloat] {
+    let total = natural.reduce(0, +)
+    guard total <= available, total > 0 else { return shares(natural: natural, into: available) }
+    return natural.map { $0 + (available - total) * $0 / total }
+  }
+
+  /// When the longest words alone do not fit: the widest are cut to one common width, so that
+  /// each narrower column keeps its longest word (a word of sixty thousand letters — a server
+  /// name is anyone's to choose — must not squeeze a finding's identifier to nothing; the cut
+  /// words break inside, as `lines` does).
+  public static func capped(_ widths: [CGFloat], into available: CGFloat) -> [CGFloat] {
+    var rest = available
+    var left = widths.count
+    for width in widths.sorted() {
+      let fair = rest / CGFloat(left)
+      if width > fair { return widths.map { min($0, fair) } }
+      rest -= width
+      left -= 1
+    }
+    return widths
+  }
+
+  /// Min/max-content: each column gets its longest word, and the room up to its whole content
+  /// is shared in proportion to what each still wants.
+  public static func automatic(minimum: [CGFloat], maximum: [CGFloat], into available: CGFloat)
+    -> [CGFloat]
+  {
+    let maximum = zip(minimum, maximum).map { max($0, $1) }
+    let sumMax = maximum.reduce(0, +)
+    let sumMin = minimum.reduce(0, +)
+    if sumMax <= available { return filling(natural: maximum, into: available) }
+    if sumMin >= available { return capped(minimum, into: available) }
+    // A column whose whole content is narrower than an even share is set whole, so that a short
+    // value (a count, a link) does not wrap while a long one beside it can take the room.
+    let fair = available / CGFloat(maximum.count)
+    let whole = maximum.indices.filter { maximum[$0] <= fair }
+    let rest = available - whole.reduce(0) { $0 + maximum[$1] }
+    let others = maximum.indices.filter { maximum[$0] > fair }
+    if !whole.isEmpty, !others.isEmpty, rest >= others.reduce(0, { $0 + minimum[$1] }) {
+      let shared = automatic(
+        minimum: others.map { minimum[$0] }, maximum: others.map { maximum[$0] }, into: rest)
+      var widths = maximum
+      for (k, i) in others.enumerated() { widths[i] = shared[k] }
+      return widths
+    }
+    let want = zip(minimum, maximum).map { $1 - $0 }
+    let wantTotal = want.reduce(0, +)
+    return zip(minimum, want).map { $0 + (available - sumMin) * $1 / wantTotal }
+  }
+}
