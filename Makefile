@@ -31,9 +31,11 @@ format:
 	swift format --in-place --recursive $(SWIFT_SOURCES)
 
 # The benchmark: the reference workload and a tenth of it, figures as ratios to the machine's floor.
-bench: build
+bench: setup
+	swift build -c release --product tunnelvision
+	swift build -c release --product tunnelvision-bench
 	mkdir -p out
-	.build/release/tunnelvision bench --json-output out/bench.json
+	.build/release/tunnelvision-bench --json-output out/bench.json
 
 clean:
 	rm -rf .build out

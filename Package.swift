@@ -12,7 +12,8 @@ let package = Package(
   name: "TunnelVisionEvidence",
   platforms: [.macOS(.v13)],
   products: [
-    .executable(name: "tunnelvision", targets: ["tunnelvision"])
+    .executable(name: "tunnelvision", targets: ["tunnelvision"]),
+    .executable(name: "tunnelvision-bench", targets: ["tunnelvision-bench"]),
   ],
   targets: [
     .systemLibrary(
@@ -96,6 +97,15 @@ let package = Package(
         "Record",
       ]),
     .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
+    // The benchmark, beside the product and not in its command tree: `make bench`.
+    .target(
+      name: "TunnelVisionBench",
+      dependencies: [
+        "TunnelVisionCLI", "SystemCalls", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
+        "ReportLayout", "ReportPDF", "Bytes", "Capture", "Crypto", "Evidence", "FlowStore",
+        "Sample",
+      ]),
+    .executableTarget(name: "tunnelvision-bench", dependencies: ["TunnelVisionBench"]),
 
     // Helpers the tests share: temporary directories, golden files, external tools.
     .target(

@@ -1,5 +1,4 @@
 import Audit
-import AuditDocuments
 import AuditRules
 import AuditWording
 import Foundation

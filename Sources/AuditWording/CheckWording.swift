@@ -3,7 +3,7 @@ import AuditRules
 
 /// A check's sentences: its name, what each of its findings states, and why it could not look at
 /// a flow. One file per check in Wording/Checks; `CheckWordings` lists them.
-public protocol CheckWording {
+public protocol CheckWording: Sendable {
   associatedtype Rule: FindingsCheckRule
   /// As a heading: "TLS version", "Certificate pinning".
   static var name: String { get }

@@ -12,7 +12,7 @@ public enum Ed25519Signature {
   public static func sign(_ message: Data, privateKeyPEM pem: Data) throws -> (
     signature: Data, publicKey: Data
   ) {
-    guard let key = read(pem, `private`: true) else {
+    guard let key = read(pem, private: true) else {
       throw Failure(description: "it is not an Ed25519 private key in PEM")
     }
     defer { EVP_PKEY_free(key) }

@@ -1,19 +1,19 @@
 /// A small command tree in the shape of swift-argument-parser: OVERVIEW / USAGE / ARGUMENTS /
 /// OPTIONS / SUBCOMMANDS help, `Error: … Usage: …` on a usage error.
-struct OptionDefinition {
-  let name: String
-  let valueName: String?  // nil: a flag
-  let help: String
-  var repeatable = false
-  var short: Character? = nil
+package struct OptionDefinition {
+  package let name: String
+  package let valueName: String?  // nil: a flag
+  package let help: String
+  package var repeatable = false
+  package var short: Character? = nil
   /// What a value must be ("a number"), and whether a word is one: checked as it is parsed.
-  var expectation: String? = nil
-  var accepts: (@Sendable (String) -> Bool)? = nil
+  package var expectation: String? = nil
+  package var accepts: (@Sendable (String) -> Bool)? = nil
 
-  static func flag(_ name: String, _ help: String) -> OptionDefinition {
+  package static func flag(_ name: String, _ help: String) -> OptionDefinition {
     OptionDefinition(name: name, valueName: nil, help: help)
   }
-  static func value(
+  package static func value(
     _ name: String, _ valueName: String, short: Character? = nil, _ help: String,
     repeatable: Bool = false
   ) -> OptionDefinition {
@@ -21,66 +21,88 @@ struct OptionDefinition {
       name: name, valueName: valueName, help: help, repeatable: repeatable, short: short)
   }
 
-  var synopsis: String {
+  package var synopsis: String {
     let base = "--\(name)" + (valueName.map { " <\($0)>" } ?? "")
     return repeatable ? base + " ..." : base
   }
 }
 
-struct ArgumentDefinition {
-  let name: String
-  let help: String
-  var optional = false
+package struct ArgumentDefinition {
+  package let name: String
+  package let help: String
+  package var optional = false
   /// What the word must be, and whether it is one: checked as the command line is parsed.
-  var expectation: String? = nil
-  var accepts: (@Sendable (String) -> Bool)? = nil
+  package var expectation: String? = nil
+  package var accepts: (@Sendable (String) -> Bool)? = nil
 }
 
-struct CommandDefinition {
-  let name: String
-  let abstract: String
-  var discussion: String? = nil
+package struct CommandDefinition {
+  package let name: String
+  package let abstract: String
+  package var discussion: String? = nil
   /// The usage line's tail when the generated one would not say enough (alternatives, groups).
-  var usage: String? = nil
-  var arguments: [ArgumentDefinition] = []
-  var options: [OptionDefinition] = []
-  var subcommands: [CommandDefinition] = []
-  var run: ((ParsedCommand, CommandContext) throws -> Void)? = nil
+  package var usage: String? = nil
+  package var arguments: [ArgumentDefinition] = []
+  package var options: [OptionDefinition] = []
+  package var subcommands: [CommandDefinition] = []
+  package var run: ((ParsedCommand, CommandContext) throws -> Void)? = nil
+
+  package init(
+    name: String, abstract: String, discussion: String? = nil, usage: String? = nil,
+    arguments: [ArgumentDefinition] = [], options: [OptionDefinition] = [],
+    subcommands: [CommandDefinition] = [],
+    run: ((ParsedCommand, CommandContext) throws -> Void)? = nil
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.usage = usage
+    self.arguments = arguments
+    self.options = options
+    self.subcommands = subcommands
+    self.run = run
+  }
 }
 
 /// What the command line said to one command.
-struct ParsedCommand {
-  let path: [String]
+package struct ParsedCommand {
+  package let path: [String]
   /// The command's arguments' names, in order: a key finds its place by name.
-  var argumentNames: [String] = []
-  var values: [String: [String]] = [:]
-  var flags: Set<String> = []
-  var arguments: [String] = []
+  package var argumentNames: [String] = []
+  package var values: [String: [String]] = [:]
+  package var flags: Set<String> = []
+  package var arguments: [String] = []
 
-  func value(_ name: String) -> String? { values[name]?.last }
-  func all(_ name: String) -> [String] { values[name] ?? [] }
-  func flag(_ name: String) -> Bool { flags.contains(name) }
-  func argument(_ index: Int) -> String? { index < arguments.count ? arguments[index] : nil }
-  func argumentIndex(_ name: String) -> Int? { argumentNames.firstIndex(of: name) }
+  package func value(_ name: String) -> String? { values[name]?.last }
+  package func all(_ name: String) -> [String] { values[name] ?? [] }
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
+  package func argument(_ index: Int) -> String? {
+    index < arguments.count ? arguments[index] : nil
+  }
+  package func argumentIndex(_ name: String) -> Int? { argumentNames.firstIndex(of: name) }
 }
 
 /// A mistake in the command line: exit 2, with the usage of the command it was made in.
-struct UsageError: Error {
-  let message: String
-  let path: [String]
+package struct UsageError: Error {
+  package let message: String
+  package let path: [String]
+  package init(message: String, path: [String]) {
+    self.message = message
+    self.path = path
+  }
 }
 
 /// An operation the tool refused: exit 1, one sentence that says what to do.
-struct RefusedError: Error {
-  let message: String
-  init(_ message: String) { self.message = message }
+package struct RefusedError: Error {
+  package let message: String
+  package init(_ message: String) { self.message = message }
 }
 
-enum ArgumentParser {
-  static let helpOption = OptionDefinition.flag("help", "Show help information.")
+package enum ArgumentParser {
+  package static let helpOption = OptionDefinition.flag("help", "Show help information.")
 
   /// Finds the command the words name and parses the rest for it.
-  static func parse(_ words: [String], root: CommandDefinition, global: [OptionDefinition])
+  package static func parse(_ words: [String], root: CommandDefinition, global: [OptionDefinition])
     throws -> (command: CommandDefinition, parsed: ParsedCommand, help: Bool)
   {
     var command = root
@@ -203,7 +225,7 @@ enum ArgumentParser {
     return (command, parsed, false)
   }
 
-  static func find(_ path: [String], in root: CommandDefinition) -> CommandDefinition {
+  package static func find(_ path: [String], in root: CommandDefinition) -> CommandDefinition {
     var command = root
     for name in path.dropFirst() {
       guard let next = command.subcommands.first(where: { $0.name == name }) else { break }
@@ -212,7 +234,7 @@ enum ArgumentParser {
     return command
   }
 
-  static func usageLine(_ command: CommandDefinition, path: [String]) -> String {
+  package static func usageLine(_ command: CommandDefinition, path: [String]) -> String {
     var line = path.joined(separator: " ")
     if let usage = command.usage { return line + " " + usage }
     if !command.subcommands.isEmpty && command.run == nil { return line + " <subcommand>" }
@@ -223,7 +245,7 @@ enum ArgumentParser {
     return line
   }
 
-  static func help(_ command: CommandDefinition, path: [String], global: [OptionDefinition])
+  package static func help(_ command: CommandDefinition, path: [String], global: [OptionDefinition])
     -> String
   {
     var out = "OVERVIEW: \(command.abstract)\n"

@@ -70,7 +70,7 @@ public struct CommandContext: Sendable {
   /// The progress line on a terminal, written over the one before it (carriage return, erase to
   /// the end of the line); an empty text clears it.
   func progress(_ text: String) { rawStandardError("\r\u{1B}[K" + TerminalText.visible(text)) }
-  func printJSON(_ value: JSONValue) { standardOutput(value.serialized() + "\n") }
+  package func printJSON(_ value: JSONValue) { standardOutput(value.serialized() + "\n") }
 }
 
 /// The one store a command run opens, kept for the sentence of an error it meets.

@@ -11,7 +11,7 @@ import ReportLayout
 import ReportPDF
 
 /// What every command needs: the store, and projects and sessions named on the command line.
-struct CommandSupport {
+package struct CommandSupport {
   let parsed: ParsedCommand
   let context: CommandContext
 
@@ -147,7 +147,7 @@ extension CommandSupport {
 
 extension CommandSupport {
   /// Whether `path` names a directory (not a file, and not nothing).
-  static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var isDirectory: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
       && isDirectory.boolValue

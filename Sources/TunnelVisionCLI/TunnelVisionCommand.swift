@@ -38,13 +38,18 @@ public enum TunnelVisionCommand {
         RecordCommand.definition, InspectionCommands.addon, HistoryCommands.flows,
         HistoryCommands.flow, HistoryCommands.packet, CaptureCommands.captures,
         CaptureCommands.history,
-        BenchCommand.definition,
       ])
   }
 
-  /// Runs one command line (without the program name) and returns the exit code.
+  /// Runs one command line (without the program name) and returns the exit code. Another
+  /// program's root (the benchmark's) runs through the same parser, errors and exit codes.
   public static func run(_ arguments: [String], context: CommandContext) -> Int32 {
-    let root = self.root
+    run(arguments, context: context, root: root)
+  }
+
+  package static func run(_ arguments: [String], context: CommandContext, root: CommandDefinition)
+    -> Int32
+  {
     if arguments == ["--version"] {
       context.print("tunnelvision \(ToolVersion.current)")
       return exitSuccess

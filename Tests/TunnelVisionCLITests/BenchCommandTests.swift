@@ -4,12 +4,33 @@ import XCTest
 
 /// The benchmark, tiny, so that it cannot rot: every step runs and every figure is there.
 final class BenchCommandTests: XCTestCase {
+  /// `tunnelvision-bench`, built beside `tunnelvision`: a program of its own.
+  var bench: URL {
+    get throws {
+      try TunnelVisionBinary.url().deletingLastPathComponent().appendingPathComponent(
+        "tunnelvision-bench")
+    }
+  }
+
+  func testTheProductsCommandTreeHasNoBenchmark() throws {
+    let cli = CLIHarness()
+    let help = cli.run("--help")
+    XCTAssertEqual(help.status, 0)
+    XCTAssertFalse(help.output.contains("bench"), help.output)
+    XCTAssertEqual(cli.run("bench").status, 2, "not a command of tunnelvision")
+    let usage = try XCTUnwrap(ExternalTool.run(bench.path, ["--scale", "fast"]))
+    XCTAssertEqual(usage.status, 2)
+    XCTAssertTrue(usage.error.contains("'--scale <factor>' is not a number"), usage.error)
+    let benchHelp = try XCTUnwrap(ExternalTool.run(bench.path, ["--help"]))
+    XCTAssertTrue(benchHelp.output.contains("USAGE: tunnelvision-bench"), benchHelp.output)
+  }
+
   func testATinyBenchmarkRunsEveryStepAndReportsItsFigures() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try bench
     let dir = TemporaryDirectory("bench")
     let output = dir.url.appendingPathComponent("bench.json")
     let result = try XCTUnwrap(
-      ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", output.path]))
+      ExternalTool.run(binary.path, ["--scale", "0.005", "--json-output", output.path]))
     XCTAssertEqual(result.status, 0, result.error)
     XCTAssertTrue(result.output.contains("×floor"), result.output)
     // Each step's ratio starts in the column its heading does.
@@ -58,9 +79,9 @@ final class BenchCommandTests: XCTestCase {
   }
 
   func testARepeatCountOutsideOneToTwentyIsAUsageError() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try bench
     for bad in ["0", "21", "three"] {
-      let result = try XCTUnwrap(ExternalTool.run(binary.path, ["bench", "--repeat", bad]))
+      let result = try XCTUnwrap(ExternalTool.run(binary.path, ["--repeat", bad]))
       XCTAssertEqual(result.status, 2, bad)
       XCTAssertTrue(
         result.error.hasPrefix("Error: --repeat takes a whole number from 1 to 20"), result.error)
@@ -68,7 +89,7 @@ final class BenchCommandTests: XCTestCase {
   }
 
   func testAJSONFileThatCannotBeWrittenIsRefusedBeforeAnythingIsMeasured() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try bench
     let dir = TemporaryDirectory("bench-refused")
     let missing = dir.url.appendingPathComponent("out/bench.json").path
     for (path, sentence) in [
@@ -79,7 +100,7 @@ final class BenchCommandTests: XCTestCase {
       (dir.url.path, "\(dir.url.path) is a directory; --json-output takes a file's name."),
     ] {
       let result = try XCTUnwrap(
-        ExternalTool.run(binary.path, ["bench", "--scale", "0.005", "--json-output", path]))
+        ExternalTool.run(binary.path, ["--scale", "0.005", "--json-output", path]))
       XCTAssertEqual(result.status, 1, result.error)
       XCTAssertEqual(result.error, "Error: \(sentence)\n")
       XCTAssertFalse(

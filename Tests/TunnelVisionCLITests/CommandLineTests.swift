@@ -337,9 +337,6 @@ extension CommandLineTests {
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: cli.storePath + "/history.sqlite"),
       "nothing was written")
-    let bench = cli.run("bench", "--scale", "fast")
-    XCTAssertEqual(bench.status, 2)
-    XCTAssertTrue(bench.error.contains("'--scale <factor>' is not a number"), bench.error)
     XCTAssertEqual(cli.run("sample", "--flows", "1_000", "--help").status, 0, "a valid value")
   }
 

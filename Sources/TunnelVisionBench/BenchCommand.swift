@@ -14,10 +14,11 @@ import ReportPDF
 import Sample
 import Synchronization
 import SystemCalls
+import TunnelVisionCLI
 
-/// `tunnelvision bench`: the reference workload, and each cost as a ratio to the machine's floor
-/// measured in the same run.
-enum BenchCommand {
+/// `tunnelvision-bench`: the reference workload, and each cost as a ratio to the machine's floor
+/// measured in the same run. A program of its own beside `tunnelvision`, whose commands it times.
+package enum BenchCommand {
   static let scale = OptionKey<Double>(
     "scale", "factor", "Scale the workload (default: 1; the tests run 0.005).")
   static let repeats = OptionKey<String>(
@@ -28,16 +29,16 @@ enum BenchCommand {
     "json-output", "file", "Also write the figures as JSON to this file.")
   static let keep = FlagKey("keep", "Keep the temporary directory and say where it is.")
 
-  static var definition: CommandDefinition {
+  package static var root: CommandDefinition {
     CommandDefinition(
-      name: "bench",
+      name: "tunnelvision-bench",
       abstract:
         "Measure export, report, verify, import and record on the reference workload, as ratios to this machine's floor.",
       discussion:
         "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify, import and record (the capture replayed through a pipe) run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
       options: [
         scale.definition, repeats.definition, jsonOutput.definition, keep.definition,
-        ProjectCommands.json.definition,
+        CommonKeys.json.definition,
       ],
       run: { parsed, context in
         let scale = try parsed.value(Self.scale) ?? 1
@@ -124,9 +125,14 @@ struct Bench {
     var findings = 0, recorded = 0, captureFiles = 0
   }
 
+  /// The `tunnelvision` it measures: the one built beside this program.
   var executable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let own =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent(
+      "tunnelvision"
+    ).path
   }
 
   func note(_ text: String) { context.standardError(text + "\n") }
