@@ -41,335 +41,260 @@ public enum BundleVerifier {
     return (checks, standing)
   }
 
+  /// Every check, in the order they are stated: one pass over the archive, then a function per
+  /// check. A check that the ones before it leave nothing to read for is not made.
   static func verifyChecks(
     _ url: URL, trustedKey: Data?, standing: inout SignatureStanding,
     zip64Threshold: UInt64 = 0xFFFF_FFFF
   ) -> [Check] {
     let archive: ZipArchiveReader
     do { archive = try ZipArchiveReader(url: url, zip64Threshold: zip64Threshold) } catch {
-      return [Check(statement: "The file is a ZIP archive.", problems: ["\(error)"])]
+      return [Check(statement: VerifyWording.notAZip, problems: ["\(error)"])]
     }
-    var checks: [Check] = []
-    // 1. Every entry reads back with its CRC; the digests are computed on the way.
-    var digests: [String: (UInt64, String)] = [:]
-    var documents: [String: Data] = [:]
-    var capture = PcapngScan()
-    // flows.json is read as it is inflated, each flow compared with its row of flows.csv, which
-    // is pulled from its own entry alongside (wherever it lies in the archive).
-    var flowsReading: FlowsJSONReading?
-    func csvRows() -> CSVRows? {
-      guard let entry = archive.entries.first(where: { $0.name == EvidenceBundle.flowsCSVName }),
-        let stream = try? archive.stream(entry)
-      else { return nil }
-      return CSVRows { (try? stream.next()) ?? nil }
-    }
-    // capture.json's flows are decoded one at a time as it is inflated (decoded whole,
-    // JSONDecoder's map of 20 000 of them took 22 MB); of each, its id is kept.
-    let captureFlows = Collected<VerifiedCapture.Flow>()
-    var captureReading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>?
-    // findings.json too, a finding at a time (as dictionaries, 2 414 findings took 10 MB).
-    let findingList = Collected<VerifiedFindings.Finding>()
-    var findingsReading: StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
-    var archiveProblems: [String] = []
-    var oversized = Set<String>()
-    for entry in archive.entries {
-      let digest = SHA256Digest()
-      var count: UInt64 = 0
-      do {
-        try archive.read(entry) { chunk in
-          digest.update(chunk)
-          count += UInt64(chunk.count)
-          if entry.name == EvidenceCaptureDocument.fileName {
-            capture.feed(chunk)
-          } else if entry.name == EvidenceBundle.captureJSONName {
-            if captureReading == nil {
-              captureReading = StreamedArrayReading(key: "flows", elements: \.flows) {
-                captureFlows.items.append($0)
-              }
-            }
-            captureReading!.feed(chunk)
-          } else if entry.name == EvidenceBundle.findingsName {
-            if findingsReading == nil {
-              findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) {
-                findingList.items.append($0)
-              }
-            }
-            findingsReading!.feed(chunk)
-          } else if entry.name == EvidenceBundle.flowsName {
-            if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
-            flowsReading!.feed(chunk)
-          } else if let limit = Self.wholeDocumentLimits[entry.name] {
-            if count > UInt64(limit) {
-              documents[entry.name] = nil
-              if oversized.insert(entry.name).inserted {
-                archiveProblems.append(
-                  "\(entry.name) holds more than the \(Quantity.byteCount(UInt64(limit))) a bundle's \(entry.name) can; it is not read"
-                )
-              }
-            } else {
-              // Room for the whole document at once: growing by doubling would leave the halves behind.
-              if documents[entry.name] == nil {
-                documents[entry.name] = Data(capacity: Int(min(entry.size, UInt64(limit))))
-              }
-              documents[entry.name]!.append(chunk)
-            }
-          }
-        }
-        digests[entry.name] = (count, digest.finalHex())
-      } catch {
-        archiveProblems.append("\(error)")
-        // Read to the end but damaged: its digest still goes to the manifest's check.
-        if count == entry.size { digests[entry.name] = (count, digest.finalHex()) }
-      }
-    }
-    checks.append(
+    let reading = BundleReading(archive)
+    var checks = [
       Check(
-        statement:
-          "The archive opens and each of its \(archive.entries.count) entries reads back with its CRC-32.",
-        problems: archiveProblems))
-    checks.append(
-      Check(
-        statement:
-          "The archive is laid out as export writes it: one record per entry, nothing before, between or after.",
-        problems: archive.layoutProblems))
-    let flowsRead = flowsReading?.finish()
-    let captureRead = captureReading?.finish()
-    let findingsRead = findingsReading?.finish()
-
-    // 2. The manifest.
-    guard let manifestData = documents[EvidenceBundle.manifestName],
+        statement: VerifyWording.entriesRead(archive.entries.count), problems: reading.problems),
+      Check(statement: VerifyWording.layout, problems: archive.layoutProblems),
+    ]
+    // The manifest.
+    guard let manifestData = reading.documents[EvidenceBundle.manifestName],
       let manifest = try? JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
       let files = manifest["files"] as? [[String: Any]]
     else {
-      checks.append(
-        Check(
-          statement: "manifest.json is there and lists the files.",
-          problems: ["manifest.json is missing or is not the manifest's JSON"]))
-      return checks
+      return checks + [
+        Check(statement: VerifyWording.manifestThere, problems: [VerifyWording.manifestMissing])
+      ]
     }
-    var manifestProblems: [String] = []
     guard files.count <= 64 else {
-      checks.append(
+      return checks + [
         Check(
-          statement: "manifest.json lists the files.",
-          problems: ["manifest.json lists \(files.count) files; a bundle has fewer than ten"]))
-      return checks
+          statement: VerifyWording.manifestLists,
+          problems: [VerifyWording.tooManyFiles(files.count)])
+      ]
     }
+    let (manifestCheck, listed) = manifestCheck(files, reading: reading)
+    checks += [manifestCheck, fileSetCheck(listed: listed, archive: archive)]
+    if let check = signatureCheck(
+      reading.documents[EvidenceBundle.signatureName], manifest: manifestData,
+      trustedKey: trustedKey, standing: &standing)
+    {
+      checks.append(check)
+    }
+    checks.append(syntaxCheck(reading))
+    // The documents.
+    guard let flowsReading = reading.flowsReading, reading.flowsRead?.readable == true,
+      reading.findingsRead?.readable == true, let findings = reading.findingsReading?.outline,
+      reading.captureRead?.readable == true, let captureDoc = reading.captureReading?.outline
+    else {
+      return checks + [
+        Check(
+          statement: VerifyWording.documentsReadable, problems: [VerifyWording.documentUnreadable])
+      ]
+    }
+    let citations = Dictionary(
+      flowsReading.flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
+    checks.append(captureCheck(reading.capture, captureDoc, reading: reading, flows: flowsReading))
+    checks.append(
+      identifierCheck(
+        flows: flowsReading.flows.map(\.id), citations: citations,
+        findings: reading.findingList.items, outline: findings, reading: reading))
+    checks.append(
+      agreementCheck(
+        manifest: manifestData, session: reading.documents[EvidenceBundle.sessionName],
+        flows: flowsReading, findings: findings, capture: captureDoc))
+    checks.append(flowsReading.csv.check(flowCount: flowsReading.flows.count))
+    // capture.json and flows.json written again from the values they hold: every key, type and
+    // form of theirs is then the format's, or the bytes differ.
+    checks.append(
+      formCheck(
+        capture: captureDoc.document(flows: reading.captureFlows.items), flows: flowsReading,
+        sessionID: flowsReading.outline?.sessionID, digests: reading.digests))
+    // The findings and verdicts, re-derived from flows.json and session.json.
+    checks.append(
+      rederivationCheck(
+        session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
+        baselineClaims: flowsReading.baselineClaims, citations: citations,
+        findings: findings, findingCount: reading.findingList.items.count,
+        capture: captureDoc.summary, digests: reading.digests))
+    return checks
+  }
+
+  /// Each entry of the manifest against the archive's: its size, its SHA-256, its place; and the
+  /// names it lists.
+  static func manifestCheck(_ files: [[String: Any]], reading: BundleReading) -> (
+    Check, Set<String>
+  ) {
+    var problems: [String] = []
     var listed = Set<String>()
     for file in files {
       guard let name = file["name"] as? String,
         let size = (file["byteCount"] as? NSNumber)?.uint64Value,
         let sha = file["sha256"] as? String
       else {
-        manifestProblems.append("an entry of manifest.json lacks its name, byteCount or sha256")
+        problems.append(VerifyWording.entryIncomplete)
         continue
       }
-      if !listed.insert(name).inserted {
-        manifestProblems.append("manifest.json lists \(TerminalText.inline(name)) twice")
-      }
-      guard let (actualSize, actualDigest) = digests[name] else { continue }
+      if !listed.insert(name).inserted { problems.append(VerifyWording.listedTwice(name)) }
+      guard let (actualSize, actualDigest) = reading.digests[name] else { continue }
       if actualSize != size {
-        manifestProblems.append("\(name) has \(actualSize) bytes; the manifest says \(size)")
+        problems.append(VerifyWording.sizeDiffers(name, actual: actualSize, stated: size))
       }
       if actualDigest != sha {
-        manifestProblems.append("\(name) has SHA-256 \(actualDigest); the manifest says \(sha)")
+        problems.append(VerifyWording.digestDiffers(name, actual: actualDigest, stated: sha))
       }
     }
     // Export archives the files in the manifest's order, the manifest last: any other order
     // (an entry moved, one the manifest does not list) is not an export's.
-    let signed = archive.entries.contains { $0.name == EvidenceBundle.signatureName }
+    let entries = reading.archive.entries.map(\.name)
+    let signed = entries.contains(EvidenceBundle.signatureName)
     let order =
       files.compactMap { $0["name"] as? String } + [EvidenceBundle.manifestName]
       + (signed ? [EvidenceBundle.signatureName] : [])
-    if archive.entries.map(\.name) != order {
-      manifestProblems.append("the archive's entries are not in the order manifest.json lists them")
-    }
-    checks.append(
-      Check(
-        statement:
-          "manifest.json lists \(Quantity.count(files.count, "file")), each with the size and SHA-256 it states.",
-        problems: manifestProblems))
+    if entries != order { problems.append(VerifyWording.orderDiffers) }
+    return (
+      Check(statement: VerifyWording.manifestStatement(files.count), problems: problems), listed
+    )
+  }
+
+  /// No file the manifest lists is missing from the archive, and the archive holds no other.
+  static func fileSetCheck(listed: Set<String>, archive: ZipArchiveReader) -> Check {
     let present = Set(archive.entries.map(\.name)).subtracting([
       EvidenceBundle.manifestName, EvidenceBundle.signatureName,
     ])
-    var setProblems: [String] = []
-    for name in listed.subtracting(present).sorted() {
-      setProblems.append("\(name) is in the manifest but not in the archive")
-    }
-    for name in present.subtracting(listed).sorted() {
-      setProblems.append("\(name) is in the archive but not in the manifest")
-    }
-    checks.append(Check(statement: "No file is missing and none is extra.", problems: setProblems))
-    if let check = signatureCheck(
-      documents[EvidenceBundle.signatureName], manifest: manifestData, trustedKey: trustedKey,
-      standing: &standing)
-    {
-      checks.append(check)
-    }
+    let problems =
+      listed.subtracting(present).sorted().map(VerifyWording.missing)
+      + present.subtracting(listed).sorted().map(VerifyWording.extra)
+    return Check(statement: VerifyWording.fileSet, problems: problems)
+  }
 
-    // Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
-    var streamedSyntax: [String: String?] = [:]
-    if let flowsRead { streamedSyntax[EvidenceBundle.flowsName] = flowsRead.syntax }
-    if let captureRead { streamedSyntax[EvidenceBundle.captureJSONName] = captureRead.syntax }
-    if let findingsRead { streamedSyntax[EvidenceBundle.findingsName] = findingsRead.syntax }
-    let jsonNames = (documents.keys.filter { $0.hasSuffix(".json") } + streamedSyntax.keys).sorted()
-    let syntaxProblems = jsonNames.compactMap { name in
-      (streamedSyntax[name] ?? JSONSyntax.problem(in: documents[name]!)).map {
-        "\(name) is not well-formed JSON: \($0)"
+  /// Strictly: Foundation's decoders forgive a trailing comma, which other parsers refuse.
+  static func syntaxCheck(_ reading: BundleReading) -> Check {
+    var streamed: [String: String?] = [:]
+    if let flows = reading.flowsRead { streamed[EvidenceBundle.flowsName] = flows.syntax }
+    if let capture = reading.captureRead {
+      streamed[EvidenceBundle.captureJSONName] = capture.syntax
+    }
+    if let findings = reading.findingsRead {
+      streamed[EvidenceBundle.findingsName] = findings.syntax
+    }
+    let names = (reading.documents.keys.filter { $0.hasSuffix(".json") } + streamed.keys).sorted()
+    let problems = names.compactMap { name in
+      (streamed[name] ?? JSONSyntax.problem(in: reading.documents[name]!)).map {
+        VerifyWording.notWellFormed(name, $0)
       }
     }
-    checks.append(
-      Check(
-        statement:
-          "Each of the \(Quantity.count(jsonNames.count, "JSON document")) is well-formed JSON (RFC 8259).",
-        problems: syntaxProblems))
+    return Check(statement: VerifyWording.wellFormed(names.count), problems: problems)
+  }
 
-    // 3. Documents.
-    guard let flowsReading, flowsRead?.readable == true,
-      findingsRead?.readable == true, let findingsOutline = findingsReading?.outline,
-      captureRead?.readable == true, let captureDoc = captureReading?.outline
-    else {
-      checks.append(
-        Check(
-          statement: "flows.json, findings.json and capture.json can be read.",
-          problems: ["one of them is missing or is not JSON"]))
-      return checks
-    }
-    let flows = flowsReading.flows
-    let flowIDs = flows.map(\.id)
-    let flowSet = Set(flowIDs)
-    let findings = findingList.items
-    let findingIDs = Set(findings.compactMap(\.id))
-    let flowFindings = Dictionary(
-      flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
-
-    // 4. The capture against capture.json.
-    let written = captureDoc.packets.written
-    var captureProblems = capture.problems
-    if capture.uncommented > 0 {
-      captureProblems.append(
-        "\(Quantity.count(capture.uncommented, "packet")) of capture.pcapng \(capture.uncommented == 1 ? "carries no comment naming its flow" : "carry no comment naming their flow")"
-      )
-    }
+  /// capture.pcapng against capture.json's counts: every packet commented, as many as written,
+  /// each flow's packets as counted.
+  static func captureCheck(
+    _ capture: PcapngScan, _ document: VerifiedCapture, reading: BundleReading,
+    flows: FlowsJSONReading
+  ) -> Check {
+    let written = document.packets.written
+    var problems = capture.problems
+    if capture.uncommented > 0 { problems.append(VerifyWording.uncommented(capture.uncommented)) }
     if capture.packets != written {
-      captureProblems.append(
-        "capture.pcapng holds \(capture.packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written"
-      )
+      problems.append(VerifyWording.packetsDiffer(capture.packets, written: written))
     }
-    captureProblems += CaptureCounts.problems(
-      captureDoc, flows: captureFlows.items, packetsInCapture: capture.packetsByFlow,
+    problems += CaptureCounts.problems(
+      document, flows: reading.captureFlows.items, packetsInCapture: capture.packetsByFlow,
       packetCounts: Dictionary(
-        flowsReading.records.map { ($0.id, $0.packetCount) }, uniquingKeysWith: { a, _ in a }))
-    checks.append(
-      Check(
-        statement:
-          "capture.pcapng holds \(Quantity.count(capture.packets, "packet")), as capture.json counts them.",
-        problems: captureProblems))
+        flows.records.map { ($0.id, $0.packetCount) }, uniquingKeysWith: { a, _ in a }))
+    return Check(statement: VerifyWording.captureHolds(capture.packets), problems: problems)
+  }
 
-    // 5. Identifiers.
-    var idProblems: [String] = []
-    if flowSet.count != flowIDs.count {
-      idProblems.append("flows.json lists a flow id more than once")
-    }
+  /// Every flow and finding identifier cited, across flows.json, findings.json, capture.json and
+  /// the packets' comments, resolves, and each citation is cited back.
+  static func identifierCheck(
+    flows flowIDs: [Int64], citations: [Int64: [String]], findings: [VerifiedFindings.Finding],
+    outline: VerifiedFindings, reading: BundleReading
+  ) -> Check {
+    var problems: [String] = []
+    let flowSet = Set(flowIDs)
+    if flowSet.count != flowIDs.count { problems.append(VerifyWording.flowListedTwice) }
+    let findingIDs = Set(findings.compactMap(\.id))
     let findingFlows = Dictionary(
       findings.compactMap { f in f.id.map { ($0, Set(f.flowIDs ?? [])) } },
       uniquingKeysWith: { a, b in a.union(b) })
-    for (flow, ids) in flowFindings.sorted(by: { $0.key < $1.key }) {
+    for (flow, ids) in citations.sorted(by: { $0.key < $1.key }) {
       for id in ids {
         if let cited = findingFlows[id] {
           if !cited.contains(flow) {
-            idProblems.append("flow \(flow) cites \(id), which does not cite flow \(flow) back")
+            problems.append(VerifyWording.notCitedBack(flow: flow, finding: id))
           }
         } else {
-          idProblems.append("flow \(flow) cites \(id), which findings.json does not hold")
+          problems.append(VerifyWording.findingMissing(flow: flow, finding: id))
         }
       }
     }
     var findingsSeen = Set<String>()
     for (index, finding) in findings.enumerated() {
       guard let id = finding.id else {
-        idProblems.append("finding \(index + 1) of findings.json has no string id")
+        problems.append(VerifyWording.findingWithoutID(index))
         continue
       }
-      if !findingsSeen.insert(id).inserted {
-        idProblems.append("findings.json lists \(id) more than once")
-      }
+      if !findingsSeen.insert(id).inserted { problems.append(VerifyWording.findingListedTwice(id)) }
       guard let flowsCited = finding.flowIDs, !flowsCited.isEmpty else {
-        idProblems.append("\(id) has flowIDs that are not a non-empty list of flow ids")
+        problems.append(VerifyWording.findingWithoutFlows(id))
         continue
       }
       for flow in flowsCited {
         if !flowSet.contains(flow) {
-          idProblems.append("\(id) cites flow \(flow), which flows.json does not hold")
-        } else if !(flowFindings[flow] ?? []).contains(id) {
-          idProblems.append("\(id) cites flow \(flow), which does not cite \(id) back")
+          problems.append(VerifyWording.flowMissing(finding: id, flow: flow))
+        } else if !(citations[flow] ?? []).contains(id) {
+          problems.append(VerifyWording.flowNotCitingBack(finding: id, flow: flow))
         }
       }
     }
-    for requirement in findingsOutline.requirements {
+    for requirement in outline.requirements {
       for id in requirement.contraryFindingIDs + requirement.supportingFindingIDs
       where !findingIDs.contains(id) {
-        idProblems.append(
-          "\(requirement.id ?? "a requirement") cites \(id), which findings.json does not hold")
+        problems.append(VerifyWording.requirementCitesMissing(requirement.id, finding: id))
       }
     }
-    if captureFlows.items.map(\.id) != flowIDs {
-      idProblems.append("capture.json does not list the flows of flows.json, in their order")
+    if reading.captureFlows.items.map(\.id) != flowIDs {
+      problems.append(VerifyWording.captureFlowsDiffer)
     }
-    for (flow, findingsCited) in capture.comments.sorted(by: { $0.key < $1.key }) {
-      guard let expected = flowFindings[flow] else {
-        idProblems.append("a packet comment cites flow \(flow), which flows.json does not hold")
+    for (flow, cited) in reading.capture.comments.sorted(by: { $0.key < $1.key }) {
+      guard let expected = citations[flow] else {
+        problems.append(VerifyWording.commentCitesMissingFlow(flow))
         continue
       }
-      if findingsCited != Set(expected) {
-        idProblems.append(
-          "packets of flow \(flow) cite findings \(findingsCited.sorted().joined(separator: ",")); flows.json says \(expected.joined(separator: ","))"
-        )
+      if cited != Set(expected) {
+        problems.append(
+          VerifyWording.commentCitationsDiffer(flow: flow, cited: cited.sorted(), stated: expected))
       }
     }
-    checks.append(
-      Check(
-        statement:
-          "Every flow and finding identifier cited resolves (\(Quantity.count(flowIDs.count, "flow")), \(Quantity.count(findingIDs.count, "finding"))).",
-        problems: idProblems))
+    return Check(
+      statement: VerifyWording.identifiersResolve(flows: flowIDs.count, findings: findingIDs.count),
+      problems: problems)
+  }
 
-    // 6. What the documents must agree on.
-    let session = VerifiedSessionFacts.read(documents[EvidenceBundle.sessionName])
-    let manifestFacts = VerifiedSessionFacts.read(manifestData)
+  /// What the documents must agree on: the session, the export instant, the counts.
+  static func agreementCheck(
+    manifest: Data, session: Data?, flows: FlowsJSONReading, findings: VerifiedFindings,
+    capture: VerifiedCapture
+  ) -> Check {
+    let sessionFacts = VerifiedSessionFacts.read(session)
+    let manifestFacts = VerifiedSessionFacts.read(manifest)
     let agreement = DocumentAgreement(
       sessionIDs: [
         (EvidenceBundle.manifestName, manifestFacts?.sessionID),
-        (EvidenceBundle.sessionName, session?.sessionID),
-        (EvidenceBundle.flowsName, flowsReading.outline?.sessionID),
-        (EvidenceBundle.findingsName, findingsOutline.sessionID),
-        (EvidenceBundle.captureJSONName, captureDoc.sessionID),
+        (EvidenceBundle.sessionName, sessionFacts?.sessionID),
+        (EvidenceBundle.flowsName, flows.outline?.sessionID),
+        (EvidenceBundle.findingsName, findings.sessionID),
+        (EvidenceBundle.captureJSONName, capture.sessionID),
       ],
       exportedAt: [
         (EvidenceBundle.manifestName, manifestFacts?.exportedAt),
-        (EvidenceBundle.sessionName, session?.exportedAt),
+        (EvidenceBundle.sessionName, sessionFacts?.exportedAt),
       ],
-      startedAt: session?.startedAt, endedAt: session?.endedAt,
-      flowCount: flowsReading.outline?.flowCount, flowsListed: flows.count)
-    checks.append(Check(statement: DocumentAgreement.statement, problems: agreement.problems))
-
-    // 7. flows.csv against flows.json.
-    checks.append(flowsReading.csv.check(flowCount: flows.count))
-
-    // capture.json and flows.json written again from the values they hold: every key, type and
-    // form of theirs is then the format's, or the bytes differ.
-    checks.append(
-      formCheck(
-        capture: captureDoc.document(flows: captureFlows.items), flows: flowsReading,
-        sessionID: flowsReading.outline?.sessionID, digests: digests))
-
-    // 8. The findings and verdicts, re-derived from flows.json and session.json.
-    checks.append(
-      rederivationCheck(
-        session: documents[EvidenceBundle.sessionName], flows: flowsReading.records,
-        baselineClaims: flowsReading.baselineClaims, citations: flowFindings,
-        findings: findingsOutline, findingCount: findings.count,
-        capture: captureDoc.summary, digests: digests))
-    return checks
+      startedAt: sessionFacts?.startedAt, endedAt: sessionFacts?.endedAt,
+      flowCount: flows.outline?.flowCount, flowsListed: flows.flows.count)
+    return Check(statement: DocumentAgreement.statement, problems: agreement.problems)
   }
 
   /// findings.json and session.json against what this tool derives from the flows and from
@@ -379,9 +304,9 @@ public enum BundleVerifier {
     findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, digests: [String: (UInt64, String)]
   ) -> Check {
-    let statement = VerifyPresentation.rederivedStatement
+    let statement = VerifyWording.rederivedStatement
     guard let session else {
-      return Check(statement: statement, problems: ["session.json is missing"])
+      return Check(statement: statement, problems: [VerifyWording.sessionMissing])
     }
     let record: EvidenceSessionRecord
     do { record = try EvidenceSessionRecord(session) } catch {
@@ -391,7 +316,7 @@ public enum BundleVerifier {
       return Check(
         statement: statement,
         problems: [
-          "findings.json's catalogue is \(TerminalText.inline(stated)); session.json's project says \(TerminalText.inline(record.catalogueIdentifier))"
+          VerifyWording.catalogueDiffers(stated: stated, session: record.catalogueIdentifier)
         ])
     }
     if (try? RequirementCatalogueLibrary.catalogue(identifier: record.catalogueIdentifier)) != nil,
@@ -401,28 +326,26 @@ public enum BundleVerifier {
     {
       return Check(
         statement: statement,
-        problems: [
-          "findings.json names catalogue \(TerminalText.inline(record.catalogueIdentifier)) with a source other than the one this tool carries under that identifier"
-        ])
+        problems: [VerifyWording.catalogueSourceDiffers(record.catalogueIdentifier)])
     }
     guard
       let catalogue = EvidenceRederivation.catalogue(
         identifier: record.catalogueIdentifier, sourceSHA256: findings.catalogue?.source?.sha256)
     else {
       return Check(
-        statement: VerifyPresentation.notRederived(catalogue: record.catalogueIdentifier),
+        statement: VerifyWording.notRederived(catalogue: record.catalogueIdentifier),
         problems: [], made: false)
     }
     guard record.exportedWith == ToolVersion.exportedWith else {
       return Check(
-        statement: VerifyPresentation.notRederived(exportedWith: record.exportedWith),
+        statement: VerifyWording.notRederived(exportedWith: record.exportedWith),
         problems: [], made: false)
     }
     let rederived: EvidenceRederivation
     do {
       rederived = try EvidenceRederivation(record: record, flows: flows, catalogue: catalogue)
     } catch {
-      return Check(statement: statement, problems: ["the documents do not make a bundle: \(error)"])
+      return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }
     var problems: [String] = []
     let verdicts = rederived.verdicts
@@ -430,22 +353,23 @@ public enum BundleVerifier {
       guard let id = requirement.id else { continue }
       if requirement.verdict != verdicts[id] {
         problems.append(
-          VerifyPresentation.verdictDiffers(
+          VerifyWording.verdictDiffers(
             id, stated: requirement.verdict, rederived: verdicts[id]))
       }
     }
     if findingCount != rederived.bundle.findings.count {
       problems.append(
-        "findings.json holds \(Quantity.count(findingCount, "finding")); the flows give \(rederived.bundle.findings.count)"
-      )
+        VerifyWording.findingCountDiffers(
+          stated: findingCount, rederived: rederived.bundle.findings.count))
     }
     let differing = flows.filter {
       (citations[$0.id] ?? []) != rederived.bundle.findingIDs(ofFlow: $0.id)
     }
     for flow in differing.prefix(3) {
       problems.append(
-        "flow \(flow.id) cites \((citations[flow.id] ?? []).joined(separator: ",")); its readings give \(rederived.bundle.findingIDs(ofFlow: flow.id).joined(separator: ","))"
-      )
+        VerifyWording.citationsDiffer(
+          flow: flow.id, stated: citations[flow.id] ?? [],
+          rederived: rederived.bundle.findingIDs(ofFlow: flow.id)))
     }
     // What each flow says of the baseline follows from session.json's baseline hosts.
     let misattributed = zip(flows, baselineClaims).filter {
@@ -453,7 +377,7 @@ public enum BundleVerifier {
     }
     for (flow, claim) in misattributed.prefix(3) {
       problems.append(
-        VerifyPresentation.baselineClaimDiffers(
+        VerifyWording.baselineClaimDiffers(
           flow: flow.id, stated: claim, rederived: rederived.bundle.alsoContactedInBaseline(flow)))
     }
     for (name, bytes) in [
@@ -463,7 +387,7 @@ public enum BundleVerifier {
       let digest = SHA256Digest()
       bytes.withUnsafeBytes { digest.update($0) }
       if let stated = digests[name]?.1, stated != digest.finalHex() {
-        problems.append(VerifyPresentation.documentDiffers(name))
+        problems.append(VerifyWording.documentDiffers(name))
       }
     }
     // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
@@ -474,15 +398,16 @@ public enum BundleVerifier {
       }
       if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture, citing: cited) {
         if drawn != stated {
-          problems.append(VerifyPresentation.documentDiffers(EvidenceBundle.reportName))
+          problems.append(VerifyWording.documentDiffers(EvidenceBundle.reportName))
         }
       } else {
-        problems.append(VerifyPresentation.reportNotRedrawn)
+        problems.append(VerifyWording.reportNotRedrawn)
       }
     }
     return Check(
-      statement: statement
-        + " (\(Quantity.count(rederived.bundle.findings.count, "finding")), \(Quantity.count(verdicts.count, "verdict")), catalogue \(record.catalogueIdentifier))",
+      statement: VerifyWording.rederived(
+        findings: rederived.bundle.findings.count, verdicts: verdicts.count,
+        catalogue: record.catalogueIdentifier),
       problems: problems)
   }
 
@@ -495,7 +420,7 @@ public enum BundleVerifier {
       let digest = SHA256Digest()
       write { bytes in bytes.withUnsafeBytes { digest.update($0) } }
       if digests[name]?.1 != digest.finalHex() {
-        problems.append(VerifyPresentation.formDiffers(name))
+        problems.append(VerifyWording.formDiffers(name))
       }
     }
     if let capture {
@@ -509,7 +434,7 @@ public enum BundleVerifier {
           }, to: sink)
       }
     } else {
-      problems.append(VerifyPresentation.formDiffers(EvidenceBundle.captureJSONName))
+      problems.append(VerifyWording.formDiffers(EvidenceBundle.captureJSONName))
     }
     if let sessionID {
       let records = flows.records
@@ -525,9 +450,9 @@ public enum BundleVerifier {
           }, to: sink)
       }
     } else {
-      problems.append(VerifyPresentation.formDiffers(EvidenceBundle.flowsName))
+      problems.append(VerifyWording.formDiffers(EvidenceBundle.flowsName))
     }
-    return Check(statement: VerifyPresentation.formStatement, problems: problems)
+    return Check(statement: VerifyWording.formStatement, problems: problems)
   }
 
   /// The SHA-256 of report.pdf drawn again, in a directory of its own; nil when it cannot be
@@ -566,8 +491,7 @@ public enum BundleVerifier {
     guard let document else {
       guard trustedKey != nil else { return nil }
       return Check(
-        statement: "manifest.json is signed by the key given.",
-        problems: ["the bundle carries no signature.json"])
+        statement: VerifyWording.signedByKeyGiven, problems: [VerifyWording.noSignature])
     }
     let object = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any]
     guard let object, object["algorithm"] as? String == "Ed25519",
@@ -575,21 +499,19 @@ public enum BundleVerifier {
       let signature = (object["signature"] as? String).flatMap({ Data(base64Encoded: $0) })
     else {
       return Check(
-        statement: "manifest.json's signature reads.",
-        problems: ["signature.json is not an Ed25519 signature as export writes it"])
+        statement: VerifyWording.signatureReads, problems: [VerifyWording.signatureUnreadable])
     }
     let fingerprint = Ed25519Signature.fingerprint(key)
     var problems: [String] = []
     if !Ed25519Signature.verify(signature, of: manifest, publicKey: key) {
-      problems.append("signature.json does not sign this manifest.json")
+      problems.append(VerifyWording.signatureWrong)
     }
     if let trustedKey, trustedKey != key {
       problems.append(
-        "signed by \(fingerprint), not by the key given (\(Ed25519Signature.fingerprint(trustedKey)))"
-      )
+        VerifyWording.signedByOther(
+          fingerprint, trusted: Ed25519Signature.fingerprint(trustedKey)))
     }
     standing = .signed(fingerprint: fingerprint, byTrustedKey: trustedKey == key)
-    return Check(
-      statement: "manifest.json is signed (Ed25519, key \(fingerprint)).", problems: problems)
+    return Check(statement: VerifyWording.signed(fingerprint), problems: problems)
   }
 }

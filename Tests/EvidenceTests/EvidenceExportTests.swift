@@ -232,7 +232,7 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
     XCTAssertEqual(
       checks.filter { !$0.made }.map(\.statement),
-      [VerifyPresentation.notRederived(exportedWith: "tunnelvision 0.0.9")])
+      [VerifyWording.notRederived(exportedWith: "tunnelvision 0.0.9")])
     let text = VerifyPresentation.text(path: "old.zip", checks)
     XCTAssertTrue(text.hasSuffix(VerifyPresentation.incomplete + "\n"), text)
     XCTAssertFalse(text.contains("Every check holds."))
@@ -248,8 +248,8 @@ final class EvidenceExportTests: XCTestCase {
     let checks = BundleVerifier.verify(try export(store, into: dir).url)
     XCTAssertEqual(checks.count, 11)
     XCTAssertTrue(checks.contains { $0.statement == DocumentAgreement.statement })
-    XCTAssertTrue(checks.contains { $0.statement == VerifyPresentation.formStatement })
-    XCTAssertTrue(checks.contains { $0.statement.hasPrefix(VerifyPresentation.rederivedStatement) })
+    XCTAssertTrue(checks.contains { $0.statement == VerifyWording.formStatement })
+    XCTAssertTrue(checks.contains { $0.statement.hasPrefix(VerifyWording.rederivedStatement) })
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")
   }
 
@@ -299,8 +299,8 @@ final class EvidenceExportTests: XCTestCase {
       // an edited capture.json or flows.json is not written as export writes its values.
       XCTAssertEqual(
         failed.map(\.statement).filter {
-          !$0.hasPrefix(VerifyPresentation.rederivedStatement)
-            && $0 != VerifyPresentation.formStatement
+          !$0.hasPrefix(VerifyWording.rederivedStatement)
+            && $0 != VerifyWording.formStatement
         },
         [DocumentAgreement.statement], "\(mode): \(failed)")
       let problems = failed.filter { $0.statement == DocumentAgreement.statement }.flatMap(
@@ -347,7 +347,7 @@ final class EvidenceExportTests: XCTestCase {
       let failed = BundleVerifier.verify(copy).filter { !$0.holds }
       XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
       XCTAssertTrue(
-        failed.first?.statement.hasPrefix(VerifyPresentation.rederivedStatement) == true)
+        failed.first?.statement.hasPrefix(VerifyWording.rederivedStatement) == true)
       XCTAssertTrue(
         failed.flatMap(\.problems).contains {
           $0.contains(expected.replacingOccurrences(of: "’", with: "'"))
@@ -536,7 +536,7 @@ final class EvidenceExportTests: XCTestCase {
     let failed = BundleVerifier.verify(copy).filter { !$0.holds }
     XCTAssertEqual(failed.count, 1, "\(failed)")
     XCTAssertTrue(
-      failed.flatMap(\.problems).contains(VerifyPresentation.documentDiffers("report.pdf")),
+      failed.flatMap(\.problems).contains(VerifyWording.documentDiffers("report.pdf")),
       "\(failed)")
   }
 
@@ -561,7 +561,7 @@ final class EvidenceExportTests: XCTestCase {
       try self.copy(of: url, to: copy, replacing: entry, python: code)
       let problems = BundleVerifier.verify(copy).filter { !$0.holds }.flatMap(\.problems)
       XCTAssertTrue(
-        problems.contains(VerifyPresentation.formDiffers(entry)), "\(index): \(problems)")
+        problems.contains(VerifyWording.formDiffers(entry)), "\(index): \(problems)")
     }
   }
 
@@ -614,7 +614,7 @@ final class EvidenceExportTests: XCTestCase {
         """)
     let failed = BundleVerifier.verify(changed).filter { !$0.holds }
     XCTAssertEqual(
-      failed.flatMap(\.problems), [VerifyPresentation.documentDiffers("report.pdf")], "\(failed)")
+      failed.flatMap(\.problems), [VerifyWording.documentDiffers("report.pdf")], "\(failed)")
   }
 
   /// The sample project has an ended baseline: the bundle cites its hosts, and what flows.json
@@ -676,7 +676,7 @@ final class EvidenceExportTests: XCTestCase {
         """)
     let refused = BundleVerifier.verify(forgotten).filter { !$0.holds }.flatMap(\.problems)
     XCTAssertTrue(
-      refused.contains(VerifyPresentation.documentDiffers("findings.json")), "\(refused)")
+      refused.contains(VerifyWording.documentDiffers("findings.json")), "\(refused)")
   }
 
   func testVerifyCountsThatMustSumAndACaptureFramedOtherwiseThanExportWritesIt() throws {
@@ -878,7 +878,7 @@ final class EvidenceExportTests: XCTestCase {
         """)
     // findings.json edited is also not what the flows give: that check is tested on its own.
     let failed = BundleVerifier.verify(copy).filter {
-      !$0.holds && !$0.statement.hasPrefix(VerifyPresentation.rederivedStatement)
+      !$0.holds && !$0.statement.hasPrefix(VerifyWording.rederivedStatement)
     }
     XCTAssertEqual(failed.map(\.statement).count, 1, "\(failed)")
     let problems = failed.first?.problems ?? []
@@ -929,7 +929,7 @@ final class EvidenceExportTests: XCTestCase {
       let copy = dir.url.appendingPathComponent("\(mode).zip")
       try self.copy(of: url, to: copy, replacing: "findings.json", python: code, argument: mode)
       let failed = BundleVerifier.verify(copy).filter {
-        !$0.holds && !$0.statement.hasPrefix(VerifyPresentation.rederivedStatement)
+        !$0.holds && !$0.statement.hasPrefix(VerifyWording.rederivedStatement)
       }
       XCTAssertEqual(failed.count, 1, "\(mode): \(failed)")
       XCTAssertTrue(
@@ -969,7 +969,7 @@ final class EvidenceExportTests: XCTestCase {
       failed.map(\.statement),
       [
         "Each of the 5 JSON documents is well-formed JSON (RFC 8259).",
-        VerifyPresentation.formStatement,
+        VerifyWording.formStatement,
       ],
       "\(failed)")
     XCTAssertTrue(

@@ -303,7 +303,7 @@ extension CommandLineTests {
     XCTAssertEqual(verified.status, 0, verified.error)
     XCTAssertTrue(
       verified.output.contains(
-        "  ○ " + VerifyPresentation.notRederived(catalogue: "lab-tls-only_1")), verified.output)
+        "  ○ " + VerifyWording.notRederived(catalogue: "lab-tls-only_1")), verified.output)
     XCTAssertTrue(verified.output.contains(VerifyPresentation.incomplete), verified.output)
     XCTAssertFalse(verified.output.contains("Every check holds."), verified.output)
     let verifiedJSON = try XCTUnwrap(
