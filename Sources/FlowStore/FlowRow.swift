@@ -142,17 +142,16 @@ enum FlowRow {
   }
 }
 
-/// A row selected with `FlowColumn.selectList` is read by column: its place in the row is the
-/// column's own.
+/// `FlowColumn`'s cases by their leading dot (`.sni`), which the generic readers cannot infer.
 extension SQLiteRow {
-  fileprivate func isNull(_ c: FlowColumn) -> Bool { isNull(Int32(c.rawValue)) }
-  fileprivate func int64(_ c: FlowColumn) -> Int64 { int64(Int32(c.rawValue)) }
-  fileprivate func int(_ c: FlowColumn) -> Int { int(Int32(c.rawValue)) }
-  fileprivate func optionalInt64(_ c: FlowColumn) -> Int64? { optionalInt64(Int32(c.rawValue)) }
-  fileprivate func bool(_ c: FlowColumn) -> Bool { bool(Int32(c.rawValue)) }
-  fileprivate func string(_ c: FlowColumn) -> String { string(Int32(c.rawValue)) }
-  fileprivate func optionalString(_ c: FlowColumn) -> String? { optionalString(Int32(c.rawValue)) }
-  fileprivate func date(_ c: FlowColumn) -> Date { date(Int32(c.rawValue)) }
+  fileprivate func isNull(_ c: FlowColumn) -> Bool { isNull(column: c) }
+  fileprivate func int64(_ c: FlowColumn) -> Int64 { int64(column: c) }
+  fileprivate func int(_ c: FlowColumn) -> Int { int(column: c) }
+  fileprivate func optionalInt64(_ c: FlowColumn) -> Int64? { optionalInt64(column: c) }
+  fileprivate func bool(_ c: FlowColumn) -> Bool { bool(column: c) }
+  fileprivate func string(_ c: FlowColumn) -> String { string(column: c) }
+  fileprivate func optionalString(_ c: FlowColumn) -> String? { optionalString(column: c) }
+  fileprivate func date(_ c: FlowColumn) -> Date { date(column: c) }
 }
 
 /// One copy of each value that flows of a session repeat: the device's address, a server's

@@ -35,16 +35,27 @@ extension FlowStore {
     try wrap {
       guard
         let head = try db.firstRow(
-          "SELECT id, name, bundle_id, catalogue_version, created_at FROM audit_projects WHERE id = ?",
+          "SELECT \(ProjectColumn.selectList()) FROM audit_projects WHERE id = ?",
           [.integer(id)],
-          { ($0.int64(0), $0.string(1), $0.optionalString(2), $0.optionalString(3), $0.date(4)) })
+          {
+            (
+              $0.int64(column: ProjectColumn.id), $0.string(column: ProjectColumn.name),
+              $0.optionalString(column: ProjectColumn.bundleId),
+              $0.optionalString(column: ProjectColumn.catalogueVersion),
+              $0.date(column: ProjectColumn.createdAt)
+            )
+          })
       else { return nil }
       let entries = try db.rows(
-        "SELECT pattern, note FROM audit_allowlist WHERE project_id = ? ORDER BY position",
+        "SELECT \(AllowlistColumn.selectList()) FROM audit_allowlist WHERE project_id = ? ORDER BY position",
         [.integer(id)]
       ) { row -> AllowlistEntry? in
-        guard let pattern = try? DomainPattern(parsing: row.string(0)) else { return nil }
-        return AllowlistEntry(pattern: pattern, note: row.optionalString(1))
+        guard let pattern = try? DomainPattern(parsing: row.string(column: AllowlistColumn.pattern))
+        else {
+          return nil
+        }
+        return AllowlistEntry(
+          pattern: pattern, note: row.optionalString(column: AllowlistColumn.note))
       }
       return AuditProject(
         id: head.0, name: head.1, bundleIdentifier: head.2, catalogueVersion: head.3,
@@ -106,26 +117,31 @@ extension FlowStore {
   static let sessionColumns = SessionColumn.allCases.map(\.name).joined(separator: ", ")
 
   static func session(from row: SQLiteRow) -> AuditSession {
-    func at(_ c: SessionColumn) -> Int32 { Int32(c.rawValue) }
     let kind: AuditSessionKind =
-      row.int64(at(.kind)) == AuditSerialization.baseline
+      row.int64(column: SessionColumn.kind) == AuditSerialization.baseline
       ? .baseline
       : .audit(
-        AppRelease(version: row.string(at(.appVersion)), build: row.string(at(.buildNumber))))
+        AppRelease(
+          version: row.string(column: SessionColumn.appVersion),
+          build: row.string(column: SessionColumn.buildNumber)))
     return AuditSession(
-      id: row.int64(at(.id)), projectID: row.int64(at(.projectId)), kind: kind,
+      id: row.int64(column: SessionColumn.id),
+      projectID: row.int64(column: SessionColumn.projectId), kind: kind,
       environment: AuditEnvironment(
-        deviceModel: row.string(at(.deviceModel)), osVersion: row.string(at(.osVersion)),
-        toolVersion: row.string(at(.toolVersion))),
+        deviceModel: row.string(column: SessionColumn.deviceModel),
+        osVersion: row.string(column: SessionColumn.osVersion),
+        toolVersion: row.string(column: SessionColumn.toolVersion)),
       inspection: InspectionConditions(
-        inspectionEnabled: row.bool(at(.inspectionEnabled)), caTrusted: row.bool(at(.caTrusted))),
-      startedAt: row.date(at(.startedAt)), endedAt: row.optionalDate(at(.endedAt)),
-      notes: row.string(at(.notes)),
-      source: row.optionalString(at(.captureSha256)).map {
+        inspectionEnabled: row.bool(column: SessionColumn.inspectionEnabled),
+        caTrusted: row.bool(column: SessionColumn.caTrusted)),
+      startedAt: row.date(column: SessionColumn.startedAt),
+      endedAt: row.optionalDate(column: SessionColumn.endedAt),
+      notes: row.string(column: SessionColumn.notes),
+      source: row.optionalString(column: SessionColumn.captureSha256).map {
         CaptureSource(
-          fileName: row.string(at(.captureFileName)), sha256: $0,
-          application: row.optionalString(at(.captureApplication)),
-          host: row.optionalString(at(.captureHost)))
+          fileName: row.string(column: SessionColumn.captureFileName), sha256: $0,
+          application: row.optionalString(column: SessionColumn.captureApplication),
+          host: row.optionalString(column: SessionColumn.captureHost))
       })
   }
 
@@ -308,12 +324,16 @@ extension FlowStore {
   public func markers(forSession id: Int64) throws -> [SessionMarker] {
     try wrap {
       try db.rows(
-        "SELECT id, session_id, ts, kind, label FROM audit_markers WHERE session_id = ? ORDER BY ts, id",
+        "SELECT \(MarkerColumn.selectList()) FROM audit_markers WHERE session_id = ? ORDER BY ts, id",
         [.integer(id)]
       ) {
         SessionMarker(
-          id: $0.int64(0), sessionID: $0.int64(1), date: $0.date(2),
-          kind: AuditSerialization.markerKind(code: $0.int64(3), label: $0.optionalString(4)))
+          id: $0.int64(column: MarkerColumn.id),
+          sessionID: $0.int64(column: MarkerColumn.sessionId),
+          date: $0.date(column: MarkerColumn.ts),
+          kind: AuditSerialization.markerKind(
+            code: $0.int64(column: MarkerColumn.kind),
+            label: $0.optionalString(column: MarkerColumn.label)))
       }
     }
   }
@@ -387,16 +407,16 @@ extension FlowStore {
     try wrap {
       try db.query(
         """
-        SELECT p.flow_id, p.file_seq, p.file_offset, p.ts
+        SELECT \(PacketColumn.selectList(of: "p"))
         FROM flows f JOIN packets p ON p.flow_id = f.id
         WHERE f.audit_session_id = ?
         """, [.integer(id)]
       ) { row in
-        let sequence = row.int64(1)
-        let offset = row.int64(2)
-        let ts = row.int64(3)
+        let sequence = row.int64(column: PacketColumn.fileSeq)
+        let offset = row.int64(column: PacketColumn.fileOffset)
+        let ts = row.int64(column: PacketColumn.ts)
         let key = Key(
-          flow: row.int64(0),
+          flow: row.int64(column: PacketColumn.flowId),
           file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
         var sum = sums[key] ?? (0, 0, 0)
         sum.packets += 1
@@ -428,7 +448,7 @@ extension FlowStore {
     return try wrap {
       try db.rows(
         """
-        SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
+        SELECT \(PacketColumn.selectList(of: "p"))
         FROM packets p JOIN flows f ON f.id = p.flow_id
         WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
           AND NOT (p.file_offset >= ? AND p.file_offset <= ?)
@@ -447,8 +467,7 @@ extension FlowStore {
     try wrap {
       try db.query(
         """
-        SELECT p.flow_id, p.ts, p.direction, p.length, p.file_offset
-        FROM packets p
+        SELECT \(PacketColumn.selectList(of: "p")) FROM packets p
         WHERE p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
         ORDER BY p.file_offset
         """, [.int(fileSequence)]
@@ -456,12 +475,13 @@ extension FlowStore {
     }
   }
 
-  /// A row of flow_id, ts, direction, length, file_offset.
+  /// A row selected with `PacketColumn.selectList`.
   static func capturedPacket(_ row: SQLiteRow) -> SessionCapturedPacket {
     SessionCapturedPacket(
-      flowID: row.int64(0), date: row.date(1),
-      direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
-      length: row.int(3), offset: UInt64(row.int64(4)))
+      flowID: row.int64(column: PacketColumn.flowId), date: row.date(column: PacketColumn.ts),
+      direction: PacketDirection(rawValue: row.int(column: PacketColumn.direction)) ?? .outbound,
+      length: row.int(column: PacketColumn.length),
+      offset: UInt64(row.int64(column: PacketColumn.fileOffset)))
   }
 }
 

@@ -2,25 +2,6 @@ import Audit
 import AuditRules
 import Foundation
 
-/// Per flow and per capture file (nil: never captured), how many packets the history holds.
-/// Also how many of them the history dates before the session started or after it ended.
-public struct SessionPacketCount: Sendable, Hashable {
-  public let flowID: Int64
-  public let fileSequence: UInt32?
-  public let packets: Int
-  public let beforeStart: Int
-  public let afterEnd: Int
-  public init(
-    flowID: Int64, fileSequence: UInt32?, packets: Int, beforeStart: Int = 0, afterEnd: Int = 0
-  ) {
-    self.flowID = flowID
-    self.fileSequence = fileSequence
-    self.packets = packets
-    self.beforeStart = beforeStart
-    self.afterEnd = afterEnd
-  }
-}
-
 /// A packet of a session whose bytes are in a capture file.
 public struct SessionCapturedPacket: Sendable, Hashable {
   public let flowID: Int64
@@ -173,9 +154,9 @@ extension FlowStore {
       var flow = FlowRow.flow(from: row, sharing: shared)
       if let complete = flow.serverCertificate.presented?.chainIsComplete {
         let chain = try db.rows(
-          "SELECT der FROM flow_certificates WHERE flow_id = ? ORDER BY position",
+          "SELECT \(CertificateColumn.selectList()) FROM flow_certificates WHERE flow_id = ? ORDER BY position",
           [.integer(flow.id)]
-        ) { $0.data(0) }
+        ) { $0.data(column: CertificateColumn.der) }
         flow.serverCertificate = .presented(chain: chain, chainIsComplete: complete)
       }
       try body(flow)
@@ -206,18 +187,17 @@ extension FlowStore {
   public func packets(forFlow id: Int64) throws -> [StoredPacket] {
     try wrap {
       try db.rows(
-        """
-        SELECT flow_id, ts, direction, length, tcp_flags, file_seq, file_offset
-        FROM packets WHERE flow_id = ? ORDER BY ts, id
-        """, [.integer(id)]
+        "SELECT \(PacketColumn.selectList()) FROM packets WHERE flow_id = ? ORDER BY ts, id",
+        [.integer(id)]
       ) { row in
-        StoredPacket(
-          flowID: row.int64(0), date: row.date(1),
-          direction: PacketDirection(rawValue: row.int(2)) ?? .outbound,
-          length: row.int(3), tcpFlags: UInt8(truncatingIfNeeded: row.int(4)),
+        let packet = Self.capturedPacket(row)
+        return StoredPacket(
+          flowID: packet.flowID, date: packet.date, direction: packet.direction,
+          length: packet.length,
+          tcpFlags: UInt8(truncatingIfNeeded: row.int(column: PacketColumn.tcpFlags)),
           location: CaptureLocation(
-            fileSequence: UInt32(truncatingIfNeeded: row.int64(5)),
-            offset: UInt64(row.int64(6))))
+            fileSequence: UInt32(truncatingIfNeeded: row.int64(column: PacketColumn.fileSeq)),
+            offset: packet.offset))
       }
     }
   }
