@@ -1,5 +1,14 @@
 /// Numbers as a reader reads them: grouped by thousands, with their noun, in bytes.
 public enum Quantity {
+  /// A small count in words, as prose writes it ("five"); from thirteen on, in digits.
+  public static func spelled(_ n: Int) -> String {
+    let words = [
+      "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+      "eleven", "twelve",
+    ]
+    return words.indices.contains(n) ? words[n] : grouped(n)
+  }
+
   /// "1 connection", "412 connections".
   public static func count(_ n: Int, _ singular: String, _ plural: String? = nil) -> String {
     "\(grouped(n)) \(n == 1 ? singular : (plural ?? singular + "s"))"

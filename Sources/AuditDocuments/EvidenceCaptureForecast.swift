@@ -38,25 +38,6 @@ public enum EvidenceCaptureForecast {
     }
   }
 
-  /// The history's count of one flow's packets in one file (nil: never captured).
-  public struct Count: Sendable, Hashable {
-    public let flowID: Int64
-    public let fileSequence: UInt32?
-    public let packets: Int
-    public let beforeStart: Int
-    public let afterEnd: Int
-    public init(
-      flowID: Int64 = 0, fileSequence: UInt32?, packets: Int, beforeStart: Int = 0,
-      afterEnd: Int = 0
-    ) {
-      self.flowID = flowID
-      self.fileSequence = fileSequence
-      self.packets = packets
-      self.beforeStart = beforeStart
-      self.afterEnd = afterEnd
-    }
-  }
-
   /// How far from a file's end a record may start and still be cut short.
   public static func tailFrom(size: UInt64, snaplen: UInt32) -> UInt64 {
     size > UInt64(pcapRecordHeader) + UInt64(snaplen)
@@ -76,7 +57,8 @@ public enum EvidenceCaptureForecast {
   /// capture.json as the slicing will write it, if every record the sizes do not rule out reads.
   /// `flowIDs`: the bundle's flows, in flows.json's order.
   public static func document(
-    sessionID: Int64, flowIDs: [Int64], counts: [Count], files: [File], start: Int64, end: Int64
+    sessionID: Int64, flowIDs: [Int64], counts: [SessionPacketCount], files: [File], start: Int64,
+    end: Int64
   ) -> EvidenceCaptureDocument {
     let position = Dictionary(
       flowIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,7 +66,7 @@ public enum EvidenceCaptureForecast {
     var total = EvidencePacketTally()
     var before = 0
     var after = 0
-    var perFile: [UInt32: [Count]] = [:]
+    var perFile: [UInt32: [SessionPacketCount]] = [:]
     for count in counts {
       guard let sequence = count.fileSequence else {
         if let at = position[count.flowID], count.packets > 0 {

@@ -62,6 +62,11 @@ public enum EvidenceWording {
 
   public static func checkName(_ check: FindingsCheck) -> String { CheckWordings.of(check).name }
 
+  /// "each of the five checks": how many checks there are, in words, derived from the checks.
+  public static var eachCheck: String {
+    "each of the \(Quantity.spelled(FindingsCheck.allCases.count)) checks"
+  }
+
   /// The checks' names inside a sentence: "the TLS version check", "the TLS version and host checks".
   public static func checksNoun(_ checks: [FindingsCheck]) -> String {
     let nouns = checks.map { CheckWordings.of($0).noun }

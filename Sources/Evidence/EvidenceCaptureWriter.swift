@@ -80,12 +80,7 @@ public enum EvidenceCaptureWriter {
     let (start, end) = window(of: bundle)
     return EvidenceCaptureForecast.document(
       sessionID: bundle.session.id, flowIDs: bundle.flowIDs,
-      counts: counts.map {
-        .init(
-          flowID: $0.flowID, fileSequence: $0.fileSequence, packets: $0.packets,
-          beforeStart: $0.beforeStart, afterEnd: $0.afterEnd)
-      },
-      files: files, start: start, end: end)
+      counts: counts, files: files, start: start, end: end)
   }
 
   public static func write(

@@ -76,7 +76,7 @@ public enum EvidenceReportWording {
   public static let citedByNone = "No requirement of the catalogue cites these findings."
   public static let noFindings = "The session holds no findings."
   public static let checksIntro =
-    "For each of the five checks, how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
+    "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
   public static let tlsIntro =
     "One row per host and reading: where the host's name comes from, the version, where it was read, and how many connections."
   public static let noTLSReadings = "No TLS version was read in this session."

@@ -35,7 +35,7 @@ enum AssessmentCommands {
       name: "findings",
       abstract: "What an ended or open session's traffic shows against each requirement.",
       discussion:
-        "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far each of the five checks got. No verdict is a test result.",
+        "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far \(EvidenceWording.eachCheck) got. No verdict is a test result.",
       arguments: [CommonKeys.session.definition],
       options: [catalogueFile.definition, ProjectCommands.json.definition],
       run: { parsed, context in

@@ -16,7 +16,7 @@ final class EvidenceCaptureForecastTests: XCTestCase {
     Forecast.document(
       sessionID: 7, flowIDs: [],
       counts: counts.map {
-        Forecast.Count(
+        SessionPacketCount(
           fileSequence: $0.fileSequence, packets: $0.packets, beforeStart: $0.beforeStart,
           afterEnd: $0.afterEnd)
       },

@@ -51,3 +51,11 @@ final class FindingsChecksTests: XCTestCase {
       "TLS version, encryption and host checks")
   }
 }
+
+extension FindingsChecksTests {
+  func testHowManyChecksThereAreIsSaidFromTheChecks() {
+    XCTAssertEqual(EvidenceWording.eachCheck, "each of the five checks")
+    XCTAssertEqual(Quantity.spelled(12), "twelve")
+    XCTAssertEqual(Quantity.spelled(13), "13")
+  }
+}
