@@ -20,7 +20,8 @@ final class StoreFixtureMigrationTests: XCTestCase {
     let database = dir.url.appendingPathComponent("history.sqlite").path
     let restored = try XCTUnwrap(ExternalTool.run("sqlite3", [database, ".read \(fixture)"]))
     XCTAssertEqual(restored.status, 0, restored.error)
-    XCTAssertEqual(try query(database, "PRAGMA user_version"), [["user_version": .int(Int64(version))]])
+    let stated = try query(database, "PRAGMA user_version")
+    XCTAssertEqual(stated, [["user_version": .int(Int64(version))]])
     return dir
   }
 
