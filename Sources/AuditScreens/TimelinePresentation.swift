@@ -33,9 +33,10 @@ public enum TimelinePresentation {
     seconds < 1 ? "\(Int((seconds * 1000).rounded())) ms" : String(format: "%.1f s", seconds)
   }
 
+  /// A row: the flow's id first, which `flow ID` and `packet ID N` take.
   public static func row(_ f: StoredFlow, zone: TimeZone) -> [String] {
     [
-      mark(f.tlsStatus), who(f), AuditPresentation.dateTime(f.firstSeen, in: zone),
+      String(f.id), mark(f.tlsStatus), who(f), AuditPresentation.dateTime(f.firstSeen, in: zone),
       f.ipProtocol.name, "\(f.peers.a.text) ↔ \(f.peers.b.text)",
       "↑ " + Quantity.byteCount(f.bytesOut), "↓ " + Quantity.byteCount(f.bytesIn),
       Quantity.count(f.packetCount, "packet"), duration(f.durationSeconds),
@@ -44,7 +45,7 @@ public enum TimelinePresentation {
 
   /// The rows as the terminal shows them, the figures right-aligned.
   public static func rows(_ flows: [StoredFlow], zone: TimeZone) -> String {
-    TextColumns(rightAligned: [5, 6, 7, 8]).lines(flows.map { row($0, zone: zone) }).map {
+    TextColumns(rightAligned: [0, 6, 7, 8, 9]).lines(flows.map { row($0, zone: zone) }).map {
       $0 + "\n"
     }.joined()
   }

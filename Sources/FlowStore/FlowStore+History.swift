@@ -55,6 +55,20 @@ extension FlowStore {
     }
   }
 
+  /// When each capture file the history knows of was started, by its sequence: what the store
+  /// recorded as it claimed the sequence (a file's own times are those of its last write).
+  public func captureFileStartDates() throws -> [UInt32: Date] {
+    try wrap {
+      Dictionary(
+        try db.rows("SELECT \(CaptureFileColumn.selectList()) FROM capture_files") {
+          (
+            UInt32(truncatingIfNeeded: $0.int64(column: CaptureFileColumn.sequence)),
+            $0.date(column: CaptureFileColumn.createdAt)
+          )
+        }, uniquingKeysWith: { a, _ in a })
+    }
+  }
+
   public func claimCaptureFileSequence(at date: Date) throws -> UInt32 {
     try transaction {
       let next = try highestCaptureFileSequence() + 1

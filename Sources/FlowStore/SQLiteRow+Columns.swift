@@ -45,6 +45,11 @@ enum AllowlistColumn: Int, TableColumns {
   case pattern, note
 }
 
+/// The columns of `capture_files`: a file's sequence, claimed when it was started.
+enum CaptureFileColumn: Int, TableColumns {
+  case sequence, createdAt
+}
+
 /// The single blob of `flow_certificates` read back.
 enum CertificateColumn: Int, TableColumns {
   case der

@@ -28,9 +28,14 @@ enum CaptureCommands {
     }
     let use = try store.captureFileUse()
     let recording = try StorageCommand.recordingSequence(store)
+    // Created when the store claimed its sequence; the file system keeps no creation time here.
+    let started = try store.captureFileStartDates()
     return files.sorted { $0.sequence > $1.sequence }.map {
       CapturesPresentation.Row(
-        file: $0, packets: use[$0.sequence]?.packets ?? 0,
+        file: CaptureFileInfo(
+          sequence: $0.sequence, url: $0.url, byteCount: $0.byteCount,
+          createdAt: started[$0.sequence]),
+        packets: use[$0.sequence]?.packets ?? 0,
         sessions: use[$0.sequence]?.sessions ?? [],
         isRecording: $0.sequence == recording)
     }

@@ -83,6 +83,11 @@ final class HistoryCommandsTests: XCTestCase {
       Set(try XCTUnwrap(first["flowIDs"] as? [Int])))
     let text = try s.tv("flows", "--limit", "5").output
     XCTAssertTrue(text.contains("no filter applies to this line"), text)
+    // Each row begins with the id that `flow` and `packet` take, newest first.
+    let newest = try ids(s.json("flows", "--limit", "5"))
+    let rows = text.split(separator: "\n").filter { $0.first == " " || $0.first?.isNumber == true }
+      .compactMap { Int($0.split(separator: " ").first ?? "") }
+    XCTAssertEqual(rows, newest, text)
     XCTAssertTrue(text.contains("More connections follow"), text)
     XCTAssertEqual(try s.tv("flows", "--status", "sideways").status, 2)
     XCTAssertEqual(try s.tv("flows", "--finding", "F1").status, 2, "a finding needs its session")
@@ -178,6 +183,30 @@ final class HistoryCommandsTests: XCTestCase {
       "\(try s.flowStore.historyFlowCount()) \(try s.flowStore.historyFlowCount()) False\n",
       parsed.error)
     XCTAssertEqual(try s.tv("history", "export", "-o", export).status, 1, "no --force")
+  }
+
+  /// A file's modification time is its last write, not its start: "created" is what the store
+  /// recorded when it claimed the file's sequence, whatever the file system says later.
+  func testACaptureFileIsCreatedWhenTheStoreStartedItNotWhenItWasLastTouched() throws {
+    let s = try sample("captures-created")
+    let database = s.store + "/history.sqlite"
+    let started = try XCTUnwrap(
+      ExternalTool.run("sqlite3", [database, "SELECT sequence, created_at FROM capture_files"])
+    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    XCTAssertFalse(started.isEmpty)
+    for file in try FileManager.default.contentsOfDirectory(atPath: s.store + "/captures") {
+      _ = try ExternalTool.run(
+        "touch", ["-d", "2031-05-05T05:05:05Z", s.store + "/captures/" + file])
+    }
+    let rows = try XCTUnwrap(s.json("captures") as? [[String: Any]])
+    for row in rows {
+      let sequence = try XCTUnwrap(row["sequence"] as? Int)
+      let claimed = try XCTUnwrap(started.first { $0.first == String(sequence) })
+      let nanoseconds = try XCTUnwrap(Int64(claimed[1]))
+      XCTAssertEqual(
+        row["createdAt"] as? String, Instant.rfc3339(Instant.date(nanoseconds: nanoseconds)))
+      XCTAssertFalse((row["createdAt"] as? String ?? "").hasPrefix("2031"))
+    }
   }
 
   func testAnImportedRealCaptureIsListedAsTheStoreHoldsIt() throws {
