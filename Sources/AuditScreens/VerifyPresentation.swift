@@ -8,7 +8,9 @@ public enum VerifyPresentation {
 
   /// What the checks cannot say by themselves: without a signature, or one by a key not checked
   /// against a trusted one, a bundle rebuilt with its manifest recomputed would pass them too.
-  public static func signatureNote(_ standing: SignatureStanding) -> String? {
+  /// With a key given, the signature's check says whose it is: nothing to add.
+  public static func signatureNote(_ standing: SignatureStanding, keyGiven: Bool) -> String? {
+    if keyGiven, case .signed = standing { return nil }
     switch standing {
     case .unsigned:
       return

@@ -199,7 +199,9 @@ package enum ArgumentParser {
       parsed.values[name, default: []].append(value)
     }
     // A word that names no subcommand is an error, help asked for or not (`project create --help`).
-    if command.run == nil, let first = parsed.arguments.first {
+    if command.run == nil || (!command.subcommands.isEmpty && command.arguments.isEmpty),
+      let first = parsed.arguments.first
+    {
       throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
     }
     parsed.argumentNames = command.arguments.map(\.name)

@@ -249,7 +249,9 @@ extension ExportCommands {
         } else {
           context.standardOutput(
             VerifyPresentation.text(path: path, checks)
-              + (VerifyPresentation.signatureNote(signature).map { $0 + "\n" } ?? ""))
+              + (VerifyPresentation.signatureNote(signature, keyGiven: trusted != nil).map {
+                $0 + "\n"
+              } ?? ""))
         }
         if let refusal = VerifyPresentation.refusal(path: path, checks) {
           throw RefusedError(refusal)

@@ -78,6 +78,12 @@ enum RecordCommand {
       throw RefusedError("\(path) is a directory; --read takes one capture file or '-'.")
     }
 
+    // The source first: an interface, a file or a filter that cannot be opened makes no store.
+    let bpf = try parsed.value(filter)
+    let capture: PacketCapture
+    do { capture = try PacketCapture(source, snaplen: Int32(snap), filter: bpf) } catch {
+      throw RefusedError(words(error, filter: bpf))
+    }
     let support = CommandSupport(parsed: parsed, context: context)
     let store = try support.openStore(creating: true, writing: true)
     // A write of another process (an import) may hold the store for a while: the recorder waits.
@@ -95,11 +101,6 @@ enum RecordCommand {
       }
     }
     defer { lock.release() }
-    let bpf = try parsed.value(filter)
-    let capture: PacketCapture
-    do { capture = try PacketCapture(source, snaplen: Int32(snap), filter: bpf) } catch {
-      throw RefusedError(words(error, filter: bpf))
-    }
     let recorder = Recorder(
       store: store, capture: capture, claim: claim,
       request: RecordingRequest(

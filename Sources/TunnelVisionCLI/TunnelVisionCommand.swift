@@ -38,7 +38,14 @@ public enum TunnelVisionCommand {
         RecordCommand.definition, InspectionCommands.addon, HistoryCommands.flows,
         HistoryCommands.flow, HistoryCommands.packet, CaptureCommands.captures,
         CaptureCommands.history,
-      ])
+      ],
+      // Alone, it answers --version, whatever global options come with it (as git does).
+      run: { parsed, context in
+        guard parsed.flag("version") else {
+          throw UsageError(message: "Missing subcommand", path: parsed.path)
+        }
+        context.print("tunnelvision \(ToolVersion.current)")
+      })
   }
 
   /// Runs one command line (without the program name) and returns the exit code. Another
@@ -50,10 +57,6 @@ public enum TunnelVisionCommand {
   package static func run(_ arguments: [String], context: CommandContext, root: CommandDefinition)
     -> Int32
   {
-    if arguments == ["--version"] {
-      context.print("tunnelvision \(ToolVersion.current)")
-      return exitSuccess
-    }
     do {
       let (command, parsed, help) = try ArgumentParser.parse(arguments, root: root, global: global)
       if help {

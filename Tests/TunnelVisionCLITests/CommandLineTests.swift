@@ -345,6 +345,12 @@ extension CommandLineTests {
     let version = cli.run("--version")
     XCTAssertEqual(version.status, 0)
     XCTAssertEqual(version.output, "tunnelvision 0.1.0\n")
+    // With global options before it, as git answers `git --git-dir=x --version`.
+    let withStore = cli.run("--store", cli.storePath, "--version")
+    XCTAssertEqual(withStore.status, 0, withStore.error)
+    XCTAssertEqual(withStore.output, "tunnelvision 0.1.0\n")
+    XCTAssertEqual(cli.run("--store", cli.storePath).status, 2, "a missing subcommand")
+    XCTAssertEqual(cli.run("nosuchcommand", "--help").status, 2, "an unknown subcommand")
     XCTAssertTrue(cli.run("--help").output.contains("--version"), "the root's help lists it")
   }
 

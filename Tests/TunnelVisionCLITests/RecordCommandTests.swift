@@ -333,6 +333,13 @@ final class RecordCommandTests: XCTestCase {
     let store = try FlowStore(directory: URL(fileURLWithPath: s.store), reading: true)
     XCTAssertEqual(try store.historyFlowCount(), 0)
     XCTAssertNil(RecorderLock.running(storeDirectory: URL(fileURLWithPath: s.store)))
+    // Where no store is yet, a source that cannot be opened makes none, and says of none.
+    let fresh = s.dir.url.appendingPathComponent("fresh").path
+    let unmade = try XCTUnwrap(
+      ExternalTool.run(s.binary.path, ["record", "--store", fresh, "--interface", "tv-no-such0"]))
+    XCTAssertEqual(unmade.status, 1)
+    XCTAssertFalse(unmade.error.contains("Made a new store"), unmade.error)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "no store was made")
   }
 
   func testAFilteredReplayKeepsOnlyWhatTheFilterMatches() throws {
