@@ -74,9 +74,11 @@ public struct EvidenceBundle: Sendable {
     }
     findingIDsByFlow = ids
     var flowFacts: [Int64: (String, Date, IPProtocolNumber, FlowPeers)] = [:]
+    // An unnamed flow's host is its pair of addresses, not of endpoints: connections from
+    // several ports to one server are one host.
     for flow in ordered {
       flowFacts[flow.id] = (
-        flow.name?.text ?? "\(flow.peers.a.text) ↔ \(flow.peers.b.text)", flow.firstSeen,
+        flow.name?.text ?? "\(flow.peers.a.address) ↔ \(flow.peers.b.address)", flow.firstSeen,
         flow.ipProtocol, flow.peers
       )
     }

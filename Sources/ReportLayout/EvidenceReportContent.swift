@@ -244,8 +244,11 @@ struct EvidenceReportContent {
               EvidenceReportCell(counted ? Quantity.grouped(hosts.count) : "—"),
             ]
           })))
+    // Most serious first (what they mean for the requirement), then as they happened.
     let against = bundle.assessment.requirements.flatMap(\.contraryFindings)
-    let key = Set(against.compactMap { findingIndex[$0] }).sorted()
+    let key = Set(against.compactMap { findingIndex[$0] }).sorted {
+      (bundle.findings[$0].kind.meaning, $0) < (bundle.findings[$1].kind.meaning, $1)
+    }
     if key.isEmpty {
       blocks.append(.paragraph(EvidenceReportWording.noFindingAgainst))
     } else {

@@ -266,6 +266,20 @@ struct SampleFlowMaker {
     return SampleFlow(flow: flow, device: device, start: start, packets: packets)
   }
 
+  /// Datagrams of a protocol nothing reads (STUN's port, neither QUIC nor DNS).
+  mutating func unreadUDP(dns: String, start: Date, port: UInt16 = 3478) -> SampleFlow {
+    var (flow, device) = base(
+      .udp, server: serverAddress(dns), port: port, devicePort: ephemeralPort(), start: start,
+      v6: false, status: .plaintext)
+    flow.dnsName = dns
+    let packets = (0..<4).map { i in
+      SamplePacket(
+        offset: Double(i) * 0.02, outbound: i % 2 == 0, tcpFlags: 0,
+        payload: .bytes(Data([0x00, 0x01]) + random.bytes(46)))
+    }
+    return SampleFlow(flow: flow, device: device, start: start, packets: packets)
+  }
+
   /// A DNS query and its answer, over UDP 53 to the resolver.
   mutating func dns(query name: String, answers: [DNSMessageBuilder.Answer], start: Date)
     -> SampleFlow

@@ -38,7 +38,7 @@ public enum SampleScenario {
     ("crash.example.org", "crash reporting"),
     ("auth.example-id.com", "sign-in"),
   ]
-  public static let archetypeFlowCount = 33
+  public static let archetypeFlowCount = 34
 
   static func at(_ day: Int, _ hour: Int, _ minute: Int, _ second: Double = 0) -> Date {
     epoch.addingTimeInterval(Double(day * 86_400 + (hour - 8) * 3600 + minute * 60) + second)
@@ -217,6 +217,7 @@ public enum SampleScenario {
       make.dns(
         query: "static.example-cdn.net",
         answers: [.a(make.serverAddress("static.example-cdn.net"))], start: t2(225)),
+      make.unreadUDP(dns: "turn.example-health.de", start: t2(227)),
       make.icmp(to: "9.9.9.9", start: t2(230)),
       make.tls(sni: nil, start: t2(240), answer: .serverHello(.tls13)),
       make.tls(

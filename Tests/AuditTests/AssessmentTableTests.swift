@@ -170,11 +170,10 @@ final class EncryptionAssessmentTests: XCTestCase {
         of: FlowFixture.udp(quic: QUICReading(version: 0x1a2a_3a4a, end: .server))),
       .notAssessed(.unrecognisedQUICVersion(0x1a2a_3a4a)))
   }
-  func testUDPWithNoQUICReadingIsNotAssessedOn443AndOn53() {
+  func testUDPWithNoQUICReadingIsNotAssessedOn443AndDNSIsTheNetworksOwn() {
     XCTAssertEqual(
       EncryptionAssessment(of: FlowFixture.udp(port: 443)), .notAssessed(.datagramsNotRead))
-    XCTAssertEqual(
-      EncryptionAssessment(of: FlowFixture.udp(port: 53)), .notAssessed(.datagramsNotRead))
+    XCTAssertEqual(EncryptionAssessment(of: FlowFixture.udp(port: 53)), .notApplicable)
   }
   func testNeitherTCPNorUDPIsNotApplicable() {
     var f = FlowFixture.tcp()

@@ -173,6 +173,27 @@ final class EvidenceReportTests: XCTestCase {
     }
   }
 
+  /// Page 1 lists the findings against the requirements by what they mean (plaintext first,
+  /// unnamed last), not by when their first connection began.
+  func testTheKeyFindingsAreOrderedByWhatTheyMean() throws {
+    let bundle = try ReportFixture.bundle()
+    let report = try EvidenceReport(
+      bundle: bundle, capture: ReportFixture.capture(for: bundle).summary, limits: .bundled)
+    var key: [String] = []
+    for case .table(let table) in report.sections[0].blocks
+    where table.columns == ["Finding", "What", "About"] {
+      key = table.rows.map { $0[0].text }
+    }
+    XCTAssertFalse(key.isEmpty)
+    let meanings = key.map { id in
+      bundle.findings[Int(id.dropFirst())! - 1].kind.meaning
+    }
+    XCTAssertEqual(meanings, meanings.sorted(), "\(key)")
+    XCTAssertEqual(meanings.first, .plaintext, "\(key)")
+    let byTime = bundle.findings.indices.first { bundle.findings[$0].kind.meaning != .support }
+    XCTAssertNotEqual(key.first, byTime.map(FindingsDocument.identifier), "not the first by time")
+  }
+
   func testEveryFindingIdentifierCitedInATableLinksToWhereItIsStated() throws {
     let report = try ReportFixture.report()
     var anchors = Set<String>()

@@ -148,6 +148,7 @@ final class SampleStoreTests: XCTestCase {
             host.insert(
               "allowed.\(flow.name!.origin)" + (flow.dnsOtherNames.isEmpty ? "" : ".candidates"))
           case .notAssessed(let gap): host.insert(gap.key)
+          case .infrastructure(let service): host.insert("infrastructure.\(service)")
           }
           switch PinningAssessment(of: flow, conditions: session.inspection) {
           case .absent: pinning.insert("absent")
@@ -196,6 +197,7 @@ final class SampleStoreTests: XCTestCase {
         "allowed.sni", "notInAllowlist.sni", "allowed.dns", "allowed.dns.candidates",
         "notInAllowlist.dns",
         "candidatesDisagree.attributedNameAllowed", "candidatesDisagree.attributedNameNotAllowed",
+        "infrastructure.dns",
       ])
     XCTAssertEqual(
       pinning,

@@ -98,7 +98,7 @@ final class SampleCommandsTests: XCTestCase {
     let sample = cli.run("sample")
     XCTAssertEqual(sample.status, 0, sample.error)
     XCTAssertTrue(
-      sample.output.contains("session 3  Example Health · Version 2.4.0 (187): 33 connections"),
+      sample.output.contains("session 3  Example Health · Version 2.4.0 (187): 34 connections"),
       sample.output)
 
     let findings = cli.run("findings", "3")

@@ -11,16 +11,42 @@ public struct FindingsCheck: RawRepresentable, Sendable, Hashable, CustomStringC
   public static var allCases: [FindingsCheck] { FindingsChecks.all.map { $0.check } }
 }
 
+/// What a finding means for the requirements it bears on, most serious first: the order in which
+/// page 1 lists the findings against them (not the order they happened in).
+public enum FindingMeaning: Int, Sendable, Hashable, Comparable, CaseIterable {
+  /// Traffic in the clear.
+  case plaintext
+  /// A server's certificate accepted that should not have been.
+  case certificates
+  /// The inspecting proxy's certificate accepted: nothing pinned.
+  case pinning
+  /// A host outside what the app's purpose needs.
+  case thirdParties
+  /// Activity before the user consented.
+  case consent
+  /// A TLS parameter below what the catalogue asks.
+  case tls
+  /// A connection without a name to judge.
+  case unnamed
+  /// A finding in a requirement's support, not against it.
+  case support
+
+  public static func < (a: FindingMeaning, b: FindingMeaning) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// What a finding states. The raw values are what a catalogue refers to: they are format. Each
 /// check declares its kinds (`extension FindingKind { static let … }`) beside its rule.
 public struct FindingKind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
   public let rawValue: String
   /// The check whose rule produces this kind.
   public let check: FindingsCheck
+  /// What it means, for the order of the findings against the requirements.
+  public let meaning: FindingMeaning
 
-  public init(_ rawValue: String, of check: FindingsCheck) {
+  public init(_ rawValue: String, of check: FindingsCheck, meaning: FindingMeaning) {
     self.rawValue = rawValue
     self.check = check
+    self.meaning = meaning
   }
 
   /// A kind some check states; nil for any other name.

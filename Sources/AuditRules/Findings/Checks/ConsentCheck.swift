@@ -23,7 +23,11 @@ public enum ConsentAssessment: Sendable, Hashable {
   case notApplicable
 
   public init(of flow: StoredFlow, sessionKind: AuditSessionKind, consent: ConsentInterval?) {
-    if sessionKind == .baseline {
+    // A name looked up is the device's activity; an address configured or a neighbour found is
+    // the network's, consent or not.
+    if sessionKind == .baseline
+      || InfrastructureService(of: flow).map({ $0 != .dns }) == true
+    {
       self = .notApplicable
       return
     }
@@ -46,7 +50,8 @@ extension FindingsCheck {
 }
 
 extension FindingKind {
-  public static let activityBeforeConsent = FindingKind("activityBeforeConsent", of: .consent)
+  public static let activityBeforeConsent = FindingKind(
+    "activityBeforeConsent", of: .consent, meaning: .consent)
 }
 
 extension FindingEvidence {

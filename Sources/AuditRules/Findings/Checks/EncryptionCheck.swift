@@ -5,7 +5,8 @@ extension FindingsCheck {
 }
 
 extension FindingKind {
-  public static let cleartextTraffic = FindingKind("cleartextTraffic", of: .encryption)
+  public static let cleartextTraffic = FindingKind(
+    "cleartextTraffic", of: .encryption, meaning: .plaintext)
 }
 
 public enum CleartextProtocol: String, Sendable, Hashable { case http }
@@ -58,6 +59,11 @@ public enum EncryptionAssessment: Sendable, Hashable {
   public init(of flow: StoredFlow) {
     if flow.streamOpening == .httpRequest {
       self = .cleartext(.http)
+      return
+    }
+    // The network's own exchanges (DNS, DHCP, discovery) are not the app's to encrypt.
+    if InfrastructureService(of: flow) != nil {
+      self = .notApplicable
       return
     }
     switch flow.ipProtocol {

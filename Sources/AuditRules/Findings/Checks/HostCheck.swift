@@ -5,8 +5,9 @@ extension FindingsCheck {
 }
 
 extension FindingKind {
-  public static let hostNotInAllowlist = FindingKind("hostNotInAllowlist", of: .host)
-  public static let unnamedFlow = FindingKind("unnamedFlow", of: .host)
+  public static let hostNotInAllowlist = FindingKind(
+    "hostNotInAllowlist", of: .host, meaning: .thirdParties)
+  public static let unnamedFlow = FindingKind("unnamedFlow", of: .host, meaning: .unnamed)
 }
 
 public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
@@ -41,6 +42,7 @@ public enum HostCheck: FindingsCheckRule {
     case .unnamed(let reason): return .finding(.unnamedFlow(reason))
     case .allowed: return .satisfied
     case .notAssessed(let gap): return .notAssessed(gap)
+    case .infrastructure: return .notApplicable
     }
   }
 }
@@ -55,14 +57,20 @@ public enum HostGap: Sendable, Hashable {
 }
 
 /// Where a flow went, against the project's allowlist. Reads the flow's name, never the SNI column.
-/// Every flow went somewhere, so there is no "not applicable": an unnamed flow is a finding.
+/// Every flow of the app went somewhere, so an unnamed one is a finding; the network's own traffic
+/// (`InfrastructureService`) went to no host of the app's.
 public enum HostAssessment: Sendable, Hashable {
   case notInAllowlist(host: String)
   case unnamed(UnnamedFlowReason)
   case allowed
   case notAssessed(HostGap)
+  case infrastructure(InfrastructureService)
 
   public init(of flow: StoredFlow, project: AuditProject) {
+    if let service = InfrastructureService(of: flow) {
+      self = .infrastructure(service)
+      return
+    }
     guard let name = flow.name else {
       if let offer = flow.clientTLS {
         self = .unnamed(

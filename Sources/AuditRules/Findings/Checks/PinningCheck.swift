@@ -5,8 +5,9 @@ extension FindingsCheck {
 }
 
 extension FindingKind {
-  public static let pinningAbsent = FindingKind("pinningAbsent", of: .pinning)
-  public static let pinningObserved = FindingKind("pinningObserved", of: .pinning)
+  public static let pinningAbsent = FindingKind("pinningAbsent", of: .pinning, meaning: .pinning)
+  public static let pinningObserved = FindingKind(
+    "pinningObserved", of: .pinning, meaning: .support)
 }
 
 extension FindingEvidence {

@@ -5,7 +5,7 @@ extension FindingsCheck {
 }
 
 extension FindingKind {
-  public static let weakTLSVersion = FindingKind("weakTLSVersion", of: .tlsVersion)
+  public static let weakTLSVersion = FindingKind("weakTLSVersion", of: .tlsVersion, meaning: .tls)
 }
 
 extension FindingEvidence {
