@@ -87,9 +87,11 @@ extension FlowStore {
   /// packet came before the open session started is not tagged: the recorder writes what it read
   /// a moment ago, and that moment may precede the session. Returns the id.
   @discardableResult
-  public func upsertFlow(_ flow: StoredFlow) throws -> Int64 {
+  /// `taggable` false leaves the flow out of any session (a recorder's scope decides it).
+  public func upsertFlow(_ flow: StoredFlow, taggable: Bool = true) throws -> Int64 {
     let values = FlowRow.values(of: flow).values(of: FlowColumn.written)
-    let latest = SQLiteValue.integer(Instant.nanoseconds(flow.lastSeen))
+    // No instant, no open session that started before it: the flow stays untagged.
+    let latest = taggable ? SQLiteValue.integer(Instant.nanoseconds(flow.lastSeen)) : .null
     return try wrap {
       let id: Int64
       if flow.id == 0 {

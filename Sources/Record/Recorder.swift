@@ -61,6 +61,7 @@ public final class Recorder: @unchecked Sendable {
   private var dataVersion: Int64?
   private var notedSessions: Set<Int64> = []
   private let follower: InspectionLogFollower?
+  private let scope: RecordingScope
   /// By slot: the log line joined to the flow held in it.
   private var outcomes: [Int: InspectionLogEntry] = [:]
   public private(set) var status: RecorderStatus
@@ -72,6 +73,7 @@ public final class Recorder: @unchecked Sendable {
     self.capture = capture
     self.request = request
     tracker = FlowTracker(devices: request.devices)
+    scope = RecordingScope(devices: request.devices)
     status = RecorderStatus(claim: claim)
     follower = request.inspectionLog.map(InspectionLogFollower.init(url:))
     if follower != nil { status.inspection = InspectionLogSummary() }
@@ -154,7 +156,7 @@ public final class Recorder: @unchecked Sendable {
         if packet.opened {
           var flow = tracker.flow(packet.slot)
           flow.captureSessionID = captureSession
-          let id = try store.upsertFlow(flow)
+          let id = try store.upsertFlow(flow, taggable: scope.tags(flow))
           if packet.slot == ids.count { ids.append(id) } else { ids[packet.slot] = id }
           status.connections += 1
         }
@@ -224,7 +226,7 @@ public final class Recorder: @unchecked Sendable {
       if let entry = outcomes[slot] { flow = InspectionJoin.applying(entry, to: flow) }
       flow.id = ids[slot]
       flow.captureSessionID = captureSession
-      try store.upsertFlow(flow)
+      try store.upsertFlow(flow, taggable: scope.tags(flow))
     }
     dirty.removeAll(keepingCapacity: true)
   }

@@ -244,6 +244,41 @@ final class RecordCommandTests: XCTestCase {
     XCTAssertEqual(a, b)
   }
 
+  /// With --device, a flow of another address on the link (here a host's router solicitation
+  /// and multicast listener reports from its link-local address) is history, not the session's.
+  func testWithADeviceGivenOnlyItsConnectionsAreTaggedToTheSession() throws {
+    let s = try setUp("record-device")
+    XCTAssertEqual(try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let first = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        ["-r", Self.realCapture.path, "-c", "1", "-T", "fields", "-e", "frame.time_epoch"]))
+    let shift =
+      Date().timeIntervalSince1970 + 1
+      - (Double(first.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    let moved = s.dir.url.appendingPathComponent("now.pcapng").path
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "editcap", ["-t", String(format: "%.6f", shift), Self.realCapture.path, moved])?
+        .status, 0)
+    let recorded = try s.tv("record", "--read", moved, "--device", "10.99.0.2", "--quiet")
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let rows = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [s.store + "/history.sqlite", "SELECT addr_a, addr_b, audit_session_id FROM flows"])
+    ).output.split(separator: "\n").map {
+      $0.split(separator: "|", omittingEmptySubsequences: false)
+    }
+    let tagged = rows.filter { $0[2] == "1" }
+    let untagged = rows.filter { $0[2].isEmpty }
+    XCTAssertFalse(tagged.isEmpty)
+    XCTAssertTrue(tagged.allSatisfy { $0[0] == "10.99.0.2" || $0[1] == "10.99.0.2" }, "\(rows)")
+    XCTAssertTrue(
+      untagged.contains { $0[0].hasPrefix("fe80:") || $0[1].hasPrefix("fe80:") }, "\(rows)")
+  }
+
   func testARecorderKilledMidTrafficLeavesASoundExportableStore() throws {
     let s = try setUp("record-killed")
     XCTAssertEqual(try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
