@@ -21,19 +21,22 @@ final class InspectionLogFollower {
     guard let handle, let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
     pending += data
     var entries: [InspectionLogEntry] = []
-    while let newline = pending.firstIndex(of: 0x0a) {
-      let raw = pending[pending.startIndex..<newline]
+    // Lines are read where they lie; what follows the last whole line is kept once, after, so
+    // that reading is linear in the log (copying the rest after each line made it quadratic).
+    var start = pending.startIndex
+    while let newline = pending[start...].firstIndex(of: 0x0a) {
       lineNumber += 1
       do {
-        if let entry = try InspectionLog.line(Data(raw), number: lineNumber) {
+        if let entry = try InspectionLog.line(Data(pending[start..<newline]), number: lineNumber) {
           entries.append(entry)
         }
       } catch {
         unreadableCount += 1
         if unreadable.count < 3 { unreadable.append(error) }
       }
-      pending = Data(pending[(newline + 1)...])
+      start = newline + 1
     }
+    pending = Data(pending[start...])
     return entries
   }
 }
