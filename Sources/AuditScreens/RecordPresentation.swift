@@ -66,6 +66,10 @@ public enum RecordPresentation {
       out +=
         "\(Quantity.count(s.unreadFrames, "frame")) held no IP packet that could be read and were not kept.\n"
     }
+    if s.timesOutOfRange > 0 {
+      out +=
+        "\(Quantity.count(s.timesOutOfRange, "frame")) had a time that cannot be (a fraction of a second or more, before 1970 or from 2262 on) and were not kept.\n"
+    }
     if !s.deviceAddresses.isEmpty { out += "Device: \(devices(s)).\n" }
     if let log = s.inspection {
       out +=
@@ -87,7 +91,7 @@ public enum RecordPresentation {
       "source": .string(s.claim.sourceName), "live": .bool(s.claim.isLive),
       "startedAt": .string(Instant.rfc3339(s.claim.since)), "end": .string(end.rawValue),
       "packets": .int(s.packets), "connections": .int(s.connections), "bytes": .int(s.bytes),
-      "unreadFrames": .int(s.unreadFrames),
+      "unreadFrames": .int(s.unreadFrames), "timesOutOfRange": .int(s.timesOutOfRange),
       "droppedByKernel": s.droppedByKernel.map { .int($0) } ?? .null,
       "droppedByInterface": s.droppedByInterface.map { .int($0) } ?? .null,
       "deviceAddresses": .strings(s.deviceAddresses), "devicesInferred": .bool(s.devicesInferred),

@@ -171,7 +171,8 @@ public struct CaptureFileDecoder {
       }
       try body(
         DecodedFrame(
-          microseconds: seconds * 1_000_000 + (nanos ? fraction / 1_000 : fraction),
+          microseconds: CaptureTimestamp.microseconds(
+            seconds: seconds, fraction: fraction, perSecond: nanos ? 1_000_000_000 : 1_000_000),
           linkType: linkType,
           data: Data(data), originalLength: original, section: 0, offset: offset))
     }
@@ -179,7 +180,7 @@ public struct CaptureFileDecoder {
 
   mutating func decodePcapng(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
     var order = Endianness.little
-    var interfaces: [(linkType: UInt32, resolution: Int64)] = []
+    var interfaces: [(linkType: UInt32, resolution: Int64, offsetSeconds: Int64)] = []
     while let head = try r.peek(8) {
       let offset = r.offset
       if head.integer(at: 0, endianness: .little, as: UInt32.self) == 0x0A0D_0D0A {
@@ -251,17 +252,26 @@ public struct CaptureFileDecoder {
           throw CaptureFileError(offset: offset, reason: "an interface description is cut short")
         }
         var resolution: Int64 = 1_000_000
-        for (code, value) in Self.options(block, from: 16, to: length - 4, order)
-        where code == 9 && value.count >= 1 {
-          let v = value[value.startIndex]
-          let exponent = Int64(v & 0x7f)
-          if v & 0x80 == 0, exponent <= 18 {
-            resolution = (0..<exponent).reduce(1) { r, _ in r * 10 }
-          } else if v & 0x80 != 0, exponent <= 62 {
-            resolution = Int64(1) << exponent
+        var offsetSeconds: Int64 = 0
+        for (code, value) in Self.options(block, from: 16, to: length - 4, order) {
+          if code == 9 && value.count >= 1 {
+            let v = value[value.startIndex]
+            let exponent = Int64(v & 0x7f)
+            if v & 0x80 == 0, exponent <= 18 {
+              resolution = (0..<exponent).reduce(1) { r, _ in r * 10 }
+            } else if v & 0x80 != 0, exponent <= 62 {
+              resolution = Int64(1) << exponent
+            } else {
+              resolution = 0  // none a time can be read in: every packet's is impossible
+            }
+          } else if code == 14, value.count == 8,
+            let seconds = Array(value).integer(at: 0, endianness: order, as: UInt64.self)
+          {
+            // if_tsoffset, which libpcap adds to every time of the interface.
+            offsetSeconds = Int64(bitPattern: seconds)
           }
         }
-        interfaces.append((UInt32(linkType), resolution))
+        interfaces.append((UInt32(linkType), resolution, offsetSeconds))
       case 6, 2:
         guard length >= 32, let interface = type == 6 ? u32(8) : u16(8).map(UInt32.init),
           let high = u32(12).map(UInt64.init), let low = u32(16).map(UInt64.init),
@@ -278,11 +288,15 @@ public struct CaptureFileDecoder {
           damagedRecords += 1
           continue
         }
-        let (linkType, resolution) = interfaces[Int(interface)]
+        let (linkType, resolution, offsetSeconds) = interfaces[Int(interface)]
         let ticks = Int64(bitPattern: high << 32 | low)
+        let microseconds =
+          resolution > 0
+          ? CaptureTimestamp.offset(Self.microseconds(ticks, resolution), bySeconds: offsetSeconds)
+          : CaptureTimestamp.impossible
         try body(
           DecodedFrame(
-            microseconds: Self.microseconds(ticks, resolution), linkType: linkType,
+            microseconds: microseconds, linkType: linkType,
             data: Data(block[28..<(28 + captured)]), originalLength: original,
             section: sections.count - 1, offset: offset))
       case 3:

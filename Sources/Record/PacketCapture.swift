@@ -114,7 +114,8 @@ public final class PacketCapture: @unchecked Sendable {
             let context = UnsafeMutableRawPointer(user).assumingMemoryBound(to: Context.self)
             let h = header.pointee
             let frame = DecodedFrame(
-              microseconds: Int64(h.ts.tv_sec) * 1_000_000 + Int64(h.ts.tv_usec),
+              microseconds: CaptureTimestamp.microseconds(
+                seconds: Int64(h.ts.tv_sec), fraction: Int64(h.ts.tv_usec), perSecond: 1_000_000),
               linkType: context.pointee.linkType,
               data: Data(bytes: bytes, count: Int(h.caplen)), originalLength: h.len)
             context.pointee.body(frame)

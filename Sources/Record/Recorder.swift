@@ -149,6 +149,10 @@ public final class Recorder: @unchecked Sendable {
     guard let writer else { return }
     try store.transaction {
       for frame in frames {
+        guard Instant.storableMicroseconds.contains(frame.microseconds) else {
+          status.timesOutOfRange += 1
+          continue
+        }
         guard let packet = tracker.add(frame) else {
           status.unreadFrames += 1
           continue

@@ -7,7 +7,7 @@ final class BenchCommandTests: XCTestCase {
   /// `tunnelvision-bench`, built beside `tunnelvision`: a program of its own.
   var bench: URL {
     get throws {
-      try TunnelVisionBinary.url().deletingLastPathComponent().appendingPathComponent(
+      try TunnelVisionExecutable.url().deletingLastPathComponent().appendingPathComponent(
         "tunnelvision-bench")
     }
   }

@@ -31,7 +31,7 @@ final class HistoryCommandsTests: XCTestCase {
 
   func sample(_ name: String) throws -> Sample {
     let s = Sample(
-      binary: try TunnelVisionBinary.url(), dir: TemporaryDirectory(name),
+      binary: try TunnelVisionExecutable.url(), dir: TemporaryDirectory(name),
       store: TemporaryDirectory(name).url.appendingPathComponent("store").path)
     XCTAssertEqual(try s.tv("sample").status, 0)
     return s
@@ -210,7 +210,7 @@ final class HistoryCommandsTests: XCTestCase {
   }
 
   func testAnImportedRealCaptureIsListedAsTheStoreHoldsIt() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("flows-real")
     let s = Sample(binary: binary, dir: dir, store: dir.url.appendingPathComponent("store").path)
     XCTAssertEqual(try s.tv("project", "new", "P").status, 0)
@@ -252,7 +252,7 @@ final class HistoryCommandsTests: XCTestCase {
 
 extension HistoryCommandsTests {
   func testFollowingPrintsEachConnectionTheRecorderWrites() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("follow")
     let store = dir.url.appendingPathComponent("store").path
     XCTAssertEqual(

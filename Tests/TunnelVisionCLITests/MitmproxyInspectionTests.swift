@@ -129,7 +129,7 @@ final class MitmproxyInspectionTests: XCTestCase {
   func testMitmproxysOutcomesBecomeThePinningFindings() throws {
     try requireRoot("a network namespace for the proxy")
     try requireMitmdump()
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("mitmproxy")
     let path = dir.url.path
     let store = path + "/store"
@@ -200,7 +200,7 @@ final class MitmproxyInspectionTests: XCTestCase {
   }
 
   func testTheAddonIsPythonAndABadLogIsRefusedByItsLine() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("addon")
     let path = dir.url.path
     let store = path + "/store"
@@ -240,7 +240,7 @@ final class MitmproxyInspectionTests: XCTestCase {
   func testARecordingFollowsTheLogAsItGrows() throws {
     try requireRoot("a network namespace for the proxy")
     try requireMitmdump()
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("mitmproxy-record")
     let path = dir.url.path
     let store = path + "/store"
@@ -293,7 +293,7 @@ final class MitmproxyInspectionTests: XCTestCase {
       if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI installs iptables") }
       throw XCTSkip("iptables is not installed (make test installs it)")
     }
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("mitmproxy-transparent")
     let path = dir.url.path
     let store = path + "/store"

@@ -6,7 +6,7 @@ import XCTest
 /// processes race to start one, not only inside one process.
 final class OpenSessionRaceTests: XCTestCase {
   func testProcessesRacingToStartASessionLeaveExactlyOneOpen() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("race")
     let store = dir.url.appendingPathComponent("store").path
     for name in ["A", "B", "C", "D"] {
@@ -60,20 +60,6 @@ enum TunnelVisionBinary {
     }
   }
 
-  static func url() throws -> URL {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = dir.appendingPathComponent("tunnelvision")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    throw NSError(
-      domain: "TunnelVisionBinary", code: 1,
-      userInfo: [
-        NSLocalizedDescriptionKey:
-          "the tunnelvision executable is not built beside the tests; run 'swift build' before 'swift test' (make test does)"
-      ])
-  }
 }
 
 /// Exports running at once from separate processes: each works in a directory of its own, so
@@ -81,7 +67,7 @@ enum TunnelVisionBinary {
 final class ConcurrentExportTests: XCTestCase {
   /// The binary and a sample store in a directory of its own.
   func sampleStore(_ name: String) throws -> (binary: URL, dir: TemporaryDirectory, store: String) {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory(name)
     let store = dir.url.appendingPathComponent("store").path
     XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)

@@ -10,7 +10,7 @@ final class OutputPlacementTests: XCTestCase {
   var store: String!
 
   override func setUpWithError() throws {
-    binary = try TunnelVisionBinary.url()
+    binary = try TunnelVisionExecutable.url()
     dir = TemporaryDirectory("outputs")
     store = dir.url.appendingPathComponent("store").path
     XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)

@@ -18,7 +18,7 @@ extension XCTestCase {
 final class ReadOnlyStoreTests: XCTestCase {
   func testEveryReadingCommandReadsAStoreOnAReadOnlyMountAndAWritingOneSaysWhy() throws {
     try requireRoot("a read-only bind mount")
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("read-only")
     let source = dir.url.appendingPathComponent("store").path
     let mounted = dir.url.appendingPathComponent("mounted").path
@@ -49,7 +49,7 @@ final class ReadOnlyStoreTests: XCTestCase {
 
   func testReadingCommandsWorkOnAFullDisk() throws {
     try requireRoot("mounting a small tmpfs")
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("full-disk")
     let mountPoint = dir.url.appendingPathComponent("disk").path
     try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)

@@ -90,7 +90,7 @@ final class RecordCommandTests: XCTestCase {
 
   func setUp(_ name: String) throws -> Setup {
     let setup = Setup(
-      binary: try TunnelVisionBinary.url(), dir: TemporaryDirectory(name),
+      binary: try TunnelVisionExecutable.url(), dir: TemporaryDirectory(name),
       store: TemporaryDirectory(name).url.appendingPathComponent("store").path)
     XCTAssertEqual(
       try setup.tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)

@@ -8,7 +8,7 @@ final class SignedBundleTests: XCTestCase {
   func testASignedBundleCatchesAChangeWithItsManifestRecomputedAndAnUnsignedOneSaysItCannot()
     throws
   {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let dir = TemporaryDirectory("signed")
     let store = dir.url.appendingPathComponent("store").path
     XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)

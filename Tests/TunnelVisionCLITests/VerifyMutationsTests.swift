@@ -9,7 +9,7 @@ import XCTest
 /// and being drawn again — no copy rebuilt with its manifest recomputed may pass.
 final class VerifyMutationsTests: XCTestCase {
   func testNoAlteredCopyOfTheSampleBundleCrashesVerifyOrIsAccepted() throws {
-    let binary = try TunnelVisionBinary.url()
+    let binary = try TunnelVisionExecutable.url()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     let count = 120

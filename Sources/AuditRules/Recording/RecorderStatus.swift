@@ -11,6 +11,9 @@ public struct RecorderStatus: Sendable, Hashable {
   public var bytes: UInt64 = 0
   /// Frames that held no packet to keep (another link layer's, cut short, …).
   public var unreadFrames = 0
+  /// Frames whose time cannot be (a fraction of a second or more, beyond what the store holds):
+  /// not kept, as import leaves them out.
+  public var timesOutOfRange = 0
   /// As pcap_stats counts them, on a live capture.
   public var droppedByKernel: UInt32?, droppedByInterface: UInt32?
   public var deviceAddresses: [String] = []
