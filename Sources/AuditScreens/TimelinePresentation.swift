@@ -43,11 +43,13 @@ public enum TimelinePresentation {
     ]
   }
 
+  /// The most of a name a row shows; `flow ID` shows it whole.
+  public static let whoShown = 72
+
   /// The rows as the terminal shows them, the figures right-aligned.
   public static func rows(_ flows: [StoredFlow], zone: TimeZone) -> String {
-    TextColumns(rightAligned: [0, 6, 7, 8, 9]).lines(flows.map { row($0, zone: zone) }).map {
-      $0 + "\n"
-    }.joined()
+    let columns = TextColumns(rightAligned: [0, 6, 7, 8, 9], maximumWidths: [2: whoShown])
+    return columns.lines(flows.map { row($0, zone: zone) }).map { $0 + "\n" }.joined()
   }
 
   static let bars = Array("▁▂▃▄▅▆▇█")

@@ -204,6 +204,12 @@ public final class FlowStore {
     db.setBusyTimeout(milliseconds: Int32(clamping: seconds * 1000))
   }
 
+  /// Moves what the write-ahead log holds into the database file and empties the log, so that
+  /// history.sqlite alone holds every committed row (a copy of it is a store's whole history).
+  public func checkpoint() throws {
+    try wrap { try db.run("PRAGMA wal_checkpoint(TRUNCATE)") }
+  }
+
   /// Runs `body` in one immediate transaction.
   public func transaction<T>(_ body: () throws -> T) throws -> T {
     try wrap { try db.immediateTransaction(body) }

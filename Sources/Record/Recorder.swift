@@ -125,6 +125,8 @@ public final class Recorder: @unchecked Sendable {
       if let end {
         try finish()
         try tick()
+        // Leaving nothing in the -wal file: the database alone is the store's whole history.
+        try store.checkpoint()
         switch end {
         case .ended: return .sourceEnded
         case .stopped: return durationReached ? .durationReached : .interrupted

@@ -23,7 +23,9 @@ enum RecordCommand {
     "filter", "bpf",
     "Keep only packets this BPF expression matches (as tcpdump's), e.g. 'host 192.168.4.2'.")
   static let snaplen = OptionKey<PositiveCount>(
-    "snaplen", "bytes", "Bytes kept of each packet (default: 262144, all of it).")
+    "snaplen", "bytes",
+    "Bytes kept of each packet (default and most: \(PcapFormat.defaultSnaplen), all of an IP packet)."
+  )
   static let duration = OptionKey<Double>(
     "duration", "seconds", "Stop after this many seconds (default: at Ctrl-C or the stream's end).")
   static let quiet = FlagKey("quiet", "No status line on standard error.")

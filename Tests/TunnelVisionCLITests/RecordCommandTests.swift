@@ -244,6 +244,25 @@ final class RecordCommandTests: XCTestCase {
     XCTAssertEqual(a, b)
   }
 
+  /// After record exits, history.sqlite alone holds what it wrote: a copy of the file without its
+  /// -wal is the whole history (#34: it was 4 KB with everything in the log).
+  func testWhenTheRecorderExitsTheDatabaseFileHoldsEverythingItWrote() throws {
+    let s = try setUp("record-checkpoint")
+    let recorded = try s.tv("record", "--read", Self.realCapture.path, "--quiet")
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    let wal = s.store + "/history.sqlite-wal"
+    let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+    XCTAssertEqual(walSize ?? 0, 0, "the log is empty")
+    let copy = s.dir.url.appendingPathComponent("alone.sqlite").path
+    try FileManager.default.copyItem(atPath: s.store + "/history.sqlite", toPath: copy)
+    let flows = try XCTUnwrap(ExternalTool.run("sqlite3", [copy, "SELECT count(*) FROM flows"]))
+    XCTAssertEqual(flows.status, 0, flows.error)
+    XCTAssertEqual(
+      Int(flows.output.trimmingCharacters(in: .whitespacesAndNewlines)),
+      try FlowStore(directory: URL(fileURLWithPath: s.store), reading: true).historyFlowCount())
+    XCTAssertGreaterThan(Int(flows.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 10)
+  }
+
   /// With --device, a flow of another address on the link (here a host's router solicitation
   /// and multicast listener reports from its link-local address) is history, not the session's.
   func testWithADeviceGivenOnlyItsConnectionsAreTaggedToTheSession() throws {
@@ -350,6 +369,10 @@ final class RecordCommandTests: XCTestCase {
 
   func testWhatCannotBeRecordedIsSaidBeforeAnythingIsWritten() throws {
     let s = try setUp("record-refused")
+    // --snaplen's help states the default the parser takes as its most (#34: it said 262144).
+    let help = try s.tv("record", "--help")
+    XCTAssertTrue(help.output.contains("default and most: 65535"), help.output)
+    XCTAssertEqual(try s.tv("record", "--read", "-", "--snaplen", "65536").status, 2)
     let neither = try s.tv("record")
     XCTAssertEqual(neither.status, 2)
     XCTAssertTrue(neither.error.contains("--interface <interface> or --read <file>"), neither.error)
