@@ -8,6 +8,7 @@ public struct ImportSummary: Sendable, Hashable {
   public var namesFromSNI = 0, namesFromQUIC = 0, namesFromDNS = 0
   public var unparseable: [String: Int] = [:]
   public var damagedRecords = 0
+  public var piecesNotReassembled = 0
   public var deviceAddresses: [String] = []
   public var devicesInferred = true
   public init() {}

@@ -45,6 +45,9 @@ public enum ImportPresentation {
       out +=
         "  \(Quantity.count(a.damagedRecords, "record")) at the end of the file \(a.damagedRecords == 1 ? "was" : "were") cut short and not read.\n"
     }
+    if a.piecesNotReassembled > 0 {
+      out += "  \(SessionNotes.piecesNotReassembled(a.piecesNotReassembled))\n"
+    }
     let shown = a.deviceAddresses.prefix(addressesShown).joined(separator: ", ")
     let more = a.deviceAddresses.count - addressesShown
     out +=
@@ -75,7 +78,9 @@ public enum ImportPresentation {
       "flows": .int(a.flows), "namesFromSNI": .int(a.namesFromSNI),
       "namesFromQUIC": .int(a.namesFromQUIC), "namesFromDNS": .int(a.namesFromDNS),
       "unparseable": .object(a.unparseable.mapValues { .int($0) }),
-      "damagedRecords": .int(a.damagedRecords), "deviceAddresses": .strings(a.deviceAddresses),
+      "damagedRecords": .int(a.damagedRecords),
+      "piecesNotReassembled": .int(a.piecesNotReassembled),
+      "deviceAddresses": .strings(a.deviceAddresses),
       "captureSHA256": .optional(session.source?.sha256),
     ])
   }

@@ -66,6 +66,9 @@ public enum RecordPresentation {
       out +=
         "\(Quantity.count(s.unreadFrames, "frame")) held no IP packet that could be read and were not kept.\n"
     }
+    if s.piecesNotReassembled > 0 {
+      out += SessionNotes.piecesNotReassembled(s.piecesNotReassembled) + "\n"
+    }
     if s.timesOutOfRange > 0 {
       out +=
         "\(Quantity.count(s.timesOutOfRange, "frame")) had a time that cannot be (a fraction of a second or more, before 1970 or from 2262 on) and were not kept.\n"
@@ -92,6 +95,7 @@ public enum RecordPresentation {
       "startedAt": .string(Instant.rfc3339(s.claim.since)), "end": .string(end.rawValue),
       "packets": .int(s.packets), "connections": .int(s.connections), "bytes": .int(s.bytes),
       "unreadFrames": .int(s.unreadFrames), "timesOutOfRange": .int(s.timesOutOfRange),
+      "piecesNotReassembled": .int(s.piecesNotReassembled),
       "droppedByKernel": s.droppedByKernel.map { .int($0) } ?? .null,
       "droppedByInterface": s.droppedByInterface.map { .int($0) } ?? .null,
       "deviceAddresses": .strings(s.deviceAddresses), "devicesInferred": .bool(s.devicesInferred),

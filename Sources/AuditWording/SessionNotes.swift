@@ -5,6 +5,11 @@ import Foundation
 /// The lines a recorder or an import keeps in a session's notes: what recorded it, how devices
 /// were told, what an inspection log gave.
 public enum SessionNotes {
+  /// Pieces of streams not reassembled (import's output, record's summary).
+  public static func piecesNotReassembled(_ count: Int) -> String {
+    "\(Quantity.count(count, "stream piece")) (TCP segments or QUIC CRYPTO frames beyond the first \(Quantity.grouped(ReadingLimits.piecesPerDirection)) of a direction) were kept but not reassembled: their connections' readings stop before them."
+  }
+
   /// The line the recorder adds to a session's notes when it first sees it open: what recorded
   /// it, and which clocks stamped its packets and markers.
   public static func sessionNote(_ claim: RecorderClaim, inspectionLog: String? = nil) -> String {

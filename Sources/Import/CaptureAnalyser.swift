@@ -253,9 +253,8 @@ struct CaptureAnalyser {
           let frames = QUICInitialReader.cryptoFrames(
             packet.payload, destinationID: flow.quicDestinationID!, end: .client)
         {
-          for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) {
-            flow.quicCrypto[offset] = data
-          }
+          guard Self.gather(frames, into: &flow.quicCrypto, refused: &flow.quicPiecesRefused)
+          else { return }
           if let hello = Self.handshakeMessage(1, in: flow.quicCrypto) {
             flow.quicOffer = TLSHandshakeReader.clientHello(hello)
           }
@@ -268,9 +267,9 @@ struct CaptureAnalyser {
       if header.isInitial, flow.answer == nil, let id = flow.quicDestinationID,
         let frames = QUICInitialReader.cryptoFrames(packet.payload, destinationID: id, end: .server)
       {
-        for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) {
-          flow.quicServerCrypto[offset] = data
-        }
+        guard
+          Self.gather(frames, into: &flow.quicServerCrypto, refused: &flow.quicPiecesRefused)
+        else { return }
         if let hello = Self.handshakeMessage(2, in: flow.quicServerCrypto),
           let answer = TLSHandshakeReader.serverHello(hello)
         {
@@ -282,12 +281,30 @@ struct CaptureAnalyser {
 
   /// The first handshake message of CRYPTO frames gathered by offset, once it is whole and of
   /// the type asked for.
+  /// Adds a packet's CRYPTO frames to those held, up to `TrackedFlow.pieceLimit` of them (the
+  /// rest counted); whether any was added.
+  static func gather(
+    _ frames: [(UInt64, [UInt8])], into held: inout [UInt64: [UInt8]], refused: inout Int
+  ) -> Bool {
+    var added = false
+    for (offset, data) in frames where offset < UInt64(TrackedFlow.streamLimit) {
+      guard held.count < TrackedFlow.pieceLimit || held[offset] != nil else {
+        refused += 1
+        continue
+      }
+      held[offset] = data
+      added = true
+    }
+    return added
+  }
+
   static func handshakeMessage(_ type: UInt8, in frames: [UInt64: [UInt8]]) -> ArraySlice<UInt8>? {
+    // In offset order, once: each frame that reaches past the bytes so far extends them.
     var stream: [UInt8] = []
-    while let next = frames.first(where: {
-      $0.key <= UInt64(stream.count) && $0.key + UInt64($0.value.count) > UInt64(stream.count)
-    }) {
-      stream += next.value[Int(UInt64(stream.count) - next.key)...]
+    for (offset, data) in frames.sorted(by: { $0.key < $1.key }) {
+      guard offset <= UInt64(stream.count) else { break }
+      let end = offset + UInt64(data.count)
+      if end > UInt64(stream.count) { stream += data[Int(UInt64(stream.count) - offset)...] }
     }
     guard stream.first == type, let length = stream.uint24(at: 1).map(Int.init),
       stream.count >= 4 + length
@@ -304,6 +321,7 @@ struct CaptureAnalyser {
     result.flows.reserveCapacity(flows.count)
     for slot in flows.indices {
       let tracked = flows[slot]
+      result.piecesNotReassembled += tracked.piecesRefused
       let device = device(of: slot)
       let stored = stored(slot, device: device)
       if tracked.clientHello?.serverName != nil {

@@ -8,6 +8,8 @@ import Foundation
 /// A flow while the capture is read: its readings so far and its stream bytes, bounded.
 final class TrackedFlow {
   static let streamLimit = 65_536
+  /// Pieces beyond it are counted, not reassembled.
+  static let pieceLimit = ReadingLimits.piecesPerDirection
   var bytesFromOpener: UInt64 = 0, bytesToOpener: UInt64 = 0
   var client = StreamReassembly(), server = StreamReassembly()
   var clientHello: ClientHelloReading?
@@ -18,6 +20,10 @@ final class TrackedFlow {
   var quicClientVersion: UInt32?, quicServerVersion: UInt32?
   var quicDestinationID: [UInt8]?
   var quicCrypto: [UInt64: [UInt8]] = [:], quicServerCrypto: [UInt64: [UInt8]] = [:]
+  /// CRYPTO frames past `pieceLimit`, not reassembled.
+  var quicPiecesRefused = 0
+  /// Pieces of either direction's stream or CRYPTO frames not reassembled, past `pieceLimit`.
+  var piecesRefused: Int { client.refused + server.refused + quicPiecesRefused }
   /// A TLS ≤ 1.2 server resumed the session the client offered: it sent no certificate.
   var resumed = false
   var quicOffer: ClientHelloReading?
@@ -55,6 +61,9 @@ struct StreamReassembly {
   var segments: [UInt32: [UInt8]] = [:]
   var contiguous: [UInt8] = []
   var stored = 0
+  /// Segments taken, and those refused past `TrackedFlow.pieceLimit`.
+  var taken = 0
+  var refused = 0
 
   mutating func start(at sequence: UInt32) { if base == nil { base = sequence } }
 
@@ -64,6 +73,13 @@ struct StreamReassembly {
     if base == nil { base = sequence }
     let offset = sequence &- base!
     guard offset < UInt32(TrackedFlow.streamLimit) else { return false }
+    // Each segment taken is looked at against the others held: bounded, so reading a stream of
+    // one-byte segments costs a constant per flow, not the square of the segments.
+    guard taken < TrackedFlow.pieceLimit else {
+      refused += 1
+      return false
+    }
+    taken += 1
     if segments[offset] == nil && stored < 4 * TrackedFlow.streamLimit {
       segments[offset] = Array(payload)
       stored += payload.count
@@ -71,18 +87,23 @@ struct StreamReassembly {
     var grew = false
     while true {
       let end = UInt32(contiguous.count)
-      // A segment that starts at or before the end and reaches past it extends the stream.
+      // A segment that starts at or before the end and reaches past it extends the stream (the
+      // one that starts right at it, most often).
+      let exact = segments[end].map { (end, $0) }
       guard
-        let (start, bytes) = segments.first(where: {
-          $0.key <= end && $0.key + UInt32($0.value.count) > end
-        })
+        let (start, bytes) = exact
+          ?? segments.first(where: {
+            $0.key <= end && $0.key + UInt32($0.value.count) > end
+          })
       else { break }
       contiguous += bytes[Int(end - start)...].prefix(TrackedFlow.streamLimit - contiguous.count)
       segments[start] = nil
       grew = true
       if contiguous.count >= TrackedFlow.streamLimit { break }
     }
-    segments = segments.filter { $0.key + UInt32($0.value.count) > UInt32(contiguous.count) }
+    if grew {
+      segments = segments.filter { $0.key + UInt32($0.value.count) > UInt32(contiguous.count) }
+    }
     return grew
   }
 }
@@ -100,6 +121,9 @@ public struct CaptureAnalysis {
   public internal(set) var frames = 0
   public internal(set) var unparseable: [String: Int] = [:]
   public internal(set) var damagedRecords = 0
+  /// Stream pieces (TCP segments, QUIC CRYPTO frames) past `TrackedFlow.pieceLimit` in a
+  /// direction of a flow, not reassembled: their packets are kept, their bytes not read.
+  public internal(set) var piecesNotReassembled = 0
   public internal(set) var namesFromSNI = 0, namesFromQUIC = 0, namesFromDNS = 0
   public internal(set) var deviceAddresses: [String] = []
   public internal(set) var devicesInferred = true
@@ -125,6 +149,7 @@ public struct CaptureAnalysis {
     s.namesFromDNS = namesFromDNS
     s.unparseable = unparseable
     s.damagedRecords = damagedRecords
+    s.piecesNotReassembled = piecesNotReassembled
     s.deviceAddresses = deviceAddresses
     s.devicesInferred = devicesInferred
     return s

@@ -52,6 +52,9 @@ public struct FlowTracker {
   public var heldCount: Int { analyser.assignment.held.count }
 
   /// Lets a flow go (written for the last time): its readings are dropped, its slot reused.
+  /// Pieces of the flow in `slot` not reassembled, past `ReadingLimits.piecesPerDirection`.
+  public func piecesNotReassembled(_ slot: Int) -> Int { analyser.flows[slot].piecesRefused }
+
   public mutating func release(_ slot: Int) {
     analyser.assignment.release(slot)
     analyser.flows[slot] = TrackedFlow()

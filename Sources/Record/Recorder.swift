@@ -190,6 +190,7 @@ public final class Recorder: @unchecked Sendable {
   }
 
   private func release(_ slot: Int) {
+    status.piecesNotReassembled += tracker.piecesNotReassembled(slot)
     tracker.release(slot)
     outcomes[slot] = nil
   }

@@ -14,6 +14,8 @@ public struct RecorderStatus: Sendable, Hashable {
   /// Frames whose time cannot be (a fraction of a second or more, beyond what the store holds):
   /// not kept, as import leaves them out.
   public var timesOutOfRange = 0
+  /// Stream pieces past `ReadingLimits.piecesPerDirection`, kept but not reassembled.
+  public var piecesNotReassembled = 0
   /// As pcap_stats counts them, on a live capture.
   public var droppedByKernel: UInt32?, droppedByInterface: UInt32?
   public var deviceAddresses: [String] = []
