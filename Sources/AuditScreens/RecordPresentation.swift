@@ -46,6 +46,14 @@ public enum RecordPresentation {
     return (h > 0 ? "\(h):" : "") + mm + ":" + (sec < 10 ? "0\(sec)" : "\(sec)")
   }
 
+  /// Said when a stop came before the source had sent anything (a stream's file header): no
+  /// store was made or written.
+  public static func nothingOpened(_ source: String, end: RecordingEnd) -> String {
+    let why = end == .durationReached ? "The duration asked for ended" : "Stopped"
+    return
+      "\(why) before \(TerminalText.inline(source)) had sent the start of a capture: nothing was recorded, and no store was written.\n"
+  }
+
   /// Said once the recorder has stopped.
   public static func summary(_ s: RecorderStatus, end: RecordingEnd, now: Date) -> String {
     let how: String

@@ -80,11 +80,28 @@ enum RecordCommand {
       throw RefusedError("\(path) is a directory; --read takes one capture file or '-'.")
     }
 
-    // The source first: an interface, a file or a filter that cannot be opened makes no store.
+    // Ctrl-C and SIGTERM stop the recording from now on; what was read is written first.
+    let stop = StopRequest()
+    stop.takeSignals()
+    defer { stop.release() }
+    // The source first: an interface, a file or a filter that cannot be opened makes no store;
+    // a stream whose header has not come when a stop is asked (or the duration ends) neither.
     let bpf = try parsed.value(filter)
-    let capture: PacketCapture
-    do { capture = try PacketCapture(source, snaplen: Int32(snap), filter: bpf) } catch {
+    let opened: PacketCapture?
+    do {
+      opened = try PacketCapture.open(
+        source, snaplen: Int32(snap), filter: bpf,
+        until: seconds.map { context.now().addingTimeInterval($0) }, unless: stop)
+    } catch {
       throw RefusedError(words(error, filter: bpf))
+    }
+    guard let capture = opened else {
+      let end: RecordingEnd = stop.wasAsked ? .interrupted : .durationReached
+      if parsed.json {
+        return context.printJSON(
+          .object(["end": .string(end.rawValue), "packets": .int(0), "store": .null]))
+      }
+      return context.standardOutput(RecordPresentation.nothingOpened(source.name, end: end))
     }
     let support = CommandSupport(parsed: parsed, context: context)
     let store = try support.openStore(creating: true, writing: true)
@@ -109,19 +126,7 @@ enum RecordCommand {
         devices: devices, duration: seconds, retention: retention,
         inspectionLog: try parsed.value(inspectionLog).map { URL(fileURLWithPath: $0.text) }))
 
-    // Ctrl-C and SIGTERM stop the recording; what was read is written first.
-    let signals = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { recorder.stop() }
-      source.resume()
-      return source
-    }
-    defer {
-      for source in signals { source.cancel() }
-      signal(SIGINT, SIG_DFL)
-      signal(SIGTERM, SIG_DFL)
-    }
+    stop.onStop { recorder.stop() }
     let showStatus = context.standardErrorIsTerminal && !parsed.flag(quiet)
     let end: RecordingEnd
     do {

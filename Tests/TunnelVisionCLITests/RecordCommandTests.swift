@@ -400,6 +400,34 @@ final class RecordCommandTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: fresh), "no store was made")
   }
 
+  /// #34: a stream whose file header never comes (`sleep 25 | tunnelvision record --read -`)
+  /// stopped neither at --duration nor at Ctrl-C or SIGTERM; it does now, says that nothing was
+  /// recorded, and makes no store.
+  func testAStreamThatSendsNothingStopsAtTheDurationOrASignal() throws {
+    let s = try setUp("record-silent")
+    for (signal, duration) in [(Int32(0), "1"), (SIGINT, "60"), (SIGTERM, "60")] {
+      let silent = Pipe()
+      let store = s.dir.url.appendingPathComponent("silent-\(signal)").path
+      let started = Date()
+      let recorder = try Running(
+        s.binary.path, ["record", "--read", "-", "--duration", duration, "--store", store],
+        input: silent)
+      if signal != 0 {
+        usleep(700_000)
+        kill(recorder.process.processIdentifier, signal)
+      }
+      let result = recorder.end(0)
+      XCTAssertLessThan(Date().timeIntervalSince(started), 20, "it stopped")
+      XCTAssertEqual(result.status, 0, "signal \(signal): \(result.error)")
+      XCTAssertTrue(
+        result.output.contains(signal == 0 ? "The duration asked for ended" : "Stopped before"),
+        result.output)
+      XCTAssertTrue(result.output.contains("nothing was recorded"), result.output)
+      XCTAssertFalse(FileManager.default.fileExists(atPath: store), "no store was made")
+      try silent.fileHandleForWriting.close()
+    }
+  }
+
   func testAFilteredReplayKeepsOnlyWhatTheFilterMatches() throws {
     let s = try setUp("record-filtered")
     let run = try s.tv("record", "--read", Self.realCapture.path, "--filter", "udp", "--json")
