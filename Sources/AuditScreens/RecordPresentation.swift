@@ -149,6 +149,19 @@ extension RecordPresentation {
   }
 
   /// After a failure mid-recording: what is in the store stays.
+  /// The store refused a write while recording: the error's cause, and what the runs' committed
+  /// writes hold (never "nothing was changed": they are kept).
+  public static func storeRefused(_ error: FlowStoreError) -> String {
+    switch error {
+    case .diskFull(let path): return "The disk holding \(path) is full: recording stopped."
+    default: return "The store refused a write, and recording stopped: \(error)"
+    }
+  }
+
+  public static func kept(packets: Int, connections: Int) -> String {
+    "What was written before is kept in the store: \(Quantity.count(packets, "packet")) in \(Quantity.count(connections, "connection"))."
+  }
+
   public static func keptSoFar(_ s: RecorderStatus) -> String {
     "What was read before it is in the store: \(Quantity.count(s.packets, "packet")) in \(Quantity.count(s.connections, "connection"))."
   }

@@ -128,6 +128,13 @@ enum RecordCommand {
 
     stop.onStop { recorder.stop() }
     let showStatus = context.standardErrorIsTerminal && !parsed.flag(quiet)
+    // What the store held before: what this run kept is the difference, whatever failed.
+    let before = (flows: try store.historyFlowCount(), packets: try store.historyPacketCount())
+    func kept() -> String {
+      RecordPresentation.kept(
+        packets: ((try? store.historyPacketCount()) ?? before.packets) - before.packets,
+        connections: ((try? store.historyFlowCount()) ?? before.flows) - before.flows)
+    }
     let end: RecordingEnd
     do {
       end = try recorder.run(now: context.now) { status in
@@ -139,6 +146,14 @@ enum RecordCommand {
       if showStatus { context.progress("") }
       throw RefusedError(
         words(error, filter: nil) + " " + RecordPresentation.keptSoFar(recorder.status))
+    } catch let error as FlowStoreError {
+      // The store refused a write (a full disk, most often): the transactions committed before
+      // it are kept, and the sentence says how much they hold, counted in the store.
+      if showStatus { context.progress("") }
+      throw RefusedError(RecordPresentation.storeRefused(error) + " " + kept())
+    } catch let error as PcapWriter.WriterError {
+      if showStatus { context.progress("") }
+      throw RefusedError("\(error) " + kept())
     }
     if showStatus { context.progress("") }
     if parsed.json { return context.printJSON(RecordPresentation.json(recorder.status, end: end)) }

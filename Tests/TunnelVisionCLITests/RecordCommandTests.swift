@@ -428,6 +428,52 @@ final class RecordCommandTests: XCTestCase {
     }
   }
 
+  /// #34: a full disk stopped record with "…is full, so nothing was changed in the store" while
+  /// thousands of connections had been kept. It now says how much was kept, counted in the store.
+  func testAFullDiskSaysWhatWasKept() throws {
+    try requireRoot("a small tmpfs to fill")
+    let s = try setUp("record-full")
+    let capture = s.dir.url.appendingPathComponent("many.pcap").path
+    let script = #"""
+      import struct, sys
+      def packet(i):
+          tcp = struct.pack('!HHIIBBHHH', 20000 + i % 40000, 443, 1000, 0, 5 << 4, 2, 65535, 0, 0)
+          tcp += b'x' * 200
+          return struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(tcp), 0, 0, 64, 6, 0,
+                             bytes([10, 0, 0, 2]), bytes([203, 0, (i // 250) % 250, i % 250])) + tcp
+      with open(sys.argv[1], 'wb') as f:
+          f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 262144, 101))
+          for i in range(20000):
+              p = packet(i)
+              f.write(struct.pack('<IIII', 1791540000 + i // 100, (i % 100) * 1000, len(p), len(p)))
+              f.write(p)
+      """#
+    XCTAssertEqual(try ExternalTool.run("python3", ["-c", script, capture])?.status, 0)
+    let mount = s.dir.url.appendingPathComponent("small").path
+    try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+    XCTAssertEqual(
+      try ExternalTool.run("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mount])?.status, 0)
+    defer { _ = try? ExternalTool.run("umount", [mount]) }
+    let store = mount + "/store"
+    let full = try XCTUnwrap(
+      ExternalTool.run(
+        s.binary.path, ["record", "--read", capture, "--quiet", "--store", store]))
+    XCTAssertEqual(full.status, 1, full.output)
+    XCTAssertFalse(full.error.contains("nothing was changed"), full.error)
+    func count(_ table: String) throws -> String {
+      try XCTUnwrap(
+        ExternalTool.run("sqlite3", [store + "/history.sqlite", "SELECT count(*) FROM \(table)"])
+      ).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    let packets = try count("packets")
+    let flows = try count("flows")
+    XCTAssertGreaterThan(Int(packets) ?? 0, 0)
+    XCTAssertTrue(
+      full.error.contains(
+        "What was written before is kept in the store: \(packets) packets in \(flows) connections."),
+      full.error)
+  }
+
   func testAFilteredReplayKeepsOnlyWhatTheFilterMatches() throws {
     let s = try setUp("record-filtered")
     let run = try s.tv("record", "--read", Self.realCapture.path, "--filter", "udp", "--json")
