@@ -54,6 +54,24 @@ public enum RecordPresentation {
       "\(why) before \(TerminalText.inline(source)) had sent the start of a capture: nothing was recorded, and no store was written.\n"
   }
 
+  /// A followed log that was truncated, rewritten or replaced while it was read.
+  public static func logTurns(_ s: RecorderStatus) -> String {
+    var turns: [String] = []
+    if s.inspectionLogRestarts > 0 {
+      turns.append("truncated or rewritten \(Quantity.count(s.inspectionLogRestarts, "time"))")
+    }
+    if s.inspectionLogReplacements > 0 {
+      turns.append(
+        "replaced by another file \(Quantity.count(s.inspectionLogReplacements, "time"))")
+    }
+    let cut =
+      s.inspectionLinesCut > 0
+      ? " \(Quantity.count(s.inspectionLinesCut, "line")) left unended by it \(s.inspectionLinesCut == 1 ? "was" : "were") lost."
+      : ""
+    return
+      "The inspection log was \(turns.joined(separator: " and ")) while it was followed; each time it was read again from its start.\(cut)"
+  }
+
   /// Said once the recorder has stopped.
   public static func summary(_ s: RecorderStatus, end: RecordingEnd, now: Date) -> String {
     let how: String
@@ -93,6 +111,9 @@ public enum RecordPresentation {
         out +=
           "\(Quantity.count(s.inspectionUnreadableLines, "line")) of the log could not be read and were skipped.\n"
       }
+      if s.inspectionLogRestarts + s.inspectionLogReplacements > 0 {
+        out += logTurns(s) + "\n"
+      }
     }
     return out
   }
@@ -114,6 +135,8 @@ public enum RecordPresentation {
           "refused": .int(log.refused), "closedAfterHandshake": .int(log.closedAfterHandshake),
           "withoutOutcome": .int(log.withoutOutcome), "unjoined": .int(log.unjoined),
           "unreadableLines": .int(s.inspectionUnreadableLines),
+          "restarts": .int(s.inspectionLogRestarts),
+          "replacements": .int(s.inspectionLogReplacements), "linesCut": .int(s.inspectionLinesCut),
         ])
       } ?? .null,
     ])

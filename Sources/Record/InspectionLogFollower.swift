@@ -3,22 +3,83 @@ import AuditRules
 import AuditWording
 import Foundation
 
-/// Follows an inspecting proxy's log as it grows (tail -f): each call hands over the lines
-/// completed since the last. The file may not exist yet; a line cut short waits for its end.
+/// Follows an inspecting proxy's log as it grows, the way `tail -F` does: each call hands over the
+/// lines completed since the last. The file may not exist yet; a line cut short waits for its end.
+/// A log truncated or rewritten (its first bytes no longer those read) is read again from its
+/// start; one renamed over or deleted and made anew is read to its end, then the new one from its
+/// start. Each such turn is counted, with the part of a line it cut off.
 final class InspectionLogFollower {
   let url: URL
   private var handle: FileHandle?
+  /// The file being read: its device and inode, how far it was read, and its first bytes.
+  private var identity: (device: UInt64, inode: UInt64)?
+  private var offset: UInt64 = 0
+  private var head = Data()
   private var pending = Data()
   private var lineNumber = 0
   /// Lines that were not log lines, with why (the first few kept, for the summary).
   private(set) var unreadable: [InspectionLog.Problem] = []
   private(set) var unreadableCount = 0
+  /// Times the log was truncated or rewritten, and replaced by another file.
+  private(set) var restarts = 0
+  private(set) var replacements = 0
+  /// Parts of a line left unended when the log turned: lost.
+  private(set) var linesCut = 0
+
+  /// How many of a file's first bytes tell it from a rewrite of it.
+  static let headLength = 256
 
   init(url: URL) { self.url = url }
 
   func newEntries() -> [InspectionLogEntry] {
-    if handle == nil { handle = FileHandle(forReadingAtPath: url.path) }
-    guard let handle, let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
+    var entries: [InspectionLogEntry] = []
+    if handle == nil { open() }
+    guard handle != nil else { return [] }
+    // Another file at the path (renamed over, or deleted and made anew): the old one's last
+    // lines first, then the new one from its start.
+    if let now = Self.identity(ofPath: url.path), let identity, now != identity {
+      entries += read()
+      replacements += 1
+      turn()
+      open()
+    } else if let size = try? handle?.seekToEnd(), size < offset || !headUnchanged() {
+      // Truncated, or rewritten from its start: read it again from there.
+      restarts += 1
+      turn()
+      try? handle?.seek(toOffset: 0)
+    }
+    return entries + read()
+  }
+
+  private func open() {
+    guard let opened = FileHandle(forReadingAtPath: url.path) else { return }
+    handle = opened
+    identity = Self.identity(of: opened.fileDescriptor)
+  }
+
+  /// Forgets where the file was read: the unended part of a line is lost.
+  private func turn() {
+    if !pending.isEmpty { linesCut += 1 }
+    pending = Data()
+    head = Data()
+    offset = 0
+  }
+
+  /// Whether the file still begins with the bytes it began with when they were read.
+  private func headUnchanged() -> Bool {
+    guard !head.isEmpty, let handle else { return true }
+    let now = (try? Self.bytes(handle, at: 0, count: head.count)) ?? Data()
+    return now == head
+  }
+
+  private func read() -> [InspectionLogEntry] {
+    guard let handle else { return [] }
+    try? handle.seek(toOffset: offset)
+    guard let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
+    if head.count < Self.headLength {
+      head += data.prefix(Self.headLength - head.count)
+    }
+    offset += UInt64(data.count)
     pending += data
     var entries: [InspectionLogEntry] = []
     // Lines are read where they lie; what follows the last whole line is kept once, after, so
@@ -38,5 +99,24 @@ final class InspectionLogFollower {
     }
     pending = Data(pending[start...])
     return entries
+  }
+
+  private static func bytes(_ handle: FileHandle, at position: UInt64, count: Int) throws -> Data {
+    let here = try handle.offset()
+    defer { try? handle.seek(toOffset: here) }
+    try handle.seek(toOffset: position)
+    return try handle.read(upToCount: count) ?? Data()
+  }
+
+  private static func identity(ofPath path: String) -> (device: UInt64, inode: UInt64)? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return (UInt64(status.st_dev), UInt64(status.st_ino))
+  }
+
+  private static func identity(of descriptor: Int32) -> (device: UInt64, inode: UInt64)? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return nil }
+    return (UInt64(status.st_dev), UInt64(status.st_ino))
   }
 }

@@ -209,6 +209,9 @@ public final class Recorder: @unchecked Sendable {
     guard let follower else { return }
     let entries = waitingLines + follower.newEntries()
     status.inspectionUnreadableLines = follower.unreadableCount
+    status.inspectionLogRestarts = follower.restarts
+    status.inspectionLogReplacements = follower.replacements
+    status.inspectionLinesCut = follower.linesCut
     guard !entries.isEmpty else { return }
     waitingLines = []
     let slots = tracker.held

@@ -27,6 +27,9 @@ public struct RecorderStatus: Sendable, Hashable {
   /// What the inspecting proxy's log gave, when one is followed; its lines that were not log lines.
   public var inspection: InspectionLogSummary?
   public var inspectionUnreadableLines = 0
+  /// Times the log was truncated or rewritten, or replaced by another file (each read again from
+  /// its start), and the parts of lines those turns cut off.
+  public var inspectionLogRestarts = 0, inspectionLogReplacements = 0, inspectionLinesCut = 0
 
   public struct OpenSession: Sendable, Hashable {
     public let id: Int64

@@ -1,0 +1,78 @@
+import Audit
+import AuditRules
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import Record
+
+/// #34.4: the follower read a log truncated and rewritten shorter never again, resumed a longer
+/// rewrite mid-line, and never read a file renamed over it or made anew. It follows as `tail -F`
+/// does now, and counts each turn.
+final class InspectionLogFollowerTests: XCTestCase {
+  func line(_ port: Int) -> String {
+    let object: [String: Any] = [
+      "format": 1, "start": 1_800_000_000 + port, "end": 1_800_000_001 + port,
+      "client": ["address": "::ffff:10.0.0.2", "port": port],
+      "server": [
+        "address": "api.example-health.de", "port": 443,
+        "peer": ["address": "192.0.2.7", "port": 443],
+      ] as [String: Any],
+      "sni": "api.example-health.de", "clientHandshake": "established", "requests": 1,
+    ]
+    return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+      + "\n"
+  }
+
+  func ports(_ entries: [InspectionLogEntry]) -> [Int] { entries.map { Int($0.client.port) } }
+
+  func write(_ text: String, to url: URL, appending: Bool = false) throws {
+    if appending, let handle = FileHandle(forWritingAtPath: url.path) {
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data(text.utf8))
+      try handle.close()
+    } else {
+      try Data(text.utf8).write(to: url)
+    }
+  }
+
+  func testATruncatedRewrittenOrReplacedLogIsReadAgainFromItsStart() throws {
+    let dir = TemporaryDirectory("follower")
+    let url = dir.url.appendingPathComponent("inspection.jsonl")
+    let follower = InspectionLogFollower(url: url)
+    XCTAssertEqual(follower.newEntries().count, 0, "not there yet")
+    try write(line(1) + line(2) + line(3), to: url)
+    XCTAssertEqual(ports(follower.newEntries()), [1, 2, 3])
+
+    // Truncated and written shorter.
+    try write(line(4), to: url)
+    XCTAssertEqual(ports(follower.newEntries()), [4])
+    XCTAssertEqual(follower.restarts, 1)
+
+    // Rewritten longer than what was read, between two looks: not resumed mid-line.
+    try write(line(5) + line(6) + line(7) + line(8), to: url)
+    XCTAssertEqual(ports(follower.newEntries()), [5, 6, 7, 8])
+    XCTAssertEqual(follower.restarts, 2)
+    XCTAssertEqual(follower.unreadableCount, 0, "no line read from its middle")
+
+    // A half-written line, then another file renamed over the log.
+    try write(String(line(9).prefix(20)), to: url, appending: true)
+    XCTAssertEqual(ports(follower.newEntries()), [])
+    let other = dir.url.appendingPathComponent("next.jsonl")
+    try write(line(10) + line(11), to: other)
+    XCTAssertEqual(rename(other.path, url.path), 0)
+    XCTAssertEqual(ports(follower.newEntries()), [10, 11])
+    XCTAssertEqual(follower.replacements, 1)
+    XCTAssertEqual(follower.linesCut, 1, "the half line of the old file")
+
+    // Deleted and made anew.
+    try FileManager.default.removeItem(at: url)
+    try write(line(12), to: url)
+    XCTAssertEqual(ports(follower.newEntries()), [12])
+    XCTAssertEqual(follower.replacements, 2)
+    // And followed as it grows.
+    try write(line(13), to: url, appending: true)
+    XCTAssertEqual(ports(follower.newEntries()), [13])
+    XCTAssertEqual(follower.restarts, 2)
+  }
+}
