@@ -8,8 +8,8 @@ import Foundation
 /// `window` frames (or `byteLimit` bytes) follow it, and the earliest goes first. A capture of
 /// several interfaces is out of step by a few packets; two captures concatenated are out of order
 /// by far more than a window, and that is refused: no flow is ever read from packets out of order.
-struct TimeOrderedFrames {
-  static let window = 512
+package struct TimeOrderedFrames {
+  package static let window = 512
   static let byteLimit = 4 << 20
 
   /// The frames held back, earliest first from `head` on (ties in file order).
@@ -19,7 +19,9 @@ struct TimeOrderedFrames {
   private var read = 0
   private var last: (microseconds: Int64, number: Int)?
 
-  mutating func add(_ frame: DecodedFrame, _ body: (DecodedFrame) throws -> Void) throws {
+  package init() {}
+
+  package mutating func add(_ frame: DecodedFrame, _ body: (DecodedFrame) throws -> Void) throws {
     read += 1
     // A time the history cannot hold is the reader's to count as such: it orders nothing.
     guard Instant.storableMicroseconds.contains(frame.microseconds) else { return try body(frame) }
@@ -52,7 +54,7 @@ struct TimeOrderedFrames {
     }
   }
 
-  mutating func finish(_ body: (DecodedFrame) throws -> Void) throws {
+  package mutating func finish(_ body: (DecodedFrame) throws -> Void) throws {
     while pending.count > head { try emit(body) }
   }
 

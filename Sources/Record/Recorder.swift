@@ -62,6 +62,8 @@ public final class Recorder: @unchecked Sendable {
   private var notedSessions: Set<Int64> = []
   private let follower: InspectionLogFollower?
   private let scope: RecordingScope
+  /// Frames held back to go in time order.
+  private var ordered = TimeOrderedFrames()
   /// By slot: the log line joined to the flow held in it.
   private var outcomes: [Int: InspectionLogEntry] = [:]
   public private(set) var status: RecorderStatus
@@ -115,14 +117,16 @@ public final class Recorder: @unchecked Sendable {
     report(status)
     while true {
       let (frames, end) = queue.take(
-        limit: 65_536, waitingUntil: Date().addingTimeInterval(Self.commitInterval))
-      if !frames.isEmpty { try write(frames) }
+        limit: Self.batchLimit, waitingUntil: Date().addingTimeInterval(Self.commitInterval))
+      // Caught up with the source (fewer frames than a batch takes): none held back for order.
+      if !frames.isEmpty { try write(frames, caughtUp: frames.count < Self.batchLimit) }
       let t = now()
       if rotated || t.timeIntervalSince(lastRetention) >= request.retentionInterval {
         try retain(t)
         lastRetention = t
       }
       if let end {
+        try write([], caughtUp: true)  // the frames held back for order, last
         try finish()
         try tick()
         // Leaving nothing in the -wal file: the database alone is the store's whole history.
@@ -145,36 +149,24 @@ public final class Recorder: @unchecked Sendable {
     }
   }
 
+  /// The most frames one transaction takes.
+  static let batchLimit = 65_536
+
   /// Writes frames in one transaction: new flows inserted (and tagged) as they open, packets
   /// appended once their bytes are in the file, flows that changed updated, flows over let go.
-  private func write(_ frames: [DecodedFrame]) throws {
+  /// Frames go in time order, as import reads them: a stream a little out of step is put in order
+  /// within `TimeOrderedFrames.window` frames (held back only while more are waiting, never once
+  /// `caughtUp`); a frame out of order by more stops the recording, named, after what came before
+  /// it is written.
+  private func write(_ frames: [DecodedFrame], caughtUp: Bool) throws {
     guard let writer else { return }
+    var outOfOrder: CaptureFileError?
     try store.transaction {
-      for frame in frames {
-        guard Instant.storableMicroseconds.contains(frame.microseconds) else {
-          status.timesOutOfRange += 1
-          continue
-        }
-        guard let packet = tracker.add(frame) else {
-          status.unreadFrames += 1
-          continue
-        }
-        if packet.opened {
-          var flow = tracker.flow(packet.slot)
-          flow.captureSessionID = captureSession
-          let id = try store.upsertFlow(flow, taggable: scope.tags(flow))
-          if packet.slot == ids.count { ids.append(id) } else { ids[packet.slot] = id }
-          status.connections += 1
-        }
-        let date = Instant.date(microseconds: frame.microseconds)
-        let location = try writer.write(Data(packet.datagram), at: date)
-        pending.append(
-          StoredPacket(
-            flowID: ids[packet.slot], date: date, direction: packet.outbound ? .outbound : .inbound,
-            length: packet.datagram.count, tcpFlags: packet.tcpFlags, location: location))
-        dirty.insert(packet.slot)
-        status.packets += 1
-        status.bytes += UInt64(packet.datagram.count)
+      do {
+        for frame in frames { try ordered.add(frame) { try keep($0, writer) } }
+        if caughtUp { try ordered.finish { try keep($0, writer) } }
+      } catch let error as CaptureFileError {
+        outOfOrder = error
       }
       try writer.flush()
       try store.appendPackets(pending)
@@ -187,6 +179,35 @@ public final class Recorder: @unchecked Sendable {
     status.openConnections = tracker.heldCount
     status.deviceAddresses = tracker.deviceAddresses
     status.devicesInferred = tracker.devicesInferred
+    if let outOfOrder { throw RecordingRefused.outOfOrder(outOfOrder.reason) }
+  }
+
+  /// One frame, in time order: its flow opened or followed, its bytes in the capture file.
+  private func keep(_ frame: DecodedFrame, _ writer: PcapWriter) throws {
+    guard Instant.storableMicroseconds.contains(frame.microseconds) else {
+      status.timesOutOfRange += 1
+      return
+    }
+    guard let packet = tracker.add(frame) else {
+      status.unreadFrames += 1
+      return
+    }
+    if packet.opened {
+      var flow = tracker.flow(packet.slot)
+      flow.captureSessionID = captureSession
+      let id = try store.upsertFlow(flow, taggable: scope.tags(flow))
+      if packet.slot == ids.count { ids.append(id) } else { ids[packet.slot] = id }
+      status.connections += 1
+    }
+    let date = Instant.date(microseconds: frame.microseconds)
+    let location = try writer.write(Data(packet.datagram), at: date)
+    pending.append(
+      StoredPacket(
+        flowID: ids[packet.slot], date: date, direction: packet.outbound ? .outbound : .inbound,
+        length: packet.datagram.count, tcpFlags: packet.tcpFlags, location: location))
+    dirty.insert(packet.slot)
+    status.packets += 1
+    status.bytes += UInt64(packet.datagram.count)
   }
 
   private func release(_ slot: Int) {
@@ -289,4 +310,10 @@ public final class Recorder: @unchecked Sendable {
       request.retention, recordingSequence: writer?.currentSequence, now: min(now, latest))
     status.captureFilesDeleted += outcome.deletedFiles.count
   }
+}
+
+/// Why a recording stopped on what it read.
+public enum RecordingRefused: Error, Sendable, Hashable {
+  /// A frame earlier than one already written by more than the reorder window: what it is.
+  case outOfOrder(String)
 }

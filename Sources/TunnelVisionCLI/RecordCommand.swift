@@ -151,6 +151,9 @@ enum RecordCommand {
       // it are kept, and the sentence says how much they hold, counted in the store.
       if showStatus { context.progress("") }
       throw RefusedError(RecordPresentation.storeRefused(error) + " " + kept())
+    } catch RecordingRefused.outOfOrder(let what) {
+      if showStatus { context.progress("") }
+      throw RefusedError("The stream is not in time order: \(what). " + kept())
     } catch let error as PcapWriter.WriterError {
       if showStatus { context.progress("") }
       throw RefusedError("\(error) " + kept())

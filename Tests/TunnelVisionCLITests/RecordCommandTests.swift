@@ -413,7 +413,8 @@ final class RecordCommandTests: XCTestCase {
         s.binary.path, ["record", "--read", "-", "--duration", duration, "--store", store],
         input: silent)
       if signal != 0 {
-        usleep(700_000)
+        // Long enough for the process to have taken its signals, even on a loaded machine.
+        usleep(1_500_000)
         kill(recorder.process.processIdentifier, signal)
       }
       let result = recorder.end(0)
@@ -472,6 +473,54 @@ final class RecordCommandTests: XCTestCase {
       full.error.contains(
         "What was written before is kept in the store: \(packets) packets in \(flows) connections."),
       full.error)
+  }
+
+  /// #34: a stream out of order gave flows whose first → last spanned 0 ms while their packets
+  /// spanned over an hour. Record reads in time order as import does: a capture nearly in order
+  /// (interfaces written out of step) gives import's flows, from a file or a pipe; two captures
+  /// joined end to end are refused at the first packet out of order, named, what came before kept.
+  func testAStreamOutOfOrderIsReadInOrderOrRefusedNamingThePacket() throws {
+    let s = try setUp("record-order")
+    let merged = Self.realCapture.deletingLastPathComponent().appendingPathComponent(
+      "merged-out-of-order.pcapng")
+    for stdin in [false, true] {
+      let store = s.dir.url.appendingPathComponent("merged-\(stdin)").path
+      let result = try XCTUnwrap(
+        ExternalTool.run(
+          s.binary.path,
+          ["record", "--read", stdin ? "-" : merged.path, "--quiet", "--store", store],
+          input: stdin ? try Data(contentsOf: merged) : nil))
+      XCTAssertEqual(result.status, 0, result.error)
+      let imported = s.dir.url.appendingPathComponent("imported-\(stdin)").path
+      XCTAssertEqual(
+        try ExternalTool.run(s.binary.path, ["project", "new", "P", "--store", imported])?.status, 0
+      )
+      XCTAssertEqual(
+        try ExternalTool.run(
+          s.binary.path,
+          ["import", merged.path, "--project", "P", "--baseline", "--store", imported])?.status, 0)
+      XCTAssertEqual(try comparable(store), try comparable(imported), "stdin \(stdin)")
+    }
+    // More packets in order than the window holds (the capture seven times, 100 s apart), then
+    // the capture an hour earlier.
+    var parts: [String] = []
+    for (index, shift) in ["0", "100", "200", "300", "400", "500", "600", "-3600"].enumerated() {
+      let part = s.dir.url.appendingPathComponent("part-\(index).pcapng").path
+      XCTAssertEqual(
+        try ExternalTool.run("editcap", ["-t", shift, Self.realCapture.path, part])?.status, 0)
+      parts.append(part)
+    }
+    let joined = s.dir.url.appendingPathComponent("joined.pcapng").path
+    XCTAssertEqual(try ExternalTool.run("mergecap", ["-a", "-w", joined] + parts)?.status, 0)
+    let refused = try s.tv("record", "--read", joined, "--quiet")
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertTrue(refused.error.contains("The stream is not in time order: packet "), refused.error)
+    XCTAssertTrue(refused.error.contains("What was written before is kept"), refused.error)
+    let flows = try FlowStore(directory: URL(fileURLWithPath: s.store), reading: true).allFlows()
+    XCTAssertFalse(flows.isEmpty)
+    XCTAssertTrue(
+      flows.allSatisfy { $0.lastSeen.timeIntervalSince($0.firstSeen) < 600 },
+      "no flow spans the hour between the two captures")
   }
 
   func testAFilteredReplayKeepsOnlyWhatTheFilterMatches() throws {
