@@ -9,7 +9,11 @@ public enum FindingsDocument {
   public static func identifier(_ index: Int) -> String { "F\(index + 1)" }
 
   public static func identifiers(of findings: [Finding], in all: [Finding]) -> [String] {
-    findings.compactMap { finding in all.firstIndex(of: finding).map(identifier) }
+    guard !findings.isEmpty else { return [] }
+    // By a map of the findings to their places, not a search of each (2,414 findings, some
+    // citing a thousand flows, made that search a tenth of a second).
+    let places = Dictionary(all.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+    return findings.compactMap { places[$0].map(identifier) }
   }
 
   /// A finding's evidence as findings.json writes it: the same keys for every kind.

@@ -89,9 +89,7 @@ public struct AnyCheckGap: CheckGap {
   public init(_ base: any CheckGap) { self.base = base }
   public var key: String { base.key }
 
-  public static func == (a: AnyCheckGap, b: AnyCheckGap) -> Bool {
-    AnyHashable(a.base) == AnyHashable(b.base)
-  }
+  public static func == (a: AnyCheckGap, b: AnyCheckGap) -> Bool { a.base.isEqual(to: b.base) }
   public func hash(into hasher: inout Hasher) { base.hash(into: &hasher) }
 }
 
@@ -163,4 +161,10 @@ extension FindingsCheckRule {
 
 extension CheckGap {
   public var erased: AnyCheckGap { AnyCheckGap(self) }
+
+  /// Equal to another check's reason: of the same type, and equal as that type.
+  func isEqual(to other: any CheckGap) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
 }

@@ -49,19 +49,28 @@ public enum InfrastructureService: String, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// IPv4 multicast (224.0.0.0/4) or the limited broadcast; IPv6 multicast (ff00::/8).
+  /// IPv4 multicast (224.0.0.0/4) or the limited broadcast; IPv6 multicast (ff00::/8). Read from
+  /// the text's first bytes: every flow of a session is asked, so nothing is allocated.
   static func isGroupAddress(_ address: String) -> Bool {
-    if address.contains(":") { return address.lowercased().hasPrefix("ff") }
+    let bytes = address.utf8
+    if bytes.contains(UInt8(ascii: ":")) {
+      return bytes.prefix(2).allSatisfy { $0 | 0x20 == UInt8(ascii: "f") }
+    }
     if address == "255.255.255.255" { return true }
-    guard let first = address.split(separator: ".").first.flatMap({ Int($0) }) else {
-      return false
+    var first = 0
+    for byte in bytes {
+      guard byte != UInt8(ascii: ".") else { break }
+      guard (48...57).contains(byte), first < 1000 else { return false }
+      first = first * 10 + Int(byte - 48)
     }
     return (224...239).contains(first)
   }
 
   /// IPv6 link-local (fe80::/10).
   static func isLinkLocal(_ address: String) -> Bool {
-    let lower = address.lowercased()
-    return ["fe8", "fe9", "fea", "feb"].contains { lower.hasPrefix($0) }
+    let bytes = Array(address.utf8.prefix(3)).map { $0 | 0x20 }
+    return bytes.count == 3 && bytes[0] == UInt8(ascii: "f") && bytes[1] == UInt8(ascii: "e")
+      && [UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(
+        bytes[2])
   }
 }
