@@ -106,6 +106,85 @@ public enum VerifyWording {
     "capture.pcapng holds \(packets) packets; capture.json says \(written.map(String.init) ?? "nothing") were written"
   }
 
+  public static let captureCountsMissing =
+    "capture.json's packets lack recorded, written or withoutBytes"
+  public static func recordedNotSum(_ recorded: Int, sum: Int) -> String {
+    "capture.json's packets.recorded is \(recorded), not written and withoutBytes together (\(sum))"
+  }
+  public static func flowsWrite(_ flows: Int, written: Int) -> String {
+    "capture.json's flows write \(flows) packets; packets.written says \(written)"
+  }
+  public static func flowsRecord(_ flows: Int, recorded: Int) -> String {
+    "capture.json's flows record \(flows) packets; packets.recorded says \(recorded)"
+  }
+  public static func filesGave(_ files: Int, written: Int) -> String {
+    "capture.json's source files gave \(files) packets; packets.written says \(written)"
+  }
+  public static func filesHold(_ packets: Int, neverCaptured: Int, recorded: Int) -> String {
+    "capture.json's source files hold \(packets) packets and \(neverCaptured) were never captured, not the \(recorded) recorded"
+  }
+  public static func flowCountsMissing(_ flow: Int64) -> String {
+    "capture.json's flow \(flow) lacks recorded, written or withoutBytes"
+  }
+  public static func flowRecordedNotSum(_ flow: Int64, recorded: Int, sum: Int) -> String {
+    "capture.json's flow \(flow) records \(recorded) packets, not its written and withoutBytes together (\(sum))"
+  }
+  public static func flowPacketCountDiffers(_ flow: Int64, flowsJSON: Int, recorded: Int) -> String
+  {
+    "flow \(flow) has \(flowsJSON) packets in flows.json; capture.json records \(recorded)"
+  }
+  public static func flowPacketsInCapture(_ flow: Int64, inCapture: Int, written: Int) -> String {
+    "capture.pcapng holds \(inCapture) packets of flow \(flow); capture.json says \(written) were written"
+  }
+
+  // MARK: The documents' agreement
+
+  public static let agreement =
+    "The documents agree on the session, the export instant and the counts."
+  public static func noSessionID(_ document: String) -> String {
+    "\(document) has no integer sessionID"
+  }
+  public static func sessionDiffers(_ a: String, _ x: String, _ b: String, _ y: String) -> String {
+    "\(a) is of session \(x); \(b) says session \(y)"
+  }
+  public static func noExportedAt(_ document: String) -> String {
+    "\(document) has no exportedAt instant in RFC 3339 as export writes it"
+  }
+  public static func exportedAtDiffers(_ a: String, _ x: String, _ b: String, _ y: String)
+    -> String
+  {
+    "\(a) was exported at \(x); \(b) says \(y)"
+  }
+  public static func endsBeforeStart(ended: String, started: String) -> String {
+    "session.json's session ends at \(ended), before it starts at \(started)"
+  }
+  public static func flowCountDiffers(_ stated: Int?, listed: Int) -> String {
+    "flows.json's flowCount is \(stated.map(String.init) ?? "missing"); it lists \(listed) flows"
+  }
+
+  // MARK: flows.csv
+
+  public static func csvStatement(_ flows: Int) -> String {
+    "flows.csv has a row for each of the \(Quantity.count(flows, "flow")), matching flows.json."
+  }
+  public static let csvUnreadable = "flows.csv is missing or is not UTF-8"
+  public static let csvHeader = "flows.csv's header row is not the one the format defines"
+  public static let csvLineEnds =
+    "flows.csv ends a line otherwise than with CR LF, as RFC 4180 and export do"
+  public static func csvRows(_ rows: Int, flows: Int) -> String {
+    "flows.csv has \(rows) rows; flows.json has \(flows) flows"
+  }
+  public static func csvCells(row: Int, count: Int, expected: Int) -> String {
+    "row \(row) of flows.csv has \(count) cells, not \(expected)"
+  }
+  public static func csvCellDiffers(
+    row: Int, flow: Int64, column: String, found: String, stated: String
+  )
+    -> String
+  {
+    "row \(row) of flows.csv (flow \(flow)) has \(column) “\(found)”; flows.json says “\(stated)”"
+  }
+
   // MARK: Identifiers
 
   public static func identifiersResolve(flows: Int, findings: Int) -> String {

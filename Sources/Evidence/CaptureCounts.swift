@@ -17,57 +17,49 @@ enum CaptureCounts {
     var problems: [String] = []
     let p = doc.packets
     guard let recorded = p.recorded, let written = p.written, let without = p.withoutBytes else {
-      return ["capture.json's packets lack recorded, written or withoutBytes"]
+      return [VerifyWording.captureCountsMissing]
     }
     if recorded != written + without.total {
-      problems.append(
-        "capture.json's packets.recorded is \(recorded), not written and withoutBytes together (\(written + without.total))"
-      )
+      problems.append(VerifyWording.recordedNotSum(recorded, sum: written + without.total))
     }
     let flowWritten = flows.reduce(0) { $0 + ($1.written ?? 0) }
     let flowRecorded = flows.reduce(0) { $0 + ($1.recorded ?? 0) }
     if flowWritten != written {
-      problems.append(
-        "capture.json's flows write \(flowWritten) packets; packets.written says \(written)")
+      problems.append(VerifyWording.flowsWrite(flowWritten, written: written))
     }
     if flowRecorded != recorded {
-      problems.append(
-        "capture.json's flows record \(flowRecorded) packets; packets.recorded says \(recorded)")
+      problems.append(VerifyWording.flowsRecord(flowRecorded, recorded: recorded))
     }
     if let files = doc.sourceFiles {
       let fileWritten = files.reduce(0) { $0 + ($1.written ?? 0) }
       let filePackets = files.reduce(0) { $0 + ($1.packets ?? 0) }
       if fileWritten != written {
-        problems.append(
-          "capture.json's source files gave \(fileWritten) packets; packets.written says \(written)"
-        )
+        problems.append(VerifyWording.filesGave(fileWritten, written: written))
       }
       if filePackets + without.notCaptured != recorded {
         problems.append(
-          "capture.json's source files hold \(filePackets) packets and \(without.notCaptured) were never captured, not the \(recorded) recorded"
-        )
+          VerifyWording.filesHold(
+            filePackets, neverCaptured: without.notCaptured, recorded: recorded))
       }
     }
     var flowProblems: [String] = []
     for flow in flows {
       guard let r = flow.recorded, let w = flow.written, let wb = flow.withoutBytes else {
-        flowProblems.append(
-          "capture.json's flow \(flow.id) lacks recorded, written or withoutBytes")
+        flowProblems.append(VerifyWording.flowCountsMissing(flow.id))
         continue
       }
       if r != w + wb.total {
         flowProblems.append(
-          "capture.json's flow \(flow.id) records \(r) packets, not its written and withoutBytes together (\(w + wb.total))"
-        )
+          VerifyWording.flowRecordedNotSum(flow.id, recorded: r, sum: w + wb.total))
       }
       if let count = packetCounts[flow.id], count != r {
         flowProblems.append(
-          "flow \(flow.id) has \(count) packets in flows.json; capture.json records \(r)")
+          VerifyWording.flowPacketCountDiffers(flow.id, flowsJSON: count, recorded: r))
       }
       if (packetsInCapture[flow.id] ?? 0) != w {
         flowProblems.append(
-          "capture.pcapng holds \(packetsInCapture[flow.id] ?? 0) packets of flow \(flow.id); capture.json says \(w) were written"
-        )
+          VerifyWording.flowPacketsInCapture(
+            flow.id, inCapture: packetsInCapture[flow.id] ?? 0, written: w))
       }
     }
     return problems + flowProblems

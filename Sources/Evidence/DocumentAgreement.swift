@@ -16,31 +16,31 @@ struct DocumentAgreement {
   var startedAt: String?, endedAt: String?
   var flowCount: Int?, flowsListed: Int
 
-  static let statement = "The documents agree on the session, the export instant and the counts."
+  static let statement = VerifyWording.agreement
 
   var problems: [String] {
     var problems: [String] = []
     for (document, id) in sessionIDs where id == nil {
-      problems.append("\(document) has no integer sessionID")
+      problems.append(VerifyWording.noSessionID(document))
     }
     problems += Self.disagreements(sessionIDs) {
-      "\($0) is of session \($1); \($2) says session \($3)"
+      VerifyWording.sessionDiffers($0, "\($1)", $2, "\($3)")
     }
     for (document, instant) in exportedAt
     where instant.flatMap(Instant.parseWrittenMicroseconds) == nil {
-      problems.append("\(document) has no exportedAt instant in RFC 3339 as export writes it")
+      problems.append(VerifyWording.noExportedAt(document))
     }
-    problems += Self.disagreements(exportedAt) { "\($0) was exported at \($1); \($2) says \($3)" }
+    problems += Self.disagreements(exportedAt) {
+      VerifyWording.exportedAtDiffers($0, "\($1)", $2, "\($3)")
+    }
     if let startedAt, let endedAt,
       let start = Instant.parseWrittenMicroseconds(startedAt),
       let end = Instant.parseWrittenMicroseconds(endedAt), end < start
     {
-      problems.append("session.json's session ends at \(endedAt), before it starts at \(startedAt)")
+      problems.append(VerifyWording.endsBeforeStart(ended: endedAt, started: startedAt))
     }
     if flowCount != flowsListed {
-      problems.append(
-        "flows.json's flowCount is \(flowCount.map(String.init) ?? "missing"); it lists \(flowsListed) flows"
-      )
+      problems.append(VerifyWording.flowCountDiffers(flowCount, listed: flowsListed))
     }
     return problems
   }

@@ -27,7 +27,7 @@ struct FlowsCSVComparison {
     let header = EvidenceFlowsCSV.Column.allCases
     guard row.count == header.count else {
       problems.append(
-        "row \(compared + 2) of flows.csv has \(row.count) cells, not \(header.count)")
+        VerifyWording.csvCells(row: compared + 2, count: row.count, expected: header.count))
       return
     }
     let expected = EvidenceFlowsCSV.cells(record.flow, findingIDs: record.findingIDs)
@@ -40,36 +40,33 @@ struct FlowsCSVComparison {
         continue
       }
       problems.append(
-        "row \(compared + 2) of flows.csv (flow \(record.flow.id)) has \(column.identifier) “\(found)”; flows.json says “\(cell)”"
-      )
+        VerifyWording.csvCellDiffers(
+          row: compared + 2, flow: record.flow.id, column: column.identifier, found: found,
+          stated: cell))
     }
   }
 
   /// The check, once every flow was compared: rows left over or missing are counted.
   func check(flowCount: Int) -> BundleVerifier.Check {
-    let statement =
-      "flows.csv has a row for each of the \(Quantity.count(flowCount, "flow")), matching flows.json."
+    let statement = VerifyWording.csvStatement(flowCount)
     guard let rows else {
-      return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
+      return .init(statement: statement, problems: [VerifyWording.csvUnreadable])
     }
     var count = compared
     // Every row is read, to the end: bytes that are not UTF-8 may come last.
     while rows.next() != nil { count += 1 }
     guard !rows.sawBytesThatAreNotUTF8 else {
-      return .init(statement: statement, problems: ["flows.csv is missing or is not UTF-8"])
+      return .init(statement: statement, problems: [VerifyWording.csvUnreadable])
     }
     guard headerHolds else {
-      return .init(
-        statement: statement, problems: ["flows.csv's header row is not the one the format defines"]
-      )
+      return .init(statement: statement, problems: [VerifyWording.csvHeader])
     }
     var problems = self.problems
     if rows.sawLineEndOtherThanCRLF {
-      problems.insert(
-        "flows.csv ends a line otherwise than with CR LF, as RFC 4180 and export do", at: 0)
+      problems.insert(VerifyWording.csvLineEnds, at: 0)
     }
     if count != flowCount {
-      problems.insert("flows.csv has \(count) rows; flows.json has \(flowCount) flows", at: 0)
+      problems.insert(VerifyWording.csvRows(count, flows: flowCount), at: 0)
     }
     return .init(statement: statement, problems: problems)
   }

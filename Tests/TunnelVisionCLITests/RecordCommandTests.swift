@@ -88,6 +88,23 @@ final class RecordCommandTests: XCTestCase {
     }
   }
 
+  /// The real capture moved to a second from now (a session tags what comes after its start).
+  func movedToNow(_ s: Setup) throws -> String {
+    let first = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        ["-r", Self.realCapture.path, "-c", "1", "-T", "fields", "-e", "frame.time_epoch"]))
+    let shift =
+      Date().timeIntervalSince1970 + 1
+      - (Double(first.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    let moved = s.dir.url.appendingPathComponent("now.pcapng").path
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "editcap", ["-t", String(format: "%.6f", shift), Self.realCapture.path, moved])?
+        .status, 0)
+    return moved
+  }
+
   func setUp(_ name: String) throws -> Setup {
     let setup = Setup(
       binary: try TunnelVisionExecutable.url(), dir: TemporaryDirectory(name),
@@ -252,7 +269,7 @@ final class RecordCommandTests: XCTestCase {
     XCTAssertEqual(recorded.status, 0, recorded.error)
     let wal = s.store + "/history.sqlite-wal"
     let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-    XCTAssertEqual(walSize ?? 0, 0, "the log is empty")
+    XCTAssertEqual(walSize, 0, "the log is empty")
     let copy = s.dir.url.appendingPathComponent("alone.sqlite").path
     try FileManager.default.copyItem(atPath: s.store + "/history.sqlite", toPath: copy)
     let flows = try XCTUnwrap(ExternalTool.run("sqlite3", [copy, "SELECT count(*) FROM flows"]))
@@ -268,18 +285,7 @@ final class RecordCommandTests: XCTestCase {
   func testWithADeviceGivenOnlyItsConnectionsAreTaggedToTheSession() throws {
     let s = try setUp("record-device")
     XCTAssertEqual(try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
-    let first = try XCTUnwrap(
-      ExternalTool.run(
-        "tshark",
-        ["-r", Self.realCapture.path, "-c", "1", "-T", "fields", "-e", "frame.time_epoch"]))
-    let shift =
-      Date().timeIntervalSince1970 + 1
-      - (Double(first.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
-    let moved = s.dir.url.appendingPathComponent("now.pcapng").path
-    XCTAssertEqual(
-      try ExternalTool.run(
-        "editcap", ["-t", String(format: "%.6f", shift), Self.realCapture.path, moved])?
-        .status, 0)
+    let moved = try movedToNow(s)
     let recorded = try s.tv("record", "--read", moved, "--device", "10.99.0.2", "--quiet")
     XCTAssertEqual(recorded.status, 0, recorded.error)
     XCTAssertEqual(try s.tv("session", "end").status, 0)
@@ -301,20 +307,9 @@ final class RecordCommandTests: XCTestCase {
   func testARecorderKilledMidTrafficLeavesASoundExportableStore() throws {
     let s = try setUp("record-killed")
     XCTAssertEqual(try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
-    // The capture moved to now (a session tags what comes after its start), written into the
-    // pipe over four seconds; the recorder killed after one and a half.
-    let first = try XCTUnwrap(
-      ExternalTool.run(
-        "tshark",
-        ["-r", Self.realCapture.path, "-c", "1", "-T", "fields", "-e", "frame.time_epoch"]))
-    let shift =
-      Date().timeIntervalSince1970 + 1
-      - (Double(first.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
-    let moved = s.dir.url.appendingPathComponent("now.pcapng").path
-    XCTAssertEqual(
-      try ExternalTool.run(
-        "editcap", ["-t", String(format: "%.6f", shift), Self.realCapture.path, moved])?
-        .status, 0)
+    // The capture moved to now, written into the pipe over four seconds; the recorder killed
+    // after one and a half.
+    let moved = try movedToNow(s)
     let feed = Pipe()
     let trickle = Process()
     trickle.executableURL = URL(fileURLWithPath: try XCTUnwrap(ExternalTool.which("python3")))
