@@ -58,6 +58,17 @@ package struct TimeOrderedFrames {
     while pending.count > head { try emit(body) }
   }
 
+  /// Hands over the frames held that are dated more than `span` µs before the latest one read: a
+  /// reader that has caught up with its source lets them go, keeping the last moments in order.
+  package mutating func release(olderThan span: Int64, _ body: (DecodedFrame) throws -> Void)
+    throws
+  {
+    guard let latest = pending.last?.frame.microseconds, pending.count > head else { return }
+    while pending.count > head, pending[head].frame.microseconds < latest - span {
+      try emit(body)
+    }
+  }
+
   private mutating func emit(_ body: (DecodedFrame) throws -> Void) throws {
     let (frame, number) = pending[head]
     head += 1

@@ -118,15 +118,20 @@ public final class Recorder: @unchecked Sendable {
     while true {
       let (frames, end) = queue.take(
         limit: Self.batchLimit, waitingUntil: Date().addingTimeInterval(Self.commitInterval))
-      // Caught up with the source (fewer frames than a batch takes): none held back for order.
-      if !frames.isEmpty { try write(frames, caughtUp: frames.count < Self.batchLimit) }
+      // Caught up with the source (fewer frames than a batch takes), only its last moments are
+      // held back for order; idle for a commit interval, none are.
+      if frames.isEmpty {
+        try write([], letting: .all)
+      } else {
+        try write(frames, letting: frames.count < Self.batchLimit ? .olderThanHold : .window)
+      }
       let t = now()
       if rotated || t.timeIntervalSince(lastRetention) >= request.retentionInterval {
         try retain(t)
         lastRetention = t
       }
       if let end {
-        try write([], caughtUp: true)  // the frames held back for order, last
+        try write([], letting: .all)  // the frames held back for order, last
         try finish()
         try tick()
         // Leaving nothing in the -wal file: the database alone is the store's whole history.
@@ -151,20 +156,36 @@ public final class Recorder: @unchecked Sendable {
 
   /// The most frames one transaction takes.
   static let batchLimit = 65_536
+  /// How far back in a stream's time frames are held for order once the reader has caught up.
+  static let holdMicroseconds: Int64 = 250_000
+
+  /// Which frames held back for time order a write lets go.
+  enum Release {
+    /// Only those the window pushes out (more frames are waiting).
+    case window
+    /// Also those dated more than `holdMicroseconds` before the latest (caught up).
+    case olderThanHold
+    /// All (the source is idle, or ended).
+    case all
+  }
 
   /// Writes frames in one transaction: new flows inserted (and tagged) as they open, packets
   /// appended once their bytes are in the file, flows that changed updated, flows over let go.
   /// Frames go in time order, as import reads them: a stream a little out of step is put in order
-  /// within `TimeOrderedFrames.window` frames (held back only while more are waiting, never once
-  /// `caughtUp`); a frame out of order by more stops the recording, named, after what came before
-  /// it is written.
-  private func write(_ frames: [DecodedFrame], caughtUp: Bool) throws {
+  /// within `TimeOrderedFrames.window` frames (`letting` says how many of those held go now); a
+  /// frame out of order by more stops the recording, named, after what came before it is written.
+  private func write(_ frames: [DecodedFrame], letting held: Release) throws {
     guard let writer else { return }
     var outOfOrder: CaptureFileError?
     try store.transaction {
       do {
         for frame in frames { try ordered.add(frame) { try keep($0, writer) } }
-        if caughtUp { try ordered.finish { try keep($0, writer) } }
+        switch held {
+        case .window: break
+        case .olderThanHold:
+          try ordered.release(olderThan: Self.holdMicroseconds) { try keep($0, writer) }
+        case .all: try ordered.finish { try keep($0, writer) }
+        }
       } catch let error as CaptureFileError {
         outOfOrder = error
       }
