@@ -21,6 +21,9 @@ package struct TimeOrderedFrames {
 
   package init() {}
 
+  /// Whether no frame is held back.
+  package var isEmpty: Bool { pending.count == head }
+
   package mutating func add(_ frame: DecodedFrame, _ body: (DecodedFrame) throws -> Void) throws {
     read += 1
     // A time the history cannot hold is the reader's to count as such: it orders nothing.

@@ -121,7 +121,8 @@ public final class Recorder: @unchecked Sendable {
       // Caught up with the source (fewer frames than a batch takes), only its last moments are
       // held back for order; idle for a commit interval, none are.
       if frames.isEmpty {
-        try write([], letting: .all)
+        // Nothing came: the frames held back go now, in a transaction only when there are any.
+        if !ordered.isEmpty { try write([], letting: .all) }
       } else {
         try write(frames, letting: frames.count < Self.batchLimit ? .olderThanHold : .window)
       }
