@@ -12,7 +12,8 @@ public enum EvidenceWording {
     CheckWordings.of(evidence.kind.check).statement(evidence, minimum: minimum)
   }
 
-  /// What a finding states, in a few words.
+  /// What a finding states, in a few words: a group's heading in the report, a key finding's
+  /// line. One for each statement, so that no two groups share a heading.
   public static func shortStatement(_ evidence: FindingEvidence) -> String {
     CheckWordings.of(evidence.kind.check).shortStatement(evidence)
   }

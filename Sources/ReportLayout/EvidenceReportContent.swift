@@ -59,15 +59,9 @@ public enum EvidenceReportWording {
       "Session \(baseline.sessionID): the baseline, recorded without the audited app, contacted \(Quantity.count(hosts, "host")) of those the findings name. This changes no verdict."
   }
 
-  /// What a finding states, in a few words: a group's heading, a key finding's line. One for
-  /// each statement, so that no two groups share a heading.
-  public static func shortStatement(_ evidence: FindingEvidence) -> String {
-    EvidenceWording.shortStatement(evidence)
-  }
-
   /// A group of findings' heading: what they are, and how many.
   public static func groupHeading(_ evidence: FindingEvidence, count: Int) -> String {
-    "\(shortStatement(evidence)) · \(Quantity.count(count, "finding"))"
+    "\(EvidenceWording.shortStatement(evidence)) · \(Quantity.count(count, "finding"))"
   }
 
   public static let bearingColumns = ["Requirement", "The findings stand"]
@@ -262,7 +256,7 @@ struct EvidenceReportContent {
               return [
                 EvidenceReportCell(id, style: .literal, link: id),
                 EvidenceReportCell(
-                  EvidenceReportWording.shortStatement(bundle.findings[index].evidence)),
+                  EvidenceWording.shortStatement(bundle.findings[index].evidence)),
                 subject(index, compact: true),
               ]
             })))

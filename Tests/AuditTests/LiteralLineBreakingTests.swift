@@ -69,7 +69,7 @@ final class EvidenceReportWordingTests: XCTestCase {
     var statementByShort: [String: String] = [:]
     for e in evidence {
       let statement = EvidenceWording.statement(of: e, minimum: .tls12)
-      let short = EvidenceReportWording.shortStatement(e)
+      let short = EvidenceWording.shortStatement(e)
       XCTAssertEqual(shortByStatement.updateValue(short, forKey: statement) ?? short, short)
       XCTAssertEqual(statementByShort.updateValue(statement, forKey: short) ?? statement, statement)
     }

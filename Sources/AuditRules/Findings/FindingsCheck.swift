@@ -160,8 +160,6 @@ extension FindingsCheckRule {
 }
 
 extension CheckGap {
-  public var erased: AnyCheckGap { AnyCheckGap(self) }
-
   /// Equal to another check's reason: of the same type, and equal as that type.
   func isEqual(to other: any CheckGap) -> Bool {
     guard let other = other as? Self else { return false }
