@@ -138,12 +138,20 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
   public let notes: String
   /// The capture file an imported session was read from; nil for a session recorded here.
   public let source: CaptureSource?
+  /// The recorder run that was running when the session ended (it covers the session to its
+  /// end, however it ends later); nil when none ran then, and while open.
+  public let recorderAtEnd: Int64?
+  /// What had become of that run's inspection log when the session ended.
+  public let inspectionLogAtEnd: InspectionLogState?
 
   public init(
     id: Int64, projectID: Int64, kind: AuditSessionKind, environment: AuditEnvironment,
     inspection: InspectionConditions, startedAt: Date, endedAt: Date?, notes: String,
-    source: CaptureSource? = nil
+    source: CaptureSource? = nil, recorderAtEnd: Int64? = nil,
+    inspectionLogAtEnd: InspectionLogState? = nil
   ) {
+    self.inspectionLogAtEnd = inspectionLogAtEnd
+    self.recorderAtEnd = recorderAtEnd
     self.id = id
     self.projectID = projectID
     self.kind = kind

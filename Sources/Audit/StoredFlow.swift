@@ -352,6 +352,11 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var quic: QUICReading?
   public var serverCertificate: CertificateVisibility
   public var auditSessionID: Int64?
+  /// The row this one continues: the same connection, its packets before a session's edge.
+  public var continuedFrom: Int64?
+  /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
+  /// every other flow.
+  public var dnsQuestions: [String]
 
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
@@ -361,9 +366,12 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     dnsOtherNames: [String] = [], streamOpening: StreamOpening? = nil,
     clientTLS: ClientTLSOffer? = nil, serverTLS: ServerTLSAnswer? = nil, quic: QUICReading? = nil,
     serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil,
-    tlsStatusBasis: TLSStatusBasis? = nil, connectHost: String? = nil
+    tlsStatusBasis: TLSStatusBasis? = nil, connectHost: String? = nil,
+    continuedFrom: Int64? = nil, dnsQuestions: [String] = []
   ) {
     self.connectHost = connectHost
+    self.continuedFrom = continuedFrom
+    self.dnsQuestions = dnsQuestions
     self.id = id
     self.captureSessionID = captureSessionID
     self.ipProtocol = ipProtocol

@@ -13,7 +13,7 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 public struct EvidenceBundle: Sendable {
   /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json.
-  public static let formatVersion = 2
+  public static let formatVersion = 3
 
   public let assessment: SessionAssessment
   public let project: AuditProject
@@ -40,13 +40,16 @@ public struct EvidenceBundle: Sendable {
   public let baseline: EvidenceBaseline?
   /// By finding: which of its hosts the baseline also contacted (nil without a baseline).
   public let baselineHosts: [[String]?]
+  /// The session's window against the recorder runs that overlap it.
+  public let coverage: SessionCoverage
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
     catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
-    baseline: EvidenceBaseline? = nil, holdingFlows: Bool = true
+    baseline: EvidenceBaseline? = nil, runs: [RecorderRun] = [], runsNotKept: Bool = false,
+    holdingFlows: Bool = true
   ) throws(EvidenceBundleError) {
     guard session.projectID == project.id else {
       throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
@@ -64,8 +67,13 @@ public struct EvidenceBundle: Sendable {
     tlsReadings = EvidenceTLSReading.tally(ordered)
     self.exportedWith = exportedWith
     self.exportedAt = exportedAt
+    coverage = SessionCoverage.of(
+      session, runs: runs, runningProcess: nil, now: exportedAt,
+      connections: ordered.map { .init(run: $0.captureSessionID, lastSeen: $0.lastSeen) },
+      runsNotKept: runsNotKept)
     assessment = SessionAssessment(
-      catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers)
+      catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers,
+      runs: coverage.runs)
     var ids: [Int64: [String]] = [:]
     for (index, finding) in assessment.findings.findings.enumerated() {
       for flow in finding.flowIDs {
@@ -73,14 +81,9 @@ public struct EvidenceBundle: Sendable {
       }
     }
     findingIDsByFlow = ids
-    var flowFacts: [Int64: (String, Date, IPProtocolNumber, FlowPeers)] = [:]
-    // An unnamed flow's host is its pair of addresses, not of endpoints: connections from
-    // several ports to one server are one host.
+    var flowFacts: [Int64: ([String], Date, IPProtocolNumber, FlowPeers)] = [:]
     for flow in ordered {
-      flowFacts[flow.id] = (
-        flow.name?.text ?? "\(flow.peers.a.address) ↔ \(flow.peers.b.address)", flow.firstSeen,
-        flow.ipProtocol, flow.peers
-      )
+      flowFacts[flow.id] = (Self.subjectNames(flow), flow.firstSeen, flow.ipProtocol, flow.peers)
     }
     findingSubjects = assessment.findings.findings.map { finding in
       var names: [String] = []
@@ -89,8 +92,8 @@ public struct EvidenceBundle: Sendable {
       var protocols = Set<IPProtocolNumber>()
       var ports: Set<UInt16>?
       for id in finding.flowIDs {
-        guard let (name, date, ipProtocol, peers) = flowFacts[id] else { continue }
-        if seen.insert(name).inserted { names.append(name) }
+        guard let (flowNames, date, ipProtocol, peers) = flowFacts[id] else { continue }
+        for name in flowNames where seen.insert(name).inserted { names.append(name) }
         first = min(first ?? date, date)
         protocols.insert(ipProtocol)
         ports = (ports ?? [peers.a.port, peers.b.port]).intersection([peers.a.port, peers.b.port])
@@ -105,6 +108,16 @@ public struct EvidenceBundle: Sendable {
       return ([finding.evidence.host].compactMap { $0 } + subject.names)
         .filter { baseline.contacted($0) && seen.insert($0.lowercased()).inserted }
     }
+  }
+
+  /// What a finding says a flow was about: the names a DNS exchange asked for, else its host's
+  /// name; an unnamed flow's host is its pair of addresses, not of endpoints (connections from
+  /// several ports to one server are one host).
+  static func subjectNames(_ flow: StoredFlow) -> [String] {
+    if !flow.dnsQuestions.isEmpty, InfrastructureService(of: flow) == .dns {
+      return flow.dnsQuestions
+    }
+    return [flow.name?.text ?? "\(flow.peers.a.address) ↔ \(flow.peers.b.address)"]
   }
 
   /// Whether the baseline also contacted the flow's host: nil without a baseline, or for a flow

@@ -28,6 +28,7 @@ extension EvidenceBundle {
     ])
     sessionObject["markers"] = .array(
       markers.map { SessionJSON.markerJSON($0, withID: false) })
+    sessionObject["recording"] = SessionJSON.recordingJSON(coverage, session: s)
     return .object([
       "formatVersion": .int(Self.formatVersion),
       "exportedAt": .string(Instant.rfc3339(exportedAt)),

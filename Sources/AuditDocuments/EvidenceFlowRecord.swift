@@ -24,6 +24,8 @@ public enum EvidenceFlowRecord {
     w.int(f.bytesIn)
     w.key(Key.bytesOut)
     w.int(f.bytesOut)
+    w.key(Key.captureRun)
+    w.int(f.captureSessionID)
     w.key(Key.clientTLS)
     if let offer = f.clientTLS {
       w.beginObject()
@@ -45,10 +47,14 @@ public enum EvidenceFlowRecord {
     }
     w.key(Key.connectHost)
     w.string(f.connectHost)
+    w.key(Key.continuedFrom)
+    if let from = f.continuedFrom { w.int(from) } else { w.null() }
     w.key(Key.dnsName)
     w.string(f.dnsName)
     w.key(Key.dnsOtherNames)
     w.strings(f.dnsOtherNames)
+    w.key(Key.dnsQuestions)
+    w.strings(f.dnsQuestions)
     w.key(Key.durationSeconds)
     w.double(
       Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)

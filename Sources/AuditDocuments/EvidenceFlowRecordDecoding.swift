@@ -5,7 +5,7 @@ import Foundation
 
 extension EvidenceFlowRecord {
   /// A flow of flows.json read back: the flow as the store held it (but for what the document
-  /// does not carry: the capture and audit sessions, a protocol number without a name) and the
+  /// does not carry: the audit session, a protocol number without a name) and the
   /// findings it cites. Strict: every name must be one the format defines, and what the record
   /// states twice (the name and the SNI or DNS name it comes from, the duration and the two
   /// instants, a version's name and value) must agree.
@@ -29,7 +29,11 @@ extension EvidenceFlowRecord {
         dnsOtherNames: try c.decode([String].self, forKey: .dnsOtherNames),
         streamOpening: try c.optionalNamed(.streamOpening),
         tlsStatusBasis: try c.optionalNamed(.tlsStatusBasis),
-        connectHost: try c.decode(String?.self, forKey: .connectHost))
+        connectHost: try c.decode(String?.self, forKey: .connectHost),
+        // Format version 3's keys; a version 2 record has none of them.
+        continuedFrom: try c.decodeIfPresent(Int64.self, forKey: .continuedFrom),
+        dnsQuestions: try c.decodeIfPresent([String].self, forKey: .dnsQuestions) ?? [])
+      flow.captureSessionID = try c.decodeIfPresent(Int64.self, forKey: .captureRun) ?? 0
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)

@@ -6,8 +6,8 @@ import AuditWording
 /// (`EvidenceFlowRecord.write`) and read back (`EvidenceFlowRecord.Decoded`) through them.
 extension EvidenceFlowRecord {
   public enum Key: String, CodingKey, CaseIterable, Sendable {
-    case alsoContactedInBaseline, bytesIn, bytesOut, clientTLS, connectHost, dnsName,
-      dnsOtherNames, durationSeconds, findingIDs
+    case alsoContactedInBaseline, bytesIn, bytesOut, captureRun, clientTLS, connectHost,
+      continuedFrom, dnsName, dnsOtherNames, dnsQuestions, durationSeconds, findingIDs
     case firstSeen, id, lastSeen, name, packetCount, peers, `protocol`, quic, serverCertificate
     case serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
   }

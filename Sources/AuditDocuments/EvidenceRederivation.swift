@@ -15,7 +15,7 @@ public struct EvidenceRederivation: Sendable {
     bundle = try EvidenceBundle(
       project: record.project, session: record.session, markers: record.markers, flows: flows,
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
-      baseline: record.baseline)
+      baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept)
   }
 
   /// findings.json as export writes it.

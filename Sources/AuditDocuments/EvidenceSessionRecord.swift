@@ -14,6 +14,11 @@ public struct EvidenceSessionRecord: Sendable {
   public let exportedAt: Date
   public let exportedWith: String
   public let baseline: EvidenceBaseline?
+  /// The recorder runs session.json states, and whether they were not kept.
+  public let runs: [RecorderRun]
+  public let runsNotKept: Bool
+  /// The document's format version (a version 2 bundle holds no recording).
+  public let formatVersion: Int
 
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
@@ -111,6 +116,43 @@ public struct EvidenceSessionRecord: Sendable {
     let endedAt = try optionalString(s, "endedAt", in: "session.").map { text throws(Problem) in
       try instant(text, "session.endedAt")
     }
+    formatVersion = Int(try integer(root, "formatVersion", in: ""))
+    // Before format version 3, no recording: nothing to derive the coverage from.
+    let recording =
+      formatVersion < 3 && s["recording"] == nil
+      ? ["basis": "runs", "runs": [[String: Any]](), "recorderAtEnd": NSNull()]
+      : try object(s, "recording", in: "session.")
+    let r = "session.recording."
+    var recorderAtEnd: Int64?
+    if !(recording["recorderAtEnd"] is NSNull) {
+      recorderAtEnd = Int64(try integer(recording, "recorderAtEnd", in: r))
+    }
+    let logAtEnd = try optionalString(recording, "inspectionLogAtEnd", in: r)
+    runsNotKept =
+      try string(recording, "basis", in: r) == SessionCoverage.Basis.runsNotKept.rawValue
+    guard let runList = recording["runs"] as? [[String: Any]] else {
+      throw fail(r + "runs", "a list of recorder runs")
+    }
+    var runs: [RecorderRun] = []
+    for run in runList {
+      let p = r + "runs[]."
+      let ended = try optionalString(run, "endedAt", in: p).map { text throws(Problem) in
+        try instant(text, p + "endedAt")
+      }
+      let end = try optionalString(run, "end", in: p)
+      let log = try optionalString(run, "inspectionLogState", in: p)
+      runs.append(
+        RecorderRun(
+          id: Int64(try integer(run, "id", in: p)), source: try string(run, "source", in: p),
+          isLive: try bool(run, "live", in: p),
+          processID: Int32(truncatingIfNeeded: try integer(run, "processID", in: p)),
+          startedAt: try instant(try string(run, "startedAt", in: p), p + "startedAt"),
+          aliveAt: try instant(try string(run, "lastSignOfLife", in: p), p + "lastSignOfLife"),
+          endedAt: ended, end: end.flatMap(RecorderRunEnd.init(name:)),
+          inspectionLog: try optionalString(run, "inspectionLog", in: p),
+          inspectionLogState: log.flatMap(InspectionLogState.init(name:))))
+    }
+    self.runs = runs
     session = AuditSession(
       id: id, projectID: project.id, kind: kind,
       environment: AuditEnvironment(
@@ -120,7 +162,9 @@ public struct EvidenceSessionRecord: Sendable {
         inspectionEnabled: try bool(inspection, "inspectionEnabled", in: "session.inspection."),
         caTrusted: try bool(inspection, "caTrusted", in: "session.inspection.")),
       startedAt: try instant(try string(s, "startedAt", in: "session."), "session.startedAt"),
-      endedAt: endedAt, notes: try string(s, "notes", in: "session."), source: source)
+      endedAt: endedAt, notes: try string(s, "notes", in: "session."), source: source,
+      recorderAtEnd: recorderAtEnd,
+      inspectionLogAtEnd: logAtEnd.flatMap(InspectionLogState.init(name:)))
 
     guard let list = s["markers"] as? [[String: Any]] else {
       throw fail("session.markers", "a list of markers")

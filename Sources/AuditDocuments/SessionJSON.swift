@@ -60,3 +60,39 @@ public enum SessionJSON {
   }
 
 }
+
+extension SessionJSON {
+  /// A session's coverage: the statement, each stretch not recorded, and the recorder runs it
+  /// was derived from (verify derives it again from these).
+  public static func recordingJSON(_ c: SessionCoverage, session s: AuditSession) -> JSONValue {
+    let open = s.isOpen
+    let lines = CoverageWording.gapLines(c, instant: Instant.rfc3339)
+    return .object([
+      "basis": .string(c.basis.rawValue),
+      "statement": .string(CoverageWording.headline(c, open: open)),
+      "gaps": .array(
+        zip(c.gaps, lines).map { gap, line in
+          .object([
+            "from": .string(Instant.rfc3339(gap.from)),
+            "to": .optional(gap.to.map(Instant.rfc3339)),
+            "afterRun": gap.after.map { .int($0.id) } ?? .null,
+            "cutConnections": .int(gap.cutConnections), "sentence": .string(line),
+          ])
+        }),
+      "runs": .array(c.runs.map(runJSON)),
+      "recorderAtEnd": s.recorderAtEnd.map { .int($0) } ?? .null,
+      "inspectionLogAtEnd": .optional(s.inspectionLogAtEnd?.name),
+    ])
+  }
+
+  static func runJSON(_ r: RecorderRun) -> JSONValue {
+    .object([
+      "id": .int(r.id), "source": .string(r.source), "live": .bool(r.isLive),
+      "processID": .int(Int64(r.processID)), "startedAt": .string(Instant.rfc3339(r.startedAt)),
+      "lastSignOfLife": .string(Instant.rfc3339(r.aliveAt)),
+      "endedAt": .optional(r.endedAt.map(Instant.rfc3339)), "end": .optional(r.end?.name),
+      "inspectionLog": .optional(r.inspectionLog),
+      "inspectionLogState": .optional(r.inspectionLogState?.name),
+    ])
+  }
+}

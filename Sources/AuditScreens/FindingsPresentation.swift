@@ -19,6 +19,12 @@ public enum FindingsPresentation {
       "TLS minimum \(minimum.name), from \(catalogue.tlsSource.document) \(catalogue.tlsSource.version) of \(catalogue.tlsSource.date)\n"
     out +=
       "\(Quantity.count(assessment.findings.flowIDs.count, "connection")), \(Quantity.count(findings.count, "finding"))\n"
+    if let coverage = session.coverage {
+      out += CoverageWording.headline(coverage, open: session.session.isOpen) + "\n"
+      for line in CoverageWording.gapLines(coverage, instant: Instant.rfc3339) {
+        out += "  \(line)\n"
+      }
+    }
 
     out += "\nRequirements\n"
     for r in assessment.requirements {

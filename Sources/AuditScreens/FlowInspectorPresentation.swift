@@ -120,6 +120,12 @@ public enum FlowInspectorPresentation {
       ])
     }
     rows.append(["Session", session ?? "none: recorded outside any audit session (history)"])
+    if let from = f.continuedFrom {
+      rows.append([
+        "Continues",
+        "connection \(from): the same connection, its packets before a session's start or end ('tunnelvision flow \(from)')",
+      ])
+    }
     rows.append([
       "Findings", findingIDs.isEmpty ? "none cite it" : findingIDs.joined(separator: ", "),
     ])

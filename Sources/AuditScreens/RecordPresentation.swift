@@ -18,7 +18,9 @@ public enum RecordPresentation {
       parts.append("dropped \(kernel) by the kernel, \(s.droppedByInterface ?? 0) by the interface")
     }
     if !s.deviceAddresses.isEmpty { parts.append("device " + devices(s)) }
-    if let log = s.inspection {
+    if let state = s.inspectionLogState, state != .read {
+      parts.append(InspectionLogWording.status(state))
+    } else if let log = s.inspection {
       parts.append(
         "inspection log: \(log.joined) of \(Quantity.count(log.lines, "line")) joined")
     }

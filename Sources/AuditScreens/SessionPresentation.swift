@@ -14,10 +14,14 @@ public struct SessionOverview: Sendable, Hashable {
   public let otherSessions: [AuditSession]
   /// The recorder running on the store, if one runs.
   public let recorder: RecorderClaim?
+  /// The session's window against the recorder runs (nil: not asked for).
+  public let coverage: SessionCoverage?
   public init(
     session: AuditSession, projectName: String, markers: [SessionMarker], connectionCount: Int,
-    otherSessions: [AuditSession] = [], recorder: RecorderClaim? = nil
+    otherSessions: [AuditSession] = [], recorder: RecorderClaim? = nil,
+    coverage: SessionCoverage? = nil
   ) {
+    self.coverage = coverage
     self.recorder = recorder
     self.session = session
     self.projectName = projectName
@@ -84,6 +88,14 @@ public enum SessionPresentation {
     if let end = s.endedAt { out += "  Ended    \(AuditPresentation.dateTime(end, in: zone))\n" }
     out +=
       "  \(s.isOpen ? (o.recorder == nil ? nothingRecording : recordingFooter) : endedFooter)\n"
+    if let coverage = o.coverage {
+      out += "\nCoverage\n  \(CoverageWording.headline(coverage, open: s.isOpen))\n"
+      for line in CoverageWording.gapLines(
+        coverage, instant: { AuditPresentation.dateTime($0, in: zone) })
+      {
+        out += "  \(line)\n"
+      }
+    }
     if !s.isOpen {
       out += "\nEvidence bundle\n  \(evidenceRow(s))\n"
       let others = o.comparable
@@ -159,6 +171,9 @@ public enum SessionPresentation {
       "caTrusted": .bool(s.inspection.caTrusted),
     ])
     object["notes"] = .string(s.notes)
+    if let coverage = o.coverage {
+      object["recording"] = SessionJSON.recordingJSON(coverage, session: s)
+    }
     return .object(object)
   }
 
@@ -176,10 +191,20 @@ public enum SessionPresentation {
   /// Said of an open session while no recorder runs: it holds what is written into the history
   /// while it is open, and nothing writes there now.
   public static let nothingRecording =
-    "Nothing is recording: no recorder runs on this store, so this session holds no traffic yet. Start one in another terminal ('tunnelvision record --interface IF', as root), or end this session and import a capture made elsewhere ('tunnelvision import FILE --project PROJECT …'), which makes a session of its own."
+    "Nothing is recording: no recorder runs on this store, so nothing is added to this session now. Start one in another terminal ('tunnelvision record --interface IF', as root), or end this session and import a capture made elsewhere ('tunnelvision import FILE --project PROJECT …'), which makes a session of its own."
 
   public static func ended(_ o: SessionOverview, zone: TimeZone) -> String {
-    "Ended session \(o.session.id) (\(AuditPresentation.sessionName(o.session.kind))) of \(o.projectName) at \(AuditPresentation.clock(o.session.endedAt ?? o.session.startedAt, in: zone)), with \(Quantity.count(o.connectionCount, "connection")). \(endedConsequence)"
+    var out =
+      "Ended session \(o.session.id) (\(AuditPresentation.sessionName(o.session.kind))) of \(o.projectName) at \(AuditPresentation.clock(o.session.endedAt ?? o.session.startedAt, in: zone)), with \(Quantity.count(o.connectionCount, "connection")). \(endedConsequence)"
+    if let coverage = o.coverage, coverage.basis == .runs {
+      out += "\n" + CoverageWording.headline(coverage, open: false)
+      for line in CoverageWording.gapLines(
+        coverage, instant: { AuditPresentation.dateTime($0, in: zone) })
+      {
+        out += "\n  " + line
+      }
+    }
+    return out
   }
 
   public static let noneToEnd = "No session is open, so none was ended."

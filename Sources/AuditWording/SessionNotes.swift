@@ -12,14 +12,20 @@ public enum SessionNotes {
 
   /// The line the recorder adds to a session's notes when it first sees it open: what recorded
   /// it, and which clocks stamped its packets and markers.
-  public static func sessionNote(_ claim: RecorderClaim, inspectionLog: String? = nil) -> String {
+  /// `logState`: what the inspection log gave when the note was made.
+  public static func sessionNote(
+    _ claim: RecorderClaim, inspectionLog: String? = nil, logState: InspectionLogState? = nil
+  ) -> String {
     var out =
       claim.isLive
       ? "Recorded live on interface \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets and markers are stamped by the same clock, this machine's."
       : "Recorded from \(TerminalText.inline(claim.sourceName)) by 'tunnelvision record' (pid \(claim.processID)); packets are stamped by the clock of the machine that captured them, markers by this machine's: they agree only as far as those clocks do."
     if let inspectionLog {
       out +=
-        " Inspection outcomes from \(TerminalText.inline(inspectionLog)) (mitmproxy, the tunnelvision addon's log), joined as its lines were written."
+        " Inspection outcomes are read from \(TerminalText.inline(inspectionLog)) (mitmproxy, the tunnelvision addon's log) as its lines are written."
+      if let logState, let sentence = atNote(logState, file: inspectionLog) {
+        out += " " + sentence
+      }
     }
     return out
   }
@@ -50,4 +56,16 @@ public enum SessionNotes {
     return out
   }
 
+  /// What the note says of a log that gave nothing when the recorder first saw the session.
+  static func atNote(_ state: InspectionLogState, file: String) -> String? {
+    switch state {
+    case .missing:
+      return "When the session was first seen, \(TerminalText.inline(file)) did not exist."
+    case .unreadable:
+      return "When the session was first seen, \(TerminalText.inline(file)) could not be read."
+    case .empty:
+      return "When the session was first seen, \(TerminalText.inline(file)) held no line."
+    case .read: return nil
+    }
+  }
 }

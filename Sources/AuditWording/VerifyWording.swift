@@ -240,6 +240,10 @@ public enum VerifyWording {
     "The findings, verdicts and report were not re-derived: the bundle was exported with “\(TerminalText.inline(exportedWith))”, this is \(ToolVersion.exportedWith), whose documents could be worded or laid out otherwise; they are taken as the bundle states them."
   }
 
+  public static func notRederived(formatVersion: Int, current: Int) -> String {
+    "The findings, verdicts and report were not re-derived: the bundle is of format version \(formatVersion), this tool writes version \(current), whose documents carry more (the session's recorder runs and coverage); they are taken as the bundle states them."
+  }
+
   public static func verdictDiffers(_ requirement: String, stated: String?, rederived: String?)
     -> String
   {

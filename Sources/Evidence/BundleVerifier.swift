@@ -336,6 +336,12 @@ public enum BundleVerifier {
         statement: VerifyWording.notRederived(catalogue: record.catalogueIdentifier),
         problems: [], made: false)
     }
+    guard record.formatVersion == EvidenceBundle.formatVersion else {
+      return Check(
+        statement: VerifyWording.notRederived(
+          formatVersion: record.formatVersion, current: EvidenceBundle.formatVersion),
+        problems: [], made: false)
+    }
     guard record.exportedWith == ToolVersion.exportedWith else {
       return Check(
         statement: VerifyWording.notRederived(exportedWith: record.exportedWith),

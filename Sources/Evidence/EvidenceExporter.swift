@@ -119,12 +119,16 @@ public final class EvidenceExporter {
     let flows = try history { try store.flows(inAuditSession: sessionID) }
     let markers = try history { try store.markers(forSession: sessionID) }
     let baseline = try history { try Self.baseline(for: session, in: store) }
+    let runs = try history {
+      try store.recorderRuns(from: session.startedAt, to: session.endedAt)
+    }
+    let runsNotKept = try history { try store.hasFlowsOfUnknownRuns(inAuditSession: sessionID) }
     do {
       return (
         try EvidenceBundle(
           project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-          exportedWith: exportedWith, exportedAt: now, baseline: baseline,
-          holdingFlows: holdingFlows), check
+          exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
+          runsNotKept: runsNotKept, holdingFlows: holdingFlows), check
       )
     } catch {
       switch error {

@@ -16,6 +16,7 @@ enum FlowColumn: Int, TableColumns {
   case auditSessionId
   case tlsStatusBasis
   case connectHost
+  case continuedFrom, dnsQuestions
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

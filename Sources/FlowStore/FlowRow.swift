@@ -64,6 +64,8 @@ enum FlowRow {
     row[.auditSessionId] = .int(flow.auditSessionID)
     row[.tlsStatusBasis] = .int(flow.tlsStatusBasis?.rawValue)
     row[.connectHost] = .string(flow.connectHost)
+    row[.continuedFrom] = .int(flow.continuedFrom)
+    row[.dnsQuestions] = .text(flow.dnsQuestions.joined(separator: nameSeparator))
     return row
   }
 
@@ -138,7 +140,8 @@ enum FlowRow {
       auditSessionID: row.optionalInt64(.auditSessionId),
       tlsStatusBasis: row.optionalInt64(.tlsStatusBasis).flatMap {
         TLSStatusBasis(rawValue: Int($0))
-      }, connectHost: optionalString(.connectHost))
+      }, connectHost: optionalString(.connectHost),
+      continuedFrom: row.optionalInt64(.continuedFrom), dnsQuestions: names(.dnsQuestions))
   }
 }
 

@@ -142,6 +142,9 @@ extension FlowStore {
           fileName: row.string(column: SessionColumn.captureFileName), sha256: $0,
           application: row.optionalString(column: SessionColumn.captureApplication),
           host: row.optionalString(column: SessionColumn.captureHost))
+      }, recorderAtEnd: row.optionalInt64(column: SessionColumn.recorderAtEnd),
+      inspectionLogAtEnd: row.optionalInt64(column: SessionColumn.inspectionLogAtEnd).flatMap {
+        InspectionLogState(rawValue: Int($0))
       })
   }
 
@@ -193,12 +196,22 @@ extension FlowStore {
     return session
   }
 
-  public func endAuditSession(id: Int64, at date: Date) throws -> AuditSession {
+  /// Ends the session; `recorderAtEnd`: the run recording now, which covers it to its end (and
+  /// what had become of its inspection log, as its last sign of life said).
+  public func endAuditSession(id: Int64, at date: Date, recorderAtEnd: RecorderRun? = nil) throws
+    -> AuditSession
+  {
     try transaction {
       try requireOpenSession(id, acceptingChangeAt: date)
       try db.run(
-        "UPDATE audit_sessions SET ended_at = ? WHERE id = ?",
-        [.integer(Instant.nanoseconds(date)), .integer(id)])
+        """
+        UPDATE audit_sessions SET ended_at = ?, recorder_at_end = ?, inspection_log_at_end = ?
+        WHERE id = ?
+        """,
+        [
+          .integer(Instant.nanoseconds(date)), .int(recorderAtEnd?.id),
+          .int(recorderAtEnd?.inspectionLogState?.rawValue), .integer(id),
+        ])
     }
     guard let session = try auditSession(id: id) else { throw AuditStoreError.sessionNotFound(id) }
     return session

@@ -81,24 +81,20 @@ extension FlowStore {
 
   // MARK: Flows
 
-  /// Writes a flow. A new flow (id 0) is inserted and tagged, in the same statement, with the
-  /// audit session open at that moment; an existing one is updated and, if untagged, tagged
-  /// with the session open now (it was active while that session recorded). A flow whose latest
-  /// packet came before the open session started is not tagged: the recorder writes what it read
-  /// a moment ago, and that moment may precede the session. Returns the id.
+  /// Writes a flow: a new one (id 0) is inserted and tagged with `session` (nil: history
+  /// alone); an existing one is updated, its session as it was. A row's session is decided once
+  /// (`SessionTagging`): the recorder continues a connection in a new row at a session's edge.
+  /// Returns the id.
   @discardableResult
-  /// `taggable` false leaves the flow out of any session (a recorder's scope decides it).
-  public func upsertFlow(_ flow: StoredFlow, taggable: Bool = true) throws -> Int64 {
+  public func upsertFlow(_ flow: StoredFlow, session: Int64?) throws -> Int64 {
     let values = FlowRow.values(of: flow).values(of: FlowColumn.written)
-    // No instant, no open session that started before it: the flow stays untagged.
-    let latest = taggable ? SQLiteValue.integer(Instant.nanoseconds(flow.lastSeen)) : .null
     return try wrap {
       let id: Int64
       if flow.id == 0 {
-        try db.run(Self.insertFlow, values + [latest])
+        try db.run(Self.insertFlow, values + [.int(session)])
         id = db.lastInsertRowID
       } else {
-        try db.run(Self.updateFlow, values + [latest, .integer(flow.id)])
+        try db.run(Self.updateFlow, values + [.integer(flow.id)])
         id = flow.id
         try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
       }
@@ -113,20 +109,35 @@ extension FlowStore {
     }
   }
 
-  /// The session open now, if it started before the flow's latest packet (bound to the `?`).
-  private static let openAuditSession =
-    "(SELECT id FROM audit_sessions WHERE ended_at IS NULL AND started_at <= ?)"
+  /// Writes a flow, a new one tagged by the rule (`SessionTagging`) with the session open now,
+  /// by its latest packet; `taggable` false leaves it out of any session.
+  @discardableResult
+  public func upsertFlow(_ flow: StoredFlow, taggable: Bool = true) throws -> Int64 {
+    let session =
+      flow.id == 0
+      ? SessionTagging.session(
+        forPacketAt: flow.lastSeen, open: try openSessionStart(), inScope: taggable) : nil
+    return try upsertFlow(flow, session: session)
+  }
+
+  /// The session open now, as the tagging rule reads it.
+  public func openSessionStart() throws -> OpenSessionStart? {
+    try wrap {
+      try db.firstRow(
+        "SELECT id, started_at FROM audit_sessions WHERE ended_at IS NULL", [],
+        { OpenSessionStart(id: $0.int64(0), startedAt: $0.date(1)) })
+    }
+  }
 
   private static let insertFlow = """
     INSERT INTO flows (\(FlowColumn.written.map(\.name).joined(separator: ", ")), \
     \(FlowColumn.auditSessionId.name)) \
-    VALUES (\(FlowColumn.written.map { _ in "?" }.joined(separator: ", ")), \(openAuditSession))
+    VALUES (\(FlowColumn.written.map { _ in "?" }.joined(separator: ", ")), ?)
     """
 
   private static let updateFlow = """
-    UPDATE flows SET \(FlowColumn.written.map { "\($0.name) = ?" }.joined(separator: ", ")), \
-    \(FlowColumn.auditSessionId.name) = \
-    COALESCE(\(FlowColumn.auditSessionId.name), \(openAuditSession)) WHERE id = ?
+    UPDATE flows SET \(FlowColumn.written.map { "\($0.name) = ?" }.joined(separator: ", ")) \
+    WHERE id = ?
     """
 
   public func flow(id: Int64) throws -> StoredFlow? {
@@ -244,5 +255,29 @@ extension FlowStore {
         [.integer(Instant.nanoseconds(date))])
       return db.changes
     }
+  }
+}
+
+extension FlowStore {
+  /// The TCP flows with one of these pairs of ends that were open at some time between `start`
+  /// and `end` (µs), with their certificates: the rows an inspection log's line may be about.
+  public func flows(withEnds ends: [FlowPeers], from start: Int64, to end: Int64) throws
+    -> [StoredFlow]
+  {
+    var flows: [StoredFlow] = []
+    for peers in Set(ends) {
+      flows += try readFlows(
+        """
+        SELECT \(FlowColumn.selectList) FROM flows
+        WHERE protocol = 6 AND addr_a = ? AND port_a = ? AND addr_b = ? AND port_b = ?
+          AND first_seen <= ? AND last_seen >= ? ORDER BY id
+        """,
+        [
+          .text(peers.a.address), .int(peers.a.port), .text(peers.b.address), .int(peers.b.port),
+          .integer(end.multipliedReportingOverflow(by: 1000).overflow ? .max : end * 1000),
+          .integer(start.multipliedReportingOverflow(by: 1000).overflow ? .min : start * 1000),
+        ])
+    }
+    return flows
   }
 }

@@ -7,6 +7,7 @@ enum SessionColumn: Int, TableColumns {
   case id, projectId, kind, appVersion, buildNumber, deviceModel, osVersion, toolVersion
   case inspectionEnabled, caTrusted, startedAt, endedAt, notes
   case captureSha256, captureFileName, captureApplication, captureHost
+  case recorderAtEnd, inspectionLogAtEnd
 
   var name: String { Self.names[rawValue] }
 

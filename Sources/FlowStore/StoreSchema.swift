@@ -136,6 +136,23 @@ enum StoreSchema {
       ALTER TABLE flows ADD COLUMN connect_host TEXT;
       """
     ),
+    (
+      5, "recorder runs; a connection continued across a session's edge; the names DNS asked",
+      """
+      ALTER TABLE capture_sessions ADD COLUMN source TEXT;
+      ALTER TABLE capture_sessions ADD COLUMN live INTEGER;
+      ALTER TABLE capture_sessions ADD COLUMN process_id INTEGER;
+      ALTER TABLE capture_sessions ADD COLUMN alive_at INTEGER;
+      ALTER TABLE capture_sessions ADD COLUMN ended_at INTEGER;
+      ALTER TABLE capture_sessions ADD COLUMN end_kind INTEGER;
+      ALTER TABLE capture_sessions ADD COLUMN inspection_log TEXT;
+      ALTER TABLE capture_sessions ADD COLUMN inspection_log_state INTEGER;
+      ALTER TABLE flows ADD COLUMN continued_from INTEGER REFERENCES flows(id) ON DELETE SET NULL;
+      ALTER TABLE flows ADD COLUMN dns_questions TEXT NOT NULL DEFAULT '';
+      ALTER TABLE audit_sessions ADD COLUMN recorder_at_end INTEGER;
+      ALTER TABLE audit_sessions ADD COLUMN inspection_log_at_end INTEGER;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

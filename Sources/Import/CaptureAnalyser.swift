@@ -235,6 +235,11 @@ struct CaptureAnalyser {
     let ports = (packet.source.port, packet.destination.port)
     if DatagramPorts.isDNS(ports.0) || DatagramPorts.isDNS(ports.1) {
       if flow.opening == nil, DNSReader.isMessage(packet.payload) { flow.opening = .dnsMessage }
+      if flow.questions.count < TrackedFlow.questionLimit,
+        let question = DNSReader.question(packet.payload), !flow.questions.contains(question)
+      {
+        flow.questions.append(question)
+      }
       if DatagramPorts.isDNS(ports.0), let answer = DNSReader.response(packet.payload) {
         for address in answer.addresses { names.add(answer.name, for: address) }
       }
@@ -352,6 +357,7 @@ struct CaptureAnalyser {
       packetCount: seen.packets, tlsStatus: .plaintext)
     stored.streamOpening = flow.opening
     stored.connectHost = flow.connectHost
+    stored.dnsQuestions = flow.questions
     if let hello = flow.clientHello {
       stored.sni = hello.serverName
       stored.clientTLS = hello.offer

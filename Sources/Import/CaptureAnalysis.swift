@@ -35,6 +35,10 @@ final class TrackedFlow {
   var tunnelNotTLS = false
   /// The device's end, settled when the flow opened; nil for a flow to a group.
   var device: FlowEndpoint?
+  /// The names a DNS exchange asked for, in the order first asked (bounded by `questionLimit`).
+  var questions: [String] = []
+  static let questionLimit = 64
+
   /// The names DNS had given each end's address when the flow began, the latest first.
   var namesOfA: [String] = [], namesOfB: [String] = []
 }

@@ -183,7 +183,7 @@ public enum CaptureImporter {
             stored = InspectionJoin.applying(entry, to: stored)
           }
           stored.captureSessionID = capture
-          ids.append(try store.upsertFlow(stored))
+          ids.append(try store.upsertFlow(stored, session: session.id))
         }
         var clock = start
         let writer = PcapWriter(directory: store.capturesDirectory, rotationBytes: rotationBytes) {

@@ -17,6 +17,15 @@ enum DNSReader {
     return end + 4 <= message.count
   }
 
+  /// The name a message asks about (its first question), lowercased as a host; nil when it does
+  /// not read as a DNS message.
+  static func question(_ payload: ArraySlice<UInt8>) -> String? {
+    guard isMessage(payload), let (name, _) = name(Array(payload), 12), !name.isEmpty else {
+      return nil
+    }
+    return DomainPattern.normalised(host: name)
+  }
+
   struct Answer {
     let name: String
     let addresses: [String]

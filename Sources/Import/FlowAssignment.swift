@@ -10,8 +10,7 @@ import Crypto
 /// packet can join any more (`isOver`) may be let go: its slot is given to the next flow opened,
 /// so that the recorder holds only the flows open at once.
 struct FlowAssignment {
-  /// A flow ends when it has been idle this long (µs): a packet after the gap opens another.
-  static let idleGap: Int64 = 120 * 1_000_000
+  static let idleGap = ReadingLimits.connectionIdleMicroseconds
   /// A TCP flow that saw a FIN or RST ends after this much quiet (Linux's TIME_WAIT): what comes
   /// later on the same ends is another connection.
   static let finishedGap: Int64 = 60 * 1_000_000

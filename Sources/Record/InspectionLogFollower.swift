@@ -26,6 +26,20 @@ final class InspectionLogFollower {
   /// Parts of a line left unended when the log turned: lost.
   private(set) var linesCut = 0
 
+  /// Bytes read from the log, over every file at its path.
+  private var bytesRead: UInt64 = 0
+
+  /// What became of the log so far: not there, not readable, nothing in it, or read.
+  var state: InspectionLogState {
+    if bytesRead > 0 { return .read }
+    var status = stat()
+    guard stat(url.path, &status) == 0 else {
+      return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable
+    }
+    if (status.st_mode & S_IFMT) == S_IFDIR || access(url.path, R_OK) != 0 { return .unreadable }
+    return handle == nil && status.st_size > 0 ? .unreadable : .empty
+  }
+
   /// How many of a file's first bytes tell it from a rewrite of it.
   static let headLength = 256
 
@@ -80,6 +94,7 @@ final class InspectionLogFollower {
       head += data.prefix(Self.headLength - head.count)
     }
     offset += UInt64(data.count)
+    bytesRead += UInt64(data.count)
     pending += data
     var entries: [InspectionLogEntry] = []
     // Lines are read where they lie; what follows the last whole line is kept once, after, so

@@ -49,8 +49,11 @@ public final class Recorder: @unchecked Sendable {
   let request: RecordingRequest
   private let queue = FrameQueue()
   private var tracker: FlowTracker
-  /// By slot: the store's id of the flow in it.
-  private var ids: [Int64] = []
+  /// By slot: the store row the connection held in it is written to now.
+  private var rows: [ConnectionRow] = []
+  /// The audit session open now, read again at each write (inside its transaction, so that no
+  /// other process ends or starts one while it decides).
+  private var openSession: OpenSessionStart?
   private var dirty: Set<Int> = []
   private var pending: [StoredPacket] = []
   private var writer: PcapWriter?
@@ -81,6 +84,9 @@ public final class Recorder: @unchecked Sendable {
     if follower != nil { status.inspection = InspectionLogSummary() }
   }
 
+  /// What the inspection log gives now (nil: none is followed).
+  public var inspectionLogState: InspectionLogState? { follower?.state }
+
   /// Asks the recording to stop, from any thread (a signal's handler): what was read is written.
   public func stop() {
     queue.finish(.stopped)
@@ -95,7 +101,20 @@ public final class Recorder: @unchecked Sendable {
   {
     self.now = now
     let start = now()
-    captureSession = try store.beginCaptureSession(at: start)
+    captureSession = try store.beginRecorderRun(
+      status.claim, at: start, inspectionLog: request.inspectionLog?.lastPathComponent)
+    do {
+      let end = try record(from: start, report: report)
+      try store.endRecorderRun(captureSession, at: now(), end.runEnd)
+      return end
+    } catch {
+      // Said when it can be: a store that refuses writes leaves the run to be found vanished.
+      try? store.endRecorderRun(captureSession, at: now(), .failed)
+      throw error
+    }
+  }
+
+  private func record(from start: Date, report: (RecorderStatus) -> Void) throws -> RecordingEnd {
     writer = PcapWriter(
       directory: store.capturesDirectory, rotationBytes: request.rotationBytes
     ) { [unowned self] in
@@ -179,6 +198,7 @@ public final class Recorder: @unchecked Sendable {
     guard let writer else { return }
     var outOfOrder: CaptureFileError?
     try store.transaction {
+      openSession = try store.openSessionStart()
       do {
         for frame in frames { try ordered.add(frame) { try keep($0, writer) } }
         switch held {
@@ -214,22 +234,77 @@ public final class Recorder: @unchecked Sendable {
       status.unreadFrames += 1
       return
     }
-    if packet.opened {
-      var flow = tracker.flow(packet.slot)
-      flow.captureSessionID = captureSession
-      let id = try store.upsertFlow(flow, taggable: scope.tags(flow))
-      if packet.slot == ids.count { ids.append(id) } else { ids[packet.slot] = id }
-      status.connections += 1
-    }
     let date = Instant.date(microseconds: frame.microseconds)
+    let slot = packet.slot
+    if packet.opened {
+      let flow = tracker.flow(slot)
+      let row = ConnectionRow(opening: flow, inScope: scope.tags(flow))
+      if slot == rows.count { rows.append(row) } else { rows[slot] = row }
+      try insert(
+        slot,
+        tagged: SessionTagging.session(
+          forPacketAt: date, open: openSession, inScope: row.inScope))
+      status.connections += 1
+    } else {
+      let session = SessionTagging.session(
+        forPacketAt: date, open: openSession, inScope: rows[slot].inScope)
+      if session != rows[slot].session {
+        try continueInNewRow(slot, at: date, tagged: session, packet: packet)
+      }
+    }
+    rows[slot].last = date
     let location = try writer.write(Data(packet.datagram), at: date)
     pending.append(
       StoredPacket(
-        flowID: ids[packet.slot], date: date, direction: packet.outbound ? .outbound : .inbound,
+        flowID: rows[slot].id, date: date, direction: packet.outbound ? .outbound : .inbound,
         length: packet.datagram.count, tcpFlags: packet.tcpFlags, location: location))
     dirty.insert(packet.slot)
     status.packets += 1
     status.bytes += UInt64(packet.datagram.count)
+  }
+
+  /// Writes the slot's row for the first time, tagged.
+  private func insert(_ slot: Int, tagged session: Int64?) throws {
+    rows[slot].session = session
+    rows[slot].id = try store.upsertFlow(flow(slot), session: session)
+  }
+
+  /// The connection's next packet falls to another session than its row's (one started or
+  /// ended): the row as it stood before the packet is written (unless its session has ended,
+  /// which sealed it), and the connection goes on in a new row that says which it continues.
+  private func continueInNewRow(
+    _ slot: Int, at date: Date, tagged session: Int64?, packet: FlowTracker.Packet
+  ) throws {
+    let length = UInt64(packet.datagram.count)
+    var before = tracker.flow(slot)
+    before.packetCount -= 1
+    if packet.outbound {
+      before.bytesOut -= min(before.bytesOut, length)
+    } else {
+      before.bytesIn -= min(before.bytesIn, length)
+    }
+    before.captureSessionID = captureSession
+    if isWritable(rows[slot]) {
+      try store.upsertFlow(
+        rows[slot].applied(to: before, lastSeen: rows[slot].last ?? rows[slot].first),
+        session: nil)
+    }
+    rows[slot] = rows[slot].continued(at: date, after: before)
+    try insert(slot, tagged: session)
+  }
+
+  /// Whether a row may still be written: its session (if any) is the one open now.
+  private func isWritable(_ row: ConnectionRow) -> Bool {
+    row.session == nil || row.session == openSession?.id
+  }
+
+  /// The slot's connection as its current row holds it.
+  private func flow(_ slot: Int) -> StoredFlow {
+    var flow = tracker.flow(slot)
+    if let entry = outcomes[slot] { flow = InspectionJoin.applying(entry, to: flow) }
+    flow = rows[slot].applied(to: flow, lastSeen: rows[slot].last ?? flow.lastSeen)
+    flow.captureSessionID = captureSession
+    return flow
   }
 
   private func release(_ slot: Int) {
@@ -268,18 +343,32 @@ public final class Recorder: @unchecked Sendable {
       } else if !final, clock < (entry.end ?? entry.start) + Self.lineWait {
         waitingLines.append(entry)
       } else {
-        status.inspection?.count(entry, joined: false)
+        status.inspection?.count(entry, joined: (try? joinStored(entry)) ?? false)
       }
     }
   }
 
+  /// Writes the slots' rows again, but not one whose session has ended: it is sealed.
+  /// A line about no connection held: one an earlier run recorded (the log holds lines from
+  /// before this run), joined to its row when that row may still be written. A row that already
+  /// has an outcome from the log was joined by the run that recorded it.
+  private func joinStored(_ entry: InspectionLogEntry) throws -> Bool {
+    let slack = InspectionJoin.slack
+    let rows = try store.flows(
+      withEnds: InspectionJoin.ends(of: entry), from: entry.start - slack,
+      to: (entry.end ?? entry.start) + slack)
+    guard let index = InspectionJoin.match(entry, in: rows.map(InspectionJoin.Candidate.init))
+    else { return false }
+    let row = rows[index]
+    if row.tlsStatusBasis == .inspection { return true }
+    guard row.auditSessionID == nil || row.auditSessionID == openSession?.id else { return false }
+    try store.upsertFlow(InspectionJoin.applying(entry, to: row), session: nil)
+    return true
+  }
+
   private func update(_ slots: Set<Int>) throws {
-    for slot in slots.sorted() {
-      var flow = tracker.flow(slot)
-      if let entry = outcomes[slot] { flow = InspectionJoin.applying(entry, to: flow) }
-      flow.id = ids[slot]
-      flow.captureSessionID = captureSession
-      try store.upsertFlow(flow, taggable: scope.tags(flow))
+    for slot in slots.sorted() where isWritable(rows[slot]) {
+      try store.upsertFlow(flow(slot), session: nil)
     }
     dirty.removeAll(keepingCapacity: true)
   }
@@ -288,6 +377,7 @@ public final class Recorder: @unchecked Sendable {
   private func finish() throws {
     guard let writer else { return }
     try store.transaction {
+      openSession = try store.openSessionStart()
       try writer.close()
       joinInspectionLog(final: true)
       try update(dirty.union(tracker.held))
@@ -300,6 +390,8 @@ public final class Recorder: @unchecked Sendable {
   /// Once a second: the open session (read again when another process changed the store), and
   /// what the capture dropped.
   private func tick() throws {
+    status.inspectionLogState = follower?.state
+    try store.recorderRunAlive(captureSession, at: now(), inspectionLog: status.inspectionLogState)
     if let stats = capture.statistics() {
       status.droppedByKernel = stats.droppedByKernel
       status.droppedByInterface = stats.droppedByInterface
@@ -311,6 +403,9 @@ public final class Recorder: @unchecked Sendable {
         let note = SessionNotes.sessionNote(
           status.claim, inspectionLog: request.inspectionLog?.lastPathComponent)
         if notedSessions.insert(open.session.id).inserted, !open.session.notes.contains(note) {
+          let note = SessionNotes.sessionNote(
+            status.claim, inspectionLog: request.inspectionLog?.lastPathComponent,
+            logState: follower?.state)
           try store.appendNote(note, toOpenSession: open.session.id)
         }
         status.session = RecorderStatus.OpenSession(
@@ -338,4 +433,51 @@ public final class Recorder: @unchecked Sendable {
 public enum RecordingRefused: Error, Sendable, Hashable {
   /// A frame earlier than one already written by more than the reorder window: what it is.
   case outOfOrder(String)
+}
+
+/// The store row a held connection is written to: a connection open across a session's edge
+/// goes on in a new row, which counts from the packet it began with.
+private struct ConnectionRow {
+  var id: Int64 = 0
+  var session: Int64?
+  /// Whether the recording's scope takes the connection (its ends, fixed when it opened).
+  let inScope: Bool
+  var continuedFrom: Int64?
+  var first: Date
+  /// Its latest packet; nil before the first is written to it.
+  var last: Date?
+  /// What the connection had before this row began.
+  var packetsBefore = 0
+  var bytesOutBefore: UInt64 = 0, bytesInBefore: UInt64 = 0
+
+  init(opening flow: StoredFlow, inScope: Bool) {
+    self.inScope = inScope
+    first = flow.firstSeen
+  }
+
+  /// The row that continues this one from the packet at `date`, after what `before` had.
+  func continued(at date: Date, after before: StoredFlow) -> ConnectionRow {
+    var next = self
+    next.id = 0
+    next.continuedFrom = id
+    next.first = date
+    next.last = nil
+    next.packetsBefore = before.packetCount
+    next.bytesOutBefore = before.bytesOut
+    next.bytesInBefore = before.bytesIn
+    return next
+  }
+
+  /// The connection as this row holds it: its own packets and bytes, its own first and last.
+  func applied(to connection: StoredFlow, lastSeen: Date) -> StoredFlow {
+    var flow = connection
+    flow.id = id
+    flow.continuedFrom = continuedFrom
+    flow.firstSeen = first
+    flow.lastSeen = max(first, lastSeen)
+    flow.packetCount = max(0, flow.packetCount - packetsBefore)
+    flow.bytesOut -= min(flow.bytesOut, bytesOutBefore)
+    flow.bytesIn -= min(flow.bytesIn, bytesInBefore)
+    return flow
+  }
 }

@@ -207,6 +207,11 @@ struct EvidenceReportContent {
           "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s))",
           staysWithNext: true),
         EvidenceReportFact(
+          "Coverage",
+          ([CoverageWording.headline(bundle.coverage, open: s.isOpen)]
+            + CoverageWording.gapLines(bundle.coverage, instant: Self.time)).joined(separator: " "),
+          staysWithNext: true),
+        EvidenceReportFact(
           "Exported", "\(Self.time(bundle.exportedAt)), \(bundle.exportedWith)",
           staysWithNext: true),
         EvidenceReportFact(

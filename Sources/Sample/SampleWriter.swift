@@ -96,8 +96,11 @@ public final class SampleWriter {
   }
 
   private func run(_ plan: SamplePlan, progress: ((String) -> Void)?) throws -> SampleSummary {
-    captureSession = try store.beginCaptureSession(
-      at: plan.projects.first?.createdAt ?? SampleScenario.epoch)
+    let start = plan.projects.first?.createdAt ?? SampleScenario.epoch
+    // One recorder run through the whole plan: every session is recorded throughout.
+    captureSession = try store.beginRecorderRun(
+      RecorderClaim(processID: 0, sourceName: "the sample's plan", isLive: false, since: start),
+      at: start, inspectionLog: nil)
     var sessions: [SampleSummary.Session] = []
     for project in plan.projects {
       let created = try store.createAuditProject(project.draft, at: project.createdAt)
@@ -109,7 +112,7 @@ public final class SampleWriter {
           let before = flow.packets.filter {
             flow.start.addingTimeInterval($0.offset) < planned.start
           }.count
-          let id = try writeFlow(flow, packets: 0..<before, existing: nil)
+          let id = try writeFlow(flow, packets: 0..<before)
           early.append((flow, id, before))
         }
         try flushPackets()
@@ -117,14 +120,15 @@ public final class SampleWriter {
           AuditSessionDraft(
             projectID: created.id, kind: planned.kind, environment: planned.environment,
             inspection: planned.inspection, notes: planned.notes), at: planned.start)
+        // Continued in the session: a row of their own, from its start (the store seals it).
         for (flow, id, before) in early {
-          _ = try writeFlow(flow, packets: before..<flow.packets.count, existing: id)
+          _ = try writeFlow(flow, packets: before..<flow.packets.count, continuing: id)
         }
         var packets = 0
         try store.transaction {
           for flow in planned.flows where !flow.beginsBeforeSession {
             clock.now = flow.start
-            _ = try writeFlow(flow, packets: 0..<flow.packets.count, existing: nil)
+            _ = try writeFlow(flow, packets: 0..<flow.packets.count)
           }
           try flushPackets()
         }
@@ -138,7 +142,7 @@ public final class SampleWriter {
                   300 + span * Double(index) / Double(bulk.flows))
                 clock.now = start
                 let flow = SampleScenario.bulkFlow(index, of: bulk, start: start, maker: &maker)
-                _ = try writeFlow(flow, packets: 0..<flow.packets.count, existing: nil)
+                _ = try writeFlow(flow, packets: 0..<flow.packets.count)
                 index += 1
               }
               try flushPackets()
@@ -149,10 +153,12 @@ public final class SampleWriter {
         for (kind, date) in planned.markers {
           _ = try store.addMarker(kind, toSession: session.id, at: date)
         }
-        _ = try store.endAuditSession(id: session.id, at: planned.end)
+        try store.recorderRunAlive(captureSession, at: planned.end, inspectionLog: nil)
+        _ = try store.endAuditSession(
+          id: session.id, at: planned.end, recorderAtEnd: try store.unendedRun(ofProcess: 0))
         for flow in planned.afterwards {
           clock.now = flow.start
-          _ = try writeFlow(flow, packets: 0..<flow.packets.count, existing: nil)
+          _ = try writeFlow(flow, packets: 0..<flow.packets.count)
         }
         try flushPackets()
         packets = try store.packetCounts(inAuditSession: session.id).reduce(0) { $0 + $1.packets }
@@ -164,6 +170,7 @@ public final class SampleWriter {
       }
     }
     try writer.close()
+    try store.endRecorderRun(captureSession, at: clock.now, .sourceEnded)
     let library = CaptureLibrary(directory: store.capturesDirectory)
     for sequence in filesToCut {
       let url = library.url(sequence: sequence)
@@ -181,14 +188,14 @@ public final class SampleWriter {
 
   private var materialised: [Int64: [(Date, PacketDirection, UInt8, Data)]] = [:]
 
-  /// Writes (or updates) a flow and the given range of its packets. The flow's counters are those
-  /// of all its packets written so far.
-  private func writeFlow(_ planned: SampleFlow, packets range: Range<Int>, existing: Int64?) throws
-    -> Int64
-  {
+  /// Writes a flow's row with the given range of its packets, counting those; `continuing`: the
+  /// row of its packets before (a session's edge between them).
+  private func writeFlow(
+    _ planned: SampleFlow, packets range: Range<Int>, continuing existing: Int64? = nil
+  ) throws -> Int64 {
     var flow = planned.flow
     flow.captureSessionID = captureSession
-    flow.firstSeen = Instant.date(microseconds: Instant.microseconds(planned.start))
+    flow.continuedFrom = existing
     var all: [(Date, PacketDirection, UInt8, Data)]
     if let existing, let built = materialised.removeValue(forKey: existing) {
       all = built
@@ -203,7 +210,11 @@ public final class SampleWriter {
         )
       }
     }
-    for (date, direction, _, datagram) in all.prefix(range.upperBound) {
+    flow.firstSeen =
+      range.lowerBound == 0
+      ? Instant.date(microseconds: Instant.microseconds(planned.start))
+      : all[range.lowerBound].0
+    for (date, direction, _, datagram) in all[range] {
       if direction == .outbound {
         flow.bytesOut += UInt64(datagram.count)
       } else {
@@ -213,7 +224,6 @@ public final class SampleWriter {
       flow.lastSeen = date
     }
     let datagrams = Array(all[range])
-    flow.id = existing ?? 0
     flow.tlsStatusBasis = TLSStatusBasis.of(flow)
     let id = try store.upsertFlow(flow)
     if range.upperBound < all.count { materialised[id] = all }

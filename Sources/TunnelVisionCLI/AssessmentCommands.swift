@@ -42,13 +42,7 @@ enum AssessmentCommands {
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
-        guard let project = try store.auditProject(id: session.projectID) else {
-          throw AuditStoreError.projectNotFound(session.projectID)
-        }
-        let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)
-        let assessment = SessionAssessment(
-          catalogue: catalogue, flows: try store.flows(inAuditSession: session.id),
-          project: project, session: session, markers: try store.markers(forSession: session.id))
+        let assessment = try HistoryCommands.assessment(session, store: store, parsed)
         let overview = try support.overview(of: session, in: store)
         if parsed.json {
           return context.printJSON(FindingsPresentation.json(assessment, session: overview))

@@ -34,7 +34,25 @@ package struct CommandSupport {
       context.standardError(StorePresentation.created(at: storeURL.path) + "\n")
     }
     context.opened.store = store
+    if !store.isReadOnly, !store.wasCreated { try settleVanishedRuns(store) }
     return store
+  }
+
+  /// A recorder run that never said it ended, while no recorder holds the store (or another
+  /// does), vanished: that is written down the first time a writing command sees it. A lock
+  /// whose claim cannot be read leaves every run as it is.
+  func settleVanishedRuns(_ store: FlowStore) throws {
+    let running = RecorderLock.running(storeDirectory: store.directory)
+    if let running, running.processID == 0 { return }
+    try store.settleVanishedRuns(runningProcess: running?.processID)
+  }
+
+  /// The session's coverage, as of now.
+  func coverage(of session: AuditSession, in store: FlowStore) throws -> SessionCoverage {
+    try store.coverage(
+      of: session,
+      runningProcess: RecorderLock.running(storeDirectory: store.directory)?.processID,
+      now: context.now())
   }
 
   /// Evidence is deleted only when the person says so: --yes, or yes to the question on a
@@ -141,7 +159,8 @@ extension CommandSupport {
       markers: try store.markers(forSession: session.id),
       connectionCount: try store.flowCount(inAuditSession: session.id),
       otherSessions: try store.auditSessions(forProject: session.projectID),
-      recorder: RecorderLock.running(storeDirectory: store.directory))
+      recorder: RecorderLock.running(storeDirectory: store.directory),
+      coverage: try coverage(of: session, in: store))
   }
 }
 

@@ -152,9 +152,15 @@ enum HistoryCommands {
     }
     let catalogue = try AssessmentCommands.catalogue(
       for: project, parsed: parsed, storeURL: store.directory)
+    // The runs as coverage has them (an ended session's as they stood at its end).
+    let runs = try store.coverage(
+      of: session,
+      runningProcess: RecorderLock.running(storeDirectory: store.directory)?.processID,
+      now: session.endedAt ?? Date()
+    ).runs
     return SessionAssessment(
       catalogue: catalogue, flows: try store.flows(inAuditSession: session.id), project: project,
-      session: session, markers: try store.markers(forSession: session.id))
+      session: session, markers: try store.markers(forSession: session.id), runs: runs)
   }
 
   static func findingFlows(

@@ -120,11 +120,17 @@ enum RecordCommand {
       }
     }
     defer { lock.release() }
+    let logPath = try parsed.value(inspectionLog)?.text
     let recorder = Recorder(
       store: store, capture: capture, claim: claim,
       request: RecordingRequest(
         devices: devices, duration: seconds, retention: retention,
-        inspectionLog: try parsed.value(inspectionLog).map { URL(fileURLWithPath: $0.text) }))
+        inspectionLog: logPath.map { URL(fileURLWithPath: $0) }))
+    if let logPath, let state = recorder.inspectionLogState,
+      let warning = InspectionLogWording.atStart(state, file: logPath)
+    {
+      context.standardError(warning + "\n")
+    }
 
     stop.onStop { recorder.stop() }
     let showStatus = context.standardErrorIsTerminal && !parsed.flag(quiet)

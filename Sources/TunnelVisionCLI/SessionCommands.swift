@@ -117,7 +117,10 @@ enum SessionCommands {
           }
           id = open.id
         }
-        let session = try store.endAuditSession(id: id, at: context.now())
+        let running = RecorderLock.running(storeDirectory: store.directory)
+        let recording = try running.flatMap { try store.unendedRun(ofProcess: $0.processID) }
+        let session = try store.endAuditSession(
+          id: id, at: context.now(), recorderAtEnd: recording)
         let overview = try support.overview(of: session, in: store)
         if parsed.json { return context.printJSON(SessionPresentation.json(overview)) }
         context.print(SessionPresentation.ended(overview, zone: context.timeZone))

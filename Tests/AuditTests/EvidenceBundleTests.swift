@@ -201,7 +201,8 @@ final class EvidenceBundleTests: XCTestCase {
       "streamOpening",
       "clientTLS",
       "serverTLS", "quic",
-      "serverCertificate", "findingIDs", "alsoContactedInBaseline",
+      "serverCertificate", "findingIDs", "alsoContactedInBaseline", "captureRun", "continuedFrom",
+      "dnsQuestions",
     ]
     for flow in flows { XCTAssertEqual(Set(flow.keys), keys) }
     let a = flows[1]

@@ -24,8 +24,7 @@ final class EvidenceFlowRecordDecodingTests: XCTestCase {
       var expected = flow
       expected.id = Int64(n + 1)
       let record = try decoded(written(expected))
-      // The document carries neither the capture nor the audit session.
-      expected.captureSessionID = 0
+      // The document carries the recorder run (`captureRun`), not the audit session.
       expected.auditSessionID = nil
       XCTAssertEqual(record.flow, expected, "flow \(n + 1)")
       XCTAssertEqual(record.findingIDs, ["F1", "F3"])

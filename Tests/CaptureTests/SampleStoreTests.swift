@@ -280,10 +280,16 @@ final class SampleStoreTests: XCTestCase {
     }
     XCTAssertEqual(unreadable, 1)
     XCTAssertGreaterThan(readable, 200)
-    // A packet stamped before the session's start, of a flow active during it.
+    // A connection open before the session started: its packets then are in the row it
+    // continues (history), the session's row holds those from its start, and says so.
     let flows = try s.flows(inAuditSession: later.id)
-    XCTAssertTrue(
-      flows.contains { $0.firstSeen < later.startedAt && $0.lastSeen > later.startedAt })
+    let continued = try XCTUnwrap(flows.first { $0.continuedFrom != nil })
+    XCTAssertGreaterThanOrEqual(continued.firstSeen, later.startedAt)
+    let before = try XCTUnwrap(try s.flow(id: continued.continuedFrom!))
+    XCTAssertNil(before.auditSessionID)
+    XCTAssertLessThan(before.lastSeen, later.startedAt)
+    XCTAssertEqual(before.peers, continued.peers)
+    XCTAssertTrue(flows.allSatisfy { $0.firstSeen >= later.startedAt }, "sealed at its start")
   }
 
   func testTheCapturedBytesCarryTheFlowsNamesAndRequests() throws {

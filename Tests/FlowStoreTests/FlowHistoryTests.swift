@@ -36,14 +36,20 @@ final class FlowHistoryTests: StoreTestCase {
     XCTAssertEqual(try store.flowCount(inAuditSession: s.id), 1)
   }
 
-  func testAFlowUpdatedWhileASessionRecordsJoinsItAndKeepsItsTagAfterwards() throws {
+  func testARowsSessionIsDecidedWhenItIsMadeAndNeverMoved() throws {
     var flow = FlowFixture.tcp(at: 0)
     flow.id = try write(flow)
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(10))
     flow.lastSeen = FlowFixture.at(12)
     _ = try write(flow)
-    XCTAssertEqual(try store.flow(id: flow.id)?.auditSessionID, s.id, "active during the session")
+    XCTAssertNil(
+      try store.flow(id: flow.id)?.auditSessionID,
+      "a row made before the session stays history: the recorder continues it in a new row")
+    var inSession = FlowFixture.tcp(at: 11)
+    inSession.id = try write(inSession)
+    XCTAssertEqual(try store.flow(id: inSession.id)?.auditSessionID, s.id, "made while it is open")
+    flow = inSession
     _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(20))
     let other = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(30))

@@ -569,3 +569,76 @@ final class RecordCommandTests: XCTestCase {
     XCTAssertTrue(flows.allSatisfy { $0.ipProtocol == .udp }, "\(flows.map(\.ipProtocol))")
   }
 }
+
+extension RecordCommandTests {
+  func testAnInspectionLogThatIsNotThereIsSaidAtStartInTheNotesAndInThePinningReasons() throws {
+    let s = try setUp("record-no-log")
+    XCTAssertEqual(
+      try s.tv(
+        "session", "start", "P", "--version", "1", "--build", "1", "--inspection", "--ca-trusted"
+      ).status, 0)
+    let moved = try movedToNow(s)
+    let missing = s.dir.url.appendingPathComponent("run/inspecton.jsonl").path
+    let recorded = try s.tv("record", "--read", moved, "--inspection-log", missing, "--quiet")
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    XCTAssertTrue(recorded.error.contains("does not exist yet"), recorded.error)
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let shown = try s.tv("session", "show", "1").output
+    XCTAssertTrue(shown.contains("inspecton.jsonl did not exist"), shown)
+    XCTAssertFalse(shown.contains("joined as its lines"), shown)
+    let findings = try s.tv("findings", "1").output
+    XCTAssertTrue(
+      findings.contains("The inspection log was not there when the recorder last looked"), findings)
+  }
+
+  func testARecorderRestartedOnALogJoinsTheLinesAboutAnEarlierRunsConnections() throws {
+    let s = try setUp("record-restarted-log")
+    XCTAssertEqual(
+      try s.tv(
+        "session", "start", "P", "--version", "1", "--build", "1", "--inspection", "--ca-trusted"
+      ).status, 0)
+    let moved = try movedToNow(s)
+    let log = s.dir.url.appendingPathComponent("flows.jsonl")
+    XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: Data()))
+    XCTAssertEqual(
+      try s.tv("record", "--read", moved, "--inspection-log", log.path, "--quiet").status, 0)
+    // The lines come after the first run ended: about its TLS connections.
+    let rows = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          s.store + "/history.sqlite",
+          // The client's end first, the server's (443) second, whichever the row holds first.
+          "SELECT CASE WHEN port_b = 443 THEN addr_a ELSE addr_b END, CASE WHEN port_b = 443 THEN port_a ELSE port_b END, CASE WHEN port_b = 443 THEN addr_b ELSE addr_a END, 443, first_seen, last_seen FROM flows WHERE protocol = 6 AND 443 IN (port_a, port_b) AND audit_session_id = 1 ORDER BY id LIMIT 2",
+        ])
+    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    XCTAssertFalse(rows.isEmpty, "the capture has a TLS connection")
+    var lines = ""
+    for row in rows {
+      let start = Double(row[4])! / 1e9
+      let end = Double(row[5])! / 1e9
+      lines +=
+        "{\"format\": 1, \"start\": \(start), \"end\": \(end), \"client\": {\"address\": \"\(row[0])\", \"port\": \(row[1])}, \"proxy\": null, \"server\": {\"address\": \"\(row[2])\", \"port\": \(row[3]), \"peer\": {\"address\": \"\(row[2])\", \"port\": \(row[3])}, \"tlsVersion\": \"TLSv1.3\"}, \"sni\": null, \"clientHandshake\": \"established\", \"requests\": 1}\n"
+    }
+    try Data(lines.utf8).write(to: log)
+    // A second run, on a capture of nothing, follows the same log from its start.
+    let empty = s.dir.url.appendingPathComponent("empty.pcap")
+    var header = Data([0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0])
+    header += Data(count: 8) + Data([0xff, 0xff, 0, 0, 101, 0, 0, 0])
+    try header.write(to: empty)
+    let again = try s.tv(
+      "record", "--read", empty.path, "--inspection-log", log.path, "--quiet", "--json")
+    XCTAssertEqual(again.status, 0, again.error)
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any])
+    let inspection = try XCTUnwrap(summary["inspection"] as? [String: Any])
+    XCTAssertEqual(inspection["joined"] as? Int, rows.count, "\(inspection)")
+    XCTAssertEqual(inspection["unjoined"] as? Int, 0, "\(inspection)")
+    let joined = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [s.store + "/history.sqlite", "SELECT count(*) FROM flows WHERE tls_status_basis = 3"]))
+    XCTAssertEqual(
+      joined.output, "\(rows.count)\n", "the earlier run's connections took their outcomes")
+  }
+}

@@ -65,11 +65,11 @@ public struct SessionAssessment: Sendable, Hashable {
 
   public init(
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
-    session: AuditSession, markers: [SessionMarker]
+    session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = []
   ) {
     let findings = FindingsClassifier.classify(
       flows: flows, project: project, session: session,
-      markers: markers, policy: catalogue.policy)
+      markers: markers, policy: catalogue.policy, runs: runs)
     self.init(catalogue: catalogue, findings: findings)
   }
 

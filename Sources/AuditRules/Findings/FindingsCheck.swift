@@ -100,10 +100,14 @@ public struct CheckContext: Sendable {
   public let policy: FindingsPolicy
   /// From the session's Consent given markers; nil without one.
   public let consent: ConsentInterval?
+  /// The recorder runs that recorded the session, by id (as they stood at its end).
+  public let runs: [Int64: RecorderRun]
 
   public init(
-    project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy
+    project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
+    runs: [RecorderRun] = []
   ) {
+    self.runs = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     self.project = project
     self.session = session
     self.policy = policy

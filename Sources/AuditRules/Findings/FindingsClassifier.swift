@@ -35,11 +35,11 @@ public struct SessionFindings: Sendable, Hashable {
 public enum FindingsClassifier {
   public static func classify(
     flows: [StoredFlow], project: AuditProject, session: AuditSession,
-    markers: [SessionMarker], policy: FindingsPolicy
+    markers: [SessionMarker], policy: FindingsPolicy, runs: [RecorderRun] = []
   ) -> SessionFindings {
     let ordered = flows.inSessionOrder()
     let context = CheckContext(
-      project: project, session: session, markers: markers, policy: policy)
+      project: project, session: session, markers: markers, policy: policy, runs: runs)
     let checks = FindingsChecks.all
     var findings = FindingAccumulator()
     var coverage = Array(repeating: CoverageAccumulator(), count: checks.count)

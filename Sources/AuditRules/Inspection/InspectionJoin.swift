@@ -36,7 +36,7 @@ public struct InspectionJoin: Sendable, Hashable {
 
   /// The two ends a line's connection may have in a capture: client and proxy (explicit mode),
   /// client and server (transparent mode).
-  static func ends(of entry: InspectionLogEntry) -> [FlowPeers] {
+  public static func ends(of entry: InspectionLogEntry) -> [FlowPeers] {
     let client = FlowEndpoint(address: plain(entry.client.address), port: entry.client.port)
     return [entry.proxy, entry.serverPeer].compactMap { $0 }.map {
       FlowPeers(client, FlowEndpoint(address: plain($0.address), port: $0.port))

@@ -27,6 +27,8 @@ public struct RecorderStatus: Sendable, Hashable {
   /// What the inspecting proxy's log gave, when one is followed; its lines that were not log lines.
   public var inspection: InspectionLogSummary?
   public var inspectionUnreadableLines = 0
+  /// What the log gave at the last look.
+  public var inspectionLogState: InspectionLogState?
   /// Times the log was truncated or rewritten, or replaced by another file (each read again from
   /// its start), and the parts of lines those turns cut off.
   public var inspectionLogRestarts = 0, inspectionLogReplacements = 0, inspectionLinesCut = 0
@@ -50,4 +52,13 @@ public enum RecordingEnd: String, Sendable, Hashable {
   case interrupted
   case durationReached = "duration"
   case sourceEnded
+
+  /// As the store keeps it.
+  public var runEnd: RecorderRunEnd {
+    switch self {
+    case .interrupted: return .interrupted
+    case .durationReached: return .durationReached
+    case .sourceEnded: return .sourceEnded
+    }
+  }
 }

@@ -31,7 +31,10 @@ public enum PinningCheck: FindingsCheckRule {
   public static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<
     PinningGap
   > {
-    switch PinningAssessment(of: flow, conditions: context.session.inspection) {
+    switch PinningAssessment(
+      of: flow, conditions: context.session.inspection,
+      log: context.runs[flow.captureSessionID].map(InspectionLogReading.init))
+    {
     case .absent(let name): return .finding(.pinningAbsent(host: name))
     case .observed(let name): return .finding(.pinningObserved(host: name))
     case .notAssessed(let gap): return .notAssessed(gap)
@@ -48,6 +51,10 @@ extension SessionFindings {
 public enum PinningGap: Sendable, Hashable {
   case inspectionOff, caNotTrusted, outcomeWithoutAnnouncedName, quicNotInspected,
     noInspectionOutcome
+  /// The recorder that recorded it followed no inspection log (`--inspection-log`).
+  case inspectionLogNotFollowed
+  /// The log it followed did not exist, could not be read, or held no line.
+  case inspectionLog(InspectionLogState)
   /// The connection accepted the proxy's certificate in the handshake and closed without a
   /// request: pinning checked in the app's code after the handshake, or nothing to send.
   case closedAfterHandshake
@@ -61,7 +68,11 @@ public enum PinningAssessment: Sendable, Hashable {
   case notAssessed(PinningGap)
   case notApplicable
 
-  public init(of flow: StoredFlow, conditions: InspectionConditions) {
+  /// `log`: what the recorder that recorded the flow made of its inspection log (nil for an
+  /// imported session, whose log was read whole at the import).
+  public init(
+    of flow: StoredFlow, conditions: InspectionConditions, log: InspectionLogReading? = nil
+  ) {
     let outcome = flow.inspectionOutcome
     let signOfTLS =
       flow.streamOpening == .tlsHandshake || flow.clientTLS != nil || flow.serverTLS != nil
@@ -90,9 +101,15 @@ public enum PinningAssessment: Sendable, Hashable {
       self = outcome == .inspected ? .absent(host: host) : .observed(host: host)
       return
     }
-    self =
-      flow.quic != nil && !signOfTLS
-      ? .notAssessed(.quicNotInspected) : .notAssessed(.noInspectionOutcome)
+    if flow.quic != nil && !signOfTLS {
+      self = .notAssessed(.quicNotInspected)
+    } else if let log, !log.followed {
+      self = .notAssessed(.inspectionLogNotFollowed)
+    } else if let state = log?.state, state != .read {
+      self = .notAssessed(.inspectionLog(state))
+    } else {
+      self = .notAssessed(.noInspectionOutcome)
+    }
   }
 }
 
@@ -105,6 +122,23 @@ extension PinningGap: CheckGap {
     case .quicNotInspected: return "quicNotInspected"
     case .noInspectionOutcome: return "noInspectionOutcome"
     case .closedAfterHandshake: return "closedAfterHandshake"
+    case .inspectionLogNotFollowed: return "inspectionLogNotFollowed"
+    case .inspectionLog(.missing): return "inspectionLogMissing"
+    case .inspectionLog(.unreadable): return "inspectionLogUnreadable"
+    case .inspectionLog(.empty), .inspectionLog(.read): return "inspectionLogEmpty"
     }
+  }
+}
+
+/// What a recorder run made of the inspection log it was to follow.
+public struct InspectionLogReading: Sendable, Hashable {
+  public let followed: Bool
+  public let state: InspectionLogState?
+  public init(followed: Bool, state: InspectionLogState?) {
+    self.followed = followed
+    self.state = state
+  }
+  public init(_ run: RecorderRun) {
+    self.init(followed: run.inspectionLog != nil, state: run.inspectionLogState)
   }
 }

@@ -1,0 +1,79 @@
+import Audit
+import AuditRules
+import Foundation
+
+/// What is said of a session's coverage: recorded throughout, or each stretch without a recorder
+/// and why. `instant` writes a time: the terminal's zone on the screen, RFC 3339 in the bundle
+/// (verify derives the bundle's sentences again from session.json, so they are written here once).
+public enum CoverageWording {
+  /// The one sentence: throughout, or how many stretches were not recorded.
+  public static func headline(_ c: SessionCoverage, open: Bool) -> String {
+    switch c.basis {
+    case .imported:
+      return "Imported from a capture file: the session holds what the file holds."
+    case .runsNotKept:
+      return
+        "Whether a recorder ran throughout is not known: the session was recorded before this store kept its recorders' runs."
+    case .runs:
+      if c.gaps.isEmpty {
+        return open
+          ? "Recorded throughout so far: a recorder has run since the session started."
+          : "Recorded throughout: a recorder ran from the session's start to its end."
+      }
+      let cut = c.gaps.reduce(0) { $0 + $1.cutConnections }
+      var out =
+        "⚠ Not recorded throughout: \(Quantity.count(c.gaps.count, "stretch", "stretches")) of the session had no recorder, and what happened then is not in its evidence."
+      if cut > 0 {
+        out +=
+          " \(Quantity.count(cut, "connection")) open when a recorder vanished may be cut short."
+      }
+      return out
+    }
+  }
+
+  /// A line for each stretch not recorded.
+  public static func gapLines(_ c: SessionCoverage, instant: (Date) -> String) -> [String] {
+    c.gaps.map { gap in
+      let span =
+        gap.to.map {
+          "from \(instant(gap.from)) to \(instant($0)) (\(length($0.timeIntervalSince(gap.from))))"
+        }
+        ?? "since \(instant(gap.from))"
+      var out = "Not recorded \(span): \(reason(gap.after, instant: instant))"
+      if gap.cutConnections > 0 {
+        out +=
+          "; \(Quantity.count(gap.cutConnections, "connection")) it held then may be cut short"
+      }
+      return out + "."
+    }
+  }
+
+  /// Why a stretch has no recorder: how the run before it ended, or that none had run.
+  static func reason(_ run: RecorderRun?, instant: (Date) -> String) -> String {
+    guard let run else { return "no recorder had started" }
+    let who =
+      "the recorder on \(TerminalText.inline(run.source)) (pid \(run.processID))"
+    switch run.end {
+    case .sourceEnded?: return "\(who) came to the end of what it read"
+    case .interrupted?: return "\(who) was stopped (Ctrl-C or SIGTERM)"
+    case .durationReached?: return "\(who) stopped when its --duration passed"
+    case .failed?: return "\(who) stopped on an error"
+    case .vanished?, nil:
+      return
+        "\(who) ended without stopping (killed, crashed or the machine stopped); its last sign of life was at \(instant(run.aliveAt))"
+    }
+  }
+
+  /// "2 min 28 s", "40 s", "0.3 s".
+  static func length(_ seconds: TimeInterval) -> String {
+    if seconds < 10 { return String(format: "%.1f s", max(0, seconds)) }
+    let whole = Int(seconds.rounded())
+    if whole < 60 { return "\(whole) s" }
+    if whole < 3600 { return "\(whole / 60) min \(whole % 60) s" }
+    return "\(whole / 3600) h \(whole % 3600 / 60) min"
+  }
+
+  /// Said when `session end` ends a session with stretches not recorded.
+  public static let endWarning =
+    "⚠ This session was not recorded throughout; its evidence says so, stretch by stretch."
+}

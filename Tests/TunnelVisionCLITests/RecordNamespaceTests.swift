@@ -1,0 +1,261 @@
+import Audit
+import Foundation
+import Record
+import TestSupport
+import XCTest
+
+/// The recorder as an assessor runs it: a phone namespace behind a gateway namespace over a veth
+/// pair, `record --interface` on the gateway with `--device`. Root only; the namespaces are the
+/// test's own and are removed after it.
+final class RecordNamespaceTests: XCTestCase {
+  static let phoneScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Traffic/phone.py").path
+
+  /// Two namespaces joined by a veth pair: the phone 10.77.1.2 (and a stray host 10.77.1.3 on
+  /// the same link), the gateway 10.77.1.1.
+  struct Link {
+    let phone: String, gateway: String
+
+    init() throws {
+      let tag = String(getpid() % 100_000)
+      phone = "tvphone\(tag)"
+      gateway = "tvgw\(tag)"
+      for command in [
+        ["netns", "add", phone], ["netns", "add", gateway],
+        ["link", "add", "tvp\(tag)", "type", "veth", "peer", "name", "tvg\(tag)"],
+        ["link", "set", "tvp\(tag)", "netns", phone],
+        ["link", "set", "tvg\(tag)", "netns", gateway],
+        ["-n", phone, "addr", "add", "10.77.1.2/24", "dev", "tvp\(tag)"],
+        ["-n", phone, "addr", "add", "10.77.1.3/24", "dev", "tvp\(tag)"],
+        ["-n", gateway, "addr", "add", "10.77.1.1/24", "dev", "tvg\(tag)"],
+        ["-n", phone, "link", "set", "tvp\(tag)", "up"], ["-n", phone, "link", "set", "lo", "up"],
+        ["-n", gateway, "link", "set", "tvg\(tag)", "up"],
+        ["-n", gateway, "link", "set", "lo", "up"],
+      ] {
+        let run = try XCTUnwrap(ExternalTool.run("ip", command))
+        guard run.status == 0 else {
+          remove()
+          throw XCTSkip("ip \(command.joined(separator: " ")): \(run.error)")
+        }
+      }
+    }
+
+    var interface: String { "tvg\(String(getpid() % 100_000))" }
+
+    func remove() {
+      _ = try? ExternalTool.run("ip", ["netns", "del", phone])
+      _ = try? ExternalTool.run("ip", ["netns", "del", gateway])
+    }
+
+    func run(in namespace: String, _ arguments: [String]) throws -> (
+      status: Int32, output: String, error: String
+    ) {
+      try XCTUnwrap(ExternalTool.run("ip", ["netns", "exec", namespace] + arguments))
+    }
+
+    func start(in namespace: String, _ arguments: [String]) throws -> RecordCommandTests.Running {
+      try RecordCommandTests.Running(
+        try XCTUnwrap(ExternalTool.which("ip")), ["netns", "exec", namespace] + arguments)
+    }
+  }
+
+  struct World {
+    let link: Link
+    let binary: String
+    let store: String
+    let dir: TemporaryDirectory
+    let server: RecordCommandTests.Running
+
+    func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary, words + ["--store", store]))
+    }
+
+    func recorder() throws -> RecordCommandTests.Running {
+      let recorder = try link.start(
+        in: link.gateway,
+        [
+          binary, "record", "-i", link.interface, "--device", "10.77.1.2", "--quiet", "--store",
+          store,
+        ])
+      let until = Date().addingTimeInterval(10)
+      while Date() < until {
+        if RecorderLock.running(storeDirectory: URL(fileURLWithPath: store)) != nil {
+          usleep(300_000)  // the capture is opened before the lock is taken: let it settle
+          return recorder
+        }
+        usleep(50_000)
+      }
+      XCTFail("the recorder did not start: \(recorder.end().error)")
+      return recorder
+    }
+
+    func phone(_ seconds: Double) throws -> RecordCommandTests.Running {
+      try link.start(
+        in: link.phone,
+        ["python3", RecordNamespaceTests.phoneScript, "client", String(seconds), "tracker.example"])
+    }
+
+    func stray() throws {
+      XCTAssertEqual(
+        try link.run(in: link.phone, ["python3", RecordNamespaceTests.phoneScript, "stray"]).status,
+        0)
+    }
+
+    func json(_ words: String...) throws -> [String: Any] {
+      let run = try XCTUnwrap(ExternalTool.run(binary, words + ["--json", "--store", store]))
+      XCTAssertEqual(run.status, 0, run.error)
+      return try XCTUnwrap(
+        JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+    }
+
+    func member(_ bundle: String, _ name: String) throws -> [String: Any] {
+      let unzip = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, name]))
+      return try XCTUnwrap(
+        JSONSerialization.jsonObject(with: Data(unzip.output.utf8)) as? [String: Any])
+    }
+  }
+
+  func world(_ name: String) throws -> World {
+    try requireRoot("network namespaces")
+    guard ExternalTool.which("ip") != nil else { throw XCTSkip("no ip(8)") }
+    let link = try Link()
+    addTeardownBlock { link.remove() }
+    let dir = TemporaryDirectory(name)
+    let server = try link.start(
+      in: link.gateway, ["python3", Self.phoneScript, "serve"])
+    addTeardownBlock { server.end(SIGKILL) }
+    let world = World(
+      link: link, binary: try TunnelVisionExecutable.url().path,
+      store: dir.url.appendingPathComponent("store").path, dir: dir, server: server)
+    XCTAssertEqual(
+      try world.tv("project", "new", "P", "--allow", "api.example-health.de").status, 0)
+    usleep(500_000)
+    return world
+  }
+
+  func flows(_ bundle: String, _ w: World) throws -> [[String: Any]] {
+    try XCTUnwrap(try w.member(bundle, "flows.json")["flows"] as? [[String: Any]])
+  }
+
+  func testAConnectionAcrossASessionsEndIsSealedInEachAndOnlyTheDevicesTrafficIsTagged() throws {
+    let w = try world("netns-seal")
+    let recorder = try w.recorder()
+    defer { recorder.end() }
+    XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let phone = try w.phone(4)
+    try w.stray()
+    usleep(1_500_000)
+    XCTAssertEqual(try w.tv("session", "end").status, 0)
+    let at = "2030-01-01T00:00:00Z"
+    let first = w.dir.url.appendingPathComponent("first.zip").path
+    let again = w.dir.url.appendingPathComponent("again.zip").path
+    // Exported as soon as it ended, then again once the connection has gone on: the same bytes.
+    XCTAssertEqual(try w.tv("export", "1", "-o", first, "--no-report", "--at", at).status, 0)
+    usleep(300_000)
+    XCTAssertEqual(try w.tv("session", "start", "P", "--version", "2", "--build", "2").status, 0)
+    XCTAssertEqual(phone.end(0).status, 0, "the phone's client")
+    usleep(800_000)
+    XCTAssertEqual(try w.tv("session", "end").status, 0)
+    let exported = try w.tv("export", "1", "-o", again, "--no-report", "--at", at)
+    XCTAssertEqual(exported.status, 0, exported.error)
+    XCTAssertEqual(
+      try ExternalTool.run("cmp", [first, again])?.status, 0,
+      "an ended session's evidence does not change however much traffic follows")
+
+    let second = w.dir.url.appendingPathComponent("second.zip").path
+    XCTAssertEqual(try w.tv("export", "2", "-o", second, "--no-report").status, 0)
+    XCTAssertEqual(try w.tv("verify", first).status, 0)
+    XCTAssertEqual(try w.tv("verify", second).status, 0)
+
+    // The keep-alive connection: in session 1 up to its end, continued in session 2.
+    let keepAlive = { (flow: [String: Any]) -> Bool in
+      ((flow["peers"] as? [[String: Any]]) ?? []).contains { $0["port"] as? Int == 8080 }
+    }
+    let inFirst = try flows(first, w).filter(keepAlive)
+    let inSecond = try flows(second, w).filter(keepAlive)
+    XCTAssertEqual(inFirst.count, 1, "\(inFirst)")
+    XCTAssertEqual(inSecond.count, 1, "\(inSecond)")
+    XCTAssertNotNil(inSecond.first?["continuedFrom"] as? Int, "it says it continues a row")
+    XCTAssertNil(inFirst.first?["continuedFrom"] as? Int)
+    for bundle in [first, second] {
+      let capture = try w.member(bundle, "capture.json")
+      XCTAssertEqual(
+        capture["writtenOutsideSession"] as? [String: Int], ["beforeStart": 0, "afterEnd": 0],
+        "every packet of \(bundle) falls inside its session")
+    }
+    let compared = try w.tv("compare", "1", "2")
+    XCTAssertFalse(compared.output.contains("tracker.example"), compared.output)
+
+    // Only the device's connections are tagged; its lookups and the stray host are not hosts.
+    let rows = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          w.store + "/history.sqlite",
+          "SELECT addr_a, addr_b FROM flows WHERE audit_session_id = 1",
+        ]
+      )
+    ).output.split(separator: "\n")
+    XCTAssertFalse(rows.isEmpty)
+    XCTAssertTrue(rows.allSatisfy { $0.contains("10.77.1.2") }, "\(rows)")
+    let dns = try flows(first, w).filter {
+      ((($0["dnsQuestions"] as? [String]) ?? []).contains("tracker.example"))
+    }
+    XCTAssertEqual(dns.count, 1, "the lookup is stored with the name it asked for")
+    let findings = try XCTUnwrap(
+      try w.member(first, "findings.json")["findings"] as? [[String: Any]])
+    XCTAssertTrue(
+      findings.allSatisfy { ($0["kind"] as? String) != "unnamedFlow" },
+      "no lookup or neighbour message is an unnamed host: \(findings)")
+    XCTAssertEqual(
+      findings.filter { ($0["kind"] as? String) == "hostNotInAllowlist" }.compactMap {
+        $0["host"] as? String
+      }, ["tracker.example"], "the one host the phone contacted")
+    let session = try XCTUnwrap(try w.member(first, "session.json")["session"] as? [String: Any])
+    let recording = try XCTUnwrap(session["recording"] as? [String: Any])
+    XCTAssertEqual((recording["gaps"] as? [Any])?.count, 0, "\(recording)")
+    XCTAssertEqual(
+      recording["statement"] as? String,
+      "Recorded throughout: a recorder ran from the session's start to its end.")
+  }
+
+  func testARecorderKilledMidTrafficLeavesAGapThatEveryDocumentStates() throws {
+    let w = try world("netns-killed")
+    let recorder = try w.recorder()
+    XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let phone = try w.phone(3)
+    usleep(1_200_000)
+    recorder.end(SIGKILL)
+    XCTAssertEqual(phone.end(0).status, 0)
+    let shown = try w.tv("session", "show", "1")
+    XCTAssertTrue(shown.output.contains("Not recorded since"), shown.output)
+    XCTAssertTrue(shown.output.contains("ended without stopping"), shown.output)
+    let ended = try w.tv("session", "end")
+    XCTAssertEqual(ended.status, 0, ended.error)
+    XCTAssertTrue(ended.output.contains("⚠ Not recorded throughout"), ended.output)
+    XCTAssertTrue(ended.output.contains("may be cut short"), ended.output)
+    let bundle = w.dir.url.appendingPathComponent("b.zip").path
+    let exported = try w.tv("export", "1", "-o", bundle)
+    XCTAssertEqual(exported.status, 0, exported.error)
+    let session = try XCTUnwrap(try w.member(bundle, "session.json")["session"] as? [String: Any])
+    let recording = try XCTUnwrap(session["recording"] as? [String: Any])
+    let gaps = try XCTUnwrap(recording["gaps"] as? [[String: Any]])
+    XCTAssertEqual(gaps.count, 1, "\(recording)")
+    XCTAssertGreaterThan(gaps.first?["cutConnections"] as? Int ?? 0, 0)
+    let runs = try XCTUnwrap(recording["runs"] as? [[String: Any]])
+    XCTAssertEqual(runs.first?["end"] as? String, "vanished")
+    let verified = try w.tv("verify", bundle)
+    XCTAssertEqual(verified.status, 0, verified.output)
+    XCTAssertFalse(verified.output.contains("not re-derived"), verified.output)
+    if ExternalTool.which("pdftotext") != nil {
+      let unzip = try XCTUnwrap(
+        ExternalTool.run("unzip", ["-o", bundle, "report.pdf", "-d", w.dir.url.path]))
+      XCTAssertEqual(unzip.status, 0)
+      let text = try XCTUnwrap(
+        ExternalTool.run(
+          "pdftotext", ["-f", "1", "-l", "1", w.dir.url.path + "/report.pdf", "-"])
+      ).output
+      XCTAssertTrue(text.contains("Not recorded"), text)
+    }
+  }
+}
