@@ -120,7 +120,10 @@ public struct EvidenceSessionRecord: Sendable {
     // Before format version 3, no recording: nothing to derive the coverage from.
     let recording =
       formatVersion < 3 && s["recording"] == nil
-      ? ["basis": "runs", "runs": [[String: Any]](), "recorderAtEnd": NSNull()]
+      ? [
+        "basis": "runs", "runs": [[String: Any]](), "recorderAtEnd": NSNull(),
+        "inspectionLogAtEnd": NSNull(),
+      ]
       : try object(s, "recording", in: "session.")
     let r = "session.recording."
     var recorderAtEnd: Int64?

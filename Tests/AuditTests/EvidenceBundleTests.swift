@@ -362,3 +362,24 @@ final class EvidenceBundleTests: XCTestCase {
     }
   }
 }
+
+extension EvidenceBundleTests {
+  func testSessionJSONReadsBackItsRecordingAndAVersion2DocumentReadsWithoutOne() throws {
+    let written = try bundle()
+    let data = Data((written.sessionDocument.serialized() + "\n").utf8)
+    let record = try EvidenceSessionRecord(data)
+    XCTAssertEqual(record.formatVersion, EvidenceBundle.formatVersion)
+    XCTAssertEqual(record.runs, written.coverage.runs)
+    var root = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    var session = try XCTUnwrap(root["session"] as? [String: Any])
+    session["recording"] = nil
+    root["session"] = session
+    XCTAssertThrowsError(
+      try EvidenceSessionRecord(try JSONSerialization.data(withJSONObject: root)),
+      "a version 3 document must carry its recording")
+    root["formatVersion"] = 2
+    let older = try EvidenceSessionRecord(try JSONSerialization.data(withJSONObject: root))
+    XCTAssertEqual(older.formatVersion, 2, "read, for verify to say it is not re-derived")
+    XCTAssertTrue(older.runs.isEmpty)
+  }
+}
