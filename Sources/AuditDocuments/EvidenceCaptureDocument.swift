@@ -64,6 +64,9 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
   public let sourceFiles: [EvidenceSourceFile]
   /// Every flow of flows.json, in its order.
   public let flows: [(id: Int64, tally: EvidencePacketTally)]
+  /// The session's coverage in sentences (`CoverageWording.lines`): what the capture cannot hold
+  /// because no recorder ran.
+  public let coverage: [String]
 
   public var sessionID: Int64 { summary.sessionID }
   public var packets: EvidencePacketTally { summary.packets }
@@ -74,8 +77,10 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
   public init(
     sessionID: Int64, snaplen: UInt32?, packets: EvidencePacketTally, beforeStart: Int,
     afterEnd: Int,
-    sourceFiles: [EvidenceSourceFile], flows: [(id: Int64, tally: EvidencePacketTally)]
+    sourceFiles: [EvidenceSourceFile], flows: [(id: Int64, tally: EvidencePacketTally)],
+    coverage: [String] = []
   ) {
+    self.coverage = coverage
     summary = EvidenceCaptureSummary(
       sessionID: sessionID, packets: packets, beforeStart: beforeStart, afterEnd: afterEnd)
     self.snaplen = snaplen
@@ -110,6 +115,7 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
           ])
         }),
       "contents": .string(EvidenceNotes.captureContents),
+      "coverage": .strings(coverage),
       "packetComments": .string(EvidenceNotes.packetComments),
     ]
     if let snaplen { fields["snaplen"] = .int(snaplen) }

@@ -58,7 +58,7 @@ public enum EvidenceCaptureForecast {
   /// `flowIDs`: the bundle's flows, in flows.json's order.
   public static func document(
     sessionID: Int64, flowIDs: [Int64], counts: [SessionPacketCount], files: [File], start: Int64,
-    end: Int64
+    end: Int64, coverage: [String] = []
   ) -> EvidenceCaptureDocument {
     let position = Dictionary(
       flowIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
@@ -118,6 +118,7 @@ public enum EvidenceCaptureForecast {
     }
     return EvidenceCaptureDocument(
       sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
-      sourceFiles: sources, flows: flowIDs.enumerated().map { ($1, perFlow[$0]) })
+      sourceFiles: sources, flows: flowIDs.enumerated().map { ($1, perFlow[$0]) },
+      coverage: coverage)
   }
 }

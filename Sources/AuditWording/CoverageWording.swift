@@ -31,6 +31,13 @@ public enum CoverageWording {
     }
   }
 
+  /// The statement and a line for each stretch not recorded, as capture.json carries them.
+  public static func lines(_ c: SessionCoverage, open: Bool, instant: (Date) -> String)
+    -> [String]
+  {
+    [headline(c, open: open)] + gapLines(c, instant: instant)
+  }
+
   /// A line for each stretch not recorded.
   public static func gapLines(_ c: SessionCoverage, instant: (Date) -> String) -> [String] {
     c.gaps.map { gap in

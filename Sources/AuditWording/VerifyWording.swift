@@ -244,6 +244,9 @@ public enum VerifyWording {
     "The findings, verdicts and report were not re-derived: the bundle is of format version \(formatVersion), this tool writes version \(current), whose documents carry more (the session's recorder runs and coverage); they are taken as the bundle states them."
   }
 
+  public static let captureCoverageDiffers =
+    "capture.json's coverage is not what session.json's recorder runs and the session's window give."
+
   public static func verdictDiffers(_ requirement: String, stated: String?, rederived: String?)
     -> String
   {

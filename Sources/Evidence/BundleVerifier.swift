@@ -116,7 +116,8 @@ public enum BundleVerifier {
         session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
         baselineClaims: flowsReading.baselineClaims, citations: citations,
         findings: findings, findingCount: reading.findingList.items.count,
-        capture: captureDoc.summary, digests: reading.digests))
+        capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
+        digests: reading.digests))
     return checks
   }
 
@@ -302,7 +303,8 @@ public enum BundleVerifier {
   static func rederivationCheck(
     session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
     findings: VerifiedFindings,
-    findingCount: Int, capture: EvidenceCaptureSummary?, digests: [String: (UInt64, String)]
+    findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
+    digests: [String: (UInt64, String)]
   ) -> Check {
     let statement = VerifyWording.rederivedStatement
     guard let session else {
@@ -396,6 +398,9 @@ public enum BundleVerifier {
         problems.append(VerifyWording.documentDiffers(name))
       }
     }
+    let coverage = CoverageWording.lines(
+      rederived.bundle.coverage, open: rederived.bundle.session.isOpen, instant: Instant.rfc3339)
+    if captureCoverage != coverage { problems.append(VerifyWording.captureCoverageDiffers) }
     // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
     if let stated = digests[EvidenceBundle.reportName]?.1 {
       // The first page cites the other files' digests: those the archive's entries have.

@@ -80,7 +80,12 @@ public enum EvidenceCaptureWriter {
     let (start, end) = window(of: bundle)
     return EvidenceCaptureForecast.document(
       sessionID: bundle.session.id, flowIDs: bundle.flowIDs,
-      counts: counts, files: files, start: start, end: end)
+      counts: counts, files: files, start: start, end: end, coverage: coverage(of: bundle))
+  }
+
+  /// capture.json's coverage: the session's, as session.json states it.
+  static func coverage(of bundle: EvidenceBundle) -> [String] {
+    CoverageWording.lines(bundle.coverage, open: bundle.session.isOpen, instant: Instant.rfc3339)
   }
 
   public static func write(
@@ -269,7 +274,8 @@ public enum EvidenceCaptureWriter {
     let document = EvidenceCaptureDocument(
       sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
       sourceFiles: sources,
-      flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) })
+      flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) },
+      coverage: coverage(of: bundle))
     return (document, written)
   }
 }

@@ -89,8 +89,9 @@ struct VerifiedCapture: Decodable {
   let writtenOutsideSession: OutsideSession?
   let sessionID: Int64?
   let snaplen: UInt32?
+  let coverage: [String]?
   enum CodingKeys: String, CodingKey {
-    case packets, flows, sessionID, sourceFiles, writtenOutsideSession, snaplen
+    case packets, flows, sessionID, sourceFiles, writtenOutsideSession, snaplen, coverage
   }
 
   /// What the report is drawn from, as capture.json states it.
@@ -114,6 +115,7 @@ struct VerifiedCapture: Decodable {
     flows = try c.decode([Flow].self, forKey: .flows)
     sessionID = try? c.decode(Int64.self, forKey: .sessionID)
     snaplen = try? c.decode(UInt32.self, forKey: .snaplen)
+    coverage = try? c.decode([String].self, forKey: .coverage)
   }
 
   /// The document export would write with these values, when every one of them reads as the
@@ -137,7 +139,7 @@ struct VerifiedCapture: Decodable {
     return EvidenceCaptureDocument(
       sessionID: summary.sessionID, snaplen: snaplen, packets: summary.packets,
       beforeStart: summary.beforeStart, afterEnd: summary.afterEnd, sourceFiles: files,
-      flows: tallies)
+      flows: tallies, coverage: coverage ?? [])
   }
 }
 

@@ -70,13 +70,13 @@ final class RecordNamespaceTests: XCTestCase {
       try XCTUnwrap(ExternalTool.run(binary, words + ["--store", store]))
     }
 
-    func recorder() throws -> RecordCommandTests.Running {
+    func recorder(_ more: String...) throws -> RecordCommandTests.Running {
       let recorder = try link.start(
         in: link.gateway,
         [
           binary, "record", "-i", link.interface, "--device", "10.77.1.2", "--quiet", "--store",
           store,
-        ])
+        ] + more)
       let until = Date().addingTimeInterval(10)
       while Date() < until {
         if RecorderLock.running(storeDirectory: URL(fileURLWithPath: store)) != nil {
@@ -163,7 +163,7 @@ final class RecordNamespaceTests: XCTestCase {
       "an ended session's evidence does not change however much traffic follows")
 
     let second = w.dir.url.appendingPathComponent("second.zip").path
-    XCTAssertEqual(try w.tv("export", "2", "-o", second, "--no-report").status, 0)
+    XCTAssertEqual(try w.tv("export", "2", "-o", second).status, 0)
     XCTAssertEqual(try w.tv("verify", first).status, 0)
     XCTAssertEqual(try w.tv("verify", second).status, 0)
 
@@ -211,6 +211,21 @@ final class RecordNamespaceTests: XCTestCase {
       findings.filter { ($0["kind"] as? String) == "hostNotInAllowlist" }.compactMap {
         $0["host"] as? String
       }, ["tracker.example"], "the one host the phone contacted")
+    // Page 1 of session 2's report: no requirement counts more hosts than the phone's one.
+    if ExternalTool.which("pdftotext") != nil {
+      XCTAssertEqual(
+        try ExternalTool.run("unzip", ["-o", second, "report.pdf", "-d", w.dir.url.path])?.status,
+        0)
+      let page = try XCTUnwrap(
+        ExternalTool.run(
+          "pdftotext", ["-layout", "-f", "1", "-l", "1", w.dir.url.path + "/report.pdf", "-"])
+      ).output
+      let counts = page.split(separator: "\n").filter {
+        $0.trimmingCharacters(in: .whitespaces).hasPrefix("O.")
+      }.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+      XCTAssertFalse(counts.isEmpty, page)
+      XCTAssertEqual(counts.max(), 1, "the phone contacted one host: \(page)")
+    }
     let session = try XCTUnwrap(try w.member(first, "session.json")["session"] as? [String: Any])
     let recording = try XCTUnwrap(session["recording"] as? [String: Any])
     XCTAssertEqual((recording["gaps"] as? [Any])?.count, 0, "\(recording)")
@@ -221,15 +236,43 @@ final class RecordNamespaceTests: XCTestCase {
 
   func testARecorderKilledMidTrafficLeavesAGapThatEveryDocumentStates() throws {
     let w = try world("netns-killed")
-    let recorder = try w.recorder()
+    // Its inspection log is not there yet: said at the start.
+    let log = w.dir.url.appendingPathComponent("inspection.jsonl")
+    let recorder = try w.recorder("--inspection-log", log.path)
     XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
     let phone = try w.phone(3)
     usleep(1_200_000)
-    recorder.end(SIGKILL)
+    let killed = recorder.end(SIGKILL)
+    XCTAssertTrue(killed.error.contains("does not exist yet"), killed.error)
     XCTAssertEqual(phone.end(0).status, 0)
     let shown = try w.tv("session", "show", "1")
     XCTAssertTrue(shown.output.contains("Not recorded since"), shown.output)
     XCTAssertTrue(shown.output.contains("ended without stopping"), shown.output)
+    // The proxy's line about the keep-alive connection, written once it closed; a recorder
+    // started again on the log joins it to the row the killed one wrote.
+    let row = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          w.store + "/history.sqlite",
+          "SELECT CASE WHEN port_a = 8080 THEN port_b ELSE port_a END, first_seen, last_seen FROM flows WHERE 8080 IN (port_a, port_b) AND audit_session_id = 1",
+        ])
+    ).output.split(separator: "\n").first?.split(separator: "|").map(String.init)
+    let fields = try XCTUnwrap(row)
+    let line =
+      "{\"format\": 1, \"start\": \(Double(fields[1])! / 1e9), \"end\": \(Double(fields[2])! / 1e9 + 1), \"client\": {\"address\": \"10.77.1.2\", \"port\": \(fields[0])}, \"proxy\": null, \"server\": {\"address\": \"10.77.1.1\", \"port\": 8080, \"peer\": {\"address\": \"10.77.1.1\", \"port\": 8080}}, \"sni\": null, \"clientHandshake\": \"failed\", \"requests\": 0, \"error\": \"client TLS handshake failed\"}\n"
+    try Data(line.utf8).write(to: log)
+    let restarted = try w.recorder("--inspection-log", log.path)
+    usleep(500_000)
+    XCTAssertEqual(restarted.end().status, 0)
+    let joined = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          w.store + "/history.sqlite",
+          "SELECT count(*) FROM flows WHERE 8080 IN (port_a, port_b) AND audit_session_id = 1 AND tls_status_basis = 3",
+        ]))
+    XCTAssertEqual(joined.output, "1\n", "the killed run's connection took its outcome")
     let ended = try w.tv("session", "end")
     XCTAssertEqual(ended.status, 0, ended.error)
     XCTAssertTrue(ended.output.contains("⚠ Not recorded throughout"), ended.output)
@@ -240,10 +283,15 @@ final class RecordNamespaceTests: XCTestCase {
     let session = try XCTUnwrap(try w.member(bundle, "session.json")["session"] as? [String: Any])
     let recording = try XCTUnwrap(session["recording"] as? [String: Any])
     let gaps = try XCTUnwrap(recording["gaps"] as? [[String: Any]])
-    XCTAssertEqual(gaps.count, 1, "\(recording)")
+    // From the killed run's last sign of life to the second's start, and after the second.
+    XCTAssertEqual(gaps.count, 2, "\(recording)")
     XCTAssertGreaterThan(gaps.first?["cutConnections"] as? Int ?? 0, 0)
     let runs = try XCTUnwrap(recording["runs"] as? [[String: Any]])
-    XCTAssertEqual(runs.first?["end"] as? String, "vanished")
+    XCTAssertEqual(runs.map { $0["end"] as? String }, ["vanished", "interrupted"])
+    XCTAssertEqual(
+      try w.member(bundle, "capture.json")["coverage"] as? [String],
+      [recording["statement"] as? String ?? ""] + gaps.compactMap { $0["sentence"] as? String },
+      "capture.json says what the capture cannot hold")
     let verified = try w.tv("verify", bundle)
     XCTAssertEqual(verified.status, 0, verified.output)
     XCTAssertFalse(verified.output.contains("not re-derived"), verified.output)
