@@ -24,6 +24,7 @@ extension EvidenceBundle {
     sessionObject["inspection"] = .object([
       "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
       "caTrusted": .bool(s.inspection.caTrusted),
+      "certificateScenario": .optional(s.inspection.scenario?.name),
       "pinningEvidence": .string(EvidenceNotes.pinning(s.inspection)),
     ])
     sessionObject["markers"] = .array(

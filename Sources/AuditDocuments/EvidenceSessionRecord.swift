@@ -163,7 +163,7 @@ public struct EvidenceSessionRecord: Sendable {
         osVersion: try string(device, "osVersion", in: "session.device."), toolVersion: toolVersion),
       inspection: InspectionConditions(
         inspectionEnabled: try bool(inspection, "inspectionEnabled", in: "session.inspection."),
-        caTrusted: try bool(inspection, "caTrusted", in: "session.inspection.")),
+        scenario: try Self.scenario(inspection, bool: bool, optionalString: optionalString)),
       startedAt: try instant(try string(s, "startedAt", in: "session."), "session.startedAt"),
       endedAt: endedAt, notes: try string(s, "notes", in: "session."), source: source,
       recorderAtEnd: recorderAtEnd,
@@ -198,5 +198,25 @@ public struct EvidenceSessionRecord: Sendable {
       baseline = EvidenceBaseline(
         sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts)
     }
+  }
+
+  /// The certificate scenario session.json states; a document without the key (format version
+  /// 2) stated only whether the CA was trusted, which was the system's trust.
+  private static func scenario(
+    _ inspection: [String: Any],
+    bool: (_ o: [String: Any], _ key: String, _ path: String) throws(Problem) -> Bool,
+    optionalString: (_ o: [String: Any], _ key: String, _ path: String) throws(Problem) -> String?
+  ) throws(Problem) -> CertificateScenario? {
+    let path = "session.inspection."
+    guard inspection["certificateScenario"] != nil else {
+      return try bool(inspection, "caTrusted", path) ? .systemTrust : nil
+    }
+    guard let name = try optionalString(inspection, "certificateScenario", path) else {
+      return nil
+    }
+    guard let scenario = CertificateScenario(name: name) else {
+      throw Problem(description: "session.json's \(path)certificateScenario is not a scenario")
+    }
+    return scenario
   }
 }

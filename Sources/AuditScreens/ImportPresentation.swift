@@ -14,6 +14,7 @@ public enum ImportPresentation {
   public static func inspectionLogLine(_ s: InspectionLogSummary, unjoined: String) -> String {
     "Inspection log: \(Quantity.count(s.joined, "line")) joined to a connection, of \(Quantity.grouped(s.lines)); \(s.accepted) accepted the proxy's certificate, \(s.refused) refused it, \(s.closedAfterHandshake) closed after the handshake without a request"
       + (s.unjoined > 0 ? "; \(Quantity.count(s.unjoined, "line")) \(unjoined)" : "") + "."
+      + (s.otherScenario.isEmpty ? "" : " " + SessionNotes.otherScenario(s))
   }
 
   public static func inspectionLogUnreadable(path: String, _ problem: InspectionLog.Problem)
@@ -59,7 +60,7 @@ public enum ImportPresentation {
       out +=
         "  " + inspectionLogLine(s, unjoined: "joined none") + "\n"
       out +=
-        "  The device \(session.inspection.caTrusted ? "trusted" : "did not trust") the proxy's CA, as stated\(session.inspection.caTrusted ? " (--ca-trusted)" : " (no --ca-trusted): pinning is not assessed").\n"
+        "  Certificate scenario, as stated: \(PinningEvidence.scenarioPhrase(session.inspection.scenario))\(session.inspection.scenario == nil ? " (no --ca): no outcome is assessed" : " (--ca \(session.inspection.scenario!.argument))").\n"
     }
     if let source = session.source {
       out +=

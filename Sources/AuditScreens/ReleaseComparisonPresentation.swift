@@ -59,6 +59,11 @@ public enum ReleaseComparisonPresentation {
     }
   }
 
+  /// Said of a host whose connections refused the proxy's certificate in the earlier release and
+  /// accepted it in the later.
+  public static let validationLostMeaning =
+    "its connections refused the certificate the proxy served in the earlier release and accepted it, sending requests, in the later: a regression."
+
   public static func text(_ diff: ReleaseDiff, projectName: String, zone: TimeZone) -> String {
     func describe(_ s: AuditSession) -> String {
       "\(AuditPresentation.sessionName(s.kind)) (session \(s.id), started \(AuditPresentation.dateTime(s.startedAt, in: zone)))"
@@ -81,6 +86,13 @@ public enum ReleaseComparisonPresentation {
       })
     { out += "  " + line + "\n" }
     out += "  \(newMeaning)\n"
+
+    if !diff.validationLost.isEmpty {
+      out += "\nCertificate validation lost\n"
+      for host in diff.validationLost {
+        out += "  \(loweredMark)  \(TerminalText.inline(host)): \(validationLostMeaning)\n"
+      }
+    }
 
     let changed = diff.domainsWithTLSChange
     if !changed.isEmpty {
@@ -183,6 +195,7 @@ public enum ReleaseComparisonPresentation {
       "newDomains": .array(diff.newDomains.map(domainJSON)),
       "unexpectedNewDomains": .strings(diff.unexpectedNewDomains.map(\.host)),
       "tlsChanges": .array(diff.domainsWithTLSChange.map(domainJSON)),
+      "validationLost": .strings(diff.validationLost),
       "goneDomains": .array(diff.goneDomains.map(domainJSON)),
       "inBoth": .array(diff.domainsInBoth.map(domainJSON)),
       "undetermined": .array(diff.undeterminedDomains.map(domainJSON)),

@@ -135,7 +135,7 @@ public enum SessionPresentation {
       out += "  Capture file  \(source.fileName), SHA-256 \(source.sha256)\n"
     }
     out +=
-      "  Inspection    \(s.inspection.inspectionEnabled ? "on" : "off"), local certificate authority \(s.inspection.caTrusted ? "trusted" : "not trusted")\n"
+      "  Inspection    \(s.inspection.inspectionEnabled ? "on" : "off"); certificate scenario: \(PinningEvidence.scenarioPhrase(s.inspection.scenario))\n"
 
     if !s.notes.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
       out += "\nNotes\n"
@@ -169,6 +169,7 @@ public enum SessionPresentation {
     object["inspection"] = .object([
       "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
       "caTrusted": .bool(s.inspection.caTrusted),
+      "certificateScenario": .optional(s.inspection.scenario?.name),
     ])
     object["notes"] = .string(s.notes)
     if let coverage = o.coverage {

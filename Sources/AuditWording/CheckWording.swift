@@ -32,7 +32,7 @@ extension CheckWording {
 public enum CheckWordings {
   static let all: [any CheckWording.Type] = [
     TLSVersionWording.self, EncryptionWording.self, HostWording.self, PinningWording.self,
-    ConsentWording.self,
+    CertificateValidationWording.self, ConsentWording.self,
   ]
 
   private static let byCheck: [FindingsCheck: any CheckWording.Type] = Dictionary(

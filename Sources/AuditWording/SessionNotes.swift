@@ -49,11 +49,22 @@ public enum SessionNotes {
     if s.unjoined > 0 {
       out += " \(Quantity.count(s.unjoined, "line")) joined no connection of the capture."
     }
+    if !s.otherScenario.isEmpty { out += " " + otherScenario(s) }
     if s.duplicates > 0 {
       out +=
         " \(Quantity.count(s.duplicates, "line")) named a connection another line had named, and were not used."
     }
     return out
+  }
+
+  /// Lines written under another certificate scenario than the session's: named, never joined.
+  public static func otherScenario(_ s: InspectionLogSummary) -> String {
+    let count = s.otherScenario.values.reduce(0, +)
+    let named = s.otherScenario.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+      "\($0.value) \($0.key.name)"
+    }.joined(separator: ", ")
+    return
+      "\(Quantity.count(count, "line")) named another certificate scenario than the session states (\(named)) and \(count == 1 ? "was" : "were") not joined: an outcome means something only under the scenario it was served in."
   }
 
   /// What the note says of a log that gave nothing when the recorder first saw the session.

@@ -133,7 +133,9 @@ extension FlowStore {
         toolVersion: row.string(column: SessionColumn.toolVersion)),
       inspection: InspectionConditions(
         inspectionEnabled: row.bool(column: SessionColumn.inspectionEnabled),
-        caTrusted: row.bool(column: SessionColumn.caTrusted)),
+        scenario: row.optionalInt64(column: SessionColumn.certificateScenario).flatMap {
+          CertificateScenario(rawValue: Int($0))
+        }),
       startedAt: row.date(column: SessionColumn.startedAt),
       endedAt: row.optionalDate(column: SessionColumn.endedAt),
       notes: row.string(column: SessionColumn.notes),
@@ -177,8 +179,9 @@ extension FlowStore {
         """
         INSERT INTO audit_sessions (project_id, kind, app_version, build_number, device_model, os_version,
             tool_version, inspection_enabled, ca_trusted, started_at, ended_at, notes,
-            capture_sha256, capture_file_name, capture_application, capture_host)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+            capture_sha256, capture_file_name, capture_application, capture_host,
+            certificate_scenario)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
         """,
         [
           .integer(draft.projectID),
@@ -188,7 +191,7 @@ extension FlowStore {
           .bool(draft.inspection.inspectionEnabled), .bool(draft.inspection.caTrusted),
           .integer(Instant.nanoseconds(date)), .text(draft.notes), .string(draft.source?.sha256),
           .string(draft.source?.fileName), .string(draft.source?.application),
-          .string(draft.source?.host),
+          .string(draft.source?.host), .int(draft.inspection.scenario?.rawValue),
         ])
       return db.lastInsertRowID
     }

@@ -124,8 +124,13 @@ extension FlowStore {
   public func openSessionStart() throws -> OpenSessionStart? {
     try wrap {
       try db.firstRow(
-        "SELECT id, started_at FROM audit_sessions WHERE ended_at IS NULL", [],
-        { OpenSessionStart(id: $0.int64(0), startedAt: $0.date(1)) })
+        "SELECT id, started_at, certificate_scenario FROM audit_sessions WHERE ended_at IS NULL",
+        [],
+        {
+          OpenSessionStart(
+            id: $0.int64(0), startedAt: $0.date(1),
+            scenario: $0.optionalInt64(2).flatMap { CertificateScenario(rawValue: Int($0)) })
+        })
     }
   }
 

@@ -8,6 +8,7 @@ enum SessionColumn: Int, TableColumns {
   case inspectionEnabled, caTrusted, startedAt, endedAt, notes
   case captureSha256, captureFileName, captureApplication, captureHost
   case recorderAtEnd, inspectionLogAtEnd
+  case certificateScenario
 
   var name: String { Self.names[rawValue] }
 

@@ -153,6 +153,13 @@ enum StoreSchema {
       ALTER TABLE audit_sessions ADD COLUMN inspection_log_at_end INTEGER;
       """
     ),
+    (
+      6, "the certificate scenario a session was recorded under",
+      """
+      ALTER TABLE audit_sessions ADD COLUMN certificate_scenario INTEGER;
+      UPDATE audit_sessions SET certificate_scenario = 3 WHERE ca_trusted = 1;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

@@ -47,7 +47,8 @@ public struct CaptureImportRequest: Sendable {
   /// An inspecting proxy's log joined to the capture's flows, its file's name, and whether the
   /// assessor states that the device trusted the proxy's CA.
   public var inspection: (join: InspectionJoin, summary: InspectionLogSummary, fileName: String)?
-  public var caTrusted = false
+  /// The certificate scenario the log was written under; nil: not stated.
+  public var scenario: CertificateScenario?
   public init(
     projectID: Int64, kind: AuditSessionKind, devices: [String] = [],
     markers: [(SessionMarkerKind, Date)] = [],
@@ -111,12 +112,13 @@ public enum CaptureImporter {
   }
 
   /// Joins an inspecting proxy's log to the analysed flows (by their order in the analysis).
-  public static func join(_ log: [InspectionLogEntry], to analysis: CaptureAnalysis)
-    -> InspectionJoin
-  {
+  /// `scenario`: the one the session states; a line of another is not joined.
+  public static func join(
+    _ log: [InspectionLogEntry], to analysis: CaptureAnalysis,
+    scenario: CertificateScenario? = nil
+  ) -> InspectionJoin {
     InspectionJoin(
-      log,
-      flows: analysis.flows.map { InspectionJoin.Candidate($0.flow) })
+      log, flows: analysis.flows.map { InspectionJoin.Candidate($0.flow) }, scenario: scenario)
   }
 
   /// Writes the analysed capture as a session. The analysis is taken (`consume` it, as the
@@ -154,7 +156,7 @@ public enum CaptureImporter {
     let conditions =
       request.inspection == nil
       ? InspectionConditions.off
-      : InspectionConditions(inspectionEnabled: true, caTrusted: request.caTrusted)
+      : InspectionConditions(inspectionEnabled: true, scenario: request.scenario)
     // The capture names the host it was taken on and what wrote it, never the phone: the
     // device's model and system are the assessor's to state.
     let environment = AuditEnvironment(

@@ -14,7 +14,10 @@ public enum MitmproxyAddon {
 
     Written by `tunnelvision mitmproxy-addon`; for mitmproxy 11. Run it so:
 
-        mitmdump -s tunnelvision_addon.py --set tunnelvision_log=inspection.jsonl
+        mitmdump -s tunnelvision_addon.py --set tunnelvision_log=inspection.jsonl \
+            --set tunnelvision_scenario=systemTrust
+
+    (`tunnelvision mitmproxy-scenario` prints the options for each certificate scenario.)
 
     It appends one JSON line per client connection that attempted TLS with the proxy, when that
     connection closes: what the proxy saw of it. It decides nothing: tunnelvision reads the outcome
@@ -68,6 +71,9 @@ public enum MitmproxyAddon {
             loader.add_option(
                 "tunnelvision_log", str, "",
                 "Append a JSON line per client connection that attempted TLS to this file.")
+            loader.add_option(
+                "tunnelvision_scenario", str, "",
+                "The certificate scenario this proxy serves (\#(CertificateScenario.allCases.map(\.name).joined(separator: ", "))): written into each line.")
 
         def _record(self, client):
             return self.seen.setdefault(client.id, {"requests": 0, "clientHandshake": None,
@@ -121,6 +127,7 @@ public enum MitmproxyAddon {
                 "clientALPN": _text(client.alpn),
                 "requests": record["requests"],
                 "error": _text(client.error),
+                "scenario": ctx.options.tunnelvision_scenario or None,
             }
             with open(path, "a", encoding="utf-8") as out:
                 out.write(json.dumps(line, sort_keys=True) + "\n")

@@ -336,6 +336,10 @@ public final class Recorder: @unchecked Sendable {
     let candidates = slots.map { InspectionJoin.Candidate(tracker.flow($0)) }
     let clock = tracker.lastMicroseconds ?? .min
     for entry in entries {
+      if let open = openSession, !InspectionJoin.fits(entry, open.scenario) {
+        status.inspection?.countOtherScenario(entry)
+        continue
+      }
       if let index = InspectionJoin.match(entry, in: candidates), outcomes[slots[index]] == nil {
         outcomes[slots[index]] = entry
         dirty.insert(slots[index])

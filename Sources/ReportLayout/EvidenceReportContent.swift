@@ -212,6 +212,11 @@ struct EvidenceReportContent {
             + CoverageWording.gapLines(bundle.coverage, instant: Self.time)).joined(separator: " "),
           staysWithNext: true),
         EvidenceReportFact(
+          "Certificates",
+          s.inspection.inspectionEnabled
+            ? PinningEvidence.scenarioPhrase(s.inspection.scenario) : "HTTPS inspection off",
+          staysWithNext: true),
+        EvidenceReportFact(
           "Exported", "\(Self.time(bundle.exportedAt)), \(bundle.exportedWith)",
           staysWithNext: true),
         EvidenceReportFact(
@@ -314,7 +319,8 @@ struct EvidenceReportContent {
       EvidenceReportFact("Exported at", Self.time(bundle.exportedAt), literal: true),
       EvidenceReportFact(
         "HTTPS inspection", s.inspection.inspectionEnabled ? "on" : "off", staysWithNext: true),
-      EvidenceReportFact("Local CA trusted", s.inspection.caTrusted ? "yes" : "no"),
+      EvidenceReportFact(
+        "Certificate scenario", PinningEvidence.scenarioPhrase(s.inspection.scenario)),
     ]
     if let bundleID = bundle.project.bundleIdentifier {
       facts.insert(EvidenceReportFact("Bundle identifier", bundleID, literal: true), at: 1)

@@ -32,9 +32,7 @@ enum ImportCommand {
     "The inspecting proxy's log (mitmproxy with 'tunnelvision mitmproxy-addon'): its outcomes become the connections'."
   )
   static let caTrusted = FlagKey(
-    "ca-trusted",
-    "The device trusted the proxy's certificate authority while it was captured (your statement; pinning is assessed only then)."
-  )
+    "ca-trusted", "The same as --ca system: the system trusted the proxy's certificate authority.")
   static let again = FlagKey(
     "again", "Import a capture whose bytes were imported before, as another session.")
 
@@ -46,13 +44,14 @@ enum ImportCommand {
       discussion:
         "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
       usage:
-        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--inspection-log <file> [--ca-trusted]] [--notes <text>] [--again] [--json]",
+        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--inspection-log <file> [--ca <scenario>]] [--notes <text>] [--again] [--json]",
       arguments: [file.definition],
       options: [
         project.definition, baseline.definition, CommonKeys.version.definition,
         CommonKeys.build.definition,
         device.definition, marker.definition, deviceModel.definition, osVersion.definition,
-        inspectionLog.definition, caTrusted.definition, again.definition,
+        inspectionLog.definition, CommonKeys.ca.definition, caTrusted.definition,
+        again.definition,
         CommonKeys.notes.definition, ProjectCommands.json.definition,
       ],
       run: { parsed, context in
@@ -87,10 +86,11 @@ enum ImportCommand {
         guard FileManager.default.isReadableFile(atPath: path) else {
           throw RefusedError("There is no readable file \(path).")
         }
-        if parsed.flag(caTrusted), try parsed.value(inspectionLog) == nil {
+        let scenario = try CommonKeys.scenario(parsed, caTrusted: caTrusted)
+        if scenario != nil, try parsed.value(inspectionLog) == nil {
           throw UsageError(
             message:
-              "--ca-trusted states what an inspection log is read under: give --inspection-log too",
+              "--ca states what an inspection log is read under: give --inspection-log too",
             path: parsed.path)
         }
         let logPath = try parsed.value(inspectionLog)?.text
@@ -124,11 +124,11 @@ enum ImportCommand {
             osVersion: try parsed.value(osVersion), toolVersion: ToolVersion.current,
             notes: try parsed.value(CommonKeys.notes) ?? "")
           if let log, let logPath {
-            let join = CaptureImporter.join(log, to: read)
+            let join = CaptureImporter.join(log, to: read, scenario: scenario)
             let summary = InspectionLogSummary(join, lines: log.count)
             inspection = summary
             request.inspection = (join, summary, URL(fileURLWithPath: logPath).lastPathComponent)
-            request.caTrusted = parsed.flag(caTrusted)
+            request.scenario = scenario
           }
           session = try CaptureImporter.write(
             consume read, from: URL(fileURLWithPath: path), request: request, into: store)

@@ -81,6 +81,19 @@ package struct DeviceAddress: ArgumentValue {
   package static var expectation: String { "an IPv4 or IPv6 address" }
 }
 
+/// A certificate scenario, by its word (`not-installed`, `user`, `system`, `wrong-host`, `expired`).
+extension CertificateScenario: ArgumentValue {
+  package init?(argument: String) {
+    guard let scenario = Self.allCases.first(where: { $0.argument == argument }) else {
+      return nil
+    }
+    self = scenario
+  }
+  package static var expectation: String {
+    "one of " + allCases.map(\.argument).joined(separator: ", ")
+  }
+}
+
 /// A connection's status, by its name in the documents.
 extension TLSInspectionStatus: ArgumentValue {
   package init?(argument: String) {
@@ -198,6 +211,27 @@ extension ParsedCommand {
 
 /// What several commands take, declared once.
 package enum CommonKeys {
+  package static let ca = OptionKey<CertificateScenario>(
+    "ca", "scenario",
+    "How the proxy's certificate stood with the device: not-installed (its CA not on the device), user (in Android's user store), system (trusted by the system), wrong-host or expired (a certificate for another name, or expired, from a trusted CA). Unstated, no outcome is assessed."
+  )
+
+  /// The scenario `--ca` states, or `--ca-trusted` (the system trusts the CA); both only when
+  /// they agree.
+  package static func scenario(_ parsed: ParsedCommand, caTrusted: FlagKey) throws
+    -> CertificateScenario?
+  {
+    let stated = try parsed.value(ca)
+    if parsed.flag(caTrusted) {
+      guard stated == nil || stated == .systemTrust else {
+        throw UsageError(
+          message: "--ca-trusted is --ca system: give one scenario, not two", path: parsed.path)
+      }
+      return .systemTrust
+    }
+    return stated
+  }
+
   package static let json = FlagKey("json", "Print JSON instead of text.")
   package static let project = ArgumentKey<String>("project", "The project's exact name or its id.")
   package static let session = ArgumentKey<SessionID>("session", "The session's id.")

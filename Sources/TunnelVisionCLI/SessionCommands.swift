@@ -21,7 +21,7 @@ enum SessionCommands {
     "os-version", "version", "The recorded device's system version (default: this machine's).")
   static let inspection = FlagKey("inspection", "Declare that HTTPS inspection was on.")
   static let caTrusted = FlagKey(
-    "ca-trusted", "Declare that the device trusted the local certificate authority.")
+    "ca-trusted", "The same as --ca system: the system trusted the proxy's certificate authority.")
   static let endedSession = ArgumentKey<SessionID>(
     "session", "The session's id (default: the open one).", optional: true)
 
@@ -40,12 +40,12 @@ enum SessionCommands {
       discussion:
         "The device model and system default to this machine's; inspection is off unless declared. The tool version is recorded by itself.",
       usage:
-        "<project> (--baseline | --version <version> --build <build>) [--notes <text>] [--device-model <model>] [--os-version <version>] [--inspection] [--ca-trusted] [--json]",
+        "<project> (--baseline | --version <version> --build <build>) [--notes <text>] [--device-model <model>] [--os-version <version>] [--inspection [--ca <scenario>]] [--json]",
       arguments: [CommonKeys.project.definition],
       options: [
         baseline.definition, version.definition, CommonKeys.build.definition,
         CommonKeys.notes.definition, deviceModel.definition, osVersion.definition,
-        inspection.definition, caTrusted.definition,
+        inspection.definition, CommonKeys.ca.definition, caTrusted.definition,
         ProjectCommands.json.definition,
       ],
       run: { parsed, context in
@@ -61,7 +61,8 @@ enum SessionCommands {
             osVersion: try parsed.value(osVersion) ?? context.machine.osVersion,
             toolVersion: ToolVersion.current),
           inspection: InspectionConditions(
-            inspectionEnabled: parsed.flag(inspection), caTrusted: parsed.flag(caTrusted)),
+            inspectionEnabled: parsed.flag(inspection),
+            scenario: try CommonKeys.scenario(parsed, caTrusted: caTrusted)),
           notes: try parsed.value(CommonKeys.notes) ?? "")
         let session = try store.startAuditSession(draft, at: context.now())
         if parsed.json {

@@ -287,12 +287,28 @@ final class PinningAssessmentTests: XCTestCase {
         conditions: InspectionConditions(inspectionEnabled: false, caTrusted: true)),
       .notAssessed(.inspectionOff))
   }
-  func testWithInspectionOnAndTheCANotTrustedItIsNotAssessed() {
+  func testWithInspectionOnAndNoScenarioStatedItIsNotAssessed() {
     XCTAssertEqual(
       PinningAssessment(
         of: tls(.inspected),
         conditions: InspectionConditions(inspectionEnabled: true, caTrusted: false)),
-      .notAssessed(.caNotTrusted))
+      .notAssessed(.scenarioNotStated))
+  }
+
+  func testEachScenarioReadsAnAcceptanceAndARefusalForWhatItCanShow() {
+    func pinning(_ status: TLSInspectionStatus, _ scenario: CertificateScenario)
+      -> PinningAssessment
+    {
+      PinningAssessment(
+        of: tls(status, sni: "api.example.com"),
+        conditions: InspectionConditions(inspectionEnabled: true, scenario: scenario))
+    }
+    XCTAssertEqual(pinning(.inspected, .userCA), .absent(host: "api.example.com"))
+    XCTAssertEqual(pinning(.notInspectable, .userCA), .notAssessed(.userCARefused))
+    for scenario in [CertificateScenario.notInstalled, .wrongHost, .expired] {
+      XCTAssertEqual(pinning(.inspected, scenario), .notAssessed(.scenarioTestsValidation))
+    }
+    XCTAssertEqual(pinning(.notInspectable, .systemTrust), .observed(host: "api.example.com"))
   }
   func testInspectedWithAnAnnouncedNameIsAbsentUnderThatName() {
     XCTAssertEqual(

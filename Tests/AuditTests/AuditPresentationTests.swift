@@ -89,11 +89,14 @@ final class AuditPresentationTests: XCTestCase {
       .notAssessed(.inspectionOff))
     XCTAssertEqual(
       PinningEvidence(InspectionConditions(inspectionEnabled: true, caTrusted: false)),
-      .notAssessed(.caNotTrusted))
-    let sentences = [
-      PinningEvidence.assessable, .notAssessed(.inspectionOff), .notAssessed(.caNotTrusted),
-    ].map(\.sentence)
-    XCTAssertEqual(Set(sentences).count, 3)
+      .notAssessed(.scenarioNotStated))
+    let sentences =
+      [PinningEvidence.assessable, .notAssessed(.inspectionOff), .notAssessed(.scenarioNotStated)]
+      .map(\.sentence)
+      + CertificateScenario.allCases.filter { $0 != .systemTrust }.map {
+        PinningEvidence.validation($0).sentence
+      }
+    XCTAssertEqual(Set(sentences).count, 7)
     for sentence in sentences {
       for word in ["passed", "failed", "compliant"] {
         XCTAssertNil(

@@ -242,7 +242,9 @@ final class EvidenceBundleTests: XCTestCase {
     XCTAssertEqual(findings[0]["kind"] as? String, "cleartextTraffic")
     XCTAssertEqual(findings[0]["flowIDs"] as? [Int], [8])
     let checks = try XCTUnwrap(doc["checks"] as? [String: [String: Any]])
-    XCTAssertEqual(Set(checks.keys), ["tlsVersion", "encryption", "host", "pinning", "consent"])
+    XCTAssertEqual(
+      Set(checks.keys),
+      ["tlsVersion", "encryption", "host", "pinning", "certificateValidation", "consent"])
     for (_, check) in checks {
       let unassessed = (check["notAssessed"] as? [[String: Any]] ?? []).reduce(0) {
         $0 + ($1["connections"] as? Int ?? 0)

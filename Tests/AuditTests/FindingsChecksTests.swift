@@ -12,7 +12,8 @@ final class FindingsChecksTests: XCTestCase {
     XCTAssertTrue(CheckWordings.coversEveryCheck)
     let names = FindingsCheck.allCases.map(\.rawValue)
     XCTAssertEqual(Set(names).count, names.count)
-    XCTAssertEqual(names, ["tlsVersion", "encryption", "host", "pinning", "consent"])
+    XCTAssertEqual(
+      names, ["tlsVersion", "encryption", "host", "pinning", "certificateValidation", "consent"])
   }
 
   func testEveryKindBelongsToTheCheckThatListsItAndIsFoundByItsName() {
@@ -41,7 +42,10 @@ final class FindingsChecksTests: XCTestCase {
     }
     XCTAssertEqual(
       FindingsCheck.allCases.map(EvidenceWording.checkName),
-      ["TLS version", "Encryption", "Host", "Certificate pinning", "Consent"])
+      [
+        "TLS version", "Encryption", "Host", "Certificate pinning", "Certificate validation",
+        "Consent",
+      ])
   }
 
   func testSeveralChecksAreNamedTogetherInASentence() {
@@ -54,7 +58,7 @@ final class FindingsChecksTests: XCTestCase {
 
 extension FindingsChecksTests {
   func testHowManyChecksThereAreIsSaidFromTheChecks() {
-    XCTAssertEqual(EvidenceWording.eachCheck, "each of the five checks")
+    XCTAssertEqual(EvidenceWording.eachCheck, "each of the six checks")
     XCTAssertEqual(Quantity.spelled(12), "twelve")
     XCTAssertEqual(Quantity.spelled(13), "13")
   }

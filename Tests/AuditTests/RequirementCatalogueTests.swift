@@ -36,8 +36,20 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(rules["O.Ntwk_2"], .contraryFindings([.weakTLSVersion]))
     XCTAssertEqual(
       rules["O.Ntwk_4"],
-      .contraryAndSupportingFindings(contrary: [.pinningAbsent], supporting: [.pinningObserved]))
-    for id in ["O.Ntwk_3", "O.Ntwk_5", "O.Ntwk_6", "O.Ntwk_7", "O.Ntwk_8"] {
+      .contraryAndSupportingFindings(
+        contrary: [
+          .pinningAbsent, .certificateNotValidated, .hostNameNotVerified, .expiryNotChecked,
+        ],
+        supporting: [.pinningObserved]))
+    XCTAssertEqual(
+      rules["O.Ntwk_5"],
+      .contraryAndSupportingFindings(
+        contrary: [.certificateNotValidated, .hostNameNotVerified, .expiryNotChecked],
+        supporting: [.certificateValidationObserved]))
+    XCTAssertEqual(
+      rules["O.Ntwk_7"],
+      .contraryAndSupportingFindings(contrary: [.userCATrusted], supporting: [.userCARefused]))
+    for id in ["O.Ntwk_3", "O.Ntwk_6", "O.Ntwk_8"] {
       XCTAssertEqual(rules[id], .outsideToolScope, id)
     }
     for r in catalogue.requirements where r.rule.readsFindings {

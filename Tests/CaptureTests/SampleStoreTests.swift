@@ -202,7 +202,8 @@ final class SampleStoreTests: XCTestCase {
     XCTAssertEqual(
       pinning,
       [
-        "notApplicable", "notApplicable.http", "inspectionOff", "caNotTrusted", "absent",
+        "notApplicable", "notApplicable.http", "inspectionOff", "certificateScenarioNotStated",
+        "absent",
         "observed",
         "outcomeWithoutAnnouncedName", "quicNotInspected", "noInspectionOutcome",
       ])

@@ -328,7 +328,8 @@ final class EvidenceExportTests: XCTestCase {
           r=next(r for r in d['requirements'] if r['verdict']=='contradicted'); r['verdict']='observed'
       elif arg=='tls':
           f=next(f for f in d['findings'] if f.get('tls')); f['tls']['version']='TLS 1.3'
-      elif arg=='inspection': d['session']['inspection']['caTrusted']=not d['session']['inspection']['caTrusted']
+      elif arg=='inspection':
+          i=d['session']['inspection']; i['certificateScenario']=None if i['certificateScenario'] else 'systemTrust'
       elif arg=='allowlist': d['project']['allowlist']=[]
       elif arg=='source': d['catalogue']['source']['sha256']='0'*64
       data=json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False).encode()

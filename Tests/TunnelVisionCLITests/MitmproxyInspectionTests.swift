@@ -12,7 +12,9 @@ final class MitmproxyInspectionTests: XCTestCase {
     .deletingLastPathComponent().deletingLastPathComponent()
   static let mitmdump = root.appendingPathComponent(".venv/bin/mitmdump").path
 
-  func requireMitmdump() throws {
+  func requireMitmdump() throws { try Self.requireMitmdump() }
+
+  static func requireMitmdump() throws {
     guard FileManager.default.isExecutableFile(atPath: Self.mitmdump) else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
         XCTFail("CI installs mitmproxy into .venv (scripts/setup.sh): it must be tested there")
@@ -45,7 +47,7 @@ final class MitmproxyInspectionTests: XCTestCase {
   ]
 
   /// The upstream server's certificate for `names`, and the addon, written into `path`.
-  func certificateAndAddon(_ path: String, binary: URL, names: [String]) throws {
+  static func certificateAndAddon(_ path: String, binary: URL, names: [String]) throws {
     XCTAssertEqual(
       try ExternalTool.run(
         "openssl",
@@ -91,7 +93,7 @@ final class MitmproxyInspectionTests: XCTestCase {
   ) throws -> (status: Int32, output: String, error: String) {
     let names = Self.names
     let ns = try Namespace(hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
-    try certificateAndAddon(path, binary: binary, names: names)
+    try Self.certificateAndAddon(path, binary: binary, names: names)
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
     let (upstream, proxy, ca) = try serverAndProxy(
       path, under: ns.exec([]), accept: "127.0.0.1:47445",
@@ -334,7 +336,7 @@ final class MitmproxyInspectionTests: XCTestCase {
         "tcp", "--dport", "443", "-j", "REDIRECT", "--to-port", "8080",
       ],
     ] { try run(step) }
-    try certificateAndAddon(path, binary: binary, names: ["api.example-health.de"])
+    try Self.certificateAndAddon(path, binary: binary, names: ["api.example-health.de"])
     let (server, proxy, ca) = try serverAndProxy(
       path, under: ["netns", "exec", router], accept: "10.99.2.1:443",
       proxy: ["--mode", "transparent", "--listen-host", "0.0.0.0", "-p", "8080"])

@@ -52,7 +52,7 @@ enum BundledCatalogues {
           "testDepth": "EXAMINE",
           "rule": "contraryFindings",
           "contraryKinds": ["cleartextTraffic"],
-          "toolCoverage": "Looks at how each connection's stream opened: a readable HTTP request is a finding, whatever the port. Mutual authentication is not examined, and a connection whose opening was not read is counted as not assessed, not as encrypted."
+          "toolCoverage": "Looks at how each connection's stream opened: a readable HTTP request is a finding, whatever the port. Mutual authentication is not examined (whether the app authenticates the server is O.Ntwk_5's), and a connection whose opening was not read is counted as not assessed, not as encrypted."
         },
         {
           "id": "O.Ntwk_2",
@@ -76,16 +76,19 @@ enum BundledCatalogues {
           "title": "Unterstützung von Zertifikats-Pinning.",
           "testDepth": "EXAMINE",
           "rule": "contraryAndSupportingFindings",
-          "contraryKinds": ["pinningAbsent"],
+          "contraryKinds": ["pinningAbsent", "certificateNotValidated", "hostNameNotVerified", "expiryNotChecked"],
           "supportingKinds": ["pinningObserved"],
-          "toolCoverage": "Reads whether a connection accepted or refused a certificate issued by the local certificate authority, in a session recorded with inspection on and that authority trusted by the device. Nothing is bypassed. A refusal is about the host and may predate the session; it does not show how the app validates certificates."
+          "toolCoverage": "Reads whether a connection accepted or refused a certificate the inspecting proxy served, in a session recorded with inspection on and its certificate scenario stated: with the proxy's CA trusted by the system, an acceptance shows no pin and a refusal a pin; with it in the user store an acceptance shows no pin; a certificate accepted in the other scenarios was not the server's, so nothing was pinned either. Nothing is bypassed. A refusal is about the host and may predate the session."
         },
         {
           "id": "O.Ntwk_5",
           "aspect": { "number": 9, "name": "Netzwerkkommunikation" },
           "title": "Validierung des Server-Zertifikats des Hintergrundsystems.",
           "testDepth": "EXAMINE",
-          "rule": "outsideToolScope"
+          "rule": "contraryAndSupportingFindings",
+          "contraryKinds": ["certificateNotValidated", "hostNameNotVerified", "expiryNotChecked"],
+          "supportingKinds": ["certificateValidationObserved"],
+          "toolCoverage": "Reads what each connection did with the certificate the inspecting proxy served under the session's stated scenario: one from a CA the device does not trust, one for another host name, or an expired one (the last two from a CA it trusts). Completing the handshake and sending requests over it is a finding; refusing it is one in support. Nothing is bypassed. A session without a stated scenario, or recorded with the system trusting the proxy's CA, assesses nothing here; revocation is not examined."
         },
         {
           "id": "O.Ntwk_6",
@@ -99,7 +102,10 @@ enum BundledCatalogues {
           "aspect": { "number": 9, "name": "Netzwerkkommunikation" },
           "title": "Verwendung plattformspezifischer Optionen.",
           "testDepth": "EXAMINE",
-          "rule": "outsideToolScope"
+          "rule": "contraryAndSupportingFindings",
+          "contraryKinds": ["userCATrusted"],
+          "supportingKinds": ["userCARefused"],
+          "toolCoverage": "Reads one platform option from the traffic: in a session recorded with the proxy's CA installed in the device's user store (Android), a connection that accepted its certificate and sent requests over it shows the app trusts user-installed CAs (its network security configuration opts in); a refusal is in support. No other platform option is examined."
         },
         {
           "id": "O.Ntwk_8",

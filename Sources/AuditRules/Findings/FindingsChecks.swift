@@ -5,7 +5,7 @@ import Audit
 public enum FindingsChecks {
   public static let all: [any FindingsCheckRule.Type] = [
     TLSVersionCheck.self, EncryptionCheck.self, HostCheck.self, PinningCheck.self,
-    ConsentCheck.self,
+    CertificateValidationCheck.self, ConsentCheck.self,
   ]
 
   static let kindsByName: [String: FindingKind] = Dictionary(

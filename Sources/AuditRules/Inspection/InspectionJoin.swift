@@ -15,6 +15,15 @@ public struct InspectionJoin: Sendable, Hashable {
   /// Lines that joined no flow, and lines about a flow another line had joined.
   public private(set) var unjoined: [InspectionLogEntry] = []
   public private(set) var duplicates: [InspectionLogEntry] = []
+  /// Lines written under another certificate scenario than the session states: never joined.
+  public private(set) var otherScenario: [InspectionLogEntry] = []
+
+  /// Whether a line may join a session recorded under `scenario`: a line that names none (an
+  /// older addon's) may; one that names another may not.
+  public static func fits(_ entry: InspectionLogEntry, _ scenario: CertificateScenario?) -> Bool {
+    guard let stated = entry.scenario else { return true }
+    return stated == scenario
+  }
 
   public struct Candidate: Sendable, Hashable {
     public let peers: FlowPeers
@@ -64,12 +73,18 @@ public struct InspectionJoin: Sendable, Hashable {
       flows)
   }
 
-  public init(_ log: [InspectionLogEntry], flows: [Candidate]) {
+  public init(
+    _ log: [InspectionLogEntry], flows: [Candidate], scenario: CertificateScenario? = nil
+  ) {
     var byEnds: [FlowPeers: [Int]] = [:]
     for (i, flow) in flows.enumerated() where flow.isTCP {
       byEnds[flow.peers, default: []].append(i)
     }
     for entry in log {
+      guard Self.fits(entry, scenario) else {
+        otherScenario.append(entry)
+        continue
+      }
       let indices = Self.ends(of: entry).flatMap { byEnds[$0] ?? [] }
       guard let best = Self.nearest(entry, among: indices, flows) else {
         unjoined.append(entry)
@@ -116,7 +131,15 @@ public struct InspectionJoin: Sendable, Hashable {
 public struct InspectionLogSummary: Sendable, Hashable {
   public var lines = 0, joined = 0, accepted = 0, refused = 0, closedAfterHandshake = 0
   public var withoutOutcome = 0, unjoined = 0, duplicates = 0
+  /// Lines of another certificate scenario, by the scenario they name.
+  public var otherScenario: [CertificateScenario: Int] = [:]
   public init() {}
+
+  /// Counts a line refused for naming another scenario than the session's.
+  public mutating func countOtherScenario(_ entry: InspectionLogEntry) {
+    lines += 1
+    if let scenario = entry.scenario { otherScenario[scenario, default: 0] += 1 }
+  }
 
   /// Counts one line more: joined with `entry`'s outcome, or not.
   public mutating func count(_ entry: InspectionLogEntry, joined: Bool) {
@@ -137,6 +160,7 @@ public struct InspectionLogSummary: Sendable, Hashable {
   public init(_ join: InspectionJoin, lines: Int) {
     for entry in join.entries.values { count(entry, joined: true) }
     for entry in join.unjoined { count(entry, joined: false) }
+    for entry in join.otherScenario { countOtherScenario(entry) }
     duplicates = join.duplicates.count
     self.lines = lines
   }

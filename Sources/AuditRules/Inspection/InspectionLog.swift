@@ -31,6 +31,9 @@ public struct InspectionLogEntry: Sendable, Hashable {
   public let clientHandshake: ClientHandshake
   public let requests: Int
   public let error: String?
+  /// The certificate scenario the proxy served, as its addon was told (`tunnelvision_scenario`);
+  /// nil when the line does not say.
+  public var scenario: CertificateScenario? = nil
 
   /// What the entry says of the app's connection, or nil when it says nothing: an unfinished
   /// handshake, or one that finished and was cut off by an error before any request.
@@ -123,6 +126,15 @@ public enum InspectionLog {
       throw fail("server is not an object")
     }
     let serverPort = server?["port"] as? Int
+    var scenario: CertificateScenario?
+    if let value = o["scenario"], !(value is NSNull) {
+      guard let name = value as? String, let stated = CertificateScenario(name: name) else {
+        throw fail(
+          "scenario is not one of \(CertificateScenario.allCases.map(\.name).joined(separator: ", "))"
+        )
+      }
+      scenario = stated
+    }
     return InspectionLogEntry(
       line: line, start: start, end: try instant("end"), client: client,
       proxy: try endpoint(o["proxy"], "proxy"), serverAddress: text(server?["address"]),
@@ -132,7 +144,7 @@ public enum InspectionLog {
       serverCipher: (server?["cipherCode"] as? Int).flatMap {
         (0...0xffff).contains($0) ? UInt16($0) : nil
       }, sni: text(o["sni"]), clientHandshake: handshake, requests: requests,
-      error: text(o["error"]))
+      error: text(o["error"]), scenario: scenario)
   }
 
   /// OpenSSL's names of the versions, as mitmproxy reports them.

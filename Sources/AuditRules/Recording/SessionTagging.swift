@@ -5,9 +5,12 @@ import Foundation
 public struct OpenSessionStart: Sendable, Hashable {
   public let id: Int64
   public let startedAt: Date
-  public init(id: Int64, startedAt: Date) {
+  /// The certificate scenario it states: an inspection log's line of another is not joined.
+  public let scenario: CertificateScenario?
+  public init(id: Int64, startedAt: Date, scenario: CertificateScenario? = nil) {
     self.id = id
     self.startedAt = startedAt
+    self.scenario = scenario
   }
 }
 

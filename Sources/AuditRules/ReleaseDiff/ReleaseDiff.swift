@@ -118,6 +118,9 @@ public struct ReleaseDiff: Sendable, Hashable {
   public let domains: [DomainComparison]
   public let earlierUnnamedFlowIDs: [Int64]
   public let laterUnnamedFlowIDs: [Int64]
+  /// Hosts whose connections refused the proxy's certificate in the earlier session and
+  /// accepted it in the later, both under a scenario that tests validation: a regression.
+  public let validationLost: [String]
 
   /// The later session is the one that started later, whatever its version.
   public init(
@@ -146,6 +149,23 @@ public struct ReleaseDiff: Sendable, Hashable {
     }
     earlierUnnamedFlowIDs = before.unnamedFlowIDs
     laterUnnamedFlowIDs = after.unnamedFlowIDs
+    let validated = Self.hosts(firstIsEarlier ? firstFlows : secondFlows, earlier, accepted: false)
+    let accepted = Self.hosts(firstIsEarlier ? secondFlows : firstFlows, later, accepted: true)
+    validationLost = validated.intersection(accepted).sorted()
+  }
+
+  /// The hosts whose connections accepted (or refused) the proxy's certificate under a scenario
+  /// that tests validation (any but the system's trust, which tests pinning).
+  static func hosts(_ flows: [StoredFlow], _ session: AuditSession, accepted: Bool) -> Set<String> {
+    var hosts = Set<String>()
+    for flow in flows {
+      if case .read(accepted, let host, let scenario) = ProxyCertificateReading(
+        of: flow, conditions: session.inspection, log: nil), scenario != .systemTrust
+      {
+        hosts.insert(host)
+      }
+    }
+    return hosts
   }
 
   public var newDomains: [DomainComparison] { domains.filter { $0.status == .new } }

@@ -16,24 +16,7 @@ public enum PinningWording: CheckWording {
       ? "The local CA's certificate accepted" : "The local CA's certificate refused"
   }
 
-  public static func reason(_ gap: PinningGap) -> String {
-    switch gap {
-    case .inspectionOff: return "The session was recorded with HTTPS inspection off."
-    case .caNotTrusted:
-      return "The device did not trust the local certificate authority while the session recorded."
-    case .outcomeWithoutAnnouncedName:
-      return
-        "An inspection outcome was recorded, but the ClientHello announced no name to state it about."
-    case .quicNotInspected: return "QUIC connections are not inspected."
-    case .noInspectionOutcome: return "No inspection outcome was recorded for this TLS connection."
-    case .inspectionLogNotFollowed:
-      return
-        "The recorder that recorded it followed no inspection log (--inspection-log), so no outcome could be joined."
-    case .inspectionLog(let state):
-      return InspectionLogWording.sentence(state, file: nil) ?? reason(.noInspectionOutcome)
-    case .closedAfterHandshake:
-      return
-        "The connection completed its handshake with the proxy's certificate, then closed without sending a request: the app may check a pin in its own code after the handshake (as OkHttp's CertificatePinner does), or it had nothing to send; the traffic does not tell which."
-    }
+  public static func reason(_ gap: ProxyCertificateGap) -> String {
+    ProxyCertificateWording.reason(gap)
   }
 }

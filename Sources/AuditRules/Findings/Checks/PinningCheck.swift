@@ -29,7 +29,7 @@ public enum PinningCheck: FindingsCheckRule {
   ]
 
   public static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<
-    PinningGap
+    ProxyCertificateGap
   > {
     switch PinningAssessment(
       of: flow, conditions: context.session.inspection,
@@ -45,79 +45,42 @@ public enum PinningCheck: FindingsCheckRule {
 
 extension SessionFindings {
   /// `satisfiedFlowIDs` is always empty: both outcomes are findings.
-  public var pinning: CheckCoverage<PinningGap> { PinningCheck.coverage(in: self) }
+  public var pinning: CheckCoverage<ProxyCertificateGap> { PinningCheck.coverage(in: self) }
 }
 
-public enum PinningGap: Sendable, Hashable {
-  case inspectionOff, caNotTrusted, outcomeWithoutAnnouncedName, quicNotInspected,
-    noInspectionOutcome
-  /// The recorder that recorded it followed no inspection log (`--inspection-log`).
-  case inspectionLogNotFollowed
-  /// The log it followed did not exist, could not be read, or held no line.
-  case inspectionLog(InspectionLogState)
-  /// The connection accepted the proxy's certificate in the handshake and closed without a
-  /// request: pinning checked in the app's code after the handshake, or nothing to send.
-  case closedAfterHandshake
-}
-
-/// Whether the app pins, read from what the relay recorded of an inspection attempt.
-/// It bypasses nothing: a connection accepted or refused the local CA's certificate.
+/// The pinning check's: under the system-trust scenario, whether the app pinned; under the user
+/// CA scenario, an acceptance shows it did not. The other scenarios test validation
+/// (`CertificateValidationCheck`).
 public enum PinningAssessment: Sendable, Hashable {
   case absent(host: String)
   case observed(host: String)
-  case notAssessed(PinningGap)
+  case notAssessed(ProxyCertificateGap)
   case notApplicable
 
-  /// `log`: what the recorder that recorded the flow made of its inspection log (nil for an
-  /// imported session, whose log was read whole at the import).
   public init(
     of flow: StoredFlow, conditions: InspectionConditions, log: InspectionLogReading? = nil
   ) {
-    let outcome = flow.inspectionOutcome
-    let signOfTLS =
-      flow.streamOpening == .tlsHandshake || flow.clientTLS != nil || flow.serverTLS != nil
-    if flow.streamOpening == .httpRequest || (outcome == nil && !signOfTLS && flow.quic == nil) {
-      self = .notApplicable
-      return
-    }
-    if !conditions.inspectionEnabled {
-      self = .notAssessed(.inspectionOff)
-      return
-    }
-    if !conditions.caTrusted {
-      self = .notAssessed(.caNotTrusted)
-      return
-    }
-    if outcome == .closedAfterHandshake {
-      self = .notAssessed(.closedAfterHandshake)
-      return
-    }
-    if let outcome {
-      guard let name = flow.announcedName else {
-        self = .notAssessed(.outcomeWithoutAnnouncedName)
-        return
+    switch ProxyCertificateReading(of: flow, conditions: conditions, log: log) {
+    case .notApplicable: self = .notApplicable
+    case .notAssessed(let gap): self = .notAssessed(gap)
+    case .read(let accepted, let host, let scenario):
+      switch scenario {
+      case .systemTrust: self = accepted ? .absent(host: host) : .observed(host: host)
+      case .userCA: self = accepted ? .absent(host: host) : .notAssessed(.userCARefused)
+      case .notInstalled, .wrongHost, .expired: self = .notAssessed(.scenarioTestsValidation)
       }
-      let host = DomainPattern.normalised(host: name)
-      self = outcome == .inspected ? .absent(host: host) : .observed(host: host)
-      return
-    }
-    if flow.quic != nil && !signOfTLS {
-      self = .notAssessed(.quicNotInspected)
-    } else if let log, !log.followed {
-      self = .notAssessed(.inspectionLogNotFollowed)
-    } else if let state = log?.state, state != .read {
-      self = .notAssessed(.inspectionLog(state))
-    } else {
-      self = .notAssessed(.noInspectionOutcome)
     }
   }
 }
 
-extension PinningGap: CheckGap {
+extension ProxyCertificateGap: CheckGap {
   public var key: String {
     switch self {
     case .inspectionOff: return "inspectionOff"
-    case .caNotTrusted: return "caNotTrusted"
+    case .scenarioNotStated: return "certificateScenarioNotStated"
+    case .scenarioTestsValidation: return "scenarioTestsValidation"
+    case .systemTrustTestsPinning: return "systemTrustTestsPinning"
+    case .userCARefused: return "userCARefused"
     case .outcomeWithoutAnnouncedName: return "outcomeWithoutAnnouncedName"
     case .quicNotInspected: return "quicNotInspected"
     case .noInspectionOutcome: return "noInspectionOutcome"
