@@ -41,7 +41,7 @@ final class CertificateScenarioTests: XCTestCase {
   /// clients: `validating` to the first name, `lax` to the second.
   func run(
     _ scenario: String, tag: String, scene s: Scene, validating: [String], lax: [String],
-    laxByPython: Bool = false
+    laxByPython: Bool = false, recording: Bool = false
   ) throws -> Run {
     let ns = try MitmproxyInspectionTests.Namespace(
       hosts: "127.0.0.1 localhost " + Self.names.joined(separator: " ") + "\n")
@@ -88,8 +88,16 @@ final class CertificateScenarioTests: XCTestCase {
     }
     let mitmdump = try proxy(extra)
     defer { mitmdump.end(SIGTERM) }
+    // Captured by tcpdump for an import, or recorded live following the log.
     let capturing = try RecordCommandTests.Running(
-      ip, ns.exec(["tcpdump", "-i", "lo", "-U", "-n", "-w", capture, "tcp port \(Self.proxyPort)"]))
+      ip,
+      ns.exec(
+        recording
+          ? [
+            s.binary.path, "record", "-i", "lo", "--filter", "tcp port \(Self.proxyPort)",
+            "--inspection-log", log, "--quiet", "--store", s.store,
+          ]
+          : ["tcpdump", "-i", "lo", "-U", "-n", "-w", capture, "tcp port \(Self.proxyPort)"]))
     usleep(1_000_000)
     let ca = confdir + "/mitmproxy-ca-cert.pem"
     func curl(_ arguments: [String], _ name: String) throws -> Int32 {
@@ -251,6 +259,21 @@ final class CertificateScenarioTests: XCTestCase {
       Set(ru.kinds.keys),
       ["\(valid) userCARefused", "\(lax) userCATrusted", "\(lax) pinningAbsent"])
     XCTAssertEqual(ru.verdicts["O.Ntwk_7"], "contradicted")
+
+    // The same live: a session stating the scenario, the recorder following the log.
+    XCTAssertEqual(
+      try s.tv(
+        "session", "start", "P", "--version", "6", "--build", "6", "--inspection", "--ca",
+        "not-installed"
+      ).status, 0)
+    let live = try run(
+      "notInstalled", tag: "live", scene: s, validating: [], lax: ["-k"], recording: true)
+    XCTAssertEqual([live.validating, live.lax], [60, 0])
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let rl = try read(try s.json("findings", "7"))
+    XCTAssertEqual(
+      Set(rl.kinds.keys),
+      ["\(valid) certificateValidationObserved", "\(lax) certificateNotValidated"])
 
     // Page 1 states the scenario beside the verdicts.
     let bundle = s.path + "/r2.zip"
