@@ -4,7 +4,10 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 SAMPLE_STORE ?= out/sample-store
 
-.PHONY: setup build sample test lint format bench clean
+.PHONY: setup build release install uninstall deb sample test lint format bench clean
+
+PREFIX ?= /usr/local
+DESTDIR ?=
 
 SWIFT_SOURCES := Sources Tests Package.swift
 
@@ -13,6 +16,21 @@ setup:
 
 build: setup
 	swift build -c release --product tunnelvision
+
+# What is installed and packaged: the Swift runtime linked in, so no toolchain is needed to run it.
+release: setup
+	swift build -c release --static-swift-stdlib --product tunnelvision
+
+# The executable, the report's fonts, the man page and the completions under DESTDIR/PREFIX.
+install: release
+	scripts/install.sh "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	scripts/install.sh --uninstall "$(DESTDIR)" "$(PREFIX)"
+
+# A Debian package of the same files: out/tunnelvision_VERSION_ARCH.deb.
+deb: release
+	scripts/deb.sh
 
 # The main job: the sample store (created when absent), its 2.4.0 session exported and verified.
 sample: build

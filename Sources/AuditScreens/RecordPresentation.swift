@@ -158,12 +158,16 @@ extension RecordPresentation {
   public static func cannotOpen(_ source: String, isLive: Bool, message: String) -> String {
     let what = isLive ? "The interface \(TerminalText.inline(source))" : TerminalText.inline(source)
     var out = "\(what) cannot be recorded: \(TerminalText.inline(message))."
-    if isLive, message.lowercased().contains("permission") {
-      out +=
-        " Capturing an interface needs root, or the capabilities cap_net_raw and cap_net_admin on the binary (setcap)."
+    let lowered = message.lowercased()
+    if isLive, lowered.contains("permission") || lowered.contains("not permitted") {
+      out += " " + missingCapabilities
     }
     return out
   }
+
+  /// What a live capture lacks when the kernel refuses it, and how to give it.
+  public static let missingCapabilities =
+    "Capturing an interface needs the capabilities CAP_NET_RAW and CAP_NET_ADMIN, which this process does not have: run it as root, or give them to the executable once (sudo setcap cap_net_raw,cap_net_admin+ep \"$(command -v tunnelvision)\"; docs/install.md says what that grants)."
 
   public static func filterRefused(_ filter: String, message: String) -> String {
     "The filter “\(TerminalText.inline(filter))” does not compile: \(TerminalText.inline(message)). Nothing was recorded."

@@ -10,14 +10,13 @@ public enum ReportFonts {
   public struct NotFound: Error, CustomStringConvertible {
     public let searched: [String]
     public var description: String {
-      "The report's fonts were not found (looked in \(searched.joined(separator: ", "))). Set TUNNELVISION_FONTS to the Fonts directory of the source tree."
+      "The report's fonts were not found (looked in \(searched.joined(separator: ", "))). An installed tunnelvision finds them in share/tunnelvision/Fonts beside its bin directory (make install, or the Debian package); otherwise set TUNNELVISION_FONTS to the Fonts directory of the source tree."
     }
   }
 
   public static func directory(
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
-      .resolvingSymlinksInPath()
+    executable: URL = runningExecutable()
   ) throws -> URL {
     var candidates: [URL] = []
     if let dir = environment["TUNNELVISION_FONTS"], !dir.isEmpty {
@@ -36,5 +35,14 @@ public enum ReportFonts {
       return candidate
     }
     throw NotFound(searched: candidates.prefix(4).map(\.path))
+  }
+
+  /// The executable this process runs, wherever it was started from: the kernel's link, not
+  /// the command's first word (a name found on PATH, or a path relative to where it was typed).
+  public static func runningExecutable() -> URL {
+    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      return URL(fileURLWithPath: path)
+    }
+    return URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
   }
 }

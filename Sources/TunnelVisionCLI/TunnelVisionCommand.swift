@@ -23,13 +23,32 @@ public enum TunnelVisionCommand {
 
   static let global: [OptionDefinition] = [store.definition]
 
+  /// The variables the tool reads, for the man page.
+  static let environment: [(String, String)] = [
+    (
+      "TUNNELVISION_STORE",
+      "The store directory when --store is not given (else $XDG_DATA_HOME/tunnelvision, else ~/.local/share/tunnelvision)."
+    ),
+    ("XDG_DATA_HOME", "Where the default store lies when TUNNELVISION_STORE is not set."),
+    (
+      "TUNNELVISION_FONTS",
+      "The directory of the report's fonts, when they are neither beside the executable nor in ../share/tunnelvision/Fonts."
+    ),
+  ]
+
   static var root: CommandDefinition {
     CommandDefinition(
       name: "tunnelvision",
       abstract: "Turn an app's recorded network traffic into evidence for BSI TR-03161.",
       discussion:
         "A store holds connections and packets, and the audit model: projects, their sessions and the markers placed in them.",
-      options: [.flag("version", "Show the version.")],
+      options: [
+        .flag("version", "Show the version."),
+        .flag("generate-manual", "Print the man page (roff), written from the commands' help."),
+        .value(
+          "generate-completion-script", "shell",
+          "Print the completion script for bash, zsh or fish, written from the commands' help."),
+      ],
       subcommands: [
         ProjectCommands.definition, SessionCommands.definition, MarkCommand.definition,
         AssessmentCommands.findings, AssessmentCommands.compare,
@@ -42,6 +61,19 @@ public enum TunnelVisionCommand {
       ],
       // Alone, it answers --version, whatever global options come with it (as git does).
       run: { parsed, context in
+        if parsed.flag("generate-manual") {
+          return context.standardOutput(
+            CommandReference.manual(root, global: global, environment: environment))
+        }
+        if let shell = parsed.value("generate-completion-script") {
+          guard let script = CommandReference.completion(shell: shell, root, global: global)
+          else {
+            throw UsageError(
+              message: "--generate-completion-script takes bash, zsh or fish, not '\(shell)'",
+              path: parsed.path)
+          }
+          return context.standardOutput(script)
+        }
         guard parsed.flag("version") else {
           throw UsageError(message: "Missing subcommand", path: parsed.path)
         }

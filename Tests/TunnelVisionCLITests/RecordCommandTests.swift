@@ -642,3 +642,32 @@ extension RecordCommandTests {
       joined.output, "\(rows.count)\n", "the earlier run's connections took their outcomes")
   }
 }
+
+extension RecordCommandTests {
+  func testWithoutTheCapabilitiesToCaptureRecordSaysWhatIsMissing() throws {
+    try requireRoot("running the recorder as another user")
+    let binary = try TunnelVisionExecutable.url()
+    let dir = TemporaryDirectory("record-no-capabilities")
+    XCTAssertEqual(chmod(dir.url.path, 0o777), 0)
+    // A copy another user can run, wherever the build is (a home directory may be closed).
+    let copy = dir.url.appendingPathComponent("tunnelvision")
+    try FileManager.default.copyItem(at: binary, to: copy)
+    XCTAssertEqual(chmod(copy.path, 0o755), 0)
+    let run = try XCTUnwrap(
+      ExternalTool.run(
+        "setpriv",
+        [
+          "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--inh-caps=-all",
+          copy.path, "record", "-i", "lo", "--duration", "1", "--store",
+          dir.url.appendingPathComponent("store").path,
+        ]))
+    XCTAssertEqual(run.status, 1, run.error)
+    XCTAssertTrue(
+      run.error.contains(
+        "needs the capabilities CAP_NET_RAW and CAP_NET_ADMIN, which this process does not have"),
+      run.error)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("store").path),
+      "no store is made for a source that cannot be opened")
+  }
+}
