@@ -4,12 +4,12 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 SAMPLE_STORE ?= out/sample-store
 
-.PHONY: setup build release install uninstall deb sample test lint format bench clean
+.PHONY: setup build release install uninstall deb fuzz sample test lint format bench clean
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-SWIFT_SOURCES := Sources Tests Package.swift
+SWIFT_SOURCES := Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift
 
 setup:
 	@scripts/setup.sh
@@ -31,6 +31,11 @@ uninstall:
 # A Debian package of the same files: out/tunnelvision_VERSION_ARCH.deb.
 deb: release
 	scripts/deb.sh
+
+# Every reader under libFuzzer with AddressSanitizer: FUZZ_RUNS inputs each, or FUZZ_SECONDS.
+fuzz: setup
+	mkdir -p out
+	scripts/fuzz.sh
 
 # The main job: the sample store (created when absent), its 2.4.0 session exported and verified.
 sample: build

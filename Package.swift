@@ -14,6 +14,10 @@ let package = Package(
   products: [
     .executable(name: "tunnelvision", targets: ["tunnelvision"]),
     .executable(name: "tunnelvision-bench", targets: ["tunnelvision-bench"]),
+    // The readers of what comes from outside, for the fuzz targets (Fuzz/, a package of its own).
+    .library(
+      name: "TunnelVisionReaders",
+      targets: ["Audit", "AuditRules", "AuditDocuments", "Crypto", "Import", "Evidence"]),
   ],
   targets: [
     .systemLibrary(

@@ -25,10 +25,10 @@ work=$(mktemp -d)
   tunnelvision --version
   tunnelvision --store store sample >/dev/null
   tunnelvision --store store export 3 -o bundle.zip >/dev/null
-  unzip -l bundle.zip | grep -q report.pdf
+  unzip -l bundle.zip | grep report.pdf >/dev/null
   unzip -tq bundle.zip
   tunnelvision verify bundle.zip >/dev/null
-  man -P cat tunnelvision | grep -q "session start"
+  man -P cat tunnelvision | grep "session start" >/dev/null
   bash -c 'source /usr/share/bash-completion/completions/tunnelvision && complete -p tunnelvision >/dev/null'
 )
 rm -rf "$work"

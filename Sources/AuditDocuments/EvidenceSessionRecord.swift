@@ -49,7 +49,7 @@ public struct EvidenceSessionRecord: Sendable {
     func integer(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Int64 {
       // The document re-derived from these values is compared byte for byte afterwards: a
       // value read here more leniently than it was written is caught there.
-      guard let v = o[key] as? Int else { throw fail(path + key, "a whole number") }
+      guard let v = JSONNumber.integer(o[key]) else { throw fail(path + key, "a whole number") }
       return Int64(v)
     }
     func bool(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Bool {

@@ -8,3 +8,4 @@ static inline unsigned long ccrypto_name_flags(void) { return XN_FLAG_RFC2253 & 
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
 #include <openssl/ec.h>
+#include <openssl/err.h>

@@ -61,6 +61,21 @@ public enum Ed25519Signature {
     return raw(key)
   }
 
+  /// Whether the PEM holds a private key encrypted with a pass phrase (never asked for: a prompt
+  /// would stop a scripted export on a terminal).
+  public static func isEncrypted(pem: Data) -> Bool {
+    let text = String(decoding: pem.prefix(4096), as: UTF8.self)
+    return text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+      || text.contains("Proc-Type: 4,ENCRYPTED")
+  }
+
+  /// Whether the PEM holds an Ed25519 private key (not only its public half).
+  public static func isPrivateKey(pem: Data) -> Bool {
+    guard let key = read(pem, private: true) else { return false }
+    EVP_PKEY_free(key)
+    return true
+  }
+
   /// "SHA256:…" of the raw public key, as a person compares keys.
   public static func fingerprint(_ publicKey: Data) -> String {
     let digest = SHA256Digest()
@@ -71,10 +86,16 @@ public enum Ed25519Signature {
   private static func read(_ pem: Data, private isPrivate: Bool) -> OpaquePointer? {
     pem.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> OpaquePointer? in
       guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
-      defer { BIO_free(bio) }
+      // A key that does not read leaves OpenSSL's errors on the thread's queue, where a later
+      // call would find them as its own: cleared.
+      defer {
+        BIO_free(bio)
+        ERR_clear_error()
+      }
       let key =
         isPrivate
-        ? PEM_read_bio_PrivateKey(bio, nil, nil, nil) : PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+        ? PEM_read_bio_PrivateKey(bio, nil, noPassPhrase, nil)
+        : PEM_read_bio_PUBKEY(bio, nil, noPassPhrase, nil)
       guard let key, EVP_PKEY_get_id(key) == EVP_PKEY_ED25519 else {
         if let key { EVP_PKEY_free(key) }
         return nil
@@ -90,3 +111,10 @@ public enum Ed25519Signature {
     return Data(bytes)
   }
 }
+
+/// OpenSSL's pass-phrase callback that gives none: an encrypted key does not read, and no prompt
+/// waits on a terminal.
+func noPassPhrase(
+  _ buffer: UnsafeMutablePointer<CChar>?, _ size: Int32, _ writing: Int32,
+  _ data: UnsafeMutableRawPointer?
+) -> Int32 { 0 }

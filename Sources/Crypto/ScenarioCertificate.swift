@@ -67,7 +67,10 @@ public enum ScenarioCertificate {
   private static func readCertificate(_ pem: Data) -> OpaquePointer? {
     pem.withUnsafeBytes { raw -> OpaquePointer? in
       guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
-      defer { BIO_free(bio) }
+      defer {
+        BIO_free(bio)
+        ERR_clear_error()
+      }
       return PEM_read_bio_X509(bio, nil, nil, nil)
     }
   }
@@ -75,8 +78,11 @@ public enum ScenarioCertificate {
   private static func readKey(_ pem: Data) -> OpaquePointer? {
     pem.withUnsafeBytes { raw -> OpaquePointer? in
       guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
-      defer { BIO_free(bio) }
-      return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+      defer {
+        BIO_free(bio)
+        ERR_clear_error()
+      }
+      return PEM_read_bio_PrivateKey(bio, nil, noPassPhrase, nil)
     }
   }
 

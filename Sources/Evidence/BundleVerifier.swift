@@ -75,9 +75,10 @@ public enum BundleVerifier {
     }
     let (manifestCheck, listed) = manifestCheck(files, reading: reading)
     checks += [manifestCheck, fileSetCheck(listed: listed, archive: archive)]
+    let signatureEntry = archive.entries.contains { $0.name == EvidenceBundle.signatureName }
     if let check = signatureCheck(
-      reading.documents[EvidenceBundle.signatureName], manifest: manifestData,
-      trustedKey: trustedKey, standing: &standing)
+      reading.documents[EvidenceBundle.signatureName] ?? (signatureEntry ? Data() : nil),
+      manifest: manifestData, trustedKey: trustedKey, standing: &standing)
     {
       checks.append(check)
     }
@@ -130,7 +131,7 @@ public enum BundleVerifier {
     var listed = Set<String>()
     for file in files {
       guard let name = file["name"] as? String,
-        let size = (file["byteCount"] as? NSNumber)?.uint64Value,
+        let size = JSONNumber.integer(file["byteCount"]).flatMap({ UInt64(exactly: $0) }),
         let sha = file["sha256"] as? String
       else {
         problems.append(VerifyWording.entryIncomplete)
@@ -504,10 +505,17 @@ public enum BundleVerifier {
       return Check(
         statement: VerifyWording.signedByKeyGiven, problems: [VerifyWording.noSignature])
     }
-    let object = (try? JSONSerialization.jsonObject(with: document)) as? [String: Any]
-    guard let object, object["algorithm"] as? String == "Ed25519",
+    // Read strictly: its four keys, each once, signing the manifest; nothing else.
+    let object =
+      JSONSyntax.failure(in: document) == nil
+      ? (try? JSONSerialization.jsonObject(with: document)) as? [String: Any] : nil
+    guard let object, Set(object.keys) == ["algorithm", "signs", "publicKey", "signature"],
+      object["algorithm"] as? String == "Ed25519",
+      object["signs"] as? String == EvidenceBundle.manifestName,
       let key = (object["publicKey"] as? String).flatMap({ Data(base64Encoded: $0) }),
-      let signature = (object["signature"] as? String).flatMap({ Data(base64Encoded: $0) })
+      key.count == 32,
+      let signature = (object["signature"] as? String).flatMap({ Data(base64Encoded: $0) }),
+      signature.count == 64
     else {
       return Check(
         statement: VerifyWording.signatureReads, problems: [VerifyWording.signatureUnreadable])

@@ -35,9 +35,20 @@ enum ExportCommands {
     guard let pem = FileManager.default.contents(atPath: path) else {
       throw RefusedError("There is no readable key file \(path).")
     }
+    if Ed25519Signature.isEncrypted(pem: pem) {
+      throw RefusedError(
+        "\(path) is encrypted with a pass phrase, which is never asked for; give it unencrypted ('openssl pkey -in \(path) -out plain.pem', kept where only you can read it)."
+      )
+    }
     guard let raw = Ed25519Signature.publicKey(pem: pem) else {
       throw RefusedError(
         "\(path) is not an Ed25519 key in PEM; make one with 'openssl genpkey -algorithm ed25519 -out key.pem' (and 'openssl pkey -in key.pem -pubout' for its public half)."
+      )
+    }
+    // Signing needs the private key: said before anything is exported.
+    guard publicOnly || Ed25519Signature.isPrivateKey(pem: pem) else {
+      throw RefusedError(
+        "\(path) holds only an Ed25519 public key; --sign takes the private key ('openssl genpkey -algorithm ed25519 -out key.pem')."
       )
     }
     return publicOnly ? raw : pem

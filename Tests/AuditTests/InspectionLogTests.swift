@@ -117,3 +117,38 @@ final class InspectionLogTests: XCTestCase {
     XCTAssertEqual(EncryptionAssessment(of: flow), .encrypted(.tls), "a CONNECT is not cleartext")
   }
 }
+
+extension InspectionLogTests {
+  /// Found by a reliability run: Foundation reads `true` as 1, and the last of two members of
+  /// the same name wins; docs/inspection.md says a key of the wrong type is refused.
+  func testABooleanIsNoNumberAndAKeyGivenTwiceIsRefused() {
+    let good = line(requests: 0)
+    let cases = [
+      (
+        good.replacingOccurrences(of: "\"requests\":0", with: "\"requests\":true"),
+        "requests is not a count"
+      ),
+      (good.replacingOccurrences(of: "\"format\":1", with: "\"format\":true"), "it has no format"),
+      (
+        good.replacingOccurrences(of: "\"start\":1800000000", with: "\"start\":true"),
+        "start is not an instant in seconds since 1970"
+      ),
+      (
+        good.replacingOccurrences(of: "\"port\":40000", with: "\"port\":true"),
+        "client is not an address and a port"
+      ),
+      (
+        good.replacingOccurrences(
+          of: "\"clientHandshake\":\"established\"",
+          with: "\"clientHandshake\":\"failed\",\"clientHandshake\":\"established\""),
+        "it names a key twice"
+      ),
+    ]
+    for (bad, reason) in cases {
+      XCTAssertNotEqual(bad, good, reason)
+      XCTAssertThrowsError(try InspectionLog.parse(Data((bad + "\n").utf8)), reason) {
+        XCTAssertEqual($0 as? InspectionLog.Problem, InspectionLog.Problem(line: 1, reason: reason))
+      }
+    }
+  }
+}

@@ -25,6 +25,13 @@ final class JSONSyntaxTests: XCTestCase {
     }
   }
 
+  func testAMemberNamedTwiceIsRefusedWhereverItIs() {
+    XCTAssertEqual(
+      JSONSyntax.problem(in: Data(#"{"a": 1, "b": {"c": 2, "c": 3}}"#.utf8)),
+      "a member named twice at byte 23")
+    XCTAssertNil(JSONSyntax.problem(in: Data(#"{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}"#.utf8)))
+  }
+
   func testWhatFoundationForgivesOrRFC8259RefusesIsNamedWithItsByte() {
     XCTAssertEqual(
       JSONSyntax.problem(in: Data(#"{"a": 1,}"#.utf8)),
@@ -83,9 +90,12 @@ final class JSONSyntaxTests: XCTestCase {
     let script = """
       import json,sys,base64
       def refuse(c): raise ValueError(c)
+      def once(pairs):
+          if len({k for k, _ in pairs}) != len(pairs): raise ValueError('a member named twice')
+          return dict(pairs)
       out=[]
       for b in json.loads(sys.stdin.read()):
-          try: json.loads(base64.b64decode(b).decode('utf-8'), parse_constant=refuse); out.append(True)
+          try: json.loads(base64.b64decode(b).decode('utf-8'), parse_constant=refuse, object_pairs_hook=once); out.append(True)
           except Exception: out.append(False)
       print(json.dumps(out))
       """

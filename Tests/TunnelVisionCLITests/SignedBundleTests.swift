@@ -77,3 +77,72 @@ final class SignedBundleTests: XCTestCase {
     }
   }
 }
+
+extension SignedBundleTests {
+  /// Found by a reliability run: signature.json was read leniently, an encrypted key waited on a
+  /// pass-phrase prompt, and a public key given to --sign failed only once the bundle was built.
+  func testSignatureJSONIsReadStrictlyAndAKeyIsCheckedBeforeAnyExport() throws {
+    let binary = try TunnelVisionExecutable.url()
+    let dir = TemporaryDirectory("signature-strict")
+    let store = dir.url.appendingPathComponent("store").path
+    XCTAssertEqual(try ExternalTool.run(binary.path, ["sample", "--store", store])?.status, 0)
+    let key = dir.url.appendingPathComponent("key.pem").path
+    let pub = dir.url.appendingPathComponent("pub.pem").path
+    let locked = dir.url.appendingPathComponent("locked.pem").path
+    XCTAssertEqual(
+      try ExternalTool.run("openssl", ["genpkey", "-algorithm", "ed25519", "-out", key])?.status, 0)
+    XCTAssertEqual(
+      try ExternalTool.run("openssl", ["pkey", "-in", key, "-pubout", "-out", pub])?.status, 0)
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "openssl", ["pkey", "-in", key, "-aes256", "-passout", "pass:secret", "-out", locked])?
+        .status, 0)
+    func tv(_ arguments: String...) throws -> (status: Int32, output: String, error: String) {
+      try XCTUnwrap(ExternalTool.run(binary.path, ["--store", store] + arguments))
+    }
+    let never = dir.url.appendingPathComponent("never.zip").path
+    let encrypted = try tv("export", "3", "--no-report", "--sign", locked, "-o", never)
+    XCTAssertEqual(encrypted.status, 1)
+    XCTAssertTrue(encrypted.error.contains("is encrypted with a pass phrase"), encrypted.error)
+    let publicOnly = try tv("export", "3", "--no-report", "--sign", pub, "-o", never)
+    XCTAssertEqual(publicOnly.status, 1)
+    XCTAssertTrue(publicOnly.error.contains("holds only an Ed25519 public key"), publicOnly.error)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: never), "refused before any export")
+    let locked2 = try tv("verify", never, "--key", locked)
+    XCTAssertNotEqual(locked2.status, 0)
+
+    let signed = dir.url.appendingPathComponent("signed.zip").path
+    XCTAssertEqual(try tv("export", "3", "--no-report", "--sign", key, "-o", signed).status, 0)
+    // signature.json rewritten in the archive (the manifest untouched, so only it differs).
+    let script = #"""
+      import zipfile, sys, json
+      src, dst, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+      z = zipfile.ZipFile(src); data = {i.filename: z.read(i) for i in z.infolist()}
+      s = json.loads(data["signature.json"])
+      text = None
+      if mode == "signs-flows": s["signs"] = "flows.json"
+      elif mode == "signs-up": s["signs"] = "../manifest.json"
+      elif mode == "signs-missing": del s["signs"]
+      elif mode == "extra-key": s["note"] = "trust me"
+      elif mode == "twice":
+          good = s["signature"]
+          text = '{"algorithm": "Ed25519", "publicKey": "%s", "signature": "AAAA", "signature": "%s", "signs": "manifest.json"}' % (s["publicKey"], good)
+      elif mode == "empty": text = ""
+      data["signature.json"] = (text if text is not None else json.dumps(s)).encode()
+      out = zipfile.ZipFile(dst, "w")
+      for i in z.infolist(): out.writestr(i, data[i.filename])
+      out.close()
+      """#
+    for mode in ["signs-flows", "signs-up", "signs-missing", "extra-key", "twice", "empty"] {
+      let changed = dir.url.appendingPathComponent("\(mode).zip").path
+      let run = try XCTUnwrap(ExternalTool.run("python3", ["-c", script, signed, changed, mode]))
+      XCTAssertEqual(run.status, 0, run.error)
+      for keyArguments in [[], ["--key", pub]] {
+        let result = try XCTUnwrap(
+          ExternalTool.run(binary.path, ["--store", store, "verify", changed] + keyArguments))
+        XCTAssertEqual(result.status, 1, "\(mode) \(keyArguments): \(result.output)")
+        XCTAssertFalse(result.output.contains("Every check holds"), "\(mode)")
+      }
+    }
+  }
+}

@@ -6,6 +6,9 @@ import Foundation
 /// JSON that any parser reads; a catalogue file is read by it first, so that a mistake is named
 /// with its line and column.
 public enum JSONSyntax {
+  /// The failure of an object that names a member twice.
+  public static let namedTwice = "a member named twice"
+
   /// nil when the bytes are valid JSON; otherwise what is wrong and at which byte.
   public static func problem(in data: Data) -> String? {
     failure(in: data).map { "\($0.reason) at byte \($0.at)" }
@@ -149,12 +152,19 @@ public enum JSONSyntax {
         at += 1
         return
       }
+      // Names as written: a member named twice would be read as either, by one parser or another.
+      var names = Set<[UInt8]>()
       while true {
         space()
         guard current == UInt8(ascii: "\"") else {
           throw fail("a member name missing (a trailing comma?)")
         }
+        let nameStart = at
         try string()
+        guard names.insert(Array(bytes[nameStart..<at])).inserted else {
+          at = nameStart
+          throw fail(JSONSyntax.namedTwice)
+        }
         space()
         guard current == UInt8(ascii: ":") else { throw fail("a colon missing") }
         at += 1

@@ -236,7 +236,7 @@ private struct CatalogueReader {
     let id = try reader.text(object, "requirements[\(index)].id", key: "id")
     reader.requirement = id
     let aspectObject = try reader.object(object["aspect"], "aspect")
-    guard let number = aspectObject["number"] as? Int else {
+    guard let number = JSONNumber.integer(aspectObject["number"]) else {
       throw .missingField(field: "aspect.number", requirement: id)
     }
     let aspect = RequirementAspect(

@@ -74,6 +74,12 @@ public enum InspectionLog {
   /// One line (without its line feed); nil for a blank one.
   public static func line(_ raw: Data, number: Int) throws(Problem) -> InspectionLogEntry? {
     if raw.isEmpty || raw.allSatisfy({ $0 == 0x20 || $0 == 0x0d }) { return nil }
+    if let failure = JSONSyntax.failure(in: raw) {
+      // Foundation would forgive what JSON does not allow, and read a key given twice as its last.
+      throw Problem(
+        line: number,
+        reason: failure.reason == JSONSyntax.namedTwice ? "it names a key twice" : "it is not JSON")
+    }
     let object: [String: Any]
     do {
       guard let parsed = try JSONSerialization.jsonObject(with: raw) as? [String: Any]
@@ -89,13 +95,13 @@ public enum InspectionLog {
 
   static func entry(_ o: [String: Any], line: Int) throws(Problem) -> InspectionLogEntry {
     func fail(_ reason: String) -> Problem { Problem(line: line, reason: reason) }
-    guard let format = o["format"] as? Int else { throw fail("it has no format") }
+    guard let format = JSONNumber.integer(o["format"]) else { throw fail("it has no format") }
     guard format == Self.format else {
       throw fail("its format is \(format); this tunnelvision reads format \(Self.format)")
     }
     func instant(_ key: String) throws(Problem) -> Int64? {
       guard let value = o[key], !(value is NSNull) else { return nil }
-      guard let seconds = (value as? NSNumber)?.doubleValue, seconds.isFinite,
+      guard let seconds = JSONNumber.double(value), seconds.isFinite,
         (0...9_000_000_000).contains(seconds)
       else { throw fail("\(key) is not an instant in seconds since 1970") }
       return Int64((seconds * 1_000_000).rounded())
@@ -103,7 +109,7 @@ public enum InspectionLog {
     func endpoint(_ value: Any?, _ key: String) throws(Problem) -> InspectionLogEntry.Endpoint? {
       guard let value, !(value is NSNull) else { return nil }
       guard let object = value as? [String: Any], let address = object["address"] as? String,
-        let port = object["port"] as? Int, (0...65535).contains(port)
+        let port = JSONNumber.integer(object["port"]), (0...65535).contains(port)
       else { throw fail("\(key) is not an address and a port") }
       return .init(address: address, port: UInt16(port))
     }
@@ -118,14 +124,14 @@ public enum InspectionLog {
     guard let handshakeText = o["clientHandshake"] as? String,
       let handshake = InspectionLogEntry.ClientHandshake(rawValue: handshakeText)
     else { throw fail("clientHandshake is not started, established or failed") }
-    guard let requests = o["requests"] as? Int, requests >= 0 else {
+    guard let requests = JSONNumber.integer(o["requests"]), requests >= 0 else {
       throw fail("requests is not a count")
     }
     let server = o["server"] as? [String: Any]
     if let value = o["server"], !(value is NSNull), server == nil {
       throw fail("server is not an object")
     }
-    let serverPort = server?["port"] as? Int
+    let serverPort = JSONNumber.integer(server?["port"])
     var scenario: CertificateScenario?
     if let value = o["scenario"], !(value is NSNull) {
       guard let name = value as? String, let stated = CertificateScenario(name: name) else {
@@ -141,7 +147,7 @@ public enum InspectionLog {
       serverPort: serverPort.flatMap { (0...65535).contains($0) ? UInt16($0) : nil },
       serverPeer: try endpoint(server?["peer"], "server.peer"),
       serverTLSVersion: text(server?["tlsVersion"]).flatMap(Self.version),
-      serverCipher: (server?["cipherCode"] as? Int).flatMap {
+      serverCipher: JSONNumber.integer(server?["cipherCode"]).flatMap {
         (0...0xffff).contains($0) ? UInt16($0) : nil
       }, sni: text(o["sni"]), clientHandshake: handshake, requests: requests,
       error: text(o["error"]), scenario: scenario)

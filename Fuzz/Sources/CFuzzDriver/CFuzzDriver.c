@@ -1,0 +1,1 @@
+// The declaration of libFuzzer's driver only; libFuzzer itself comes with -sanitize=fuzzer.

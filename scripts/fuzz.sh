@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each on its committed seed
+# corpus: FUZZ_RUNS inputs each (default 20000), or FUZZ_SECONDS each when given. A crash, a
+# leak, an input over the time or memory bound fails the run; its input is kept in
+# out/fuzz/artifacts to become a regression test. Growing corpora stay in out/fuzz/corpus.
+#   scripts/fuzz.sh [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p out/fuzz/artifacts
+runs="${FUZZ_RUNS:-20000}"
+seconds="${FUZZ_SECONDS:-}"
+swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+  >out/fuzz-build.log 2>&1 || { tail -20 out/fuzz-build.log >&2; exit 1; }
+bin=$(swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --show-bin-path)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzCapture FuzzBundle FuzzInspectionLog FuzzCatalogue FuzzJSON FuzzKey FuzzSessionRecord)
+declare -A dictionary=([FuzzCapture]=capture [FuzzBundle]=zip [FuzzInspectionLog]=json
+  [FuzzCatalogue]=json [FuzzJSON]=json [FuzzKey]=pem [FuzzSessionRecord]=json)
+# A bomb or a quadratic loop shows as memory or time: 2 GB and 10 s an input are far above any
+# input of these sizes.
+bounds=(-rss_limit_mb=2048 -timeout=10 -max_len=65536 -print_final_stats=1)
+failed=0
+for target in "${targets[@]}"; do
+  corpus="out/fuzz/corpus/$target"
+  mkdir -p "$corpus"
+  if [ -n "$seconds" ]; then limit=(-max_total_time="$seconds"); else limit=(-runs="$runs"); fi
+  echo "== $target (${seconds:+$seconds s}${seconds:-$runs runs})"
+  if ! "$bin/$target" "${bounds[@]}" "${limit[@]}" -dict="Fuzz/Dictionaries/${dictionary[$target]}.dict" \
+      -artifact_prefix="out/fuzz/artifacts/$target-" "$corpus" "Fuzz/Corpus/$target" \
+      >"out/fuzz/$target.log" 2>&1; then
+    echo "$target failed: see out/fuzz/$target.log and out/fuzz/artifacts/" >&2
+    grep -E "ERROR|SUMMARY" "out/fuzz/$target.log" | head -5 >&2 || true
+    failed=1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|DONE|cov:" "out/fuzz/$target.log" | tail -3
+done
+exit $failed
