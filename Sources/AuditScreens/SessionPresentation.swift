@@ -124,7 +124,7 @@ public enum SessionPresentation {
     }
 
     let pinning = PinningEvidence(s.inspection)
-    out += "\nCertificate pinning\n  \(pinning.headline). \(pinning.sentence)\n"
+    out += "\nCertificate checks\n  \(pinning.headline). \(pinning.sentence)\n"
 
     out += "\nRecorded on\n"
     out += "  Device model  \(s.environment.deviceModel)\n"

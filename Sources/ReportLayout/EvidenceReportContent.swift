@@ -328,7 +328,7 @@ struct EvidenceReportContent {
     if !s.notes.isEmpty { facts.append(EvidenceReportFact("Notes", s.notes)) }
     var blocks: [EvidenceReportBlock] = [
       .paragraph(EvidenceReportWording.intro), .facts(facts),
-      .heading("Certificate pinning"), .note(EvidenceNotes.pinning(s.inspection)),
+      .heading("Certificate checks"), .note(EvidenceNotes.pinning(s.inspection)),
     ]
     blocks.append(.heading("Markers"))
     if bundle.markers.isEmpty {

@@ -60,9 +60,7 @@ enum SessionCommands {
             deviceModel: try parsed.value(deviceModel) ?? context.machine.deviceModel,
             osVersion: try parsed.value(osVersion) ?? context.machine.osVersion,
             toolVersion: ToolVersion.current),
-          inspection: InspectionConditions(
-            inspectionEnabled: parsed.flag(inspection),
-            scenario: try CommonKeys.scenario(parsed, caTrusted: caTrusted)),
+          inspection: try inspectionConditions(parsed),
           notes: try parsed.value(CommonKeys.notes) ?? "")
         let session = try store.startAuditSession(draft, at: context.now())
         if parsed.json {
@@ -74,6 +72,18 @@ enum SessionCommands {
             session, projectName: project.name, zone: context.timeZone,
             recorder: RecorderLock.running(storeDirectory: store.directory)))
       })
+  }
+
+  /// Inspection on, and the certificate scenario it serves: a scenario needs inspection on.
+  static func inspectionConditions(_ parsed: ParsedCommand) throws -> InspectionConditions {
+    let scenario = try CommonKeys.scenario(parsed, caTrusted: caTrusted)
+    if scenario != nil, !parsed.flag(inspection) {
+      throw UsageError(
+        message:
+          "--ca states how the inspecting proxy's certificate stood with the device: give --inspection too",
+        path: parsed.path)
+    }
+    return InspectionConditions(inspectionEnabled: parsed.flag(inspection), scenario: scenario)
   }
 
   /// What is recorded, from the command's own keys (session start's and import's say the same).

@@ -432,3 +432,22 @@ extension CommandLineTests {
     }
   }
 }
+
+extension CommandLineTests {
+  func testACertificateScenarioIsStatedWithInspectionOnAndOnlyOnce() {
+    let cli = CLIHarness()
+    XCTAssertEqual(cli.run("project", "new", "P").status, 0)
+    let alone = cli.run("session", "start", "P", "--baseline", "--ca", "expired")
+    XCTAssertEqual(alone.status, 2)
+    XCTAssertTrue(alone.error.contains("give --inspection too"), alone.error)
+    let twice = cli.run(
+      "session", "start", "P", "--baseline", "--inspection", "--ca", "user", "--ca-trusted")
+    XCTAssertEqual(twice.status, 2)
+    XCTAssertTrue(twice.error.contains("--ca-trusted is --ca system"), twice.error)
+    let stated = cli.run("session", "start", "P", "--baseline", "--inspection", "--ca", "user")
+    XCTAssertEqual(stated.status, 0, stated.error)
+    XCTAssertTrue(
+      cli.run("session", "show", "1").output.contains(
+        "certificate scenario: the proxy's CA installed in the device's user store"))
+  }
+}
