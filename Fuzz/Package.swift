@@ -20,12 +20,15 @@ let package = Package(
   name: "TunnelVisionFuzz",
   products: targets.map { .executable(name: $0.name, targets: [$0.name]) },
   dependencies: [.package(name: "tunnelvision", path: "..")],
-  targets: [.target(name: "CFuzzDriver", path: "Sources/CFuzzDriver")]
+  targets: [
+    .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], path: "Sources/FuzzSupport"),
+  ]
     + targets.map { target in
       .executableTarget(
         name: target.name,
         dependencies: [
-          "CFuzzDriver", .product(name: "TunnelVisionReaders", package: "tunnelvision"),
+          "FuzzSupport", .product(name: "TunnelVisionReaders", package: "tunnelvision"),
         ],
         path: "Sources/\(target.name)")
     }

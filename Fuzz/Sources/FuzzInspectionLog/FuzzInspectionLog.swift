@@ -1,23 +1,14 @@
 import AuditRules
-import CFuzzDriver
-import Foundation
+import FuzzSupport
 
 /// An inspecting proxy's log, line by line, as import and the recorder read it.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzInspectionLog(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-  _ = try? InspectionLog.parse(Data(bytes: bytes, count: count))
+public func fuzzInspectionLog(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+  _ = try? InspectionLog.parse(FuzzFile.data(bytes, count))
   return 0
 }
 
-/// libFuzzer's loop over `fuzzInspectionLog`.
 @_cdecl("FuzzInspectionLog_main")
 public func fuzzInspectionLogMain(
   _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-) -> Int32 {
-  var count = argc
-  var arguments = argv
-  return LLVMFuzzerRunDriver(&count, &arguments) { data, size in
-    guard let data else { return 0 }
-    return fuzzInspectionLog(data, size)
-  }
-}
+) -> Int32 { runFuzzer(argc, argv, fuzzInspectionLog) }
