@@ -331,6 +331,7 @@ final class EvidenceExportTests: XCTestCase {
       elif arg=='inspection':
           i=d['session']['inspection']; i['certificateScenario']=None if i['certificateScenario'] else 'systemTrust'
       elif arg=='allowlist': d['project']['allowlist']=[]
+      elif arg=='coverage': d['session']['recording']['runs'][0]['endedAt']=d['session']['startedAt']
       elif arg=='source': d['catalogue']['source']['sha256']='0'*64
       data=json.dumps(d, indent=2, sort_keys=True, ensure_ascii=False).encode()
       """
@@ -342,6 +343,10 @@ final class EvidenceExportTests: XCTestCase {
       ("findings.json", "tls", "findings.json is not the document the flows and the session give"),
       ("session.json", "inspection", "the flows give"),
       ("session.json", "allowlist", "the flows give"),
+      (
+        "session.json", "coverage",
+        "session.json is not the document the flows and the session give"
+      ),
       ("findings.json", "source", "with a source other than the one this tool carries"),
     ]
     for (entry, mode, expected) in cases {
