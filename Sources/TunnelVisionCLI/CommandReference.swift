@@ -116,14 +116,16 @@ package enum CommandReference {
         "--" + $0.name
       })
     let subcommandNames = Set(all.flatMap { $0.command.subcommands.map(\.name) })
-    func key(_ path: [String]) -> String { path.dropFirst().joined(separator: " ") }
+    // A case a command path: its words, as the shell's `action` offers them.
+    func cases(_ action: (String) -> String) -> String {
+      all.map { path, command in
+        "    \"\(path.dropFirst().joined(separator: " "))\") "
+          + action(words(path, command, global: global).joined(separator: " ")) + " ;;\n"
+      }.joined()
+    }
     switch shell {
     case "bash":
-      var cases = ""
-      for (path, command) in all {
-        cases +=
-          "    \"\(key(path))\") words=\"\(words(path, command, global: global).joined(separator: " "))\" ;;\n"
-      }
+      let cases = cases { "words=\"\($0)\"" }
       return """
         # bash completion for \(root.name), written by '\(root.name) --generate-completion-script bash'.
         _\(root.name)() {
@@ -152,11 +154,7 @@ package enum CommandReference {
 
         """
     case "zsh":
-      var cases = ""
-      for (path, command) in all {
-        cases +=
-          "    \"\(key(path))\") compadd -- \(words(path, command, global: global).joined(separator: " ")) ;;\n"
-      }
+      let cases = cases { "compadd -- \($0)" }
       return """
         #compdef \(root.name)
         # zsh completion for \(root.name), written by '\(root.name) --generate-completion-script zsh'.
