@@ -69,20 +69,42 @@ struct Paginator {
     func need(_ unit: UnitShape, atTop: Bool) -> CGFloat {
       (atTop ? 0 : unit.spaceBefore) + unit.height
     }
+    // The end of a chain cut before a table: the units up to it were measured to fit together.
+    var keptThrough = -1
     for i in units.indices {
       let unit = units[i]
       if unit.pageBreakBefore && y > 0 { newPage() }
-      // The chain this unit keeps with: as far as it fits on a page, and at least the next unit.
-      var chain = need(unit, atTop: y == 0)
-      var j = i
-      while units[j].keepWithNext, j + 1 < units.count, !units[j + 1].pageBreakBefore {
-        let more = need(units[j + 1], atTop: false)
-        if chain + more > body.height && j > i { break }
-        chain += more
-        j += 1
-      }
-      if y > 0 && y + chain > body.height {
-        newPage()
+      if i > keptThrough {
+        // The chain this unit keeps with: as far as it fits on a page, and at least the next unit.
+        var chain = need(unit, atTop: y == 0)
+        var j = i
+        var cut = false
+        while units[j].keepWithNext, j + 1 < units.count, !units[j + 1].pageBreakBefore {
+          let more = need(units[j + 1], atTop: false)
+          if chain + more > body.height && j > i {
+            cut = true
+            break
+          }
+          chain += more
+          j += 1
+        }
+        // A chain longer than a page (a heading, the text introducing a table, the table's first
+        // rows) is cut where the table begins, when it can be: the heading keeps its text, and
+        // the table starts the next page whole.
+        if cut,
+          let k = (i..<j).last(where: {
+            units[$0].kind == .line && units[$0 + 1].kind == .tableHeader
+          }),
+          k > i
+        {
+          chain = (i + 1...k).reduce(need(unit, atTop: y == 0)) {
+            $0 + need(units[$1], atTop: false)
+          }
+          keptThrough = k
+        }
+        if y > 0 && y + chain > body.height {
+          newPage()
+        }
       }
       var repeats = false
       if unit.kind == .tableRow, y == 0, let id = unit.tableID, var header = headers[id] {

@@ -173,7 +173,8 @@ struct UnitBuilder {
       units += sliced(
         LayoutUnit(
           kind: .fact, height: height, spaceBefore: row == 0 ? 6 : 0,
-          keepWithNext: fact.staysWithNext && row < facts.count - 1, marks: marks))
+          keepWithNext: fact.staysWithNext && row < facts.count - 1, marks: marks),
+        firstLimit: body.height / 2)
     }
     return units
   }
@@ -263,21 +264,27 @@ struct UnitBuilder {
     }
   }
 
-  /// A unit taller than a page (less `reserve` for a repeated header) is split by lines.
-  func sliced(_ unit: LayoutUnit, reserve: CGFloat = 0) -> [LayoutUnit] {
+  /// A unit taller than a page (less `reserve` for a repeated header) is split by lines; one
+  /// taller than `firstLimit` too, its first slice no taller than that, so that what keeps with
+  /// it (a heading, the facts before it) finds room on its page.
+  func sliced(_ unit: LayoutUnit, reserve: CGFloat = 0, firstLimit: CGFloat? = nil)
+    -> [LayoutUnit]
+  {
     let limit = body.height - reserve - 16
-    guard unit.height > limit else { return [unit] }
+    let first = min(limit, firstLimit ?? limit)
+    guard unit.height > first else { return [unit] }
     var slices: [LayoutUnit] = []
     var start: CGFloat = 0
     while start < unit.height {
       // The next cut is the deepest line bottom that keeps the slice within the limit.
+      let most = start == 0 ? first : limit
       let bottoms = unit.marks.compactMap { mark -> CGFloat? in
-        if case .text(let l) = mark, l.origin.y >= start, l.origin.y + l.height - start <= limit {
+        if case .text(let l) = mark, l.origin.y >= start, l.origin.y + l.height - start <= most {
           return l.origin.y + l.height
         }
         return nil
       }
-      let end = max(bottoms.max() ?? (start + limit), start + 1)
+      let end = max(bottoms.max() ?? (start + most), start + 1)
       let isLast = !unit.marks.contains {
         if case .text(let l) = $0 { return l.origin.y >= end }
         return false
