@@ -145,11 +145,21 @@ public struct ClientTLSOffer: Sendable, Hashable {
   /// ALPN identifiers that could not be kept as text (or past the bound).
   public let droppedALPNCount: Int
   public let encryptedClientHello: Bool
+  /// The cipher suites and extensions offered, in the order sent, GREASE left out; empty when
+  /// not read (a store written before they were kept).
+  public let cipherSuites: [UInt16]
+  public let extensions: [UInt16]
+  /// The JA4 fingerprint of the ClientHello (FoxIO's): which TLS client made it.
+  public let ja4: String?
 
   public init(
     versionsForm: VersionsForm, versions: [TLSProtocolVersion], alpn: [String] = [],
-    droppedALPNCount: Int = 0, encryptedClientHello: Bool = false
+    droppedALPNCount: Int = 0, encryptedClientHello: Bool = false, cipherSuites: [UInt16] = [],
+    extensions: [UInt16] = [], ja4: String? = nil
   ) {
+    self.cipherSuites = cipherSuites
+    self.extensions = extensions
+    self.ja4 = ja4
     self.versionsForm = versionsForm
     self.versions = versions
     self.alpn = alpn
@@ -175,11 +185,14 @@ public struct ServerTLSHandshake: Sendable, Hashable {
   /// Read from a HelloRetryRequest, the ServerHello not seen.
   public var fromHelloRetryRequest: Bool
   public var source: TLSReadingSource
+  /// The group, signature and extensions the server chose, where read.
+  public var parameters: ServerTLSParameters
 
   public init(
     version: TLSProtocolVersion, cipherSuite: UInt16, fromHelloRetryRequest: Bool,
-    source: TLSReadingSource
+    source: TLSReadingSource, parameters: ServerTLSParameters = ServerTLSParameters()
   ) {
+    self.parameters = parameters
     self.version = version
     self.cipherSuite = cipherSuite
     self.fromHelloRetryRequest = fromHelloRetryRequest
@@ -194,12 +207,12 @@ public enum ServerTLSAnswer: Sendable, Hashable {
 
   public static func negotiated(
     version: TLSProtocolVersion, cipherSuite: UInt16, fromHelloRetryRequest: Bool,
-    source: TLSReadingSource
+    source: TLSReadingSource, parameters: ServerTLSParameters = ServerTLSParameters()
   ) -> ServerTLSAnswer {
     .negotiated(
       ServerTLSHandshake(
         version: version, cipherSuite: cipherSuite, fromHelloRetryRequest: fromHelloRetryRequest,
-        source: source))
+        source: source, parameters: parameters))
   }
 
   /// The handshake, when the server negotiated one.
@@ -357,6 +370,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
   /// every other flow.
   public var dnsQuestions: [String]
+  /// The key and signature of the server's own certificate, where read.
+  public var serverKey: CertificateKeyReading?
 
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
@@ -367,8 +382,10 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     clientTLS: ClientTLSOffer? = nil, serverTLS: ServerTLSAnswer? = nil, quic: QUICReading? = nil,
     serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil,
     tlsStatusBasis: TLSStatusBasis? = nil, connectHost: String? = nil,
-    continuedFrom: Int64? = nil, dnsQuestions: [String] = []
+    continuedFrom: Int64? = nil, dnsQuestions: [String] = [],
+    serverKey: CertificateKeyReading? = nil
   ) {
+    self.serverKey = serverKey
     self.connectHost = connectHost
     self.continuedFrom = continuedFrom
     self.dnsQuestions = dnsQuestions

@@ -31,10 +31,20 @@ public enum EvidenceFlowRecord {
       w.beginObject()
       w.key(ClientKey.alpn)
       w.strings(offer.alpn)
+      w.key(ClientKey.cipherSuites)
+      w.beginArray()
+      for suite in offer.cipherSuites { w.string(cipherSuiteText(suite)) }
+      w.endArray()
       w.key(ClientKey.droppedALPNCount)
       w.int(offer.droppedALPNCount)
       w.key(ClientKey.encryptedClientHello)
       w.bool(offer.encryptedClientHello)
+      w.key(ClientKey.extensions)
+      w.beginArray()
+      for type in offer.extensions { w.int(type) }
+      w.endArray()
+      w.key(ClientKey.ja4)
+      w.string(offer.ja4)
       w.key(ClientKey.versions)
       w.beginArray()
       for version in offer.versions { w.string(version.name) }
@@ -125,17 +135,58 @@ public enum EvidenceFlowRecord {
     w.key(CertificateKey.visibility)
     w.string(f.serverCertificate.name)
     w.endObject()
+    w.key(Key.serverKey)
+    if let key = f.serverKey {
+      w.beginObject()
+      w.key(ServerKeyKey.algorithm)
+      w.string(key.algorithm)
+      w.key(ServerKeyKey.bits)
+      w.int(key.bits)
+      w.key(ServerKeyKey.curve)
+      w.string(key.curve)
+      w.key(ServerKeyKey.signature)
+      w.string(key.signature)
+      w.key(ServerKeyKey.source)
+      w.string(key.source.name)
+      w.endObject()
+    } else {
+      w.null()
+    }
     w.key(Key.serverTLS)
     switch f.serverTLS {
     case nil: w.null()
     case .negotiated(let handshake)?:
+      let parameters = handshake.parameters
+      func optional<T: BinaryInteger>(_ value: T?) {
+        if let value { w.int(value) } else { w.null() }
+      }
       w.beginObject()
       w.key(ServerKey.answer)
       w.string("negotiated")
       w.key(ServerKey.cipherSuite)
       w.string(cipherSuiteText(handshake.cipherSuite))
+      w.key(ServerKey.compressionMethod)
+      optional(parameters.compressionMethod)
+      w.key(ServerKey.dhPrimeBits)
+      optional(parameters.dhPrimeBits)
+      w.key(ServerKey.extensions)
+      if let extensions = parameters.extensions {
+        w.beginArray()
+        for type in extensions { w.int(type) }
+        w.endArray()
+      } else {
+        w.null()
+      }
       w.key(ServerKey.fromHelloRetryRequest)
       w.bool(handshake.fromHelloRetryRequest)
+      w.key(ServerKey.group)
+      optional(parameters.group)
+      w.key(ServerKey.signatureScheme)
+      if let scheme = parameters.signatureScheme {
+        w.string(cipherSuiteText(scheme))
+      } else {
+        w.null()
+      }
       w.key(ServerKey.source)
       w.string(handshake.source.name)
       w.key(ServerKey.version)
@@ -172,9 +223,12 @@ public enum EvidenceFlowsCSV {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
     case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, sni, connectHost, dnsName,
       dnsOtherNames, streamOpening
-    case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello
-    case serverAnswer, serverVersion, cipherSuite, fromHelloRetryRequest, serverSource, alert
+    case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello, ja4
+    case serverAnswer, serverVersion, cipherSuite, cipherSuiteName, fromHelloRetryRequest,
+      serverSource, alert
+    case group, dhPrimeBits, signatureScheme, serverExtensions, compressionMethod
     case quicVersion, quicEnd, certificateVisibility, serverCertificate, chainIsComplete
+    case certificateKey, certificateSignature
     case findingIDs
   }
 
@@ -222,6 +276,7 @@ public enum EvidenceFlowsCSV {
       row[.alpn] = offer.alpn.joined(separator: " ")
       row[.droppedALPNCount] = String(offer.droppedALPNCount)
       row[.encryptedClientHello] = offer.encryptedClientHello ? "true" : "false"
+      row[.ja4] = offer.ja4 ?? ""
     }
     switch f.serverTLS {
     case nil: break
@@ -229,6 +284,15 @@ public enum EvidenceFlowsCSV {
       row[.serverAnswer] = "negotiated"
       row[.serverVersion] = handshake.version.compactName
       row[.cipherSuite] = EvidenceFlowRecord.cipherSuiteText(handshake.cipherSuite)
+      row[.cipherSuiteName] = TLSRegistry.cipherSuiteNames[handshake.cipherSuite] ?? ""
+      let parameters = handshake.parameters
+      row[.group] = parameters.group.map(TLSRegistry.groupText) ?? ""
+      row[.dhPrimeBits] = parameters.dhPrimeBits.map { String($0) } ?? ""
+      row[.signatureScheme] = parameters.signatureScheme.map(TLSRegistry.signatureSchemeText) ?? ""
+      row[.serverExtensions] =
+        parameters.extensions?.map { TLSRegistry.extensionNames[$0] ?? String($0) }
+        .joined(separator: " ") ?? ""
+      row[.compressionMethod] = parameters.compressionMethod.map { String($0) } ?? ""
       row[.fromHelloRetryRequest] = handshake.fromHelloRetryRequest ? "true" : "false"
       row[.serverSource] = handshake.source.name
     case .refused(let alert)?:
@@ -241,6 +305,10 @@ public enum EvidenceFlowsCSV {
     if let certificates = f.serverCertificate.presented {
       row[.serverCertificate] = certificates.chain.first?.base64EncodedString() ?? ""
       row[.chainIsComplete] = certificates.chainIsComplete ? "true" : "false"
+    }
+    if let key = f.serverKey {
+      row[.certificateKey] = TLSRegistry.keyText(key)
+      row[.certificateSignature] = key.signature
     }
     row[.findingIDs] = findingIDs.joined(separator: " ")
     return row.values

@@ -38,6 +38,7 @@ extension EvidenceFlowRecord {
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)
       flow.serverCertificate = try Self.certificate(c)
+      flow.serverKey = try Self.serverKey(c)
       self.flow = flow
       findingIDs = try c.decode([String].self, forKey: .findingIDs)
       alsoContactedInBaseline = try c.decode(Bool?.self, forKey: .alsoContactedInBaseline)
@@ -83,7 +84,39 @@ extension EvidenceFlowRecord {
         },
         alpn: try o.decode([String].self, forKey: .alpn),
         droppedALPNCount: try o.decode(Int.self, forKey: .droppedALPNCount),
-        encryptedClientHello: try o.decode(Bool.self, forKey: .encryptedClientHello))
+        encryptedClientHello: try o.decode(Bool.self, forKey: .encryptedClientHello),
+        // Format version 4's keys; an earlier record has none of them.
+        cipherSuites: try (o.decodeIfPresent([String].self, forKey: .cipherSuites) ?? []).map {
+          try Self.code($0, .cipherSuites, in: o)
+        },
+        extensions: try o.decodeIfPresent([UInt16].self, forKey: .extensions) ?? [],
+        ja4: try o.decodeIfPresent(String.self, forKey: .ja4))
+    }
+
+    /// A TLS code as the record writes it ("0x002F").
+    private static func code<K: CodingKey>(
+      _ text: String, _ key: K, in o: KeyedDecodingContainer<K>
+    ) throws -> UInt16 {
+      guard text.hasPrefix("0x"), text.count == 6, let value = UInt16(text.dropFirst(2), radix: 16),
+        EvidenceFlowRecord.cipherSuiteText(value) == text
+      else {
+        throw DecodingError.dataCorruptedError(
+          forKey: key, in: o, debugDescription: "“\(text)” is not a TLS code")
+      }
+      return value
+    }
+
+    private static func serverKey(_ c: KeyedDecodingContainer<Key>) throws
+      -> CertificateKeyReading?
+    {
+      guard c.contains(.serverKey),
+        let o = try c.nestedContainerIfPresent(ServerKeyKey.self, .serverKey)
+      else { return nil }
+      return CertificateKeyReading(
+        algorithm: try o.decode(String.self, forKey: .algorithm),
+        bits: try o.decode(Int.self, forKey: .bits),
+        curve: try o.decode(String?.self, forKey: .curve),
+        signature: try o.decode(String.self, forKey: .signature), source: try o.named(.source))
     }
 
     private static func serverTLS(_ c: KeyedDecodingContainer<Key>) throws -> ServerTLSAnswer? {
@@ -95,18 +128,19 @@ extension EvidenceFlowRecord {
         try o.require(
           try o.decode(String.self, forKey: .version) == version.name, .version,
           "is not the name of versionValue")
-        let cipher = try o.decode(String.self, forKey: .cipherSuite)
-        guard cipher.hasPrefix("0x"), cipher.count == 6,
-          let suite = UInt16(cipher.dropFirst(2), radix: 16),
-          EvidenceFlowRecord.cipherSuiteText(suite) == cipher
-        else {
-          throw DecodingError.dataCorruptedError(
-            forKey: .cipherSuite, in: o, debugDescription: "“\(cipher)” is not a cipher suite")
-        }
+        let suite = try code(try o.decode(String.self, forKey: .cipherSuite), .cipherSuite, in: o)
+        let parameters = ServerTLSParameters(
+          group: try o.decodeIfPresent(UInt16.self, forKey: .group),
+          dhPrimeBits: try o.decodeIfPresent(Int.self, forKey: .dhPrimeBits),
+          signatureScheme: try o.decodeIfPresent(String.self, forKey: .signatureScheme).map {
+            try code($0, .signatureScheme, in: o)
+          },
+          extensions: try o.decodeIfPresent([UInt16].self, forKey: .extensions),
+          compressionMethod: try o.decodeIfPresent(UInt8.self, forKey: .compressionMethod))
         return .negotiated(
           version: version, cipherSuite: suite,
           fromHelloRetryRequest: try o.decode(Bool.self, forKey: .fromHelloRetryRequest),
-          source: try o.named(.source))
+          source: try o.named(.source), parameters: parameters)
       case "refused":
         return .refused(alert: try o.decode(UInt8.self, forKey: .alert))
       case let other:

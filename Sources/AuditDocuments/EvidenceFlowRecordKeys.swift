@@ -9,10 +9,11 @@ extension EvidenceFlowRecord {
     case alsoContactedInBaseline, bytesIn, bytesOut, captureRun, clientTLS, connectHost,
       continuedFrom, dnsName, dnsOtherNames, dnsQuestions, durationSeconds, findingIDs
     case firstSeen, id, lastSeen, name, packetCount, peers, `protocol`, quic, serverCertificate
-    case serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
+    case serverKey, serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
   }
   public enum ClientKey: String, CodingKey, CaseIterable, Sendable {
-    case alpn, droppedALPNCount, encryptedClientHello, versions, versionsForm
+    case alpn, cipherSuites, droppedALPNCount, encryptedClientHello, extensions, ja4, versions,
+      versionsForm
   }
   public enum NameKey: String, CodingKey, CaseIterable, Sendable { case origin, text }
   public enum PeerKey: String, CodingKey, CaseIterable, Sendable { case address, port }
@@ -21,7 +22,11 @@ extension EvidenceFlowRecord {
     case absence, chain, chainIsComplete, visibility
   }
   public enum ServerKey: String, CodingKey, CaseIterable, Sendable {
-    case alert, answer, cipherSuite, fromHelloRetryRequest, source, version, versionValue
+    case alert, answer, cipherSuite, compressionMethod, dhPrimeBits, extensions,
+      fromHelloRetryRequest, group, signatureScheme, source, version, versionValue
+  }
+  public enum ServerKeyKey: String, CodingKey, CaseIterable, Sendable {
+    case algorithm, bits, curve, signature, source
   }
 }
 

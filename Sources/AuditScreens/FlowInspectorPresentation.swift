@@ -48,14 +48,35 @@ public enum FlowInspectorPresentation {
       parts.append("ALPN " + o.alpn.map(TerminalText.inline).joined(separator: ", "))
     }
     if o.encryptedClientHello { parts.append("Encrypted ClientHello") }
+    if o.extensions.contains(42) { parts.append("0-RTT early data offered") }
     return parts.joined(separator: " · ")
+  }
+
+  /// What else the server chose, with IANA names: group or DH prime, signature, extensions.
+  static func parameters(_ p: ServerTLSParameters) -> String? {
+    var parts: [String] = []
+    if let group = p.group { parts.append("group " + TLSRegistry.groupText(group)) }
+    if let bits = p.dhPrimeBits { parts.append("DH prime of \(bits) bits") }
+    if let scheme = p.signatureScheme {
+      parts.append("signed with " + TLSRegistry.signatureSchemeText(scheme))
+    }
+    if let method = p.compressionMethod, method != 0 {
+      parts.append("compression method \(method)")
+    }
+    if let extensions = p.extensions {
+      parts.append(
+        extensions.isEmpty
+          ? "no extensions"
+          : "extensions " + extensions.map(TLSRegistry.extensionText).joined(separator: ", "))
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: " · ")
   }
 
   static func answer(_ a: ServerTLSAnswer) -> String {
     switch a {
     case .negotiated(let h):
       return
-        "\(h.version.name) · \(EvidenceFlowRecord.cipherSuiteText(h.cipherSuite))\(h.fromHelloRetryRequest ? " · after a HelloRetryRequest" : "") · \(h.source == .serverHello ? "read from the ServerHello" : "from the proxy's own connection to the server")"
+        "\(h.version.name) · \(TLSRegistry.cipherSuiteText(h.cipherSuite))\(h.fromHelloRetryRequest ? " · after a HelloRetryRequest" : "") · \(h.source == .serverHello ? "read from the ServerHello" : "from the proxy's own connection to the server")"
     case .refused(let alert): return "refused with alert \(alert)"
     }
   }
@@ -110,9 +131,21 @@ public enum FlowInspectorPresentation {
       ["Opening", f.streamOpening?.name ?? "not read"],
       ["Client offer", f.clientTLS.map(offer) ?? "no ClientHello read"],
       ["Server answer", f.serverTLS.map(answer) ?? "none read"],
+    ]
+    if let handshake = f.serverTLS?.handshake, let text = parameters(handshake.parameters) {
+      rows.append(["Server chose", text])
+    }
+    if let ja4 = f.clientTLS?.ja4 { rows.append(["JA4", ja4 + " (the TLS client's fingerprint)"]) }
+    rows += [
       ["Certificate", certificate(f.serverCertificate, subjects: subjects)],
       ["Inspection", outcome(f.tlsStatus)],
     ]
+    if let key = f.serverKey {
+      rows.append([
+        "Server key",
+        "\(TLSRegistry.keyText(key)), signed \(key.signature)\(key.source == .upstreamConnection ? ", from the proxy's log of the server's certificate" : "")",
+      ])
+    }
     if let q = f.quic {
       rows.append([
         "QUIC",

@@ -17,6 +17,9 @@ enum FlowColumn: Int, TableColumns {
   case tlsStatusBasis
   case connectHost
   case continuedFrom, dnsQuestions
+  case clientCipherSuites, clientExtensions, clientJa4
+  case serverGroup, serverDhBits, serverSignature, serverExtensions, serverCompression
+  case certKeyAlgorithm, certKeyBits, certKeyCurve, certSignature, certKeySource
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

@@ -34,6 +34,9 @@ enum FlowRow {
       row[.clientAlpn] = .text(offer.alpn.joined(separator: nameSeparator))
       row[.clientAlpnDropped] = .int(offer.droppedALPNCount)
       row[.clientEch] = .bool(offer.encryptedClientHello)
+      row[.clientCipherSuites] = .text(codes(offer.cipherSuites))
+      row[.clientExtensions] = .text(codes(offer.extensions))
+      row[.clientJa4] = .string(offer.ja4)
     }
     switch flow.serverTLS {
     case nil: break
@@ -43,6 +46,12 @@ enum FlowRow {
       row[.serverCipher] = .int(handshake.cipherSuite)
       row[.serverFromHrr] = .bool(handshake.fromHelloRetryRequest)
       row[.serverSource] = .int(handshake.source.rawValue)
+      let parameters = handshake.parameters
+      row[.serverGroup] = .int(parameters.group)
+      row[.serverDhBits] = .int(parameters.dhPrimeBits)
+      row[.serverSignature] = .int(parameters.signatureScheme)
+      row[.serverExtensions] = .string(parameters.extensions.map(codes))
+      row[.serverCompression] = .int(parameters.compressionMethod)
     case .refused(let alert)?:
       row[.serverAnswer] = .integer(2)
       row[.serverAlert] = .int(alert)
@@ -66,7 +75,24 @@ enum FlowRow {
     row[.connectHost] = .string(flow.connectHost)
     row[.continuedFrom] = .int(flow.continuedFrom)
     row[.dnsQuestions] = .text(flow.dnsQuestions.joined(separator: nameSeparator))
+    if let key = flow.serverKey {
+      row[.certKeyAlgorithm] = .text(key.algorithm)
+      row[.certKeyBits] = .int(key.bits)
+      row[.certKeyCurve] = .string(key.curve)
+      row[.certSignature] = .text(key.signature)
+      row[.certKeySource] = .int(key.source.rawValue)
+    }
     return row
+  }
+
+  /// A list of TLS codes as the row holds it: decimal, comma-separated.
+  static func codes(_ values: [UInt16]) -> String {
+    values.map { String($0) }.joined(separator: ",")
+  }
+
+  static func codes(from text: String?) -> [UInt16] {
+    guard let text, !text.isEmpty else { return [] }
+    return text.split(separator: ",").compactMap { UInt16($0) }
   }
 
   /// Reads a row selected with `FlowColumn.selectList` (the chain is filled in afterwards).
@@ -88,7 +114,10 @@ enum FlowRow {
       }
       offer = ClientTLSOffer(
         versionsForm: form, versions: versions, alpn: names(.clientAlpn),
-        droppedALPNCount: row.int(.clientAlpnDropped), encryptedClientHello: row.bool(.clientEch))
+        droppedALPNCount: row.int(.clientAlpnDropped), encryptedClientHello: row.bool(.clientEch),
+        cipherSuites: codes(from: row.optionalString(.clientCipherSuites)),
+        extensions: codes(from: row.optionalString(.clientExtensions)),
+        ja4: row.optionalString(.clientJa4).map(shared.string))
     }
     var answer: ServerTLSAnswer?
     switch row.optionalInt64(.serverAnswer) {
@@ -98,7 +127,17 @@ enum FlowRow {
           rawValue: UInt16(truncatingIfNeeded: row.int64(.serverVersion))),
         cipherSuite: UInt16(truncatingIfNeeded: row.int64(.serverCipher)),
         fromHelloRetryRequest: row.bool(.serverFromHrr),
-        source: TLSReadingSource(rawValue: row.int(.serverSource)) ?? .serverHello)
+        source: TLSReadingSource(rawValue: row.int(.serverSource)) ?? .serverHello,
+        parameters: ServerTLSParameters(
+          group: row.optionalInt64(.serverGroup).map { UInt16(truncatingIfNeeded: $0) },
+          dhPrimeBits: row.optionalInt64(.serverDhBits).map { Int($0) },
+          signatureScheme: row.optionalInt64(.serverSignature).map {
+            UInt16(truncatingIfNeeded: $0)
+          },
+          extensions: row.optionalString(.serverExtensions).map { codes(from: $0) },
+          compressionMethod: row.optionalInt64(.serverCompression).map {
+            UInt8(truncatingIfNeeded: $0)
+          }))
     case 2?:
       answer = .refused(alert: UInt8(truncatingIfNeeded: row.int64(.serverAlert)))
     default:
@@ -141,7 +180,14 @@ enum FlowRow {
       tlsStatusBasis: row.optionalInt64(.tlsStatusBasis).flatMap {
         TLSStatusBasis(rawValue: Int($0))
       }, connectHost: optionalString(.connectHost),
-      continuedFrom: row.optionalInt64(.continuedFrom), dnsQuestions: names(.dnsQuestions))
+      continuedFrom: row.optionalInt64(.continuedFrom), dnsQuestions: names(.dnsQuestions),
+      serverKey: row.optionalString(.certKeyAlgorithm).map {
+        CertificateKeyReading(
+          algorithm: shared.string($0), bits: row.int(.certKeyBits),
+          curve: row.optionalString(.certKeyCurve).map(shared.string),
+          signature: shared.string(row.string(.certSignature)),
+          source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello)
+      })
   }
 }
 

@@ -160,6 +160,24 @@ enum StoreSchema {
       UPDATE audit_sessions SET certificate_scenario = 3 WHERE ca_trusted = 1;
       """
     ),
+    (
+      7, "TLS parameters: the client's offer and fingerprint, the server's choices, its key",
+      """
+      ALTER TABLE flows ADD COLUMN client_cipher_suites TEXT;
+      ALTER TABLE flows ADD COLUMN client_extensions TEXT;
+      ALTER TABLE flows ADD COLUMN client_ja4 TEXT;
+      ALTER TABLE flows ADD COLUMN server_group INTEGER;
+      ALTER TABLE flows ADD COLUMN server_dh_bits INTEGER;
+      ALTER TABLE flows ADD COLUMN server_signature INTEGER;
+      ALTER TABLE flows ADD COLUMN server_extensions TEXT;
+      ALTER TABLE flows ADD COLUMN server_compression INTEGER;
+      ALTER TABLE flows ADD COLUMN cert_key_algorithm TEXT;
+      ALTER TABLE flows ADD COLUMN cert_key_bits INTEGER;
+      ALTER TABLE flows ADD COLUMN cert_key_curve TEXT;
+      ALTER TABLE flows ADD COLUMN cert_signature TEXT;
+      ALTER TABLE flows ADD COLUMN cert_key_source INTEGER;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

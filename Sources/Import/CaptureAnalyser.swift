@@ -176,7 +176,7 @@ struct CaptureAnalyser {
     } else {
       // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
       if let answer = flow.answer {
-        var settled = !flow.chain.isEmpty || flow.resumed
+        var settled = (!flow.chain.isEmpty && flow.keyExchangeSettled) || flow.resumed
         if let hello = answer.hello, hello.version >= .tls13, !hello.isRetry {
           settled = true
         }
@@ -212,6 +212,10 @@ struct CaptureAnalyser {
           }
         }
         if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
+        if type == 12, let suite = answer?.hello?.cipherSuite {
+          flow.keyExchange = TLSHandshakeReader.serverKeyExchange(body, cipherSuite: suite)
+        }
+        if type == 14 { flow.helloDone = true }
       }
       flow.sawRetry = flow.sawRetry || retry
       if let answer {
@@ -261,7 +265,7 @@ struct CaptureAnalyser {
           guard Self.gather(frames, into: &flow.quicCrypto, refused: &flow.quicPiecesRefused)
           else { return }
           if let hello = Self.handshakeMessage(1, in: flow.quicCrypto) {
-            flow.quicOffer = TLSHandshakeReader.clientHello(hello)
+            flow.quicOffer = TLSHandshakeReader.clientHello(hello, transport: .quic)
           }
         }
       }
@@ -367,9 +371,15 @@ struct CaptureAnalyser {
     }
     switch flow.answer {
     case .hello(let hello)?:
+      var parameters = hello.parameters
+      if let exchange = flow.keyExchange {
+        parameters.group = exchange.group ?? parameters.group
+        parameters.dhPrimeBits = exchange.dhPrimeBits
+        parameters.signatureScheme = exchange.signatureScheme
+      }
       stored.serverTLS = .negotiated(
         version: hello.version, cipherSuite: hello.cipherSuite,
-        fromHelloRetryRequest: flow.sawRetry, source: .serverHello)
+        fromHelloRetryRequest: flow.sawRetry, source: .serverHello, parameters: parameters)
     case .alert(let code)?: stored.serverTLS = .refused(alert: code)
     case nil: break
     }
@@ -379,7 +389,8 @@ struct CaptureAnalyser {
       stored.quic = QUICReading(version: v, end: .client)
     }
     (stored.tlsStatus, stored.tlsStatusBasis) = Self.status(of: stored, serverPort: server.port)
-    if !flow.chain.isEmpty {
+    if let leaf = flow.chain.first {
+      stored.serverKey = CertificateKeyReader.read(leaf, source: .serverHello)
       stored.serverCertificate = .presented(
         chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
     } else if flow.resumed {

@@ -16,6 +16,16 @@ final class TrackedFlow {
   var answer: ServerAnswerReading?
   var sawRetry = false
   var chain: [Data] = []
+  /// TLS 1.2's ServerKeyExchange, read; and whether the server's hello is done.
+  var keyExchange: ServerTLSParameters?
+  var helloDone = false
+  /// Whether the server's key exchange is read, or there is none to read.
+  var keyExchangeSettled: Bool {
+    guard keyExchange == nil, !helloDone, let suite = answer?.hello?.cipherSuite else {
+      return true
+    }
+    return TLSRegistry.keyExchange(ofCipherSuite: suite) == .other
+  }
   var opening: StreamOpening?
   var quicClientVersion: UInt32?, quicServerVersion: UInt32?
   var quicDestinationID: [UInt8]?

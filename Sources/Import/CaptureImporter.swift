@@ -182,7 +182,7 @@ public enum CaptureImporter {
         for (index, flow) in analysis.flows.enumerated() {
           var stored = flow.flow
           if let entry = request.inspection?.join.entries[index] {
-            stored = InspectionJoin.applying(entry, to: stored)
+            stored = InspectionJoin.joining(entry, to: stored)
           }
           stored.captureSessionID = capture
           ids.append(try store.upsertFlow(stored, session: session.id))

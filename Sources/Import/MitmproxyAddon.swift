@@ -24,6 +24,7 @@ public enum MitmproxyAddon {
     from these facts (docs/inspection.md). Format \#(InspectionLog.format): the keys are listed there.
     """
 
+    import base64
     import json
     import os
     import ssl
@@ -61,6 +62,16 @@ public enum MitmproxyAddon {
         if isinstance(value, bytes):
             return value.decode("utf-8", "replace")
         return str(value)
+
+
+    def _certificate(server):
+        # The server's own certificate as the proxy received it (TLS 1.3 encrypts it on the wire):
+        # DER in Base64, for its key and signature algorithm.
+        certificates = getattr(server, "certificate_list", None)
+        if not certificates:
+            return None
+        der = ssl.PEM_cert_to_DER_cert(certificates[0].to_pem().decode("ascii"))
+        return base64.b64encode(der).decode("ascii")
 
 
     class TunnelVisionLog:
@@ -118,6 +129,7 @@ public enum MitmproxyAddon {
                     "tlsVersion": _text(server.tls_version),
                     "cipher": _text(server.cipher),
                     "cipherCode": _CODES.get(server.cipher),
+                    "certificate": _certificate(server),
                     "error": _text(server.error),
                 },
                 "sni": _text(client.sni),

@@ -21,6 +21,9 @@ struct ServerHelloReading: Equatable {
   var isRetry: Bool
   /// legacy_session_id_echo.
   var sessionID: [UInt8] = []
+  /// Its extensions, compression method and key_share group (the rest is filled in from the
+  /// ServerKeyExchange).
+  var parameters = ServerTLSParameters()
 }
 
 /// What the server answered.
@@ -76,21 +79,32 @@ enum TLSHandshakeReader {
     value & 0x0f0f == 0x0a0a && value >> 8 == value & 0xff
   }
 
-  /// A ClientHello body (after the 4-byte handshake header).
-  static func clientHello(_ body: ArraySlice<UInt8>) -> ClientHelloReading? {
+  /// A ClientHello body (after the 4-byte handshake header), sent over `transport`.
+  static func clientHello(_ body: ArraySlice<UInt8>, transport: JA4Fingerprint.Transport = .tcp)
+    -> ClientHelloReading?
+  {
     var r = ByteReader(body)
     guard let legacy = r.u16(), r.skip(32), let sid = r.u8(), let session = r.take(Int(sid)),
-      let suites = r.u16(), r.skip(Int(suites)), let compression = r.u8(), r.skip(Int(compression))
+      let suitesLength = r.u16(), var suites = r.take(Int(suitesLength)).map({ ByteReader($0) }),
+      let compression = r.u8(), r.skip(Int(compression))
     else { return nil }
+    var cipherSuites: [UInt16] = []
+    while let suite = suites.u16() {
+      if !isGREASE(suite) { cipherSuites.append(suite) }
+    }
     var name: String?
     var versions: [TLSProtocolVersion]?
     var alpn: [String] = []
+    var firstALPN: [UInt8]?
     var dropped = 0
     var ech = false
+    var extensionTypes: [UInt16] = []
+    var signatureAlgorithms: [UInt16] = []
     if let total = r.u16(), var extensions = r.take(Int(total)).map({ ByteReader($0) }) {
       while let type = extensions.u16(), let length = extensions.u16(),
         let data = extensions.take(Int(length))
       {
+        if !isGREASE(type) { extensionTypes.append(type) }
         var e = ByteReader(data)
         switch type {
         case 0:
@@ -98,10 +112,16 @@ enum TLSHandshakeReader {
           while let kind = e.u8(), let n = e.u16(), let value = e.take(Int(n)) {
             if kind == 0 { name = String(decoding: value, as: UTF8.self) }
           }
+        case 13:
+          guard let n = e.u16(), var list = e.take(Int(n)).map({ ByteReader($0) }) else { break }
+          while let scheme = list.u16() {
+            if !isGREASE(scheme) { signatureAlgorithms.append(scheme) }
+          }
         case 16:
           guard e.u16() != nil else { break }
           while let n = e.u8(), let value = e.take(Int(n)) {
             let bytes = Array(value)
+            if firstALPN == nil { firstALPN = bytes }
             if bytes.count == 2 && isGREASE(bytes.integer(at: 0, as: UInt16.self)!) { continue }
             if bytes.allSatisfy({ (0x21...0x7e).contains($0) }) && alpn.count < maximumALPN {
               alpn.append(String(decoding: bytes, as: UTF8.self))
@@ -122,17 +142,19 @@ enum TLSHandshakeReader {
         }
       }
     }
-    let offer =
-      versions.map {
-        ClientTLSOffer(
-          versionsForm: .listed, versions: $0, alpn: alpn, droppedALPNCount: dropped,
-          encryptedClientHello: ech)
-      }
-      ?? ClientTLSOffer(
-        versionsForm: .upTo, versions: [TLSProtocolVersion(rawValue: legacy)], alpn: alpn,
-        droppedALPNCount: dropped, encryptedClientHello: ech)
-    return ClientHelloReading(
-      serverName: name.flatMap { $0.isEmpty ? nil : $0 }, offer: offer, sessionID: Array(session))
+    let serverName = name.flatMap { $0.isEmpty ? nil : $0 }
+    let ja4 = JA4Fingerprint.of(
+      JA4Fingerprint.Hello(
+        legacyVersion: legacy, supportedVersions: (versions ?? []).map(\.rawValue),
+        hasServerName: serverName != nil, cipherSuites: cipherSuites, extensions: extensionTypes,
+        signatureAlgorithms: signatureAlgorithms, firstALPN: firstALPN),
+      transport: transport)
+    let listed = versions.map { (ClientTLSOffer.VersionsForm.listed, $0) }
+    let (form, offered) = listed ?? (.upTo, [TLSProtocolVersion(rawValue: legacy)])
+    let offer = ClientTLSOffer(
+      versionsForm: form, versions: offered, alpn: alpn, droppedALPNCount: dropped,
+      encryptedClientHello: ech, cipherSuites: cipherSuites, extensions: extensionTypes, ja4: ja4)
+    return ClientHelloReading(serverName: serverName, offer: offer, sessionID: Array(session))
   }
 
   static let retryRandom: [UInt8] = [
@@ -140,25 +162,62 @@ enum TLSHandshakeReader {
     0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E, 0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C,
   ]
 
-  /// A ServerHello body: the negotiated version (supported_versions, else legacy), cipher, HRR.
+  /// A ServerHello body: the negotiated version (supported_versions, else legacy), cipher, HRR,
+  /// compression, extensions and key_share group.
   static func serverHello(_ body: ArraySlice<UInt8>) -> ServerHelloReading? {
     var r = ByteReader(body)
     guard let legacy = r.u16(), let random = r.take(32), let sid = r.u8(),
-      let session = r.take(Int(sid)), let cipher = r.u16(), r.skip(1)
+      let session = r.take(Int(sid)), let cipher = r.u16(), let compression = r.u8()
     else { return nil }
     var version = legacy
+    var parameters = ServerTLSParameters(extensions: [], compressionMethod: compression)
     if let total = r.u16(), var extensions = r.take(Int(total)).map({ ByteReader($0) }) {
       while let type = extensions.u16(), let length = extensions.u16(),
         let data = extensions.take(Int(length))
       {
+        parameters.extensions?.append(type)
         if type == 43, data.count == 2 {
           version = data.integer(at: 0, as: UInt16.self)!
+        }
+        // A ServerHello's KeyShareEntry and a HelloRetryRequest's selected_group both begin
+        // with the group.
+        if type == 51, data.count >= 2 {
+          parameters.group = data.integer(at: 0, as: UInt16.self)
         }
       }
     }
     return ServerHelloReading(
       version: TLSProtocolVersion(rawValue: version), cipherSuite: cipher,
-      isRetry: Array(random) == retryRandom, sessionID: Array(session))
+      isRetry: Array(random) == retryRandom, sessionID: Array(session), parameters: parameters)
+  }
+
+  /// A TLS 1.2 ServerKeyExchange body, read as the cipher suite's key exchange lays it out: the
+  /// named curve or the DH prime's size, and the signature's scheme.
+  static func serverKeyExchange(_ body: ArraySlice<UInt8>, cipherSuite: UInt16)
+    -> ServerTLSParameters?
+  {
+    var r = ByteReader(body)
+    var parameters = ServerTLSParameters()
+    switch TLSRegistry.keyExchange(ofCipherSuite: cipherSuite) {
+    case .ecdhe:
+      guard r.u8() == 3, let curve = r.u16(), let n = r.u8(), r.skip(Int(n)) else { return nil }
+      parameters.group = curve
+    case .dhe:
+      guard let n = r.u16(), let prime = r.take(Int(n)), let g = r.u16(), r.skip(Int(g)),
+        let y = r.u16(), r.skip(Int(y))
+      else { return nil }
+      parameters.dhPrimeBits = bitLength(prime)
+    case .other:
+      return nil
+    }
+    parameters.signatureScheme = r.u16()
+    return parameters
+  }
+
+  /// The size in bits of a big-endian unsigned integer.
+  static func bitLength(_ bytes: ArraySlice<UInt8>) -> Int {
+    guard let first = bytes.firstIndex(where: { $0 != 0 }) else { return 0 }
+    return (bytes.endIndex - first - 1) * 8 + (8 - bytes[first].leadingZeroBitCount)
   }
 
   /// A Certificate body (TLS ≤ 1.2): the DER of each certificate, server first.

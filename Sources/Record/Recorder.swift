@@ -301,7 +301,7 @@ public final class Recorder: @unchecked Sendable {
   /// The slot's connection as its current row holds it.
   private func flow(_ slot: Int) -> StoredFlow {
     var flow = tracker.flow(slot)
-    if let entry = outcomes[slot] { flow = InspectionJoin.applying(entry, to: flow) }
+    if let entry = outcomes[slot] { flow = InspectionJoin.joining(entry, to: flow) }
     flow = rows[slot].applied(to: flow, lastSeen: rows[slot].last ?? flow.lastSeen)
     flow.captureSessionID = captureSession
     return flow
@@ -366,7 +366,7 @@ public final class Recorder: @unchecked Sendable {
     let row = rows[index]
     if row.tlsStatusBasis == .inspection { return true }
     guard row.auditSessionID == nil || row.auditSessionID == openSession?.id else { return false }
-    try store.upsertFlow(InspectionJoin.applying(entry, to: row), session: nil)
+    try store.upsertFlow(InspectionJoin.joining(entry, to: row), session: nil)
     return true
   }
 

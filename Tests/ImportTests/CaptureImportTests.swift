@@ -135,16 +135,20 @@ final class CaptureImportTests: XCTestCase {
     let flow = try XCTUnwrap(
       analyse(CaptureBuilder.pcap(tlsConversation(at: t0), linkType: 101)).flows.first?.flow)
     XCTAssertEqual(flow.streamOpening, .tlsHandshake)
+    let offer = try XCTUnwrap(flow.clientTLS)
+    XCTAssertEqual(offer.versionsForm, .listed)
+    XCTAssertEqual(offer.versions, [.tls13, .tls12], "GREASE values are not versions")
+    XCTAssertEqual(offer.alpn, ["h2", "http/1.1"])
+    XCTAssertTrue(offer.encryptedClientHello)
+    XCTAssertEqual(offer.cipherSuites, [0x1301, 0x1302, 0xc02f, 0xc030, 0x009c], "GREASE left out")
+    XCTAssertEqual(offer.extensions, [0, 16, 43, 0xfe0d, 10, 13, 23, 0xff01], "GREASE left out")
     XCTAssertEqual(
-      flow.clientTLS,
-      ClientTLSOffer(
-        versionsForm: .listed, versions: [.tls13, .tls12], alpn: ["h2", "http/1.1"],
-        encryptedClientHello: true),
-      "GREASE values are not versions")
+      offer.ja4?.prefix(11), "t13d0508h2_", "TCP, TLS 1.3, a name, 5 suites, 8 extensions")
     XCTAssertEqual(
       flow.serverTLS,
       .negotiated(
-        version: .tls12, cipherSuite: 0xc02f, fromHelloRetryRequest: false, source: .serverHello))
+        version: .tls12, cipherSuite: 0xc02f, fromHelloRetryRequest: false, source: .serverHello,
+        parameters: ServerTLSParameters(extensions: [0xff01, 23], compressionMethod: 0)))
     XCTAssertEqual(flow.tlsStatus, .encrypted)
     // handshake 3, ClientHello 4 (one retransmitted), answer, data, FIN 2
     XCTAssertEqual(flow.packetCount, 11)
@@ -178,7 +182,8 @@ final class CaptureImportTests: XCTestCase {
     XCTAssertEqual(
       flows[0].serverTLS,
       .negotiated(
-        version: .tls13, cipherSuite: 0x1302, fromHelloRetryRequest: true, source: .serverHello))
+        version: .tls13, cipherSuite: 0x1302, fromHelloRetryRequest: true, source: .serverHello,
+        parameters: ServerTLSParameters(group: 23, extensions: [43, 51], compressionMethod: 0)))
     XCTAssertEqual(flows[0].serverCertificate, .encryptedInHandshake)
     XCTAssertEqual(flows[1].serverTLS, .refused(alert: 70))
     XCTAssertEqual(flows[1].clientTLS?.versionsForm, .upTo)

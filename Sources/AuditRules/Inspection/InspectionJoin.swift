@@ -123,6 +123,9 @@ public struct InspectionJoin: Sendable, Hashable {
       flow.serverTLS = nil
     }
     if outcome != .notInspectable { flow.serverCertificate = .replacedByInspection }
+    // The certificate the capture saw was the proxy's; the server's own is read from the line
+    // (`InspectionJoin.joining`, which reads certificates).
+    flow.serverKey = nil
     return flow
   }
 }

@@ -27,6 +27,8 @@ public struct InspectionLogEntry: Sendable, Hashable {
   /// What the real server negotiated with the proxy.
   public let serverTLSVersion: TLSProtocolVersion?
   public let serverCipher: UInt16?
+  /// The real server's own certificate (DER), as the proxy received it.
+  public var serverCertificate: Data? = nil
   public let sni: String?
   public let clientHandshake: ClientHandshake
   public let requests: Int
@@ -141,7 +143,14 @@ public enum InspectionLog {
       }
       scenario = stated
     }
-    return InspectionLogEntry(
+    var certificate: Data?
+    if let value = server?["certificate"], !(value is NSNull) {
+      guard let text = value as? String, let der = Data(base64Encoded: text), !der.isEmpty else {
+        throw fail("server.certificate is not a certificate in Base64")
+      }
+      certificate = der
+    }
+    var entry = InspectionLogEntry(
       line: line, start: start, end: try instant("end"), client: client,
       proxy: try endpoint(o["proxy"], "proxy"), serverAddress: text(server?["address"]),
       serverPort: serverPort.flatMap { (0...65535).contains($0) ? UInt16($0) : nil },
@@ -151,6 +160,8 @@ public enum InspectionLog {
         (0...0xffff).contains($0) ? UInt16($0) : nil
       }, sni: text(o["sni"]), clientHandshake: handshake, requests: requests,
       error: text(o["error"]), scenario: scenario)
+    entry.serverCertificate = certificate
+    return entry
   }
 
   /// OpenSSL's names of the versions, as mitmproxy reports them.
