@@ -79,7 +79,9 @@ let package = Package(
       ]),
     .target(
       name: "Sample",
-      dependencies: ["Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture"]),
+      dependencies: [
+        "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Import",
+      ]),
     .target(
       name: "Import",
       dependencies: [

@@ -21,10 +21,16 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
   exit 1
 fi
-# mitmproxy for the inspection tests, from PyPI into an ignored virtual environment.
+# mitmproxy for the inspection tests and ja4plus (an independent JA4) for the TLS parameter
+# tests, from PyPI into an ignored virtual environment.
 mitmproxy_version=11.0.2
+ja4plus_version=1.4.0
 if ! .venv/bin/mitmdump --version 2>/dev/null | grep -q "Mitmproxy: $mitmproxy_version"; then
   echo "Installing mitmproxy $mitmproxy_version into .venv" >&2
   python3 -m venv .venv
   .venv/bin/pip install -q "mitmproxy==$mitmproxy_version"
+fi
+if ! .venv/bin/pip show ja4plus 2>/dev/null | grep -q "^Version: $ja4plus_version$"; then
+  echo "Installing ja4plus $ja4plus_version into .venv" >&2
+  .venv/bin/pip install -q "ja4plus==$ja4plus_version"
 fi

@@ -12,9 +12,23 @@ public struct EvidenceBaseline: Sendable, Hashable {
   /// Lowercased.
   private let lookup: Set<String>
 
-  public init(sessionID: Int64, hosts: some Sequence<String>) {
+  /// The JA4 fingerprints of its ClientHellos: the TLS clients the device used without the app.
+  public let tlsClients: Set<String>
+
+  public init(
+    sessionID: Int64, hosts: some Sequence<String>, tlsClients: some Sequence<String> = [String]()
+  ) {
     self.sessionID = sessionID
     lookup = Set(hosts.map { $0.lowercased() })
+    self.tlsClients = Set(tlsClients)
+  }
+
+  /// Sorted, as session.json lists them.
+  public var sortedTLSClients: [String] { tlsClients.sorted() }
+
+  /// What the TLS client check compares with.
+  public var clientBaseline: TLSClientBaseline {
+    TLSClientBaseline(sessionID: sessionID, fingerprints: tlsClients)
   }
 
   /// Sorted by their bytes, each once, lowercased: as session.json lists them.

@@ -13,7 +13,7 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 public struct EvidenceBundle: Sendable {
   /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json.
-  public static let formatVersion = 3
+  public static let formatVersion = 4
 
   public let assessment: SessionAssessment
   public let project: AuditProject
@@ -73,7 +73,7 @@ public struct EvidenceBundle: Sendable {
       runsNotKept: runsNotKept)
     assessment = SessionAssessment(
       catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers,
-      runs: coverage.runs)
+      runs: coverage.runs, baseline: baseline?.clientBaseline)
     var ids: [Int64: [String]] = [:]
     for (index, finding) in assessment.findings.findings.enumerated() {
       for flow in finding.flowIDs {

@@ -44,7 +44,10 @@ extension EvidenceBundle {
       "contents": .string(EvidenceNotes.contents),
       "attribution": .string(EvidenceNotes.attribution(for: session)),
       "baseline": baseline.map {
-        .object(["sessionID": .int($0.sessionID), "hosts": .strings($0.hosts)])
+        .object([
+          "sessionID": .int($0.sessionID), "hosts": .strings($0.hosts),
+          "tlsClients": .strings($0.sortedTLSClients),
+        ])
       } ?? .null,
     ])
   }

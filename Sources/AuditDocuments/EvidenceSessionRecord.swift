@@ -195,8 +195,14 @@ public struct EvidenceSessionRecord: Sendable {
       guard let hosts = b["hosts"] as? [String] else {
         throw fail("baseline.hosts", "a list of host names")
       }
+      // Format version 4's; an earlier bundle's baseline names no TLS clients.
+      let clients = b["tlsClients"] ?? [String]()
+      guard let tlsClients = clients as? [String] else {
+        throw fail("baseline.tlsClients", "a list of JA4 fingerprints")
+      }
       baseline = EvidenceBaseline(
-        sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts)
+        sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts,
+        tlsClients: tlsClients)
     }
   }
 

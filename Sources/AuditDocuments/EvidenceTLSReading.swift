@@ -4,12 +4,16 @@ import AuditWording
 import Foundation
 
 /// A row of the report's TLS readings: a host, where its name comes from, a version and where it
-/// was read, with how many of the session's connections showed it.
+/// was read, the cipher suite and group the server chose and the client's fingerprint (JA4), with
+/// how many of the session's connections showed it.
 public struct EvidenceTLSReading: Sendable, Hashable {
   public let host: String
   public let origin: String
   public let version: TLSProtocolVersion
   public let basis: TLSVersionBasis
+  public let cipherSuite: UInt16?
+  public let group: UInt16?
+  public let ja4: String?
   public var connections: Int
 
   /// One row per distinct reading, in the order each was first seen.
@@ -19,6 +23,9 @@ public struct EvidenceTLSReading: Sendable, Hashable {
       let origin: String
       let version: TLSProtocolVersion
       let basis: TLSVersionBasis
+      let cipherSuite: UInt16?
+      let group: UInt16?
+      let ja4: String?
     }
     var rows: [EvidenceTLSReading] = []
     var position: [Key: Int] = [:]
@@ -28,7 +35,9 @@ public struct EvidenceTLSReading: Sendable, Hashable {
       let key = Key(
         host: name.map { DomainPattern.normalised(host: $0.text) } ?? "(no name)",
         origin: name.map { $0.origin == .sni ? "announced (SNI)" : "DNS" } ?? "—",
-        version: observation.version, basis: observation.basis)
+        version: observation.version, basis: observation.basis,
+        cipherSuite: flow.serverTLS?.handshake?.cipherSuite,
+        group: flow.serverTLS?.handshake?.parameters.group, ja4: flow.clientTLS?.ja4)
       if let at = position[key] {
         rows[at].connections += 1
         continue
@@ -36,8 +45,8 @@ public struct EvidenceTLSReading: Sendable, Hashable {
       position[key] = rows.count
       rows.append(
         EvidenceTLSReading(
-          host: key.host, origin: key.origin, version: key.version, basis: key.basis, connections: 1
-        ))
+          host: key.host, origin: key.origin, version: key.version, basis: key.basis,
+          cipherSuite: key.cipherSuite, group: key.group, ja4: key.ja4, connections: 1))
     }
     return rows
   }

@@ -27,7 +27,65 @@ public enum FindingsDocument {
         ])
       } ?? .null,
       "reason": .optional(evidence.reason),
+      "parameter": evidence.parameter.map(parameterJSON) ?? .null,
+      "fingerprint": .optional(evidence.fingerprint),
     ]
+  }
+
+  /// A TLS parameter finding's parameter: what it is (its code and IANA name), how the document
+  /// stands on it, and where it was read.
+  static func parameterJSON(_ o: TLSParameterObservation) -> JSONValue {
+    var item: [String: JSONValue] = ["text": .string(TLSParameterWording.itemText(o.item))]
+    switch o.item {
+    case .cipherSuite(let value):
+      item["type"] = .string("cipherSuite")
+      item["value"] = .string(TLSRegistry.hex(value))
+    case .group(let value):
+      item["type"] = .string("group")
+      item["value"] = .int(value)
+    case .signatureScheme(let value):
+      item["type"] = .string("signatureScheme")
+      item["value"] = .string(TLSRegistry.hex(value))
+    case .certificateSignature(let name, let scheme):
+      item["type"] = .string("certificateSignature")
+      item["value"] = .string(name)
+      item["scheme"] = scheme.map { .string(TLSRegistry.hex($0)) } ?? .null
+    case .certificateKey(let algorithm, let bits):
+      item["type"] = .string("certificateKey")
+      item["value"] = .string(algorithm)
+      item["bits"] = .int(bits)
+    case .dhPrime(let bits):
+      item["type"] = .string("dhPrime")
+      item["bits"] = .int(bits)
+    case .extensionMissing(let value):
+      item["type"] = .string("extensionMissing")
+      item["value"] = .int(value)
+    case .extensionUsed(let value):
+      item["type"] = .string("extensionUsed")
+      item["value"] = .int(value)
+    case .compression(let method):
+      item["type"] = .string("compression")
+      item["value"] = .int(method)
+    case .earlyData:
+      item["type"] = .string("earlyData")
+    }
+    var standing: [String: JSONValue] = [:]
+    switch o.standing {
+    case .notListed: standing["is"] = .string("notListed")
+    case .recommendedUntil(let year):
+      standing["is"] = .string("recommendedUntil")
+      standing["year"] = .int(year)
+    case .belowMinimum(let bits):
+      standing["is"] = .string("belowMinimum")
+      standing["minimumBits"] = .int(bits)
+    case .advisedAgainst: standing["is"] = .string("advisedAgainst")
+    case .recommended: standing["is"] = .string("recommendedNotUsed")
+    }
+    return .object([
+      "item": .object(item), "standing": .object(standing), "version": .string(o.version.name),
+      "leg": .string(o.leg.rawValue), "reference": .string(o.reference),
+      "document": .string(o.document),
+    ])
   }
 
   /// Each check's coverage as JSON, the reasons nothing was assessed with their connections:

@@ -31,8 +31,9 @@ extension CheckWording {
 /// Every check's wording, found by its check.
 public enum CheckWordings {
   static let all: [any CheckWording.Type] = [
-    TLSVersionWording.self, EncryptionWording.self, HostWording.self, PinningWording.self,
-    CertificateValidationWording.self, ConsentWording.self,
+    TLSVersionWording.self, TLSParameterWording.self, EncryptionWording.self, HostWording.self,
+    PinningWording.self,
+    CertificateValidationWording.self, ConsentWording.self, TLSClientWording.self,
   ]
 
   private static let byCheck: [FindingsCheck: any CheckWording.Type] = Dictionary(

@@ -241,7 +241,7 @@ public enum VerifyWording {
   }
 
   public static func notRederived(formatVersion: Int, current: Int) -> String {
-    "The findings, verdicts and report were not re-derived: the bundle is of format version \(formatVersion), this tool writes version \(current), whose documents carry more (the session's recorder runs and coverage); they are taken as the bundle states them."
+    "The findings, verdicts and report were not re-derived: the bundle is of format version \(formatVersion), this tool writes version \(current), whose documents carry more (recorder runs and coverage from version 3, TLS parameters and client fingerprints from version 4); they are taken as the bundle states them."
   }
 
   public static let captureCoverageDiffers =

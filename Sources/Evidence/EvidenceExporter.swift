@@ -276,10 +276,12 @@ public final class EvidenceExporter {
       return nil
     }
     var hosts = Set<String>()
+    var clients = Set<String>()
     try FlowReader(store: store).forEachFlow(inAuditSession: baseline.id) {
       if let name = $0.name { hosts.insert(name.text) }
+      if let ja4 = $0.clientTLS?.ja4 { clients.insert(ja4) }
     }
-    return EvidenceBaseline(sessionID: baseline.id, hosts: hosts)
+    return EvidenceBaseline(sessionID: baseline.id, hosts: hosts, tlsClients: clients)
   }
 
   /// The store's capture directory, which must be one if it is there at all.

@@ -72,7 +72,7 @@ public enum EvidenceReportWording {
   public static let checksIntro =
     "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
   public static let tlsIntro =
-    "One row per host and reading: where the host's name comes from, the version, where it was read, and how many connections."
+    "One row per host and reading: where the host's name comes from, the version and where it was read, the cipher suite and group the server chose, the fingerprint of the TLS client that connected (JA4), and how many connections."
   public static let noTLSReadings = "No TLS version was read in this session."
   public static func withoutBytes(_ reason: EvidenceMissingReason) -> String {
     switch reason {
@@ -697,7 +697,10 @@ struct EvidenceReportContent {
     blocks += [
       .table(
         EvidenceReportTable(
-          columns: ["Host", "Name from", "Version", "Read from", "Connections"],
+          columns: [
+            "Host", "Name from", "Version", "Read from", "Cipher suite · group", "Client (JA4)",
+            "Connections",
+          ],
           rows: shown.map { reading in
             [
               EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin),
@@ -706,6 +709,14 @@ struct EvidenceReportContent {
                   ? EvidenceReportWording.belowMinimum(reading.version, bundle.minimum)
                   : reading.version.name),
               EvidenceReportCell(TLSVersionWording.basisShortName(reading.basis)),
+              EvidenceReportCell(
+                [
+                  reading.cipherSuite.map {
+                    TLSRegistry.cipherSuiteNames[$0] ?? TLSRegistry.hex($0)
+                  },
+                  reading.group.map { TLSRegistry.groupNames[$0] ?? String($0) },
+                ].compactMap { $0 }.joined(separator: " · "), style: .literal),
+              EvidenceReportCell(reading.ja4 ?? "—", style: .literal),
               EvidenceReportCell(Quantity.grouped(reading.connections)),
             ]
           }, title: EvidenceReportSectionKind.tlsReadings.title))

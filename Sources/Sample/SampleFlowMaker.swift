@@ -4,6 +4,7 @@ import AuditWording
 import Bytes
 import Capture
 import Foundation
+import Import
 
 /// Makes flows whose readings and packets agree: a ClientHello whose SNI is the flow's, a
 /// ServerHello with the version the flow records, an HTTP request where the flow says so.
@@ -100,7 +101,7 @@ struct SampleFlowMaker {
     offer: ClientTLSOffer = ClientTLSOffer(
       versionsForm: .listed, versions: [.tls13, .tls12], alpn: ["h2", "http/1.1"]),
     answer: Answer, status: TLSInspectionStatus = .encrypted, v6: Bool = false, exchanges: Int = 2,
-    addressName: String? = nil
+    addressName: String? = nil, cipherSuites: [UInt16]? = nil
   ) -> SampleFlow {
     let name = addressName ?? sni ?? dns ?? "unnamed-\(random.below(1_000_000))"
     var (flow, device) = base(
@@ -110,28 +111,34 @@ struct SampleFlowMaker {
     flow.dnsName = dns
     flow.dnsOtherNames = dnsOthers
     flow.streamOpening = .tlsHandshake
-    flow.clientTLS = offer
     let versions: [UInt16]? = offer.versionsForm == .listed ? offer.versions.map(\.rawValue) : nil
     let legacy: UInt16 =
       offer.versionsForm == .upTo ? (offer.versions.first?.rawValue ?? 0x0303) : 0x0303
+    let hello = TLSMessageBuilder.clientHello(
+      serverName: sni, legacyVersion: legacy, versions: versions, alpn: offer.alpn,
+      encryptedClientHello: offer.encryptedClientHello,
+      cipherSuites: cipherSuites ?? [0x1301, 0x1302, 0xc02f, 0xc030, 0x009c])
+    // The lists and the fingerprint as import reads them from these bytes.
+    let read = HandshakeReadings.offer(ofRecord: hello)
+    flow.clientTLS = ClientTLSOffer(
+      versionsForm: offer.versionsForm, versions: offer.versions, alpn: offer.alpn,
+      droppedALPNCount: offer.droppedALPNCount, encryptedClientHello: offer.encryptedClientHello,
+      cipherSuites: read?.cipherSuites ?? [], extensions: read?.extensions ?? [], ja4: read?.ja4)
     var packets = Self.handshake()
     packets.append(
       SamplePacket(
-        offset: 0.03, outbound: true, tcpFlags: Self.pushAck,
-        payload: .bytes(
-          TLSMessageBuilder.clientHello(
-            serverName: sni, legacyVersion: legacy, versions: versions, alpn: offer.alpn,
-            encryptedClientHello: offer.encryptedClientHello))))
+        offset: 0.03, outbound: true, tcpFlags: Self.pushAck, payload: .bytes(hello)))
     var t = 0.06
     switch answer {
     case .serverHello(let version, let cipher, let hrr, let certificate):
-      flow.serverTLS = .negotiated(
-        version: version, cipherSuite: cipher, fromHelloRetryRequest: hrr, source: .serverHello)
       let modern = version == .tls13 || !version.isPublished
       var bytes = TLSMessageBuilder.serverHello(
         legacyVersion: modern ? 0x0303 : version.rawValue,
         supportedVersion: modern ? version.rawValue : nil, cipherSuite: cipher,
         helloRetryRequest: hrr)
+      flow.serverTLS = .negotiated(
+        version: version, cipherSuite: cipher, fromHelloRetryRequest: hrr, source: .serverHello,
+        parameters: HandshakeReadings.parameters(ofRecord: bytes) ?? ServerTLSParameters())
       if let certificate, !modern {
         bytes.append(TLSMessageBuilder.certificate(chain: certificate))
         flow.serverCertificate = .presented(
@@ -144,8 +151,8 @@ struct SampleFlowMaker {
       packets += applicationData(after: t, exchanges: exchanges)
     case .upstream(let version):
       flow.serverTLS = .negotiated(
-        version: version, cipherSuite: 0xc02f, fromHelloRetryRequest: false,
-        source: .upstreamConnection)
+        version: version, cipherSuite: version == .tls13 ? 0x1301 : 0xc02f,
+        fromHelloRetryRequest: false, source: .upstreamConnection)
       flow.serverCertificate = .replacedByInspection
       packets.append(
         SamplePacket(

@@ -196,7 +196,10 @@ public enum SampleScenario {
       make.tls(
         sni: "files.example-health.de", start: t2(176), answer: .serverHello(.tls12, cipher: 0xc02f)
       ),
-      make.tls(sni: "files.example-health.de", start: t2(177), answer: .serverHello(.tls13)),
+      // Another TLS client than the device's own (one the app brings along): its own offer.
+      make.tls(
+        sni: "files.example-health.de", start: t2(177), answer: .serverHello(.tls13),
+        cipherSuites: [0x1303, 0x1301, 0x1302, 0xcca9, 0xcca8, 0xc02b, 0xc02f]),
       make.quic(
         sni: "video.example-cdn.net", start: t2(180), version: QUICReading.version1,
         serverAnswers: true, v6: true),

@@ -39,14 +39,14 @@ public enum TLSMessageBuilder {
     serverName: String?, legacyVersion: UInt16 = 0x0303, versions: [UInt16]?,
     alpn: [String] = [], encryptedClientHello: Bool = false,
     random: [UInt8] = Array(repeating: 0x42, count: 32),
-    grease: Bool = true
+    grease: Bool = true, cipherSuites: [UInt16] = [0x1301, 0x1302, 0xc02f, 0xc030, 0x009c]
   ) -> Data {
     var body = Data()
     body.appendInteger(legacyVersion)
     body.append(contentsOf: random.prefix(32))
     body.append(32)
     body.append(contentsOf: Array(repeating: 0x11, count: 32))
-    let suites: [UInt16] = (grease ? [0x0a0a] : []) + [0x1301, 0x1302, 0xc02f, 0xc030, 0x009c]
+    let suites: [UInt16] = (grease ? [0x0a0a] : []) + cipherSuites
     body.appendInteger(UInt16(suites.count * 2))
     for s in suites { body.appendInteger(s) }
     body.append(1)
@@ -88,6 +88,12 @@ public enum TLSMessageBuilder {
     groups.appendInteger(UInt16(0x001d))
     groups.appendInteger(UInt16(0x0017))
     extensions.append(extensionBlock(0x000a, groups))
+    var schemes = Data()
+    schemes.appendInteger(UInt16(6))
+    for scheme: UInt16 in [0x0403, 0x0804, 0x0401] { schemes.appendInteger(scheme) }
+    extensions.append(extensionBlock(0x000d, schemes))
+    extensions.append(extensionBlock(0x0017, Data()))
+    extensions.append(extensionBlock(0xff01, Data([0])))
     body.appendInteger(UInt16(extensions.count))
     body.append(extensions)
     return record(22, handshake(1, body))
@@ -96,7 +102,7 @@ public enum TLSMessageBuilder {
   /// A ServerHello record; `supportedVersion` nil writes none (TLS ≤ 1.2 style).
   public static func serverHello(
     legacyVersion: UInt16 = 0x0303, supportedVersion: UInt16?, cipherSuite: UInt16,
-    helloRetryRequest: Bool = false
+    helloRetryRequest: Bool = false, group: UInt16 = 23
   ) -> Data {
     var body = Data()
     body.appendInteger(legacyVersion)
@@ -111,6 +117,19 @@ public enum TLSMessageBuilder {
       var v = Data()
       v.appendInteger(supportedVersion)
       extensions.append(extensionBlock(0x002b, v))
+      // key_share: the group, and a key of its size (a HelloRetryRequest names the group alone).
+      var share = Data()
+      share.appendInteger(group)
+      if !helloRetryRequest {
+        share.appendInteger(UInt16(32))
+        share.append(contentsOf: Array(repeating: 0x5a, count: 32))
+      }
+      extensions.append(extensionBlock(0x0033, share))
+    } else {
+      // What a TLS 1.2 server answers a client offering them: secure renegotiation (empty) and
+      // the extended master secret.
+      extensions.append(extensionBlock(0xff01, Data([0])))
+      extensions.append(extensionBlock(0x0017, Data()))
     }
     body.appendInteger(UInt16(extensions.count))
     body.append(extensions)

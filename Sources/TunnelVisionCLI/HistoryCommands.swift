@@ -160,7 +160,8 @@ enum HistoryCommands {
     ).runs
     return SessionAssessment(
       catalogue: catalogue, flows: try store.flows(inAuditSession: session.id), project: project,
-      session: session, markers: try store.markers(forSession: session.id), runs: runs)
+      session: session, markers: try store.markers(forSession: session.id), runs: runs,
+      baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline)
   }
 
   static func findingFlows(

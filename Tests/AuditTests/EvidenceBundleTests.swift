@@ -202,7 +202,7 @@ final class EvidenceBundleTests: XCTestCase {
       "clientTLS",
       "serverTLS", "quic",
       "serverCertificate", "findingIDs", "alsoContactedInBaseline", "captureRun", "continuedFrom",
-      "dnsQuestions",
+      "dnsQuestions", "serverKey",
     ]
     for flow in flows { XCTAssertEqual(Set(flow.keys), keys) }
     let a = flows[1]
@@ -244,7 +244,10 @@ final class EvidenceBundleTests: XCTestCase {
     let checks = try XCTUnwrap(doc["checks"] as? [String: [String: Any]])
     XCTAssertEqual(
       Set(checks.keys),
-      ["tlsVersion", "encryption", "host", "pinning", "certificateValidation", "consent"])
+      [
+        "tlsVersion", "tlsParameters", "encryption", "host", "pinning", "certificateValidation",
+        "consent", "tlsClient",
+      ])
     for (_, check) in checks {
       let unassessed = (check["notAssessed"] as? [[String: Any]] ?? []).reduce(0) {
         $0 + ($1["connections"] as? Int ?? 0)

@@ -13,7 +13,11 @@ final class FindingsChecksTests: XCTestCase {
     let names = FindingsCheck.allCases.map(\.rawValue)
     XCTAssertEqual(Set(names).count, names.count)
     XCTAssertEqual(
-      names, ["tlsVersion", "encryption", "host", "pinning", "certificateValidation", "consent"])
+      names,
+      [
+        "tlsVersion", "tlsParameters", "encryption", "host", "pinning", "certificateValidation",
+        "consent", "tlsClient",
+      ])
   }
 
   func testEveryKindBelongsToTheCheckThatListsItAndIsFoundByItsName() {
@@ -43,8 +47,8 @@ final class FindingsChecksTests: XCTestCase {
     XCTAssertEqual(
       FindingsCheck.allCases.map(EvidenceWording.checkName),
       [
-        "TLS version", "Encryption", "Host", "Certificate pinning", "Certificate validation",
-        "Consent",
+        "TLS version", "TLS parameters", "Encryption", "Host", "Certificate pinning",
+        "Certificate validation", "Consent", "TLS client",
       ])
   }
 
@@ -58,7 +62,7 @@ final class FindingsChecksTests: XCTestCase {
 
 extension FindingsChecksTests {
   func testHowManyChecksThereAreIsSaidFromTheChecks() {
-    XCTAssertEqual(EvidenceWording.eachCheck, "each of the six checks")
+    XCTAssertEqual(EvidenceWording.eachCheck, "each of the eight checks")
     XCTAssertEqual(Quantity.spelled(12), "twelve")
     XCTAssertEqual(Quantity.spelled(13), "13")
   }

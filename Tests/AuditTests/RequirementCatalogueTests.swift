@@ -33,7 +33,13 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent]))
     XCTAssertEqual(rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow]))
     XCTAssertEqual(rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic]))
-    XCTAssertEqual(rules["O.Ntwk_2"], .contraryFindings([.weakTLSVersion]))
+    XCTAssertEqual(
+      rules["O.Ntwk_2"],
+      .contraryFindings([
+        .weakTLSVersion, .cipherSuiteNotRecommended, .groupNotRecommended,
+        .signatureNotRecommended, .keyBelowMinimum, .extensionMissing, .featureAdvisedAgainst,
+      ]))
+    XCTAssertEqual(rules["O.Ntwk_3"], .contraryFindings([.tlsClientNotInBaseline]))
     XCTAssertEqual(
       rules["O.Ntwk_4"],
       .contraryAndSupportingFindings(
@@ -49,7 +55,7 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(
       rules["O.Ntwk_7"],
       .contraryAndSupportingFindings(contrary: [.userCATrusted], supporting: [.userCARefused]))
-    for id in ["O.Ntwk_3", "O.Ntwk_6", "O.Ntwk_8"] {
+    for id in ["O.Ntwk_6", "O.Ntwk_8"] {
       XCTAssertEqual(rules[id], .outsideToolScope, id)
     }
     for r in catalogue.requirements where r.rule.readsFindings {
@@ -294,8 +300,8 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testKindsTheRuleDoesNotReadAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(4) { $0["contraryKinds"] = ["cleartextTraffic"] }),
-      .kindsDoNotFitRule(requirement: "O.Ntwk_3", problem: .unexpected))
+      refuse(editRequirement(7) { $0["contraryKinds"] = ["cleartextTraffic"] }),
+      .kindsDoNotFitRule(requirement: "O.Ntwk_6", problem: .unexpected))
     XCTAssertEqual(
       refuse(editRequirement(2) { $0["supportingKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))

@@ -377,6 +377,12 @@ final class MitmproxyInspectionTests: XCTestCase {
       (JSONSerialization.jsonObject(with: Data(try tv("findings", "1", "--json").output.utf8))
         as? [String: Any])?["findings"] as? [[String: Any]])
     XCTAssertEqual(
-      Set(findings.compactMap { $0["kind"] as? String }), ["pinningAbsent", "pinningObserved"])
+      Set(findings.compactMap { $0["kind"] as? String }),
+      ["pinningAbsent", "pinningObserved", "keyBelowMinimum", "signatureNotRecommended"])
+    // The upstream server's certificate (RSA 2048), read from the proxy's log: the proxy's leg.
+    let key = try XCTUnwrap(findings.first { $0["kind"] as? String == "keyBelowMinimum" })
+    let parameter = try XCTUnwrap(key["parameter"] as? [String: Any])
+    XCTAssertEqual(parameter["leg"] as? String, "proxyConnection")
+    XCTAssertEqual((parameter["item"] as? [String: Any])?["bits"] as? Int, 2048)
   }
 }

@@ -24,6 +24,57 @@ enum BundledCatalogues {
           "date": "2025-01-21",
           "sha256": "b1fd5ed751196482e2a473552be1bd7c22c51268ea30e25e6c4c5e3ff94a793d",
           "language": "de"
+        },
+        "recommendations": {
+          "cipherSuites": [
+            { "version": "1.2", "table": "2", "until": "2031+", "values": ["0xC023", "0xC024", "0xC02B", "0xC02C", "0xC0AC", "0xC0AD", "0xC027", "0xC028", "0xC02F", "0xC030"] },
+            { "version": "1.2", "table": "2", "until": "2029", "values": ["0x0040", "0x006A", "0x00A2", "0x00A3", "0x0067", "0x006B", "0x009E", "0x009F", "0xC09E", "0xC09F"] },
+            { "version": "1.2", "table": "3", "until": "2026", "values": ["0xC025", "0xC026", "0xC02D", "0xC02E", "0xC029", "0xC02A", "0xC031", "0xC032", "0x003E", "0x0068", "0x00A4", "0x00A5", "0x003F", "0x0069", "0x00A0", "0x00A1"] },
+            { "version": "1.2", "table": "4", "until": "2031+", "values": ["0xC037", "0xC038", "0xD001", "0xD002", "0xD005"] },
+            { "version": "1.2", "table": "4", "until": "2029", "values": ["0x00B2", "0x00B3", "0x00AA", "0x00AB", "0xC0A6", "0xC0A7"] },
+            { "version": "1.2", "table": "4", "until": "2026", "values": ["0x00B6", "0x00B7", "0x00AC", "0x00AD"] },
+            { "version": "1.3", "table": "12", "until": "2031+", "values": ["0x1301", "0x1302", "0x1304"] }
+          ],
+          "groups": [
+            { "version": "1.2", "table": "5", "until": "2031+", "values": [23, 24, 25, 26, 27, 28] },
+            { "version": "1.2", "table": "5", "until": "2029", "values": [257, 258] },
+            { "version": "1.3", "table": "9", "until": "2031+", "values": [23, 24, 25, 31, 32, 33, 257, 258] }
+          ],
+          "signatureSchemes": [
+            { "version": "1.2", "table": "6, 7", "until": "2025", "values": ["0x0401", "0x0501", "0x0601"] },
+            { "version": "1.2", "table": "6, 7", "until": "2029", "values": ["0x0402", "0x0502", "0x0602"] },
+            { "version": "1.2", "table": "6, 7", "until": "2031+", "values": ["0x0403", "0x0503", "0x0603"] },
+            { "version": "1.2", "table": "10", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B"] },
+            { "version": "1.3", "table": "10", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B", "0x0403", "0x0503", "0x0603", "0x081A", "0x081B", "0x081C"] }
+          ],
+          "certificateSignatures": [
+            { "version": "1.2", "table": "6, 7", "until": "2025", "values": ["0x0401", "0x0501", "0x0601"] },
+            { "version": "1.2", "table": "6, 7", "until": "2029", "values": ["0x0402", "0x0502", "0x0602"] },
+            { "version": "1.2", "table": "6, 7", "until": "2031+", "values": ["0x0403", "0x0503", "0x0603"] },
+            { "version": "1.2", "table": "11", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B"] },
+            { "version": "1.3", "table": "11", "until": "2025", "values": ["0x0401", "0x0501", "0x0601"] },
+            { "version": "1.3", "table": "11", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B", "0x0403", "0x0503", "0x0603", "0x081A", "0x081B", "0x081C"] }
+          ],
+          "minimumKeyBits": [
+            { "algorithm": "ECDSA", "bits": 250, "table": "13", "until": "2031+" },
+            { "algorithm": "DSA", "bits": 3000, "table": "13", "until": "2029" },
+            { "algorithm": "RSA", "bits": 3000, "table": "13", "until": "2031+" },
+            { "algorithm": "ECDH", "bits": 250, "table": "13", "until": "2031+" },
+            { "algorithm": "DH", "bits": 3000, "table": "13", "until": "2031+" }
+          ],
+          "extensions": {
+            "required": [
+              { "value": 23, "section": "3.3.4.7", "versions": ["1.2"] },
+              { "value": 65281, "section": "3.3.4.1", "versions": ["1.2"] },
+              { "value": 22, "section": "3.3.4.5", "versions": ["1.2"], "withCBCOnly": true }
+            ],
+            "avoided": [
+              { "value": 4, "section": "3.3.4.2" },
+              { "value": 15, "section": "3.3.4.6" }
+            ]
+          },
+          "compression": { "section": "3.3.4.3" },
+          "earlyData": { "section": "3.4.1" }
         }
       },
       "requirements": [
@@ -60,15 +111,17 @@ enum BundledCatalogues {
           "title": "Konfiguration der verschlüsselten Verbindung gemäß aktuellem Stand der Technik.",
           "testDepth": "EXAMINE",
           "rule": "contraryFindings",
-          "contraryKinds": ["weakTLSVersion"],
-          "toolCoverage": "Compares the TLS version each server negotiated (read from its ServerHello, from a QUIC version that carries TLS 1.3, or from the inspecting proxy's own connection to the server) with the minimum of TR-02102-2. Cipher suites, key exchange, key lengths and certificates are not examined."
+          "contraryKinds": ["weakTLSVersion", "cipherSuiteNotRecommended", "groupNotRecommended", "signatureNotRecommended", "keyBelowMinimum", "extensionMissing", "featureAdvisedAgainst"],
+          "toolCoverage": "Compares the TLS version each server negotiated (read from its ServerHello, from a QUIC version that carries TLS 1.3, or from the inspecting proxy's own connection to the server) with the minimum of TR-02102-2, and the parameters it chose with TR-02102-2's tables in the year the session began: the cipher suite, the key exchange group or DH prime, the ServerKeyExchange signature, the server certificate's key and signature, the extensions of the ServerHello (extended master secret, secure renegotiation, Encrypt-then-MAC with CBC; no heartbeat, truncated HMAC or compression) and the app's offer of 0-RTT data. An item TR-02102-2 does not list is said to be not listed: the document does not call it insecure. Under TLS 1.3 the certificate and the server's other extensions are encrypted: they are read only from an inspecting proxy's log (the certificate) or not at all."
         },
         {
           "id": "O.Ntwk_3",
           "aspect": { "number": 9, "name": "Netzwerkkommunikation" },
           "title": "Sichere Kommunikationskanäle nur mit Betriebssystem-Funktionen oder sicherheitsüberprüfter Drittsoftware.",
           "testDepth": "EXAMINE",
-          "rule": "outsideToolScope"
+          "rule": "contraryFindings",
+          "contraryKinds": ["tlsClientNotInBaseline"],
+          "toolCoverage": "Compares the JA4 fingerprint of each connection's ClientHello (TCP and QUIC), which differs between TLS implementations and their settings, with the fingerprints of the project's baseline: the same device recorded without the app. A fingerprint the baseline never showed is a finding: a TLS client the device did not use without the app, most often a library the app brings along. It does not say which library, nor whether that library is security-checked; a system TLS client the baseline happened not to use is reported too. Without an ended baseline session nothing is assessed."
         },
         {
           "id": "O.Ntwk_4",

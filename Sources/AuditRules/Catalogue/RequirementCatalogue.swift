@@ -119,12 +119,19 @@ public struct RequirementCatalogue: Sendable, Hashable {
     let tls = try reader.object(root["tls"], "tls")
     let minimumText = try reader.text(tls, "tls.minimumVersion", key: "minimumVersion")
     guard let minimum = TLSProtocolVersion(catalogueText: minimumText),
-      let policy = FindingsPolicy(minimumTLSVersion: minimum)
+      var policy = FindingsPolicy(minimumTLSVersion: minimum)
     else {
       throw .invalidTLSMinimum(minimumText)
     }
-    self.policy = policy
     tlsSource = try reader.source(tls["source"], "tls.source")
+    if let recommendations = tls["recommendations"] {
+      guard let object = recommendations as? [String: Any] else {
+        throw .missingField(field: "tls.recommendations", requirement: nil)
+      }
+      policy.tlsRecommendations = try TLSRecommendationsReader.read(object)
+      policy.tlsDocument = "\(tlsSource.document) (\(tlsSource.version))"
+    }
+    self.policy = policy
 
     guard let list = root["requirements"] as? [Any] else {
       throw .missingField(field: "requirements", requirement: nil)

@@ -65,11 +65,12 @@ public struct SessionAssessment: Sendable, Hashable {
 
   public init(
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
-    session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = []
+    session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = [],
+    baseline: TLSClientBaseline? = nil
   ) {
     let findings = FindingsClassifier.classify(
       flows: flows, project: project, session: session,
-      markers: markers, policy: catalogue.policy, runs: runs)
+      markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline)
     self.init(catalogue: catalogue, findings: findings)
   }
 

@@ -10,11 +10,17 @@ public struct FindingEvidence: Sendable, Hashable {
   public let tls: TLSVersionObservation?
   /// Which of the kind's variants it is (a key the kind's check defines): "http", "noClientHelloRead".
   public let reason: String?
+  /// The TLS parameter it is stated about, judged against the TLS document.
+  public let parameter: TLSParameterObservation?
+  /// The TLS client's fingerprint (JA4) it is stated about.
+  public let fingerprint: String?
 
   public init(
     kind: FindingKind, host: String? = nil, tls: TLSVersionObservation? = nil,
-    reason: String? = nil
+    reason: String? = nil, parameter: TLSParameterObservation? = nil, fingerprint: String? = nil
   ) {
+    self.parameter = parameter
+    self.fingerprint = fingerprint
     self.kind = kind
     self.host = host
     self.tls = tls
@@ -66,9 +72,14 @@ public struct CheckCoverage<Gap: Sendable & Hashable>: Sendable, Hashable {
   public var unassessedCount: Int { unassessed.reduce(0) { $0 + $1.flowIDs.count } }
 }
 
-/// The minimum TLS version findings are measured against.
+/// The minimum TLS version findings are measured against, and the TLS document's
+/// recommendations the parameters are.
 public struct FindingsPolicy: Sendable, Hashable {
   public let minimumTLSVersion: TLSProtocolVersion
+  /// nil when the catalogue carries none: the parameters are then not assessed.
+  public var tlsRecommendations: TLSRecommendations?
+  /// The document they come from, as cited: "BSI TR-02102-2 (2025-01)".
+  public var tlsDocument: String = ""
   /// nil unless a published version.
   public init?(minimumTLSVersion: TLSProtocolVersion) {
     guard minimumTLSVersion.isPublished else { return nil }

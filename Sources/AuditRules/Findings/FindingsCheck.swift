@@ -102,11 +102,14 @@ public struct CheckContext: Sendable {
   public let consent: ConsentInterval?
   /// The recorder runs that recorded the session, by id (as they stood at its end).
   public let runs: [Int64: RecorderRun]
+  /// The TLS clients of the project's baseline; nil without one.
+  public let baseline: TLSClientBaseline?
 
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
-    runs: [RecorderRun] = []
+    runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil
   ) {
+    self.baseline = baseline
     self.runs = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     self.project = project
     self.session = session
@@ -119,6 +122,8 @@ public struct CheckContext: Sendable {
 public enum CheckOutcome<Gap: CheckGap>: Sendable, Hashable {
   /// The flow stands behind a finding: what it states.
   case finding(FindingEvidence)
+  /// The flow stands behind several findings of the check (never empty).
+  case findings([FindingEvidence])
   /// Looked at, nothing to report.
   case satisfied
   /// Applicable, could not be looked at: why.
@@ -145,6 +150,7 @@ extension FindingsCheckRule {
   static func outcome(of flow: StoredFlow, in context: CheckContext) -> CheckOutcome<AnyCheckGap> {
     switch assess(flow, in: context) {
     case .finding(let evidence): return .finding(evidence)
+    case .findings(let evidence): return .findings(evidence)
     case .satisfied: return .satisfied
     case .notAssessed(let gap): return .notAssessed(AnyCheckGap(gap))
     case .notApplicable: return .notApplicable

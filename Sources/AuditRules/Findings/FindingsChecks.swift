@@ -4,8 +4,9 @@ import Audit
 /// flow's findings and of every list of checks. The one place that lists them.
 public enum FindingsChecks {
   public static let all: [any FindingsCheckRule.Type] = [
-    TLSVersionCheck.self, EncryptionCheck.self, HostCheck.self, PinningCheck.self,
-    CertificateValidationCheck.self, ConsentCheck.self,
+    TLSVersionCheck.self, TLSParameterCheck.self, EncryptionCheck.self, HostCheck.self,
+    PinningCheck.self,
+    CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self,
   ]
 
   static let kindsByName: [String: FindingKind] = Dictionary(

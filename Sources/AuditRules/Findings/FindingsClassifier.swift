@@ -35,11 +35,13 @@ public struct SessionFindings: Sendable, Hashable {
 public enum FindingsClassifier {
   public static func classify(
     flows: [StoredFlow], project: AuditProject, session: AuditSession,
-    markers: [SessionMarker], policy: FindingsPolicy, runs: [RecorderRun] = []
+    markers: [SessionMarker], policy: FindingsPolicy, runs: [RecorderRun] = [],
+    baseline: TLSClientBaseline? = nil
   ) -> SessionFindings {
     let ordered = flows.inSessionOrder()
     let context = CheckContext(
-      project: project, session: session, markers: markers, policy: policy, runs: runs)
+      project: project, session: session, markers: markers, policy: policy, runs: runs,
+      baseline: baseline)
     let checks = FindingsChecks.all
     var findings = FindingAccumulator()
     var coverage = Array(repeating: CoverageAccumulator(), count: checks.count)
@@ -47,6 +49,7 @@ public enum FindingsClassifier {
       for (index, check) in checks.enumerated() {
         switch check.outcome(of: flow, in: context) {
         case .finding(let evidence): findings.add(evidence, flow.id)
+        case .findings(let evidence): for each in evidence { findings.add(each, flow.id) }
         case .satisfied: coverage[index].satisfied.append(flow.id)
         case .notAssessed(let gap): coverage[index].unassessed(gap, flow.id)
         case .notApplicable: coverage[index].notApplicable.append(flow.id)
