@@ -94,6 +94,20 @@ final class RealTrafficImportTests: XCTestCase {
     XCTAssertEqual(handshake.version, .tls13)
     XCTAssertTrue([0x1301, 0x1302, 0x1303].contains(handshake.cipherSuite), "a TLS 1.3 suite")
     XCTAssertEqual(quic.sni, "quic.example-health.de")
+    // The key_share group of the ServerHello in the server's Initial, as tshark (which decrypts
+    // Initial packets too) reads it.
+    guard ExternalTool.which("tshark") != nil else { return }
+    let read = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        [
+          "-r", realTraffic.path, "-Y", "quic && tls.handshake.type == 2", "-T", "fields", "-e",
+          "tls.handshake.ciphersuite", "-e", "tls.handshake.extensions_key_share_group",
+        ]))
+    let cells = read.output.split(separator: "\n").first?.split(separator: "\t") ?? []
+    XCTAssertEqual(cells.count, 2, read.output)
+    XCTAssertEqual(cells.first.map(String.init), String(format: "0x%04x", handshake.cipherSuite))
+    XCTAssertEqual(handshake.parameters.group.map(String.init), cells.last.map(String.init))
   }
 
   func testTheStatusFollowsWhatWasReadAndThePortOnlyWhereNothingWas() throws {
