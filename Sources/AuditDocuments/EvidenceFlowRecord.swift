@@ -32,17 +32,13 @@ public enum EvidenceFlowRecord {
       w.key(ClientKey.alpn)
       w.strings(offer.alpn)
       w.key(ClientKey.cipherSuites)
-      w.beginArray()
-      for suite in offer.cipherSuites { w.string(cipherSuiteText(suite)) }
-      w.endArray()
+      w.strings(offer.cipherSuites.map(cipherSuiteText))
       w.key(ClientKey.droppedALPNCount)
       w.int(offer.droppedALPNCount)
       w.key(ClientKey.encryptedClientHello)
       w.bool(offer.encryptedClientHello)
       w.key(ClientKey.extensions)
-      w.beginArray()
-      for type in offer.extensions { w.int(type) }
-      w.endArray()
+      w.ints(offer.extensions)
       w.key(ClientKey.ja4)
       w.string(offer.ja4)
       w.key(ClientKey.versions)
@@ -170,13 +166,7 @@ public enum EvidenceFlowRecord {
       w.key(ServerKey.dhPrimeBits)
       optional(parameters.dhPrimeBits)
       w.key(ServerKey.extensions)
-      if let extensions = parameters.extensions {
-        w.beginArray()
-        for type in extensions { w.int(type) }
-        w.endArray()
-      } else {
-        w.null()
-      }
+      if let extensions = parameters.extensions { w.ints(extensions) } else { w.null() }
       w.key(ServerKey.fromHelloRetryRequest)
       w.bool(handshake.fromHelloRetryRequest)
       w.key(ServerKey.group)

@@ -74,6 +74,12 @@ public struct JSONWriter {
   }
   public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
 
+  public mutating func ints<I: BinaryInteger>(_ values: [I]) {
+    beginArray()
+    for value in values { int(value) }
+    endArray()
+  }
+
   public mutating func strings(_ values: [String]) {
     beginArray()
     for value in values { string(value) }
