@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product tunnelvision >/dev/null
 tv=.build/release/tunnelvision
+# The sample compares its hosts with no installed tracker list: its bytes are the same on any machine.
+export TUNNELVISION_SHARE_DIR=/nonexistent
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 $tv --store "$work/store" sample >/dev/null

@@ -42,6 +42,8 @@ public struct EvidenceBundle: Sendable {
   public let baselineHosts: [[String]?]
   /// The session's window against the recorder runs that overlap it.
   public let coverage: SessionCoverage
+  /// The tracker lists the hosts were compared with (session.json `trackerLists`).
+  public let trackerLists: [TrackerList.Identity]
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
@@ -49,7 +51,7 @@ public struct EvidenceBundle: Sendable {
     project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
     catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
     baseline: EvidenceBaseline? = nil, runs: [RecorderRun] = [], runsNotKept: Bool = false,
-    holdingFlows: Bool = true
+    holdingFlows: Bool = true, trackers: TrackerLists? = nil
   ) throws(EvidenceBundleError) {
     guard session.projectID == project.id else {
       throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
@@ -73,7 +75,8 @@ public struct EvidenceBundle: Sendable {
       runsNotKept: runsNotKept)
     assessment = SessionAssessment(
       catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers,
-      runs: coverage.runs, baseline: baseline?.clientBaseline)
+      runs: coverage.runs, baseline: baseline?.clientBaseline, trackers: trackers)
+    trackerLists = trackers?.lists.map(\.identity) ?? []
     var ids: [Int64: [String]] = [:]
     for (index, finding) in assessment.findings.findings.enumerated() {
       for flow in finding.flowIDs {

@@ -43,6 +43,13 @@ extension EvidenceBundle {
       "session": .object(sessionObject),
       "contents": .string(EvidenceNotes.contents),
       "attribution": .string(EvidenceNotes.attribution(for: session)),
+      "trackerLists": .array(
+        trackerLists.map {
+          .object([
+            "name": .string($0.name), "path": .string($0.path), "sha256": .string($0.sha256),
+            "date": .string($0.date),
+          ])
+        }),
       "baseline": baseline.map {
         .object([
           "sessionID": .int($0.sessionID), "hosts": .strings($0.hosts),

@@ -9,13 +9,16 @@ import Foundation
 public struct EvidenceRederivation: Sendable {
   public let bundle: EvidenceBundle
 
-  public init(record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue)
-    throws(EvidenceBundleError)
-  {
+  /// `trackers`: the lists session.json names, read again (the same bytes).
+  public init(
+    record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue,
+    trackers: TrackerLists? = nil
+  ) throws(EvidenceBundleError) {
     bundle = try EvidenceBundle(
       project: record.project, session: record.session, markers: record.markers, flows: flows,
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
-      baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept)
+      baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
+      trackers: trackers)
   }
 
   /// findings.json as export writes it.

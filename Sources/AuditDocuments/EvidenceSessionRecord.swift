@@ -17,6 +17,8 @@ public struct EvidenceSessionRecord: Sendable {
   /// The recorder runs session.json states, and whether they were not kept.
   public let runs: [RecorderRun]
   public let runsNotKept: Bool
+  /// The tracker lists the bundle's hosts were compared with; none before format version 4.
+  public let trackerLists: [TrackerList.Identity]
   /// The document's format version (a version 2 bundle holds no recording).
   public let formatVersion: Int
 
@@ -188,6 +190,21 @@ public struct EvidenceSessionRecord: Sendable {
     self.markers = markers
     exportedAt = try instant(try string(root, "exportedAt", in: ""), "exportedAt")
     exportedWith = try string(root, "exportedWith", in: "")
+    var lists: [TrackerList.Identity] = []
+    if let value = root["trackerLists"] {
+      guard let entries = value as? [[String: Any]] else {
+        throw fail("trackerLists", "a list of tracker lists")
+      }
+      for (index, entry) in entries.enumerated() {
+        let place = "trackerLists[\(index)]."
+        lists.append(
+          TrackerList.Identity(
+            name: try string(entry, "name", in: place), path: try string(entry, "path", in: place),
+            sha256: try string(entry, "sha256", in: place),
+            date: try string(entry, "date", in: place)))
+      }
+    }
+    trackerLists = lists
     if root["baseline"] is NSNull {
       baseline = nil
     } else {

@@ -29,6 +29,9 @@ public enum FindingsDocument {
       "reason": .optional(evidence.reason),
       "parameter": evidence.parameter.map(parameterJSON) ?? .null,
       "fingerprint": .optional(evidence.fingerprint),
+      "tracker": evidence.tracker.map {
+        .object(["list": .string($0.list), "date": .string($0.date), "rule": .string($0.rule)])
+      } ?? .null,
     ]
   }
 

@@ -34,6 +34,7 @@ public enum CheckWordings {
     TLSVersionWording.self, TLSParameterWording.self, EncryptionWording.self, HostWording.self,
     PinningWording.self,
     CertificateValidationWording.self, ConsentWording.self, TLSClientWording.self,
+    TrackerWording.self,
   ]
 
   private static let byCheck: [FindingsCheck: any CheckWording.Type] = Dictionary(

@@ -240,6 +240,10 @@ public enum VerifyWording {
     "The findings, verdicts and report were not re-derived: the bundle was exported with “\(TerminalText.inline(exportedWith))”, this is \(ToolVersion.exportedWith), whose documents could be worded or laid out otherwise; they are taken as the bundle states them."
   }
 
+  public static func notRederived(trackerList path: String) -> String {
+    "The findings, verdicts and report were not re-derived: the tracker list \(path) the bundle was exported with is not on this machine with the same bytes (session.json trackerLists gives its SHA-256); they are taken as the bundle states them."
+  }
+
   public static func notRederived(formatVersion: Int, current: Int) -> String {
     "The findings, verdicts and report were not re-derived: the bundle is of format version \(formatVersion), this tool writes version \(current), whose documents carry more (recorder runs and coverage from version 3, TLS parameters and client fingerprints from version 4); they are taken as the bundle states them."
   }

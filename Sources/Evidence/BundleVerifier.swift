@@ -350,9 +350,16 @@ public enum BundleVerifier {
         statement: VerifyWording.notRederived(exportedWith: record.exportedWith),
         problems: [], made: false)
     }
+    let (trackers, missingList) = TrackerListLoader.again(record.trackerLists)
+    if let missingList {
+      return Check(
+        statement: VerifyWording.notRederived(trackerList: missingList), problems: [],
+        made: false)
+    }
     let rederived: EvidenceRederivation
     do {
-      rederived = try EvidenceRederivation(record: record, flows: flows, catalogue: catalogue)
+      rederived = try EvidenceRederivation(
+        record: record, flows: flows, catalogue: catalogue, trackers: trackers)
     } catch {
       return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }

@@ -44,6 +44,8 @@ public final class EvidenceExporter {
   public var report: EvidenceReportRendering?
   /// An assessor's own catalogue instead of the project's choice.
   public var catalogueOverride: RequirementCatalogue?
+  /// The tracker lists the session's hosts are compared with; nil: none installed or given.
+  public var trackers: TrackerLists?
   /// An Ed25519 private key (PEM): the bundle then carries signature.json over its manifest.
   public var signingKey: Data?
   /// Runs after everything was read and written, before the history is checked again: the seam
@@ -128,7 +130,7 @@ public final class EvidenceExporter {
         try EvidenceBundle(
           project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
           exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
-          runsNotKept: runsNotKept, holdingFlows: holdingFlows), check
+          runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers), check
       )
     } catch {
       switch error {

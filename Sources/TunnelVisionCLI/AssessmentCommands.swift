@@ -14,7 +14,23 @@ enum AssessmentCommands {
   static let catalogueFile = OptionKey<PathArgument>(
     "catalogue-file", "file",
     "Assess against this catalogue file instead of the project's (validated like a bundled one).")
+  static let trackerList = OptionKey<PathArgument>(
+    "tracker-list", "file",
+    "Compare the hosts with this tracker list too (Adblock-style ||host^ rules or a hosts file); repeatable. EasyPrivacy and EasyList are read where webext-ublock-origin-firefox installs them.",
+    repeatable: true)
   static let first = ArgumentKey<SessionID>("session", "One session's id.")
+
+  /// The tracker lists: those given with --tracker-list, then the installed ones
+  /// ($TUNNELVISION_SHARE_DIR, else /usr/share); nil when there are none.
+  static func trackers(_ parsed: ParsedCommand, context: CommandContext) throws -> TrackerLists? {
+    let given = try parsed.values(trackerList).map(\.text)
+    do {
+      return try TrackerListLoader.lists(
+        given: given,
+        shareDirectory: context.environment["TUNNELVISION_SHARE_DIR"]
+          ?? TrackerListLoader.defaultShareDirectory)
+    } catch { throw RefusedError(error.description) }
+  }
   static let second = ArgumentKey<SessionID>("other-session", "The other session's id.")
 
   /// The catalogue to assess against: a file given on the command line, or the project's choice
@@ -37,12 +53,13 @@ enum AssessmentCommands {
       discussion:
         "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far \(EvidenceWording.eachCheck) got. No verdict is a test result.",
       arguments: [CommonKeys.session.definition],
-      options: [catalogueFile.definition, ProjectCommands.json.definition],
+      options: [catalogueFile.definition, trackerList.definition, ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
-        let assessment = try HistoryCommands.assessment(session, store: store, parsed)
+        let assessment = try HistoryCommands.assessment(
+          session, store: store, parsed, trackers: try trackers(parsed, context: context))
         let overview = try support.overview(of: session, in: store)
         if parsed.json {
           return context.printJSON(FindingsPresentation.json(assessment, session: overview))

@@ -78,13 +78,14 @@ enum ExportCommands {
   /// An exporter reading the project's catalogue (bundled or kept in the store), or the one given on the command line.
   /// It works in a directory of its own (one per exporter), so that exports running at once (two terminals, a script) never
   /// clear each other's files; `withExporter` removes it.
-  static func exporter(for store: FlowStore, parsed: ParsedCommand, storeURL: URL) throws
-    -> EvidenceExporter
-  {
+  static func exporter(
+    for store: FlowStore, parsed: ParsedCommand, storeURL: URL, context: CommandContext
+  ) throws -> EvidenceExporter {
     let exporter = EvidenceExporter(store: store)
     if let path = try parsed.value(AssessmentCommands.catalogueFile)?.text {
       exporter.catalogueOverride = try CatalogueFile.load(path)
     }
+    exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
     exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
       try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
     }
@@ -119,7 +120,8 @@ enum ExportCommands {
     let support = CommandSupport(parsed: parsed, context: context)
     let store = try support.openStore()
     let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
-    let exporter = try exporter(for: store, parsed: parsed, storeURL: support.storeURL)
+    let exporter = try exporter(
+      for: store, parsed: parsed, storeURL: support.storeURL, context: context)
     defer { try? FileManager.default.removeItem(at: exporter.temporaryDirectory) }
     return try body(store, session, exporter)
   }
@@ -134,7 +136,7 @@ enum ExportCommands {
       options: [
         bundleOutput.definition, force.definition, mode.definition, sign.definition,
         at.definition,
-        AssessmentCommands.catalogueFile.definition,
+        AssessmentCommands.catalogueFile.definition, AssessmentCommands.trackerList.definition,
         noReport.definition,
         ProjectCommands.json.definition,
       ],
@@ -193,7 +195,7 @@ extension ExportCommands {
       arguments: [CommonKeys.session.definition],
       options: [
         reportOutput.definition, force.definition, mode.definition, at.definition,
-        AssessmentCommands.catalogueFile.definition,
+        AssessmentCommands.catalogueFile.definition, AssessmentCommands.trackerList.definition,
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in

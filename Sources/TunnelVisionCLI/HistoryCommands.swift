@@ -144,9 +144,10 @@ enum HistoryCommands {
   }
 
   /// The session's assessment, as `findings` makes it.
-  static func assessment(_ session: AuditSession, store: FlowStore, _ parsed: ParsedCommand) throws
-    -> SessionAssessment
-  {
+  static func assessment(
+    _ session: AuditSession, store: FlowStore, _ parsed: ParsedCommand,
+    trackers: TrackerLists? = nil
+  ) throws -> SessionAssessment {
     guard let project = try store.auditProject(id: session.projectID) else {
       throw AuditStoreError.projectNotFound(session.projectID)
     }
@@ -161,7 +162,8 @@ enum HistoryCommands {
     return SessionAssessment(
       catalogue: catalogue, flows: try store.flows(inAuditSession: session.id), project: project,
       session: session, markers: try store.markers(forSession: session.id), runs: runs,
-      baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline)
+      baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline,
+      trackers: trackers)
   }
 
   static func findingFlows(

@@ -23,15 +23,19 @@ final class RequirementCatalogueTests: XCTestCase {
     let catalogue = try RequirementCatalogueLibrary.catalogue(
       identifier: RequirementCatalogueLibrary.defaultIdentifier)
     XCTAssertEqual(
-      catalogue.requirements.map(\.id), ["O.Purp_3", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
+      catalogue.requirements.map(\.id),
+      ["O.Purp_3", "O.Purp_7", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
     XCTAssertEqual(catalogue.policy.minimumTLSVersion, .tls12)
     XCTAssertEqual(catalogue.source.version, "3.0")
     XCTAssertEqual(catalogue.source.date, "2024-03-25")
     XCTAssertEqual(catalogue.tlsSource.version, "2025-01")
     XCTAssertEqual(catalogue.tlsSource.date, "2025-01-21")
     let rules = Dictionary(uniqueKeysWithValues: catalogue.requirements.map { ($0.id, $0.rule) })
-    XCTAssertEqual(rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent]))
-    XCTAssertEqual(rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow]))
+    XCTAssertEqual(
+      rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent, .trackerBeforeConsent]))
+    XCTAssertEqual(rules["O.Purp_7"], .contraryFindings([.trackerHost]))
+    XCTAssertEqual(
+      rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow, .trackerHost]))
     XCTAssertEqual(rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic]))
     XCTAssertEqual(
       rules["O.Ntwk_2"],
@@ -63,7 +67,7 @@ final class RequirementCatalogueTests: XCTestCase {
     }
     XCTAssertEqual(
       catalogue.requirements.map(\.testDepth),
-      [.check, .check] + Array(repeating: .examine, count: 7) + [.check])
+      [.check, .check, .check] + Array(repeating: .examine, count: 7) + [.check])
     XCTAssertEqual(
       Set(catalogue.requirements.map(\.aspect)),
       [
@@ -225,7 +229,7 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testAnEmptyRequirementTitleIsRefusedNamingTheRequirement() {
     XCTAssertEqual(
-      refuse(editRequirement(3) { $0["title"] = "" }),
+      refuse(editRequirement(4) { $0["title"] = "" }),
       .emptyField(field: "title", requirement: "O.Ntwk_2"))
   }
   func testADateThatIsNotYearMonthDayIsRefused() {
@@ -287,33 +291,33 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testAnUnknownFindingKindIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(2) { $0["contraryKinds"] = ["plaintext"] }),
+      refuse(editRequirement(3) { $0["contraryKinds"] = ["plaintext"] }),
       .unknownFindingKind("plaintext", requirement: "O.Ntwk_1"))
   }
   func testKindsMissingForTheirRuleAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(2) { $0["contraryKinds"] = nil }),
+      refuse(editRequirement(3) { $0["contraryKinds"] = nil }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .missing))
     XCTAssertEqual(
-      refuse(editRequirement(5) { $0["supportingKinds"] = [] as [String] }),
+      refuse(editRequirement(6) { $0["supportingKinds"] = [] as [String] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_4", problem: .missing))
   }
   func testKindsTheRuleDoesNotReadAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(7) { $0["contraryKinds"] = ["cleartextTraffic"] }),
+      refuse(editRequirement(8) { $0["contraryKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_6", problem: .unexpected))
     XCTAssertEqual(
-      refuse(editRequirement(2) { $0["supportingKinds"] = ["cleartextTraffic"] }),
+      refuse(editRequirement(3) { $0["supportingKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))
   }
   func testARepeatedKindIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(1) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
+      refuse(editRequirement(2) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
       .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .repeated))
   }
   func testARuleThatReadsFindingsWithoutToolCoverageIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(3) { $0["toolCoverage"] = nil }),
+      refuse(editRequirement(4) { $0["toolCoverage"] = nil }),
       .toolCoverageMissing(requirement: "O.Ntwk_2"))
   }
   func testEveryRefusalSaysWhereItIs() {

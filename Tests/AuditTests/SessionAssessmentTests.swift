@@ -25,15 +25,22 @@ final class SessionAssessmentTests: XCTestCase {
       inspection: inspection, startedAt: FlowFixture.at(0), endedAt: FlowFixture.at(1000), notes: ""
     )
   }
+  /// A tracker list naming tracker.net: the tracker check can look.
+  static let trackers = TrackerLists([
+    TrackerList(
+      identity: TrackerList.Identity(
+        name: "Lab list", path: "/lab.txt", sha256: String(repeating: "0", count: 64),
+        date: "2026-10-01"), text: "||tracker.net^\n")
+  ])
   func verdicts(
     _ flows: [StoredFlow],
     inspection: InspectionConditions = InspectionConditions(
       inspectionEnabled: true, caTrusted: true),
-    markers: [SessionMarker] = []
+    markers: [SessionMarker] = [], trackers: TrackerLists? = SessionAssessmentTests.trackers
   ) -> [String: RequirementVerdict] {
     let assessment = SessionAssessment(
       catalogue: catalogue, flows: flows, project: project,
-      session: session(inspection: inspection), markers: markers)
+      session: session(inspection: inspection), markers: markers, trackers: trackers)
     return Dictionary(
       uniqueKeysWithValues: assessment.requirements.map { ($0.requirement.id, $0.verdict) })
   }
@@ -72,8 +79,21 @@ final class SessionAssessmentTests: XCTestCase {
     XCTAssertEqual(v["O.Ntwk_2"], .observedWithoutContradiction)
     XCTAssertEqual(v["O.Ntwk_1"], .observedWithoutContradiction)
     XCTAssertEqual(v["O.Purp_8"], .observedWithoutContradiction)
+    XCTAssertEqual(v["O.Purp_7"], .observedWithoutContradiction)
     XCTAssertEqual(
       v["O.Ntwk_4"], .observedWithoutContradiction, "a supporting finding, no satisfied flow")
+    // Without a tracker list the tracker check could not look: nothing is claimed of O.Purp_7,
+    // and O.Purp_8 is no longer "observed without contradiction".
+    let bare = verdicts(
+      [tls(1, sni: "a.example.com"), tls(2, sni: "b.example.com", status: .notInspectable)],
+      trackers: nil)
+    XCTAssertEqual(bare["O.Purp_7"], .notAssessed(.nothingObserved))
+    XCTAssertEqual(bare["O.Purp_8"], .notAssessed(.nothingObserved))
+  }
+  func testAHostTheListNamesContradictsO_Purp_7AndO_Purp_8() {
+    let v = verdicts([tls(1, sni: "a.example.com"), tls(3, sni: "cdn.tracker.net")])
+    XCTAssertEqual(v["O.Purp_7"], .contradicted)
+    XCTAssertEqual(v["O.Purp_8"], .contradicted)
   }
   func testAnythingElseIsNothingObserved() {
     let v = verdicts([FlowFixture.udp(port: 53)], inspection: .off)

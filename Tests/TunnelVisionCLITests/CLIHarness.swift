@@ -24,7 +24,11 @@ final class CLIHarness: @unchecked Sendable {
 
   func context() -> CommandContext {
     CommandContext(
-      environment: ["HOME": directory.url.path, "TUNNELVISION_STORE": storePath],
+      // No installed tracker list: the goldens hold on a machine with or without one.
+      environment: [
+        "HOME": directory.url.path, "TUNNELVISION_STORE": storePath,
+        "TUNNELVISION_SHARE_DIR": directory.url.appendingPathComponent("share").path,
+      ],
       now: { [unowned self] in self.now }, timeZone: TimeZone(identifier: "Europe/Berlin")!,
       machine: MachineFacts(deviceModel: "Pixel 8", osVersion: "Android 15"),
       standardOutput: { [unowned self] text in self.lock.withLock { self.out += text } },

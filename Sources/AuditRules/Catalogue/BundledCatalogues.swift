@@ -84,8 +84,17 @@ enum BundledCatalogues {
           "title": "Einholung einer Einwilligungserklärung des Nutzers.",
           "testDepth": "CHECK",
           "rule": "contraryFindings",
-          "contraryKinds": ["activityBeforeConsent"],
-          "toolCoverage": "Compares the first packet of each connection with the Consent given markers placed in the session: a connection that began before the earliest marker is a finding. It does not see what a connection carried, so it cannot say whether personal data were sent."
+          "contraryKinds": ["activityBeforeConsent", "trackerBeforeConsent"],
+          "toolCoverage": "Compares the first packet of each connection with the Consent given markers placed in the session: a connection that began before the earliest marker is a finding, and one to a host a tracker list names (EasyPrivacy, EasyList, or a list the assessor gives) is one of its own. It does not see what a connection carried, so it cannot say whether personal data were sent."
+        },
+        {
+          "id": "O.Purp_7",
+          "aspect": { "number": 1, "name": "Anwendungszweck" },
+          "title": "Nutzung nur erforderlicher Drittanbieter-Software.",
+          "testDepth": "CHECK",
+          "rule": "contraryFindings",
+          "contraryKinds": ["trackerHost"],
+          "toolCoverage": "Compares each connection's host, and each name a DNS lookup asked for, with maintained lists of tracking and advertising services (EasyPrivacy and EasyList as Debian installs them, and lists the assessor gives): a host a list names is a finding that cites the list, its date and the rule. It sees which services were contacted, not which third-party software in the app contacted them or whether the app's purpose needs it; a host no list names is not thereby necessary. Without a list nothing is assessed."
         },
         {
           "id": "O.Purp_8",
@@ -93,8 +102,8 @@ enum BundledCatalogues {
           "title": "Weitergabe von sensiblen Daten nur für den primären oder rechtmäßigen Zweck.",
           "testDepth": "CHECK",
           "rule": "contraryFindings",
-          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow"],
-          "toolCoverage": "Compares the name each connection is judged by (the server name the app announced, or else the name DNS gave the address) with the project's allowlist; a connection without a name is a finding of its own. It does not see what was sent, nor whether the recipient may receive it."
+          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow", "trackerHost"],
+          "toolCoverage": "Compares the name each connection is judged by (the server name the app announced, or else the name DNS gave the address) with the project's allowlist; a connection without a name is a finding of its own. A host a tracker list names as a tracking or advertising service is a finding too, citing the list and rule: the document forbids passing data to services whose primary purpose is advertising. It does not see what was sent, nor whether the recipient may receive it."
         },
         {
           "id": "O.Ntwk_1",

@@ -66,11 +66,12 @@ public struct SessionAssessment: Sendable, Hashable {
   public init(
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
     session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = [],
-    baseline: TLSClientBaseline? = nil
+    baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil
   ) {
     let findings = FindingsClassifier.classify(
       flows: flows, project: project, session: session,
-      markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline)
+      markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline,
+      trackers: trackers)
     self.init(catalogue: catalogue, findings: findings)
   }
 

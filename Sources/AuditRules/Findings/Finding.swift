@@ -14,11 +14,15 @@ public struct FindingEvidence: Sendable, Hashable {
   public let parameter: TLSParameterObservation?
   /// The TLS client's fingerprint (JA4) it is stated about.
   public let fingerprint: String?
+  /// The tracker list and rule that named its host.
+  public let tracker: TrackerMatch?
 
   public init(
     kind: FindingKind, host: String? = nil, tls: TLSVersionObservation? = nil,
-    reason: String? = nil, parameter: TLSParameterObservation? = nil, fingerprint: String? = nil
+    reason: String? = nil, parameter: TLSParameterObservation? = nil, fingerprint: String? = nil,
+    tracker: TrackerMatch? = nil
   ) {
+    self.tracker = tracker
     self.parameter = parameter
     self.fingerprint = fingerprint
     self.kind = kind

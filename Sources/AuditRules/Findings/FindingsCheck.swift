@@ -104,12 +104,15 @@ public struct CheckContext: Sendable {
   public let runs: [Int64: RecorderRun]
   /// The TLS clients of the project's baseline; nil without one.
   public let baseline: TLSClientBaseline?
+  /// The tracker lists hosts are compared with; nil when none is installed or given.
+  public let trackers: TrackerLists?
 
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
-    runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil
+    runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil
   ) {
     self.baseline = baseline
+    self.trackers = trackers
     self.runs = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     self.project = project
     self.session = session

@@ -6,7 +6,7 @@ public enum FindingsChecks {
   public static let all: [any FindingsCheckRule.Type] = [
     TLSVersionCheck.self, TLSParameterCheck.self, EncryptionCheck.self, HostCheck.self,
     PinningCheck.self,
-    CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self,
+    CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self, TrackerCheck.self,
   ]
 
   static let kindsByName: [String: FindingKind] = Dictionary(

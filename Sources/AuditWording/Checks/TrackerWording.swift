@@ -1,0 +1,52 @@
+import Audit
+import AuditRules
+
+/// The sentences of the tracker check: what a list names, cited with its date and rule; never a
+/// judgement of what was sent.
+public enum TrackerWording: CheckWording {
+  public typealias Rule = TrackerCheck
+  public static let name = "Trackers"
+  public static let noun = "tracker"
+
+  public static func statement(_ evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
+    let what =
+      evidence.reason == TrackerReason.lookup
+      ? "a DNS lookup asked for a host" : "a connection went to a host"
+    let cited = evidence.tracker.map(citation) ?? "a tracker list"
+    switch evidence.kind {
+    case .trackerBeforeConsent:
+      return
+        "Before the user consented, \(what) that \(cited) names as a tracking or advertising service."
+    default:
+      return
+        "\(what.prefix(1).uppercased() + what.dropFirst()) that \(cited) names as a tracking or advertising service."
+    }
+  }
+
+  public static func shortStatement(_ evidence: FindingEvidence) -> String {
+    let lookup = evidence.reason == TrackerReason.lookup
+    switch evidence.kind {
+    case .trackerBeforeConsent:
+      return lookup ? "Tracker looked up before consent" : "Tracker contacted before consent"
+    default: return lookup ? "Tracker looked up" : "Tracker contacted"
+    }
+  }
+
+  public static func subject(_ evidence: FindingEvidence) -> String? {
+    [evidence.host, evidence.tracker.map { "rule \($0.rule)" }].compactMap { $0 }.joined(
+      separator: ", ")
+  }
+
+  /// "EasyPrivacy (2025-10-31), rule ||tracker.example^".
+  public static func citation(_ match: TrackerMatch) -> String {
+    "\(match.list) (\(match.date)), rule \(match.rule),"
+  }
+
+  public static func reason(_ gap: TrackerGap) -> String {
+    switch gap {
+    case .noTrackerList:
+      return
+        "No tracker list is installed or given: install webext-ublock-origin-firefox (EasyPrivacy, EasyList) or give one with --tracker-list FILE."
+    }
+  }
+}

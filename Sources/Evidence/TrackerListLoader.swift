@@ -1,0 +1,116 @@
+import Audit
+import AuditRules
+import Crypto
+import Foundation
+
+/// Finds and reads tracker lists: those Debian installs (EasyPrivacy and EasyList, in the uBlock
+/// Origin package's assets) and files an assessor names. I/O only: what a list holds and matches
+/// is `TrackerList`'s.
+public enum TrackerListLoader {
+  public static let defaultShareDirectory = "/usr/share"
+
+  /// Where webext-ublock-origin-firefox puts the lists, below the share directory.
+  static let installedDirectories = [
+    "mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets/thirdparties/easylist",
+    "webext/ublock-origin/assets/thirdparties/easylist",
+  ]
+  static let installedFiles = ["easyprivacy.txt", "easylist.txt"]
+
+  /// The installed lists' paths, EasyPrivacy first.
+  public static func installed(shareDirectory: String = defaultShareDirectory) -> [String] {
+    var found: [String] = []
+    for file in installedFiles {
+      for directory in installedDirectories {
+        let path = "\(shareDirectory)/\(directory)/\(file)"
+        if FileManager.default.isReadableFile(atPath: path) {
+          found.append(path)
+          break
+        }
+      }
+    }
+    return found
+  }
+
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// Reads a list: its bytes, their SHA-256, its title and date.
+  public static func load(_ path: String) throws(Failure) -> TrackerList {
+    let url = URL(fileURLWithPath: path)
+    let data: Data
+    do { data = try Data(contentsOf: url) } catch {
+      throw Failure(
+        description:
+          "The tracker list \(path) cannot be read: \(SystemErrorText.reason(error))."
+      )
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw Failure(description: "The tracker list \(path) is not UTF-8 text.")
+    }
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let modified = (attributes?[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+    let identity = TrackerList.Identity(
+      name: header("Title", in: text) ?? url.lastPathComponent, path: path,
+      sha256: SHA256Digest.hex(of: data),
+      date: statedDate(in: text) ?? Instant.rfc3339(modified).prefix(10).description)
+    let list = TrackerList(identity: identity, text: text)
+    guard list.ruleCount > 0 else {
+      throw Failure(
+        description:
+          "The tracker list \(path) names no host: neither ||host^ rules nor hosts-file lines.")
+    }
+    return list
+  }
+
+  /// The lists given, then the installed ones not given; nil when there are none.
+  public static func lists(given: [String], shareDirectory: String) throws(Failure)
+    -> TrackerLists?
+  {
+    var paths = given
+    for path in installed(shareDirectory: shareDirectory) where !paths.contains(path) {
+      paths.append(path)
+    }
+    guard !paths.isEmpty else { return nil }
+    var lists: [TrackerList] = []
+    for path in paths { lists.append(try load(path)) }
+    return TrackerLists(lists)
+  }
+
+  /// The lists a bundle was exported with, read again from where they were: nil (with the reason)
+  /// when one is gone or its bytes differ.
+  public static func again(_ identities: [TrackerList.Identity]) -> (TrackerLists?, String?) {
+    var lists: [TrackerList] = []
+    for identity in identities {
+      guard let list = try? load(identity.path), list.identity.sha256 == identity.sha256 else {
+        return (nil, identity.path)
+      }
+      lists.append(list)
+    }
+    return (identities.isEmpty ? nil : TrackerLists(lists), nil)
+  }
+
+  /// A header line's value ("! Title: EasyPrivacy").
+  static func header(_ key: String, in text: String) -> String? {
+    for line in text.split(whereSeparator: \.isNewline).prefix(40) where line.hasPrefix("!") {
+      let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
+      guard body.hasPrefix(key + ":") else { continue }
+      let value = body.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+      return value.isEmpty ? nil : value
+    }
+    return nil
+  }
+
+  /// "Last modified: 31 Oct 2025 12:00 UTC" as yyyy-MM-dd; nil when unstated or a placeholder.
+  static func statedDate(in text: String) -> String? {
+    guard let value = header("Last modified", in: text) else { return nil }
+    let parts = value.split(separator: " ")
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    guard parts.count >= 3, let day = Int(parts[0]), let year = Int(parts[2]),
+      let month = months.firstIndex(of: String(parts[1])), (1...31).contains(day)
+    else { return nil }
+    return String(format: "%04d-%02d-%02d", year, month + 1, day)
+  }
+}
