@@ -2,7 +2,8 @@
 # Installs the Debian packages the build, the tests and the sample need, if any is missing.
 set -euo pipefail
 packages=(libsqlite3-dev libcairo2-dev libpango1.0-dev zlib1g-dev libssl-dev libpcap-dev pkg-config
-          sqlite3 unzip poppler-utils qpdf tshark tcpdump openssl iproute2 iptables curl time)
+          sqlite3 unzip poppler-utils qpdf tshark tcpdump openssl iproute2 iptables curl time
+          webext-ublock-origin-firefox libpsl-dev publicsuffix)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
