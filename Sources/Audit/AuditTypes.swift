@@ -244,6 +244,8 @@ public struct AuditSessionDraft: Sendable, Hashable {
 
 public enum SessionMarkerKind: Sendable, Hashable {
   case consentGiven, loggedIn, loggedOut
+  /// The user withdrew a consent given before (O.Purp_5).
+  case consentWithdrawn
   case custom(String)
 }
 

@@ -182,6 +182,7 @@ public struct EvidenceSessionRecord: Sendable {
       case "consentGiven": markerKind = .consentGiven
       case "loggedIn": markerKind = .loggedIn
       case "loggedOut": markerKind = .loggedOut
+      case "consentWithdrawn": markerKind = .consentWithdrawn
       case "custom": markerKind = .custom(try string(m, "label", in: "session.markers[]."))
       default: throw fail("session.markers[].kind", "a marker kind")
       }

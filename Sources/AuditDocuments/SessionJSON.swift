@@ -38,6 +38,7 @@ public enum SessionJSON {
     case .consentGiven: object["kind"] = .string("consentGiven")
     case .loggedIn: object["kind"] = .string("loggedIn")
     case .loggedOut: object["kind"] = .string("loggedOut")
+    case .consentWithdrawn: object["kind"] = .string("consentWithdrawn")
     case .custom(let label):
       object["kind"] = .string("custom")
       object["label"] = .string(label)

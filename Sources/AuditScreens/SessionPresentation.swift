@@ -118,7 +118,8 @@ public enum SessionPresentation {
         "  \(AuditPresentation.dateTime(marker.date, in: zone))  \(TerminalText.inline(AuditPresentation.markerName(marker.kind)))\n"
     }
     if s.isOpen {
-      out += "  Mark now: tunnelvision mark consent-given | logged-in | logged-out | other:LABEL\n"
+      out +=
+        "  Mark now: tunnelvision mark consent-given | consent-withdrawn | logged-in | logged-out | other:LABEL\n"
     } else {
       out += "  \(closedToMarkers)\n"
     }

@@ -17,6 +17,7 @@ public enum AuditPresentation {
     case .consentGiven: return "Consent given"
     case .loggedIn: return "Logged in"
     case .loggedOut: return "Logged out"
+    case .consentWithdrawn: return "Consent withdrawn"
     case .custom(let label): return label
     }
   }

@@ -12,6 +12,7 @@ enum AuditSerialization {
     case .loggedIn: return (1, nil)
     case .loggedOut: return (2, nil)
     case .custom(let label): return (3, label)
+    case .consentWithdrawn: return (4, nil)
     }
   }
 
@@ -20,6 +21,7 @@ enum AuditSerialization {
     case 0: return .consentGiven
     case 1: return .loggedIn
     case 2: return .loggedOut
+    case 4: return .consentWithdrawn
     default: return .custom(label ?? "")
     }
   }

@@ -99,7 +99,7 @@ public enum EvidenceReportWording {
   public static let keyFindings =
     "The findings against the requirements, a line each (each is stated in full under Findings):"
   public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
-  public static let keyFindingsShown = 4
+  public static let keyFindingsShown = 3
   public static func moreFindings(shown: Int, of total: Int) -> String {
     "The first \(shown) of \(Quantity.grouped(total)) are listed here; the Findings section lists every one."
   }

@@ -201,12 +201,12 @@ enum SessionCommands {
 
 enum MarkCommand {
   static let kind = ArgumentKey<String>(
-    "kind", "consent-given | logged-in | logged-out | other:LABEL")
+    "kind", "consent-given | consent-withdrawn | logged-in | logged-out | other:LABEL")
 
   static var definition: CommandDefinition {
     CommandDefinition(
       name: "mark", abstract: "Place a marker in the open session, at this instant.",
-      discussion: "KIND is consent-given, logged-in, logged-out or other:LABEL.",
+      discussion: "KIND is consent-given, consent-withdrawn, logged-in, logged-out or other:LABEL.",
       arguments: [kind.definition],
       options: [ProjectCommands.json.definition],
       run: { parsed, context in
@@ -241,12 +241,13 @@ enum MarkCommand {
       })
   }
 
-  /// consent-given | logged-in | logged-out | other:LABEL
+  /// consent-given | consent-withdrawn | logged-in | logged-out | other:LABEL
   static func markerKind(_ text: String, path: [String]) throws -> SessionMarkerKind {
     switch text {
     case "consent-given": return .consentGiven
     case "logged-in": return .loggedIn
     case "logged-out": return .loggedOut
+    case "consent-withdrawn": return .consentWithdrawn
     default:
       if text.hasPrefix("other:") {
         let label = String(text.dropFirst("other:".count)).trimmingCharacters(in: .whitespaces)
@@ -260,7 +261,7 @@ enum MarkCommand {
       }
       throw UsageError(
         message:
-          "No marker was placed: “\(text)” is not a marker kind; use consent-given, logged-in, logged-out or other:LABEL",
+          "No marker was placed: “\(text)” is not a marker kind; use consent-given, consent-withdrawn, logged-in, logged-out or other:LABEL",
         path: path)
     }
   }

@@ -232,7 +232,7 @@ final class EvidenceBundleTests: XCTestCase {
       "f8837fbee1710ad3555bbe333f4a50e83c0c66b24724ab3be5cc634a80beb001")
     XCTAssertEqual((cat["tls"] as? [String: Any])?["minimumVersion"] as? String, "1.2")
     let requirements = try XCTUnwrap(doc["requirements"] as? [[String: Any]])
-    XCTAssertEqual(requirements.count, 11)
+    XCTAssertEqual(requirements.count, 12)
     let ntwk1 = try XCTUnwrap(requirements.first { $0["id"] as? String == "O.Ntwk_1" })
     XCTAssertEqual(ntwk1["verdict"] as? String, "contradicted")
     XCTAssertEqual(ntwk1["contraryFindingIDs"] as? [String], ["F1"])
@@ -246,7 +246,7 @@ final class EvidenceBundleTests: XCTestCase {
       Set(checks.keys),
       [
         "tlsVersion", "tlsParameters", "encryption", "host", "pinning", "certificateValidation",
-        "consent", "tlsClient", "trackers",
+        "consent", "tlsClient", "trackers", "consentWithdrawal",
       ])
     for (_, check) in checks {
       let unassessed = (check["notAssessed"] as? [[String: Any]] ?? []).reduce(0) {

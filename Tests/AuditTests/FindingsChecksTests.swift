@@ -16,7 +16,7 @@ final class FindingsChecksTests: XCTestCase {
       names,
       [
         "tlsVersion", "tlsParameters", "encryption", "host", "pinning", "certificateValidation",
-        "consent", "tlsClient", "trackers",
+        "consent", "tlsClient", "trackers", "consentWithdrawal",
       ])
   }
 
@@ -48,7 +48,7 @@ final class FindingsChecksTests: XCTestCase {
       FindingsCheck.allCases.map(EvidenceWording.checkName),
       [
         "TLS version", "TLS parameters", "Encryption", "Host", "Certificate pinning",
-        "Certificate validation", "Consent", "TLS client", "Trackers",
+        "Certificate validation", "Consent", "TLS client", "Trackers", "Consent withdrawal",
       ])
   }
 
@@ -62,7 +62,7 @@ final class FindingsChecksTests: XCTestCase {
 
 extension FindingsChecksTests {
   func testHowManyChecksThereAreIsSaidFromTheChecks() {
-    XCTAssertEqual(EvidenceWording.eachCheck, "each of the nine checks")
+    XCTAssertEqual(EvidenceWording.eachCheck, "each of the ten checks")
     XCTAssertEqual(Quantity.spelled(12), "twelve")
     XCTAssertEqual(Quantity.spelled(13), "13")
   }

@@ -24,7 +24,7 @@ final class RequirementCatalogueTests: XCTestCase {
       identifier: RequirementCatalogueLibrary.defaultIdentifier)
     XCTAssertEqual(
       catalogue.requirements.map(\.id),
-      ["O.Purp_3", "O.Purp_7", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
+      ["O.Purp_3", "O.Purp_5", "O.Purp_7", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
     XCTAssertEqual(catalogue.policy.minimumTLSVersion, .tls12)
     XCTAssertEqual(catalogue.source.version, "3.0")
     XCTAssertEqual(catalogue.source.date, "2024-03-25")
@@ -33,6 +33,7 @@ final class RequirementCatalogueTests: XCTestCase {
     let rules = Dictionary(uniqueKeysWithValues: catalogue.requirements.map { ($0.id, $0.rule) })
     XCTAssertEqual(
       rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent, .trackerBeforeConsent]))
+    XCTAssertEqual(rules["O.Purp_5"], .contraryFindings([.thirdPartyAfterWithdrawal]))
     XCTAssertEqual(rules["O.Purp_7"], .contraryFindings([.trackerHost]))
     XCTAssertEqual(
       rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow, .trackerHost]))
@@ -67,7 +68,7 @@ final class RequirementCatalogueTests: XCTestCase {
     }
     XCTAssertEqual(
       catalogue.requirements.map(\.testDepth),
-      [.check, .check, .check] + Array(repeating: .examine, count: 7) + [.check])
+      [.check, .check, .check, .check] + Array(repeating: .examine, count: 7) + [.check])
     XCTAssertEqual(
       Set(catalogue.requirements.map(\.aspect)),
       [
@@ -229,7 +230,7 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testAnEmptyRequirementTitleIsRefusedNamingTheRequirement() {
     XCTAssertEqual(
-      refuse(editRequirement(4) { $0["title"] = "" }),
+      refuse(editRequirement(5) { $0["title"] = "" }),
       .emptyField(field: "title", requirement: "O.Ntwk_2"))
   }
   func testADateThatIsNotYearMonthDayIsRefused() {
@@ -291,33 +292,33 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testAnUnknownFindingKindIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(3) { $0["contraryKinds"] = ["plaintext"] }),
+      refuse(editRequirement(4) { $0["contraryKinds"] = ["plaintext"] }),
       .unknownFindingKind("plaintext", requirement: "O.Ntwk_1"))
   }
   func testKindsMissingForTheirRuleAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(3) { $0["contraryKinds"] = nil }),
+      refuse(editRequirement(4) { $0["contraryKinds"] = nil }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .missing))
     XCTAssertEqual(
-      refuse(editRequirement(6) { $0["supportingKinds"] = [] as [String] }),
+      refuse(editRequirement(7) { $0["supportingKinds"] = [] as [String] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_4", problem: .missing))
   }
   func testKindsTheRuleDoesNotReadAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(8) { $0["contraryKinds"] = ["cleartextTraffic"] }),
+      refuse(editRequirement(9) { $0["contraryKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_6", problem: .unexpected))
     XCTAssertEqual(
-      refuse(editRequirement(3) { $0["supportingKinds"] = ["cleartextTraffic"] }),
+      refuse(editRequirement(4) { $0["supportingKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))
   }
   func testARepeatedKindIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(2) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
+      refuse(editRequirement(3) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
       .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .repeated))
   }
   func testARuleThatReadsFindingsWithoutToolCoverageIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(4) { $0["toolCoverage"] = nil }),
+      refuse(editRequirement(5) { $0["toolCoverage"] = nil }),
       .toolCoverageMissing(requirement: "O.Ntwk_2"))
   }
   func testEveryRefusalSaysWhereItIs() {

@@ -107,7 +107,7 @@ final class SampleCommandsTests: XCTestCase {
     let findingsJSON = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(cli.run("findings", "3", "--json").output.utf8))
         as? [String: Any])
-    XCTAssertEqual((findingsJSON["requirements"] as? [Any])?.count, 11)
+    XCTAssertEqual((findingsJSON["requirements"] as? [Any])?.count, 12)
 
     let compare = cli.run("compare", "3", "2")
     XCTAssertEqual(compare.status, 0, compare.error)

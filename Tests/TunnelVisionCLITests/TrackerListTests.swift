@@ -45,12 +45,13 @@ final class TrackerListTests: XCTestCase {
     let listed = try listedHosts(2)
     let own = "ads.tracker-lab.test"
     let clean = "api.tracker-lab.test"
+    let other = "cdn.other-lab.test"
     let dir = TemporaryDirectory("trackers")
     let path = dir.url.path
     let hostsFile = path + "/lab.hosts"
     try "# an assessor's list\n0.0.0.0 \(own)\n".write(
       toFile: hostsFile, atomically: true, encoding: .utf8)
-    let names = listed + [own, clean]
+    let names = listed + [own, clean, other]
     let ns = try MitmproxyInspectionTests.Namespace(
       hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
@@ -64,6 +65,7 @@ final class TrackerListTests: XCTestCase {
     let capture = path + "/lab.pcap"
     let tcpdump = try RecordCommandTests.Running(
       ip, ns.exec(["tcpdump", "-i", "lo", "-U", "-n", "-w", capture, "port 47701 or port 53"]))
+    usleep(500_000)
     let server = try RecordCommandTests.Running(
       ip,
       ns.exec([
@@ -85,18 +87,22 @@ final class TrackerListTests: XCTestCase {
     usleep(600_000)
     let consent = Instant.rfc3339(Date())
     usleep(600_000)
-    for name in [listed[1], own, clean] { try connect(name) }
+    try connect(listed[1])
+    usleep(600_000)
+    let withdrawn = Instant.rfc3339(Date())
+    usleep(600_000)
+    for name in [own, clean, other] { try connect(name) }
     // A lookup of a listed name: the query alone (no resolver answers in the namespace).
     let lookup = try XCTUnwrap(
       ExternalTool.run(
         ip,
         ns.exec([
           "python3", "-c",
-          "import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(bytes.fromhex(sys.argv[1]), ('127.0.0.1', 53))",
+          "import socket,sys,time\ns=socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor _ in range(3):\n    s.sendto(bytes.fromhex(sys.argv[1]), ('127.0.0.1', 53)); time.sleep(0.2)",
           Self.query("cdn." + listed[1]).map { String(format: "%02x", $0) }.joined(),
         ])))
     XCTAssertEqual(lookup.status, 0, lookup.error)
-    usleep(500_000)
+    usleep(1_000_000)
     server.end(SIGTERM)
     XCTAssertEqual(tcpdump.end(SIGINT).status, 0)
 
@@ -105,7 +111,8 @@ final class TrackerListTests: XCTestCase {
     try tv("project", "new", "Lab", "--allow", "*.tracker-lab.test")
     try tv(
       "import", capture, "--project", "Lab", "--version", "1", "--build", "1", "--device",
-      "127.0.0.1", "--marker", "consent-given@\(consent)")
+      "127.0.0.1", "--marker", "consent-given@\(consent)", "--marker",
+      "consent-withdrawn@\(withdrawn)")
     let json = try tv("findings", "1", "--tracker-list", hostsFile, "--json").output
     let doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     let findings = try XCTUnwrap(doc["findings"] as? [[String: Any]])
@@ -128,8 +135,20 @@ final class TrackerListTests: XCTestCase {
         ],
         listed[1]: ["trackerHost EasyPrivacy ||\(listed[1])^"],
         "cdn." + listed[1]: ["trackerHost EasyPrivacy ||\(listed[1])^"],
-        own: ["trackerHost lab.hosts 0.0.0.0 \(own)"],
+        own: [
+          "trackerHost lab.hosts 0.0.0.0 \(own)",
+          "thirdPartyAfterWithdrawal lab.hosts 0.0.0.0 \(own)",
+        ],
       ])
+    // After the withdrawal: the tracker, and the host outside the allowlist; not the allowed one.
+    let afterWithdrawal = findings.filter { $0["kind"] as? String == "thirdPartyAfterWithdrawal" }
+    XCTAssertEqual(
+      Set(afterWithdrawal.compactMap { $0["host"] as? String }), [own, other])
+    XCTAssertTrue(
+      afterWithdrawal.contains {
+        $0["statement"] as? String
+          == "After the Consent withdrawn marker, a connection went to a host the project's allowlist does not cover."
+      })
     let lookupFinding = findings.first { $0["host"] as? String == "cdn." + listed[1] }
     XCTAssertEqual(lookupFinding?["reason"] as? String, "lookup")
     let verdicts = Dictionary(
@@ -139,6 +158,7 @@ final class TrackerListTests: XCTestCase {
     XCTAssertEqual(verdicts["O.Purp_7"], "contradicted")
     XCTAssertEqual(verdicts["O.Purp_8"], "contradicted")
     XCTAssertEqual(verdicts["O.Purp_3"], "contradicted")
+    XCTAssertEqual(verdicts["O.Purp_5"], "contradicted")
 
     // The bundle names its lists; verify reads them again, and says so when one changed.
     let zip = path + "/bundle.zip"

@@ -88,6 +88,15 @@ enum BundledCatalogues {
           "toolCoverage": "Compares the first packet of each connection with the Consent given markers placed in the session: a connection that began before the earliest marker is a finding, and one to a host a tracker list names (EasyPrivacy, EasyList, or a list the assessor gives) is one of its own. It does not see what a connection carried, so it cannot say whether personal data were sent."
         },
         {
+          "id": "O.Purp_5",
+          "aspect": { "number": 1, "name": "Anwendungszweck" },
+          "title": "Entzug der Einwilligung ermöglichen.",
+          "testDepth": "CHECK",
+          "rule": "contraryFindings",
+          "contraryKinds": ["thirdPartyAfterWithdrawal"],
+          "toolCoverage": "Looks at the connections that began after the earliest Consent withdrawn marker placed in the session: one to a host outside the project's allowlist, or to a host a tracker list names, is a finding. It does not see whether the app offers the withdrawal or informs the user of its consequences, nor what a connection carried; a session without the marker assesses nothing here."
+        },
+        {
           "id": "O.Purp_7",
           "aspect": { "number": 1, "name": "Anwendungszweck" },
           "title": "Nutzung nur erforderlicher Drittanbieter-Software.",

@@ -1,4 +1,5 @@
 import Audit
+import Foundation
 
 /// A check's name: what findings.json keys its coverage by, and what a kind belongs to. Each check
 /// declares its own (`extension FindingsCheck { static let … }`) beside its rule.
@@ -100,6 +101,8 @@ public struct CheckContext: Sendable {
   public let policy: FindingsPolicy
   /// From the session's Consent given markers; nil without one.
   public let consent: ConsentInterval?
+  /// The earliest Consent withdrawn marker; nil without one.
+  public let withdrawal: Date?
   /// The recorder runs that recorded the session, by id (as they stood at its end).
   public let runs: [Int64: RecorderRun]
   /// The TLS clients of the project's baseline; nil without one.
@@ -118,6 +121,7 @@ public struct CheckContext: Sendable {
     self.session = session
     self.policy = policy
     consent = ConsentInterval(markers: markers)
+    withdrawal = markers.filter { $0.kind == .consentWithdrawn }.map(\.date).min()
   }
 }
 

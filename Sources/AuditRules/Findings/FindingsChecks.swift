@@ -7,6 +7,7 @@ public enum FindingsChecks {
     TLSVersionCheck.self, TLSParameterCheck.self, EncryptionCheck.self, HostCheck.self,
     PinningCheck.self,
     CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self, TrackerCheck.self,
+    ConsentWithdrawalCheck.self,
   ]
 
   static let kindsByName: [String: FindingKind] = Dictionary(
