@@ -27,6 +27,9 @@ let package = Package(
       name: "CCairoPango", pkgConfig: "pangocairo fontconfig cairo-pdf",
       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
     .systemLibrary(
+      name: "CPSL", pkgConfig: "libpsl",
+      providers: [.apt(["libpsl-dev"])]),
+    .systemLibrary(
       name: "CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(
@@ -75,7 +78,7 @@ let package = Package(
       name: "Evidence",
       dependencies: [
         "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
-        "ReportLayout", "FlowStore", "Capture", "Crypto", "ReportPDF", "CZlib", "CChecksum",
+        "ReportLayout", "FlowStore", "Capture", "Crypto", "ReportPDF", "CZlib", "CChecksum", "CPSL",
       ]),
     .target(
       name: "Sample",

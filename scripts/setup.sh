@@ -22,10 +22,12 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
   exit 1
 fi
-# mitmproxy for the inspection tests and ja4plus (an independent JA4) for the TLS parameter
-# tests, from PyPI into an ignored virtual environment.
+# mitmproxy for the inspection tests, ja4plus (an independent JA4) for the TLS parameter tests
+# and publicsuffixlist (an independent public suffix reader), from PyPI into an ignored virtual
+# environment.
 mitmproxy_version=11.0.2
 ja4plus_version=1.4.0
+publicsuffixlist_version=1.1.2.20261023
 if ! .venv/bin/mitmdump --version 2>/dev/null | grep -q "Mitmproxy: $mitmproxy_version"; then
   echo "Installing mitmproxy $mitmproxy_version into .venv" >&2
   python3 -m venv .venv
@@ -34,4 +36,8 @@ fi
 if ! .venv/bin/pip show ja4plus 2>/dev/null | grep -q "^Version: $ja4plus_version$"; then
   echo "Installing ja4plus $ja4plus_version into .venv" >&2
   .venv/bin/pip install -q "ja4plus==$ja4plus_version"
+fi
+if ! .venv/bin/pip show publicsuffixlist 2>/dev/null | grep -q "^Version: $publicsuffixlist_version$"; then
+  echo "Installing publicsuffixlist $publicsuffixlist_version into .venv" >&2
+  .venv/bin/pip install -q "publicsuffixlist==$publicsuffixlist_version"
 fi

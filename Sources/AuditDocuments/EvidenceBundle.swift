@@ -44,6 +44,8 @@ public struct EvidenceBundle: Sendable {
   public let coverage: SessionCoverage
   /// The tracker lists the hosts were compared with (session.json `trackerLists`).
   public let trackerLists: [TrackerList.Identity]
+  /// The public suffix list flows.json's registrable domains come from.
+  public let publicSuffixList: PublicSuffixListIdentity?
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
@@ -51,8 +53,10 @@ public struct EvidenceBundle: Sendable {
     project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
     catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
     baseline: EvidenceBaseline? = nil, runs: [RecorderRun] = [], runsNotKept: Bool = false,
-    holdingFlows: Bool = true, trackers: TrackerLists? = nil
+    holdingFlows: Bool = true, trackers: TrackerLists? = nil,
+    publicSuffixList: PublicSuffixListIdentity? = nil
   ) throws(EvidenceBundleError) {
+    self.publicSuffixList = publicSuffixList
     guard session.projectID == project.id else {
       throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
     }

@@ -43,6 +43,9 @@ extension EvidenceBundle {
       "session": .object(sessionObject),
       "contents": .string(EvidenceNotes.contents),
       "attribution": .string(EvidenceNotes.attribution(for: session)),
+      "publicSuffixList": publicSuffixList.map {
+        .object(["path": .string($0.path), "sha256": .string($0.sha256)])
+      } ?? .null,
       "trackerLists": .array(
         trackerLists.map {
           .object([
@@ -72,10 +75,13 @@ extension EvidenceBundle {
       streamedKey: "flows")
   }
 
-  public func writeFlowEntry(_ flow: StoredFlow, to writer: inout JSONWriter) {
+  public func writeFlowEntry(
+    _ flow: StoredFlow, registrableDomain: String? = nil, to writer: inout JSONWriter
+  ) {
     EvidenceFlowRecord.write(
       flow, findingIDs: findingIDs(ofFlow: flow.id),
-      alsoContactedInBaseline: alsoContactedInBaseline(flow), to: &writer)
+      alsoContactedInBaseline: alsoContactedInBaseline(flow),
+      registrableDomain: registrableDomain, to: &writer)
   }
 
   public var findingsDocument: StreamedJSONObject {

@@ -13,9 +13,10 @@ public enum EvidenceFlowRecord {
   /// A flow of flows.json, written member by member in the UTF-8 order of the keys (no value
   /// tree: twenty thousand of them are a sixth of an export's second core).
   /// `alsoContactedInBaseline`: nil without a baseline to compare with, or a flow without a name.
+  /// `registrableDomain`: the name's registrable domain (the public suffix list's eTLD+1).
   public static func write(
     _ f: StoredFlow, findingIDs: [String], alsoContactedInBaseline: Bool? = nil,
-    to w: inout JSONWriter
+    registrableDomain: String? = nil, to w: inout JSONWriter
   ) {
     w.beginObject()
     w.key(Key.alsoContactedInBaseline)
@@ -113,6 +114,8 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
+    w.key(Key.registrableDomain)
+    w.string(registrableDomain)
     w.key(Key.serverCertificate)
     w.beginObject()
     switch f.serverCertificate {
@@ -211,7 +214,8 @@ public enum EvidenceFlowsCSV {
   /// The columns in the file's order; a column's header is its case's name.
   public enum Column: Int, TableColumns {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
-    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, sni, connectHost, dnsName,
+    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, registrableDomain, sni,
+      connectHost, dnsName,
       dnsOtherNames, streamOpening
     case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello, ja4
     case serverAnswer, serverVersion, cipherSuite, cipherSuiteName, fromHelloRetryRequest,
@@ -226,17 +230,24 @@ public enum EvidenceFlowsCSV {
 
   public static var headerLine: String { line(headers) }
 
-  public static func row(_ f: StoredFlow, findingIDs: [String]) -> String {
-    line(cells(f, findingIDs: findingIDs))
+  public static func row(_ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil)
+    -> String
+  {
+    line(cells(f, findingIDs: findingIDs, registrableDomain: registrableDomain))
   }
 
   /// The row as UTF-8 bytes, appended: flows.csv is written so, 20 000 rows without a String each.
-  public static func appendRow(_ f: StoredFlow, findingIDs: [String], to out: inout [UInt8]) {
-    appendLine(cells(f, findingIDs: findingIDs), to: &out)
+  public static func appendRow(
+    _ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil,
+    to out: inout [UInt8]
+  ) {
+    appendLine(cells(f, findingIDs: findingIDs, registrableDomain: registrableDomain), to: &out)
   }
 
   /// The flow's cells in the columns' order: what a column does not hold for it stays empty.
-  public static func cells(_ f: StoredFlow, findingIDs: [String]) -> [String] {
+  public static func cells(_ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil)
+    -> [String]
+  {
     var row = ColumnValues<Column, String>(filledWith: "")
     row[.id] = String(f.id)
     row[.protocol] = f.ipProtocol.name
@@ -255,6 +266,7 @@ public enum EvidenceFlowsCSV {
       row[.name] = name.text
       row[.nameOrigin] = name.origin.rawValue
     }
+    row[.registrableDomain] = registrableDomain ?? ""
     row[.sni] = f.sni ?? ""
     row[.connectHost] = f.connectHost ?? ""
     row[.dnsName] = f.dnsName ?? ""

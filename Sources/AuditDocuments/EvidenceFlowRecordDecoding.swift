@@ -13,6 +13,8 @@ extension EvidenceFlowRecord {
     public let flow: StoredFlow
     public let findingIDs: [String]
     public let alsoContactedInBaseline: Bool?
+    /// Format version 4's; nil before, and for a flow without a name or with a public suffix.
+    public let registrableDomain: String?
 
     public init(from decoder: Decoder) throws {
       let c = try decoder.container(keyedBy: Key.self)
@@ -42,6 +44,7 @@ extension EvidenceFlowRecord {
       self.flow = flow
       findingIDs = try c.decode([String].self, forKey: .findingIDs)
       alsoContactedInBaseline = try c.decode(Bool?.self, forKey: .alsoContactedInBaseline)
+      registrableDomain = try c.decodeIfPresent(String.self, forKey: .registrableDomain)
 
       let name = try c.nestedContainerIfPresent(NameKey.self, .name).map {
         FlowName(

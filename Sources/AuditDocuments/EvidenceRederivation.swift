@@ -18,7 +18,7 @@ public struct EvidenceRederivation: Sendable {
       project: record.project, session: record.session, markers: record.markers, flows: flows,
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
       baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
-      trackers: trackers)
+      trackers: trackers, publicSuffixList: record.publicSuffixList)
   }
 
   /// findings.json as export writes it.

@@ -19,6 +19,8 @@ public struct EvidenceSessionRecord: Sendable {
   public let runsNotKept: Bool
   /// The tracker lists the bundle's hosts were compared with; none before format version 4.
   public let trackerLists: [TrackerList.Identity]
+  /// The public suffix list of flows.json's registrable domains; nil before format version 4.
+  public let publicSuffixList: PublicSuffixListIdentity?
   /// The document's format version (a version 2 bundle holds no recording).
   public let formatVersion: Int
 
@@ -206,6 +208,16 @@ public struct EvidenceSessionRecord: Sendable {
       }
     }
     trackerLists = lists
+    if let value = root["publicSuffixList"], !(value is NSNull) {
+      guard let object = value as? [String: Any] else {
+        throw fail("publicSuffixList", "the public suffix list's path and SHA-256")
+      }
+      publicSuffixList = PublicSuffixListIdentity(
+        path: try string(object, "path", in: "publicSuffixList."),
+        sha256: try string(object, "sha256", in: "publicSuffixList."))
+    } else {
+      publicSuffixList = nil
+    }
     if root["baseline"] is NSNull {
       baseline = nil
     } else {

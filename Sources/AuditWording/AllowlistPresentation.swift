@@ -39,3 +39,36 @@ public enum AllowlistPresentation {
   public static let bundleIdentifierCaveat =
     "The bundle identifier does not filter traffic. The recorder sees packets, not apps: what separates this app's traffic is the baseline."
 }
+
+extension AllowlistPresentation {
+  public static func otherProject(session: Int64, _ project: String) -> String {
+    "Session \(session) is not a session of “\(project)”: its names would start another project's allowlist. 'tunnelvision session list' shows each session's project."
+  }
+
+  public static func nothingToAdd(session: Int64, _ project: String) -> String {
+    "Every name session \(session)'s connections went to is covered by the allowlist of “\(project)” already; nothing to add."
+  }
+
+  /// The patterns and the names each covers, one a line.
+  public static func proposal(
+    _ patterns: [AllowlistProposal.Pattern], session: Int64, project: String, withDomains: Bool
+  ) -> String {
+    let head =
+      withDomains
+      ? "Patterns covering the names session \(session)'s connections went to, by registrable domain (the public suffix list):"
+      : "Patterns covering the names session \(session)'s connections went to (no public suffix list is installed: each name as it is):"
+    return
+      ([head]
+      + patterns.map {
+        "  \(TerminalText.inline($0.pattern.text))  (\($0.names.map(TerminalText.inline).joined(separator: ", ")))"
+      }).joined(separator: "\n")
+  }
+
+  public static func addQuestion(_ count: Int, _ project: String) -> String {
+    "Add \(Quantity.count(count, "pattern")) to the allowlist of “\(project)”?"
+  }
+
+  public static let notAdded = "Nothing was added to the allowlist."
+  public static let needsYes =
+    "Nothing was added: no terminal to ask. Give --yes to add the patterns shown."
+}

@@ -459,13 +459,14 @@ public enum BundleVerifier {
       let records = flows.records
       let citations = flows.flows
       let claims = flows.baselineClaims
+      let domains = flows.registrableDomains
       differs(EvidenceBundle.flowsName) { sink in
         EvidenceBundle.flowsDocument(sessionID: sessionID, flowCount: records.count).write(
           count: records.count,
           element: { i, w in
             EvidenceFlowRecord.write(
               records[i], findingIDs: citations[i].findingIDs, alsoContactedInBaseline: claims[i],
-              to: &w)
+              registrableDomain: domains[i], to: &w)
           }, to: sink)
       }
     } else {

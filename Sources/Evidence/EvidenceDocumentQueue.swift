@@ -25,12 +25,17 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
   private let bundle: EvidenceBundle
   private let folder: URL
   private let flows: EvidenceExporter.FlowSource
+  private let publicSuffixList: PublicSuffixList?
   private var pending = EvidenceDocumentQueue.order
   private var done: [String: Done] = [:]
   private let lock = NSLock()
   private let running = DispatchGroup()
 
-  init(bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource) {
+  init(
+    bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource,
+    publicSuffixList: PublicSuffixList? = nil
+  ) {
+    self.publicSuffixList = publicSuffixList
     self.bundle = bundle
     self.folder = folder
     self.flows = flows
@@ -48,7 +53,8 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     lock.unlock()
     let start = Date()
     let file = Result {
-      try EvidenceExporter.writeDocument(name, of: bundle, flows: flows, into: folder)
+      try EvidenceExporter.writeDocument(
+        name, of: bundle, flows: flows, into: folder, publicSuffixList: publicSuffixList)
     }
     lock.lock()
     done[name] = Done(

@@ -46,6 +46,8 @@ public final class EvidenceExporter {
   public var catalogueOverride: RequirementCatalogue?
   /// The tracker lists the session's hosts are compared with; nil: none installed or given.
   public var trackers: TrackerLists?
+  /// The public suffix list the flows' registrable domains come from; nil: none.
+  public var publicSuffixList: PublicSuffixList?
   /// An Ed25519 private key (PEM): the bundle then carries signature.json over its manifest.
   public var signingKey: Data?
   /// Runs after everything was read and written, before the history is checked again: the seam
@@ -130,7 +132,8 @@ public final class EvidenceExporter {
         try EvidenceBundle(
           project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
           exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
-          runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers), check
+          runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers,
+          publicSuffixList: publicSuffixList?.identity), check
       )
     } catch {
       switch error {
@@ -168,7 +171,8 @@ public final class EvidenceExporter {
       let group = DispatchGroup()
       let report = self.report
       let documents = EvidenceDocumentQueue(
-        bundle: bundle, folder: folder, flows: flowSource(for: bundle))
+        bundle: bundle, folder: folder, flows: flowSource(for: bundle),
+        publicSuffixList: publicSuffixList)
       DispatchQueue.global().async(group: group) {
         Self.secondCore(
           second, documents: documents, report: report, bundle: bundle, folder: folder)
@@ -467,7 +471,8 @@ public final class EvidenceExporter {
   /// flow by flow (finding by finding). flows.json and flows.csv each read the flows (again):
   /// written on different cores, the two take less time than one pass writing both.
   static func writeDocument(
-    _ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL
+    _ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL,
+    publicSuffixList: PublicSuffixList?
   ) throws -> WrittenFile {
     switch name {
     case EvidenceBundle.sessionName:
@@ -478,15 +483,22 @@ public final class EvidenceExporter {
     case EvidenceBundle.flowsName:
       let json = try StreamedDocumentWriter(
         bundle.flowsDocument, url: folder.appendingPathComponent(name))
-      try flows { flow in try json.append { bundle.writeFlowEntry(flow, to: &$0) } }
+      var domains = RegistrableDomainCache(list: publicSuffixList)
+      try flows { flow in
+        let domain = domains.of(flow)
+        try json.append { bundle.writeFlowEntry(flow, registrableDomain: domain, to: &$0) }
+      }
       return try json.finish()
     case EvidenceBundle.flowsCSVName:
       let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
       try csv.write(EvidenceFlowsCSV.headerLine)
       var row: [UInt8] = []
+      var domains = RegistrableDomainCache(list: publicSuffixList)
       try flows {
         row.removeAll(keepingCapacity: true)
-        EvidenceFlowsCSV.appendRow($0, findingIDs: bundle.findingIDs(ofFlow: $0.id), to: &row)
+        EvidenceFlowsCSV.appendRow(
+          $0, findingIDs: bundle.findingIDs(ofFlow: $0.id), registrableDomain: domains.of($0),
+          to: &row)
         try csv.write(row)
       }
       return try csv.finishFile()

@@ -30,7 +30,8 @@ struct FlowsCSVComparison {
         VerifyWording.csvCells(row: compared + 2, count: row.count, expected: header.count))
       return
     }
-    let expected = EvidenceFlowsCSV.cells(record.flow, findingIDs: record.findingIDs)
+    let expected = EvidenceFlowsCSV.cells(
+      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain)
     for column in header {
       let cell = EvidenceFlowsCSV.spreadsheetCell(expected[column.rawValue])
       let found = row[column.rawValue]

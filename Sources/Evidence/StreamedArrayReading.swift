@@ -75,6 +75,7 @@ final class FlowsJSONReading {
   private var citations: [[String]] = []
   /// What each flow says of the baseline, in the same order.
   private(set) var baselineClaims: [Bool?] = []
+  private(set) var registrableDomains: [String?] = []
   var flows: [(id: Int64, findingIDs: [String])] {
     zip(records, citations).map { ($0.id, $1) }
   }
@@ -99,5 +100,6 @@ final class FlowsJSONReading {
     records.append(record.flow)
     citations.append(record.findingIDs)
     baselineClaims.append(record.alsoContactedInBaseline)
+    registrableDomains.append(record.registrableDomain)
   }
 }

@@ -25,11 +25,13 @@ enum AssessmentCommands {
   static func trackers(_ parsed: ParsedCommand, context: CommandContext) throws -> TrackerLists? {
     let given = try parsed.values(trackerList).map(\.text)
     do {
-      return try TrackerListLoader.lists(
-        given: given,
-        shareDirectory: context.environment["TUNNELVISION_SHARE_DIR"]
-          ?? TrackerListLoader.defaultShareDirectory)
+      return try TrackerListLoader.lists(given: given, shareDirectory: shareDirectory(context))
     } catch { throw RefusedError(error.description) }
+  }
+
+  /// Where installed lists are read from: $TUNNELVISION_SHARE_DIR, else /usr/share.
+  static func shareDirectory(_ context: CommandContext) -> String {
+    context.environment["TUNNELVISION_SHARE_DIR"] ?? TrackerListLoader.defaultShareDirectory
   }
   static let second = ArgumentKey<SessionID>("other-session", "The other session's id.")
 

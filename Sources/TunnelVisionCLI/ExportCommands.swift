@@ -86,6 +86,8 @@ enum ExportCommands {
       exporter.catalogueOverride = try CatalogueFile.load(path)
     }
     exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
+    exporter.publicSuffixList = PublicSuffixList.installed(
+      shareDirectory: AssessmentCommands.shareDirectory(context))
     exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
       try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
     }

@@ -183,7 +183,7 @@ enum HistoryCommands {
       name: "flow",
       abstract: "One connection: who it was and how that is known, what was read, its packets.",
       arguments: [flowID.definition],
-      options: [ProjectCommands.json.definition],
+      options: [AssessmentCommands.trackerList.definition, ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
@@ -201,7 +201,10 @@ enum HistoryCommands {
           let project = try store.auditProject(id: session.projectID)
           sessionText =
             "\(session.id) (\(TerminalText.inline(project?.name ?? "a project")), \(AuditPresentation.sessionName(session.kind)))"
-          let findings = try assessment(session, store: store, parsed).findings.findings
+          let findings = try assessment(
+            session, store: store, parsed,
+            trackers: try AssessmentCommands.trackers(parsed, context: context)
+          ).findings.findings
           findingIDs = findings.indices.filter { findings[$0].flowIDs.contains(id) }.map {
             "F\($0 + 1)"
           }
@@ -210,9 +213,14 @@ enum HistoryCommands {
         let shown = Array(packets.prefix(FlowInspectorPresentation.packetsShown))
         if parsed.json {
           var record = JSONWriter()
+          let domain = flow.name.flatMap {
+            PublicSuffixList.installed(shareDirectory: AssessmentCommands.shareDirectory(context))?
+              .registrableDomain(DomainPattern.normalised(host: $0.text))
+          }
           EvidenceFlowRecord.write(
             flow, findingIDs: findingIDs,
-            alsoContactedInBaseline: EvidenceBaseline.claim(baseline, for: flow), to: &record)
+            alsoContactedInBaseline: EvidenceBaseline.claim(baseline, for: flow),
+            registrableDomain: domain, to: &record)
           return context.standardOutput(String(decoding: record.bytes, as: UTF8.self) + "\n")
         }
         context.standardOutput(

@@ -81,7 +81,65 @@ enum ProjectCommands {
       name: "project", abstract: "Create, list, show, edit and delete audit projects.",
       discussion:
         "A project is the app being audited: its name, its bundle identifier, and the domains it is expected to contact (the allowlist).",
-      subcommands: [new, list, show, edit, delete])
+      subcommands: [new, list, show, edit, allow, delete])
+  }
+
+  static let fromSession = OptionKey<SessionID>(
+    "from-session", "session",
+    "The session (a baseline, or an audit session) whose connections' names the patterns cover.")
+  static let addWithoutAsking = FlagKey(
+    "yes", "Add the patterns without asking (needed when no terminal can be asked).")
+
+  static var allow: CommandDefinition {
+    CommandDefinition(
+      name: "allow",
+      abstract:
+        "Start or extend a project's allowlist from the names a session's connections went to.",
+      discussion:
+        "The names are grouped by their registrable domain (the public suffix list's eTLD+1): *.domain covers the names below it, the domain itself when it was contacted; a name the allowlist covers already is left out. It prints the patterns and asks before adding them.",
+      arguments: [CommonKeys.project.definition],
+      options: [fromSession.definition, addWithoutAsking.definition],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore(writing: true)
+        let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
+        guard let id = try parsed.value(fromSession) else {
+          throw UsageError(
+            message: "--from-session names the session whose names to allow", path: parsed.path)
+        }
+        let session = try support.session(id, in: store)
+        guard session.projectID == project.id else {
+          throw RefusedError(AllowlistPresentation.otherProject(session: session.id, project.name))
+        }
+        let names = Set(try store.flows(inAuditSession: session.id).compactMap { $0.name?.text })
+        let list = PublicSuffixList.installed(
+          shareDirectory: AssessmentCommands.shareDirectory(context))
+        var domains: [String: String] = [:]
+        for name in names {
+          let normal = DomainPattern.normalised(host: name)
+          if let domain = list?.registrableDomain(normal) { domains[normal] = domain }
+        }
+        let proposal = AllowlistProposal.patterns(
+          names: names, domains: domains, allowlist: project.allowlist)
+        guard !proposal.isEmpty else {
+          context.print(AllowlistPresentation.nothingToAdd(session: session.id, project.name))
+          return
+        }
+        context.print(
+          AllowlistPresentation.proposal(
+            proposal, session: session.id, project: project.name, withDomains: list != nil))
+        if !parsed.flag(addWithoutAsking) {
+          switch context.confirm(AllowlistPresentation.addQuestion(proposal.count, project.name)) {
+          case true?: break
+          case false?: throw RefusedError(AllowlistPresentation.notAdded)
+          case nil: throw RefusedError(AllowlistPresentation.needsYes)
+          }
+        }
+        var draft = AuditProjectDraft(project)
+        draft.allowlist += proposal.map { AllowlistEntry(pattern: $0.pattern) }
+        let updated = try store.updateAuditProject(id: project.id, with: draft)
+        context.print(ProjectPresentation.updated(updated))
+      })
   }
 
   static var new: CommandDefinition {

@@ -173,6 +173,23 @@ final class TrackerListTests: XCTestCase {
     XCTAssertTrue(lists.contains { $0["name"] as? String == "EasyPrivacy" })
     let sha = try XCTUnwrap(ExternalTool.run("sha256sum", [hostsFile])).output.prefix(64)
     XCTAssertEqual(lists.first?["sha256"] as? String, String(sha))
+    // Each flow's registrable domain, from the installed public suffix list it names.
+    let flows = try XCTUnwrap(
+      (JSONSerialization.jsonObject(
+        with: Data(try XCTUnwrap(ExternalTool.run("unzip", ["-p", zip, "flows.json"])).output.utf8))
+        as? [String: Any])?["flows"] as? [[String: Any]])
+    let domains = Dictionary(
+      flows.compactMap { flow -> (String, String)? in
+        guard let name = (flow["name"] as? [String: Any])?["text"] as? String,
+          let domain = flow["registrableDomain"] as? String
+        else { return nil }
+        return (name, domain)
+      }, uniquingKeysWith: { a, _ in a })
+    XCTAssertEqual(domains[other], "other-lab.test")
+    XCTAssertEqual(domains[listed[0]], listed[0])
+    XCTAssertEqual(
+      (session["publicSuffixList"] as? [String: Any])?["path"] as? String,
+      "/usr/share/publicsuffix/public_suffix_list.dafsa")
     let verified = try tv("verify", zip)
     XCTAssertTrue(verified.output.contains("Every check holds"), verified.output)
     XCTAssertFalse(verified.output.contains("not re-derived"), verified.output)
@@ -185,6 +202,19 @@ final class TrackerListTests: XCTestCase {
     XCTAssertTrue(
       changed.output.contains("the tracker list \(hostsFile) the bundle was exported with"),
       changed.output)
+
+    // The allowlist extended from the session, by registrable domain; asked, or --yes.
+    let asked = try XCTUnwrap(
+      ExternalTool.run(
+        tv.binary.path, ["--store", tv.store, "project", "allow", "Lab", "--from-session", "1"]))
+    XCTAssertEqual(asked.status, 1, "no terminal to ask: nothing added")
+    XCTAssertTrue(asked.error.contains("Give --yes"), asked.error)
+    let allowed = try tv("project", "allow", "Lab", "--from-session", "1", "--yes").output
+    XCTAssertTrue(allowed.contains("  *.other-lab.test  (\(other))"), allowed)
+    XCTAssertTrue(allowed.contains("  \(listed[0])  (\(listed[0]))"), allowed)
+    XCTAssertFalse(allowed.contains("*.tracker-lab.test  ("), "covered already")
+    let again = try tv("project", "allow", "Lab", "--from-session", "1", "--yes").output
+    XCTAssertTrue(again.contains("nothing to add"), again)
 
     // Without any list: said, never silent.
     let none = try XCTUnwrap(

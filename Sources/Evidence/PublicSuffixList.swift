@@ -1,0 +1,62 @@
+import Audit
+import CPSL
+import Crypto
+import Foundation
+
+/// The public suffix list as libpsl reads it from Debian's publicsuffix package (never libpsl's
+/// built-in copy: the list a bundle names is the file it was read from): a host's registrable
+/// domain (eTLD+1), as "example.co.uk" of "api.example.co.uk" and "user.github.io" of
+/// "a.user.github.io".
+public final class PublicSuffixList: @unchecked Sendable {
+  private let context: OpaquePointer
+  /// The list file libpsl reads, and the SHA-256 of its bytes: which list the domains come from.
+  public let identity: PublicSuffixListIdentity
+
+  private init(context: OpaquePointer, identity: PublicSuffixListIdentity) {
+    self.context = context
+    self.identity = identity
+  }
+
+  deinit { psl_free(context) }
+
+  public static let installedFile = "publicsuffix/public_suffix_list.dafsa"
+
+  /// The installed list (below the share directory, /usr/share by default); nil when there is
+  /// none libpsl reads.
+  public static func installed(shareDirectory: String = "/usr/share") -> PublicSuffixList? {
+    let path = shareDirectory + "/" + installedFile
+    guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path)),
+      let context = psl_load_file(path)
+    else { return nil }
+    return PublicSuffixList(
+      context: context,
+      identity: PublicSuffixListIdentity(path: path, sha256: SHA256Digest.hex(of: bytes)))
+  }
+
+  /// The registrable domain of a host (lowercased), nil for a public suffix itself, an address or
+  /// a name libpsl does not read.
+  public func registrableDomain(_ host: String) -> String? {
+    let name = host.lowercased()
+    guard !name.isEmpty, name.utf8.count <= 253 else { return nil }
+    return name.withCString { start -> String? in
+      guard let domain = psl_registrable_domain(context, start) else { return nil }
+      return String(cString: domain)
+    }
+  }
+}
+
+/// Each name's registrable domain asked of the list once: a session's flows go to a few hundred
+/// names.
+struct RegistrableDomainCache {
+  let list: PublicSuffixList?
+  private var known: [String: String?] = [:]
+  init(list: PublicSuffixList?) { self.list = list }
+
+  mutating func of(_ flow: StoredFlow) -> String? {
+    guard let list, let name = flow.name?.text else { return nil }
+    if let found = known[name] { return found }
+    let domain = list.registrableDomain(DomainPattern.normalised(host: name))
+    known[name] = domain
+    return domain
+  }
+}
