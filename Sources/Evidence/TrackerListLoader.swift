@@ -92,7 +92,9 @@ public enum TrackerListLoader {
 
   /// A header line's value ("! Title: EasyPrivacy").
   static func header(_ key: String, in text: String) -> String? {
-    for line in text.split(whereSeparator: \.isNewline).prefix(40) where line.hasPrefix("!") {
+    // The header comes first: the lines up to the first rule, 40 at the most.
+    for line in text.prefix(8192).split(whereSeparator: \.isNewline).prefix(40)
+    where line.hasPrefix("!") {
       let body = line.dropFirst().trimmingCharacters(in: .whitespaces)
       guard body.hasPrefix(key + ":") else { continue }
       let value = body.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)

@@ -390,7 +390,10 @@ struct CaptureAnalyser {
     }
     (stored.tlsStatus, stored.tlsStatusBasis) = Self.status(of: stored, serverPort: server.port)
     if let leaf = flow.chain.first {
-      stored.serverKey = CertificateKeyReader.read(leaf, source: .serverHello)
+      if flow.leafKey == nil {
+        flow.leafKey = .some(CertificateKeyReader.read(leaf, source: .serverHello))
+      }
+      stored.serverKey = flow.leafKey ?? nil
       stored.serverCertificate = .presented(
         chain: flow.chain, chainIsComplete: TLSHandshakeReader.reachesRoot(flow.chain))
     } else if flow.resumed {

@@ -16,6 +16,8 @@ final class TrackedFlow {
   var answer: ServerAnswerReading?
   var sawRetry = false
   var chain: [Data] = []
+  /// The leaf's key, read once (a recorder writes a flow's row again and again).
+  var leafKey: CertificateKeyReading??
   /// TLS 1.2's ServerKeyExchange, read; and whether the server's hello is done.
   var keyExchange: ServerTLSParameters?
   var helloDone = false

@@ -37,8 +37,10 @@ public struct TrackerList: Sendable, Hashable {
     }
   }
   public let identity: Identity
-  /// Hosts the list names, lowercased, with the rule that names each.
-  private let rules: [String: String]
+  /// Hosts the list names, lowercased, with the rule that names each: nil for the plain
+  /// `||host^` (written again when cited), so that EasyList's forty thousand rules are not kept
+  /// twice.
+  private let rules: [String: String?]
   /// Hosts a rule excepts (`@@||host^`).
   private let exceptions: Set<String>
 
@@ -55,19 +57,43 @@ public struct TrackerList: Sendable, Hashable {
 
   public init(identity: Identity, text: String) {
     self.identity = identity
-    var rules: [String: String] = [:]
+    var rules: [String: String?] = [:]
     var exceptions = Set<String>()
-    for raw in text.split(whereSeparator: \.isNewline) {
-      let line = raw.trimmingCharacters(in: .whitespaces)
-      if line.isEmpty || line.hasPrefix("!") || line.hasPrefix("#") || line.hasPrefix("[") {
-        continue
-      }
-      if line.hasPrefix("@@||") {
-        if let host = Self.hostRule(line.dropFirst(4)) { exceptions.insert(host) }
-      } else if line.hasPrefix("||") {
-        if let host = Self.hostRule(line.dropFirst(2)), rules[host] == nil { rules[host] = line }
-      } else if let host = Self.hostsFileEntry(line), rules[host] == nil {
-        rules[host] = line
+    // Read as bytes, line by line: EasyList's 2 MB as Characters took most of a second.
+    var text = text
+    text.withUTF8 { bytes in
+      var start = 0
+      while start < bytes.count {
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+        var first = start
+        var last = end
+        while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+        while last > first, [0x20, 0x09, 0x0D].contains(bytes[last - 1]) { last -= 1 }
+        start = end + 1
+        guard first < last else { continue }
+        let line = UnsafeBufferPointer(rebasing: bytes[first..<last])
+        switch line[0] {
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "["): continue
+        case UInt8(ascii: "@"):
+          guard line.count > 4, line[1] == UInt8(ascii: "@"), line[2] == UInt8(ascii: "|"),
+            line[3] == UInt8(ascii: "|"),
+            let host = Self.hostRule(UnsafeBufferPointer(rebasing: line[4...]))
+          else { continue }
+          exceptions.insert(host)
+        case UInt8(ascii: "|"):
+          guard line.count > 2, line[1] == UInt8(ascii: "|"),
+            let host = Self.hostRule(UnsafeBufferPointer(rebasing: line[2...])),
+            rules[host] == nil
+          else { continue }
+          let plain = line.count == host.utf8.count + 3 && line[line.count - 1] == UInt8(ascii: "^")
+          rules[host] = .some(plain ? nil : String(decoding: line, as: UTF8.self))
+        default:
+          let entry = String(decoding: line, as: UTF8.self)
+          if let host = Self.hostsFileEntry(entry), rules[host] == nil {
+            rules[host] = .some(entry)
+          }
+        }
       }
     }
     self.rules = rules
@@ -75,16 +101,32 @@ public struct TrackerList: Sendable, Hashable {
   }
 
   /// The host of `host^` or `host^$options`, the options all narrowing; nil for anything else.
-  static func hostRule(_ rule: Substring) -> String? {
-    guard let caret = rule.firstIndex(of: "^") else { return nil }
-    let host = rule[..<caret]
-    let rest = rule[rule.index(after: caret)...]
-    if !rest.isEmpty {
-      guard rest.hasPrefix("$") else { return nil }
-      let options = rest.dropFirst().split(separator: ",").map { $0.lowercased() }
-      guard options.allSatisfy(narrowingOptions.contains) else { return nil }
+  static func hostRule(_ rule: UnsafeBufferPointer<UInt8>) -> String? {
+    guard let caret = rule.firstIndex(of: UInt8(ascii: "^")), caret > 0 else { return nil }
+    let host = UnsafeBufferPointer(rebasing: rule[..<caret])
+    guard host.count <= 253, host.allSatisfy(isHostByte), host.first != UInt8(ascii: "."),
+      host.last != UInt8(ascii: ".")
+    else { return nil }
+    if caret + 1 < rule.count {
+      guard rule[caret + 1] == UInt8(ascii: "$") else { return nil }
+      let options = String(decoding: rule[(caret + 2)...], as: UTF8.self)
+      guard
+        options.split(separator: ",", omittingEmptySubsequences: false).allSatisfy({
+          narrowingOptions.contains($0.lowercased())
+        })
+      else { return nil }
     }
-    return isHost(host) ? host.lowercased() : nil
+    return String(decoding: host, as: UTF8.self).lowercased()
+  }
+
+  static func hostRule(_ rule: Substring) -> String? {
+    var text = String(rule)
+    return text.withUTF8 { hostRule($0) }
+  }
+
+  static func isHostByte(_ byte: UInt8) -> Bool {
+    (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
+      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
   }
 
   /// A hosts file's line: an address then a host ("0.0.0.0 tracker.example"), or a host alone.
@@ -103,11 +145,8 @@ public struct TrackerList: Sendable, Hashable {
   }
 
   static func isHost<S: StringProtocol>(_ text: S) -> Bool {
-    !text.isEmpty && text.count <= 253 && !text.hasPrefix(".") && !text.hasSuffix(".")
-      && text.utf8.allSatisfy {
-        (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0)
-          || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
-      }
+    !text.isEmpty && text.utf8.count <= 253 && !text.hasPrefix(".") && !text.hasSuffix(".")
+      && text.utf8.allSatisfy(isHostByte)
   }
 
   /// The rule naming the host or a domain it is under (`||example.com^` names every host below
@@ -117,7 +156,7 @@ public struct TrackerList: Sendable, Hashable {
     var found: String?
     while true {
       if exceptions.contains(name) { return nil }
-      if found == nil, let rule = rules[name] { found = rule }
+      if found == nil, let rule = rules[name] { found = rule ?? "||\(name)^" }
       guard let dot = name.firstIndex(of: ".") else { break }
       name = String(name[name.index(after: dot)...])
     }
