@@ -134,6 +134,10 @@ public final class Recorder: @unchecked Sendable {
     var durationReached = false
     try tick()
     report(status)
+    // A regular file can be read at will: a batch short of the limit means the reader thread was
+    // slow, not that the source caught up, and nothing is let go before its window (under load,
+    // frames of interfaces written out of step were let go early and the next refused).
+    let fromFile = Self.isRegularFile(capture.source)
     while true {
       let (frames, end) = queue.take(
         limit: Self.batchLimit, waitingUntil: Date().addingTimeInterval(Self.commitInterval))
@@ -141,9 +145,10 @@ public final class Recorder: @unchecked Sendable {
       // held back for order; idle for a commit interval, none are.
       if frames.isEmpty {
         // Nothing came: the frames held back go now, in a transaction only when there are any.
-        if !ordered.isEmpty { try write([], letting: .all) }
+        if !ordered.isEmpty && !fromFile { try write([], letting: .all) }
       } else {
-        try write(frames, letting: frames.count < Self.batchLimit ? .olderThanHold : .window)
+        try write(
+          frames, letting: frames.count < Self.batchLimit && !fromFile ? .olderThanHold : .window)
       }
       let t = now()
       if rotated || t.timeIntervalSince(lastRetention) >= request.retentionInterval {
@@ -187,6 +192,18 @@ public final class Recorder: @unchecked Sendable {
     case olderThanHold
     /// All (the source is idle, or ended).
     case all
+  }
+
+  /// Whether the source is a regular file (not standard input, a FIFO or an interface).
+  static func isRegularFile(_ source: PacketSource) -> Bool {
+    guard case .file(let path) = source, path != "-" else { return false }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      !isDirectory.boolValue,
+      let type = try? FileManager.default.attributesOfItem(atPath: path)[.type]
+        as? FileAttributeType
+    else { return false }
+    return type == .typeRegular
   }
 
   /// Writes frames in one transaction: new flows inserted (and tagged) as they open, packets
