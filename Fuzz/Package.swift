@@ -14,6 +14,7 @@ let targets: [(name: String, reads: String)] = [
   ("FuzzJSON", "the strict JSON reader"),
   ("FuzzKey", "a PEM key"),
   ("FuzzSessionRecord", "session.json read back"),
+  ("FuzzTrackerList", "a tracker list: Adblock rules or a hosts file"),
 ]
 
 let package = Package(
