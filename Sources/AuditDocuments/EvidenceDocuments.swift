@@ -106,7 +106,7 @@ extension EvidenceBundle {
         "aspect": .object([
           "number": .int(r.requirement.aspect.number), "name": .string(r.requirement.aspect.name),
         ]),
-        "testDepth": .string(r.requirement.testDepth.rawValue),
+        "testDepth": .optional(r.requirement.testDepth?.rawValue),
         "rule": .string(r.requirement.rule.name),
         "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r.verdict)),
         "toolCoverage": .optional(r.requirement.toolCoverage),
@@ -119,7 +119,7 @@ extension EvidenceBundle {
     func source(_ s: CatalogueSource) -> JSONValue {
       .object([
         "document": .string(s.document), "title": .string(s.title), "version": .string(s.version),
-        "date": .string(s.date), "sha256": .string(s.sha256),
+        "date": .string(s.date), "sha256": .optional(s.sha256), "url": .optional(s.url),
       ])
     }
     return StreamedJSONObject(

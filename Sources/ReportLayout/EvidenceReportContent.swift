@@ -385,7 +385,8 @@ struct EvidenceReportContent {
         EvidenceReportFact("Title", s.title, staysWithNext: true),
         EvidenceReportFact("Version", s.version, staysWithNext: true),
         EvidenceReportFact("Date", s.date, literal: true, staysWithNext: true),
-        EvidenceReportFact("SHA-256 of the PDF", s.sha256, literal: true),
+        s.sha256.map { EvidenceReportFact("SHA-256 of the PDF", $0, literal: true) }
+          ?? EvidenceReportFact("Published at", s.url ?? "—", literal: true),
       ]
     }
     return [
@@ -515,8 +516,12 @@ struct EvidenceReportContent {
       var facts = [
         EvidenceReportFact(
           "Aspect", "(\(r.requirement.aspect.number)) \(r.requirement.aspect.name)",
-          staysWithNext: true),
-        EvidenceReportFact("Test depth", r.requirement.testDepth.rawValue, staysWithNext: true),
+          staysWithNext: true)
+      ]
+      if let depth = r.requirement.testDepth {
+        facts.append(EvidenceReportFact("Test depth", depth.rawValue, staysWithNext: true))
+      }
+      facts += [
         EvidenceReportFact(
           "Verdict", EvidenceWording.verdict(r.verdict),
           staysWithNext: r.requirement.toolCoverage != nil),

@@ -14,6 +14,25 @@ enum AssessmentCommands {
   static let catalogueFile = OptionKey<PathArgument>(
     "catalogue-file", "file",
     "Assess against this catalogue file instead of the project's (validated like a bundled one).")
+  static let catalogueID = OptionKey<String>(
+    "catalogue", "id",
+    "Assess against this bundled catalogue instead of the project's: \(RequirementCatalogueLibrary.identifiers.joined(separator: ", ")).")
+
+  /// The catalogue given on the command line (a bundled one by --catalogue, or a file), if any.
+  static func givenCatalogue(_ parsed: ParsedCommand) throws -> RequirementCatalogue? {
+    let identifier = try parsed.value(catalogueID)
+    let file = try parsed.value(catalogueFile)?.text
+    if identifier != nil && file != nil {
+      throw UsageError(
+        message: "Choose a catalogue by --catalogue or by --catalogue-file, not both",
+        path: parsed.path)
+    }
+    if let file { return try CatalogueFile.load(file) }
+    guard let identifier else { return nil }
+    do { return try RequirementCatalogueLibrary.catalogue(identifier: identifier) } catch {
+      throw RefusedError(error.description)
+    }
+  }
   static let trackerList = OptionKey<PathArgument>(
     "tracker-list", "file",
     "Compare the hosts with this tracker list too (Adblock-style ||host^ rules or a hosts file); repeatable. EasyPrivacy and EasyList are read where webext-ublock-origin-firefox installs them.",
@@ -40,9 +59,7 @@ enum AssessmentCommands {
   static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws
     -> RequirementCatalogue
   {
-    if let path = try parsed.value(catalogueFile)?.text {
-      return try CatalogueFile.load(path)
-    }
+    if let given = try givenCatalogue(parsed) { return given }
     do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
       throw RefusedError(error.description)
     }
@@ -55,7 +72,10 @@ enum AssessmentCommands {
       discussion:
         "Per requirement: its verdict statement and what the tool looks at for it, the findings against and for it (F1, F2… in the order things happened), and how far \(EvidenceWording.eachCheck) got. No verdict is a test result.",
       arguments: [CommonKeys.session.definition],
-      options: [catalogueFile.definition, trackerList.definition, ProjectCommands.json.definition],
+      options: [
+        catalogueID.definition, catalogueFile.definition, trackerList.definition,
+        ProjectCommands.json.definition,
+      ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()

@@ -82,9 +82,7 @@ enum ExportCommands {
     for store: FlowStore, parsed: ParsedCommand, storeURL: URL, context: CommandContext
   ) throws -> EvidenceExporter {
     let exporter = EvidenceExporter(store: store)
-    if let path = try parsed.value(AssessmentCommands.catalogueFile)?.text {
-      exporter.catalogueOverride = try CatalogueFile.load(path)
-    }
+    exporter.catalogueOverride = try AssessmentCommands.givenCatalogue(parsed)
     exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
     exporter.publicSuffixList = PublicSuffixList.installed(
       shareDirectory: AssessmentCommands.shareDirectory(context))
@@ -138,7 +136,8 @@ enum ExportCommands {
       options: [
         bundleOutput.definition, force.definition, mode.definition, sign.definition,
         at.definition,
-        AssessmentCommands.catalogueFile.definition, AssessmentCommands.trackerList.definition,
+        AssessmentCommands.catalogueID.definition, AssessmentCommands.catalogueFile.definition,
+        AssessmentCommands.trackerList.definition,
         noReport.definition,
         ProjectCommands.json.definition,
       ],
@@ -197,7 +196,8 @@ extension ExportCommands {
       arguments: [CommonKeys.session.definition],
       options: [
         reportOutput.definition, force.definition, mode.definition, at.definition,
-        AssessmentCommands.catalogueFile.definition, AssessmentCommands.trackerList.definition,
+        AssessmentCommands.catalogueID.definition, AssessmentCommands.catalogueFile.definition,
+        AssessmentCommands.trackerList.definition,
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in

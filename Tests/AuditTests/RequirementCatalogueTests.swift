@@ -12,11 +12,13 @@ final class RequirementCatalogueTests: XCTestCase {
   var repository: URL { Golden.directory().deletingLastPathComponent().deletingLastPathComponent() }
 
   func testTheBundledCatalogueIsTheFileInCataloguesByteForByte() throws {
-    let file = repository.appendingPathComponent("Catalogues/tr-03161-1_3.0.json")
-    XCTAssertEqual(
-      RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0"), try Data(contentsOf: file),
-      "run scripts/embed-catalogues.py after editing Catalogues/")
-    XCTAssertEqual(RequirementCatalogueLibrary.identifiers, ["tr-03161-1_3.0"])
+    for identifier in ["owasp-masvs-2", "tr-03161-1_3.0"] {
+      let file = repository.appendingPathComponent("Catalogues/\(identifier).json")
+      XCTAssertEqual(
+        RequirementCatalogueLibrary.data(identifier: identifier), try Data(contentsOf: file),
+        "run scripts/embed-catalogues.py after editing Catalogues/")
+    }
+    XCTAssertEqual(RequirementCatalogueLibrary.identifiers, ["owasp-masvs-2", "tr-03161-1_3.0"])
   }
 
   func testTheBundledCatalogueHasTheSpecsRulesAndTheDocumentsShortForms() throws {
@@ -117,7 +119,7 @@ final class RequirementCatalogueTests: XCTestCase {
         joined.replacingOccurrences(of: " ", with: "").hasPrefix(
           requirement.title.replacingOccurrences(of: " ", with: "")),
         "\(requirement.id): “\(requirement.title)” vs “\(joined)”")
-      XCTAssertTrue(lines[start].contains(requirement.testDepth.rawValue), requirement.id)
+      XCTAssertTrue(lines[start].contains(requirement.testDepth?.rawValue ?? "—"), requirement.id)
     }
   }
 
@@ -294,6 +296,36 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(
       refuse(editRequirement(4) { $0["contraryKinds"] = ["plaintext"] }),
       .unknownFindingKind("plaintext", requirement: "O.Ntwk_1"))
+  }
+  func testTheMASVSCatalogueFilesTheSameKindsAndCitesItsAddress() throws {
+    let masvs = try RequirementCatalogueLibrary.catalogue(identifier: "owasp-masvs-2")
+    XCTAssertEqual(
+      masvs.requirements.map(\.id),
+      ["MASVS-NETWORK-1", "MASVS-NETWORK-2"] + (1...4).map { "MASVS-PRIVACY-\($0)" })
+    XCTAssertNil(masvs.source.sha256)
+    XCTAssertEqual(masvs.source.url, "https://mas.owasp.org/MASVS/")
+    XCTAssertTrue(masvs.requirements.allSatisfy { $0.testDepth == nil })
+    let rules = Dictionary(uniqueKeysWithValues: masvs.requirements.map { ($0.id, $0.rule) })
+    XCTAssertEqual(
+      rules["MASVS-NETWORK-2"],
+      .contraryAndSupportingFindings(contrary: [.pinningAbsent], supporting: [.pinningObserved]))
+    XCTAssertEqual(rules["MASVS-PRIVACY-4"], .contraryFindings([.thirdPartyAfterWithdrawal]))
+    // Every kind the TR-03161 catalogue files is filed here too, but the TLS client's.
+    let tr = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+    let filed = { (c: RequirementCatalogue) in
+      Set(c.requirements.flatMap { $0.rule.contraryKinds + $0.rule.supportingKinds })
+    }
+    XCTAssertEqual(filed(tr).subtracting(filed(masvs)), [.tlsClientNotInBaseline])
+    XCTAssertEqual(masvs.policy.tlsRecommendations, tr.policy.tlsRecommendations)
+  }
+  func testADocumentWithoutADigestNeedsItsAddress() {
+    XCTAssertEqual(
+      refuse {
+        var source = $0["source"] as! [String: Any]
+        source["sha256"] = NSNull()
+        $0["source"] = source
+      },
+      .missingField(field: "source.url", requirement: nil))
   }
   func testKindsMissingForTheirRuleAreRefused() {
     XCTAssertEqual(

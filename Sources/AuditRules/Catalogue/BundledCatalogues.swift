@@ -3,6 +3,135 @@
 enum BundledCatalogues {
   /// The bytes of each bundled catalogue, by identifier.
   static let files: [String: String] = [
+    "owasp-masvs-2": ##"""
+    {
+      "formatVersion": 1,
+      "identifier": "owasp-masvs-2",
+      "source": {
+        "document": "OWASP MASVS",
+        "title": "OWASP Mobile Application Security Verification Standard",
+        "version": "2.1.0",
+        "date": "2024-01-18",
+        "sha256": null,
+        "url": "https://mas.owasp.org/MASVS/",
+        "language": "en"
+      },
+      "tls": {
+        "minimumVersion": "1.2",
+        "source": {
+          "document": "BSI TR-02102-2",
+          "title": "Kryptographische Verfahren: Empfehlungen und Schlüssellängen – Teil 2: Verwendung von Transport Layer Security (TLS)",
+          "version": "2025-01",
+          "date": "2025-01-21",
+          "sha256": "b1fd5ed751196482e2a473552be1bd7c22c51268ea30e25e6c4c5e3ff94a793d",
+          "language": "de"
+        },
+        "recommendations": {
+          "cipherSuites": [
+            { "version": "1.2", "table": "2", "until": "2031+", "values": ["0xC023", "0xC024", "0xC02B", "0xC02C", "0xC0AC", "0xC0AD", "0xC027", "0xC028", "0xC02F", "0xC030"] },
+            { "version": "1.2", "table": "2", "until": "2029", "values": ["0x0040", "0x006A", "0x00A2", "0x00A3", "0x0067", "0x006B", "0x009E", "0x009F", "0xC09E", "0xC09F"] },
+            { "version": "1.2", "table": "3", "until": "2026", "values": ["0xC025", "0xC026", "0xC02D", "0xC02E", "0xC029", "0xC02A", "0xC031", "0xC032", "0x003E", "0x0068", "0x00A4", "0x00A5", "0x003F", "0x0069", "0x00A0", "0x00A1"] },
+            { "version": "1.2", "table": "4", "until": "2031+", "values": ["0xC037", "0xC038", "0xD001", "0xD002", "0xD005"] },
+            { "version": "1.2", "table": "4", "until": "2029", "values": ["0x00B2", "0x00B3", "0x00AA", "0x00AB", "0xC0A6", "0xC0A7"] },
+            { "version": "1.2", "table": "4", "until": "2026", "values": ["0x00B6", "0x00B7", "0x00AC", "0x00AD"] },
+            { "version": "1.3", "table": "12", "until": "2031+", "values": ["0x1301", "0x1302", "0x1304"] }
+          ],
+          "groups": [
+            { "version": "1.2", "table": "5", "until": "2031+", "values": [23, 24, 25, 26, 27, 28] },
+            { "version": "1.2", "table": "5", "until": "2029", "values": [257, 258] },
+            { "version": "1.3", "table": "9", "until": "2031+", "values": [23, 24, 25, 31, 32, 33, 257, 258] }
+          ],
+          "signatureSchemes": [
+            { "version": "1.2", "table": "6, 7", "until": "2025", "values": ["0x0401", "0x0501", "0x0601"] },
+            { "version": "1.2", "table": "6, 7", "until": "2029", "values": ["0x0402", "0x0502", "0x0602"] },
+            { "version": "1.2", "table": "6, 7", "until": "2031+", "values": ["0x0403", "0x0503", "0x0603"] },
+            { "version": "1.2", "table": "10", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B"] },
+            { "version": "1.3", "table": "10", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B", "0x0403", "0x0503", "0x0603", "0x081A", "0x081B", "0x081C"] }
+          ],
+          "certificateSignatures": [
+            { "version": "1.2", "table": "6, 7", "until": "2025", "values": ["0x0401", "0x0501", "0x0601"] },
+            { "version": "1.2", "table": "6, 7", "until": "2029", "values": ["0x0402", "0x0502", "0x0602"] },
+            { "version": "1.2", "table": "6, 7", "until": "2031+", "values": ["0x0403", "0x0503", "0x0603"] },
+            { "version": "1.2", "table": "11", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B"] },
+            { "version": "1.3", "table": "11", "until": "2025", "values": ["0x0401", "0x0501", "0x0601"] },
+            { "version": "1.3", "table": "11", "until": "2031+", "values": ["0x0804", "0x0805", "0x0806", "0x0809", "0x080A", "0x080B", "0x0403", "0x0503", "0x0603", "0x081A", "0x081B", "0x081C"] }
+          ],
+          "minimumKeyBits": [
+            { "algorithm": "ECDSA", "bits": 250, "table": "13", "until": "2031+" },
+            { "algorithm": "DSA", "bits": 3000, "table": "13", "until": "2029" },
+            { "algorithm": "RSA", "bits": 3000, "table": "13", "until": "2031+" },
+            { "algorithm": "ECDH", "bits": 250, "table": "13", "until": "2031+" },
+            { "algorithm": "DH", "bits": 3000, "table": "13", "until": "2031+" }
+          ],
+          "extensions": {
+            "required": [
+              { "value": 23, "section": "3.3.4.7", "versions": ["1.2"] },
+              { "value": 65281, "section": "3.3.4.1", "versions": ["1.2"] },
+              { "value": 22, "section": "3.3.4.5", "versions": ["1.2"], "withCBCOnly": true }
+            ],
+            "avoided": [
+              { "value": 4, "section": "3.3.4.2" },
+              { "value": 15, "section": "3.3.4.6" }
+            ]
+          },
+          "compression": { "section": "3.3.4.3" },
+          "earlyData": { "section": "3.4.1" }
+        }
+      },
+      "requirements": [
+        {
+          "id": "MASVS-NETWORK-1",
+          "aspect": { "number": 4, "name": "MASVS-NETWORK" },
+          "title": "All network traffic is secured according to current best practices.",
+          "rule": "contraryAndSupportingFindings",
+          "contraryKinds": ["cleartextTraffic", "weakTLSVersion", "cipherSuiteNotRecommended", "groupNotRecommended", "signatureNotRecommended", "keyBelowMinimum", "extensionMissing", "featureAdvisedAgainst", "certificateNotValidated", "hostNameNotVerified", "expiryNotChecked", "userCATrusted"],
+          "supportingKinds": ["certificateValidationObserved", "userCARefused"],
+          "toolCoverage": "Looks at each connection's traffic as recorded: a readable HTTP request; the TLS version and the parameters each server chose, judged against BSI TR-02102-2 (this catalogue's TLS source, taken as the current best practices) in the year the session began; and, in a session recorded with an inspecting proxy under a stated certificate scenario, whether the app accepted a certificate it should have refused (an untrusted CA, another host name, an expired one, a user-installed CA). Refusals are findings in support. It does not see the platform's network settings or what was sent inside TLS."
+        },
+        {
+          "id": "MASVS-NETWORK-2",
+          "aspect": { "number": 4, "name": "MASVS-NETWORK" },
+          "title": "Remote endpoints under the developer's control are identity-pinned.",
+          "rule": "contraryAndSupportingFindings",
+          "contraryKinds": ["pinningAbsent"],
+          "supportingKinds": ["pinningObserved"],
+          "toolCoverage": "Reads whether a connection accepted or refused a certificate from an inspecting proxy whose CA the system trusted: an acceptance shows the host was not pinned, a refusal a pin. Which endpoints are the developer's is the assessor's to say (the allowlist's notes); nothing is bypassed."
+        },
+        {
+          "id": "MASVS-PRIVACY-1",
+          "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
+          "title": "Access to sensitive data and resources is kept to the minimum.",
+          "rule": "contraryFindings",
+          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow", "trackerHost"],
+          "toolCoverage": "Compares each connection's host with the project's allowlist and with tracker lists (EasyPrivacy, EasyList, the assessor's): a host outside the allowlist, a connection without a name, a listed tracker are findings. It sees where the app connected, not which data or device resources it used."
+        },
+        {
+          "id": "MASVS-PRIVACY-2",
+          "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
+          "title": "The user is not identified beyond what the app needs.",
+          "rule": "contraryFindings",
+          "contraryKinds": ["trackerHost"],
+          "toolCoverage": "Reads which hosts and DNS lookups tracker lists name as tracking or advertising services, the services that identify users across apps. It does not see identifiers inside the traffic."
+        },
+        {
+          "id": "MASVS-PRIVACY-3",
+          "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
+          "title": "Data collection and use are transparent to the user.",
+          "rule": "contraryFindings",
+          "contraryKinds": ["activityBeforeConsent", "trackerBeforeConsent"],
+          "toolCoverage": "Compares each connection's start with the Consent given markers: traffic, and traffic to listed trackers, before the user consented are findings. What the app tells the user is not seen."
+        },
+        {
+          "id": "MASVS-PRIVACY-4",
+          "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
+          "title": "The user controls their data.",
+          "rule": "contraryFindings",
+          "contraryKinds": ["thirdPartyAfterWithdrawal"],
+          "toolCoverage": "Looks at connections that began after a Consent withdrawn marker: one to a host outside the allowlist or to a listed tracker is a finding. It does not see the app's controls themselves."
+        }
+      ]
+    }
+    """##,
     "tr-03161-1_3.0": ##"""
     {
       "formatVersion": 1,
@@ -187,6 +316,6 @@ enum BundledCatalogues {
         }
       ]
     }
-    """##
+    """##,
   ]
 }

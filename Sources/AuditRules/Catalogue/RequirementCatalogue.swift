@@ -1,22 +1,26 @@
 import Audit
 import Foundation
 
-/// A document a catalogue cites: what it is and the SHA-256 of the PDF it was checked against.
+/// A document a catalogue cites: what it is and the SHA-256 of the PDF it was checked against, or,
+/// for a document published as web pages, its address.
 public struct CatalogueSource: Sendable, Hashable {
   public let document: String
   public let title: String
   public let version: String
   /// yyyy-MM-dd
   public let date: String
-  /// 64 lower-case hex digits.
-  public let sha256: String
+  /// 64 lower-case hex digits; nil for a document cited by its address.
+  public let sha256: String?
+  /// Where a document without a file to digest is published.
+  public let url: String?
   /// The language it is written in (BCP 47, "de"), when the catalogue says: its requirements'
   /// titles are quoted from it, and the report marks them so.
   public let language: String?
   public init(
-    document: String, title: String, version: String, date: String, sha256: String,
-    language: String? = nil
+    document: String, title: String, version: String, date: String, sha256: String?,
+    language: String? = nil, url: String? = nil
   ) {
+    self.url = url
     self.document = document
     self.title = title
     self.version = version
@@ -82,7 +86,8 @@ public struct Requirement: Sendable, Hashable, Identifiable {
   public let aspect: RequirementAspect
   /// The document's own short form, in its language.
   public let title: String
-  public let testDepth: TestDepth
+  /// The document's test depth (TR-03161's CHECK or EXAMINE); nil where it has none.
+  public let testDepth: TestDepth?
   public let rule: RequirementRule
   /// What the tool looks at for it, and what it does not.
   public let toolCoverage: String?
@@ -194,11 +199,23 @@ private struct CatalogueReader {
     let object = try self.object(value, field)
     let date = try text(object, field + ".date", key: "date")
     guard Self.isCalendarDate(date) else { throw .invalidDate(date, field: field + ".date") }
-    let digest = try text(object, field + ".sha256", key: "sha256")
-    guard digest.count == 64,
-      digest.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
-    else {
-      throw .invalidDigest(digest, field: field + ".sha256")
+    var digest: String?
+    var url: String?
+    if object["sha256"] is NSNull {
+      // A document published as web pages has no file to digest: its address stands instead.
+      let address = try text(object, field + ".url", key: "url")
+      guard address.hasPrefix("https://") else {
+        throw .missingField(field: field + ".url", requirement: requirement)
+      }
+      url = address
+    } else {
+      let stated = try text(object, field + ".sha256", key: "sha256")
+      guard stated.count == 64,
+        stated.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+      else {
+        throw .invalidDigest(stated, field: field + ".sha256")
+      }
+      digest = stated
     }
     var language: String?
     if object["language"] != nil {
@@ -210,7 +227,7 @@ private struct CatalogueReader {
       document: try text(object, field + ".document", key: "document"),
       title: try text(object, field + ".title", key: "title"),
       version: try text(object, field + ".version", key: "version"),
-      date: date, sha256: digest, language: language)
+      date: date, sha256: digest, language: language, url: url)
   }
 
   /// A BCP 47 tag's shape: a primary language of two or three letters, then subtags of letters
@@ -249,9 +266,13 @@ private struct CatalogueReader {
     let aspect = RequirementAspect(
       number: number, name: try reader.text(aspectObject, "aspect.name", key: "name"))
     let title = try reader.text(object, "title")
-    let depthText = try reader.text(object, "testDepth")
-    guard let depth = TestDepth(rawValue: depthText) else {
-      throw .unknownTestDepth(depthText, requirement: id)
+    var depth: TestDepth?
+    if object["testDepth"] != nil {
+      let depthText = try reader.text(object, "testDepth")
+      guard let known = TestDepth(rawValue: depthText) else {
+        throw .unknownTestDepth(depthText, requirement: id)
+      }
+      depth = known
     }
     let ruleText = try reader.text(object, "rule")
     let contrary = try reader.kinds(object["contraryKinds"], "contraryKinds")
