@@ -524,7 +524,7 @@ struct EvidenceReportContent {
       facts += [
         EvidenceReportFact(
           "Verdict", EvidenceWording.verdict(r.verdict),
-          staysWithNext: r.requirement.toolCoverage != nil),
+          staysWithNext: r.requirement.toolCoverage != nil)
       ]
       if let coverage = r.requirement.toolCoverage {
         facts.append(EvidenceReportFact("What the tool looks at", coverage))

@@ -16,7 +16,8 @@ enum AssessmentCommands {
     "Assess against this catalogue file instead of the project's (validated like a bundled one).")
   static let catalogueID = OptionKey<String>(
     "catalogue", "id",
-    "Assess against this bundled catalogue instead of the project's: \(RequirementCatalogueLibrary.identifiers.joined(separator: ", ")).")
+    "Assess against this bundled catalogue instead of the project's: \(RequirementCatalogueLibrary.identifiers.joined(separator: ", "))."
+  )
 
   /// The catalogue given on the command line (a bundled one by --catalogue, or a file), if any.
   static func givenCatalogue(_ parsed: ParsedCommand) throws -> RequirementCatalogue? {
