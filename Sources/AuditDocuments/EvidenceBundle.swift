@@ -46,6 +46,8 @@ public struct EvidenceBundle: Sendable {
   public let trackerLists: [TrackerList.Identity]
   /// The public suffix list flows.json's registrable domains come from.
   public let publicSuffixList: PublicSuffixListIdentity?
+  /// Each flow name's registrable domain, as flows.json states it: said beside a host.
+  public let registrableDomains: RegistrableDomains
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
@@ -54,9 +56,11 @@ public struct EvidenceBundle: Sendable {
     catalogue: RequirementCatalogue, exportedWith: String, exportedAt: Date,
     baseline: EvidenceBaseline? = nil, runs: [RecorderRun] = [], runsNotKept: Bool = false,
     holdingFlows: Bool = true, trackers: TrackerLists? = nil,
-    publicSuffixList: PublicSuffixListIdentity? = nil
+    publicSuffixList: PublicSuffixListIdentity? = nil,
+    registrableDomains: RegistrableDomains = RegistrableDomains()
   ) throws(EvidenceBundleError) {
     self.publicSuffixList = publicSuffixList
+    self.registrableDomains = registrableDomains
     guard session.projectID == project.id else {
       throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
     }

@@ -12,13 +12,14 @@ public struct EvidenceRederivation: Sendable {
   /// `trackers`: the lists session.json names, read again (the same bytes).
   public init(
     record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue,
-    trackers: TrackerLists? = nil
+    trackers: TrackerLists? = nil, registrableDomains: RegistrableDomains = RegistrableDomains()
   ) throws(EvidenceBundleError) {
     bundle = try EvidenceBundle(
       project: record.project, session: record.session, markers: record.markers, flows: flows,
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
       baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
-      trackers: trackers, publicSuffixList: record.publicSuffixList)
+      trackers: trackers, publicSuffixList: record.publicSuffixList,
+      registrableDomains: registrableDomains)
   }
 
   /// findings.json as export writes it.

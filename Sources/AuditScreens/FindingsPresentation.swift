@@ -7,7 +7,11 @@ import Foundation
 /// What `tunnelvision findings` says: per requirement its verdict, its toolCoverage, the
 /// findings against and for it; the findings F1, F2…; how far each check got.
 public enum FindingsPresentation {
-  public static func text(_ assessment: SessionAssessment, session: SessionOverview) -> String {
+  /// `domains`: each host's registrable domain, said beside it.
+  public static func text(
+    _ assessment: SessionAssessment, session: SessionOverview,
+    domains: RegistrableDomains = RegistrableDomains()
+  ) -> String {
     let catalogue = assessment.catalogue
     let findings = assessment.findings.findings
     let minimum = catalogue.policy.minimumTLSVersion
@@ -54,7 +58,8 @@ public enum FindingsPresentation {
       out +=
         "  \(FindingsDocument.identifier(index))  \(TerminalText.inline(EvidenceWording.statement(of: finding.evidence, minimum: minimum)))\n"
       if let subject = EvidenceWording.subject(of: finding.evidence) {
-        out += "      \(TerminalText.inline(subject))\n"
+        let domain = finding.evidence.host.map(domains.beside) ?? ""
+        out += "      \(TerminalText.inline(subject + domain))\n"
       }
       out +=
         "      \(Quantity.count(finding.flowIDs.count, "connection")): flows \(AuditPresentation.flowList(finding.flowIDs))\n"

@@ -64,7 +64,12 @@ public enum ReleaseComparisonPresentation {
   public static let validationLostMeaning =
     "its connections refused the certificate the proxy served in the earlier release and accepted it, sending requests, in the later: a regression."
 
-  public static func text(_ diff: ReleaseDiff, projectName: String, zone: TimeZone) -> String {
+  /// `domains`: each host's registrable domain, said beside a new one; `trackers`: the lists a new
+  /// host is looked up in, its rule said when one names it.
+  public static func text(
+    _ diff: ReleaseDiff, projectName: String, zone: TimeZone,
+    domains: RegistrableDomains = RegistrableDomains(), trackers: TrackerLists? = nil
+  ) -> String {
     func describe(_ s: AuditSession) -> String {
       "\(AuditPresentation.sessionName(s.kind)) (session \(s.id), started \(AuditPresentation.dateTime(s.startedAt, in: zone)))"
     }
@@ -80,8 +85,11 @@ public enum ReleaseComparisonPresentation {
     for line in TextColumns().lines(
       diff.newDomains.map {
         [
-          $0.host, Quantity.count($0.later?.flowIDs.count ?? 0, "connection"),
-          standingText($0.standing),
+          $0.host + domains.beside($0.host),
+          Quantity.count($0.later?.flowIDs.count ?? 0, "connection"),
+          standingText($0.standing)
+            + (trackers?.match($0.host).map { " · a tracker: \(TrackerWording.citation($0))" }
+              .map { String($0.dropLast()) } ?? ""),
         ]
       })
     { out += "  " + line + "\n" }

@@ -116,6 +116,8 @@ public enum BundleVerifier {
       rederivationCheck(
         session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
         baselineClaims: flowsReading.baselineClaims, citations: citations,
+        registrableDomains: RegistrableDomains.stated(
+          flowsReading.records, flowsReading.registrableDomains),
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
         digests: reading.digests))
@@ -303,7 +305,7 @@ public enum BundleVerifier {
   /// session.json's project, session and markers, with the catalogue it carries.
   static func rederivationCheck(
     session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
-    findings: VerifiedFindings,
+    registrableDomains: RegistrableDomains = RegistrableDomains(), findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
     digests: [String: (UInt64, String)]
   ) -> Check {
@@ -359,7 +361,8 @@ public enum BundleVerifier {
     let rederived: EvidenceRederivation
     do {
       rederived = try EvidenceRederivation(
-        record: record, flows: flows, catalogue: catalogue, trackers: trackers)
+        record: record, flows: flows, catalogue: catalogue, trackers: trackers,
+        registrableDomains: registrableDomains)
     } catch {
       return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }

@@ -133,7 +133,8 @@ public final class EvidenceExporter {
           project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
           exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
           runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers,
-          publicSuffixList: publicSuffixList?.identity), check
+          publicSuffixList: publicSuffixList?.identity,
+          registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList)), check
       )
     } catch {
       switch error {

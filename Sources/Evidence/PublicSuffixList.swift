@@ -60,3 +60,25 @@ struct RegistrableDomainCache {
     return domain
   }
 }
+
+extension RegistrableDomains {
+  /// The domains flows.json states, by each flow's name.
+  static func stated(_ flows: [StoredFlow], _ domains: [String?]) -> RegistrableDomains {
+    var map: [String: String] = [:]
+    for (flow, domain) in zip(flows, domains) {
+      if let name = flow.name?.text, let domain { map[name] = domain }
+    }
+    return RegistrableDomains(map)
+  }
+
+  /// The list's domains of the flows' names.
+  public static func of(_ flows: [StoredFlow], by list: PublicSuffixList?) -> RegistrableDomains {
+    guard let list else { return RegistrableDomains() }
+    var cache = RegistrableDomainCache(list: list)
+    var map: [String: String] = [:]
+    for flow in flows {
+      if let name = flow.name?.text, let domain = cache.of(flow) { map[name] = domain }
+    }
+    return RegistrableDomains(map)
+  }
+}

@@ -412,8 +412,10 @@ struct EvidenceReportContent {
     let service =
       compact || names.allSatisfy({ $0.contains(" ↔ ") })
       ? nil : bundle.findingSubjects[index].service
-    if let stated, finding.evidence.host != nil {
-      return EvidenceReportCell(stated + (service.map { " (\($0))" } ?? ""), style: .literal)
+    if let stated, let host = finding.evidence.host {
+      return EvidenceReportCell(
+        stated + (service.map { " (\($0))" } ?? "")
+          + (compact ? "" : bundle.registrableDomains.beside(host)), style: .literal)
     }
     var hosts: String
     switch names.count {

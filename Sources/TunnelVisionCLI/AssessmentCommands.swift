@@ -87,7 +87,13 @@ enum AssessmentCommands {
         if parsed.json {
           return context.printJSON(FindingsPresentation.json(assessment, session: overview))
         }
-        context.standardOutput(FindingsPresentation.text(assessment, session: overview))
+        let list = PublicSuffixList.installed(shareDirectory: shareDirectory(context))
+        let domains =
+          list == nil
+          ? RegistrableDomains()
+          : RegistrableDomains.of(try store.flows(inAuditSession: session.id), by: list)
+        context.standardOutput(
+          FindingsPresentation.text(assessment, session: overview, domains: domains))
       })
   }
 
@@ -100,7 +106,7 @@ enum AssessmentCommands {
       arguments: [
         first.definition, second.definition,
       ],
-      options: [ProjectCommands.json.definition],
+      options: [trackerList.definition, ProjectCommands.json.definition],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
@@ -119,9 +125,12 @@ enum AssessmentCommands {
           throw RefusedError(ReleaseComparisonPresentation.refusal(refusal))
         }
         if parsed.json { return context.printJSON(ReleaseComparisonPresentation.json(diff)) }
+        let list = PublicSuffixList.installed(shareDirectory: shareDirectory(context))
         context.standardOutput(
           ReleaseComparisonPresentation.text(
-            diff, projectName: project.name, zone: context.timeZone))
+            diff, projectName: project.name, zone: context.timeZone,
+            domains: RegistrableDomains.of(secondFlows + firstFlows, by: list),
+            trackers: try trackers(parsed, context: context)))
       })
   }
 }

@@ -224,4 +224,40 @@ final class TrackerListTests: XCTestCase {
     XCTAssertTrue(
       none.output.contains("No tracker list is installed or given"), none.output)
   }
+
+  /// The registrable domain beside each host in findings, compare and the report, and a
+  /// tracker's rule in compare: the sample store, with the installed public suffix list.
+  func testFindingsCompareAndTheReportSayEachHostsRegistrableDomain() throws {
+    guard
+      FileManager.default.isReadableFile(atPath: "/usr/share/publicsuffix/public_suffix_list.dafsa")
+    else {
+      if ProcessInfo.processInfo.environment["CI"] == "true" {
+        XCTFail("CI installs the publicsuffix package (scripts/setup.sh)")
+      }
+      throw XCTSkip("the publicsuffix package is not installed")
+    }
+    let dir = TemporaryDirectory("domains")
+    let tv = TLSParameterTests.Tool(
+      binary: try TunnelVisionExecutable.url(), store: dir.url.path + "/store")
+    try tv("sample")
+    let hosts = dir.url.path + "/ads.hosts"
+    try "0.0.0.0 blocked.example-ads.net\n".write(toFile: hosts, atomically: true, encoding: .utf8)
+    let findings = try tv("findings", "3").output
+    XCTAssertTrue(
+      findings.contains("telemetry.example-ads.net, registrable domain example-ads.net"), findings)
+    let compared = try tv("compare", "2", "3", "--tracker-list", hosts).output
+    XCTAssertTrue(
+      compared.contains(
+        "a tracker: ads.hosts (\(Instant.rfc3339(Date()).prefix(10))), rule 0.0.0.0 blocked.example-ads.net"
+      ), compared)
+    XCTAssertTrue(
+      compared.contains("maps.example-maps.com, registrable domain example-maps.com"), compared)
+    let zip = dir.url.path + "/b.zip"
+    try tv("export", "3", "-o", zip)
+    let report = try XCTUnwrap(
+      ExternalTool.run("sh", ["-c", "unzip -p '\(zip)' report.pdf | pdftotext - - | tr '\\n' ' '"]))
+    XCTAssertTrue(report.output.contains("registrable domain example-ads.net"), report.output)
+    let verified = try tv("verify", zip).output
+    XCTAssertTrue(verified.contains("Every check holds."), verified)
+  }
 }
