@@ -236,7 +236,7 @@ final class RequirementCatalogueTests: XCTestCase {
       .emptyField(field: "title", requirement: "O.Ntwk_2"))
   }
   func testADateThatIsNotYearMonthDayIsRefused() {
-    for date in ["25.03.2024", "2024-3-25", "2024-02-30", "2024-13-01"] {
+    for date in ["25.03.2024", "2024-3-25", "2024-02-30", "2024-13-01", "2024-13", "2024-1"] {
       XCTAssertEqual(
         refuse {
           var s = $0["source"] as! [String: Any]
@@ -303,6 +303,7 @@ final class RequirementCatalogueTests: XCTestCase {
       masvs.requirements.map(\.id),
       ["MASVS-NETWORK-1", "MASVS-NETWORK-2"] + (1...4).map { "MASVS-PRIVACY-\($0)" })
     XCTAssertNil(masvs.source.sha256)
+    XCTAssertEqual(masvs.source.date, "2024-01", "the release notes give the month")
     XCTAssertEqual(masvs.source.url, "https://mas.owasp.org/MASVS/")
     XCTAssertTrue(masvs.requirements.allSatisfy { $0.testDepth == nil })
     let rules = Dictionary(uniqueKeysWithValues: masvs.requirements.map { ($0.id, $0.rule) })

@@ -11,7 +11,7 @@ enum BundledCatalogues {
         "document": "OWASP MASVS",
         "title": "OWASP Mobile Application Security Verification Standard",
         "version": "2.1.0",
-        "date": "2024-01-18",
+        "date": "2024-01",
         "sha256": null,
         "url": "https://mas.owasp.org/MASVS/",
         "language": "en"

@@ -7,7 +7,7 @@ public struct CatalogueSource: Sendable, Hashable {
   public let document: String
   public let title: String
   public let version: String
-  /// yyyy-MM-dd
+  /// yyyy-MM-dd, or yyyy-MM for a document its publisher dates by the month alone.
   public let date: String
   /// 64 lower-case hex digits; nil for a document cited by its address.
   public let sha256: String?
@@ -198,7 +198,9 @@ private struct CatalogueReader {
   func source(_ value: Any?, _ field: String) throws(RequirementCatalogueError) -> CatalogueSource {
     let object = try self.object(value, field)
     let date = try text(object, field + ".date", key: "date")
-    guard Self.isCalendarDate(date) else { throw .invalidDate(date, field: field + ".date") }
+    guard Self.isCalendarDate(date) || Self.isCalendarMonth(date) else {
+      throw .invalidDate(date, field: field + ".date")
+    }
     var digest: String?
     var url: String?
     if object["sha256"] is NSNull {
@@ -240,6 +242,16 @@ private struct CatalogueReader {
     return parts.dropFirst().allSatisfy {
       (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
+  }
+
+  /// "2024-01": a month of a year.
+  static func isCalendarMonth(_ text: String) -> Bool {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard text.count == 7, parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+      parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let month = Int(parts[1])
+    else { return false }
+    return (1...12).contains(month)
   }
 
   static func isCalendarDate(_ text: String) -> Bool {

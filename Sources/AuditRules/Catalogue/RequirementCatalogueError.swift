@@ -37,7 +37,8 @@ public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringCo
     case .emptyField(let field, let requirement):
       return "The field \(field) is empty\(place(requirement))."
     case .invalidDate(let text, let field):
-      return "\(field) is “\(text)”, which is not a date written yyyy-MM-dd."
+      return
+        "\(field) is “\(text)”, which is not a date written yyyy-MM-dd (or yyyy-MM, for a document dated by its month)."
     case .invalidDigest(let text, let field):
       return "\(field) is “\(text)”, which is not a SHA-256 of 64 lower-case hex digits."
     case .invalidLanguage(let text, let field):
