@@ -11,8 +11,6 @@ public struct RegistrableDomains: Sendable, Hashable {
       uniquingKeysWith: { a, _ in a })
   }
 
-  public var isEmpty: Bool { map.isEmpty }
-
   public func of(_ host: String) -> String? { map[DomainPattern.normalised(host: host)] }
 
   /// ", registrable domain example.co.uk" when it is not the host itself; "" otherwise.

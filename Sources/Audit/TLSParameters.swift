@@ -22,8 +22,6 @@ public struct ServerTLSParameters: Sendable, Hashable {
     self.extensions = extensions
     self.compressionMethod = compressionMethod
   }
-
-  public var isEmpty: Bool { self == ServerTLSParameters() }
 }
 
 /// The public key of the server's own certificate and how the certificate was signed.

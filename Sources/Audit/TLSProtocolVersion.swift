@@ -56,8 +56,7 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
   }
 
   public var hex: String {
-    let digits = String(rawValue, radix: 16, uppercase: true)
-    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
+    TLSRegistry.hex(rawValue)
   }
 
   /// "1.0" … "1.3": how a catalogue writes a minimum.

@@ -75,6 +75,11 @@ extension EvidenceBundle {
       streamedKey: "flows")
   }
 
+  /// The flow's name's registrable domain, as the bundle holds them.
+  public func registrableDomain(of flow: StoredFlow) -> String? {
+    flow.name.flatMap { registrableDomains.of($0.text) }
+  }
+
   public func writeFlowEntry(
     _ flow: StoredFlow, registrableDomain: String? = nil, to writer: inout JSONWriter
   ) {

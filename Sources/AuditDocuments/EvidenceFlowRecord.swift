@@ -5,10 +5,7 @@ import Foundation
 
 /// One flow as flows.json carries it: every key of the spec's table.
 public enum EvidenceFlowRecord {
-  public static func cipherSuiteText(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return "0x" + String(repeating: "0", count: 4 - digits.count) + digits
-  }
+  public static func cipherSuiteText(_ value: UInt16) -> String { TLSRegistry.hex(value) }
 
   /// A flow of flows.json, written member by member in the UTF-8 order of the keys (no value
   /// tree: twenty thousand of them are a sixth of an export's second core).

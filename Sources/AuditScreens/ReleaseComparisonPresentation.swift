@@ -89,7 +89,7 @@ public enum ReleaseComparisonPresentation {
           Quantity.count($0.later?.flowIDs.count ?? 0, "connection"),
           standingText($0.standing)
             + (trackers?.match($0.host).map { " · a tracker: \(TrackerWording.citation($0))" }
-              .map { String($0.dropLast()) } ?? ""),
+              ?? ""),
         ]
       })
     { out += "  " + line + "\n" }

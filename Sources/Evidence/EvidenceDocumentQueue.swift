@@ -25,17 +25,12 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
   private let bundle: EvidenceBundle
   private let folder: URL
   private let flows: EvidenceExporter.FlowSource
-  private let publicSuffixList: PublicSuffixList?
   private var pending = EvidenceDocumentQueue.order
   private var done: [String: Done] = [:]
   private let lock = NSLock()
   private let running = DispatchGroup()
 
-  init(
-    bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource,
-    publicSuffixList: PublicSuffixList? = nil
-  ) {
-    self.publicSuffixList = publicSuffixList
+  init(bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource) {
     self.bundle = bundle
     self.folder = folder
     self.flows = flows
@@ -53,8 +48,7 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     lock.unlock()
     let start = Date()
     let file = Result {
-      try EvidenceExporter.writeDocument(
-        name, of: bundle, flows: flows, into: folder, publicSuffixList: publicSuffixList)
+      try EvidenceExporter.writeDocument(name, of: bundle, flows: flows, into: folder)
     }
     lock.lock()
     done[name] = Done(

@@ -172,8 +172,7 @@ public final class EvidenceExporter {
       let group = DispatchGroup()
       let report = self.report
       let documents = EvidenceDocumentQueue(
-        bundle: bundle, folder: folder, flows: flowSource(for: bundle),
-        publicSuffixList: publicSuffixList)
+        bundle: bundle, folder: folder, flows: flowSource(for: bundle))
       DispatchQueue.global().async(group: group) {
         Self.secondCore(
           second, documents: documents, report: report, bundle: bundle, folder: folder)
@@ -472,8 +471,7 @@ public final class EvidenceExporter {
   /// flow by flow (finding by finding). flows.json and flows.csv each read the flows (again):
   /// written on different cores, the two take less time than one pass writing both.
   static func writeDocument(
-    _ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL,
-    publicSuffixList: PublicSuffixList?
+    _ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL
   ) throws -> WrittenFile {
     switch name {
     case EvidenceBundle.sessionName:
@@ -484,9 +482,8 @@ public final class EvidenceExporter {
     case EvidenceBundle.flowsName:
       let json = try StreamedDocumentWriter(
         bundle.flowsDocument, url: folder.appendingPathComponent(name))
-      var domains = RegistrableDomainCache(list: publicSuffixList)
       try flows { flow in
-        let domain = domains.of(flow)
+        let domain = bundle.registrableDomain(of: flow)
         try json.append { bundle.writeFlowEntry(flow, registrableDomain: domain, to: &$0) }
       }
       return try json.finish()
@@ -494,11 +491,11 @@ public final class EvidenceExporter {
       let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
       try csv.write(EvidenceFlowsCSV.headerLine)
       var row: [UInt8] = []
-      var domains = RegistrableDomainCache(list: publicSuffixList)
       try flows {
         row.removeAll(keepingCapacity: true)
         EvidenceFlowsCSV.appendRow(
-          $0, findingIDs: bundle.findingIDs(ofFlow: $0.id), registrableDomain: domains.of($0),
+          $0, findingIDs: bundle.findingIDs(ofFlow: $0.id),
+          registrableDomain: bundle.registrableDomain(of: $0),
           to: &row)
         try csv.write(row)
       }

@@ -23,7 +23,9 @@ public final class PublicSuffixList: @unchecked Sendable {
 
   /// The installed list (below the share directory, /usr/share by default); nil when there is
   /// none libpsl reads.
-  public static func installed(shareDirectory: String = "/usr/share") -> PublicSuffixList? {
+  public static func installed(
+    shareDirectory: String = TrackerListLoader.defaultShareDirectory
+  ) -> PublicSuffixList? {
     let path = shareDirectory + "/" + installedFile
     guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path)),
       let context = psl_load_file(path)
@@ -45,22 +47,6 @@ public final class PublicSuffixList: @unchecked Sendable {
   }
 }
 
-/// Each name's registrable domain asked of the list once: a session's flows go to a few hundred
-/// names.
-struct RegistrableDomainCache {
-  let list: PublicSuffixList?
-  private var known: [String: String?] = [:]
-  init(list: PublicSuffixList?) { self.list = list }
-
-  mutating func of(_ flow: StoredFlow) -> String? {
-    guard let list, let name = flow.name?.text else { return nil }
-    if let found = known[name] { return found }
-    let domain = list.registrableDomain(DomainPattern.normalised(host: name))
-    known[name] = domain
-    return domain
-  }
-}
-
 extension RegistrableDomains {
   /// The domains flows.json states, by each flow's name.
   static func stated(_ flows: [StoredFlow], _ domains: [String?]) -> RegistrableDomains {
@@ -71,13 +57,15 @@ extension RegistrableDomains {
     return RegistrableDomains(map)
   }
 
-  /// The list's domains of the flows' names.
+  /// The list's domains of the flows' names, each name asked once (a session's flows go to a few
+  /// hundred names).
   public static func of(_ flows: [StoredFlow], by list: PublicSuffixList?) -> RegistrableDomains {
     guard let list else { return RegistrableDomains() }
-    var cache = RegistrableDomainCache(list: list)
     var map: [String: String] = [:]
-    for flow in flows {
-      if let name = flow.name?.text, let domain = cache.of(flow) { map[name] = domain }
+    for name in Set(flows.compactMap { $0.name?.text }) {
+      if let domain = list.registrableDomain(DomainPattern.normalised(host: name)) {
+        map[name] = domain
+      }
     }
     return RegistrableDomains(map)
   }

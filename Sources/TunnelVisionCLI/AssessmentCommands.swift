@@ -81,17 +81,16 @@ enum AssessmentCommands {
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
+        let flows = try store.flows(inAuditSession: session.id)
         let assessment = try HistoryCommands.assessment(
-          session, store: store, parsed, trackers: try trackers(parsed, context: context))
+          session, store: store, parsed, trackers: try trackers(parsed, context: context),
+          flows: flows)
         let overview = try support.overview(of: session, in: store)
         if parsed.json {
           return context.printJSON(FindingsPresentation.json(assessment, session: overview))
         }
-        let list = PublicSuffixList.installed(shareDirectory: shareDirectory(context))
-        let domains =
-          list == nil
-          ? RegistrableDomains()
-          : RegistrableDomains.of(try store.flows(inAuditSession: session.id), by: list)
+        let domains = RegistrableDomains.of(
+          flows, by: PublicSuffixList.installed(shareDirectory: shareDirectory(context)))
         context.standardOutput(
           FindingsPresentation.text(assessment, session: overview, domains: domains))
       })

@@ -146,7 +146,7 @@ enum HistoryCommands {
   /// The session's assessment, as `findings` makes it.
   static func assessment(
     _ session: AuditSession, store: FlowStore, _ parsed: ParsedCommand,
-    trackers: TrackerLists? = nil
+    trackers: TrackerLists? = nil, flows: [StoredFlow]? = nil
   ) throws -> SessionAssessment {
     guard let project = try store.auditProject(id: session.projectID) else {
       throw AuditStoreError.projectNotFound(session.projectID)
@@ -160,7 +160,8 @@ enum HistoryCommands {
       now: session.endedAt ?? Date()
     ).runs
     return SessionAssessment(
-      catalogue: catalogue, flows: try store.flows(inAuditSession: session.id), project: project,
+      catalogue: catalogue, flows: try flows ?? store.flows(inAuditSession: session.id),
+      project: project,
       session: session, markers: try store.markers(forSession: session.id), runs: runs,
       baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline,
       trackers: trackers)

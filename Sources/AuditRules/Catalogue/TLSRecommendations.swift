@@ -77,9 +77,6 @@ public struct TLSRecommendations: Sendable, Hashable {
   public var tablesOf: [String: [TLSProtocolVersion: String]] = [:]
 
   public init() {}
-
-  /// The versions the document has tables for.
-  public var versions: Set<TLSProtocolVersion> { Set(cipherSuites.keys) }
 }
 
 /// Reads `tls.recommendations` of a catalogue.

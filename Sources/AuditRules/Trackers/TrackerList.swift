@@ -119,11 +119,6 @@ public struct TrackerList: Sendable, Hashable {
     return String(decoding: host, as: UTF8.self).lowercased()
   }
 
-  static func hostRule(_ rule: Substring) -> String? {
-    var text = String(rule)
-    return text.withUTF8 { hostRule($0) }
-  }
-
   static func isHostByte(_ byte: UInt8) -> Bool {
     (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
       || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")

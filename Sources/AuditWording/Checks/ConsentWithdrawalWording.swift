@@ -10,7 +10,7 @@ public enum ConsentWithdrawalWording: CheckWording {
   public static func statement(_ evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
     if let match = evidence.tracker {
       return
-        "After the Consent withdrawn marker, a connection went to a host that \(TrackerWording.citation(match)) names as a tracking or advertising service."
+        "After the Consent withdrawn marker, a connection went to a host that \(TrackerWording.citation(match)), names as a tracking or advertising service."
     }
     return
       "After the Consent withdrawn marker, a connection went to a host the project's allowlist does not cover."

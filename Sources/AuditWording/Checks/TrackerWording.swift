@@ -12,7 +12,7 @@ public enum TrackerWording: CheckWording {
     let what =
       evidence.reason == TrackerReason.lookup
       ? "a DNS lookup asked for a host" : "a connection went to a host"
-    let cited = evidence.tracker.map(citation) ?? "a tracker list"
+    let cited = evidence.tracker.map { citation($0) + "," } ?? "a tracker list"
     switch evidence.kind {
     case .trackerBeforeConsent:
       return
@@ -39,7 +39,7 @@ public enum TrackerWording: CheckWording {
 
   /// "EasyPrivacy (2025-10-31), rule ||tracker.example^".
   public static func citation(_ match: TrackerMatch) -> String {
-    "\(match.list) (\(match.date)), rule \(match.rule),"
+    "\(match.list) (\(match.date)), rule \(match.rule)"
   }
 
   public static func reason(_ gap: TrackerGap) -> String {

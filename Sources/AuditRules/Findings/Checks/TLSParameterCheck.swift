@@ -147,7 +147,7 @@ public enum TLSParameterCheck: FindingsCheckRule {
     guard let recommendations = context.policy.tlsRecommendations else {
       return .notAssessed(.noRecommendations)
     }
-    guard recommendations.versions.contains(handshake.version) else {
+    guard recommendations.cipherSuites[handshake.version] != nil else {
       return .notAssessed(.versionWithoutTables)
     }
     let year = CivilTime(
