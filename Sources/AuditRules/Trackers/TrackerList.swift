@@ -57,91 +57,141 @@ public struct TrackerList: Sendable, Hashable {
 
   public init(identity: Identity, text: String) {
     self.identity = identity
+    var text = text
+    (rules, exceptions) = text.withUTF8 { Self.read($0) }
+  }
+
+  /// The host rules and exceptions of a list's bytes, line by line. Index loops over the bytes,
+  /// no collection algorithms: EasyList's 2 MB read through `split` and `allSatisfy` took most of
+  /// a second in a debug build, and every command that judges a session reads it.
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> ([String: String?], Set<String>) {
     var rules: [String: String?] = [:]
     var exceptions = Set<String>()
-    // Read as bytes, line by line: EasyList's 2 MB as Characters took most of a second.
-    var text = text
-    text.withUTF8 { bytes in
-      var start = 0
-      while start < bytes.count {
-        var end = start
-        while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-        var first = start
-        var last = end
-        while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
-        while last > first, [0x20, 0x09, 0x0D].contains(bytes[last - 1]) { last -= 1 }
-        start = end + 1
-        guard first < last else { continue }
-        let line = UnsafeBufferPointer(rebasing: bytes[first..<last])
-        switch line[0] {
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "["): continue
-        case UInt8(ascii: "@"):
-          guard line.count > 4, line[1] == UInt8(ascii: "@"), line[2] == UInt8(ascii: "|"),
-            line[3] == UInt8(ascii: "|"),
-            let host = Self.hostRule(UnsafeBufferPointer(rebasing: line[4...]))
-          else { continue }
-          exceptions.insert(host)
-        case UInt8(ascii: "|"):
-          guard line.count > 2, line[1] == UInt8(ascii: "|"),
-            let host = Self.hostRule(UnsafeBufferPointer(rebasing: line[2...])),
-            rules[host] == nil
-          else { continue }
-          let plain = line.count == host.utf8.count + 3 && line[line.count - 1] == UInt8(ascii: "^")
-          rules[host] = .some(plain ? nil : String(decoding: line, as: UTF8.self))
-        default:
-          let entry = String(decoding: line, as: UTF8.self)
-          if let host = Self.hostsFileEntry(entry), rules[host] == nil {
-            rules[host] = .some(entry)
-          }
-        }
+    guard let base = bytes.baseAddress else { return (rules, exceptions) }
+    var start = 0
+    while start < bytes.count {
+      var end = bytes.count
+      if let found = memchr(base + start, 0x0A, bytes.count - start) {
+        end = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+      }
+      var first = start
+      var last = end
+      start = end + 1
+      while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+      while last > first,
+        bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 || bytes[last - 1] == 0x0D
+      {
+        last -= 1
+      }
+      guard first < last else { continue }
+      switch bytes[first] {
+      case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "["): continue
+      case UInt8(ascii: "@"):
+        guard last - first > 4, bytes[first + 1] == UInt8(ascii: "@"),
+          bytes[first + 2] == UInt8(ascii: "|"), bytes[first + 3] == UInt8(ascii: "|"),
+          let (host, _) = hostRule(bytes, first + 4, last)
+        else { continue }
+        exceptions.insert(host)
+      case UInt8(ascii: "|"):
+        guard last - first > 2, bytes[first + 1] == UInt8(ascii: "|"),
+          let (host, plain) = hostRule(bytes, first + 2, last), rules.index(forKey: host) == nil
+        else { continue }
+        rules[host] = .some(
+          plain
+            ? nil
+            : String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self))
+      default:
+        guard let host = hostsFileEntry(bytes, first, last), rules.index(forKey: host) == nil
+        else { continue }
+        rules[host] = .some(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self))
       }
     }
-    self.rules = rules
-    self.exceptions = exceptions
+    return (rules, exceptions)
   }
 
-  /// The host of `host^` or `host^$options`, the options all narrowing; nil for anything else.
-  static func hostRule(_ rule: UnsafeBufferPointer<UInt8>) -> String? {
-    guard let caret = rule.firstIndex(of: UInt8(ascii: "^")), caret > 0 else { return nil }
-    let host = UnsafeBufferPointer(rebasing: rule[..<caret])
-    guard host.count <= 253, host.allSatisfy(isHostByte), host.first != UInt8(ascii: "."),
-      host.last != UInt8(ascii: ".")
+  /// The host of `host^` or `host^$options` in bytes[from..<to], the options all narrowing, and
+  /// whether the rule is the plain `host^`; nil for anything else.
+  static func hostRule(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> (
+    String, plain: Bool
+  )? {
+    var caret = from
+    var upper = false
+    while caret < to, bytes[caret] != 0x5E {
+      switch hostByte(bytes[caret]) {
+      case .no: return nil
+      case .upper: upper = true
+      case .yes: break
+      }
+      caret += 1
+    }
+    guard caret < to, caret > from, caret - from <= 253, bytes[from] != 0x2E,
+      bytes[caret - 1] != 0x2E
     else { return nil }
-    if caret + 1 < rule.count {
-      guard rule[caret + 1] == UInt8(ascii: "$") else { return nil }
-      let options = String(decoding: rule[(caret + 2)...], as: UTF8.self)
-      guard
-        options.split(separator: ",", omittingEmptySubsequences: false).allSatisfy({
-          narrowingOptions.contains($0.lowercased())
-        })
-      else { return nil }
+    if caret + 1 < to {
+      guard bytes[caret + 1] == UInt8(ascii: "$") else { return nil }
+      let options = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[(caret + 2)..<to]), as: UTF8.self)
+      for option in options.split(separator: ",", omittingEmptySubsequences: false)
+      where !narrowingOptions.contains(option.lowercased()) {
+        return nil
+      }
     }
-    return String(decoding: host, as: UTF8.self).lowercased()
+    let host = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<caret]), as: UTF8.self)
+    return (upper ? host.lowercased() : host, caret + 1 == to)
   }
 
-  static func isHostByte(_ byte: UInt8) -> Bool {
-    (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte)
-      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
-  }
+  enum HostByte { case no, yes, upper }
 
-  /// A hosts file's line: an address then a host ("0.0.0.0 tracker.example"), or a host alone.
-  static func hostsFileEntry(_ line: String) -> String? {
-    let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-    let host: Substring
-    switch fields.count {
-    case 1: host = fields[0]
-    case 2... where ["0.0.0.0", "127.0.0.1", "::", "::1"].contains(String(fields[0])):
-      guard fields.count == 2 || fields[2].hasPrefix("#") else { return nil }
-      host = fields[1]
-    default: return nil
+  /// Whether a byte may stand in a host name (letters, digits, '-', '.', '_'), and whether it is
+  /// an upper-case letter. Ranges by subtraction: the fewest operations in a build without
+  /// optimisation, where each is a call.
+  static func hostByte(_ byte: UInt8) -> HostByte {
+    if byte &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x2E || byte == 0x2D || byte == 0x5F {
+      return .yes
     }
-    guard isHost(host), host.contains("."), host != "localhost" else { return nil }
-    return host.lowercased()
+    return byte &- 0x41 < 26 ? .upper : .no
   }
 
-  static func isHost<S: StringProtocol>(_ text: S) -> Bool {
-    !text.isEmpty && text.utf8.count <= 253 && !text.hasPrefix(".") && !text.hasSuffix(".")
-      && text.utf8.allSatisfy(isHostByte)
+  /// A hosts file's line in bytes[from..<to] (trimmed): an address then a host ("0.0.0.0
+  /// tracker.example"), or a host alone.
+  static func hostsFileEntry(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
+    -> String?
+  {
+    func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    var fieldEnd = from
+    while fieldEnd < to, !isBlank(bytes[fieldEnd]) { fieldEnd += 1 }
+    var hostStart = from
+    var hostEnd = fieldEnd
+    if fieldEnd < to {
+      let address = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[from..<fieldEnd]), as: UTF8.self)
+      guard ["0.0.0.0", "127.0.0.1", "::", "::1"].contains(address) else { return nil }
+      hostStart = fieldEnd
+      while hostStart < to, isBlank(bytes[hostStart]) { hostStart += 1 }
+      hostEnd = hostStart
+      while hostEnd < to, !isBlank(bytes[hostEnd]) { hostEnd += 1 }
+      var rest = hostEnd
+      while rest < to, isBlank(bytes[rest]) { rest += 1 }
+      guard rest == to || bytes[rest] == UInt8(ascii: "#") else { return nil }
+    }
+    guard hostEnd > hostStart, hostEnd - hostStart <= 253, bytes[hostStart] != UInt8(ascii: "."),
+      bytes[hostEnd - 1] != UInt8(ascii: ".")
+    else { return nil }
+    var dot = false
+    var upper = false
+    for index in hostStart..<hostEnd {
+      switch hostByte(bytes[index]) {
+      case .no: return nil
+      case .upper: upper = true
+      case .yes: if bytes[index] == 0x2E { dot = true }
+      }
+    }
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
+    let host = upper ? text.lowercased() : text
+    guard dot, host != "localhost" else { return nil }
+    return host
   }
 
   /// The rule naming the host or a domain it is under (`||example.com^` names every host below
