@@ -29,27 +29,27 @@ def key(src, sport, dst, dport, proto):
 
 
 def theirs(capture):
+    """One reading of the file (tshark's start-up is most of its time): each ClientHello's name
+    and ALPN, each ServerHello's version, each DNS datagram."""
     flows = {}
     fields = ["ip.src", "ipv6.src", "tcp.srcport", "udp.srcport", "ip.dst", "ipv6.dst", "tcp.dstport", "udp.dstport",
-              "tls.handshake.extensions_server_name", "tls.handshake.extensions_alpn_str"]
-    for row in tshark(capture, "tls.handshake.type == 1", fields):
+              "tls.handshake.type", "tls.handshake.extensions_server_name", "tls.handshake.extensions_alpn_str",
+              "tls.handshake.extensions.supported_version", "tls.handshake.version", "dns.id"]
+    for row in tshark(capture, "tls.handshake.type == 1 || tls.handshake.type == 2 || (dns && udp)", fields):
         src, sport = row[0] or row[1], row[2] or row[3]
         dst, dport = row[4] or row[5], row[6] or row[7]
         proto = "udp" if row[3] else "tcp"
-        entry = flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], proto), {})
-        entry.setdefault("sni", row[8].split(",")[0] or None)
-        entry.setdefault("alpn", [a for a in row[9].split(",") if a])
-    for row in tshark(capture, "tls.handshake.type == 2", fields[:8] + ["tls.handshake.extensions.supported_version", "tls.handshake.version"]):
-        src, sport = row[0] or row[1], row[2] or row[3]
-        dst, dport = row[4] or row[5], row[6] or row[7]
-        proto = "udp" if row[3] else "tcp"
-        chosen = (row[8] or row[9]).split(",")[-1]
-        flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], proto), {})["version"] = name_of(int(chosen, 16))
-    for row in tshark(capture, "dns && udp", fields[:8]):
-        src, sport = row[0] or row[1], row[2] or row[3]
-        dst, dport = row[4] or row[5], row[6] or row[7]
-        flows.setdefault(key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], "udp"),
-                         {})["dns"] = True
+        k = key(src.split(",")[0], sport.split(",")[0], dst.split(",")[0], dport.split(",")[0], proto)
+        types = row[8].split(",")
+        if "1" in types:
+            entry = flows.setdefault(k, {})
+            entry.setdefault("sni", row[9].split(",")[0] or None)
+            entry.setdefault("alpn", [a for a in row[10].split(",") if a])
+        if "2" in types:
+            chosen = (row[11] or row[12]).split(",")[-1]
+            flows.setdefault(k, {})["version"] = name_of(int(chosen, 16))
+        if row[13] and proto == "udp":
+            flows.setdefault(k, {})["dns"] = True
     return flows
 
 

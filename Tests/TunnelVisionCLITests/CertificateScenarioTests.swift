@@ -43,32 +43,25 @@ final class CertificateScenarioTests: XCTestCase {
     _ scenario: String, tag: String, scene s: Scene, validating: [String], lax: [String],
     laxByPython: Bool = false, recording: Bool = false
   ) throws -> Run {
-    let ns = try MitmproxyInspectionTests.Namespace(
+    let ns = try NetworkNamespace(
       hosts: "127.0.0.1 localhost " + Self.names.joined(separator: " ") + "\n")
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
     let confdir = s.path + "/mitmproxy"
     let log = s.path + "/\(tag).jsonl"
     let capture = s.path + "/\(tag).pcap"
-    let server = try RecordCommandTests.Running(
-      ip,
-      ns.exec([
-        "openssl", "s_server", "-accept", Self.upstream, "-cert", s.path + "/up.pem", "-key",
-        s.path + "/up.key", "-www", "-quiet",
-      ]))
+    let server = try ns.start([
+      "openssl", "s_server", "-accept", Self.upstream, "-cert", s.path + "/up.pem", "-key",
+      s.path + "/up.key", "-www", "-quiet",
+    ])
     defer { server.end(SIGTERM) }
-    func proxy(_ more: [String]) throws -> RecordCommandTests.Running {
-      let proxy = try RecordCommandTests.Running(
-        ip,
-        ns.exec(
-          [
-            MitmproxyInspectionTests.mitmdump, "--listen-host", "127.0.0.1", "-p", Self.proxyPort,
-            "--set", "confdir=\(confdir)", "--ssl-insecure", "-s", s.path + "/addon.py", "--set",
-            "tunnelvision_log=\(log)", "--set", "tunnelvision_scenario=\(scenario)", "-q",
-          ] + more))
-      let ca = confdir + "/mitmproxy-ca-cert.pem"
-      let until = Date().addingTimeInterval(20)
-      while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
-      usleep(1_200_000)  // listening
+    func proxy(_ more: [String]) throws -> RunningProcess {
+      let proxy = try ns.start(
+        [
+          MitmproxyInspectionTests.mitmdump, "--listen-host", "127.0.0.1", "-p", Self.proxyPort,
+          "--set", "confdir=\(confdir)", "--ssl-insecure", "-s", s.path + "/addon.py", "--set",
+          "tunnelvision_log=\(log)", "--set", "tunnelvision_scenario=\(scenario)", "-q",
+        ] + more)
+      try proxy.waitForListening(on: try XCTUnwrap(UInt16(Self.proxyPort)))
       return proxy
     }
     var extra: [String] = []
@@ -88,17 +81,17 @@ final class CertificateScenarioTests: XCTestCase {
     }
     let mitmdump = try proxy(extra)
     defer { mitmdump.end(SIGTERM) }
+    try server.waitForListening(on: try XCTUnwrap(UInt16(Self.upstream.split(separator: ":")[1])))
     // Captured by tcpdump for an import, or recorded live following the log.
-    let capturing = try RecordCommandTests.Running(
-      ip,
-      ns.exec(
-        recording
-          ? [
-            s.binary.path, "record", "-i", "lo", "--filter", "tcp port \(Self.proxyPort)",
-            "--inspection-log", log, "--quiet", "--store", s.store,
-          ]
-          : ["tcpdump", "-i", "lo", "-U", "-n", "-w", capture, "tcp port \(Self.proxyPort)"]))
-    usleep(1_000_000)
+    let capturing =
+      recording
+      ? try LabCapture.recorder(
+        in: ns, binary: s.binary,
+        [
+          "-i", "lo", "--filter", "tcp port \(Self.proxyPort)", "--inspection-log", log,
+          "--quiet",
+        ], store: s.store)
+      : try LabCapture.tcpdump(in: ns, to: capture, filter: "tcp port \(Self.proxyPort)")
     let ca = confdir + "/mitmproxy-ca-cert.pem"
     func curl(_ arguments: [String], _ name: String) throws -> Int32 {
       try XCTUnwrap(
@@ -142,8 +135,9 @@ final class CertificateScenarioTests: XCTestCase {
     } else {
       laxStatus = try curl(lax, Self.names[1])
     }
-    usleep(1_500_000)
-    capturing.end(SIGINT)
+    // Each client's connection to the proxy is one line of its log when it closes.
+    try Readiness.waitForLines(2, in: log)
+    try capturing.end(afterClosing: 2)
     mitmdump.end(SIGTERM)
     return Run(validating: validatingStatus, lax: laxStatus, capture: capture, log: log)
   }
@@ -184,16 +178,24 @@ final class CertificateScenarioTests: XCTestCase {
     return (kinds, verdicts)
   }
 
-  func testEachScenarioTellsAValidatingClientFromOneThatIsNot() throws {
+  /// The scene of one test: its directory, the upstream server's certificate, the addon and a
+  /// project allowing the test's names.
+  func scene(_ label: String) throws -> (Scene, TemporaryDirectory) {
     try requireRoot("a network namespace for the proxy")
     try MitmproxyInspectionTests.requireMitmdump()
     let binary = try TunnelVisionExecutable.url()
-    let dir = TemporaryDirectory("scenarios")
+    let dir = TemporaryDirectory(label)
     let s = Scene(binary: binary, path: dir.url.path, store: dir.url.path + "/store")
     try MitmproxyInspectionTests.certificateAndAddon(s.path, binary: binary, names: Self.names)
     XCTAssertEqual(try s.tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
-    let valid = Self.names[0]
+    return (s, dir)
+  }
+
+  func testACANotInstalledIsRefusedByAValidatingClientAndAcceptedByALaxOne() throws {
+    let (s, dir) = try scene("scenario-not-installed")
+    defer { _ = dir }
     let lax = Self.names[1]
+    let valid = Self.names[0]
 
     // Release 1, the CA not installed: both clients validate.
     let first = try run(
@@ -229,6 +231,22 @@ final class CertificateScenarioTests: XCTestCase {
         "2 lines named another certificate scenario than the session states (2 notInstalled)"),
       other.output)
 
+    // Page 1 states the scenario beside the verdicts.
+    let bundle = s.path + "/r2.zip"
+    XCTAssertEqual(try s.tv("export", "2", "-o", bundle).status, 0)
+    let page = try XCTUnwrap(
+      ExternalTool.run("sh", ["-c", "unzip -p \"$0\" report.pdf | pdftotext -l 1 - -", bundle])
+    ).output
+    XCTAssertTrue(page.contains("the proxy's CA not installed on the device"), page)
+    XCTAssertEqual(try s.tv("verify", bundle).status, 0)
+  }
+
+  func testAWrongHostAndAnExpiredCertificateTellAClientThatChecksFromOneThatDoesNot() throws {
+    let (s, dir) = try scene("scenario-wrong-expired")
+    defer { _ = dir }
+    let lax = Self.names[1]
+    let valid = Self.names[0]
+
     // Wrong host: curl checks the name; Python checks only the chain.
     let wrong = try run(
       "wrongHost", tag: "wrong", scene: s, validating: ["--cacert", "CA"], lax: [],
@@ -250,6 +268,13 @@ final class CertificateScenarioTests: XCTestCase {
     let re = try read(try imported(expired, scenario: "expired", version: "4", scene: s))
     XCTAssertEqual(
       Set(re.kinds.keys), ["\(valid) certificateValidationObserved", "\(lax) expiryNotChecked"])
+  }
+
+  func testAUserCAAndTheSameScenesRecordedLiveTellTheirClientsApart() throws {
+    let (s, dir) = try scene("scenario-user-live")
+    defer { _ = dir }
+    let lax = Self.names[1]
+    let valid = Self.names[0]
 
     // A user CA: an app that ignores the user store refuses it, one that opts in accepts it.
     let user = try run(
@@ -261,7 +286,8 @@ final class CertificateScenarioTests: XCTestCase {
       ["\(valid) userCARefused", "\(lax) userCATrusted", "\(lax) pinningAbsent"])
     XCTAssertEqual(ru.verdicts["O.Ntwk_7"], "contradicted")
 
-    // The same live: a session stating the scenario, the recorder following the log.
+    // The not-installed scene live: a session stating the scenario, the recorder following the
+    // log.
     XCTAssertEqual(
       try s.tv(
         "session", "start", "P", "--version", "6", "--build", "6", "--inspection", "--ca",
@@ -271,18 +297,9 @@ final class CertificateScenarioTests: XCTestCase {
       "notInstalled", tag: "live", scene: s, validating: [], lax: ["-k"], recording: true)
     XCTAssertEqual([live.validating, live.lax], [60, 0])
     XCTAssertEqual(try s.tv("session", "end").status, 0)
-    let rl = try read(try s.json("findings", "7"))
+    let rl = try read(try s.json("findings", "2"))
     XCTAssertEqual(
       Set(rl.kinds.keys),
       ["\(valid) certificateValidationObserved", "\(lax) certificateNotValidated"])
-
-    // Page 1 states the scenario beside the verdicts.
-    let bundle = s.path + "/r2.zip"
-    XCTAssertEqual(try s.tv("export", "2", "-o", bundle).status, 0)
-    let page = try XCTUnwrap(
-      ExternalTool.run("sh", ["-c", "unzip -p \"$0\" report.pdf | pdftotext -l 1 - -", bundle])
-    ).output
-    XCTAssertTrue(page.contains("the proxy's CA not installed on the device"), page)
-    XCTAssertEqual(try s.tv("verify", bundle).status, 0)
   }
 }

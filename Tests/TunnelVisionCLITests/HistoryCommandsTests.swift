@@ -257,15 +257,19 @@ extension HistoryCommandsTests {
     let store = dir.url.appendingPathComponent("store").path
     XCTAssertEqual(
       try ExternalTool.run(binary.path, ["project", "new", "P", "--store", store])?.status, 0)
-    let follow = try RecordCommandTests.Running(
+    let follow = try RunningProcess(
       binary.path, ["flows", "--follow", "--json", "--store", store])
-    usleep(700_000)
+    // It says so once it follows.
+    try follow.waitForOutput(containing: "Nothing is recording on this store")
     let recorded = try XCTUnwrap(
       ExternalTool.run(
         binary.path, ["record", "--read", "-", "--quiet", "--store", store],
         input: try Data(contentsOf: RecordCommandTests.realCapture)))
     XCTAssertEqual(recorded.status, 0, recorded.error)
-    usleep(1_200_000)
+    let written = try StoreCount.of(store, "SELECT count(*) FROM flows")
+    try Readiness.wait("the follower printing \(written) connections") {
+      follow.outputSoFar.output.split(separator: "\n").count >= written
+    }
     let followed = follow.end(SIGINT)
     let lines = followed.output.split(separator: "\n")
     let ids = try lines.map {

@@ -23,25 +23,6 @@ final class MitmproxyInspectionTests: XCTestCase {
     }
   }
 
-  /// A network namespace with its loopback up and a hosts file, removed at the end.
-  final class Namespace {
-    let name = "tv-inspect-\(getpid())"
-    init(hosts: String) throws {
-      XCTAssertEqual(try ExternalTool.run("ip", ["netns", "add", name])?.status, 0)
-      XCTAssertEqual(
-        try ExternalTool.run("ip", ["netns", "exec", name, "ip", "link", "set", "lo", "up"])?
-          .status, 0)
-      try FileManager.default.createDirectory(
-        atPath: "/etc/netns/\(name)", withIntermediateDirectories: true)
-      try hosts.write(toFile: "/etc/netns/\(name)/hosts", atomically: true, encoding: .utf8)
-    }
-    func exec(_ arguments: [String]) -> [String] { ["netns", "exec", name] + arguments }
-    deinit {
-      _ = try? ExternalTool.run("ip", ["netns", "del", name])
-      try? FileManager.default.removeItem(atPath: "/etc/netns/\(name)")
-    }
-  }
-
   static let names = [
     "api.example-health.de", "refuse.example-health.de", "pinned.example-health.de",
   ]
@@ -61,49 +42,47 @@ final class MitmproxyInspectionTests: XCTestCase {
   }
 
   /// The upstream TLS server on `accept` and mitmdump with the addon (`proxy`: its mode and
-  /// listening arguments), both run under `prefix` (ip netns exec NS); returned once the proxy has
-  /// written its CA, with the CA's path.
-  func serverAndProxy(_ path: String, under prefix: [String], accept: String, proxy: [String])
-    throws -> (RecordCommandTests.Running, RecordCommandTests.Running, String)
-  {
-    let ip = try XCTUnwrap(ExternalTool.which("ip"))
-    let server = try RecordCommandTests.Running(
-      ip,
-      prefix + [
-        "openssl", "s_server", "-accept", accept, "-cert", path + "/up.pem", "-key",
-        path + "/up.key", "-www", "-quiet",
-      ])
-    let mitmdump = try RecordCommandTests.Running(
-      ip,
-      prefix + [Self.mitmdump] + proxy + [
+  /// listening arguments, `proxyPort` the port it listens on), both run in `namespace`; returned
+  /// once both listen, with the path of the proxy's CA.
+  func serverAndProxy(
+    _ path: String, in namespace: NetworkNamespace, accept: String, proxy: [String],
+    proxyPort: UInt16
+  ) throws -> (RunningProcess, RunningProcess, String) {
+    let server = try namespace.start([
+      "openssl", "s_server", "-accept", accept, "-cert", path + "/up.pem", "-key",
+      path + "/up.key", "-www", "-quiet",
+    ])
+    let mitmdump = try namespace.start(
+      [Self.mitmdump] + proxy + [
         "--set", "confdir=\(path)/mitmproxy", "--ssl-insecure", "-s", path + "/addon.py", "--set",
         "tunnelvision_log=\(path)/inspection.jsonl", "-q",
       ])
-    let ca = path + "/mitmproxy/mitmproxy-ca-cert.pem"
-    let until = Date().addingTimeInterval(20)
-    while !FileManager.default.fileExists(atPath: ca), Date() < until { usleep(100_000) }
-    return (server, mitmdump, ca)
+    try server.waitForListening(on: try XCTUnwrap(UInt16(accept.split(separator: ":").last ?? "")))
+    try mitmdump.waitForListening(on: proxyPort)
+    return (server, mitmdump, path + "/mitmproxy/mitmproxy-ca-cert.pem")
   }
 
   /// The scene: the namespace, the upstream server and the proxy with the addon; `capture`
-  /// (arguments run inside the namespace) started once they listen, then `started`, the three
-  /// clients, and the capture ended with SIGINT: its result.
+  /// (started inside the namespace) once they listen, then `started`, the three clients, and the
+  /// capture ended with SIGINT once the proxy has logged them and the capture holds their ends:
+  /// its result.
   func throughTheProxy(
-    _ path: String, binary: URL, capture: [String], started: () throws -> Void = {}
+    _ path: String, binary: URL, capture: (NetworkNamespace) throws -> LabCapture,
+    started: () throws -> Void = {}
   ) throws -> (status: Int32, output: String, error: String) {
     let names = Self.names
-    let ns = try Namespace(hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
+    let ns = try NetworkNamespace(
+      "tv-inspect", hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
     try Self.certificateAndAddon(path, binary: binary, names: names)
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
     let (upstream, proxy, ca) = try serverAndProxy(
-      path, under: ns.exec([]), accept: "127.0.0.1:47445",
-      proxy: ["--listen-host", "127.0.0.1", "-p", "47480"])
+      path, in: ns, accept: "127.0.0.1:47445",
+      proxy: ["--listen-host", "127.0.0.1", "-p", "47480"], proxyPort: 47480)
     defer {
       upstream.end(SIGTERM)
       proxy.end(SIGTERM)
     }
-    let capturing = try RecordCommandTests.Running(ip, ns.exec(capture))
-    usleep(1_500_000)  // the proxy listening, the capture open
+    let capturing = try capture(ns)
     try started()
 
     func curl(_ arguments: [String]) throws -> Int32 {
@@ -124,8 +103,8 @@ final class MitmproxyInspectionTests: XCTestCase {
         "--cacert", ca, "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
         "https://pinned.example-health.de:47445/",
       ]), 90, "the pin fails after the handshake")
-    usleep(1_500_000)
-    return capturing.end(SIGINT)
+    try Readiness.waitForLines(3, in: path + "/inspection.jsonl")
+    return try capturing.end(afterClosing: 3)
   }
 
   func testMitmproxysOutcomesBecomeThePinningFindings() throws {
@@ -139,9 +118,9 @@ final class MitmproxyInspectionTests: XCTestCase {
       try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
     }
     let names = Self.names
-    _ = try throughTheProxy(
-      path, binary: binary,
-      capture: ["tcpdump", "-i", "lo", "-U", "-n", "-w", path + "/device.pcap", "tcp port 47480"])
+    _ = try throughTheProxy(path, binary: binary) {
+      try LabCapture.tcpdump(in: $0, to: path + "/device.pcap", filter: "tcp port 47480")
+    }
 
     XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
     let imported = try tv(
@@ -250,13 +229,15 @@ final class MitmproxyInspectionTests: XCTestCase {
       try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
     }
     XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
-    let recorded = try throughTheProxy(
-      path, binary: binary,
-      capture: [
-        binary.path, "record", "--interface", "lo", "--filter", "tcp port 47480",
-        "--inspection-log", path + "/inspection.jsonl", "--quiet", "--json", "--store", store,
-      ]
-    ) {
+    let recorder: (NetworkNamespace) throws -> LabCapture = {
+      try LabCapture.recorder(
+        in: $0, binary: binary,
+        [
+          "--interface", "lo", "--filter", "tcp port 47480", "--inspection-log",
+          path + "/inspection.jsonl", "--quiet", "--json",
+        ], store: store)
+    }
+    let recorded = try throughTheProxy(path, binary: binary, capture: recorder) {
       let start = try tv(
         "session", "start", "P", "--version", "1", "--build", "1", "--inspection", "--ca-trusted")
       XCTAssertTrue(start.output.contains("Recording on lo"), start.output)
@@ -304,31 +285,22 @@ final class MitmproxyInspectionTests: XCTestCase {
       try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store]))
     }
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
-    let phone = "tvp-\(getpid())"
-    let router = "tvr-\(getpid())"
+    let phoneNamespace = try NetworkNamespace("tvp")
+    let routerNamespace = try NetworkNamespace("tvr")
+    let (phone, router) = (phoneNamespace.name, routerNamespace.name)
     func run(_ arguments: [String]) throws {
       let r = try XCTUnwrap(ExternalTool.run(arguments[0], Array(arguments.dropFirst())))
       XCTAssertEqual(r.status, 0, "\(arguments): \(r.error)")
     }
-    defer {
-      _ = try? ExternalTool.run(ip, ["netns", "del", phone])
-      _ = try? ExternalTool.run(ip, ["netns", "del", router])
-    }
+    // Interface names are at most 15 bytes, and unique in the machine while they live.
+    let (a, b) = ("tvt0-\(getpid() % 100000)", "tvt1-\(getpid() % 100000)")
     for step in [
-      [ip, "netns", "add", phone], [ip, "netns", "add", router],
-      [
-        ip, "link", "add", "tvt0-\(getpid() % 10000)", "type", "veth", "peer", "name",
-        "tvt1-\(getpid() % 10000)",
-      ],
-    ] { try run(step) }
-    let (a, b) = ("tvt0-\(getpid() % 10000)", "tvt1-\(getpid() % 10000)")
-    for step in [
+      [ip, "link", "add", a, "type", "veth", "peer", "name", b],
       [ip, "link", "set", a, "netns", phone], [ip, "link", "set", b, "netns", router],
       [ip, "-n", phone, "addr", "add", "10.99.1.2/24", "dev", a],
       [ip, "-n", router, "addr", "add", "10.99.1.1/24", "dev", b],
       [ip, "-n", router, "addr", "add", "10.99.2.1/32", "dev", "lo"],
       [ip, "-n", phone, "link", "set", a, "up"], [ip, "-n", router, "link", "set", b, "up"],
-      [ip, "-n", phone, "link", "set", "lo", "up"], [ip, "-n", router, "link", "set", "lo", "up"],
       [ip, "-n", phone, "route", "add", "default", "via", "10.99.1.1"],
       [ip, "netns", "exec", router, "sysctl", "-qw", "net.ipv4.ip_forward=1"],
       [
@@ -338,19 +310,14 @@ final class MitmproxyInspectionTests: XCTestCase {
     ] { try run(step) }
     try Self.certificateAndAddon(path, binary: binary, names: ["api.example-health.de"])
     let (server, proxy, ca) = try serverAndProxy(
-      path, under: ["netns", "exec", router], accept: "10.99.2.1:443",
-      proxy: ["--mode", "transparent", "--listen-host", "0.0.0.0", "-p", "8080"])
+      path, in: routerNamespace, accept: "10.99.2.1:443",
+      proxy: ["--mode", "transparent", "--listen-host", "0.0.0.0", "-p", "8080"], proxyPort: 8080)
     defer {
       server.end(SIGTERM)
       proxy.end(SIGTERM)
     }
-    let capture = try RecordCommandTests.Running(
-      ip,
-      [
-        "netns", "exec", router, "tcpdump", "-i", b, "-U", "-n", "-w", path + "/phone.pcap",
-        "tcp port 443",
-      ])
-    usleep(1_500_000)
+    let capture = try LabCapture.tcpdump(
+      in: routerNamespace, interface: b, to: path + "/phone.pcap", filter: "tcp port 443")
     func curl(_ arguments: [String]) throws -> Int32 {
       try XCTUnwrap(
         ExternalTool.run(
@@ -363,8 +330,8 @@ final class MitmproxyInspectionTests: XCTestCase {
     }
     XCTAssertEqual(try curl(["--cacert", ca, "https://api.example-health.de/"]), 0)
     XCTAssertEqual(try curl(["https://api.example-health.de/"]), 60)
-    usleep(1_500_000)
-    capture.end(SIGINT)
+    try Readiness.waitForLines(2, in: path + "/inspection.jsonl")
+    try capture.end(afterClosing: 2)
     XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
     let imported = try tv(
       "import", path + "/phone.pcap", "--project", "P", "--version", "1", "--build", "1",

@@ -17,53 +17,6 @@ final class RecordCommandTests: XCTestCase {
   static let realCapture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("ImportTests/Captures/real-traffic.pcapng")
 
-  /// A process started and not yet waited for, its output gathered as it runs.
-  final class Running: @unchecked Sendable {
-    let process = Process()
-    private let out = Pipe(), err = Pipe()
-    private let lock = NSLock()
-    private var outData = Data(), errData = Data()
-
-    init(_ path: String, _ arguments: [String], input: Any? = nil) throws {
-      process.executableURL = URL(fileURLWithPath: path)
-      process.arguments = arguments
-      process.standardOutput = out
-      process.standardError = err
-      if let input { process.standardInput = input }
-      for (pipe, isOut) in [(out, true), (err, false)] {
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-          let data = handle.availableData
-          guard let self else { return }
-          self.lock.lock()
-          if isOut { self.outData += data } else { self.errData += data }
-          self.lock.unlock()
-        }
-      }
-      try process.run()
-    }
-
-    /// Sends the signal and waits for the end: status, standard output, standard error.
-    @discardableResult
-    func end(_ signal: Int32 = SIGINT) -> (status: Int32, output: String, error: String) {
-      if process.isRunning { kill(process.processIdentifier, signal) }
-      process.waitUntilExit()
-      // What was written before the end is read before the handlers are let go.
-      for pipe in [out, err] {
-        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        lock.lock()
-        if pipe === out { outData += rest } else { errData += rest }
-        lock.unlock()
-      }
-      lock.lock()
-      defer { lock.unlock() }
-      return (
-        process.terminationStatus, String(decoding: outData, as: UTF8.self),
-        String(decoding: errData, as: UTF8.self)
-      )
-    }
-  }
-
   struct Setup {
     let binary: URL
     let dir: TemporaryDirectory
@@ -77,14 +30,13 @@ final class RecordCommandTests: XCTestCase {
     }
 
     func waitForRecorder(_ timeout: TimeInterval = 10) throws -> RecorderClaim {
-      let until = Date().addingTimeInterval(timeout)
-      while Date() < until {
-        if let claim = RecorderLock.running(storeDirectory: URL(fileURLWithPath: store)) {
-          return claim
-        }
-        usleep(50_000)
+      var claim: RecorderClaim?
+      // The lock is taken, then the claim written into it.
+      try Readiness.wait("the recorder holding its lock", timeout: timeout) {
+        claim = RecorderLock.running(storeDirectory: URL(fileURLWithPath: store))
+        return claim.map { $0.processID != 0 } ?? false
       }
-      throw XCTSkip("the recorder did not start within \(timeout) s")
+      return try XCTUnwrap(claim)
     }
   }
 
@@ -131,16 +83,13 @@ final class RecordCommandTests: XCTestCase {
           dir + "/cert.pem", "-days", "2", "-subj", "/CN=test.example-health.de",
         ])?.status, 0)
     let filter = "tcp port 47443 or tcp port 47444 or tcp port 47480 or udp port 5353"
-    let tcpdump = try Running(
-      try XCTUnwrap(ExternalTool.which("tcpdump")),
-      ["-i", "lo", "-U", "-n", "-w", dir + "/tcpdump.pcap", filter])
-    let recorder = try Running(
+    let tcpdump = try LabCapture.tcpdump(in: nil, to: dir + "/tcpdump.pcap", filter: filter)
+    let recorder = try RunningProcess(
       s.binary.path,
       ["record", "--interface", "lo", "--filter", filter, "--quiet", "--json", "--store", s.store])
     let claim = try s.waitForRecorder()
     XCTAssertEqual(claim.sourceName, "lo")
     XCTAssertEqual(claim.processID, recorder.process.processIdentifier)
-    usleep(800_000)  // both captures open
 
     let start = try s.tv("session", "start", "P", "--version", "1", "--build", "1")
     XCTAssertTrue(start.output.contains("Recording on lo: 'tunnelvision record'"), start.output)
@@ -148,18 +97,19 @@ final class RecordCommandTests: XCTestCase {
     try python(
       "tls", "127.0.0.1", "47443", "early.example-health.de", "tls1.2", dir + "/cert.pem",
       dir + "/key.pem")
-    usleep(300_000)
     XCTAssertEqual(try s.tv("mark", "consent-given").status, 0)
-    usleep(300_000)
     try python("dns", "127.0.0.3", "5353", "api.example-health.de", "127.0.0.2")
     try python(
       "tls", "127.0.0.2", "47444", "api.example-health.de", "tls1.3", dir + "/cert.pem",
       dir + "/key.pem")
     try python("http", "127.0.0.1", "47480")
-    usleep(1_000_000)
+    // The three connections' ends, both ways, written in the session before it ends.
+    try StoreCount.wait(
+      "the three connections' ends in the store", s.store,
+      StoreCount.closedConnections(inSession: 1), atLeast: 3)
     XCTAssertEqual(try s.tv("session", "end").status, 0)
     let recorded = recorder.end(SIGINT)
-    tcpdump.end(SIGINT)
+    try tcpdump.end(afterClosing: 3)
     XCTAssertEqual(recorded.status, 0, recorded.error)
     let summary = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(recorded.output.utf8)) as? [String: Any])
@@ -316,10 +266,12 @@ final class RecordCommandTests: XCTestCase {
     trickle.arguments = [Self.traffic, "trickle", moved, "4"]
     trickle.standardOutput = feed
     try trickle.run()
-    let recorder = try Running(
+    let recorder = try RunningProcess(
       s.binary.path, ["record", "--read", "-", "--quiet", "--store", s.store], input: feed)
     _ = try s.waitForRecorder()
-    usleep(1_500_000)
+    try StoreCount.wait(
+      "connections written in the session", s.store,
+      "SELECT count(*) FROM flows WHERE audit_session_id = 1")
     recorder.end(SIGKILL)
     trickle.terminate()
     trickle.waitUntilExit()
@@ -340,7 +292,7 @@ final class RecordCommandTests: XCTestCase {
   func testASecondRecorderIsRefusedNamingTheFirst() throws {
     let s = try setUp("record-twice")
     let input = Pipe()
-    let first = try Running(
+    let first = try RunningProcess(
       s.binary.path, ["record", "--read", "-", "--quiet", "--store", s.store], input: input)
     // A pcap header, then nothing: the first recorder reads and waits.
     input.fileHandleForWriting.write(Self.pcapHeader)
@@ -404,12 +356,13 @@ final class RecordCommandTests: XCTestCase {
       let silent = Pipe()
       let store = s.dir.url.appendingPathComponent("silent-\(signal)").path
       let started = Date()
-      let recorder = try Running(
+      let recorder = try RunningProcess(
         s.binary.path, ["record", "--read", "-", "--duration", duration, "--store", store],
         input: silent)
       if signal != 0 {
-        // Long enough for the process to have taken its signals, even on a loaded machine.
-        usleep(1_500_000)
+        try Readiness.wait("the recorder taking SIGINT and SIGTERM") {
+          Readiness.catches([SIGINT, SIGTERM], process: recorder.id)
+        }
         kill(recorder.process.processIdentifier, signal)
       }
       let result = recorder.end(0)
@@ -548,7 +501,7 @@ final class RecordCommandTests: XCTestCase {
     trickle.arguments = [Self.traffic, "trickle", capture, "2"]
     trickle.standardOutput = feed
     try trickle.run()
-    let recorder = try Running(
+    let recorder = try RunningProcess(
       s.binary.path, ["record", "--read", "-", "--json", "--store", s.store], input: feed)
     trickle.waitUntilExit()
     try feed.fileHandleForWriting.close()

@@ -53,8 +53,8 @@ final class RecordNamespaceTests: XCTestCase {
       try XCTUnwrap(ExternalTool.run("ip", ["netns", "exec", namespace] + arguments))
     }
 
-    func start(in namespace: String, _ arguments: [String]) throws -> RecordCommandTests.Running {
-      try RecordCommandTests.Running(
+    func start(in namespace: String, _ arguments: [String]) throws -> RunningProcess {
+      try RunningProcess(
         try XCTUnwrap(ExternalTool.which("ip")), ["netns", "exec", namespace] + arguments)
     }
   }
@@ -64,32 +64,37 @@ final class RecordNamespaceTests: XCTestCase {
     let binary: String
     let store: String
     let dir: TemporaryDirectory
-    let server: RecordCommandTests.Running
+    let server: RunningProcess
 
     func tv(_ words: String...) throws -> (status: Int32, output: String, error: String) {
       try XCTUnwrap(ExternalTool.run(binary, words + ["--store", store]))
     }
 
-    func recorder(_ more: String...) throws -> RecordCommandTests.Running {
+    func recorder(_ more: String...) throws -> RunningProcess {
       let recorder = try link.start(
         in: link.gateway,
         [
           binary, "record", "-i", link.interface, "--device", "10.77.1.2", "--quiet", "--store",
           store,
         ] + more)
-      let until = Date().addingTimeInterval(10)
-      while Date() < until {
-        if RecorderLock.running(storeDirectory: URL(fileURLWithPath: store)) != nil {
-          usleep(300_000)  // the capture is opened before the lock is taken: let it settle
-          return recorder
+      // The capture is open before the lock is taken.
+      try Readiness.wait("the recorder holding its lock") {
+        guard recorder.process.isRunning else {
+          throw Readiness.NotReady(
+            description: "the recorder ended before it started: \(recorder.outputSoFar.error)")
         }
-        usleep(50_000)
+        return RecorderLock.running(storeDirectory: URL(fileURLWithPath: store)) != nil
       }
-      XCTFail("the recorder did not start: \(recorder.end().error)")
       return recorder
     }
 
-    func phone(_ seconds: Double) throws -> RecordCommandTests.Running {
+    /// Waits until `sql`, a count over the store, is at least `count`: what the recorder has
+    /// written so far.
+    func waitForStore(_ what: String, _ sql: String, atLeast count: Int = 1) throws {
+      try StoreCount.wait(what, store, sql, atLeast: count)
+    }
+
+    func phone(_ seconds: Double) throws -> RunningProcess {
       try link.start(
         in: link.phone,
         ["python3", RecordNamespaceTests.phoneScript, "client", String(seconds), "tracker.example"])
@@ -129,7 +134,7 @@ final class RecordNamespaceTests: XCTestCase {
       store: dir.url.appendingPathComponent("store").path, dir: dir, server: server)
     XCTAssertEqual(
       try world.tv("project", "new", "P", "--allow", "api.example-health.de").status, 0)
-    usleep(500_000)
+    try server.waitForOutput(containing: "ready")
     return world
   }
 
@@ -144,17 +149,25 @@ final class RecordNamespaceTests: XCTestCase {
     XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
     let phone = try w.phone(4)
     try w.stray()
-    usleep(1_500_000)
+    // The lookup, the keep-alive connection with a few of its lines, and the stray datagram
+    // written in the session.
+    try w.waitForStore(
+      "the keep-alive connection's lines in session 1",
+      "SELECT count(*) FROM packets JOIN flows ON flows.id = flow_id WHERE audit_session_id = 1 AND 8080 IN (port_a, port_b)",
+      atLeast: 8)
+    try w.waitForStore(
+      "the stray datagram", "SELECT count(*) FROM flows WHERE 9999 IN (port_a, port_b)")
     XCTAssertEqual(try w.tv("session", "end").status, 0)
     let at = "2030-01-01T00:00:00Z"
     let first = w.dir.url.appendingPathComponent("first.zip").path
     let again = w.dir.url.appendingPathComponent("again.zip").path
     // Exported as soon as it ended, then again once the connection has gone on: the same bytes.
     XCTAssertEqual(try w.tv("export", "1", "-o", first, "--no-report", "--at", at).status, 0)
-    usleep(300_000)
     XCTAssertEqual(try w.tv("session", "start", "P", "--version", "2", "--build", "2").status, 0)
     XCTAssertEqual(phone.end(0).status, 0, "the phone's client")
-    usleep(800_000)
+    // Its end, both ways, written in session 2.
+    try w.waitForStore(
+      "the keep-alive connection's end", StoreCount.closedConnections(inSession: 2))
     XCTAssertEqual(try w.tv("session", "end").status, 0)
     let exported = try w.tv("export", "1", "-o", again, "--no-report", "--at", at)
     XCTAssertEqual(exported.status, 0, exported.error)
@@ -241,7 +254,10 @@ final class RecordNamespaceTests: XCTestCase {
     let recorder = try w.recorder("--inspection-log", log.path)
     XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
     let phone = try w.phone(3)
-    usleep(1_200_000)
+    try w.waitForStore(
+      "the keep-alive connection's first lines",
+      "SELECT count(*) FROM packets JOIN flows ON flows.id = flow_id WHERE audit_session_id = 1 AND 8080 IN (port_a, port_b)",
+      atLeast: 6)
     let killed = recorder.end(SIGKILL)
     XCTAssertTrue(killed.error.contains("does not exist yet"), killed.error)
     XCTAssertEqual(phone.end(0).status, 0)
@@ -262,8 +278,8 @@ final class RecordNamespaceTests: XCTestCase {
     let line =
       "{\"format\": 1, \"start\": \(Double(fields[1])! / 1e9), \"end\": \(Double(fields[2])! / 1e9 + 1), \"client\": {\"address\": \"10.77.1.2\", \"port\": \(fields[0])}, \"proxy\": null, \"server\": {\"address\": \"10.77.1.1\", \"port\": 8080, \"peer\": {\"address\": \"10.77.1.1\", \"port\": 8080}}, \"sni\": null, \"clientHandshake\": \"failed\", \"requests\": 0, \"error\": \"client TLS handshake failed\"}\n"
     try Data(line.utf8).write(to: log)
+    // Its last reading of the log, when it stops, joins what it has not joined yet.
     let restarted = try w.recorder("--inspection-log", log.path)
-    usleep(500_000)
     XCTAssertEqual(restarted.end().status, 0)
     let joined = try XCTUnwrap(
       ExternalTool.run(

@@ -63,7 +63,7 @@ final class TLSParameterTests: XCTestCase {
 
   /// The keys, the DH group, each server in turn with its client, all captured: the capture.
   func lab(_ path: String) throws -> String {
-    let ns = try MitmproxyInspectionTests.Namespace(hosts: "127.0.0.1 localhost\n")
+    let ns = try NetworkNamespace("tv-tls")
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
     func openssl(_ arguments: [String]) throws {
       let result = try XCTUnwrap(ExternalTool.run("openssl", arguments))
@@ -86,18 +86,15 @@ final class TLSParameterTests: XCTestCase {
       "\(path)/dh2048.pem",
     ])
     let capture = path + "/lab.pcap"
-    let tcpdump = try RecordCommandTests.Running(
-      ip, ns.exec(["tcpdump", "-i", "lo", "-U", "-n", "-w", capture, "tcp portrange 47601-47607"]))
-    usleep(1_000_000)
+    let tcpdump = try LabCapture.tcpdump(
+      in: ns, to: capture, filter: "tcp portrange 47601-47607")
     for server in Self.servers {
-      let running = try RecordCommandTests.Running(
-        ip,
-        ns.exec(
-          [
-            "openssl", "s_server", "-accept", "127.0.0.1:\(server.port)", "-cert",
-            "\(path)/\(server.key).pem", "-key", "\(path)/\(server.key).key", "-www", "-quiet",
-          ] + server.options.map { $0 == "dh2048.pem" ? path + "/dh2048.pem" : $0 }))
-      usleep(400_000)
+      let running = try ns.start(
+        [
+          "openssl", "s_server", "-accept", "127.0.0.1:\(server.port)", "-cert",
+          "\(path)/\(server.key).pem", "-key", "\(path)/\(server.key).key", "-www", "-quiet",
+        ] + server.options.map { $0 == "dh2048.pem" ? path + "/dh2048.pem" : $0 })
+      try running.waitForListening(on: UInt16(server.port))
       let client = try XCTUnwrap(
         ExternalTool.run(
           ip,
@@ -109,8 +106,7 @@ final class TLSParameterTests: XCTestCase {
       XCTAssertEqual(client.status, 0, "\(server.name): \(client.error)")
       running.end(SIGTERM)
     }
-    usleep(500_000)
-    XCTAssertEqual(tcpdump.end(SIGINT).status, 0)
+    XCTAssertEqual(try tcpdump.end(afterClosing: Self.servers.count).status, 0)
     return capture
   }
 
@@ -302,23 +298,53 @@ final class TLSParameterTests: XCTestCase {
   /// ja4plus's fingerprints of a capture: each ClientHello's client end ("address|port"), server
   /// port and JA4.
   func ja4plus(_ capture: String) throws -> [(client: String, server: Int, ja4: String)] {
+    try XCTUnwrap(try ja4plus([capture])[capture])
+  }
+
+  /// ja4plus's fingerprints of each capture, its `analyze` run on each in one Python process
+  /// (loading scapy once takes longer than fingerprinting a capture).
+  func ja4plus(_ captures: [String]) throws -> [String: [(
+    client: String, server: Int, ja4: String
+  )]] {
     guard FileManager.default.isExecutableFile(atPath: Self.ja4plus) else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
         XCTFail("CI installs ja4plus into .venv (scripts/setup.sh): it must be compared there")
       }
       throw XCTSkip("ja4plus is not installed in .venv (make test installs it)")
     }
-    let result = try XCTUnwrap(
-      ExternalTool.run(Self.ja4plus, ["analyze", capture, "--types", "ja4", "--format", "json"]))
+    let driver = """
+      import sys
+      from ja4plus.cli import main
+      for capture in sys.argv[1:]:
+          print("# " + capture, flush=True)
+          sys.argv = ["ja4plus", "analyze", capture, "--types", "ja4", "--format", "json"]
+          try:
+              main()
+          except SystemExit as end:
+              if end.code:
+                  raise
+          sys.stdout.flush()
+      """
+    let python = URL(fileURLWithPath: Self.ja4plus).deletingLastPathComponent()
+      .appendingPathComponent("python3").path
+    let result = try XCTUnwrap(ExternalTool.run(python, ["-c", driver] + captures))
     XCTAssertEqual(result.status, 0, result.error)
-    return result.output.split(separator: "\n").compactMap { line in
-      guard
+    var found: [String: [(client: String, server: Int, ja4: String)]] = [:]
+    var current: String?
+    for line in result.output.split(separator: "\n") {
+      if line.hasPrefix("# ") {
+        current = String(line.dropFirst(2))
+        found[current!] = []
+        continue
+      }
+      guard let current,
         let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
         let ja4 = o["fingerprint"] as? String, let ip = o["src_ip"] as? String,
         let port = o["src_port"] as? Int, let server = o["dst_port"] as? Int
-      else { return nil }
-      return ("\(ip)|\(port)", server, ja4)
+      else { continue }
+      found[current, default: []].append(("\(ip)|\(port)", server, ja4))
     }
+    return found
   }
 
   /// The shared captures and the project's own: every ClientHello's JA4 (TCP and QUIC) as
@@ -337,6 +363,7 @@ final class TLSParameterTests: XCTestCase {
     let tv = Tool(binary: try TunnelVisionExecutable.url(), store: dir.url.path + "/store")
     try tv("project", "new", "J")
     var compared = 0
+    let fingerprints = try ja4plus(captures)
     for (index, capture) in captures.enumerated() {
       try tv("import", capture, "--project", "J", "--version", "1", "--build", "\(index + 1)")
       let flows = try tv.documents(index + 1, in: dir.url.path).flows
@@ -352,7 +379,8 @@ final class TLSParameterTests: XCTestCase {
       // A connection's first ClientHello: a second one, after a HelloRetryRequest, is the same
       // client's (without padding, with another key share), and flows.json keeps the first.
       var seen = Set<String>()
-      for hello in try ja4plus(capture) where seen.insert(hello.client).inserted {
+      for hello in try XCTUnwrap(fingerprints[capture], capture)
+      where seen.insert(hello.client).inserted {
         XCTAssertEqual(ours[hello.client], hello.ja4, "\(capture): \(hello.client)")
         compared += 1
       }

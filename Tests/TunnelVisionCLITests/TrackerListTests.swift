@@ -52,7 +52,7 @@ final class TrackerListTests: XCTestCase {
     try "# an assessor's list\n0.0.0.0 \(own)\n".write(
       toFile: hostsFile, atomically: true, encoding: .utf8)
     let names = listed + [own, clean, other]
-    let ns = try MitmproxyInspectionTests.Namespace(
+    let ns = try NetworkNamespace(
       hosts: "127.0.0.1 localhost " + names.joined(separator: " ") + "\n")
     let ip = try XCTUnwrap(ExternalTool.which("ip"))
     XCTAssertEqual(
@@ -63,16 +63,12 @@ final class TrackerListTests: XCTestCase {
           "-keyout", path + "/k.pem", "-out", path + "/c.pem", "-days", "2", "-subj", "/CN=lab",
         ])?.status, 0)
     let capture = path + "/lab.pcap"
-    let tcpdump = try RecordCommandTests.Running(
-      ip, ns.exec(["tcpdump", "-i", "lo", "-U", "-n", "-w", capture, "port 47701 or port 53"]))
-    usleep(500_000)
-    let server = try RecordCommandTests.Running(
-      ip,
-      ns.exec([
-        "openssl", "s_server", "-accept", "47701", "-cert", path + "/c.pem", "-key",
-        path + "/k.pem", "-www", "-quiet",
-      ]))
-    usleep(1_000_000)
+    let tcpdump = try LabCapture.tcpdump(in: ns, to: capture, filter: "port 47701 or port 53")
+    let server = try ns.start([
+      "openssl", "s_server", "-accept", "47701", "-cert", path + "/c.pem", "-key",
+      path + "/k.pem", "-www", "-quiet",
+    ])
+    try server.waitForListening(on: 47701)
     func connect(_ name: String) throws {
       let result = try XCTUnwrap(
         ExternalTool.run(
@@ -83,14 +79,12 @@ final class TrackerListTests: XCTestCase {
           ]), input: Data("GET / HTTP/1.0\r\n\r\n".utf8)))
       XCTAssertEqual(result.status, 0, "\(name): \(result.error)")
     }
+    // Each client has ended before the instant is taken, and the next starts after it: the
+    // markers fall between their packets (microseconds, as captured and as written).
     try connect(listed[0])
-    usleep(600_000)
     let consent = Instant.rfc3339(Date())
-    usleep(600_000)
     try connect(listed[1])
-    usleep(600_000)
     let withdrawn = Instant.rfc3339(Date())
-    usleep(600_000)
     for name in [own, clean, other] { try connect(name) }
     // A lookup of a listed name: the query alone (no resolver answers in the namespace).
     let lookup = try XCTUnwrap(
@@ -102,9 +96,8 @@ final class TrackerListTests: XCTestCase {
           Self.query("cdn." + listed[1]).map { String(format: "%02x", $0) }.joined(),
         ])))
     XCTAssertEqual(lookup.status, 0, lookup.error)
-    usleep(1_000_000)
+    XCTAssertEqual(try tcpdump.end(afterClosing: 5, datagrams: 3).status, 0)
     server.end(SIGTERM)
-    XCTAssertEqual(tcpdump.end(SIGINT).status, 0)
 
     let tv = TLSParameterTests.Tool(
       binary: try TunnelVisionExecutable.url(), store: path + "/store")
