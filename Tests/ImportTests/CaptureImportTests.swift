@@ -614,7 +614,9 @@ final class CaptureImportTests: XCTestCase {
   }
 
   /// A seeded random mutator over valid captures: whatever the bytes, a sentence or an analysis, never a crash.
-  func testTenThousandMutatedCapturesNeverCrashTheReaders() throws {
+  /// A smoke test of the readers under mutation: FuzzCapture (make fuzz, and CI's bounded run)
+  /// is where millions of inputs go.
+  func testThreeHundredMutatedCapturesNeverCrashTheReaders() throws {
     let frames = tlsConversation(at: t0, chain: [certificate(issuer: "A", subject: "B")])
     let seeds = [
       CaptureBuilder.pcap(frames, linkType: 101),
@@ -630,7 +632,8 @@ final class CaptureImportTests: XCTestCase {
     let dir = TemporaryDirectory("fuzz")
     var refused = 0
     var analysed = 0
-    for i in 0..<10_000 {
+    let count = 300
+    for i in 0..<count {
       var data = seeds[i % seeds.count]
       for _ in 0..<(1 + random.next() % 8) {
         let at = Int(random.next() % UInt64(data.count))
@@ -649,9 +652,9 @@ final class CaptureImportTests: XCTestCase {
         analysed += 1
       } catch is CaptureImportError { refused += 1 }
     }
-    XCTAssertEqual(refused + analysed, 10_000)
-    XCTAssertGreaterThan(refused, 100)
-    XCTAssertGreaterThan(analysed, 100)
+    XCTAssertEqual(refused + analysed, count)
+    XCTAssertGreaterThan(refused, count / 100)
+    XCTAssertGreaterThan(analysed, count / 100)
   }
 
   // MARK: Real captures nobody here wrote

@@ -12,7 +12,7 @@ final class VerifyMutationsTests: XCTestCase {
     let binary = try TunnelVisionExecutable.url()
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let count = 120
+    let count = 48
     let run = try XCTUnwrap(
       ExternalTool.run(
         "python3",
