@@ -41,10 +41,15 @@ fuzz: setup
 sample: build
 	@scripts/sample.sh "$(SAMPLE_STORE)"
 
-# The whole test suite. The executable is built first: tests run it as a separate process.
-test: setup lint
-	swift build --build-tests
-	swift test --skip-build --disable-swift-testing
+# The whole test suite, its classes spread over worker processes (scripts/test.py; TEST_WORKERS,
+# TEST_FILTER). The executable is built first: tests run it as a separate process. Says how long
+# each stage took.
+test:
+	@start=$$(date +%s); stage() { echo "make test: $$1 $$(( $$(date +%s) - start )) s" >&2; }; \
+	$(MAKE) --no-print-directory setup && stage "set up after" && \
+	$(MAKE) --no-print-directory lint && stage "linted after" && \
+	swift build --build-tests && stage "built after" && \
+	scripts/test.py; status=$$?; stage "done after"; exit $$status
 
 # The toolchain's formatter, with the checked-in .swift-format: `make format` rewrites, lint only reads.
 lint:
