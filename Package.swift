@@ -63,6 +63,8 @@ let package = Package(
       dependencies: ["Audit", "AuditRules", "AuditWording", "AuditDocuments"]),
     // SHA-256 and Ed25519 through OpenSSL's libcrypto.
     .target(name: "Crypto", dependencies: ["CCrypto"]),
+    // The test account's values found in what exchanges sent: forms, one automaton, places.
+    .target(name: "ContentMatching", dependencies: ["Audit", "Crypto"]),
     .target(name: "FlowStore", dependencies: ["Audit", "AuditRules", "CSQLite"]),
     .target(
       name: "Capture",
@@ -122,6 +124,8 @@ let package = Package(
       path: "Sources/TestSupport"),
     .testTarget(name: "BytesTests", dependencies: ["Bytes"]),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+    .testTarget(
+      name: "ContentMatchingTests", dependencies: ["ContentMatching", "Audit", "TestSupport"]),
     .testTarget(
       name: "AuditTests",
       dependencies: [
