@@ -290,6 +290,9 @@ public enum AuditStoreError: Error, Sendable, Hashable {
   case emptyMarkerLabel
   /// A baseline records the device without the audited app: no consent is given in it.
   case consentMarkerInBaseline
+  /// A project's test account has a value of that label already.
+  case testDataLabelTaken(String)
+  case testDataLabelNotFound(String)
 
   /// Whether a marker of this kind may be placed in a session of that kind.
   public static func markerRefusal(_ marker: SessionMarkerKind, in session: AuditSessionKind)

@@ -82,6 +82,12 @@ public enum AuditPresentation {
     case .consentMarkerInBaseline:
       return
         "A baseline records the device without the audited app, so no consent is given in it; place the consent marker in an audit session."
+    case .testDataLabelTaken(let label):
+      return
+        "The project has a value labelled “\(label)” already; remove it first, or choose another label."
+    case .testDataLabelNotFound(let label):
+      return
+        "The project has no value labelled “\(label)”; 'tunnelvision project data PROJECT list' shows its values."
     }
   }
 

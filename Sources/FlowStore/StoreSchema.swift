@@ -178,6 +178,55 @@ enum StoreSchema {
       ALTER TABLE flows ADD COLUMN cert_key_source INTEGER;
       """
     ),
+    (
+      8, "the test account's values; what exchanges sent and received",
+      """
+      CREATE TABLE audit_test_data (
+          id INTEGER PRIMARY KEY,
+          project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+          label TEXT NOT NULL,
+          value TEXT NOT NULL,
+          category INTEGER NOT NULL,
+          added_at INTEGER NOT NULL,
+          UNIQUE (project_id, label)
+      );
+      CREATE TABLE exchanges (
+          id INTEGER PRIMARY KEY,
+          flow_id INTEGER REFERENCES flows(id) ON DELETE CASCADE,
+          audit_session_id INTEGER REFERENCES audit_sessions(id) ON DELETE CASCADE,
+          source INTEGER NOT NULL,
+          kind INTEGER NOT NULL,
+          started_at INTEGER NOT NULL,
+          ended_at INTEGER,
+          method TEXT NOT NULL,
+          scheme TEXT NOT NULL,
+          host TEXT NOT NULL,
+          port INTEGER,
+          target TEXT NOT NULL,
+          http_version TEXT NOT NULL,
+          from_client INTEGER NOT NULL,
+          status INTEGER,
+          request_headers BLOB NOT NULL,
+          response_headers BLOB NOT NULL,
+          request_body BLOB,
+          request_sent INTEGER,
+          request_sha256 TEXT,
+          request_encoding TEXT,
+          request_decoding INTEGER,
+          request_decoding_reason TEXT,
+          request_complete INTEGER,
+          response_body BLOB,
+          response_sent INTEGER,
+          response_sha256 TEXT,
+          response_encoding TEXT,
+          response_decoding INTEGER,
+          response_decoding_reason TEXT,
+          response_complete INTEGER
+      );
+      CREATE INDEX exchanges_flow ON exchanges(flow_id);
+      CREATE INDEX exchanges_session ON exchanges(audit_session_id, started_at);
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

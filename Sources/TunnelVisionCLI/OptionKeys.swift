@@ -94,6 +94,13 @@ extension CertificateScenario: ArgumentValue {
   }
 }
 
+extension TestDataCategory: ArgumentValue {
+  package init?(argument: String) { self.init(rawValue: argument) }
+  package static var expectation: String {
+    "one of " + allCases.map(\.rawValue).joined(separator: ", ")
+  }
+}
+
 /// A connection's status, by its name in the documents.
 extension TLSInspectionStatus: ArgumentValue {
   package init?(argument: String) {

@@ -81,7 +81,74 @@ enum ProjectCommands {
       name: "project", abstract: "Create, list, show, edit and delete audit projects.",
       discussion:
         "A project is the app being audited: its name, its bundle identifier, and the domains it is expected to contact (the allowlist).",
-      subcommands: [new, list, show, edit, allow, delete])
+      subcommands: [new, list, show, edit, allow, data, delete])
+  }
+
+  static let dataAction = ArgumentKey<String>(
+    "action", "add, list or remove.")
+  static let dataLabel = ArgumentKey<String>(
+    "label", "What the value is (“e-mail”, “diagnosis”, “advertising ID”).", optional: true)
+  static let dataValue = ArgumentKey<String>(
+    "value", "The value as the app sends it (add only).", optional: true)
+  static let category = OptionKey<TestDataCategory>(
+    "category", "category",
+    "What kind of data it is: \(TestDataCategory.allCases.map(\.rawValue).joined(separator: ", ")) (default: other)."
+  )
+
+  static var data: CommandDefinition {
+    CommandDefinition(
+      name: "data", abstract: "Plant, list and remove the test account's values.",
+      discussion:
+        "An assessment uses a test account whose data the assessor chooses: its e-mail, name, phone, birth date, insurance number, diagnosis, the advertising ID and Android ID read from the phone, a location as latitude,longitude. Each value is looked for, in the forms apps and SDKs send it, in the requests of the project's sessions (decrypted by the inspecting proxy, in the clear in the capture, or in a HAR file). A value too short or too common to match honestly is refused.",
+      usage:
+        "<project> add <label> <value> [--category <category>] | <project> list | <project> remove <label>",
+      arguments: [
+        CommonKeys.project.definition, dataAction.definition, dataLabel.definition,
+        dataValue.definition,
+      ],
+      options: [category.definition, json.definition],
+      run: { parsed, context in
+        let action = try parsed.argument(dataAction)
+        let support = CommandSupport(parsed: parsed, context: context)
+        let label = try parsed.argumentIfGiven(dataLabel)
+        let value = try parsed.argumentIfGiven(dataValue)
+        switch action {
+        case "list":
+          guard label == nil else {
+            throw UsageError(message: "list takes no label", path: parsed.path)
+          }
+          let store = try support.openStore()
+          let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
+          let values = try store.testData(forProject: project.id)
+          if parsed.json { return context.printJSON(TestDataPresentation.json(values)) }
+          context.standardOutput(TestDataPresentation.text(values, project: project.name))
+        case "add":
+          guard let label, let value else {
+            throw UsageError(message: "add takes a label and a value", path: parsed.path)
+          }
+          let store = try support.openStore(writing: true)
+          let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
+          let planted = TestDataValue(
+            label: label, value: value, category: try parsed.value(category) ?? .other)
+          do {
+            try store.addTestData(planted, toProject: project.id, at: context.now())
+          } catch let problem as TestDataProblem {
+            throw RefusedError(TestDataWording.refusal(problem))
+          }
+          context.standardOutput(TestDataWording.added(planted, project: project.name) + "\n")
+        case "remove":
+          guard let label, value == nil else {
+            throw UsageError(message: "remove takes the label alone", path: parsed.path)
+          }
+          let store = try support.openStore(writing: true)
+          let project = try support.project(try parsed.argument(CommonKeys.project), in: store)
+          try store.removeTestData(label: label, fromProject: project.id)
+          context.standardOutput(TestDataWording.removed(label, project: project.name) + "\n")
+        default:
+          throw UsageError(
+            message: "The action “\(action)” is not add, list or remove", path: parsed.path)
+        }
+      })
   }
 
   static let fromSession = OptionKey<SessionID>(
