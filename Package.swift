@@ -38,6 +38,9 @@ let package = Package(
     .systemLibrary(
       name: "CPcap", pkgConfig: "libpcap",
       providers: [.apt(["libpcap-dev"])]),
+    .systemLibrary(
+      name: "CBrotli", pkgConfig: "libbrotlidec",
+      providers: [.apt(["libbrotli-dev"])]),
 
     // CRC-32 by carry-less multiplication, zlib's where the processor has none.
     .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
@@ -91,6 +94,7 @@ let package = Package(
       name: "Import",
       dependencies: [
         "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Crypto", "CCrypto",
+        "CZlib", "CBrotli",
       ]),
     // The recorder: packets from libpcap or a capture stream, into the store as they arrive.
     .target(

@@ -11,5 +11,7 @@ public struct ImportSummary: Sendable, Hashable {
   public var piecesNotReassembled = 0
   public var deviceAddresses: [String] = []
   public var devicesInferred = true
+  /// HTTP/1 requests read in the clear from the capture's streams.
+  public var exchangesInTheClear = 0
   public init() {}
 }

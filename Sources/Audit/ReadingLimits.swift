@@ -7,4 +7,11 @@ public enum ReadingLimits {
   public static let piecesPerDirection = 1_024
   /// A connection ends when it has been idle this long (µs): a packet after the gap opens another.
   public static let connectionIdleMicroseconds: Int64 = 120 * 1_000_000
+  /// The most of an HTTP message's head read from a capture: a longer one ends the reading.
+  public static let httpHeadBytes = 65_536
+  /// The most of an HTTP message's body kept from a capture for what it sent; the rest is
+  /// counted and said to be cut.
+  public static let httpBodyBytes = 4 << 20
+  /// The most a direction of a stream holds out of order while it waits for the bytes before.
+  public static let outOfOrderBytes = 1 << 20
 }

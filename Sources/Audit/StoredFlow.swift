@@ -316,8 +316,8 @@ public enum CertificateVisibility: Sendable, Hashable {
 /// The name a flow is judged by, and where it comes from.
 public struct FlowName: Sendable, Hashable {
   /// sni: the ClientHello's server_name; connect: the authority of an HTTP CONNECT to a proxy;
-  /// dns: the name DNS gave the address.
-  public enum Origin: String, Sendable, Hashable { case sni, connect, dns }
+  /// dns: the name DNS gave the address; host: the Host header of a request in the clear.
+  public enum Origin: String, Sendable, Hashable, CaseIterable { case sni, connect, dns, host }
   public let text: String
   public let origin: Origin
   public init(text: String, origin: Origin) {
@@ -372,6 +372,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var dnsQuestions: [String]
   /// The key and signature of the server's own certificate, where read.
   public var serverKey: CertificateKeyReading?
+  /// The Host header of the first request read in the clear (its name, normalised, no port).
+  public var httpHost: String?
 
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
@@ -383,8 +385,9 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil,
     tlsStatusBasis: TLSStatusBasis? = nil, connectHost: String? = nil,
     continuedFrom: Int64? = nil, dnsQuestions: [String] = [],
-    serverKey: CertificateKeyReading? = nil
+    serverKey: CertificateKeyReading? = nil, httpHost: String? = nil
   ) {
+    self.httpHost = httpHost
     self.serverKey = serverKey
     self.connectHost = connectHost
     self.continuedFrom = continuedFrom
@@ -419,6 +422,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
       return FlowName(text: connectHost, origin: .connect)
     }
     if let dnsName, !dnsName.isEmpty { return FlowName(text: dnsName, origin: .dns) }
+    if let httpHost, !httpHost.isEmpty { return FlowName(text: httpHost, origin: .host) }
     return nil
   }
 

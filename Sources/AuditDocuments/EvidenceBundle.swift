@@ -13,7 +13,7 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 public struct EvidenceBundle: Sendable {
   /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json.
-  public static let formatVersion = 4
+  public static let formatVersion = 5
 
   public let assessment: SessionAssessment
   public let project: AuditProject

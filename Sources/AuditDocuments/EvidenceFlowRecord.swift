@@ -66,6 +66,8 @@ public enum EvidenceFlowRecord {
     w.strings(findingIDs)
     w.key(Key.firstSeen)
     w.string(Instant.rfc3339(f.firstSeen))
+    w.key(Key.httpHost)
+    w.string(f.httpHost)
     w.key(Key.id)
     w.int(f.id)
     w.key(Key.lastSeen)
@@ -212,7 +214,7 @@ public enum EvidenceFlowsCSV {
   public enum Column: Int, TableColumns {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
     case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, registrableDomain, sni,
-      connectHost, dnsName,
+      connectHost, httpHost, dnsName,
       dnsOtherNames, streamOpening
     case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello, ja4
     case serverAnswer, serverVersion, cipherSuite, cipherSuiteName, fromHelloRetryRequest,
@@ -266,6 +268,7 @@ public enum EvidenceFlowsCSV {
     row[.registrableDomain] = registrableDomain ?? ""
     row[.sni] = f.sni ?? ""
     row[.connectHost] = f.connectHost ?? ""
+    row[.httpHost] = f.httpHost ?? ""
     row[.dnsName] = f.dnsName ?? ""
     row[.dnsOtherNames] = f.dnsOtherNames.joined(separator: " ")
     row[.streamOpening] = f.streamOpening?.name ?? ""

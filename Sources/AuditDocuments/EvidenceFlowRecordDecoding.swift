@@ -36,6 +36,8 @@ extension EvidenceFlowRecord {
         continuedFrom: try c.decodeIfPresent(Int64.self, forKey: .continuedFrom),
         dnsQuestions: try c.decodeIfPresent([String].self, forKey: .dnsQuestions) ?? [])
       flow.captureSessionID = try c.decodeIfPresent(Int64.self, forKey: .captureRun) ?? 0
+      // Format version 5's; a record of an earlier version has none.
+      flow.httpHost = try c.decodeIfPresent(String.self, forKey: .httpHost)
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)
@@ -51,7 +53,7 @@ extension EvidenceFlowRecord {
           text: try $0.decode(String.self, forKey: .text), origin: try $0.named(.origin))
       }
       try c.require(
-        name == flow.name, .name, "is not the one its sni, connectHost and dnsName give")
+        name == flow.name, .name, "is not the one its sni, connectHost, dnsName and httpHost give")
       let duration = try c.decode(Double.self, forKey: .durationSeconds)
       let expected =
         Double(Instant.microseconds(lastSeen) - Instant.microseconds(firstSeen)) / 1_000_000
@@ -225,7 +227,7 @@ extension TLSReadingSource: NamedInDocuments {
 }
 extension QUICReading.End: NamedInDocuments { static let namedValues: [Self] = [.client, .server] }
 extension FlowName.Origin: NamedInDocuments {
-  static let namedValues: [Self] = [.sni, .connect, .dns]
+  static var namedValues: [Self] { allCases }
   var name: String { rawValue }
 }
 

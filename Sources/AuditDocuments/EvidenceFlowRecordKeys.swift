@@ -8,7 +8,8 @@ extension EvidenceFlowRecord {
   public enum Key: String, CodingKey, CaseIterable, Sendable {
     case alsoContactedInBaseline, bytesIn, bytesOut, captureRun, clientTLS, connectHost,
       continuedFrom, dnsName, dnsOtherNames, dnsQuestions, durationSeconds, findingIDs
-    case firstSeen, id, lastSeen, name, packetCount, peers, `protocol`, quic, registrableDomain,
+    case firstSeen, httpHost, id, lastSeen, name, packetCount, peers, `protocol`, quic,
+      registrableDomain,
       serverCertificate
     case serverKey, serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
   }

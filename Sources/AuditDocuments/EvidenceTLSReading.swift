@@ -34,7 +34,7 @@ public struct EvidenceTLSReading: Sendable, Hashable {
       let name = flow.name
       let key = Key(
         host: name.map { DomainPattern.normalised(host: $0.text) } ?? "(no name)",
-        origin: name.map { $0.origin == .sni ? "announced (SNI)" : "DNS" } ?? "—",
+        origin: name.map { EvidenceTLSReading.originText($0.origin) } ?? "—",
         version: observation.version, basis: observation.basis,
         cipherSuite: flow.serverTLS?.handshake?.cipherSuite,
         group: flow.serverTLS?.handshake?.parameters.group, ja4: flow.clientTLS?.ja4)
@@ -49,5 +49,17 @@ public struct EvidenceTLSReading: Sendable, Hashable {
           cipherSuite: key.cipherSuite, group: key.group, ja4: key.ja4, connections: 1))
     }
     return rows
+  }
+}
+
+extension EvidenceTLSReading {
+  /// Where a connection's name came from, as the TLS table says it.
+  static func originText(_ origin: FlowName.Origin) -> String {
+    switch origin {
+    case .sni: return "announced (SNI)"
+    case .connect: return "CONNECT"
+    case .dns: return "DNS"
+    case .host: return "Host header"
+    }
   }
 }

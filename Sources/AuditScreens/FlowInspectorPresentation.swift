@@ -104,13 +104,15 @@ public enum FlowInspectorPresentation {
       [
         "Name",
         f.name == nil
-          ? "none: no ClientHello, CONNECT or DNS answer named it" : TimelinePresentation.who(f),
+          ? "none: no ClientHello, CONNECT, DNS answer or request in the clear named it"
+          : TimelinePresentation.who(f),
       ],
       ["Ends", "\(f.peers.a.text) ↔ \(f.peers.b.text), \(f.ipProtocol.name)"],
     ]
     if let sni = f.sni { rows.append(["SNI", TerminalText.inline(sni)]) }
     if let host = f.connectHost { rows.append(["CONNECT", TerminalText.inline(host)]) }
     if let dns = f.dnsName { rows.append(["DNS name", TerminalText.inline(dns)]) }
+    if let host = f.httpHost { rows.append(["Host header", TerminalText.inline(host)]) }
     if !f.dnsOtherNames.isEmpty {
       rows.append([
         "Other names",

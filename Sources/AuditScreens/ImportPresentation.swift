@@ -23,6 +23,18 @@ public enum ImportPresentation {
     "The inspection log \(TerminalText.inline(path)) cannot be read: line \(problem.line): \(problem.reason). Nothing was imported."
   }
 
+  /// What was read of what the connections carried: requests in the clear, the proxy's exchanges.
+  public static func contentLine(inClear: Int, inspection: InspectionLogSummary?) -> String? {
+    var parts: [String] = []
+    if inClear > 0 { parts.append("\(Quantity.count(inClear, "request")) read in the clear") }
+    if let s = inspection, s.exchanges > 0 {
+      parts.append(
+        "\(Quantity.count(s.exchanges, "exchange")) from the inspection log, \(Quantity.grouped(s.exchangesJoined)) joined to a connection"
+      )
+    }
+    return parts.isEmpty ? nil : "Content: " + parts.joined(separator: "; ") + "."
+  }
+
   public static func text(
     _ a: ImportSummary, session: AuditSession, projectName: String, file: String,
     inspection: InspectionLogSummary? = nil
@@ -61,6 +73,9 @@ public enum ImportPresentation {
         "  " + inspectionLogLine(s, unjoined: "joined none") + "\n"
       out +=
         "  Certificate scenario, as stated: \(PinningEvidence.scenarioPhrase(session.inspection.scenario))\(session.inspection.scenario == nil ? " (no --ca): no outcome is assessed" : " (--ca \(session.inspection.scenario!.argument))").\n"
+    }
+    if let line = contentLine(inClear: a.exchangesInTheClear, inspection: inspection) {
+      out += "  " + line + "\n"
     }
     if let source = session.source {
       out +=

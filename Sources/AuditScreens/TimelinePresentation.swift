@@ -24,6 +24,7 @@ public enum TimelinePresentation {
     switch name.origin {
     case .sni: origin = "SNI"
     case .connect: origin = "CONNECT"
+    case .host: origin = "Host header"
     case .dns: origin = "DNS"
     }
     return "\(TerminalText.inline(name.text)) (\(origin))"

@@ -20,6 +20,7 @@ enum FlowColumn: Int, TableColumns {
   case clientCipherSuites, clientExtensions, clientJa4
   case serverGroup, serverDhBits, serverSignature, serverExtensions, serverCompression
   case certKeyAlgorithm, certKeyBits, certKeyCurve, certSignature, certKeySource
+  case httpHost
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

@@ -73,6 +73,7 @@ enum FlowRow {
     row[.auditSessionId] = .int(flow.auditSessionID)
     row[.tlsStatusBasis] = .int(flow.tlsStatusBasis?.rawValue)
     row[.connectHost] = .string(flow.connectHost)
+    row[.httpHost] = .string(flow.httpHost)
     row[.continuedFrom] = .int(flow.continuedFrom)
     row[.dnsQuestions] = .text(flow.dnsQuestions.joined(separator: nameSeparator))
     if let key = flow.serverKey {
@@ -187,7 +188,7 @@ enum FlowRow {
           curve: row.optionalString(.certKeyCurve).map(shared.string),
           signature: shared.string(row.string(.certSignature)),
           source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello)
-      })
+      }, httpHost: optionalString(.httpHost))
   }
 }
 

@@ -21,7 +21,9 @@ extension FlowStore {
           of: "%", with: "\\%"
         )
         .replacingOccurrences(of: "_", with: "\\_") + "%"
-      let columns: [FlowColumn] = [.sni, .connectHost, .dnsName, .dnsOtherNames, .addrA, .addrB]
+      let columns: [FlowColumn] = [
+        .sni, .connectHost, .dnsName, .dnsOtherNames, .httpHost, .addrA, .addrB,
+      ]
       conditions.append(
         "(" + columns.map { "\($0.name) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")")
       bindings += columns.map { _ in .text(pattern) }

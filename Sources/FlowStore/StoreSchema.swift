@@ -225,6 +225,7 @@ enum StoreSchema {
       );
       CREATE INDEX exchanges_flow ON exchanges(flow_id);
       CREATE INDEX exchanges_session ON exchanges(audit_session_id, started_at);
+      ALTER TABLE flows ADD COLUMN http_host TEXT;
       """
     ),
   ]

@@ -71,7 +71,9 @@ struct CaptureAnalyser {
     }
     analysis.packetCount += 1
     switch packet.ipProtocol {
-    case .tcp: readTCP(flow, packet, fromOpener: fromOpener)
+    case .tcp:
+      readTCP(flow, packet, fromOpener: fromOpener)
+      if flow.http != nil { readHTTP(flow, packet, fromOpener: fromOpener, slot: slot, at: micros) }
     case .udp: readUDP(flow, packet, fromOpener: fromOpener, at: micros)
     default: break
     }
@@ -321,6 +323,94 @@ struct CaptureAnalyser {
     return stream[4..<(4 + length)]
   }
 
+  /// HTTP/1 in the clear: each direction's bytes in order into its messages, each response
+  /// paired with the oldest request not answered. Dropped once the opening is anything else.
+  func readHTTP(
+    _ flow: TrackedFlow, _ packet: DissectedPacket, fromOpener: Bool, slot: Int, at micros: Int64
+  ) {
+    guard let http = flow.http else { return }
+    if let opening = flow.opening, opening != .httpRequest {
+      flow.http = nil
+      return
+    }
+    if packet.tcpFlags & 0x02 != 0 {
+      if fromOpener {
+        http.fromOpener.start(at: packet.tcpSequence &+ 1)
+      } else {
+        http.toOpener.start(at: packet.tcpSequence &+ 1)
+      }
+      return
+    }
+    let bytes =
+      fromOpener
+      ? http.fromOpener.add(sequence: packet.tcpSequence, packet.payload)
+      : http.toOpener.add(sequence: packet.tcpSequence, packet.payload)
+    if !bytes.isEmpty {
+      if fromOpener {
+        http.requests.feed(bytes, at: micros)
+        http.responses.methods = http.requests.methods
+      } else {
+        http.responses.feed(bytes, at: micros)
+      }
+    }
+    if packet.tcpFlags & 0x05 != 0 {
+      // FIN or RST: what that direction sent is all it sends.
+      if fromOpener { http.requests.close() } else { http.responses.close() }
+    }
+    pair(http, slot: slot)
+  }
+
+  /// Requests read whole to the list waiting for an answer; each response with the oldest.
+  func pair(_ http: HTTPReading, slot: Int) {
+    for request in http.requests.take() {
+      if http.host == nil {
+        http.host = request.headers.first { $0.name.lowercased() == "host" }?.value
+      }
+      http.unanswered.append(request)
+    }
+    for response in http.responses.take() {
+      if let status = Int(response.startLine[1]), (100..<200).contains(status) { continue }
+      guard !http.unanswered.isEmpty else { continue }
+      http.exchanges.append(exchange(http.unanswered.removeFirst(), response, slot: slot))
+    }
+  }
+
+  /// A request read from the capture, with its response when one came.
+  func exchange(_ request: HTTP1Stream.Message, _ response: HTTP1Stream.Message?, slot: Int)
+    -> HTTPExchange
+  {
+    let seen = assignment.flows[slot]
+    let server = seen.opener == seen.peers.a ? seen.peers.b : seen.peers.a
+    let host = request.headers.first { $0.name.lowercased() == "host" }?.value ?? server.address
+    func body(_ message: HTTP1Stream.Message) -> HTTPBody? {
+      guard message.bodyBytes > 0 || !message.body.isEmpty else { return nil }
+      return HTTPBody(
+        bytes: Data(message.body), sentByteCount: message.bodyBytes, sha256: "",
+        isComplete: message.complete)
+    }
+    return HTTPExchange(
+      source: .capture, start: Instant.date(microseconds: request.start),
+      end: response.map { Instant.date(microseconds: $0.end) }, method: request.startLine[0],
+      scheme: "http", host: HTTPHost.withoutPort(host), port: server.port,
+      target: request.startLine[1], httpVersion: request.startLine[2],
+      requestHeaders: request.headers, requestBody: body(request),
+      status: response.flatMap { Int($0.startLine[1]) },
+      responseHeaders: response?.headers ?? [], responseBody: response.flatMap(body))
+  }
+
+  /// The flow's HTTP read to its end: what was begun is kept, a request unanswered is kept alone.
+  func closeHTTP(_ flow: TrackedFlow, slot: Int) -> [HTTPExchange] {
+    guard let http = flow.http, flow.opening == .httpRequest else { return [] }
+    http.requests.close()
+    http.responses.methods = http.requests.methods
+    http.responses.close()
+    pair(http, slot: slot)
+    let left = http.unanswered.map { exchange($0, nil, slot: slot) }
+    http.unanswered = []
+    defer { http.exchanges = [] }
+    return http.exchanges + left
+  }
+
   /// Flows as the store holds them: the device side settled, DNS names given, readings set.
   mutating func finish() -> CaptureAnalysis {
     var result = analysis
@@ -340,6 +430,9 @@ struct CaptureAnalyser {
       }
       if stored.dnsName != nil, stored.sni == nil { result.namesFromDNS += 1 }
       result.flows.append(CaptureAnalysis.Flow(flow: stored, device: device))
+      for exchange in closeHTTP(tracked, slot: slot) {
+        result.exchanges.append((exchange, result.flows.count - 1))
+      }
     }
     result.flowCount = result.flows.count
     return result
@@ -361,6 +454,9 @@ struct CaptureAnalyser {
       packetCount: seen.packets, tlsStatus: .plaintext)
     stored.streamOpening = flow.opening
     stored.connectHost = flow.connectHost
+    if flow.opening == .httpRequest, let host = flow.http?.host {
+      stored.httpHost = DomainPattern.normalised(host: HTTPHost.withoutPort(host))
+    }
     stored.dnsQuestions = flow.questions
     if let hello = flow.clientHello {
       stored.sni = hello.serverName

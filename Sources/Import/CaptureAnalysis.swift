@@ -53,6 +53,19 @@ final class TrackedFlow {
 
   /// The names DNS had given each end's address when the flow began, the latest first.
   var namesOfA: [String] = [], namesOfB: [String] = []
+  /// HTTP/1 in the clear, read whole: while the opening may be a request, and after it was one.
+  var http: HTTPReading? = HTTPReading()
+}
+
+/// What an HTTP/1 connection in the clear sent and got: each direction in order, its messages,
+/// the requests not answered yet, the exchanges read whole and not taken yet.
+final class HTTPReading {
+  var fromOpener = InOrderBytes(), toOpener = InOrderBytes()
+  var requests = HTTP1Stream(role: .requests), responses = HTTP1Stream(role: .responses)
+  var unanswered: [HTTP1Stream.Message] = []
+  var exchanges: [HTTPExchange] = []
+  /// The first request's Host header, as sent.
+  var host: String?
 }
 
 /// The names DNS responses gave addresses, the latest first, a few per address.
@@ -132,6 +145,8 @@ public struct CaptureAnalysis {
     public let device: FlowEndpoint
   }
   public internal(set) var flows: [Flow] = []
+  /// The exchanges read in the clear, each with the index of its flow in `flows`.
+  public internal(set) var exchanges: [(exchange: HTTPExchange, flow: Int)] = []
   /// How many flows the capture holds (kept when the flows themselves are let go).
   public internal(set) var flowCount = 0
   public internal(set) var frames = 0
@@ -168,6 +183,7 @@ public struct CaptureAnalysis {
     s.piecesNotReassembled = piecesNotReassembled
     s.deviceAddresses = deviceAddresses
     s.devicesInferred = devicesInferred
+    s.exchangesInTheClear = exchanges.count
     return s
   }
 

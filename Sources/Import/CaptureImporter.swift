@@ -49,6 +49,9 @@ public struct CaptureImportRequest: Sendable {
   public var inspection: (join: InspectionJoin, summary: InspectionLogSummary, fileName: String)?
   /// The certificate scenario the log was written under; nil: not stated.
   public var scenario: CertificateScenario?
+  /// Exchanges read beside the capture (the proxy's log, a HAR file), each with the index of the
+  /// analysed flow it went over, nil for none: kept, their bodies decoded, in the session.
+  public var exchanges: [(exchange: HTTPExchange, flow: Int?)] = []
   public init(
     projectID: Int64, kind: AuditSessionKind, devices: [String] = [],
     markers: [(SessionMarkerKind, Date)] = [],
@@ -114,11 +117,20 @@ public enum CaptureImporter {
   /// Joins an inspecting proxy's log to the analysed flows (by their order in the analysis).
   /// `scenario`: the one the session states; a line of another is not joined.
   public static func join(
-    _ log: [InspectionLogEntry], to analysis: CaptureAnalysis,
+    _ log: InspectionLogContents, to analysis: CaptureAnalysis,
     scenario: CertificateScenario? = nil
   ) -> InspectionJoin {
     InspectionJoin(
-      log, flows: analysis.flows.map { InspectionJoin.Candidate($0.flow) }, scenario: scenario)
+      log.entries, exchanges: log.exchanges,
+      flows: analysis.flows.map { InspectionJoin.Candidate($0.flow) }, scenario: scenario)
+  }
+
+  /// The exchanges of a join, each with its flow's index, in the order they began.
+  public static func exchanges(of join: InspectionJoin) -> [(exchange: HTTPExchange, flow: Int?)] {
+    let joined = join.exchanges.flatMap { index, list in list.map { ($0.exchange, Optional(index)) }
+    }
+    let alone = join.unjoinedExchanges.map { ($0.exchange, Int?.none) }
+    return (joined + alone).sorted { ($0.0.start, $0.1 ?? -1) < ($1.0.start, $1.1 ?? -1) }
   }
 
   /// Writes the analysed capture as a session. The analysis is taken (`consume` it, as the
@@ -135,6 +147,10 @@ public enum CaptureImporter {
     }
     let start = Instant.date(microseconds: first)
     let end = Instant.date(microseconds: last)
+    // What was read in the clear, and what came beside the capture, in the order they began.
+    let exchanges =
+      (analysis.exchanges.map { ($0.exchange, Optional($0.flow)) } + request.exchanges)
+      .sorted { ($0.0.start, $0.1 ?? -1) < ($1.0.start, $1.1 ?? -1) }
     for (kind, date) in request.markers where date < start || date > end {
       throw CaptureImportError.markerOutsideCapture(kind, date)
     }
@@ -244,6 +260,11 @@ public enum CaptureImporter {
         }
         try writer.close()
         try store.appendPackets(pending)
+        for (exchange, flow) in exchanges {
+          var kept = ContentDecoder.prepared(exchange)
+          kept.flowID = flow.map { ids[$0] }
+          try store.insertExchange(kept, session: session.id)
+        }
         for (kind, date) in request.markers {
           _ = try store.addMarker(kind, toSession: session.id, at: date)
         }

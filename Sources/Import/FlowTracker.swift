@@ -55,6 +55,16 @@ public struct FlowTracker {
   /// Pieces of the flow in `slot` not reassembled, past `ReadingLimits.piecesPerDirection`.
   public func piecesNotReassembled(_ slot: Int) -> Int { analyser.flows[slot].piecesRefused }
 
+  /// The exchanges read in the clear in a slot's flow since the last call; `closing`: the flow
+  /// is let go, and what was begun is taken too.
+  public func takeExchanges(_ slot: Int, closing: Bool) -> [HTTPExchange] {
+    let flow = analyser.flows[slot]
+    guard let http = flow.http else { return [] }
+    if closing { return analyser.closeHTTP(flow, slot: slot) }
+    defer { http.exchanges = [] }
+    return http.exchanges
+  }
+
   public mutating func release(_ slot: Int) {
     analyser.assignment.release(slot)
     analyser.flows[slot] = TrackedFlow()

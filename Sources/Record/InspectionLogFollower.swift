@@ -45,14 +45,14 @@ final class InspectionLogFollower {
 
   init(url: URL) { self.url = url }
 
-  func newEntries() -> [InspectionLogEntry] {
-    var entries: [InspectionLogEntry] = []
+  func newLines() -> InspectionLogContents {
+    var entries = InspectionLogContents()
     if handle == nil { open() }
-    guard handle != nil else { return [] }
+    guard handle != nil else { return entries }
     // Another file at the path (renamed over, or deleted and made anew): the old one's last
     // lines first, then the new one from its start.
     if let now = Self.identity(ofPath: url.path), let identity, now != identity {
-      entries += read()
+      entries = read()
       replacements += 1
       turn()
       open()
@@ -62,7 +62,11 @@ final class InspectionLogFollower {
       turn()
       try? handle?.seek(toOffset: 0)
     }
-    return entries + read()
+    let more = read()
+    entries.entries += more.entries
+    entries.exchanges += more.exchanges
+    entries.starts += more.starts
+    return entries
   }
 
   private func open() {
@@ -86,25 +90,25 @@ final class InspectionLogFollower {
     return now == head
   }
 
-  private func read() -> [InspectionLogEntry] {
-    guard let handle else { return [] }
+  private func read() -> InspectionLogContents {
+    guard let handle else { return InspectionLogContents() }
     try? handle.seek(toOffset: offset)
-    guard let data = try? handle.readToEnd(), !data.isEmpty else { return [] }
+    guard let data = try? handle.readToEnd(), !data.isEmpty else { return InspectionLogContents() }
     if head.count < Self.headLength {
       head += data.prefix(Self.headLength - head.count)
     }
     offset += UInt64(data.count)
     bytesRead += UInt64(data.count)
     pending += data
-    var entries: [InspectionLogEntry] = []
+    var entries = InspectionLogContents()
     // Lines are read where they lie; what follows the last whole line is kept once, after, so
     // that reading is linear in the log (copying the rest after each line made it quadratic).
     var start = pending.startIndex
     while let newline = pending[start...].firstIndex(of: 0x0a) {
       lineNumber += 1
       do {
-        if let entry = try InspectionLog.line(Data(pending[start..<newline]), number: lineNumber) {
-          entries.append(entry)
+        if let line = try InspectionLog.line(Data(pending[start..<newline]), number: lineNumber) {
+          entries.add(line)
         }
       } catch {
         unreadableCount += 1

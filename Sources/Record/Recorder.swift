@@ -232,7 +232,8 @@ public final class Recorder: @unchecked Sendable {
       pending.removeAll(keepingCapacity: true)
       joinInspectionLog()
       let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
-      try update(dirty.union(over))
+      try joinExchanges(final: false)
+      try update(dirty.union(over), closing: Set(over))
       for slot in over { release(slot) }
     }
     status.openConnections = tracker.heldCount
@@ -333,6 +334,10 @@ public final class Recorder: @unchecked Sendable {
   /// Lines not joined yet: their connection's packets may still be on their way from the
   /// capture (libpcap hands packets over in blocks), so a line waits for them a while.
   private var waitingLines: [InspectionLogEntry] = []
+  /// Exchanges not written yet: they wait for their connection as lines do.
+  private var waitingExchanges: [LoggedExchange] = []
+  /// What the proxy said of itself when it started.
+  private(set) var proxyStarts: [ProxyStart] = []
   /// How long, by the packets' clock, a line waits for its connection (µs).
   static let lineWait: Int64 = 5_000_000
 
@@ -342,7 +347,10 @@ public final class Recorder: @unchecked Sendable {
   /// `final`, at the end).
   private func joinInspectionLog(final: Bool = false) {
     guard let follower else { return }
-    let entries = waitingLines + follower.newEntries()
+    let lines = follower.newLines()
+    let entries = waitingLines + lines.entries
+    waitingExchanges += lines.exchanges
+    proxyStarts += lines.starts
     status.inspectionUnreadableLines = follower.unreadableCount
     status.inspectionLogRestarts = follower.restarts
     status.inspectionLogReplacements = follower.replacements
@@ -387,11 +395,68 @@ public final class Recorder: @unchecked Sendable {
     return true
   }
 
-  private func update(_ slots: Set<Int>) throws {
+  private func update(_ slots: Set<Int>, closing: Set<Int> = []) throws {
     for slot in slots.sorted() where isWritable(rows[slot]) {
       try store.upsertFlow(flow(slot), session: nil)
     }
+    for slot in slots.union(closing).sorted() {
+      for exchange in tracker.takeExchanges(slot, closing: closing.contains(slot)) {
+        try keepExchange(exchange, slot: slot)
+      }
+    }
     dirty.removeAll(keepingCapacity: true)
+  }
+
+  /// An exchange of the connection in `slot`, with its row and its row's session; one of a row
+  /// whose session has ended is kept in the history, outside it: the session is sealed.
+  private func keepExchange(_ exchange: HTTPExchange, slot: Int) throws {
+    var kept = ContentDecoder.prepared(exchange)
+    kept.flowID = rows[slot].id
+    try store.insertExchange(kept, session: isWritable(rows[slot]) ? rows[slot].session : nil)
+    status.exchanges += 1
+  }
+
+  /// The log's exchanges, each with the connection it went over among those held or, failing
+  /// that, those of the store; one about no connection waits for its packets as a line does, then
+  /// is kept without one, in the session open when it began.
+  private func joinExchanges(final: Bool) throws {
+    guard !waitingExchanges.isEmpty else { return }
+    let waiting = waitingExchanges
+    waitingExchanges = []
+    let slots = tracker.held
+    let candidates = slots.map { InspectionJoin.Candidate(tracker.flow($0)) }
+    let clock = tracker.lastMicroseconds ?? .min
+    for logged in waiting {
+      if let open = openSession, logged.scenario != nil, logged.scenario != open.scenario {
+        continue
+      }
+      if let index = InspectionJoin.match(logged, in: candidates) {
+        try keepExchange(logged.exchange, slot: slots[index])
+        continue
+      }
+      if !final, clock < (logged.end ?? logged.start) + Self.lineWait {
+        waitingExchanges.append(logged)
+        continue
+      }
+      let slack = InspectionJoin.slack
+      let rows = try store.flows(
+        withEnds: InspectionJoin.ends(of: logged), from: logged.start - slack,
+        to: (logged.end ?? logged.start) + slack)
+      var kept = ContentDecoder.prepared(logged.exchange)
+      if let index = InspectionJoin.match(logged, in: rows.map(InspectionJoin.Candidate.init)) {
+        kept.flowID = rows[index].id
+        let session = rows[index].auditSessionID
+        try store.insertExchange(
+          kept, session: session == nil || session == openSession?.id ? session : nil)
+      } else {
+        let session = openSession.flatMap {
+          Instant.date(microseconds: logged.start) >= $0.startedAt ? $0.id : nil
+        }
+        try store.insertExchange(kept, session: session)
+        status.exchangesUnjoined += 1
+      }
+      status.exchanges += 1
+    }
   }
 
   /// The last write: every flow held, the capture file closed.
@@ -401,7 +466,8 @@ public final class Recorder: @unchecked Sendable {
       openSession = try store.openSessionStart()
       try writer.close()
       joinInspectionLog(final: true)
-      try update(dirty.union(tracker.held))
+      try joinExchanges(final: true)
+      try update(dirty.union(tracker.held), closing: Set(tracker.held))
       for slot in tracker.held { release(slot) }
     }
     self.writer = nil

@@ -125,10 +125,11 @@ enum ImportCommand {
             notes: try parsed.value(CommonKeys.notes) ?? "")
           if let log, let logPath {
             let join = CaptureImporter.join(log, to: read, scenario: scenario)
-            let summary = InspectionLogSummary(join, lines: log.count)
+            let summary = InspectionLogSummary(join, lines: log.entries.count)
             inspection = summary
             request.inspection = (join, summary, URL(fileURLWithPath: logPath).lastPathComponent)
             request.scenario = scenario
+            request.exchanges = CaptureImporter.exchanges(of: join)
           }
           session = try CaptureImporter.write(
             consume read, from: URL(fileURLWithPath: path), request: request, into: store)

@@ -115,7 +115,7 @@ enum InspectionCommands {
   }
 
   /// The log at `path`, read whole and parsed; a sentence naming the line that is not one.
-  static func log(at path: String) throws -> [InspectionLogEntry] {
+  static func log(at path: String) throws -> InspectionLogContents {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw RefusedError("There is no readable inspection log \(path).")
     }

@@ -202,7 +202,7 @@ final class EvidenceBundleTests: XCTestCase {
       "clientTLS",
       "serverTLS", "quic",
       "serverCertificate", "findingIDs", "alsoContactedInBaseline", "captureRun", "continuedFrom",
-      "dnsQuestions", "serverKey", "registrableDomain",
+      "dnsQuestions", "serverKey", "registrableDomain", "httpHost",
     ]
     for flow in flows { XCTAssertEqual(Set(flow.keys), keys) }
     let a = flows[1]

@@ -33,7 +33,7 @@ final class InspectionLogTests: XCTestCase {
       line(requests: 0), line(requests: 0, error: "connection reset"),
       line(handshake: "started", requests: 0),
     ].joined(separator: "\n")
-    let entries = try InspectionLog.parse(Data(text.utf8))
+    let entries = try InspectionLog.parse(Data(text.utf8)).entries
     XCTAssertEqual(
       entries.map(\.outcome), [.inspected, .notInspectable, .closedAfterHandshake, nil, nil])
     XCTAssertEqual(entries[0].serverTLSVersion, .tls12)
@@ -42,7 +42,11 @@ final class InspectionLogTests: XCTestCase {
 
   func testALineThatIsNotAnEntryIsNamedByItsNumber() {
     let cases = [
-      ("{\"format\": 2}", "its format is 2; this tunnelvision reads format 1"),
+      ("{\"format\": 3}", "its format is 3; this tunnelvision reads formats 1 to 2"),
+      (
+        "{\"format\": 2, \"type\": \"other\"}",
+        "its type is not connection, exchange, message or start"
+      ),
       ("not json", "it is not JSON"),
       ("[1]", "it is not a JSON object"),
       (
@@ -72,7 +76,7 @@ final class InspectionLogTests: XCTestCase {
     let entries = try InspectionLog.parse(
       Data(
         [line(), line(client: 40001, proxy: nil), line(client: 40002)].joined(separator: "\n").utf8)
-    )
+    ).entries
     let join = InspectionJoin(
       entries,
       flows: [

@@ -40,39 +40,39 @@ final class InspectionLogFollowerTests: XCTestCase {
     let dir = TemporaryDirectory("follower")
     let url = dir.url.appendingPathComponent("inspection.jsonl")
     let follower = InspectionLogFollower(url: url)
-    XCTAssertEqual(follower.newEntries().count, 0, "not there yet")
+    XCTAssertEqual(follower.newLines().entries.count, 0, "not there yet")
     try write(line(1) + line(2) + line(3), to: url)
-    XCTAssertEqual(ports(follower.newEntries()), [1, 2, 3])
+    XCTAssertEqual(ports(follower.newLines().entries), [1, 2, 3])
 
     // Truncated and written shorter.
     try write(line(4), to: url)
-    XCTAssertEqual(ports(follower.newEntries()), [4])
+    XCTAssertEqual(ports(follower.newLines().entries), [4])
     XCTAssertEqual(follower.restarts, 1)
 
     // Rewritten longer than what was read, between two looks: not resumed mid-line.
     try write(line(5) + line(6) + line(7) + line(8), to: url)
-    XCTAssertEqual(ports(follower.newEntries()), [5, 6, 7, 8])
+    XCTAssertEqual(ports(follower.newLines().entries), [5, 6, 7, 8])
     XCTAssertEqual(follower.restarts, 2)
     XCTAssertEqual(follower.unreadableCount, 0, "no line read from its middle")
 
     // A half-written line, then another file renamed over the log.
     try write(String(line(9).prefix(20)), to: url, appending: true)
-    XCTAssertEqual(ports(follower.newEntries()), [])
+    XCTAssertEqual(ports(follower.newLines().entries), [])
     let other = dir.url.appendingPathComponent("next.jsonl")
     try write(line(10) + line(11), to: other)
     XCTAssertEqual(rename(other.path, url.path), 0)
-    XCTAssertEqual(ports(follower.newEntries()), [10, 11])
+    XCTAssertEqual(ports(follower.newLines().entries), [10, 11])
     XCTAssertEqual(follower.replacements, 1)
     XCTAssertEqual(follower.linesCut, 1, "the half line of the old file")
 
     // Deleted and made anew.
     try FileManager.default.removeItem(at: url)
     try write(line(12), to: url)
-    XCTAssertEqual(ports(follower.newEntries()), [12])
+    XCTAssertEqual(ports(follower.newLines().entries), [12])
     XCTAssertEqual(follower.replacements, 2)
     // And followed as it grows.
     try write(line(13), to: url, appending: true)
-    XCTAssertEqual(ports(follower.newEntries()), [13])
+    XCTAssertEqual(ports(follower.newLines().entries), [13])
     XCTAssertEqual(follower.restarts, 2)
   }
 
@@ -83,7 +83,7 @@ final class InspectionLogFollowerTests: XCTestCase {
     let url = dir.url.appendingPathComponent("inspection.jsonl")
     try write((1...20_000).map(line).joined(), to: url)
     let follower = InspectionLogFollower(url: url)
-    let entries = follower.newEntries()
+    let entries = follower.newLines().entries
     XCTAssertEqual(entries.count, 20_000)
     XCTAssertEqual(ports(entries).last, 20_000)
     XCTAssertEqual(follower.unreadableCount, 0)

@@ -194,7 +194,7 @@ final class MitmproxyInspectionTests: XCTestCase {
         "python3",
         [
           "-c",
-          "import ast,sys; t=open(sys.argv[1]).read(); ast.parse(t); print('FORMAT = 1' in t)",
+          "import ast,sys; t=open(sys.argv[1]).read(); ast.parse(t); print('FORMAT = 2' in t)",
           path + "/addon.py",
         ]))
     XCTAssertEqual(compiled.output, "True\n", compiled.error)

@@ -172,7 +172,8 @@ final class RecordCommandTests: XCTestCase {
       })
     XCTAssertEqual(consent["flowIDs"] as? [Int], [try XCTUnwrap(early["id"] as? Int)])
     XCTAssertEqual(flows.count, 4, "two TLS connections, one DNS exchange, one HTTP request")
-    XCTAssertEqual(try s.tv("verify", bundle).status, 0)
+    let verified = try s.tv("verify", bundle)
+    XCTAssertEqual(verified.status, 0, verified.output)
   }
 
   /// The flows of a store, without what differs between two stores: ids and sessions.

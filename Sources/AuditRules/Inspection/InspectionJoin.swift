@@ -1,6 +1,22 @@
 import Audit
 import Foundation
 
+/// What a line of the log says of the connection it is about: its ends and when it was open (µs).
+public protocol InspectionJoinable {
+  var client: InspectionLogEntry.Endpoint { get }
+  var proxy: InspectionLogEntry.Endpoint? { get }
+  var serverPeer: InspectionLogEntry.Endpoint? { get }
+  var start: Int64 { get }
+  var end: Int64? { get }
+}
+
+extension InspectionLogEntry: InspectionJoinable {}
+
+extension LoggedExchange: InspectionJoinable {
+  public var start: Int64 { Instant.microseconds(exchange.start) }
+  public var end: Int64? { exchange.end.map(Instant.microseconds) }
+}
+
 /// Which flow of a capture each line of an inspection log is about. Explicit mode: the capture
 /// sees device ↔ proxy, and the line's client and proxy endpoints are the flow's two ends.
 /// Transparent mode: the capture sees device ↔ server, and the line's client and the server it
@@ -45,7 +61,7 @@ public struct InspectionJoin: Sendable, Hashable {
 
   /// The two ends a line's connection may have in a capture: client and proxy (explicit mode),
   /// client and server (transparent mode).
-  public static func ends(of entry: InspectionLogEntry) -> [FlowPeers] {
+  public static func ends(of entry: some InspectionJoinable) -> [FlowPeers] {
     let client = FlowEndpoint(address: plain(entry.client.address), port: entry.client.port)
     return [entry.proxy, entry.serverPeer].compactMap { $0 }.map {
       FlowPeers(client, FlowEndpoint(address: plain($0.address), port: $0.port))
@@ -54,7 +70,7 @@ public struct InspectionJoin: Sendable, Hashable {
 
   /// Of the candidates with the line's ends, the one open while its connection was that began
   /// nearest its start.
-  static func nearest(_ entry: InspectionLogEntry, among indices: [Int], _ flows: [Candidate])
+  static func nearest(_ entry: some InspectionJoinable, among indices: [Int], _ flows: [Candidate])
     -> Int?
   {
     let end = entry.end ?? entry.start
@@ -66,15 +82,21 @@ public struct InspectionJoin: Sendable, Hashable {
   }
 
   /// The candidate a line is about, by index; nil for none (the recorder's flows held).
-  public static func match(_ entry: InspectionLogEntry, in flows: [Candidate]) -> Int? {
+  public static func match(_ entry: some InspectionJoinable, in flows: [Candidate]) -> Int? {
     let ends = ends(of: entry)
     return nearest(
       entry, among: flows.indices.filter { flows[$0].isTCP && ends.contains(flows[$0].peers) },
       flows)
   }
 
+  /// By flow index: the exchanges joined to it (a connection carries many), in the log's order.
+  public private(set) var exchanges: [Int: [LoggedExchange]] = [:]
+  /// Exchanges that joined no flow: kept without one.
+  public private(set) var unjoinedExchanges: [LoggedExchange] = []
+
   public init(
-    _ log: [InspectionLogEntry], flows: [Candidate], scenario: CertificateScenario? = nil
+    _ log: [InspectionLogEntry], exchanges logged: [LoggedExchange] = [], flows: [Candidate],
+    scenario: CertificateScenario? = nil
   ) {
     var byEnds: [FlowPeers: [Int]] = [:]
     for (i, flow) in flows.enumerated() where flow.isTCP {
@@ -94,6 +116,15 @@ public struct InspectionJoin: Sendable, Hashable {
         duplicates.append(entry)
       } else {
         entries[best] = entry
+      }
+    }
+    for exchange in logged {
+      guard exchange.scenario == nil || exchange.scenario == scenario else { continue }
+      let indices = Self.ends(of: exchange).flatMap { byEnds[$0] ?? [] }
+      if let best = Self.nearest(exchange, among: indices, flows) {
+        exchanges[best, default: []].append(exchange)
+      } else {
+        unjoinedExchanges.append(exchange)
       }
     }
   }
@@ -134,6 +165,8 @@ public struct InspectionJoin: Sendable, Hashable {
 public struct InspectionLogSummary: Sendable, Hashable {
   public var lines = 0, joined = 0, accepted = 0, refused = 0, closedAfterHandshake = 0
   public var withoutOutcome = 0, unjoined = 0, duplicates = 0
+  /// Exchanges and WebSocket messages the log holds, and those joined to a connection.
+  public var exchanges = 0, exchangesJoined = 0
   /// Lines of another certificate scenario, by the scenario they name.
   public var otherScenario: [CertificateScenario: Int] = [:]
   public init() {}
@@ -166,6 +199,8 @@ public struct InspectionLogSummary: Sendable, Hashable {
     for entry in join.otherScenario { countOtherScenario(entry) }
     duplicates = join.duplicates.count
     self.lines = lines
+    exchangesJoined = join.exchanges.values.reduce(0) { $0 + $1.count }
+    exchanges = exchangesJoined + join.unjoinedExchanges.count
   }
 
 }

@@ -50,9 +50,58 @@ public struct InspectionLogEntry: Sendable, Hashable {
   }
 }
 
+/// What the proxy said of itself when it started: its version and the options it ran with, for
+/// the test log (TR-03161 §4.2 asks for every tool's version).
+public struct ProxyStart: Sendable, Hashable {
+  public let line: Int
+  public let tool: String
+  public let version: String?
+  /// The options it ran with, by name, as text.
+  public let options: [String: String]
+  public let time: Int64?
+}
+
+/// One exchange the proxy decrypted (a request and its response), or one WebSocket message, with
+/// the ends of the connection it went over: its bodies as sent (their Content-Encoding not undone:
+/// the importer does that).
+public struct LoggedExchange: Sendable, Hashable {
+  public let line: Int
+  public var exchange: HTTPExchange
+  public let client: InspectionLogEntry.Endpoint
+  public let proxy: InspectionLogEntry.Endpoint?
+  public let serverPeer: InspectionLogEntry.Endpoint?
+  public let scenario: CertificateScenario?
+}
+
+/// A line of the log: about a connection, an exchange or a message, or the proxy's start.
+public enum InspectionLogLine: Sendable, Hashable {
+  case connection(InspectionLogEntry)
+  case exchange(LoggedExchange)
+  case start(ProxyStart)
+}
+
+/// A log read whole, its lines by kind.
+public struct InspectionLogContents: Sendable, Hashable {
+  public var entries: [InspectionLogEntry] = []
+  public var exchanges: [LoggedExchange] = []
+  public var starts: [ProxyStart] = []
+  public init() {}
+
+  public mutating func add(_ line: InspectionLogLine) {
+    switch line {
+    case .connection(let entry): entries.append(entry)
+    case .exchange(let exchange): exchanges.append(exchange)
+    case .start(let start): starts.append(start)
+    }
+  }
+}
+
 /// A log read whole: its entries, or the first line that is not one, said with its number.
+/// Format 1 holds connection lines; format 2 adds the proxy's start, exchanges and WebSocket
+/// messages ("type"), and its connection lines are those of format 1.
 public enum InspectionLog {
-  public static let format = 1
+  public static let format = 2
+  public static let formats = 1...2
 
   public struct Problem: Error, Sendable, Hashable {
     public let line: Int
@@ -63,18 +112,18 @@ public enum InspectionLog {
     }
   }
 
-  public static func parse(_ data: Data) throws(Problem) -> [InspectionLogEntry] {
-    var entries: [InspectionLogEntry] = []
+  public static func parse(_ data: Data) throws(Problem) -> InspectionLogContents {
+    var contents = InspectionLogContents()
     var number = 0
     for raw in data.split(separator: 0x0a, omittingEmptySubsequences: false) {
       number += 1
-      if let entry = try line(Data(raw), number: number) { entries.append(entry) }
+      if let line = try line(Data(raw), number: number) { contents.add(line) }
     }
-    return entries
+    return contents
   }
 
   /// One line (without its line feed); nil for a blank one.
-  public static func line(_ raw: Data, number: Int) throws(Problem) -> InspectionLogEntry? {
+  public static func line(_ raw: Data, number: Int) throws(Problem) -> InspectionLogLine? {
     if raw.isEmpty || raw.allSatisfy({ $0 == 0x20 || $0 == 0x0d }) { return nil }
     if let failure = JSONSyntax.failure(in: raw) {
       // Foundation would forgive what JSON does not allow, and read a key given twice as its last.
@@ -92,33 +141,35 @@ public enum InspectionLog {
     } catch {
       throw Problem(line: number, reason: "it is not JSON")
     }
-    return try entry(object, line: number)
+    guard let format = JSONNumber.integer(object["format"]) else {
+      throw Problem(line: number, reason: "it has no format")
+    }
+    guard formats.contains(format) else {
+      throw Problem(
+        line: number,
+        reason:
+          "its format is \(format); this tunnelvision reads formats \(formats.lowerBound) to \(formats.upperBound)"
+      )
+    }
+    let type = format == 1 ? "connection" : (object["type"] as? String ?? "connection")
+    switch type {
+    case "connection": return .connection(try entry(object, line: number))
+    case "exchange", "message":
+      return .exchange(try LoggedExchangeReading.exchange(object, line: number))
+    case "start": return .start(LoggedExchangeReading.start(object, line: number))
+    default:
+      throw Problem(line: number, reason: "its type is not connection, exchange, message or start")
+    }
   }
 
   static func entry(_ o: [String: Any], line: Int) throws(Problem) -> InspectionLogEntry {
-    func fail(_ reason: String) -> Problem { Problem(line: line, reason: reason) }
-    guard let format = JSONNumber.integer(o["format"]) else { throw fail("it has no format") }
-    guard format == Self.format else {
-      throw fail("its format is \(format); this tunnelvision reads format \(Self.format)")
-    }
-    func instant(_ key: String) throws(Problem) -> Int64? {
-      guard let value = o[key], !(value is NSNull) else { return nil }
-      guard let seconds = JSONNumber.double(value), seconds.isFinite,
-        (0...9_000_000_000).contains(seconds)
-      else { throw fail("\(key) is not an instant in seconds since 1970") }
-      return Int64((seconds * 1_000_000).rounded())
-    }
+    let fields = LineFields(o, line: line)
+    func fail(_ reason: String) -> Problem { fields.fail(reason) }
+    func instant(_ key: String) throws(Problem) -> Int64? { try fields.instant(key) }
     func endpoint(_ value: Any?, _ key: String) throws(Problem) -> InspectionLogEntry.Endpoint? {
-      guard let value, !(value is NSNull) else { return nil }
-      guard let object = value as? [String: Any], let address = object["address"] as? String,
-        let port = JSONNumber.integer(object["port"]), (0...65535).contains(port)
-      else { throw fail("\(key) is not an address and a port") }
-      return .init(address: address, port: UInt16(port))
+      try fields.endpoint(value, key)
     }
-    func text(_ value: Any?) -> String? {
-      guard let string = value as? String, !string.isEmpty else { return nil }
-      return string
-    }
+    func text(_ value: Any?) -> String? { LineFields.text(value) }
     guard let start = try instant("start") else { throw fail("it has no start") }
     guard let client = try endpoint(o["client"], "client") else {
       throw fail("it names no client")
@@ -134,15 +185,7 @@ public enum InspectionLog {
       throw fail("server is not an object")
     }
     let serverPort = JSONNumber.integer(server?["port"])
-    var scenario: CertificateScenario?
-    if let value = o["scenario"], !(value is NSNull) {
-      guard let name = value as? String, let stated = CertificateScenario(name: name) else {
-        throw fail(
-          "scenario is not one of \(CertificateScenario.allCases.map(\.name).joined(separator: ", "))"
-        )
-      }
-      scenario = stated
-    }
+    let scenario = try fields.scenario()
     var certificate: Data?
     if let value = server?["certificate"], !(value is NSNull) {
       guard let text = value as? String, let der = Data(base64Encoded: text), !der.isEmpty else {
@@ -174,5 +217,55 @@ public enum InspectionLog {
     case "TLSv1.3": return TLSProtocolVersion(rawValue: 0x0304)
     default: return nil
     }
+  }
+}
+
+/// The fields of one log line, read as the format says, each failure naming the line and key.
+struct LineFields {
+  let o: [String: Any]
+  let line: Int
+  init(_ o: [String: Any], line: Int) {
+    self.o = o
+    self.line = line
+  }
+
+  func fail(_ reason: String) -> InspectionLog.Problem {
+    InspectionLog.Problem(line: line, reason: reason)
+  }
+
+  /// Seconds since 1970 (as Python's time() writes them) as microseconds; nil when absent.
+  func instant(_ key: String, in object: [String: Any]? = nil) throws(InspectionLog.Problem)
+    -> Int64?
+  {
+    guard let value = (object ?? o)[key], !(value is NSNull) else { return nil }
+    guard let seconds = JSONNumber.double(value), seconds.isFinite,
+      (0...9_000_000_000).contains(seconds)
+    else { throw fail("\(key) is not an instant in seconds since 1970") }
+    return Int64((seconds * 1_000_000).rounded())
+  }
+
+  func endpoint(_ value: Any?, _ key: String) throws(InspectionLog.Problem) -> InspectionLogEntry
+    .Endpoint?
+  {
+    guard let value, !(value is NSNull) else { return nil }
+    guard let object = value as? [String: Any], let address = object["address"] as? String,
+      let port = JSONNumber.integer(object["port"]), (0...65535).contains(port)
+    else { throw fail("\(key) is not an address and a port") }
+    return .init(address: address, port: UInt16(port))
+  }
+
+  static func text(_ value: Any?) -> String? {
+    guard let string = value as? String, !string.isEmpty else { return nil }
+    return string
+  }
+
+  func scenario() throws(InspectionLog.Problem) -> CertificateScenario? {
+    guard let value = o["scenario"], !(value is NSNull) else { return nil }
+    guard let name = value as? String, let stated = CertificateScenario(name: name) else {
+      throw fail(
+        "scenario is not one of \(CertificateScenario.allCases.map(\.name).joined(separator: ", "))"
+      )
+    }
+    return stated
   }
 }

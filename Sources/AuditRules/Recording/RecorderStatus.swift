@@ -32,6 +32,9 @@ public struct RecorderStatus: Sendable, Hashable {
   /// Times the log was truncated or rewritten, or replaced by another file (each read again from
   /// its start), and the parts of lines those turns cut off.
   public var inspectionLogRestarts = 0, inspectionLogReplacements = 0, inspectionLinesCut = 0
+  /// Exchanges kept (read in the clear, or from the proxy's log), and of the log's, those that
+  /// joined no connection.
+  public var exchanges = 0, exchangesUnjoined = 0
 
   public struct OpenSession: Sendable, Hashable {
     public let id: Int64

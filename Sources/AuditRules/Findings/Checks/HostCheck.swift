@@ -87,7 +87,7 @@ public enum HostAssessment: Sendable, Hashable {
     let host = DomainPattern.normalised(host: name.text)
     let covered = { (candidate: String) in project.allowlistEntry(matching: candidate) != nil }
     switch name.origin {
-    case .sni, .connect:
+    case .sni, .connect, .host:
       self = covered(host) ? .allowed : .notInAllowlist(host: host)
     case .dns:
       let others = flow.dnsOtherNames.map(DomainPattern.normalised(host:))
