@@ -24,7 +24,9 @@ public enum ImportPresentation {
   }
 
   /// What was read of what the connections carried: requests in the clear, the proxy's exchanges.
-  public static func contentLine(inClear: Int, inspection: InspectionLogSummary?) -> String? {
+  public static func contentLine(
+    inClear: Int, inspection: InspectionLogSummary?, har: (entries: Int, joined: Int)? = nil
+  ) -> String? {
     var parts: [String] = []
     if inClear > 0 { parts.append("\(Quantity.count(inClear, "request")) read in the clear") }
     if let s = inspection, s.exchanges > 0 {
@@ -32,12 +34,21 @@ public enum ImportPresentation {
         "\(Quantity.count(s.exchanges, "exchange")) from the inspection log, \(Quantity.grouped(s.exchangesJoined)) joined to a connection"
       )
     }
+    if let har {
+      parts.append(
+        "\(Quantity.count(har.entries, "exchange")) from the HAR file, \(Quantity.grouped(har.joined)) joined to a connection"
+      )
+    }
     return parts.isEmpty ? nil : "Content: " + parts.joined(separator: "; ") + "."
+  }
+
+  public static func harUnreadable(path: String, reason: String) -> String {
+    "The HAR file \(TerminalText.inline(path)) cannot be read: \(TerminalText.inline(reason)). Nothing was imported."
   }
 
   public static func text(
     _ a: ImportSummary, session: AuditSession, projectName: String, file: String,
-    inspection: InspectionLogSummary? = nil
+    inspection: InspectionLogSummary? = nil, har: (entries: Int, joined: Int)? = nil
   )
     -> String
   {
@@ -74,7 +85,7 @@ public enum ImportPresentation {
       out +=
         "  Certificate scenario, as stated: \(PinningEvidence.scenarioPhrase(session.inspection.scenario))\(session.inspection.scenario == nil ? " (no --ca): no outcome is assessed" : " (--ca \(session.inspection.scenario!.argument))").\n"
     }
-    if let line = contentLine(inClear: a.exchangesInTheClear, inspection: inspection) {
+    if let line = contentLine(inClear: a.exchangesInTheClear, inspection: inspection, har: har) {
       out += "  " + line + "\n"
     }
     if let source = session.source {

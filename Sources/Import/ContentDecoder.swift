@@ -144,6 +144,17 @@ public enum ContentDecoder {
       )
       exchange.responseBody?.sentByteCount = max(body.sentByteCount, body.bytes.count)
     }
+    // A HAR file's writer most often gives bodies decoded already, their header left as sent.
+    if exchange.source == .har {
+      for body in [\HTTPExchange.requestBody, \.responseBody] {
+        if case .notDecoded = exchange[keyPath: body]?.decoding {
+          exchange[keyPath: body]?.decoding = .notDecoded(harNotDecoded)
+        }
+      }
+    }
     return exchange
   }
+
+  static let harNotDecoded =
+    "it does not decode as its Content-Encoding says: the HAR file's writer gave it decoded already, most likely, and it is read as it stands"
 }

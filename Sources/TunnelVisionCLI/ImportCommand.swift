@@ -31,6 +31,10 @@ enum ImportCommand {
     "inspection-log", "file",
     "The inspecting proxy's log (mitmproxy with 'tunnelvision mitmproxy-addon'): its outcomes become the connections'."
   )
+  static let har = OptionKey<PathArgument>(
+    "har", "file",
+    "A HAR file of the same traffic (PCAPdroid, HTTP Toolkit, Charles, a browser, mitmproxy's hardump): each entry joined to its connection by address, port and time, or kept without one."
+  )
   static let caTrusted = FlagKey(
     "ca-trusted", "The same as --ca system: the system trusted the proxy's certificate authority.")
   static let again = FlagKey(
@@ -44,13 +48,13 @@ enum ImportCommand {
       discussion:
         "The session starts at the capture's first packet and ends at its last. Markers are KIND@INSTANT with KIND as for 'mark' and an RFC 3339 instant inside the capture. The device side is the addresses given with --device, else inferred per connection (the side that opened it; private over public) and stated in the session's notes.",
       usage:
-        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--inspection-log <file> [--ca <scenario>]] [--notes <text>] [--again] [--json]",
+        "<file> --project <project> (--baseline | --version <version> --build <build>) [--device <address> ...] [--marker <kind@instant> ...] [--device-model <model>] [--os-version <version>] [--inspection-log <file> [--ca <scenario>]] [--har <file>] [--notes <text>] [--again] [--json]",
       arguments: [file.definition],
       options: [
         project.definition, baseline.definition, CommonKeys.version.definition,
         CommonKeys.build.definition,
         device.definition, marker.definition, deviceModel.definition, osVersion.definition,
-        inspectionLog.definition, CommonKeys.ca.definition, caTrusted.definition,
+        inspectionLog.definition, CommonKeys.ca.definition, caTrusted.definition, har.definition,
         again.definition,
         CommonKeys.notes.definition, ProjectCommands.json.definition,
       ],
@@ -95,6 +99,8 @@ enum ImportCommand {
         }
         let logPath = try parsed.value(inspectionLog)?.text
         let log = try logPath.map(InspectionCommands.log(at:))
+        let harPath = try parsed.value(har)?.text
+        let harRead = try harPath.map(Self.readHAR)
         let store = try support.openStore(writing: true)
         let project = try support.project(projectName, in: store)
         let progress: ((Int) -> Void)? =
@@ -103,6 +109,7 @@ enum ImportCommand {
         let analysis: CaptureAnalysis
         let session: AuditSession
         var inspection: InspectionLogSummary?
+        var harCounts: (entries: Int, joined: Int)?
         do {
           let read = try CaptureImporter.analyse(
             URL(fileURLWithPath: path), devices: try parsed.values(device).map(\.text),
@@ -131,6 +138,11 @@ enum ImportCommand {
             request.scenario = scenario
             request.exchanges = CaptureImporter.exchanges(of: join)
           }
+          if let harRead {
+            let flows = HARReader.join(harRead.entries, to: read.flows.map(\.flow))
+            request.exchanges += zip(harRead.entries, flows).map { ($0.exchange, $1) }
+            harCounts = (harRead.entries.count, flows.compactMap { $0 }.count)
+          }
           session = try CaptureImporter.write(
             consume read, from: URL(fileURLWithPath: path), request: request, into: store)
         } catch let error as CaptureImportError {
@@ -144,8 +156,18 @@ enum ImportCommand {
         context.standardOutput(
           ImportPresentation.text(
             analysis.summary, session: session, projectName: project.name, file: path,
-            inspection: inspection)
+            inspection: inspection, har: harCounts)
         )
       })
+  }
+
+  /// A HAR file read whole; a sentence naming what is wrong in it.
+  static func readHAR(_ path: String) throws -> HARReader.Read {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw RefusedError("There is no readable HAR file \(path).")
+    }
+    do { return try HARReader.read(data) } catch {
+      throw RefusedError(ImportPresentation.harUnreadable(path: path, reason: error.reason))
+    }
   }
 }
