@@ -67,7 +67,7 @@ let package = Package(
     // SHA-256 and Ed25519 through OpenSSL's libcrypto.
     .target(name: "Crypto", dependencies: ["CCrypto"]),
     // The test account's values found in what exchanges sent: forms, one automaton, places.
-    .target(name: "ContentMatching", dependencies: ["Audit", "Crypto"]),
+    .target(name: "ContentMatching", dependencies: ["Audit", "AuditRules", "Crypto"]),
     .target(name: "FlowStore", dependencies: ["Audit", "AuditRules", "CSQLite"]),
     .target(
       name: "Capture",
@@ -84,6 +84,7 @@ let package = Package(
       dependencies: [
         "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
         "ReportLayout", "FlowStore", "Capture", "Crypto", "ReportPDF", "CZlib", "CChecksum", "CPSL",
+        "ContentMatching",
       ]),
     .target(
       name: "Sample",

@@ -48,6 +48,11 @@ public struct EvidenceBundle: Sendable {
   public let publicSuffixList: PublicSuffixListIdentity?
   /// Each flow name's registrable domain, as flows.json states it: said beside a host.
   public let registrableDomains: RegistrableDomains
+  /// The session's exchanges and what they sent of the test account's values
+  /// (exchanges.json), with the values they were judged with (session.json `testAccount`).
+  public let content: SessionContent
+  /// Whether the bundle holds the content itself (content.har: `export --with-content`).
+  public var includesContent = false
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.
@@ -57,8 +62,10 @@ public struct EvidenceBundle: Sendable {
     baseline: EvidenceBaseline? = nil, runs: [RecorderRun] = [], runsNotKept: Bool = false,
     holdingFlows: Bool = true, trackers: TrackerLists? = nil,
     publicSuffixList: PublicSuffixListIdentity? = nil,
-    registrableDomains: RegistrableDomains = RegistrableDomains()
+    registrableDomains: RegistrableDomains = RegistrableDomains(),
+    content: SessionContent = SessionContent(values: [], exchanges: [])
   ) throws(EvidenceBundleError) {
+    self.content = content
     self.publicSuffixList = publicSuffixList
     self.registrableDomains = registrableDomains
     guard session.projectID == project.id else {
@@ -83,7 +90,8 @@ public struct EvidenceBundle: Sendable {
       runsNotKept: runsNotKept)
     assessment = SessionAssessment(
       catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers,
-      runs: coverage.runs, baseline: baseline?.clientBaseline, trackers: trackers)
+      runs: coverage.runs, baseline: baseline?.clientBaseline, trackers: trackers,
+      content: content)
     trackerLists = trackers?.lists.map(\.identity) ?? []
     var ids: [Int64: [String]] = [:]
     for (index, finding) in assessment.findings.findings.enumerated() {
@@ -187,7 +195,10 @@ public struct EvidenceBundle: Sendable {
   public static let sessionName = "session.json", flowsName = "flows.json",
     flowsCSVName = "flows.csv"
   public static let findingsName = "findings.json", captureJSONName = "capture.json"
-  public static let documentNames = [sessionName, flowsName, flowsCSVName, findingsName]
+  public static let exchangesName = EvidenceExchangesDocument.fileName
+  public static let documentNames = [
+    sessionName, flowsName, flowsCSVName, findingsName, exchangesName,
+  ]
   public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
   public static let reportName = "report.pdf"
   /// The files whose SHA-256 report.pdf cites on its first page, in the archive's order: every
@@ -231,8 +242,6 @@ public enum EvidenceNotes {
     return
       "\(source.application ?? "an application the capture does not name"); imported from \(source.fileName) with tunnelvision \(session.environment.toolVersion)"
   }
-  public static let contents =
-    "This bundle holds connection metadata, what it shows against a requirement catalogue, and a capture of the session's packets as they travelled. Decrypted content is not part of it: what was encrypted stays encrypted in the capture."
   public static let captureContents =
     "The packets of the session's connections, sliced from the device's capture files: every packet the history holds whose bytes could be read back. capture.json counts the packets that are not in it, and why."
   public static let packetComments =

@@ -41,7 +41,8 @@ extension EvidenceBundle {
         "allowlist": .array(project.allowlist.map(SessionJSON.allowlistJSON)),
       ]),
       "session": .object(sessionObject),
-      "contents": .string(EvidenceNotes.contents),
+      "contents": .string(ContentWording.contents(withContent: includesContent)),
+      "testAccount": testAccountJSON,
       "attribution": .string(EvidenceNotes.attribution(for: session)),
       "publicSuffixList": publicSuffixList.map {
         .object(["path": .string($0.path), "sha256": .string($0.sha256)])

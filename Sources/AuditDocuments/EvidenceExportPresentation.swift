@@ -80,7 +80,8 @@ public enum EvidenceExportPresentation {
     var out = "\(readyHeadline)\n"
     out +=
       "  \(Quantity.byteCount(s.byteCount)) · ZIP · \(Quantity.count(s.fileNames.count, "file")): \(s.fileNames.joined(separator: ", "))\n"
-    out += "\nWhat the bundle says of itself\n  “\(EvidenceNotes.contents)”\n"
+    out +=
+      "\nWhat the bundle says of itself\n  “\(ContentWording.contents(withContent: s.fileNames.contains(EvidenceContentHAR.fileName)))”\n"
     out +=
       "\nConnections  \(Quantity.grouped(s.flowCount))\nFindings     \(Quantity.grouped(s.findingCount))\n"
     out += "  “\(EvidenceWording.verdictsNote)”\n"

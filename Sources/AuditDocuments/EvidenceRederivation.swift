@@ -12,14 +12,29 @@ public struct EvidenceRederivation: Sendable {
   /// `trackers`: the lists session.json names, read again (the same bytes).
   public init(
     record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue,
-    trackers: TrackerLists? = nil, registrableDomains: RegistrableDomains = RegistrableDomains()
+    trackers: TrackerLists? = nil, registrableDomains: RegistrableDomains = RegistrableDomains(),
+    exchanges: [ExchangeRecord] = [], includesContent: Bool = false
   ) throws(EvidenceBundleError) {
-    bundle = try EvidenceBundle(
+    var bundle = try EvidenceBundle(
       project: record.project, session: record.session, markers: record.markers, flows: flows,
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
       baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
       trackers: trackers, publicSuffixList: record.publicSuffixList,
-      registrableDomains: registrableDomains)
+      registrableDomains: registrableDomains,
+      content: SessionContent(values: record.testAccount, exchanges: exchanges))
+    bundle.includesContent = includesContent
+    self.bundle = bundle
+  }
+
+  /// exchanges.json as export writes it.
+  public var exchangesJSON: [UInt8] {
+    let document = bundle.exchangesDocument
+    var out = document.prefix
+    for (index, record) in bundle.content.exchanges.enumerated() {
+      document.append(EvidenceExchangesDocument.entry(record), first: index == 0, to: &out)
+    }
+    out += document.suffix(empty: bundle.content.exchanges.isEmpty)
+    return out
   }
 
   /// findings.json as export writes it.

@@ -23,6 +23,8 @@ public struct EvidenceSessionRecord: Sendable {
   public let publicSuffixList: PublicSuffixListIdentity?
   /// The document's format version (a version 2 bundle holds no recording).
   public let formatVersion: Int
+  /// The test account's values the session was judged with; none before format version 5.
+  public let testAccount: [TestDataValue]
 
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
@@ -234,6 +236,28 @@ public struct EvidenceSessionRecord: Sendable {
         sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts,
         tlsClients: tlsClients)
     }
+    testAccount = try Self.testAccount(root["testAccount"], string: string)
+  }
+
+  /// session.json's testAccount (format version 5): its values, each with its label and category.
+  static func testAccount(
+    _ value: Any?, string: ([String: Any], String, String) throws(Problem) -> String
+  ) throws(Problem) -> [TestDataValue] {
+    guard let value else { return [] }
+    guard let object = value as? [String: Any], let list = object["values"] as? [[String: Any]]
+    else { throw Problem(description: "session.json's testAccount is not its values' list") }
+    var values: [TestDataValue] = []
+    for entry in list {
+      let p = "testAccount.values[]."
+      guard let category = TestDataCategory(rawValue: try string(entry, "category", p)) else {
+        throw Problem(description: "session.json's \(p)category is not a category")
+      }
+      values.append(
+        TestDataValue(
+          label: try string(entry, "label", p), value: try string(entry, "value", p),
+          category: category))
+    }
+    return values
   }
 
   /// The certificate scenario session.json states; a document without the key (format version

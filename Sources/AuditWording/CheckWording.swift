@@ -34,7 +34,7 @@ public enum CheckWordings {
     TLSVersionWording.self, TLSParameterWording.self, EncryptionWording.self, HostWording.self,
     PinningWording.self,
     CertificateValidationWording.self, ConsentWording.self, TLSClientWording.self,
-    TrackerWording.self, ConsentWithdrawalWording.self,
+    TrackerWording.self, ConsentWithdrawalWording.self, PersonalDataWording.self,
   ]
 
   private static let byCheck: [FindingsCheck: any CheckWording.Type] = Dictionary(

@@ -6,9 +6,7 @@ import Foundation
 /// (where case matters) and the bytes beside it do not continue it; a location's latitude and
 /// longitude within `coordinateTolerance` anywhere in the same request.
 public struct ContentMatcher: Sendable {
-  /// Degrees either way a reported coordinate may lie from the planted one (about 110 m of
-  /// latitude): apps round, SDKs truncate.
-  public static let coordinateTolerance = 0.001
+  public static var coordinateTolerance: Double { TestDataValue.coordinateTolerance }
 
   let patterns: [ValuePattern]
   let automaton: PatternAutomaton

@@ -1,4 +1,5 @@
 import AuditDocuments
+import AuditRules
 import AuditWording
 import Crypto
 import Foundation
@@ -23,7 +24,12 @@ struct BundleReading {
   let captureFlows = Collected<VerifiedCapture.Flow>()
   /// findings.json's findings, one at a time (as dictionaries, 2,414 of them took 10 MB).
   let findingList = Collected<VerifiedFindings.Finding>()
+  private(set) var exchangesReading:
+    StreamedArrayReading<VerifiedExchanges, EvidenceExchangesDocument.Decoded>?
+  /// exchanges.json's records, one at a time.
+  let exchangeList = Collected<ExchangeRecord>()
   private(set) var flowsRead: Readability?, captureRead: Readability?, findingsRead: Readability?
+  private(set) var exchangesRead: Readability?
 
   init(_ archive: ZipArchiveReader) {
     self.archive = archive
@@ -47,6 +53,7 @@ struct BundleReading {
     flowsRead = flowsReading?.finish()
     captureRead = captureReading?.finish()
     findingsRead = findingsReading?.finish()
+    exchangesRead = exchangesReading?.finish()
   }
 
   private mutating func feed(
@@ -72,6 +79,14 @@ struct BundleReading {
         }
       }
       findingsReading!.feed(chunk)
+    case EvidenceBundle.exchangesName:
+      if exchangesReading == nil {
+        let exchanges = exchangeList
+        exchangesReading = StreamedArrayReading(key: "exchanges", elements: \.exchanges) {
+          exchanges.items.append($0.record)
+        }
+      }
+      exchangesReading!.feed(chunk)
     case EvidenceBundle.flowsName:
       // Each flow is compared with its row of flows.csv, pulled from its own entry alongside
       // (wherever it lies in the archive).

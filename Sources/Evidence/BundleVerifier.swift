@@ -86,7 +86,8 @@ public enum BundleVerifier {
     // The documents.
     guard let flowsReading = reading.flowsReading, reading.flowsRead?.readable == true,
       reading.findingsRead?.readable == true, let findings = reading.findingsReading?.outline,
-      reading.captureRead?.readable == true, let captureDoc = reading.captureReading?.outline
+      reading.captureRead?.readable == true, let captureDoc = reading.captureReading?.outline,
+      reading.exchangesRead?.readable ?? true
     else {
       return checks + [
         Check(
@@ -120,7 +121,7 @@ public enum BundleVerifier {
           flowsReading.records, flowsReading.registrableDomains),
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
-        digests: reading.digests))
+        digests: reading.digests, exchanges: reading.exchangeList.items))
     return checks
   }
 
@@ -181,6 +182,9 @@ public enum BundleVerifier {
     }
     if let findings = reading.findingsRead {
       streamed[EvidenceBundle.findingsName] = findings.syntax
+    }
+    if let exchanges = reading.exchangesRead {
+      streamed[EvidenceBundle.exchangesName] = exchanges.syntax
     }
     let names = (reading.documents.keys.filter { $0.hasSuffix(".json") } + streamed.keys).sorted()
     let problems = names.compactMap { name in
@@ -307,7 +311,7 @@ public enum BundleVerifier {
     session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
     registrableDomains: RegistrableDomains = RegistrableDomains(), findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
-    digests: [String: (UInt64, String)]
+    digests: [String: (UInt64, String)], exchanges: [ExchangeRecord] = []
   ) -> Check {
     let statement = VerifyWording.rederivedStatement
     guard let session else {
@@ -362,7 +366,8 @@ public enum BundleVerifier {
     do {
       rederived = try EvidenceRederivation(
         record: record, flows: flows, catalogue: catalogue, trackers: trackers,
-        registrableDomains: registrableDomains)
+        registrableDomains: registrableDomains, exchanges: exchanges,
+        includesContent: digests[EvidenceContentHAR.fileName] != nil)
     } catch {
       return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }
@@ -402,6 +407,7 @@ public enum BundleVerifier {
     for (name, bytes) in [
       (EvidenceBundle.findingsName, rederived.findingsJSON),
       (EvidenceBundle.sessionName, rederived.sessionJSON),
+      (EvidenceBundle.exchangesName, rederived.exchangesJSON),
     ] {
       let digest = SHA256Digest()
       bytes.withUnsafeBytes { digest.update($0) }

@@ -12,8 +12,8 @@ import ReportLayout
 final class EvidenceDocumentQueue: @unchecked Sendable {
   /// The largest first.
   static let order = [
-    EvidenceBundle.flowsName, EvidenceBundle.findingsName, EvidenceBundle.sessionName,
-    EvidenceBundle.flowsCSVName,
+    EvidenceBundle.flowsName, EvidenceBundle.findingsName, EvidenceBundle.exchangesName,
+    EvidenceBundle.sessionName, EvidenceBundle.flowsCSVName,
   ]
 
   struct Done {

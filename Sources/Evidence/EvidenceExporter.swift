@@ -127,6 +127,7 @@ public final class EvidenceExporter {
       try store.recorderRuns(from: session.startedAt, to: session.endedAt)
     }
     let runsNotKept = try history { try store.hasFlowsOfUnknownRuns(inAuditSession: sessionID) }
+    let content = try history { try SessionContentReader.content(of: session, in: store) }
     do {
       return (
         try EvidenceBundle(
@@ -134,7 +135,8 @@ public final class EvidenceExporter {
           exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
           runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers,
           publicSuffixList: publicSuffixList?.identity,
-          registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList)), check
+          registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList), content: content),
+        check
       )
     } catch {
       switch error {
@@ -504,6 +506,10 @@ public final class EvidenceExporter {
       return try streamed(
         bundle.findingsDocument, name: name, into: folder,
         elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
+    case EvidenceBundle.exchangesName:
+      return try streamed(
+        bundle.exchangesDocument, name: name, into: folder,
+        elements: bundle.content.exchanges.lazy.map(EvidenceExchangesDocument.entry))
     default:
       preconditionFailure("\(name) is not one of the bundle's documents")
     }

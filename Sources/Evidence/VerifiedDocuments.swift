@@ -157,6 +157,19 @@ struct VerifiedFlows: Decodable {
   }
 }
 
+/// exchanges.json as verify reads it: each exchange's record, decoded as it is complete.
+struct VerifiedExchanges: Decodable {
+  let exchanges: [EvidenceExchangesDocument.Decoded]
+  let sessionID: Int64?, exchangeCount: Int?
+  enum CodingKeys: String, CodingKey { case exchanges, sessionID, exchangeCount }
+  init(from decoder: Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    exchanges = try c.decode([EvidenceExchangesDocument.Decoded].self, forKey: .exchanges)
+    sessionID = try? c.decode(Int64.self, forKey: .sessionID)
+    exchangeCount = try? c.decode(Int.self, forKey: .exchangeCount)
+  }
+}
+
 /// What session.json and manifest.json say of the session and the export, each fact nil where
 /// it does not read as its type.
 struct VerifiedSessionFacts: Decodable {

@@ -115,6 +115,19 @@ extension FlowStore {
     }
   }
 
+  /// An audit session's exchanges one at a time, in the order they began: their bodies are not
+  /// held together.
+  public func forEachExchange(inAuditSession id: Int64, _ body: (HTTPExchange) throws -> Void)
+    throws
+  {
+    try wrap {
+      try db.query(
+        "SELECT \(ExchangeColumn.selectList()) FROM exchanges WHERE audit_session_id = ? ORDER BY started_at, id",
+        [.integer(id)]
+      ) { try body(Self.exchange($0)) }
+    }
+  }
+
   /// A flow's exchanges, in the order they began.
   public func exchanges(ofFlow id: Int64) throws -> [HTTPExchange] {
     try wrap {

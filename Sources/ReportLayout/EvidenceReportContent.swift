@@ -95,16 +95,16 @@ public enum EvidenceReportWording {
     "\(requirement) · findings in its support"
   }
   public static let summaryIntro =
-    "Each requirement's verdict, and what stands behind it: the findings for or against it, the connections they cite and the hosts those went to. A verdict is not a test result."
+    "Each requirement's verdict, and the findings, connections and hosts behind it. A verdict is not a test result."
   public static let keyFindings =
     "The findings against the requirements, a line each (each is stated in full under Findings):"
   public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
-  public static let keyFindingsShown = 3
+  public static let keyFindingsShown = 2
   public static func moreFindings(shown: Int, of total: Int) -> String {
     "The first \(shown) of \(Quantity.grouped(total)) are listed here; the Findings section lists every one."
   }
   public static let digestsWhere =
-    "The SHA-256 of the bundle's other files, as manifest.json lists them (the manifest, written last, lists this report's). 'tunnelvision verify' checks each and re-derives the findings, the verdicts and this report."
+    "The SHA-256 of the bundle's other files, as manifest.json lists them; 'tunnelvision verify' checks each."
   public static let digestColumns = ["File", "SHA-256"]
   /// A line to write on, for the assessor's block.
   public static let blank = "________________________"
@@ -369,7 +369,8 @@ struct EvidenceReportContent {
       .paragraph(EvidenceReportWording.methodIntro),
       .heading("How traffic is attributed (session.json, attribution)"),
       .note(EvidenceNotes.attribution(for: bundle.session)),
-      .heading("What the bundle holds (session.json, contents)"), .note(EvidenceNotes.contents),
+      .heading("What the bundle holds (session.json, contents)"),
+      .note(ContentWording.contents(withContent: bundle.includesContent)),
       .heading("What a verdict is (findings.json, verdictsNote)"),
       .note(EvidenceWording.verdictsNote),
       .heading("What the capture holds (capture.json, contents)"),

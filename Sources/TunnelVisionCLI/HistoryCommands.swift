@@ -164,7 +164,7 @@ enum HistoryCommands {
       project: project,
       session: session, markers: try store.markers(forSession: session.id), runs: runs,
       baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline,
-      trackers: trackers)
+      trackers: trackers, content: try SessionContentReader.content(of: session, in: store))
   }
 
   static func findingFlows(

@@ -26,7 +26,8 @@ final class RequirementCatalogueTests: XCTestCase {
       identifier: RequirementCatalogueLibrary.defaultIdentifier)
     XCTAssertEqual(
       catalogue.requirements.map(\.id),
-      ["O.Purp_3", "O.Purp_5", "O.Purp_7", "O.Purp_8"] + (1...8).map { "O.Ntwk_\($0)" })
+      ["O.Purp_3", "O.Purp_4", "O.Purp_5", "O.Purp_7", "O.Purp_8", "O.TrdP_6"]
+        + (1...8).map { "O.Ntwk_\($0)" })
     XCTAssertEqual(catalogue.policy.minimumTLSVersion, .tls12)
     XCTAssertEqual(catalogue.source.version, "3.0")
     XCTAssertEqual(catalogue.source.date, "2024-03-25")
@@ -34,12 +35,22 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(catalogue.tlsSource.date, "2025-01-21")
     let rules = Dictionary(uniqueKeysWithValues: catalogue.requirements.map { ($0.id, $0.rule) })
     XCTAssertEqual(
-      rules["O.Purp_3"], .contraryFindings([.activityBeforeConsent, .trackerBeforeConsent]))
-    XCTAssertEqual(rules["O.Purp_5"], .contraryFindings([.thirdPartyAfterWithdrawal]))
+      rules["O.Purp_3"],
+      .contraryFindings([.activityBeforeConsent, .trackerBeforeConsent, .personalDataBeforeConsent])
+    )
+    XCTAssertEqual(rules["O.Purp_4"], .contraryFindings([.personalDataBeforeConsent]))
+    XCTAssertEqual(
+      rules["O.Purp_5"],
+      .contraryFindings([.thirdPartyAfterWithdrawal, .personalDataAfterWithdrawal]))
     XCTAssertEqual(rules["O.Purp_7"], .contraryFindings([.trackerHost]))
     XCTAssertEqual(
-      rules["O.Purp_8"], .contraryFindings([.hostNotInAllowlist, .unnamedFlow, .trackerHost]))
-    XCTAssertEqual(rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic]))
+      rules["O.Purp_8"],
+      .contraryFindings([
+        .hostNotInAllowlist, .unnamedFlow, .trackerHost, .personalDataToThirdParty,
+      ]))
+    XCTAssertEqual(rules["O.TrdP_6"], .contraryFindings([.personalDataToThirdParty]))
+    XCTAssertEqual(
+      rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic, .personalDataInCleartext]))
     XCTAssertEqual(
       rules["O.Ntwk_2"],
       .contraryFindings([
@@ -70,11 +81,13 @@ final class RequirementCatalogueTests: XCTestCase {
     }
     XCTAssertEqual(
       catalogue.requirements.map(\.testDepth),
-      [.check, .check, .check, .check] + Array(repeating: .examine, count: 7) + [.check])
+      [.check, .check, .check, .check, .check, .examine] + Array(repeating: .examine, count: 7)
+        + [.check])
     XCTAssertEqual(
       Set(catalogue.requirements.map(\.aspect)),
       [
         RequirementAspect(number: 1, name: "Anwendungszweck"),
+        RequirementAspect(number: 4, name: "Drittanbieter-Software"),
         RequirementAspect(number: 9, name: "Netzwerkkommunikation"),
       ])
   }
@@ -156,11 +169,14 @@ final class RequirementCatalogueTests: XCTestCase {
       return nil
     } catch { return error }
   }
-  func editRequirement(_ index: Int, _ edit: @escaping (inout [String: Any]) -> Void) -> (
+  /// Edits the requirement of that id (by id: a requirement added to the catalogue shifts
+  /// none of these tests).
+  func editRequirement(_ id: String, _ edit: @escaping (inout [String: Any]) -> Void) -> (
     inout [String: Any]
   ) -> Void {
     { object in
       var list = object["requirements"] as! [[String: Any]]
+      let index = list.firstIndex { $0["id"] as? String == id }!
       edit(&list[index])
       object["requirements"] = list
     }
@@ -232,7 +248,7 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testAnEmptyRequirementTitleIsRefusedNamingTheRequirement() {
     XCTAssertEqual(
-      refuse(editRequirement(5) { $0["title"] = "" }),
+      refuse(editRequirement("O.Ntwk_2") { $0["title"] = "" }),
       .emptyField(field: "title", requirement: "O.Ntwk_2"))
   }
   func testADateThatIsNotYearMonthDayIsRefused() {
@@ -284,17 +300,17 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testAnUnknownTestDepthIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(0) { $0["testDepth"] = "INSPECT" }),
+      refuse(editRequirement("O.Purp_3") { $0["testDepth"] = "INSPECT" }),
       .unknownTestDepth("INSPECT", requirement: "O.Purp_3"))
   }
   func testAnUnknownRuleIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(0) { $0["rule"] = "passFail" }),
+      refuse(editRequirement("O.Purp_3") { $0["rule"] = "passFail" }),
       .unknownRule("passFail", requirement: "O.Purp_3"))
   }
   func testAnUnknownFindingKindIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(4) { $0["contraryKinds"] = ["plaintext"] }),
+      refuse(editRequirement("O.Ntwk_1") { $0["contraryKinds"] = ["plaintext"] }),
       .unknownFindingKind("plaintext", requirement: "O.Ntwk_1"))
   }
   func testTheMASVSCatalogueFilesTheSameKindsAndCitesItsAddress() throws {
@@ -310,7 +326,9 @@ final class RequirementCatalogueTests: XCTestCase {
     XCTAssertEqual(
       rules["MASVS-NETWORK-2"],
       .contraryAndSupportingFindings(contrary: [.pinningAbsent], supporting: [.pinningObserved]))
-    XCTAssertEqual(rules["MASVS-PRIVACY-4"], .contraryFindings([.thirdPartyAfterWithdrawal]))
+    XCTAssertEqual(
+      rules["MASVS-PRIVACY-4"],
+      .contraryFindings([.thirdPartyAfterWithdrawal, .personalDataAfterWithdrawal]))
     // Every kind the TR-03161 catalogue files is filed here too, but the TLS client's.
     let tr = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
     let filed = { (c: RequirementCatalogue) in
@@ -330,28 +348,28 @@ final class RequirementCatalogueTests: XCTestCase {
   }
   func testKindsMissingForTheirRuleAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(4) { $0["contraryKinds"] = nil }),
+      refuse(editRequirement("O.Ntwk_1") { $0["contraryKinds"] = nil }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .missing))
     XCTAssertEqual(
-      refuse(editRequirement(7) { $0["supportingKinds"] = [] as [String] }),
+      refuse(editRequirement("O.Ntwk_4") { $0["supportingKinds"] = [] as [String] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_4", problem: .missing))
   }
   func testKindsTheRuleDoesNotReadAreRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(9) { $0["contraryKinds"] = ["cleartextTraffic"] }),
+      refuse(editRequirement("O.Ntwk_6") { $0["contraryKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_6", problem: .unexpected))
     XCTAssertEqual(
-      refuse(editRequirement(4) { $0["supportingKinds"] = ["cleartextTraffic"] }),
+      refuse(editRequirement("O.Ntwk_1") { $0["supportingKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))
   }
   func testARepeatedKindIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(3) { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
+      refuse(editRequirement("O.Purp_8") { $0["contraryKinds"] = ["unnamedFlow", "unnamedFlow"] }),
       .kindsDoNotFitRule(requirement: "O.Purp_8", problem: .repeated))
   }
   func testARuleThatReadsFindingsWithoutToolCoverageIsRefused() {
     XCTAssertEqual(
-      refuse(editRequirement(5) { $0["toolCoverage"] = nil }),
+      refuse(editRequirement("O.Ntwk_2") { $0["toolCoverage"] = nil }),
       .toolCoverageMissing(requirement: "O.Ntwk_2"))
   }
   func testEveryRefusalSaysWhereItIs() {

@@ -20,6 +20,10 @@ public struct TestDataValue: Sendable, Hashable {
     self.category = category
   }
 
+  /// Degrees either way a reported coordinate may lie from the planted one (about 110 m of
+  /// latitude): apps round, SDKs truncate.
+  public static let coordinateTolerance = 0.001
+
   /// A location's value, "latitude,longitude" in decimal degrees; nil for any other.
   public var coordinates: (latitude: Double, longitude: Double)? {
     guard category == .location else { return nil }

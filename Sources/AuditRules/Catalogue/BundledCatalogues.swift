@@ -84,9 +84,9 @@ enum BundledCatalogues {
           "aspect": { "number": 4, "name": "MASVS-NETWORK" },
           "title": "All network traffic is secured according to current best practices.",
           "rule": "contraryAndSupportingFindings",
-          "contraryKinds": ["cleartextTraffic", "weakTLSVersion", "cipherSuiteNotRecommended", "groupNotRecommended", "signatureNotRecommended", "keyBelowMinimum", "extensionMissing", "featureAdvisedAgainst", "certificateNotValidated", "hostNameNotVerified", "expiryNotChecked", "userCATrusted"],
+          "contraryKinds": ["cleartextTraffic", "weakTLSVersion", "cipherSuiteNotRecommended", "groupNotRecommended", "signatureNotRecommended", "keyBelowMinimum", "extensionMissing", "featureAdvisedAgainst", "certificateNotValidated", "hostNameNotVerified", "expiryNotChecked", "userCATrusted", "personalDataInCleartext"],
           "supportingKinds": ["certificateValidationObserved", "userCARefused"],
-          "toolCoverage": "Looks at each connection's traffic as recorded: a readable HTTP request; the TLS version and the parameters each server chose, judged against BSI TR-02102-2 (this catalogue's TLS source, taken as the current best practices) in the year the session began; and, in a session recorded with an inspecting proxy under a stated certificate scenario, whether the app accepted a certificate it should have refused (an untrusted CA, another host name, an expired one, a user-installed CA). Refusals are findings in support. It does not see the platform's network settings or what was sent inside TLS."
+          "toolCoverage": "Looks at each connection's traffic as recorded: a readable HTTP request; the TLS version and the parameters each server chose, judged against BSI TR-02102-2 (this catalogue's TLS source, taken as the current best practices) in the year the session began; and, in a session recorded with an inspecting proxy under a stated certificate scenario, whether the app accepted a certificate it should have refused (an untrusted CA, another host name, an expired one, a user-installed CA). Refusals are findings in support; a request that sent one of the test account's values in the clear is a finding of its own. It does not see the platform's network settings, nor inside TLS the proxy could not open."
         },
         {
           "id": "MASVS-NETWORK-2",
@@ -102,32 +102,32 @@ enum BundledCatalogues {
           "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
           "title": "Access to sensitive data and resources is kept to the minimum.",
           "rule": "contraryFindings",
-          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow", "trackerHost"],
-          "toolCoverage": "Compares each connection's host with the project's allowlist and with tracker lists (EasyPrivacy, EasyList, the assessor's): a host outside the allowlist, a connection without a name, a listed tracker are findings. It sees where the app connected, not which data or device resources it used."
+          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow", "trackerHost", "personalDataToThirdParty"],
+          "toolCoverage": "Compares each connection's host with the project's allowlist and with tracker lists (EasyPrivacy, EasyList, the assessor's): a host outside the allowlist, a connection without a name, a listed tracker are findings, and so is a request that sent one of the test account's values (planted by the assessor, found in the forms SDKs send) to such a host. It sees where the app connected and what it sent of the planted values, not which other data or device resources it used."
         },
         {
           "id": "MASVS-PRIVACY-2",
           "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
           "title": "The user is not identified beyond what the app needs.",
           "rule": "contraryFindings",
-          "contraryKinds": ["trackerHost"],
-          "toolCoverage": "Reads which hosts and DNS lookups tracker lists name as tracking or advertising services, the services that identify users across apps. It does not see identifiers inside the traffic."
+          "contraryKinds": ["trackerHost", "personalDataToThirdParty"],
+          "toolCoverage": "Reads which hosts and DNS lookups tracker lists name as tracking or advertising services, the services that identify users across apps, and requests that sent the test account's values (an advertising ID, an e-mail, hashed or not) to them or to hosts outside the allowlist. It does not see identifiers the assessor did not plant."
         },
         {
           "id": "MASVS-PRIVACY-3",
           "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
           "title": "Data collection and use are transparent to the user.",
           "rule": "contraryFindings",
-          "contraryKinds": ["activityBeforeConsent", "trackerBeforeConsent"],
-          "toolCoverage": "Compares each connection's start with the Consent given markers: traffic, and traffic to listed trackers, before the user consented are findings. What the app tells the user is not seen."
+          "contraryKinds": ["activityBeforeConsent", "trackerBeforeConsent", "personalDataBeforeConsent"],
+          "toolCoverage": "Compares each connection's start with the Consent given markers: traffic, traffic to listed trackers, and requests that sent the test account's values before the user consented are findings. What the app tells the user is not seen."
         },
         {
           "id": "MASVS-PRIVACY-4",
           "aspect": { "number": 8, "name": "MASVS-PRIVACY" },
           "title": "The user controls their data.",
           "rule": "contraryFindings",
-          "contraryKinds": ["thirdPartyAfterWithdrawal"],
-          "toolCoverage": "Looks at connections that began after a Consent withdrawn marker: one to a host outside the allowlist or to a listed tracker is a finding. It does not see the app's controls themselves."
+          "contraryKinds": ["thirdPartyAfterWithdrawal", "personalDataAfterWithdrawal"],
+          "toolCoverage": "Looks at connections that began after a Consent withdrawn marker: one to a host outside the allowlist or to a listed tracker is a finding, and so is a request that sent the test account's values to one. It does not see the app's controls themselves."
         }
       ]
     }
@@ -213,8 +213,17 @@ enum BundledCatalogues {
           "title": "Einholung einer Einwilligungserklärung des Nutzers.",
           "testDepth": "CHECK",
           "rule": "contraryFindings",
-          "contraryKinds": ["activityBeforeConsent", "trackerBeforeConsent"],
-          "toolCoverage": "Compares the first packet of each connection with the Consent given markers placed in the session: a connection that began before the earliest marker is a finding, and one to a host a tracker list names (EasyPrivacy, EasyList, or a list the assessor gives) is one of its own. It does not see what a connection carried, so it cannot say whether personal data were sent."
+          "contraryKinds": ["activityBeforeConsent", "trackerBeforeConsent", "personalDataBeforeConsent"],
+          "toolCoverage": "Compares the first packet of each connection with the Consent given markers placed in the session: a connection that began before the earliest marker is a finding, and one to a host a tracker list names (EasyPrivacy, EasyList, or a list the assessor gives) is one of its own. With the test account's values planted (project data) and what requests sent read (the inspecting proxy's log, HTTP in the clear, a HAR file), a request before the marker that sent one of them is a finding of its own, and a connection to the project's own backend before it whose requests sent none of them is listed, not held against the consent. It does not see data the assessor did not plant, nor what encrypted connections the proxy could not open carried."
+        },
+        {
+          "id": "O.Purp_4",
+          "aspect": { "number": 1, "name": "Anwendungszweck" },
+          "title": "Nutzung ausschließlich zugestimmter Daten.",
+          "testDepth": "CHECK",
+          "rule": "contraryFindings",
+          "contraryKinds": ["personalDataBeforeConsent"],
+          "toolCoverage": "Searches what each request sent (decrypted by the inspecting proxy, in the clear in the capture, or in a HAR file) for the test account's values, in the forms apps and SDKs send them (as planted, encoded, escaped, Base64, hex, MD5, SHA-1 and SHA-256): one sent before the earliest Consent given marker is a finding, naming the value, its form, where it stood and the recipient. It sees only the values the assessor planted and only the content it could read; what the user consented to beyond the marker, and what the backend does with the data, it does not see. Without planted values or read content nothing is assessed."
         },
         {
           "id": "O.Purp_5",
@@ -222,8 +231,8 @@ enum BundledCatalogues {
           "title": "Entzug der Einwilligung ermöglichen.",
           "testDepth": "CHECK",
           "rule": "contraryFindings",
-          "contraryKinds": ["thirdPartyAfterWithdrawal"],
-          "toolCoverage": "Looks at the connections that began after the earliest Consent withdrawn marker placed in the session: one to a host outside the project's allowlist, or to a host a tracker list names, is a finding. It does not see whether the app offers the withdrawal or informs the user of its consequences, nor what a connection carried; a session without the marker assesses nothing here."
+          "contraryKinds": ["thirdPartyAfterWithdrawal", "personalDataAfterWithdrawal"],
+          "toolCoverage": "Looks at the connections that began after the earliest Consent withdrawn marker placed in the session: one to a host outside the project's allowlist, or to a host a tracker list names, is a finding, and so is a request after the marker that sent one of the test account's values to such a host. It does not see whether the app offers the withdrawal or informs the user of its consequences, nor data the assessor did not plant; a session without the marker assesses nothing here."
         },
         {
           "id": "O.Purp_7",
@@ -240,8 +249,17 @@ enum BundledCatalogues {
           "title": "Weitergabe von sensiblen Daten nur für den primären oder rechtmäßigen Zweck.",
           "testDepth": "CHECK",
           "rule": "contraryFindings",
-          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow", "trackerHost"],
-          "toolCoverage": "Compares the name each connection is judged by (the server name the app announced, or else the name DNS gave the address) with the project's allowlist; a connection without a name is a finding of its own. A host a tracker list names as a tracking or advertising service is a finding too, citing the list and rule: the document forbids passing data to services whose primary purpose is advertising. It does not see what was sent, nor whether the recipient may receive it."
+          "contraryKinds": ["hostNotInAllowlist", "unnamedFlow", "trackerHost", "personalDataToThirdParty"],
+          "toolCoverage": "Compares the name each connection is judged by (the server name the app announced, or else the name DNS gave the address, or a request's Host header in the clear) with the project's allowlist; a connection without a name is a finding of its own. A host a tracker list names as a tracking or advertising service is a finding too, citing the list and rule: the document forbids passing data to services whose primary purpose is advertising. A request that sent one of the test account's values to such a host, or to one outside the allowlist, is a finding naming the value, its form and where it stood; one the app's own backend received is listed as where it went. It does not see data the assessor did not plant, nor whether the recipient may receive it."
+        },
+        {
+          "id": "O.TrdP_6",
+          "aspect": { "number": 4, "name": "Drittanbieter-Software" },
+          "title": "Keine Weitergabe von sensiblen Daten an Drittanbieter-Software.",
+          "testDepth": "EXAMINE",
+          "rule": "contraryFindings",
+          "contraryKinds": ["personalDataToThirdParty"],
+          "toolCoverage": "Searches what each request sent for the test account's values, in the forms SDKs send them: one sent to a host a tracker list names, or to one outside the project's allowlist, is a finding naming the value, its form, where it stood and the recipient. It sees the network side only: which third-party software in the app sent it, and whether the data went to it inside the device, the source code analysis the document asks for tells; data the assessor did not plant and content the proxy could not open it does not see."
         },
         {
           "id": "O.Ntwk_1",
@@ -249,8 +267,8 @@ enum BundledCatalogues {
           "title": "Netzwerkkommunikation durchgängig mit gegenseitiger Authentisierung verschlüsselt.",
           "testDepth": "EXAMINE",
           "rule": "contraryFindings",
-          "contraryKinds": ["cleartextTraffic"],
-          "toolCoverage": "Looks at how each connection's stream opened: a readable HTTP request is a finding, whatever the port. Mutual authentication is not examined (whether the app authenticates the server is O.Ntwk_5's), and a connection whose opening was not read is counted as not assessed, not as encrypted."
+          "contraryKinds": ["cleartextTraffic", "personalDataInCleartext"],
+          "toolCoverage": "Looks at how each connection's stream opened: a readable HTTP request is a finding, whatever the port, naming the host and the request; one that sent one of the test account's values is a finding of its own. Mutual authentication is not examined (whether the app authenticates the server is O.Ntwk_5's), and a connection whose opening was not read is counted as not assessed, not as encrypted."
         },
         {
           "id": "O.Ntwk_2",

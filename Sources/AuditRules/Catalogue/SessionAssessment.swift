@@ -66,12 +66,13 @@ public struct SessionAssessment: Sendable, Hashable {
   public init(
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
     session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = [],
-    baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil
+    baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
+    content: SessionContent? = nil
   ) {
     let findings = FindingsClassifier.classify(
       flows: flows, project: project, session: session,
       markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline,
-      trackers: trackers)
+      trackers: trackers, content: content)
     self.init(catalogue: catalogue, findings: findings)
   }
 
@@ -106,10 +107,13 @@ extension SessionFindings {
     var flagged = Set<Int64>()
     var unassessed = Set<Int64>()
     var satisfied = Set<Int64>()
+    let others = checks.contains { !FindingsChecks.supplementary.contains($0) }
     for check in checks {
       let coverage = coverage(of: check)
       flagged.formUnion(flaggedFlowIDs(of: check))
-      unassessed.formUnion(coverage.unassessed.flatMap(\.flowIDs))
+      if !(others && FindingsChecks.supplementary.contains(check)) {
+        unassessed.formUnion(coverage.unassessed.flatMap(\.flowIDs))
+      }
       satisfied.formUnion(coverage.satisfiedFlowIDs)
     }
     unassessed.subtract(flagged)

@@ -16,12 +16,15 @@ public struct FindingEvidence: Sendable, Hashable {
   public let fingerprint: String?
   /// The tracker list and rule that named its host.
   public let tracker: TrackerMatch?
+  /// The test account's value it is stated about (by its label).
+  public let testData: TestDataSubject?
 
   public init(
     kind: FindingKind, host: String? = nil, tls: TLSVersionObservation? = nil,
     reason: String? = nil, parameter: TLSParameterObservation? = nil, fingerprint: String? = nil,
-    tracker: TrackerMatch? = nil
+    tracker: TrackerMatch? = nil, testData: TestDataSubject? = nil
   ) {
+    self.testData = testData
     self.tracker = tracker
     self.parameter = parameter
     self.fingerprint = fingerprint
@@ -88,5 +91,16 @@ public struct FindingsPolicy: Sendable, Hashable {
   public init?(minimumTLSVersion: TLSProtocolVersion) {
     guard minimumTLSVersion.isPublished else { return nil }
     self.minimumTLSVersion = minimumTLSVersion
+  }
+}
+
+/// Which of the test account's values a finding is about: its label and category (never the value:
+/// findings.json names what was planted, exchanges.json where it went).
+public struct TestDataSubject: Sendable, Hashable {
+  public let label: String
+  public let category: TestDataCategory
+  public init(label: String, category: TestDataCategory) {
+    self.label = label
+    self.category = category
   }
 }

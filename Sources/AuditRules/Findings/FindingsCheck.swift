@@ -15,6 +15,8 @@ public struct FindingsCheck: RawRepresentable, Sendable, Hashable, CustomStringC
 /// What a finding means for the requirements it bears on, most serious first: the order in which
 /// page 1 lists the findings against them (not the order they happened in).
 public enum FindingMeaning: Int, Sendable, Hashable, Comparable, CaseIterable {
+  /// The test account's data sent where it should not go, or before consent.
+  case personalData
   /// Traffic in the clear.
   case plaintext
   /// A server's certificate accepted that should not have been.
@@ -109,11 +111,15 @@ public struct CheckContext: Sendable {
   public let baseline: TLSClientBaseline?
   /// The tracker lists hosts are compared with; nil when none is installed or given.
   public let trackers: TrackerLists?
+  /// What the session's exchanges sent of the test account's values; nil when none was planted.
+  public let content: SessionContent?
 
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
-    runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil
+    runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
+    content: SessionContent? = nil
   ) {
+    self.content = content
     self.baseline = baseline
     self.trackers = trackers
     self.runs = Dictionary(runs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -150,9 +156,15 @@ public protocol FindingsCheckRule: Sendable {
   /// One finding of every form the check states (each kind, each variant): what the tests of the
   /// wording read, so that a new kind's sentences are held to the rules without listing it there.
   static var statedForms: [FindingEvidence] { get }
+  /// Whether a flow it could not look at is not assessed for a requirement another check judges
+  /// too. A check that only adds findings where it can see (what requests sent) says no: its
+  /// gaps leave the other checks' judgement standing.
+  static var gapsCountBesideOtherChecks: Bool { get }
 }
 
 extension FindingsCheckRule {
+  public static var gapsCountBesideOtherChecks: Bool { true }
+
   /// The outcome with its reason as any check's, for the classifier's lists.
   static func outcome(of flow: StoredFlow, in context: CheckContext) -> CheckOutcome<AnyCheckGap> {
     switch assess(flow, in: context) {

@@ -7,8 +7,12 @@ public enum FindingsChecks {
     TLSVersionCheck.self, TLSParameterCheck.self, EncryptionCheck.self, HostCheck.self,
     PinningCheck.self,
     CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self, TrackerCheck.self,
-    ConsentWithdrawalCheck.self,
+    ConsentWithdrawalCheck.self, PersonalDataCheck.self,
   ]
+
+  /// Checks whose gaps do not count for a requirement another check judges too.
+  static let supplementary: Set<FindingsCheck> = Set(
+    all.filter { !$0.gapsCountBesideOtherChecks }.map { $0.check })
 
   static let kindsByName: [String: FindingKind] = Dictionary(
     uniqueKeysWithValues: all.flatMap { $0.kinds }.map { ($0.rawValue, $0) })

@@ -36,12 +36,13 @@ public enum FindingsClassifier {
   public static func classify(
     flows: [StoredFlow], project: AuditProject, session: AuditSession,
     markers: [SessionMarker], policy: FindingsPolicy, runs: [RecorderRun] = [],
-    baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil
+    baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
+    content: SessionContent? = nil
   ) -> SessionFindings {
     let ordered = flows.inSessionOrder()
     let context = CheckContext(
       project: project, session: session, markers: markers, policy: policy, runs: runs,
-      baseline: baseline, trackers: trackers)
+      baseline: baseline, trackers: trackers, content: content)
     let checks = FindingsChecks.all
     var findings = FindingAccumulator()
     var coverage = Array(repeating: CoverageAccumulator(), count: checks.count)

@@ -1,0 +1,174 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+
+/// exchanges.json: each exchange of the session — its flow, time, request line's method, scheme,
+/// host and path, status, bodies' types, sizes and SHA-256, the names (never the values) of its
+/// query parameters, headers and JSON keys — and which of the test account's values it sent,
+/// in what form, where. The content itself is content.har's, when the export was asked for it.
+public enum EvidenceExchangesDocument {
+  public static let fileName = "exchanges.json"
+
+  public static func document(sessionID: Int64, content: SessionContent) -> StreamedJSONObject {
+    StreamedJSONObject(
+      fields: [
+        "formatVersion": .int(EvidenceBundle.formatVersion), "sessionID": .int(sessionID),
+        "exchangeCount": .int(content.exchanges.count),
+        "coordinateTolerance": .double(TestDataValue.coordinateTolerance),
+        "note": .string(ContentWording.exchangesNote),
+      ],
+      streamedKey: "exchanges")
+  }
+
+  public static func entry(_ r: ExchangeRecord) -> JSONValue {
+    .object([
+      "id": .int(r.exchangeID), "flowID": r.flowID.map { .int($0) } ?? .null,
+      "source": .string(r.source.rawValue), "kind": .string(r.kind.rawValue),
+      "start": .string(Instant.rfc3339(r.start)),
+      "end": .optional(r.end.map(Instant.rfc3339)),
+      "method": .string(r.method), "scheme": .string(r.scheme), "host": .string(r.host),
+      "port": r.port.map { .int($0) } ?? .null, "path": .string(r.path),
+      "httpVersion": .string(r.httpVersion), "fromClient": .bool(r.fromClient),
+      "status": r.status.map { .int($0) } ?? .null,
+      "request": r.request.map(bodyJSON) ?? .null, "response": r.response.map(bodyJSON) ?? .null,
+      "queryNames": .strings(r.queryNames), "headerNames": .strings(r.headerNames),
+      "jsonKeys": .strings(r.jsonKeys),
+      "matches": .array(
+        r.matches.map {
+          .object([
+            "label": .string($0.label), "form": .string($0.form.rawValue),
+            "place": .string($0.place.part.rawValue), "name": .optional($0.place.name),
+          ])
+        }),
+    ])
+  }
+
+  static func bodyJSON(_ b: BodyRecord) -> JSONValue {
+    var decoding = "asSent"
+    var note: String?
+    switch b.decoding {
+    case .asSent: break
+    case .decoded: decoding = "decoded"
+    case .notDecoded(let why):
+      decoding = "notDecoded"
+      note = why
+    }
+    return .object([
+      "contentType": .optional(b.contentType), "sentBytes": .int(b.sentBytes),
+      "keptBytes": .int(b.keptBytes), "sha256": .string(b.sha256),
+      "encoding": .optional(b.encoding), "decoding": .string(decoding),
+      "decodingNote": .optional(note), "complete": .bool(b.isComplete),
+    ])
+  }
+
+  /// An entry read back (verify), strictly: each key the entry writes, of its type.
+  public struct Decoded: Decodable, Sendable {
+    public let record: ExchangeRecord
+
+    struct Body: Decodable {
+      let contentType: String?
+      let sentBytes: Int
+      let keptBytes: Int
+      let sha256: String
+      let encoding: String?
+      let decoding: String
+      let decodingNote: String?
+      let complete: Bool
+      var record: BodyRecord? {
+        let d: BodyDecoding
+        switch decoding {
+        case "asSent": d = .asSent
+        case "decoded": d = .decoded
+        case "notDecoded": d = .notDecoded(decodingNote ?? "")
+        default: return nil
+        }
+        return BodyRecord(
+          contentType: contentType, sentBytes: sentBytes, keptBytes: keptBytes, sha256: sha256,
+          encoding: encoding, decoding: d, isComplete: complete)
+      }
+    }
+    struct Match: Decodable {
+      let label: String
+      let form: String
+      let place: String
+      let name: String?
+    }
+    enum Key: String, CodingKey {
+      case id, flowID, source, kind, start, end, method, scheme, host, port, path, httpVersion,
+        fromClient, status, request, response, queryNames, headerNames, jsonKeys, matches
+    }
+
+    public init(from decoder: Decoder) throws {
+      let c = try decoder.container(keyedBy: Key.self)
+      func fail(_ key: Key, _ what: String) -> DecodingError {
+        .dataCorruptedError(forKey: key, in: c, debugDescription: what)
+      }
+      guard let source = ExchangeSource(rawValue: try c.decode(String.self, forKey: .source))
+      else { throw fail(.source, "not a source") }
+      guard let kind = HTTPExchange.Kind(rawValue: try c.decode(String.self, forKey: .kind)) else {
+        throw fail(.kind, "not a kind")
+      }
+      guard let start = Instant.parseWritten(try c.decode(String.self, forKey: .start)) else {
+        throw fail(.start, "not an instant as written")
+      }
+      var end: Date?
+      if let text = try c.decode(String?.self, forKey: .end) {
+        guard let date = Instant.parseWritten(text) else { throw fail(.end, "not an instant") }
+        end = date
+      }
+      func body(_ key: Key) throws -> BodyRecord? {
+        guard let b = try c.decode(Body?.self, forKey: key) else { return nil }
+        guard let record = b.record else { throw fail(key, "decoding is not one the format names") }
+        return record
+      }
+      var matches: [ContentMatch] = []
+      for m in try c.decode([Match].self, forKey: .matches) {
+        guard let form = ValueForm(rawValue: m.form), let part = MatchPlace.Part(rawValue: m.place)
+        else { throw fail(.matches, "a match's form or place is not one the format names") }
+        matches.append(ContentMatch(label: m.label, form: form, place: MatchPlace(part, m.name)))
+      }
+      record = ExchangeRecord(
+        exchangeID: try c.decode(Int64.self, forKey: .id),
+        flowID: try c.decode(Int64?.self, forKey: .flowID), source: source, kind: kind,
+        start: start, end: end, method: try c.decode(String.self, forKey: .method),
+        scheme: try c.decode(String.self, forKey: .scheme),
+        host: try c.decode(String.self, forKey: .host),
+        port: try c.decode(UInt16?.self, forKey: .port),
+        path: try c.decode(String.self, forKey: .path),
+        httpVersion: try c.decode(String.self, forKey: .httpVersion),
+        fromClient: try c.decode(Bool.self, forKey: .fromClient),
+        status: try c.decode(Int?.self, forKey: .status), request: try body(.request),
+        response: try body(.response),
+        queryNames: try c.decode([String].self, forKey: .queryNames),
+        headerNames: try c.decode([String].self, forKey: .headerNames),
+        jsonKeys: try c.decode([String].self, forKey: .jsonKeys), matches: matches)
+    }
+  }
+}
+
+extension EvidenceBundle {
+  public var exchangesDocument: StreamedJSONObject {
+    EvidenceExchangesDocument.document(sessionID: session.id, content: content)
+  }
+
+  /// session.json's testAccount: the values the session was judged with.
+  public var testAccountJSON: JSONValue {
+    .object([
+      "note": .string(ContentWording.testAccountNote),
+      "values": .array(
+        content.values.map {
+          .object([
+            "label": .string($0.label), "category": .string($0.category.rawValue),
+            "value": .string($0.value),
+          ])
+        }),
+    ])
+  }
+}
+
+/// content.har: the exchanges' content itself, as HAR 1.2 holds it, in a bundle exported with
+/// `--with-content` only.
+public enum EvidenceContentHAR {
+  public static let fileName = "content.har"
+}
