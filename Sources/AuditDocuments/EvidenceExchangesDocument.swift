@@ -172,3 +172,65 @@ extension EvidenceBundle {
 public enum EvidenceContentHAR {
   public static let fileName = "content.har"
 }
+
+extension EvidenceContentHAR {
+  /// The file up to its first entry: HAR 1.2's log, tunnelvision as its creator.
+  public static func prefix(toolVersion: String) -> String {
+    "{\n  \"log\": {\n    \"creator\": "
+      + JSONValue.object(["name": .string("tunnelvision"), "version": .string(toolVersion)])
+      .serialized().replacingOccurrences(of: "\n", with: " ")
+      + ",\n    \"entries\": [\n"
+  }
+  public static let suffix = "\n    ],\n    \"version\": \"1.2\"\n  }\n}\n"
+  public static let separator = ",\n"
+
+  /// One exchange as a HAR entry: the request and response as kept (bodies decoded where they
+  /// could be; text as UTF-8, else Base64), with what HAR has no field for under "_" keys: the
+  /// exchange and flow it is in exchanges.json, the target as sent, a WebSocket message's kind.
+  public static func entry(_ e: HTTPExchange) -> JSONValue {
+    func headers(_ list: [HTTPHeader]) -> JSONValue {
+      .array(list.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+    }
+    func text(_ body: HTTPBody?) -> [String: JSONValue] {
+      guard let body else { return [:] }
+      if let string = String(data: body.bytes, encoding: .utf8) {
+        return ["text": .string(string)]
+      }
+      return ["text": .string(body.bytes.base64EncodedString()), "encoding": .string("base64")]
+    }
+    let portPart = e.port.map { ":\($0)" } ?? ""
+    let host = e.host.contains(":") ? "[\(e.host)]" : e.host
+    var post = text(e.requestBody)
+    post["mimeType"] = .string(e.requestHeader("content-type") ?? "")
+    var content = text(e.responseBody)
+    content["size"] = .int(e.responseBody?.bytes.count ?? 0)
+    content["mimeType"] = .string(e.responseHeader("content-type") ?? "")
+    let milliseconds = e.end.map { max(0, $0.timeIntervalSince(e.start) * 1000) } ?? -1
+    var entry: [String: JSONValue] = [
+      "startedDateTime": .string(Instant.rfc3339(e.start)),
+      "time": .double((milliseconds * 1000).rounded() / 1000),
+      "request": .object([
+        "method": .string(e.method),
+        "url": .string("\(e.scheme)://\(host)\(portPart)\(e.target)"),
+        "httpVersion": .string(e.httpVersion), "headers": headers(e.requestHeaders),
+        "queryString": .array([]), "cookies": .array([]), "headersSize": .int(-1),
+        "bodySize": .int(e.requestBody?.sentByteCount ?? 0),
+        "postData": e.requestBody == nil ? .null : .object(post),
+      ]),
+      "response": .object([
+        "status": .int(e.status ?? 0), "statusText": .string(""),
+        "httpVersion": .string(e.httpVersion), "headers": headers(e.responseHeaders),
+        "cookies": .array([]), "content": .object(content), "redirectURL": .string(""),
+        "headersSize": .int(-1), "bodySize": .int(e.responseBody?.sentByteCount ?? -1),
+      ]),
+      "cache": .object([:]),
+      "timings": .object([
+        "send": .int(0), "wait": .double(max(0, milliseconds)), "receive": .int(0),
+      ]),
+      "_exchange": .int(e.id), "_target": .string(e.target),
+      "_kind": .string(e.kind.rawValue), "_fromClient": .bool(e.fromClient),
+    ]
+    entry["_flow"] = e.flowID.map { .int($0) } ?? .null
+    return .object(entry)
+  }
+}

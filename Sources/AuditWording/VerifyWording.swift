@@ -294,6 +294,24 @@ public enum VerifyWording {
   public static func citationsDiffer(flow: Int64, stated: [String], rederived: [String]) -> String {
     "flow \(flow) cites \(stated.joined(separator: ",")); its readings give \(rederived.joined(separator: ","))"
   }
+  /// The content check, made for a bundle that holds content.har.
+  public static func contentRematched(exchanges: Int) -> String {
+    "content.har holds \(Quantity.count(exchanges, "exchange")) and gives again, searched for session.json's test account values, the matches exchanges.json states for each"
+  }
+  public static let contentUnreadable = "content.har is not a HAR file tunnelvision reads"
+  public static func contentMissingExchange(_ id: Int64) -> String {
+    "exchange \(id) of exchanges.json is not in content.har"
+  }
+  public static func contentExtraExchange(_ id: Int64) -> String {
+    "content.har holds exchange \(id), which exchanges.json does not list"
+  }
+  public static func contentMatchesDiffer(_ id: Int64, stated: Int, found: Int) -> String {
+    "exchange \(id): exchanges.json states \(Quantity.count(stated, "match", "matches")), its content in content.har gives \(Quantity.grouped(found))"
+  }
+  public static func contentBodyDiffers(_ id: Int64) -> String {
+    "exchange \(id): its request body in content.har does not have the SHA-256 exchanges.json states"
+  }
+
   public static func rederived(findings: Int, verdicts: Int, catalogue: String) -> String {
     rederivedStatement
       + " (\(Quantity.count(findings, "finding")), \(Quantity.count(verdicts, "verdict")), catalogue \(catalogue))"

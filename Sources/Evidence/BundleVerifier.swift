@@ -3,6 +3,7 @@ import AuditDocuments
 import AuditRules
 import AuditWording
 import Capture
+import ContentMatching
 import Crypto
 import Foundation
 import ReportLayout
@@ -18,7 +19,7 @@ public enum BundleVerifier {
   /// read (its digest is still computed), so that memory stays bounded whatever the archive.
   static let wholeDocumentLimits: [String: Int] = [
     EvidenceBundle.manifestName: 1 << 16, EvidenceBundle.sessionName: 1 << 24,
-    EvidenceBundle.signatureName: 1 << 12,
+    EvidenceBundle.signatureName: 1 << 12, EvidenceContentHAR.fileName: 1 << 30,
   ]
 
   public static func verify(_ url: URL) -> [Check] { verify(url, trusting: nil).checks }
@@ -122,7 +123,52 @@ public enum BundleVerifier {
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
         digests: reading.digests, exchanges: reading.exchangeList.items))
+    if let check = contentCheck(reading) { checks.append(check) }
     return checks
+  }
+
+  /// content.har, when the bundle holds it: each exchange's content searched again for the test
+  /// account's values session.json states gives the matches exchanges.json states; a body kept as
+  /// sent has the SHA-256 it states.
+  static func contentCheck(_ reading: BundleReading) -> Check? {
+    guard let data = reading.documents[EvidenceContentHAR.fileName] else { return nil }
+    let records = reading.exchangeList.items
+    guard let har = try? HARReader.read(data),
+      let session = reading.documents[EvidenceBundle.sessionName],
+      let record = try? EvidenceSessionRecord(session)
+    else {
+      return Check(
+        statement: VerifyWording.contentRematched(exchanges: 0),
+        problems: [VerifyWording.contentUnreadable])
+    }
+    let matcher = ContentMatcher(values: record.testAccount)
+    var byID: [Int64: HTTPExchange] = [:]
+    for entry in har.entries { byID[entry.exchange.id] = entry.exchange }
+    var problems: [String] = []
+    let listed = Set(records.map(\.exchangeID))
+    for id in byID.keys.sorted() where !listed.contains(id) {
+      problems.append(VerifyWording.contentExtraExchange(id))
+    }
+    for stated in records {
+      guard let exchange = byID[stated.exchangeID] else {
+        problems.append(VerifyWording.contentMissingExchange(stated.exchangeID))
+        continue
+      }
+      let found = matcher.matches(in: exchange)
+      if found != stated.matches {
+        problems.append(
+          VerifyWording.contentMatchesDiffer(
+            stated.exchangeID, stated: stated.matches.count, found: found.count))
+      }
+      if let body = stated.request, body.decoding == .asSent,
+        SHA256Digest.hex(of: exchange.requestBody?.bytes ?? Data()) != body.sha256
+      {
+        problems.append(VerifyWording.contentBodyDiffers(stated.exchangeID))
+      }
+    }
+    return Check(
+      statement: VerifyWording.contentRematched(exchanges: byID.count),
+      problems: Array(problems.prefix(8)))
   }
 
   /// Each entry of the manifest against the archive's: its size, its SHA-256, its place; and the

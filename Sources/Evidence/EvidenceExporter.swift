@@ -50,6 +50,8 @@ public final class EvidenceExporter {
   public var publicSuffixList: PublicSuffixList?
   /// An Ed25519 private key (PEM): the bundle then carries signature.json over its manifest.
   public var signingKey: Data?
+  /// Whether the bundle holds the exchanges' content itself (content.har): `--with-content`.
+  public var withContent = false
   /// Runs after everything was read and written, before the history is checked again: the seam
   /// through which a test changes the history under an export.
   public var beforeFinalCheck: (() throws -> Void)?
@@ -129,15 +131,14 @@ public final class EvidenceExporter {
     let runsNotKept = try history { try store.hasFlowsOfUnknownRuns(inAuditSession: sessionID) }
     let content = try history { try SessionContentReader.content(of: session, in: store) }
     do {
-      return (
-        try EvidenceBundle(
-          project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
-          exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
-          runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers,
-          publicSuffixList: publicSuffixList?.identity,
-          registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList), content: content),
-        check
-      )
+      var bundle = try EvidenceBundle(
+        project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
+        exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
+        runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers,
+        publicSuffixList: publicSuffixList?.identity,
+        registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList), content: content)
+      bundle.includesContent = withContent
+      return (bundle, check)
     } catch {
       switch error {
       case .sessionStillOpen: throw .sessionStillOpen
@@ -218,6 +219,7 @@ public final class EvidenceExporter {
           "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
       }
       files += try written.map { try $0.done.file.get() }
+      if withContent { files.append(try writeContentHAR(of: bundle, into: folder)) }
       let digests = try Self.citedDigests(files)
       handOver(digests)
       phase("wrote the documents left")
@@ -272,6 +274,21 @@ public final class EvidenceExporter {
     } catch {
       throw Self.exportError(error)
     }
+  }
+
+  /// content.har: the session's exchanges from the store, an entry at a time.
+  func writeContentHAR(of bundle: EvidenceBundle, into folder: URL) throws -> WrittenFile {
+    let writer = try EvidenceFileWriter(
+      url: folder.appendingPathComponent(EvidenceContentHAR.fileName), deflating: true)
+    try writer.write(EvidenceContentHAR.prefix(toolVersion: ToolVersion.current))
+    var first = true
+    try store.forEachExchange(inAuditSession: bundle.session.id) { exchange in
+      if !first { try writer.write(EvidenceContentHAR.separator) }
+      first = false
+      try writer.write("      " + EvidenceContentHAR.entry(exchange).serialized())
+    }
+    try writer.write(EvidenceContentHAR.suffix)
+    return try writer.finishFile()
   }
 
   /// The project's baseline a bundle of the session cites, with the host names of its

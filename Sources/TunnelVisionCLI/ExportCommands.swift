@@ -20,6 +20,10 @@ enum ExportCommands {
     "output", "file", short: "o",
     "Where to write the PDF; a directory takes it as report.pdf (default: report.pdf here).")
   static let noReport = FlagKey("no-report", "Leave report.pdf out.")
+  static let withContent = FlagKey(
+    "with-content",
+    "Add content.har: what each exchange sent and received, decrypted, as HAR 1.2. The bundle then holds the content itself, and says so; verify finds the test account's values in it again."
+  )
   static let force = FlagKey("force", "Replace a file already at the output's path.")
   static let mode = OptionKey<FileMode>(
     "mode", "mode", "The output's permissions, in octal (default: 600, readable by you alone).")
@@ -83,6 +87,7 @@ enum ExportCommands {
   ) throws -> EvidenceExporter {
     let exporter = EvidenceExporter(store: store)
     exporter.catalogueOverride = try AssessmentCommands.givenCatalogue(parsed)
+    exporter.withContent = parsed.flag(withContent)
     exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
     exporter.publicSuffixList = PublicSuffixList.installed(
       shareDirectory: AssessmentCommands.shareDirectory(context))
@@ -131,14 +136,14 @@ enum ExportCommands {
       name: "export",
       abstract: "Export an ended session as an evidence bundle (ZIP) and say what it holds.",
       discussion:
-        "The bundle: session.json, flows.json, flows.csv, findings.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file). Anything sent unencrypted can be read in the capture.",
+        "The bundle: session.json, flows.json, flows.csv, findings.json, exchanges.json, capture.pcapng, capture.json, report.pdf and manifest.json (the SHA-256 of every other file); content.har with --with-content. Anything sent unencrypted can be read in the capture.",
       arguments: [CommonKeys.session.definition],
       options: [
         bundleOutput.definition, force.definition, mode.definition, sign.definition,
         at.definition,
         AssessmentCommands.catalogueID.definition, AssessmentCommands.catalogueFile.definition,
         AssessmentCommands.trackerList.definition,
-        noReport.definition,
+        noReport.definition, withContent.definition,
         ProjectCommands.json.definition,
       ],
       run: { parsed, context in

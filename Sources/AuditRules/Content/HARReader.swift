@@ -1,5 +1,4 @@
 import Audit
-import AuditRules
 import Foundation
 
 /// A HAR file (1.2) an assessor brings — PCAPdroid, HTTP Toolkit, Charles, a browser's developer
@@ -63,15 +62,20 @@ public enum HARReader {
     let scheme = (url.scheme ?? "http").lowercased()
     var target = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
     if let query = url.percentEncodedQuery { target += "?" + query }
+    // content.har (tunnelvision's own) gives the target as it was sent.
+    if let sent = e["_target"] as? String { target = sent }
     let milliseconds = JSONNumber.double(e["time"]) ?? 0
+    let message = e["_kind"] as? String == HTTPExchange.Kind.webSocketMessage.rawValue
     var exchange = HTTPExchange(
-      source: .har, start: start,
+      source: .har, kind: message ? .webSocketMessage : .http, start: start,
       end: milliseconds > 0 && milliseconds.isFinite
         ? start.addingTimeInterval(milliseconds / 1000) : nil,
       method: method, scheme: scheme, host: host,
       port: UInt16(exactly: url.port ?? (scheme == "https" ? 443 : 80)),
       target: target, httpVersion: request["httpVersion"] as? String ?? "",
-      requestHeaders: try headers(request["headers"], fail, "request.headers"))
+      requestHeaders: try headers(request["headers"], fail, "request.headers"),
+      fromClient: e["_fromClient"] as? Bool ?? true)
+    exchange.id = JSONNumber.integer(e["_exchange"]).map(Int64.init) ?? 0
     if let post = request["postData"] as? [String: Any] {
       let bytes: Data
       if let text = post["text"] as? String {
