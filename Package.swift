@@ -109,8 +109,7 @@ let package = Package(
       dependencies: [
         "SystemCalls", "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens",
         "ReportLayout", "ReportPDF", "FlowStore", "Capture", "Crypto", "Evidence", "Sample",
-        "Import",
-        "Record",
+        "Import", "Record", "ContentMatching",
       ]),
     .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
     // The benchmark, beside the product and not in its command tree: `make bench`.

@@ -32,6 +32,7 @@ public enum FindingsDocument {
       "tracker": evidence.tracker.map {
         .object(["list": .string($0.list), "date": .string($0.date), "rule": .string($0.rule)])
       } ?? .null,
+      "request": .optional(evidence.request),
       "testData": evidence.testData.map {
         .object(["label": .string($0.label), "category": .string($0.category.rawValue)])
       } ?? .null,

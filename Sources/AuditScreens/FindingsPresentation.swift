@@ -7,6 +7,29 @@ import Foundation
 /// What `tunnelvision findings` says: per requirement its verdict, its toolCoverage, the
 /// findings against and for it; the findings F1, F2…; how far each check got.
 public enum FindingsPresentation {
+  /// Where a finding's value stood in what its connections sent, a line each, the first few:
+  /// "sent: e-mail as its SHA-256 in query uid (exchange 3)".
+  public static func sentLines(_ label: String, flows: [Int64], in content: SessionContent)
+    -> [String]
+  {
+    var lines: [String] = []
+    for flow in flows {
+      for exchange in content.exchanges(ofFlow: flow) {
+        for match in exchange.matches where match.label == label {
+          let line =
+            "sent: \(ExchangesPresentation.matchLine(match)) (exchange \(exchange.exchangeID))"
+          if !lines.contains(line) { lines.append(line) }
+        }
+      }
+    }
+    let shown = 3
+    return lines.count > shown
+      ? Array(lines.prefix(shown)) + [
+        "and \(lines.count - shown) more: 'tunnelvision exchanges SESSION'"
+      ]
+      : lines
+  }
+
   /// `domains`: each host's registrable domain, said beside it.
   public static func text(
     _ assessment: SessionAssessment, session: SessionOverview,
@@ -63,6 +86,11 @@ public enum FindingsPresentation {
       }
       out +=
         "      \(Quantity.count(finding.flowIDs.count, "connection")): flows \(AuditPresentation.flowList(finding.flowIDs))\n"
+      if let value = finding.evidence.testData, let content = assessment.content {
+        for line in sentLines(value.label, flows: finding.flowIDs, in: content) {
+          out += "      \(TerminalText.inline(line))\n"
+        }
+      }
     }
 
     out += "\nChecks\n"

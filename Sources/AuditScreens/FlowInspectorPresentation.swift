@@ -98,7 +98,7 @@ public enum FlowInspectorPresentation {
 
   public static func text(
     _ f: StoredFlow, packets: [StoredPacket], packetTotal: Int, session: String?,
-    findingIDs: [String], subjects: [String], zone: TimeZone
+    findingIDs: [String], subjects: [String], zone: TimeZone, exchanges: [ExchangeRecord] = []
   ) -> String {
     var rows: [[String]] = [
       [
@@ -181,6 +181,16 @@ public enum FlowInspectorPresentation {
     if packetTotal > packets.count {
       out +=
         "  The first \(packets.count) of \(Quantity.count(packetTotal, "packet")) are shown.\n"
+    }
+    if !exchanges.isEmpty {
+      out += "\nExchanges (\(Quantity.count(exchanges.count, "exchange")))\n"
+      for r in exchanges {
+        out +=
+          "  \(r.exchangeID)  \(AuditPresentation.clock(r.start, in: zone))  \(TerminalText.inline("\(r.method) \(r.scheme)://\(r.host)\(r.path)"))  \(r.status.map(String.init) ?? "no answer")  read \(ExchangesPresentation.sourceWord(r.source))\n"
+        for match in r.matches {
+          out += "      sent: \(TerminalText.inline(ExchangesPresentation.matchLine(match)))\n"
+        }
+      }
     }
     return out
   }

@@ -4,6 +4,7 @@ import AuditRules
 import AuditScreens
 import AuditWording
 import Capture
+import ContentMatching
 import Crypto
 import Evidence
 import FlowStore
@@ -38,6 +39,31 @@ enum HistoryCommands {
     "After the rows, new connections as a recorder writes them, until Ctrl-C (--json: a line each)."
   )
   static let flowID = ArgumentKey<SessionID>("flow", "The connection's id (as `flows` lists it).")
+
+  static var exchanges: CommandDefinition {
+    CommandDefinition(
+      name: "exchanges",
+      abstract:
+        "What a session's connections carried: its exchanges and the test account's values each sent.",
+      discussion:
+        "An exchange a row, in the order they began: its connection, the request line, the status, where it was read (the inspecting proxy's log, HTTP in the clear in the capture, a HAR file) and which of the project's test account values it sent. --json prints each as exchanges.json has it: the forms and places of what was found.",
+      arguments: [CommonKeys.session.definition],
+      options: [host.definition, ProjectCommands.json.definition],
+      run: { parsed, context in
+        let support = CommandSupport(parsed: parsed, context: context)
+        let store = try support.openStore()
+        let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
+        let content = try SessionContentReader.content(of: session, in: store)
+        var records = content.exchanges
+        if let wanted = try parsed.value(host)?.lowercased() {
+          records = records.filter { $0.host.contains(wanted) }
+        }
+        if parsed.json { return context.printJSON(ExchangesPresentation.json(records)) }
+        context.standardOutput(
+          ExchangesPresentation.text(
+            records, session: session.id, values: content.values, zone: context.timeZone))
+      })
+  }
 
   static var flows: CommandDefinition {
     CommandDefinition(
@@ -197,8 +223,10 @@ enum HistoryCommands {
         var sessionText: String?
         var findingIDs: [String] = []
         var baseline: EvidenceBaseline?
+        var exchanges = try store.exchanges(ofFlow: id).map(ContentMatcher(values: []).record)
         if let sessionID = flow.auditSessionID, let session = try store.auditSession(id: sessionID)
         {
+          exchanges = try SessionContentReader.content(of: session, in: store).exchanges(ofFlow: id)
           let project = try store.auditProject(id: session.projectID)
           sessionText =
             "\(session.id) (\(TerminalText.inline(project?.name ?? "a project")), \(AuditPresentation.sessionName(session.kind)))"
@@ -228,7 +256,7 @@ enum HistoryCommands {
           FlowInspectorPresentation.text(
             flow, packets: shown, packetTotal: packets.count, session: sessionText,
             findingIDs: findingIDs, subjects: subjects(flow.serverCertificate),
-            zone: context.timeZone))
+            zone: context.timeZone, exchanges: exchanges))
       })
   }
 

@@ -55,7 +55,7 @@ public enum TunnelVisionCommand {
         StorageCommand.definition, SampleCommand.definition, ExportCommands.export,
         ExportCommands.report, ExportCommands.verify, ImportCommand.definition,
         RecordCommand.definition, InspectionCommands.addon,
-        InspectionCommands.scenario, HistoryCommands.flows,
+        InspectionCommands.scenario, HistoryCommands.flows, HistoryCommands.exchanges,
         HistoryCommands.flow, HistoryCommands.packet, CaptureCommands.captures,
         CaptureCommands.history,
       ],

@@ -62,6 +62,8 @@ public struct SessionAssessment: Sendable, Hashable {
   public let catalogue: RequirementCatalogue
   public let findings: SessionFindings
   public let requirements: [RequirementAssessment]
+  /// What the session's exchanges sent of the test account's values, as judged with.
+  public private(set) var content: SessionContent?
 
   public init(
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
@@ -74,6 +76,7 @@ public struct SessionAssessment: Sendable, Hashable {
       markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline,
       trackers: trackers, content: content)
     self.init(catalogue: catalogue, findings: findings)
+    self.content = content
   }
 
   public init(catalogue: RequirementCatalogue, findings: SessionFindings) {

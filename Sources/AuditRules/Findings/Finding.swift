@@ -18,12 +18,15 @@ public struct FindingEvidence: Sendable, Hashable {
   public let tracker: TrackerMatch?
   /// The test account's value it is stated about (by its label).
   public let testData: TestDataSubject?
+  /// The request it is stated about, as its line's method and path ("POST /v1/diary").
+  public let request: String?
 
   public init(
     kind: FindingKind, host: String? = nil, tls: TLSVersionObservation? = nil,
     reason: String? = nil, parameter: TLSParameterObservation? = nil, fingerprint: String? = nil,
-    tracker: TrackerMatch? = nil, testData: TestDataSubject? = nil
+    tracker: TrackerMatch? = nil, testData: TestDataSubject? = nil, request: String? = nil
   ) {
+    self.request = request
     self.testData = testData
     self.tracker = tracker
     self.parameter = parameter

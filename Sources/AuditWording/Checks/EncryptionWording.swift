@@ -13,6 +13,12 @@ public enum EncryptionWording: CheckWording {
     "Unencrypted traffic"
   }
 
+  /// The host, and the request read: "api.example, POST /v1/diary".
+  public static func subject(_ evidence: FindingEvidence) -> String? {
+    let parts = [evidence.host, evidence.request].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+
   public static func reason(_ gap: EncryptionGap) -> String {
     switch gap {
     case .unrecognisedOpening:

@@ -36,4 +36,11 @@ public enum TestDataWording {
   /// Said where the values are listed: whose they are.
   public static let whose =
     "These are the test account's values, chosen for the test: what is looked for in the requests the app sent."
+
+  public static let noneLookedFor =
+    "No test account value is planted for the project: nothing is looked for in what was sent ('tunnelvision project data PROJECT add LABEL VALUE')."
+
+  public static func lookedFor(_ labels: [String]) -> String {
+    "Looked for: the test account's \(labels.joined(separator: ", "))."
+  }
 }

@@ -12,8 +12,11 @@ extension FindingKind {
 public enum CleartextProtocol: String, Sendable, Hashable { case http }
 
 extension FindingEvidence {
-  public static func cleartextTraffic(_ proto: CleartextProtocol) -> FindingEvidence {
-    FindingEvidence(kind: .cleartextTraffic, reason: proto.rawValue)
+  /// `host`: the connection's name; `request`: the first request read ("POST /v1/diary").
+  public static func cleartextTraffic(
+    _ proto: CleartextProtocol, host: String? = nil, request: String? = nil
+  ) -> FindingEvidence {
+    FindingEvidence(kind: .cleartextTraffic, host: host, reason: proto.rawValue, request: request)
   }
 }
 
@@ -21,13 +24,20 @@ extension FindingEvidence {
 public enum EncryptionCheck: FindingsCheckRule {
   public static let check = FindingsCheck.encryption
   public static let kinds: [FindingKind] = [.cleartextTraffic]
-  public static let statedForms: [FindingEvidence] = [.cleartextTraffic(.http)]
+  public static let statedForms: [FindingEvidence] = [
+    .cleartextTraffic(.http), .cleartextTraffic(.http, host: "api.example", request: "POST /v1"),
+  ]
 
   public static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<
     EncryptionGap
   > {
     switch EncryptionAssessment(of: flow) {
-    case .cleartext(let proto): return .finding(.cleartextTraffic(proto))
+    case .cleartext(let proto):
+      // The host and the first request read name it (where it was read: the capture's request).
+      let first = context.content?.exchanges(ofFlow: flow.id).first
+      let host = flow.name.map { DomainPattern.normalised(host: $0.text) } ?? first?.host
+      return .finding(
+        .cleartextTraffic(proto, host: host, request: first.map { "\($0.method) \($0.path)" }))
     case .encrypted: return .satisfied
     case .notAssessed(let gap): return .notAssessed(gap)
     case .notApplicable: return .notApplicable
