@@ -89,7 +89,7 @@ let package = Package(
     .target(
       name: "Sample",
       dependencies: [
-        "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Import",
+        "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Crypto", "Import",
       ]),
     .target(
       name: "Import",

@@ -102,6 +102,16 @@ public enum ReleaseComparisonPresentation {
       }
     }
 
+    if !diff.newlySent.isEmpty {
+      let read = diff.earlierReadContent
+      out += "\n\(ContentWording.newlySentHeading(earlierRead: read))\n"
+      for sent in diff.newlySent {
+        let line = ContentWording.newlySent(sent.label, host: sent.host, earlierRead: read)
+        out += "  \(TerminalText.inline(line))\n"
+      }
+      if !diff.earlierReadContent { out += "  \(ContentWording.earlierReadNoContent)\n" }
+    }
+
     let changed = diff.domainsWithTLSChange
     if !changed.isEmpty {
       out += "\nTLS version changed\n"
@@ -204,6 +214,9 @@ public enum ReleaseComparisonPresentation {
       "unexpectedNewDomains": .strings(diff.unexpectedNewDomains.map(\.host)),
       "tlsChanges": .array(diff.domainsWithTLSChange.map(domainJSON)),
       "validationLost": .strings(diff.validationLost),
+      "newlySent": .array(
+        diff.newlySent.map { .object(["label": .string($0.label), "host": .string($0.host)]) }),
+      "earlierReadContent": .bool(diff.earlierReadContent),
       "goneDomains": .array(diff.goneDomains.map(domainJSON)),
       "inBoth": .array(diff.domainsInBoth.map(domainJSON)),
       "undetermined": .array(diff.undeterminedDomains.map(domainJSON)),

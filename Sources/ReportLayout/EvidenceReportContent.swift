@@ -53,7 +53,7 @@ public enum EvidenceReportWording {
     guard let baseline else {
       return session.kind == .baseline
         ? "This session is a baseline: it is not compared with another."
-        : "The project has no ended baseline: no finding's host is compared with one."
+        : "The project has no ended baseline to compare the hosts with."
     }
     return
       "Session \(baseline.sessionID): the baseline, recorded without the audited app, contacted \(Quantity.count(hosts, "host")) of those the findings name. This changes no verdict."
@@ -96,13 +96,14 @@ public enum EvidenceReportWording {
   }
   public static let summaryIntro =
     "Each requirement's verdict, and the findings, connections and hosts behind it. A verdict is not a test result."
-  public static let keyFindings =
-    "The findings against the requirements, a line each (each is stated in full under Findings):"
+  /// Above the key findings: how many of them page 1 lists.
+  public static func keyFindings(shown: Int, of total: Int) -> String {
+    shown == total
+      ? "The findings against the requirements, a line each (each is stated in full under Findings):"
+      : "The first \(shown) of the \(Quantity.grouped(total)) findings against the requirements, a line each (the Findings section states every one):"
+  }
   public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
   public static let keyFindingsShown = 2
-  public static func moreFindings(shown: Int, of total: Int) -> String {
-    "The first \(shown) of \(Quantity.grouped(total)) are listed here; the Findings section lists every one."
-  }
   public static let digestsWhere =
     "The SHA-256 of the bundle's other files, as manifest.json lists them; 'tunnelvision verify' checks each."
   public static let digestColumns = ["File", "SHA-256"]
@@ -178,6 +179,7 @@ struct EvidenceReportContent {
     switch kind {
     case .summary: return summary
     case .session: return session
+    case .personalData: return personalData
     case .method: return method
     case .catalogue: return catalogue
     case .requirements: return requirements
@@ -217,8 +219,7 @@ struct EvidenceReportContent {
             ? PinningEvidence.scenarioPhrase(s.inspection.scenario) : "HTTPS inspection off",
           staysWithNext: true),
         EvidenceReportFact(
-          "Exported", "\(Self.time(bundle.exportedAt)), \(bundle.exportedWith)",
-          staysWithNext: true),
+          ContentWording.summaryLabel, personalDataLine, staysWithNext: true),
         EvidenceReportFact(
           "Baseline",
           EvidenceReportWording.baseline(
@@ -256,7 +257,10 @@ struct EvidenceReportContent {
     if key.isEmpty {
       blocks.append(.paragraph(EvidenceReportWording.noFindingAgainst))
     } else {
-      blocks.append(.paragraph(EvidenceReportWording.keyFindings))
+      blocks.append(
+        .paragraph(
+          EvidenceReportWording.keyFindings(
+            shown: min(key.count, EvidenceReportWording.keyFindingsShown), of: key.count)))
       blocks.append(
         .table(
           EvidenceReportTable(
@@ -270,12 +274,6 @@ struct EvidenceReportContent {
                 subject(index, compact: true),
               ]
             })))
-      if key.count > EvidenceReportWording.keyFindingsShown {
-        blocks.append(
-          .paragraph(
-            EvidenceReportWording.moreFindings(
-              shown: EvidenceReportWording.keyFindingsShown, of: key.count)))
-      }
     }
     blocks.append(.paragraph(EvidenceReportWording.digestsWhere))
     blocks.append(.table(Self.digestTable(digests)))
@@ -289,6 +287,14 @@ struct EvidenceReportContent {
             }
           ])))
     return blocks
+  }
+
+  /// Page 1's line on the test account's values: how many were seen, how many by third parties.
+  var personalDataLine: String {
+    let sent = SentValues.of(bundle.content, findings: bundle.findings, markers: bundle.markers)
+    return ContentWording.summaryLine(
+      planted: bundle.content.values.count, seen: Set(sent.map(\.label)).count,
+      toThirdParties: Set(sent.filter(\.isThirdParty).map(\.label)).count)
   }
 
   static func digestTable(_ digests: [EvidenceReportDigest]) -> EvidenceReportTable {

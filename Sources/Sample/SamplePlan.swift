@@ -39,6 +39,8 @@ public struct SampleFlow: Sendable {
   public var fate: SampleCaptureFate = .captured
   /// Written before the session starts, then again while it records (it joins it).
   public var beginsBeforeSession = false
+  /// What it carried, as an inspecting proxy or the capture read it.
+  public var exchanges: [HTTPExchange] = []
 }
 
 public struct SampleSession: Sendable {
@@ -60,6 +62,8 @@ public struct SampleProject: Sendable {
   public var draft: AuditProjectDraft
   public var createdAt: Date
   public var sessions: [SampleSession]
+  /// The test account's values, planted before the sessions.
+  public var testData: [TestDataValue] = []
 }
 
 /// The sizes of a session's bulk flows.

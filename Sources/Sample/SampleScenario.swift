@@ -38,7 +38,7 @@ public enum SampleScenario {
     ("crash.example.org", "crash reporting"),
     ("auth.example-id.com", "sign-in"),
   ]
-  public static let archetypeFlowCount = 34
+  public static let archetypeFlowCount = 35
 
   static func at(_ day: Int, _ hour: Int, _ minute: Int, _ second: Double = 0) -> Date {
     epoch.addingTimeInterval(Double(day * 86_400 + (hour - 8) * 3600 + minute * 60) + second)
@@ -160,6 +160,23 @@ public enum SampleScenario {
       sni: nil, dns: "vault.example-health.de", start: t2(330), answer: .serverHello(.tls13),
       status: .notInspectable)
     notInspectableNoName.flow.dnsOtherNames = []
+    // What the proxy and the capture read: the test account's values, found or not.
+    var beacon = make.tls(
+      sni: "collect.example-ads.net", start: t2(20), answer: .serverHello(.tls13),
+      status: .inspected)
+    beacon.exchanges = [SampleExchanges.beacon(host: "collect.example-ads.net", at: t2(20))]
+    var config = make.tls(
+      sni: "config.example-health.de", start: t2(90), answer: .serverHello(.tls13, hrr: true),
+      status: .inspected)
+    config.exchanges = [SampleExchanges.config(host: "config.example-health.de", at: t2(90))]
+    var sync = make.tls(
+      sni: "sync.example-health.de", start: t2(150), answer: .upstream(.tls13), status: .inspected)
+    sync.exchanges = [SampleExchanges.record(host: "sync.example-health.de", at: t2(150))]
+    var legacy = make.http(host: "legacy.example-health.de", start: t2(210))
+    legacy.exchanges = [
+      SampleExchanges.measurements(
+        host: "legacy.example-health.de", path: "/v1/measurements", at: t2(210))
+    ]
     later.flows = [
       longLived,
       // Before the first consent marker.
@@ -171,10 +188,9 @@ public enum SampleScenario {
         answers: [
           .cname("edge.example-health.de"), .a(make.serverAddress("api.example-health.de")),
         ], start: t2(5)),
+      beacon,
       // Between the two.
-      make.tls(
-        sni: "config.example-health.de", start: t2(90), answer: .serverHello(.tls13, hrr: true),
-        status: .inspected),
+      config,
       // After.
       make.tls(
         sni: "images.example-cdn.net", start: t2(130),
@@ -182,9 +198,7 @@ public enum SampleScenario {
       make.tls(
         sni: "old-gateway.example-health.de", start: t2(140), answer: .upstream(.tls11),
         status: .inspected),
-      make.tls(
-        sni: "sync.example-health.de", start: t2(150), answer: .upstream(.tls13), status: .inspected
-      ),
+      sync,
       make.tls(
         sni: "auth.example-id.com", start: t2(160),
         offer: ClientTLSOffer(versionsForm: .upTo, versions: [.tls12], alpn: ["http/1.1"]),
@@ -213,7 +227,7 @@ public enum SampleScenario {
         sni: "quic-lab.example-health.de", start: t2(195), version: 0xff00_001d, serverAnswers: true
       ),
       make.unreadTCP(name: nil, start: t2(200)),
-      make.http(host: "legacy.example-health.de", start: t2(210)),
+      legacy,
       make.http(
         host: "cdn-fallback.example-cdn.net", start: t2(215), port: 443, path: "/img/avatar.png"),
       make.unrecognised(dns: "chat.example-health.de", start: t2(220)),
@@ -277,7 +291,8 @@ public enum SampleScenario {
     return SamplePlan(
       projects: [
         SampleProject(
-          draft: health, createdAt: at(0, 8, 30), sessions: [baseline, earlier, later]),
+          draft: health, createdAt: at(0, 8, 30), sessions: [baseline, earlier, later],
+          testData: SampleExchanges.testData),
         SampleProject(draft: diary, createdAt: at(1, 13, 50), sessions: [diarySession]),
       ], seed: options.seed)
   }

@@ -104,6 +104,9 @@ public final class SampleWriter {
     var sessions: [SampleSummary.Session] = []
     for project in plan.projects {
       let created = try store.createAuditProject(project.draft, at: project.createdAt)
+      for value in project.testData {
+        try store.addTestData(value, toProject: created.id, at: project.createdAt)
+      }
       for planned in project.sessions {
         clock.now = planned.start
         // Flows that began before the session: their first packets, untagged.
@@ -128,7 +131,11 @@ public final class SampleWriter {
         try store.transaction {
           for flow in planned.flows where !flow.beginsBeforeSession {
             clock.now = flow.start
-            _ = try writeFlow(flow, packets: 0..<flow.packets.count)
+            let id = try writeFlow(flow, packets: 0..<flow.packets.count)
+            for var exchange in flow.exchanges {
+              exchange.flowID = id
+              try store.insertExchange(exchange, session: session.id)
+            }
           }
           try flushPackets()
         }

@@ -119,7 +119,11 @@ enum AssessmentCommands {
         let diff: ReleaseDiff
         do {
           diff = try ReleaseDiff(
-            between: first, flows: firstFlows, and: second, flows: secondFlows, project: project)
+            between: first, flows: firstFlows, and: second, flows: secondFlows, project: project,
+            content: (
+              try SessionContentReader.content(of: first, in: store),
+              try SessionContentReader.content(of: second, in: store)
+            ))
         } catch let refusal as ReleaseDiff.Refusal {
           throw RefusedError(ReleaseComparisonPresentation.refusal(refusal))
         }

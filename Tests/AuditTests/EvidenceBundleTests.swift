@@ -184,7 +184,7 @@ final class EvidenceBundleTests: XCTestCase {
       (session["markers"] as? [[String: Any]])?.map { $0["kind"] as? String },
       ["consentGiven", "custom"])
     XCTAssertEqual(session["startedAt"] as? String, "2026-10-09T10:00:00Z")
-    XCTAssertEqual(doc["contents"] as? String, EvidenceNotes.contents)
+    XCTAssertEqual(doc["contents"] as? String, ContentWording.contents(withContent: false))
     XCTAssertEqual(doc["attribution"] as? String, EvidenceNotes.attribution)
     XCTAssertEqual(doc["exportedAt"] as? String, "2026-10-09T11:00:00Z")
   }
@@ -352,7 +352,8 @@ final class EvidenceBundleTests: XCTestCase {
     let evidences = FindingsChecks.all.flatMap { $0.statedForms }
     texts += evidences.map { EvidenceWording.statement(of: $0, minimum: .tls12) }
     texts += [
-      EvidenceNotes.attribution, EvidenceNotes.contents, EvidenceNotes.captureContents,
+      EvidenceNotes.attribution, ContentWording.contents(withContent: false),
+      ContentWording.contents(withContent: true), EvidenceNotes.captureContents,
       EvidenceNotes.packetComments,
     ]
     for text in texts {

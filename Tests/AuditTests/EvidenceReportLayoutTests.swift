@@ -14,7 +14,8 @@ enum ReportFixture {
     flowCount: Int = 60,
     inspection: InspectionConditions = InspectionConditions(
       inspectionEnabled: true, caTrusted: true),
-    markers: Bool = true, allowlist: Bool = true
+    markers: Bool = true, allowlist: Bool = true,
+    content: SessionContent = SessionContent(values: [], exchanges: [])
   ) throws -> EvidenceBundle {
     let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
     let project = AuditProject(
@@ -60,8 +61,39 @@ enum ReportFixture {
       ] : []
     return try EvidenceBundle(
       project: project, session: session, markers: marks, flows: flows, catalogue: catalogue,
-      exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(7200))
+      exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(7200), content: content)
   }
+
+  /// The test account's e-mail hashed to flow 2's tracker host before consent (marker at 95 s),
+  /// the diagnosis to flow 4's own host after it, the insurance number never sent.
+  static let content: SessionContent = {
+    func exchange(_ id: Int64, flow: Int64, at: Double, host: String, _ match: ContentMatch)
+      -> ExchangeRecord
+    {
+      ExchangeRecord(
+        exchangeID: id, flowID: flow, source: .proxy, kind: .http, start: FlowFixture.at(at),
+        end: nil, method: "POST", scheme: "https", host: host, port: 443, path: "/v1",
+        httpVersion: "HTTP/2.0", fromClient: true, status: 200, request: nil, response: nil,
+        queryNames: ["uid"], headerNames: [], jsonKeys: [], matches: [match])
+    }
+    return SessionContent(
+      values: [
+        TestDataValue(label: "e-mail", value: "lea.tester@example.org", category: .contact),
+        TestDataValue(label: "diagnosis", value: "E11.9 Diabetes", category: .health),
+        TestDataValue(label: "insurance number", value: "A123456780", category: .identifier),
+      ],
+      exchanges: [
+        exchange(
+          1, flow: 2, at: 10.5,
+          host:
+            "a-really-long-tracker-host-name-without-any-break-1.example-analytics-collector.io",
+          ContentMatch(label: "e-mail", form: .sha256OfNormalised, place: MatchPlace(.query, "uid"))
+        ),
+        exchange(
+          2, flow: 4, at: 30.5, host: "node3.example-health.de",
+          ContentMatch(label: "diagnosis", form: .asIs, place: MatchPlace(.body, "$.diagnosis"))),
+      ])
+  }()
 
   static func capture(for bundle: EvidenceBundle, recorded: Int = 900, written: Int = 880)
     -> EvidenceCaptureDocument
@@ -81,12 +113,12 @@ enum ReportFixture {
 }
 
 final class EvidenceReportTests: XCTestCase {
-  func testTheReportHasTheNineSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
+  func testTheReportHasTheTenSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
-    let nine: [EvidenceReportSectionKind] = [
-      .summary, .session, .method, .catalogue, .requirements, .findings, .checks, .tlsReadings,
-      .capture,
+    let ten: [EvidenceReportSectionKind] = [
+      .summary, .session, .personalData, .method, .catalogue, .requirements, .findings, .checks,
+      .tlsReadings, .capture,
     ]
     for (b, appendix) in [(try ReportFixture.bundle(), true), (bare, false)] {
       let report = try EvidenceReport(
@@ -94,12 +126,48 @@ final class EvidenceReportTests: XCTestCase {
         limits: .bundled)
       XCTAssertEqual(
         b.findings.contains { $0.flowIDs.count > EvidenceReportWording.flowIDsInRow }, appendix)
-      XCTAssertEqual(report.sections.map(\.kind), nine + (appendix ? [.appendix] : []))
+      XCTAssertEqual(report.sections.map(\.kind), ten + (appendix ? [.appendix] : []))
       XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
       XCTAssertEqual(
         report.documentTitle, "Evidence report · Example Health · 2.4.0 (187) · session 3")
       XCTAssertTrue(report.sections.allSatisfy { !$0.blocks.isEmpty })
     }
+  }
+
+  func testThePersonalDataSectionSaysWhereEachValueWentAndWhichWereNotSeen() throws {
+    let b = try ReportFixture.bundle(content: ReportFixture.content)
+    let report = try EvidenceReport(
+      bundle: b, capture: ReportFixture.capture(for: b).summary, limits: .bundled)
+    let blocks = try XCTUnwrap(report.sections.first { $0.kind == .personalData }).blocks
+    let tables = blocks.compactMap { block -> EvidenceReportTable? in
+      if case .table(let t) = block { return t }
+      return nil
+    }
+    XCTAssertEqual(tables.count, 1)
+    XCTAssertEqual(tables.first?.columns, ContentWording.sentColumns)
+    let rows = tables.first?.rows.map { $0.map(\.text) } ?? []
+    XCTAssertEqual(rows.count, 2)
+    XCTAssertEqual(rows.first?.first, "e-mail")
+    XCTAssertEqual(rows.first?[2], "third party (outside the allowlist)")
+    XCTAssertEqual(rows.first?[3], "as the SHA-256 of its normalised form, query uid")
+    XCTAssertEqual(rows.first?[4], "before consent")
+    XCTAssertEqual(rows.last?.first, "diagnosis")
+    XCTAssertEqual(rows.last?[2], "first party")
+    XCTAssertEqual(rows.last?[4], "before consent")
+    let paragraphs = blocks.compactMap { block -> String? in
+      if case .paragraph(let t) = block { return t }
+      return nil
+    }
+    XCTAssertTrue(
+      paragraphs.contains(ContentWording.notSeen(["insurance number"])), "\(paragraphs)")
+    // Page 1's line counts the values, not the rows.
+    let facts = report.sections[0].blocks.compactMap { block -> [EvidenceReportFact]? in
+      if case .facts(let f) = block { return f }
+      return nil
+    }.flatMap { $0 }
+    XCTAssertEqual(
+      facts.first { $0.label == ContentWording.summaryLabel }?.value,
+      ContentWording.summaryLine(planted: 3, seen: 2, toThirdParties: 1))
   }
 
   func testWhatIsNotThereIsSaidInASentence() throws {
@@ -127,7 +195,8 @@ final class EvidenceReportTests: XCTestCase {
     XCTAssertEqual(
       notes,
       [
-        EvidenceNotes.attribution, EvidenceNotes.contents, EvidenceWording.verdictsNote,
+        EvidenceNotes.attribution, ContentWording.contents(withContent: false),
+        EvidenceWording.verdictsNote,
         EvidenceNotes.captureContents,
       ])
   }

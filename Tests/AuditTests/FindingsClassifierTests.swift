@@ -55,7 +55,7 @@ final class FindingsClassifierTests: XCTestCase {
           flowIDs: [1, 4]),
         Finding(evidence: .hostNotInAllowlist(host: "tracker.net"), flowIDs: [1, 4]),
         Finding(evidence: .activityBeforeConsent, flowIDs: [1, 4]),
-        Finding(evidence: .cleartextTraffic(.http), flowIDs: [2]),
+        Finding(evidence: .cleartextTraffic(.http, host: "api.example.com"), flowIDs: [2]),
         Finding(evidence: .pinningObserved(host: "api.example.com"), flowIDs: [3]),
       ])
     for finding in result.findings { XCTAssertFalse(finding.flowIDs.isEmpty) }

@@ -257,4 +257,45 @@ final class ReleaseDiffTests: XCTestCase {
     XCTAssertEqual(d.newDomains.first?.standing, .allowlistEmpty)
     XCTAssertEqual(d.unexpectedNewDomains, [])
   }
+
+  func exchange(_ id: Int64, host: String, sent labels: [String]) -> ExchangeRecord {
+    ExchangeRecord(
+      exchangeID: id, flowID: nil, source: .proxy, kind: .http,
+      start: FlowFixture.epoch.addingTimeInterval(Double(id)), end: nil, method: "GET",
+      scheme: "https", host: host, port: 443, path: "/", httpVersion: "HTTP/2.0", fromClient: true,
+      status: 200, request: nil, response: nil, queryNames: [], headerNames: [], jsonKeys: [],
+      matches: labels.map { ContentMatch(label: $0, form: .asIs, place: MatchPlace(.query, "uid")) }
+    )
+  }
+
+  func testAValueSentToAHostTheEarlierDidNotSendItToIsNamedOnceInTheLatersOrder() throws {
+    let values = ["e-mail", "diagnosis"].map {
+      TestDataValue(label: $0, value: "value of \($0)", category: .other)
+    }
+    let earlier = SessionContent(
+      values: values, exchanges: [exchange(1, host: "api.example.com", sent: ["e-mail"])])
+    let later = SessionContent(
+      values: values,
+      exchanges: [
+        exchange(2, host: "api.example.com", sent: ["e-mail", "diagnosis"]),
+        exchange(3, host: "t.tracker.net", sent: ["e-mail"]),
+        exchange(4, host: "t.tracker.net", sent: ["e-mail"]),
+        exchange(5, host: "t.tracker.net", sent: []),
+      ])
+    let d = try ReleaseDiff(
+      between: session(2, at: 10), flows: [], and: session(1, at: 0), flows: [],
+      project: project, content: (later, earlier))
+    XCTAssertEqual(
+      d.newlySent,
+      [
+        ValueRecipient(label: "diagnosis", host: "api.example.com"),
+        ValueRecipient(label: "e-mail", host: "t.tracker.net"),
+      ])
+    XCTAssertTrue(d.earlierReadContent)
+    let unread = try ReleaseDiff(
+      between: session(1, at: 0), flows: [], and: session(2, at: 10), flows: [],
+      project: project, content: (SessionContent(values: values, exchanges: []), later))
+    XCTAssertFalse(unread.earlierReadContent, "nothing read earlier: not said to be new")
+    XCTAssertEqual(unread.newlySent.count, 3)
+  }
 }

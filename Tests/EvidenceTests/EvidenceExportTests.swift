@@ -74,7 +74,8 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertEqual(
       result.fileNames,
       [
-        "capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json",
+        "capture.json", "capture.pcapng", "exchanges.json", "findings.json", "flows.csv",
+        "flows.json",
         "session.json", "manifest.json",
       ])
     let test = try XCTUnwrap(ExternalTool.run("unzip", ["-t", result.url.path]))
@@ -89,7 +90,8 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertEqual(
       files.map { $0["name"] as? String },
       [
-        "capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json",
+        "capture.json", "capture.pcapng", "exchanges.json", "findings.json", "flows.csv",
+        "flows.json",
         "session.json",
       ])
     for file in files {
@@ -976,7 +978,8 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertEqual(
       failed.map(\.statement),
       [
-        "Each of the 5 JSON documents is well-formed JSON (RFC 8259).",
+        // capture.json, exchanges.json, findings.json, flows.json, session.json, manifest.json
+        VerifyWording.wellFormed(6),
         VerifyWording.formStatement,
       ],
       "\(failed)")
@@ -1044,7 +1047,7 @@ final class EvidenceExportTests: XCTestCase {
           "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))",
           result.url.path,
         ]))
-    XCTAssertEqual(py.output, "None\n7\n", py.error)
+    XCTAssertEqual(py.output, "None\n8\n", py.error)
     XCTAssertTrue(BundleVerifier.verify(result.url, zip64Threshold: 1_000).allSatisfy(\.holds))
     // Read as an archive of the 4 GiB threshold, its ZIP64 fields are more than its sizes need.
     let strict = BundleVerifier.verify(result.url).filter { !$0.holds }.flatMap(\.problems)
@@ -1273,7 +1276,7 @@ final class EvidenceExportTests: XCTestCase {
         return
           "\(URL(fileURLWithPath: String(parts[1].drop { $0 == " " })).lastPathComponent)=\(parts[0])"
       })
-    XCTAssertEqual(lines.count, 1 + 6, "capture.json, capture.pcapng and the four documents")
+    XCTAssertEqual(lines.count, 1 + 7, "capture.json, capture.pcapng and the five documents")
     return (result, lines.first ?? "")
   }
 
@@ -1392,7 +1395,7 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertTrue(trace.contains("  capture.pcapng went straight into the archive"), "\(trace)")
     XCTAssertEqual(
       try physicalOrder(result.url),
-      "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8",
+      "capture.json:8 capture.pcapng:0 exchanges.json:8 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8",
       "the manifest's order in the file, the capture stored")
     XCTAssertEqual(try ExternalTool.run("unzip", ["-t", result.url.path])?.status, 0)
     let checks = BundleVerifier.verify(result.url)
@@ -1441,7 +1444,7 @@ final class EvidenceExportTests: XCTestCase {
       "\(trace)")
     XCTAssertEqual(
       try physicalOrder(result.url),
-      "capture.json:8 capture.pcapng:0 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8"
+      "capture.json:8 capture.pcapng:0 exchanges.json:8 findings.json:8 flows.csv:8 flows.json:8 session.json:8 manifest.json:8"
     )
     let checks = BundleVerifier.verify(result.url)
     XCTAssertTrue(checks.allSatisfy(\.holds), "\(checks.filter { !$0.holds })")

@@ -98,7 +98,7 @@ final class SampleCommandsTests: XCTestCase {
     let sample = cli.run("sample")
     XCTAssertEqual(sample.status, 0, sample.error)
     XCTAssertTrue(
-      sample.output.contains("session 3  Example Health · Version 2.4.0 (187): 34 connections"),
+      sample.output.contains("session 3  Example Health · Version 2.4.0 (187): 35 connections"),
       sample.output)
 
     let findings = cli.run("findings", "3")
@@ -107,7 +107,7 @@ final class SampleCommandsTests: XCTestCase {
     let findingsJSON = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(cli.run("findings", "3", "--json").output.utf8))
         as? [String: Any])
-    XCTAssertEqual((findingsJSON["requirements"] as? [Any])?.count, 12)
+    XCTAssertEqual((findingsJSON["requirements"] as? [Any])?.count, 14)
 
     let compare = cli.run("compare", "3", "2")
     XCTAssertEqual(compare.status, 0, compare.error)
@@ -123,7 +123,7 @@ final class SampleCommandsTests: XCTestCase {
     XCTAssertEqual(export.status, 0, export.error)
     assertGolden(
       export.output.replacingOccurrences(of: bundle, with: "BUNDLE.zip"), "sample-export-sheet.txt")
-    XCTAssertTrue(export.output.contains("8 files"), export.output)
+    XCTAssertTrue(export.output.contains("9 files"), export.output)
 
     // What Samples/ shows a reader is what this build exports (scripts/samples.sh remakes it).
     let committed = Golden.directory().deletingLastPathComponent().deletingLastPathComponent()

@@ -121,11 +121,18 @@ public struct ReleaseDiff: Sendable, Hashable {
   /// Hosts whose connections refused the proxy's certificate in the earlier session and
   /// accepted it in the later, both under a scenario that tests validation: a regression.
   public let validationLost: [String]
+  /// The test account's values the later session sent to a host the earlier did not send them
+  /// to, each once, in the order the later sent them.
+  public let newlySent: [ValueRecipient]
+  /// Whether the earlier session read any exchange: without, "newly" cannot be told from "not
+  /// read then".
+  public let earlierReadContent: Bool
 
   /// The later session is the one that started later, whatever its version.
   public init(
     between first: AuditSession, flows firstFlows: [StoredFlow],
-    and second: AuditSession, flows secondFlows: [StoredFlow], project: AuditProject
+    and second: AuditSession, flows secondFlows: [StoredFlow], project: AuditProject,
+    content: (first: SessionContent?, second: SessionContent?) = (nil, nil)
   ) throws(Refusal) {
     if first.id == second.id { throw .sameSession }
     if first.projectID != second.projectID { throw .differentProjects }
@@ -152,6 +159,10 @@ public struct ReleaseDiff: Sendable, Hashable {
     let validated = Self.hosts(firstIsEarlier ? firstFlows : secondFlows, earlier, accepted: false)
     let accepted = Self.hosts(firstIsEarlier ? secondFlows : firstFlows, later, accepted: true)
     validationLost = validated.intersection(accepted).sorted()
+    let (earlierContent, laterContent) =
+      firstIsEarlier ? (content.first, content.second) : (content.second, content.first)
+    earlierReadContent = !(earlierContent?.exchanges.isEmpty ?? true)
+    newlySent = ValueRecipient.newly(in: laterContent, since: earlierContent)
   }
 
   /// The hosts whose connections accepted (or refused) the proxy's certificate under a scenario
@@ -187,4 +198,26 @@ public struct ReleaseDiff: Sendable, Hashable {
     newDomains.filter { $0.standing == .unlisted }
   }
   public var domainsWithTLSChange: [DomainComparison] { domains.filter(\.hasTLSChange) }
+}
+
+/// One of the test account's values and a host a request sent it to.
+public struct ValueRecipient: Sendable, Hashable {
+  public let label: String
+  public let host: String
+
+  public init(label: String, host: String) {
+    self.label = label
+    self.host = host
+  }
+
+  /// Each value and host `later` sent that `earlier` did not, once, in the order later sent them.
+  static func newly(in later: SessionContent?, since earlier: SessionContent?) -> [ValueRecipient] {
+    func pairs(_ content: SessionContent?) -> [ValueRecipient] {
+      (content?.exchanges ?? []).flatMap { exchange in
+        exchange.matches.map { ValueRecipient(label: $0.label, host: exchange.host) }
+      }
+    }
+    var seen = Set(pairs(earlier))
+    return pairs(later).filter { seen.insert($0).inserted }
+  }
 }

@@ -105,7 +105,8 @@ public enum PersonalDataCheck: FindingsCheckRule {
       if !found.contains(evidence) { found.append(evidence) }
     }
     for exchange in exchanges where !exchange.matches.isEmpty {
-      let host = flow.name.map { DomainPattern.normalised(host: $0.text) } ?? exchange.host
+      // The recipient is the host the request named (its authority, or Host header).
+      let host = exchange.host
       let recipient = Recipient(host: host, context: context)
       for label in Set(exchange.matches.map(\.label)).sorted() {
         let value = TestDataSubject(label: label, category: content.category(of: label))
