@@ -117,8 +117,9 @@ let package = Package(
       name: "TunnelVisionBench",
       dependencies: [
         "TunnelVisionCLI", "SystemCalls", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
-        "ReportLayout", "ReportPDF", "Bytes", "Capture", "Crypto", "Evidence", "FlowStore",
-        "Sample",
+        "AuditScreens", "ReportLayout", "ReportPDF", "Bytes", "Capture", "ContentMatching",
+        "Crypto",
+        "Evidence", "FlowStore", "Sample",
       ]),
     .executableTarget(name: "tunnelvision-bench", dependencies: ["TunnelVisionBench"]),
 

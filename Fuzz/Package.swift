@@ -15,6 +15,9 @@ let targets: [(name: String, reads: String)] = [
   ("FuzzKey", "a PEM key"),
   ("FuzzSessionRecord", "session.json read back"),
   ("FuzzTrackerList", "a tracker list: Adblock rules or a hosts file"),
+  ("FuzzHAR", "a HAR file"),
+  ("FuzzHTTP1", "HTTP/1 from a TCP stream in the clear"),
+  ("FuzzContentDecoder", "a body's Content-Encoding: gzip, deflate, br"),
 ]
 
 let package = Package(

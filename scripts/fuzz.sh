@@ -13,10 +13,10 @@ swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -pars
   >out/fuzz-build.log 2>&1 || { tail -20 out/fuzz-build.log >&2; exit 1; }
 bin=$(swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --show-bin-path)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzCapture FuzzBundle FuzzInspectionLog FuzzCatalogue FuzzJSON FuzzKey FuzzSessionRecord FuzzTrackerList)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzCapture FuzzBundle FuzzInspectionLog FuzzCatalogue FuzzJSON FuzzKey FuzzSessionRecord FuzzTrackerList FuzzHAR FuzzHTTP1 FuzzContentDecoder)
 declare -A dictionary=([FuzzCapture]=capture [FuzzBundle]=zip [FuzzInspectionLog]=json
   [FuzzCatalogue]=json [FuzzJSON]=json [FuzzKey]=pem [FuzzSessionRecord]=json
-  [FuzzTrackerList]=trackers)
+  [FuzzTrackerList]=trackers [FuzzHAR]=json [FuzzHTTP1]=http [FuzzContentDecoder]=compressed)
 # A bomb or a quadratic loop shows as memory or time: 2 GB and 10 s an input are far above any
 # input of these sizes. libFuzzer's per-input leak check is off: the Swift runtime's caches look
 # like a leak after each input, and scanning the heap for them took 40% of the time; the memory

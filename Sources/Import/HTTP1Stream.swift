@@ -52,18 +52,18 @@ struct InOrderBytes {
 /// One direction of an HTTP/1 connection read into its messages: each head (start line and
 /// headers) and body, framed by Content-Length, chunked transfer coding, or (a response) the
 /// connection's end. Bytes come in order, with the instant of the packet that brought them.
-struct HTTP1Stream {
-  enum Role { case requests, responses }
+public struct HTTP1Stream {
+  public enum Role: Sendable { case requests, responses }
 
-  struct Message {
-    var startLine: [String]
-    var headers: [HTTPHeader]
+  public struct Message: Sendable {
+    public var startLine: [String]
+    public var headers: [HTTPHeader]
     /// The body as sent (the transfer coding undone), up to `ReadingLimits.httpBodyBytes`.
-    var body: [UInt8] = []
-    var bodyBytes = 0
-    var complete = false
-    var start: Int64
-    var end: Int64
+    public var body: [UInt8] = []
+    public var bodyBytes = 0
+    public var complete = false
+    public var start: Int64
+    public var end: Int64
   }
 
   private enum Framing {
@@ -76,26 +76,26 @@ struct HTTP1Stream {
     case untilClose
   }
 
-  let role: Role
+  public let role: Role
   private var framing = Framing.head
   private var buffer: [UInt8] = []
   private var current: Message?
   /// Messages read whole, or cut by the stream's end, not yet taken.
-  private(set) var messages: [Message] = []
+  public private(set) var messages: [Message] = []
   /// Why reading stopped, when it did before the stream's end.
-  private(set) var failure: String?
+  public private(set) var failure: String?
   /// The requests' methods in order, for the responses' framing (a HEAD's answer has no body).
-  var methods: [String] = []
+  public var methods: [String] = []
   private var answered = 0
 
-  init(role: Role) { self.role = role }
+  public init(role: Role) { self.role = role }
 
-  mutating func take() -> [Message] {
+  public mutating func take() -> [Message] {
     defer { messages = [] }
     return messages
   }
 
-  mutating func feed(_ bytes: [UInt8], at micros: Int64) {
+  public mutating func feed(_ bytes: [UInt8], at micros: Int64) {
     guard failure == nil else { return }
     var rest = bytes[...]
     while !rest.isEmpty, failure == nil {
@@ -158,7 +158,7 @@ struct HTTP1Stream {
   }
 
   /// The stream ended: a body read to the end completes, what was begun is kept, cut.
-  mutating func close() {
+  public mutating func close() {
     guard var message = current else { return }
     if case .untilClose = framing { message.complete = true }
     messages.append(message)

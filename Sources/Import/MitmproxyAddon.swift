@@ -40,7 +40,7 @@ public enum MitmproxyAddon {
     # The most of a body a line carries; a longer one is cut and says so.
     BODY_LIMIT = \#(LoggedExchangeReading.largestBody)
     OPTIONS = ("mode", "listen_host", "listen_port", "ssl_insecure", "certs", "confdir",
-               "tunnelvision_scenario", "tunnelvision_log")
+               "connection_strategy", "tunnelvision_scenario", "tunnelvision_log")
 
 
     def _cipher_codes():

@@ -113,6 +113,8 @@ struct Bench {
   struct Workload {
     var label: String
     var flows: Int, packets: Int, captureBytes: Int
+    /// The workload's size against the reference workload's.
+    var scaleFactor: Double
     var generate: Double = 0
     var floor: Double = 0
     var exportBundle: Run? = nil, exportReport: Run? = nil, verify: Run? = nil,
@@ -123,6 +125,7 @@ struct Bench {
     var archiveBytes: UInt64 = 0, archiveWithReport: UInt64 = 0
     var layout: Double = 0, drawing: Double = 0, pages = 0
     var findings = 0, recorded = 0, captureFiles = 0
+    var matching: MatchingBench.Figures? = nil
   }
 
   /// The `tunnelvision` it measures: the one built beside this program.
@@ -153,7 +156,8 @@ struct Bench {
       let bytes = max(400_000, Int(229_000_000 * factor))
       workloads.append(
         try measure(
-          Workload(label: label, flows: flows, packets: packets, captureBytes: bytes),
+          Workload(
+            label: label, flows: flows, packets: packets, captureBytes: bytes, scaleFactor: factor),
           in: root.appendingPathComponent(label)))
     }
     note("[machine] two threads at once against one, again")
@@ -314,6 +318,10 @@ struct Bench {
       ).wall
     }
     try? FileManager.default.removeItem(at: merged)
+    let exchanges = max(100, Int(20_000 * w.scaleFactor))
+    note("[\(w.label)] matching \(exchanges) exchanges' bodies for twenty values, then for one")
+    w.matching = MatchingBench.measure(
+      exchanges: exchanges, bodyBytes: max(1_000_000, Int(200_000_000 * w.scaleFactor)))
     return w
   }
 
@@ -496,6 +504,12 @@ struct BenchResult {
         "report layout / drawing", w.label,
         "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s",
       ])
+      if let m = w.matching {
+        notes.append([
+          "content matching", w.label,
+          "\(m.exchanges) exchanges, \(Self.f(Double(m.bodyBytes) / 1e6, 0)) MB of bodies: \(Self.f(m.megabytesPerSecond, 0)) MB/s for 20 values (\(m.patterns.twenty) patterns, \(Self.f(m.seconds.twenty)) s), \(Self.f(m.ratio))× the time for 1 (\(m.patterns.one) patterns, \(Self.f(m.seconds.one)) s)",
+        ])
+      }
       notes.append([
         "archive", w.label,
         "\(w.archiveBytes) bytes without the report, \(w.archiveWithReport) with it",
@@ -545,6 +559,20 @@ struct BenchResult {
               "drawingSeconds": .double(w.drawing),
               "pagesPerSecond": .double(Double(w.pages) / max(w.layout + w.drawing, 1e-6)),
             ]),
+            "matching": w.matching.map { m in
+              .object([
+                "exchanges": .int(m.exchanges), "bodyBytes": .int(m.bodyBytes),
+                "patterns": .object([
+                  "twenty": .int(m.patterns.twenty), "one": .int(m.patterns.one),
+                ]),
+                "seconds": .object([
+                  "twenty": .double(m.seconds.twenty), "one": .double(m.seconds.one),
+                ]),
+                "matches": .object(["twenty": .int(m.matches.twenty), "one": .int(m.matches.one)]),
+                "megabytesPerSecond": .double(m.megabytesPerSecond),
+                "twentyOverOne": .double(m.ratio),
+              ])
+            } ?? .null,
             "archiveBytes": .int(w.archiveBytes),
             "archiveWithReportBytes": .int(w.archiveWithReport),
           ])

@@ -77,7 +77,18 @@ final class BenchCommandTests: XCTestCase {
       XCTAssertEqual(
         w["recordPacketsLost"] as? Int, 0, "a pipe holds the stream back, nothing is lost")
       XCTAssertGreaterThan(w["recordMegabytesPerSecond"] as? Double ?? 0, 0)
+      // The matching: one value's patterns are a part of twenty's, and what they find too.
+      let matching = try XCTUnwrap(w["matching"] as? [String: Any])
+      XCTAssertGreaterThanOrEqual(matching["exchanges"] as? Int ?? 0, 100)
+      XCTAssertGreaterThanOrEqual(matching["bodyBytes"] as? Int ?? 0, 1_000_000)
+      let patterns = try XCTUnwrap(matching["patterns"] as? [String: Int])
+      XCTAssertGreaterThan(patterns["twenty"] ?? 0, patterns["one"] ?? 0)
+      let found = try XCTUnwrap(matching["matches"] as? [String: Int])
+      XCTAssertGreaterThan(found["one"] ?? 0, 0)
+      XCTAssertGreaterThan(found["twenty"] ?? 0, found["one"] ?? 0)
+      XCTAssertGreaterThan(matching["megabytesPerSecond"] as? Double ?? 0, 0)
     }
+    XCTAssertTrue(result.output.contains("MB/s for 20 values"), result.output)
   }
 
   func testARepeatCountOutsideOneToTwentyIsAUsageError() throws {
