@@ -40,7 +40,7 @@ public enum InspectionLogState: Int, Sendable, Hashable, CaseIterable {
   case unreadable = 2
   /// There and readable, but no line in it yet.
   case empty = 3
-  /// Lines were read from it.
+  /// It has lines, and they are read from it.
   case read = 4
 
   public var name: String {

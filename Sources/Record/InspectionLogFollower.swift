@@ -29,15 +29,19 @@ final class InspectionLogFollower {
   /// Bytes read from the log, over every file at its path.
   private var bytesRead: UInt64 = 0
 
-  /// What became of the log so far: not there, not readable, nothing in it, or read.
+  /// What became of the log so far: not there, not readable, nothing in it, or read. Judged by
+  /// opening the file, not by whether this follower has yet: a restarted recorder finds a log with
+  /// lines in it before its first poll, and that log is readable.
   var state: InspectionLogState {
     if bytesRead > 0 { return .read }
     var status = stat()
     guard stat(url.path, &status) == 0 else {
       return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable
     }
-    if (status.st_mode & S_IFMT) == S_IFDIR || access(url.path, R_OK) != 0 { return .unreadable }
-    return handle == nil && status.st_size > 0 ? .unreadable : .empty
+    if (status.st_mode & S_IFMT) == S_IFDIR { return .unreadable }
+    if handle == nil { open() }
+    guard handle != nil else { return .unreadable }
+    return status.st_size > 0 ? .read : .empty
   }
 
   /// How many of a file's first bytes tell it from a rewrite of it.

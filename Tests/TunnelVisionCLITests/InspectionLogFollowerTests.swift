@@ -78,6 +78,24 @@ final class InspectionLogFollowerTests: XCTestCase {
 
   /// #34.3: reading was quadratic in the log (the rest of the buffer copied after each line;
   /// 40,000 lines took 8.6 s). Every line of a long log, written at once, is read in one call.
+  /// #41.2: a restarted recorder's follower, before its first poll, called a log with lines in it
+  /// unreadable, and the session's notes kept it.
+  func testALogWithLinesIsReadableBeforeTheFirstPollAndADirectoryIsNot() throws {
+    let dir = TemporaryDirectory("follower-state")
+    let url = dir.url.appendingPathComponent("inspection.jsonl")
+    XCTAssertEqual(InspectionLogFollower(url: url).state, .missing)
+    try write("", to: url)
+    XCTAssertEqual(InspectionLogFollower(url: url).state, .empty)
+    try write(line(1) + line(2), to: url)
+    let follower = InspectionLogFollower(url: url)
+    XCTAssertEqual(follower.state, .read, "readable, with lines not yet polled")
+    XCTAssertEqual(ports(follower.newLines().entries), [1, 2], "judging it consumed no line")
+    XCTAssertEqual(follower.state, .read)
+    let directory = dir.url.appendingPathComponent("a-directory")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+    XCTAssertEqual(InspectionLogFollower(url: directory).state, .unreadable)
+  }
+
   func testALongLogIsReadWholeInOneCall() throws {
     let dir = TemporaryDirectory("follower-long")
     let url = dir.url.appendingPathComponent("inspection.jsonl")

@@ -594,6 +594,12 @@ extension RecordCommandTests {
         [s.store + "/history.sqlite", "SELECT count(*) FROM flows WHERE tls_status_basis = 3"]))
     XCTAssertEqual(
       joined.output, "\(rows.count)\n", "the earlier run's connections took their outcomes")
+    // #41.2: the log the restarted recorder found was readable, and nothing says otherwise.
+    XCTAssertFalse(again.error.contains("cannot be read"), again.error)
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let shown = try s.tv("session", "show", "1").output
+    XCTAssertFalse(shown.contains("could not be read"), shown)
+    XCTAssertFalse(shown.contains("cannot be read"), shown)
   }
 }
 
