@@ -64,18 +64,46 @@ public enum ReleaseComparisonPresentation {
   public static let validationLostMeaning =
     "its connections refused the certificate the proxy served in the earlier release and accepted it, sending requests, in the later: a regression."
 
+  /// How a session was recorded, said beside it: inspection and the certificate scenario.
+  public static func conditions(_ s: AuditSession) -> String {
+    s.inspection.inspectionEnabled
+      ? "HTTPS inspection on, certificates: \(PinningEvidence.scenarioPhrase(s.inspection.scenario))"
+      : "HTTPS inspection off"
+  }
+  public static let conditionsDiffer =
+    "The two sessions were recorded under different conditions: what their connections did with the proxy's certificate is not compared."
+  public static func notComparable(_ diff: ReleaseDiff) -> String {
+    "refused the proxy's certificate in the earlier release and accepted it in the later, but the earlier was recorded with \(PinningEvidence.scenarioPhrase(diff.earlier.inspection.scenario)) and the later with \(PinningEvidence.scenarioPhrase(diff.later.inspection.scenario)): not comparable."
+  }
+
+  /// Said of a session with a stretch no recorder ran in: the lists cannot hold what happened then.
+  public static func coverageCaveat(_ which: String, _ coverage: SessionCoverage) -> String? {
+    guard !coverage.gaps.isEmpty else { return nil }
+    let seconds = coverage.gaps.reduce(0.0) { sum, gap in
+      sum + (gap.to.map { $0.timeIntervalSince(gap.from) } ?? 0)
+    }
+    return
+      "⚠ The \(which) session was not recorded for \(Quantity.count(coverage.gaps.count, "stretch", "stretches")) (\(CoverageWording.length(seconds))): a domain contacted only then is in neither list, and \"no longer contacted\" may be only not recorded."
+  }
+
   /// `domains`: each host's registrable domain, said beside a new one; `trackers`: the lists a new
-  /// host is looked up in, its rule said when one names it.
+  /// host is looked up in, its rule said when one names it; `coverage`: each session's, whose
+  /// unrecorded stretches qualify the lists.
   public static func text(
     _ diff: ReleaseDiff, projectName: String, zone: TimeZone,
-    domains: RegistrableDomains = RegistrableDomains(), trackers: TrackerLists? = nil
+    domains: RegistrableDomains = RegistrableDomains(), trackers: TrackerLists? = nil,
+    coverage: (earlier: SessionCoverage?, later: SessionCoverage?) = (nil, nil)
   ) -> String {
     func describe(_ s: AuditSession) -> String {
-      "\(AuditPresentation.sessionName(s.kind)) (session \(s.id), started \(AuditPresentation.dateTime(s.startedAt, in: zone)))"
+      "\(AuditPresentation.sessionName(s.kind)) (session \(s.id), started \(AuditPresentation.dateTime(s.startedAt, in: zone)))\n             \(conditions(s))"
     }
     var out = "Comparison · \(TerminalText.inline(projectName))\n"
     out += "  Later:   \(describe(diff.later))\n"
     out += "  Earlier: \(describe(diff.earlier))\n"
+    if diff.conditionsDiffer { out += "  \(conditionsDiffer)\n" }
+    for (which, c) in [("later", coverage.later), ("earlier", coverage.earlier)] {
+      if let c, let caveat = coverageCaveat(which, c) { out += "  \(caveat)\n" }
+    }
     out +=
       "  New domains: \(diff.newDomains.count) · No longer contacted: \(diff.goneDomains.count) · In both: \(diff.domainsInBoth.count)\n"
     out += "  \(laterRule)\n"
@@ -99,6 +127,12 @@ public enum ReleaseComparisonPresentation {
       out += "\nCertificate validation lost\n"
       for host in diff.validationLost {
         out += "  \(loweredMark)  \(TerminalText.inline(host)): \(validationLostMeaning)\n"
+      }
+    }
+    if !diff.validationNotComparable.isEmpty {
+      out += "\nCertificate validation not comparable\n"
+      for host in diff.validationNotComparable {
+        out += "  \(TerminalText.inline(host)): \(notComparable(diff))\n"
       }
     }
 
@@ -176,6 +210,8 @@ public enum ReleaseComparisonPresentation {
     func sessionJSON(_ s: AuditSession) -> JSONValue {
       .object([
         "id": .int(s.id), "name": .string(AuditPresentation.sessionName(s.kind)),
+        "inspection": .bool(s.inspection.inspectionEnabled),
+        "certificateScenario": .optional(s.inspection.scenario?.name),
         "startedAt": .string(Instant.rfc3339(s.startedAt)),
         "endedAt": .optional(s.endedAt.map(Instant.rfc3339)),
       ])
@@ -214,6 +250,8 @@ public enum ReleaseComparisonPresentation {
       "unexpectedNewDomains": .strings(diff.unexpectedNewDomains.map(\.host)),
       "tlsChanges": .array(diff.domainsWithTLSChange.map(domainJSON)),
       "validationLost": .strings(diff.validationLost),
+      "validationNotComparable": .strings(diff.validationNotComparable),
+      "conditionsDiffer": .bool(diff.conditionsDiffer),
       "newlySent": .array(
         diff.newlySent.map { .object(["label": .string($0.label), "host": .string($0.host)]) }),
       "earlierReadContent": .bool(diff.earlierReadContent),

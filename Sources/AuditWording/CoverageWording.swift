@@ -72,7 +72,7 @@ public enum CoverageWording {
   }
 
   /// "2 min 28 s", "40 s", "0.3 s".
-  static func length(_ seconds: TimeInterval) -> String {
+  public static func length(_ seconds: TimeInterval) -> String {
     if seconds < 10 { return String(format: "%.1f s", max(0, seconds)) }
     let whole = Int(seconds.rounded())
     if whole < 60 { return "\(whole) s" }

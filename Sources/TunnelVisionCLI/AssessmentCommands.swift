@@ -7,6 +7,7 @@ import Crypto
 import Evidence
 import FlowStore
 import Foundation
+import Record
 import ReportLayout
 import ReportPDF
 
@@ -129,11 +130,16 @@ enum AssessmentCommands {
         }
         if parsed.json { return context.printJSON(ReleaseComparisonPresentation.json(diff)) }
         let list = PublicSuffixList.installed(shareDirectory: shareDirectory(context))
+        let running = RecorderLock.running(storeDirectory: store.directory)?.processID
+        func coverage(_ s: AuditSession) throws -> SessionCoverage {
+          try store.coverage(of: s, runningProcess: running, now: s.endedAt ?? Date())
+        }
         context.standardOutput(
           ReleaseComparisonPresentation.text(
             diff, projectName: project.name, zone: context.timeZone,
             domains: RegistrableDomains.of(secondFlows + firstFlows, by: list),
-            trackers: try trackers(parsed, context: context)))
+            trackers: try trackers(parsed, context: context),
+            coverage: (try coverage(diff.earlier), try coverage(diff.later))))
       })
   }
 }

@@ -298,4 +298,54 @@ final class ReleaseDiffTests: XCTestCase {
     XCTAssertFalse(unread.earlierReadContent, "nothing read earlier: not said to be new")
     XCTAssertEqual(unread.newlySent.count, 3)
   }
+
+  // MARK: Like with like (#41.1)
+
+  func inspected(_ id: Int64, at seconds: Double, _ scenario: CertificateScenario) -> AuditSession {
+    let s = session(id, at: seconds)
+    return AuditSession(
+      id: s.id, projectID: s.projectID, kind: s.kind, environment: s.environment,
+      inspection: InspectionConditions(inspectionEnabled: true, scenario: scenario),
+      startedAt: s.startedAt, endedAt: s.endedAt, notes: "")
+  }
+
+  func testARefusalThenAnAcceptanceIsALossOnlyUnderTheSameScenario() throws {
+    let refused = [FlowFixture.tcp(id: 1, at: 1, sni: "api.example.com", status: .notInspectable)]
+    let accepted = [FlowFixture.tcp(id: 2, at: 2, sni: "api.example.com", status: .inspected)]
+    let same = try ReleaseDiff(
+      between: inspected(1, at: 0, .wrongHost), flows: refused,
+      and: inspected(2, at: 10, .wrongHost), flows: accepted, project: project)
+    XCTAssertEqual(same.validationLost, ["api.example.com"])
+    XCTAssertEqual(same.validationNotComparable, [])
+    XCTAssertFalse(same.conditionsDiffer)
+    let different = try ReleaseDiff(
+      between: inspected(1, at: 0, .notInstalled), flows: refused,
+      and: inspected(2, at: 10, .wrongHost), flows: accepted, project: project)
+    XCTAssertEqual(different.validationLost, [], "never a regression across scenarios")
+    XCTAssertEqual(different.validationNotComparable, ["api.example.com"])
+    XCTAssertTrue(different.conditionsDiffer)
+    let text = ReleaseComparisonPresentation.text(
+      different, projectName: "P", zone: TimeZone(identifier: "UTC")!)
+    XCTAssertFalse(text.contains("regression"), text)
+    XCTAssertTrue(text.contains(ReleaseComparisonPresentation.notComparable(different)), text)
+    XCTAssertTrue(text.contains(ReleaseComparisonPresentation.conditionsDiffer), text)
+    XCTAssertTrue(text.contains("an expired certificate") == false)
+    XCTAssertTrue(text.contains("a certificate for another host name, from a trusted CA"), text)
+  }
+
+  func testAnUnrecordedStretchQualifiesTheLists() throws {
+    let d = try ReleaseDiff(
+      between: session(1, at: 0), flows: [], and: session(2, at: 10),
+      flows: [flow(1, sni: "a.example.com")], project: project)
+    var gapped = SessionCoverage.of(
+      session(2, at: 10), runs: [], runningProcess: nil, now: FlowFixture.at(200),
+      connections: [], runsNotKept: false)
+    XCTAssertFalse(gapped.gaps.isEmpty, "no recorder ran: the whole session is a gap")
+    let text = ReleaseComparisonPresentation.text(
+      d, projectName: "P", zone: TimeZone(identifier: "UTC")!, coverage: (nil, gapped))
+    let caveat = try XCTUnwrap(ReleaseComparisonPresentation.coverageCaveat("later", gapped))
+    XCTAssertTrue(text.contains(caveat), text)
+    gapped.gaps = []
+    XCTAssertNil(ReleaseComparisonPresentation.coverageCaveat("later", gapped))
+  }
 }

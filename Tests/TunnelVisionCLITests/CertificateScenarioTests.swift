@@ -239,6 +239,22 @@ final class CertificateScenarioTests: XCTestCase {
     ).output
     XCTAssertTrue(page.contains("the proxy's CA not installed on the device"), page)
     XCTAssertEqual(try s.tv("verify", bundle).status, 0)
+
+    // #41.1: release 4 under another scenario (expired), where the lax client accepts: against
+    // release 1 that is not comparable, never a regression.
+    let fourth = try run(
+      "expired", tag: "r4", scene: s, validating: ["--cacert", "CA"], lax: ["-k"])
+    XCTAssertEqual([fourth.validating, fourth.lax], [60, 0])
+    _ = try imported(fourth, scenario: "expired", version: "4", scene: s)
+    let across = try s.tv("compare", "1", "4")
+    XCTAssertEqual(across.status, 0, across.error)
+    XCTAssertFalse(across.output.contains("regression"), across.output)
+    XCTAssertFalse(across.output.contains("Certificate validation lost"), across.output)
+    XCTAssertTrue(across.output.contains("Certificate validation not comparable"), across.output)
+    XCTAssertTrue(
+      across.output.contains(
+        "\(lax): refused the proxy's certificate in the earlier release and accepted it in the later, but the earlier was recorded with the proxy's CA not installed on the device and the later with an expired certificate"
+      ), across.output)
   }
 
   func testAWrongHostAndAnExpiredCertificateTellAClientThatChecksFromOneThatDoesNot() throws {

@@ -119,8 +119,11 @@ public struct ReleaseDiff: Sendable, Hashable {
   public let earlierUnnamedFlowIDs: [Int64]
   public let laterUnnamedFlowIDs: [Int64]
   /// Hosts whose connections refused the proxy's certificate in the earlier session and
-  /// accepted it in the later, both under a scenario that tests validation: a regression.
+  /// accepted it in the later, both under the same scenario that tests validation: a regression.
   public let validationLost: [String]
+  /// The same change under two different scenarios: what one scenario tests the other does not,
+  /// so it is not compared.
+  public let validationNotComparable: [String]
   /// The test account's values the later session sent to a host the earlier did not send them
   /// to, each once, in the order the later sent them.
   public let newlySent: [ValueRecipient]
@@ -158,7 +161,10 @@ public struct ReleaseDiff: Sendable, Hashable {
     laterUnnamedFlowIDs = after.unnamedFlowIDs
     let validated = Self.hosts(firstIsEarlier ? firstFlows : secondFlows, earlier, accepted: false)
     let accepted = Self.hosts(firstIsEarlier ? secondFlows : firstFlows, later, accepted: true)
-    validationLost = validated.intersection(accepted).sorted()
+    let changed = validated.intersection(accepted).sorted()
+    let alike = earlier.inspection.scenario == later.inspection.scenario
+    validationLost = alike ? changed : []
+    validationNotComparable = alike ? [] : changed
     let (earlierContent, laterContent) =
       firstIsEarlier ? (content.first, content.second) : (content.second, content.first)
     earlierReadContent = !(earlierContent?.exchanges.isEmpty ?? true)
@@ -178,6 +184,9 @@ public struct ReleaseDiff: Sendable, Hashable {
     }
     return hosts
   }
+
+  /// Whether the two sessions were recorded under different certificate scenarios or inspection.
+  public var conditionsDiffer: Bool { earlier.inspection != later.inspection }
 
   public var newDomains: [DomainComparison] { domains.filter { $0.status == .new } }
   public var goneDomains: [DomainComparison] { domains.filter { $0.status == .gone } }
