@@ -79,6 +79,9 @@ public struct HTTP1Stream {
   public let role: Role
   private var framing = Framing.head
   private var buffer: [UInt8] = []
+  /// How far `buffer` was searched for a head's end: a head that comes a byte a segment is
+  /// searched once, not again from its start at each byte.
+  private var headSearched = 0
   private var current: Message?
   /// Messages read whole, or cut by the stream's end, not yet taken.
   public private(set) var messages: [Message] = []
@@ -104,7 +107,8 @@ public struct HTTP1Stream {
       case .head:
         buffer += rest
         rest = []
-        guard let (head, after) = Self.splitHead(buffer) else {
+        guard let (head, after) = Self.splitHead(buffer, from: max(0, headSearched - 2)) else {
+          headSearched = buffer.count
           if buffer.count > ReadingLimits.httpHeadBytes {
             failure = "a message's head is longer than \(ReadingLimits.httpHeadBytes) bytes"
           }
@@ -112,6 +116,7 @@ public struct HTTP1Stream {
         }
         let tail = buffer[after...]
         buffer = []
+        headSearched = 0
         startMessage(head, at: micros)
         rest = tail
       case .fixed(let remaining):
@@ -236,8 +241,8 @@ public struct HTTP1Stream {
 
   /// The head up to its blank line, and where the rest begins; nil while the blank line has not
   /// come.
-  static func splitHead(_ bytes: [UInt8]) -> ([UInt8], Int)? {
-    var i = 0
+  static func splitHead(_ bytes: [UInt8], from start: Int = 0) -> ([UInt8], Int)? {
+    var i = start
     while i + 1 < bytes.count {
       if bytes[i] == 0x0A {
         if bytes[i + 1] == 0x0A { return (Array(bytes[..<i]), i + 2) }
