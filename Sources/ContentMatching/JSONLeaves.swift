@@ -88,20 +88,25 @@ enum JSONLeaves {
         value(
           path: JSONLeaves.member(path, String(decoding: bytes[key], as: UTF8.self)),
           depth: depth + 1)
-        blank()
-        guard at < bytes.count else {
-          failed = true
-          return
-        }
-        if bytes[at] == 0x2C {
-          at += 1
-        } else if bytes[at] == 0x7D {
-          at += 1
-          return
-        } else {
-          failed = true
-        }
+        guard continues(closing: 0x7D) else { return }
       }
+    }
+
+    /// After a member or an element: true at a comma (another follows), false at the closing
+    /// bracket or anything else (then `failed`).
+    mutating func continues(closing: UInt8) -> Bool {
+      blank()
+      guard at < bytes.count else {
+        failed = true
+        return false
+      }
+      if bytes[at] == 0x2C {
+        at += 1
+        return true
+      }
+      if bytes[at] != closing { failed = true }
+      at += 1
+      return false
     }
 
     mutating func array(path: String, depth: Int) {
@@ -115,19 +120,7 @@ enum JSONLeaves {
       while !failed {
         value(path: "\(path)[\(index)]", depth: depth + 1)
         index += 1
-        blank()
-        guard at < bytes.count else {
-          failed = true
-          return
-        }
-        if bytes[at] == 0x2C {
-          at += 1
-        } else if bytes[at] == 0x5D {
-          at += 1
-          return
-        } else {
-          failed = true
-        }
+        guard continues(closing: 0x5D) else { return }
       }
     }
   }

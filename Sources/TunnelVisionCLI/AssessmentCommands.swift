@@ -45,9 +45,16 @@ enum AssessmentCommands {
   /// ($TUNNELVISION_SHARE_DIR, else /usr/share); nil when there are none.
   static func trackers(_ parsed: ParsedCommand, context: CommandContext) throws -> TrackerLists? {
     let given = try parsed.values(trackerList).map(\.text)
+    let lists: TrackerLists?
     do {
-      return try TrackerListLoader.lists(given: given, shareDirectory: shareDirectory(context))
+      lists = try TrackerListLoader.lists(given: given, shareDirectory: shareDirectory(context))
     } catch { throw RefusedError(error.description) }
+    for list in lists?.lists ?? [] {
+      if let warning = TrackerWording.linesNotRead(list) {
+        context.standardError(TerminalText.inline(warning) + "\n")
+      }
+    }
+    return lists
   }
 
   /// Where installed lists are read from: $TUNNELVISION_SHARE_DIR, else /usr/share.

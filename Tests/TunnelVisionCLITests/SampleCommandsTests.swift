@@ -93,6 +93,29 @@ final class SampleCommandsTests: XCTestCase {
       "Error: \(into.path) is a directory; verify takes an evidence bundle, a .zip file.\n")
   }
 
+  func testAHostsFilesLinesThatCannotBeReadAreSaidWhenItIsRead() throws {
+    let cli = CLIHarness()
+    XCTAssertEqual(cli.run("sample").status, 0)
+    let list = cli.directory.url.appendingPathComponent("lab.hosts")
+    try
+      "0.0.0.0 collect.example-ads.net telemetry.example-ads.net.\n10.1.2.3 maps.example-maps.com\n"
+      .write(to: list, atomically: true, encoding: .utf8)
+    let findings = cli.run("findings", "3", "--tracker-list", list.path, "--json")
+    XCTAssertEqual(findings.status, 0, findings.error)
+    XCTAssertTrue(
+      findings.error.contains(
+        "1 line that begins with an address was not read as a hosts file's (line 2)"),
+      findings.error)
+    let flagged = try XCTUnwrap(
+      (JSONSerialization.jsonObject(with: Data(findings.output.utf8)) as? [String: Any])?[
+        "findings"]
+        as? [[String: Any]]
+    ).filter { ($0["kind"] as? String ?? "").hasPrefix("tracker") }.compactMap {
+      $0["host"] as? String
+    }
+    XCTAssertEqual(Set(flagged), ["collect.example-ads.net", "telemetry.example-ads.net"])
+  }
+
   func testFindingsCompareExportAndVerifyOnTheSampleStore() throws {
     let cli = CLIHarness()
     let sample = cli.run("sample")

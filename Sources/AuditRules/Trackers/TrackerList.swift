@@ -43,6 +43,9 @@ public struct TrackerList: Sendable, Hashable {
   private let rules: [String: String?]
   /// Hosts a rule excepts (`@@||host^`).
   private let exceptions: Set<String>
+  /// The numbers (from 1) of the lines that look like a hosts file's (they begin with an address)
+  /// and could not be read as one: another address than a sinkhole's, a name that is not a host.
+  public let linesNotRead: [Int]
 
   public var ruleCount: Int { rules.count }
 
@@ -58,18 +61,23 @@ public struct TrackerList: Sendable, Hashable {
   public init(identity: Identity, text: String) {
     self.identity = identity
     var text = text
-    (rules, exceptions) = text.withUTF8 { Self.read($0) }
+    (rules, exceptions, linesNotRead) = text.withUTF8 { Self.read($0) }
   }
 
   /// The host rules and exceptions of a list's bytes, line by line. Index loops over the bytes,
   /// no collection algorithms: EasyList's 2 MB read through `split` and `allSatisfy` took most of
   /// a second in a debug build, and every command that judges a session reads it.
-  static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> ([String: String?], Set<String>) {
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (
+    [String: String?], Set<String>, [Int]
+  ) {
     var rules: [String: String?] = [:]
     var exceptions = Set<String>()
-    guard let base = bytes.baseAddress else { return (rules, exceptions) }
+    var notRead: [Int] = []
+    guard let base = bytes.baseAddress else { return (rules, exceptions, notRead) }
     var start = 0
+    var lineNumber = 0
     while start < bytes.count {
+      lineNumber += 1
       var end = bytes.count
       if let found = memchr(base + start, 0x0A, bytes.count - start) {
         end = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
@@ -101,13 +109,20 @@ public struct TrackerList: Sendable, Hashable {
             ? nil
             : String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self))
       default:
-        guard let host = hostsFileEntry(bytes, first, last), rules.index(forKey: host) == nil
-        else { continue }
-        rules[host] = .some(
-          String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self))
+        guard let hosts = hostsFileEntries(bytes, first, last) else {
+          // Other Adblock rules (element hiding, URL patterns) are not host rules; a line that
+          // begins with an address meant to be a hosts file's.
+          if bytes[first] &- 0x30 < 10 || bytes[first] == UInt8(ascii: ":") {
+            notRead.append(lineNumber)
+          }
+          continue
+        }
+        let line = String(
+          decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
+        for host in hosts where rules.index(forKey: host) == nil { rules[host] = .some(line) }
       }
     }
-    return (rules, exceptions)
+    return (rules, exceptions, notRead)
   }
 
   /// The host of `host^` or `host^$options` in bytes[from..<to], the options all narrowing, and
@@ -153,28 +168,42 @@ public struct TrackerList: Sendable, Hashable {
     return byte &- 0x41 < 26 ? .upper : .no
   }
 
-  /// A hosts file's line in bytes[from..<to] (trimmed): an address then a host ("0.0.0.0
-  /// tracker.example"), or a host alone.
-  static func hostsFileEntry(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
-    -> String?
+  /// A hosts file's line in bytes[from..<to] (trimmed): an address then one or more hosts
+  /// ("0.0.0.0 a.example b.example", hosts(5)), up to a comment; or a host alone. nil when it is
+  /// not such a line; `localhost` and its like are left out of what it names.
+  static func hostsFileEntries(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
+    -> [String]?
   {
     func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
     var fieldEnd = from
     while fieldEnd < to, !isBlank(bytes[fieldEnd]) { fieldEnd += 1 }
-    var hostStart = from
-    var hostEnd = fieldEnd
-    if fieldEnd < to {
-      let address = String(
-        decoding: UnsafeBufferPointer(rebasing: bytes[from..<fieldEnd]), as: UTF8.self)
-      guard ["0.0.0.0", "127.0.0.1", "::", "::1"].contains(address) else { return nil }
-      hostStart = fieldEnd
-      while hostStart < to, isBlank(bytes[hostStart]) { hostStart += 1 }
-      hostEnd = hostStart
-      while hostEnd < to, !isBlank(bytes[hostEnd]) { hostEnd += 1 }
-      var rest = hostEnd
-      while rest < to, isBlank(bytes[rest]) { rest += 1 }
-      guard rest == to || bytes[rest] == UInt8(ascii: "#") else { return nil }
+    guard fieldEnd < to else {
+      return hostName(bytes, from, fieldEnd).map { [$0].filter { $0 != "localhost" } }
     }
+    let address = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[from..<fieldEnd]), as: UTF8.self)
+    guard ["0.0.0.0", "127.0.0.1", "::", "::1"].contains(address) else { return nil }
+    var hosts: [String] = []
+    var at = fieldEnd
+    while true {
+      while at < to, isBlank(bytes[at]) { at += 1 }
+      guard at < to, bytes[at] != UInt8(ascii: "#") else { break }
+      var end = at
+      while end < to, !isBlank(bytes[end]) { end += 1 }
+      guard let host = hostName(bytes, at, end) else { return nil }
+      hosts.append(host)
+      at = end
+    }
+    guard !hosts.isEmpty else { return nil }
+    return hosts.filter { !["localhost", "localhost.localdomain", "local"].contains($0) }
+  }
+
+  /// A host name in bytes[from..<to]: letters, digits, '-', '_' and dots, with a dot inside it;
+  /// a trailing dot (the root) is the same name. Lowercased.
+  static func hostName(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
+    let hostStart = from
+    var hostEnd = to
+    if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
     guard hostEnd > hostStart, hostEnd - hostStart <= 253, bytes[hostStart] != UInt8(ascii: "."),
       bytes[hostEnd - 1] != UInt8(ascii: ".")
     else { return nil }
@@ -190,7 +219,7 @@ public struct TrackerList: Sendable, Hashable {
     let text = String(
       decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
     let host = upper ? text.lowercased() : text
-    guard dot, host != "localhost" else { return nil }
+    guard dot || host == "localhost" else { return nil }
     return host
   }
 

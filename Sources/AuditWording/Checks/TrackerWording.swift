@@ -50,3 +50,15 @@ public enum TrackerWording: CheckWording {
     }
   }
 }
+
+extension TrackerWording {
+  /// Said when a list is read: its lines that begin with an address and were not read as a hosts
+  /// file's (the first ten named by number).
+  public static func linesNotRead(_ list: TrackerList) -> String? {
+    let lines = list.linesNotRead
+    guard !lines.isEmpty else { return nil }
+    let named = lines.prefix(10).map(String.init).joined(separator: ", ")
+    return
+      "⚠ The tracker list \(list.identity.path): \(Quantity.count(lines.count, "line")) that \(lines.count == 1 ? "begins" : "begin") with an address \(lines.count == 1 ? "was" : "were") not read as a hosts file's (line\(lines.count == 1 ? "" : "s") \(named)\(lines.count > 10 ? ", …" : "")): another address than 0.0.0.0, 127.0.0.1, :: or ::1, or a name that is not a host. The hosts on them are not compared."
+  }
+}
