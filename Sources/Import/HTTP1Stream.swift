@@ -79,8 +79,8 @@ public struct HTTP1Stream {
   public let role: Role
   private var framing = Framing.head
   private var buffer: [UInt8] = []
-  /// How far `buffer` was searched for a head's end: a head that comes a byte a segment is
-  /// searched once, not again from its start at each byte.
+  /// How far `buffer` was searched for a head's end or a line's: a head that comes a byte a
+  /// segment is searched once, not again from its start at each byte.
   private var headSearched = 0
   private var current: Message?
   /// Messages read whole, or cut by the stream's end, not yet taken.
@@ -134,10 +134,12 @@ public struct HTTP1Stream {
       case .chunkSize, .trailer, .chunkEnd:
         buffer += rest
         rest = []
-        guard let newline = buffer.firstIndex(of: 0x0A) else {
+        guard let newline = buffer[min(headSearched, buffer.count)...].firstIndex(of: 0x0A) else {
+          headSearched = buffer.count
           if buffer.count > 4096 { failure = "a chunk's size line is longer than 4096 bytes" }
           return
         }
+        headSearched = 0
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
           .trimmingCharacters(in: .whitespacesAndNewlines)
         rest = buffer[(newline + 1)...]
