@@ -65,10 +65,7 @@ public enum ImportPresentation {
         out += "    \(Quantity.grouped(count))  \(reason)\n"
       }
     }
-    if a.damagedRecords > 0 {
-      out +=
-        "  \(Quantity.count(a.damagedRecords, "record")) at the end of the file \(a.damagedRecords == 1 ? "was" : "were") cut short and not read.\n"
-    }
+    for line in damagedLines(a) { out += "  \(line)\n" }
     if a.piecesNotReassembled > 0 {
       out += "  \(SessionNotes.piecesNotReassembled(a.piecesNotReassembled))\n"
     }
@@ -106,6 +103,8 @@ public enum ImportPresentation {
       "namesFromQUIC": .int(a.namesFromQUIC), "namesFromDNS": .int(a.namesFromDNS),
       "unparseable": .object(a.unparseable.mapValues { .int($0) }),
       "damagedRecords": .int(a.damagedRecords),
+      "damaged": .array(
+        a.damaged.map { .object(["offset": .int($0.offset), "reason": .optional($0.reason)]) }),
       "piecesNotReassembled": .int(a.piecesNotReassembled),
       "deviceAddresses": .strings(a.deviceAddresses),
       "captureSHA256": .optional(session.source?.sha256),
@@ -117,5 +116,27 @@ public enum ImportPresentation {
     -> String
   {
     "\(fileName) was imported already, as session \(session.id) (\(AuditPresentation.sessionName(session.kind)) of \(project)): a second import would make a second session of the same traffic. Add --again to import it anyway."
+  }
+
+  /// What became of the records that could not be read: one cut short at the end of the file, or
+  /// each skipped one named by where it began and what is wrong with it.
+  public static func damagedLines(_ a: ImportSummary) -> [String] {
+    guard a.damagedRecords > 0 else { return [] }
+    let cut = a.damaged.filter { $0.reason == nil }
+    let skipped = a.damaged.filter { $0.reason != nil }
+    var lines: [String] = []
+    if !cut.isEmpty {
+      lines.append("1 record at the end of the file was cut short and not read.")
+    }
+    let others = a.damagedRecords - cut.count
+    if others > 0 {
+      let named = skipped.map { "at byte \(Quantity.grouped($0.offset)), \($0.reason!)" }
+      let more = others - skipped.count
+      lines.append(
+        "\(Quantity.count(others, "record")) could not be read and \(others == 1 ? "was" : "were") skipped, the file read on past \(others == 1 ? "it" : "them"): "
+          + named.joined(separator: "; ") + (more > 0 ? "; and \(Quantity.grouped(more)) more" : "")
+          + ".")
+    }
+    return lines
   }
 }

@@ -59,6 +59,15 @@ public struct CaptureFileDecoder {
   public private(set) var sections: [CaptureSectionInfo] = []
   /// Records whose length lies, or that are cut short at the end: the rest of the file was sound.
   public private(set) var damagedRecords = 0
+  /// The first of them (`DamagedRecord.named`), with where each began and why.
+  public private(set) var damaged: [DamagedRecord] = []
+
+  private mutating func damage(at offset: UInt64, _ reason: String? = nil) {
+    damagedRecords += 1
+    if damaged.count < DamagedRecord.named {
+      damaged.append(DamagedRecord(offset: Int(offset), reason: reason))
+    }
+  }
   /// The file's SHA-256 (lower-case hex), once `decode` has read it, if `hashing` was asked for.
   public private(set) var sha256: String?
   /// Whether `decode` computes the file's SHA-256 as it reads (no second read of the file).
@@ -118,6 +127,7 @@ public struct CaptureFileDecoder {
     try handle.seek(toOffset: 0)
     var reader = ChunkReader(handle: handle, size: size)
     damagedRecords = 0
+    damaged = []
     let digest = hashing ? BackgroundDigest() : nil
     reader.digest = digest
     defer {
@@ -152,7 +162,7 @@ public struct CaptureFileDecoder {
     while true {
       let offset = r.offset
       guard let record = try r.read(16) else {
-        if r.offset < r.size { damagedRecords += 1 }
+        if r.offset < r.size { damage(at: offset) }
         return
       }
       // A record header read whole holds its four fields.
@@ -166,7 +176,7 @@ public struct CaptureFileDecoder {
           offset: offset, reason: "a record claims \(included) bytes, more than any frame can have")
       }
       guard let data = try r.read(included) else {
-        damagedRecords += 1
+        damage(at: offset)
         return
       }
       try body(
@@ -210,7 +220,7 @@ public struct CaptureFileDecoder {
       if UInt64(length) > r.size - offset {
         // A last block cut short by a dying writer: the frames before it are sound.
         if !interfaces.isEmpty {
-          damagedRecords += 1
+          damage(at: offset)
           return
         }
         throw CaptureFileError(
@@ -223,7 +233,7 @@ public struct CaptureFileDecoder {
           reason: "a block claims \(length) bytes, more than any block of a capture needs")
       }
       guard let block = try r.read(length) else {
-        damagedRecords += 1
+        damage(at: offset)
         return
       }
       guard block.integer(at: length - 4, endianness: order, as: UInt32.self) == UInt32(length)
@@ -277,15 +287,20 @@ public struct CaptureFileDecoder {
           let high = u32(12).map(UInt64.init), let low = u32(16).map(UInt64.init),
           let captured = u32(20).map(Int.init), let original = u32(24)
         else {
-          damagedRecords += 1
+          damage(at: offset, "a packet block of \(length) bytes is too short for its fields")
           continue
         }
         guard interface < interfaces.count else {
-          damagedRecords += 1
+          damage(
+            at: offset,
+            "a packet block names interface \(interface), and its section declares \(interfaces.count == 1 ? "only interface 0" : interfaces.isEmpty ? "none" : "interfaces 0 to \(interfaces.count - 1)")"
+          )
           continue
         }
         guard captured <= length - 32 else {
-          damagedRecords += 1
+          damage(
+            at: offset,
+            "a packet block claims \(captured) captured bytes and holds \(length - 32)")
           continue
         }
         let (linkType, resolution, offsetSeconds) = interfaces[Int(interface)]
@@ -301,7 +316,7 @@ public struct CaptureFileDecoder {
             section: sections.count - 1, offset: offset))
       case 3:
         guard length >= 16, let first = interfaces.first, let original = u32(8).map(Int.init) else {
-          damagedRecords += 1
+          damage(at: offset, "a simple packet block comes before any interface is declared")
           continue
         }
         let captured = min(original, length - 16)

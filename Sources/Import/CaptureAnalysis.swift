@@ -152,6 +152,7 @@ public struct CaptureAnalysis {
   public internal(set) var frames = 0
   public internal(set) var unparseable: [String: Int] = [:]
   public internal(set) var damagedRecords = 0
+  public internal(set) var damaged: [DamagedRecord] = []
   /// Stream pieces (TCP segments, QUIC CRYPTO frames) past `TrackedFlow.pieceLimit` in a
   /// direction of a flow, not reassembled: their packets are kept, their bytes not read.
   public internal(set) var piecesNotReassembled = 0
@@ -180,6 +181,7 @@ public struct CaptureAnalysis {
     s.namesFromDNS = namesFromDNS
     s.unparseable = unparseable
     s.damagedRecords = damagedRecords
+    s.damaged = damaged
     s.piecesNotReassembled = piecesNotReassembled
     s.deviceAddresses = deviceAddresses
     s.devicesInferred = devicesInferred

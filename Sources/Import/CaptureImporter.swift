@@ -109,6 +109,7 @@ public enum CaptureImporter {
     var analysis = analyser.finish()
     analysis.sections = decoder.sections
     analysis.damagedRecords = decoder.damagedRecords
+    analysis.damaged = decoder.damaged
     analysis.sha256 = decoder.sha256
     analysis.frameOrder = order
     return analysis

@@ -594,11 +594,43 @@ final class CaptureImportTests: XCTestCase {
     }
   }
 
+  /// #44.4: a packet block naming an undeclared interface, in the middle of a file, was reported as
+  /// "1 record at the end of the file was cut short".
+  func testABadRecordInTheMiddleIsSaidAsWhatAndWhereAndTheRestIsRead() throws {
+    let frames = tlsConversation(at: t0)
+    var file = CaptureBuilder.sectionHeader() + CaptureBuilder.interface(linkType: 101)
+    var badOffset = 0
+    for (index, frame) in frames.enumerated() {
+      if index == 3 { badOffset = file.count }
+      file += CaptureBuilder.enhanced(frame, interface: index == 3 ? 3 : 0)
+    }
+    let a = try analyse(Data(file))
+    XCTAssertEqual(a.damagedRecords, 1)
+    XCTAssertEqual(a.packetCount, frames.count - 1, "the records after it are read")
+    XCTAssertEqual(
+      a.damaged,
+      [
+        DamagedRecord(
+          offset: badOffset,
+          reason: "a packet block names interface 3, and its section declares only interface 0")
+      ])
+    let lines = ImportPresentation.damagedLines(a.summary)
+    XCTAssertEqual(
+      lines,
+      [
+        "1 record could not be read and was skipped, the file read on past it: at byte \(Quantity.grouped(badOffset)), a packet block names interface 3, and its section declares only interface 0."
+      ])
+    XCTAssertFalse(lines.joined().contains("at the end of the file"))
+  }
+
   func testARecordCutShortAtTheEndIsCountedAndTheRestIsRead() throws {
     let frames = tlsConversation(at: t0)
     let pcap = CaptureBuilder.pcap(frames, linkType: 101)
     let a = try analyse(pcap.dropLast(5))
     XCTAssertEqual(a.damagedRecords, 1)
+    XCTAssertEqual(
+      ImportPresentation.damagedLines(a.summary),
+      ["1 record at the end of the file was cut short and not read."])
     XCTAssertEqual(a.packetCount, frames.count - 1)
     let frame = DatagramBuilder.datagram(
       from: device, to: server, transport: .tcp(sequence: 1, acknowledgement: 1, flags: 0x10),
