@@ -98,10 +98,15 @@ struct StreamReassembly {
 
   /// Adds a segment; returns whether the contiguous bytes grew.
   mutating func add(sequence: UInt32, _ payload: ArraySlice<UInt8>) -> Bool {
+    // The stream read as far as it is read: what follows is not needed, and not missed.
     guard !payload.isEmpty, contiguous.count < TrackedFlow.streamLimit else { return false }
     if base == nil { base = sequence }
     let offset = sequence &- base!
-    guard offset < UInt32(TrackedFlow.streamLimit) else { return false }
+    // Past the bound while the stream before it is not whole: a piece not reassembled.
+    guard offset < UInt32(TrackedFlow.streamLimit) else {
+      refused += 1
+      return false
+    }
     // Each segment taken is looked at against the others held: bounded, so reading a stream of
     // one-byte segments costs a constant per flow, not the square of the segments.
     guard taken < TrackedFlow.pieceLimit else {

@@ -32,6 +32,24 @@ final class ReassemblyBoundTests: XCTestCase {
       SessionNotes.piecesNotReassembled(analysis.piecesNotReassembled).contains("63,976"))
   }
 
+  /// #44.5: 100,000 one-byte segments in reverse order were counted as 64,512 pieces not
+  /// reassembled: those past the first 64 KiB were neither read nor counted.
+  func testEverySegmentNotReassembledIsCountedWhateverItsOffset() {
+    var stream = StreamReassembly()
+    stream.start(at: 5000)
+    for i in stride(from: 99_999, through: 0, by: -1) {
+      _ = stream.add(sequence: 5000 &+ UInt32(i), [0x16][...])
+    }
+    XCTAssertEqual(stream.refused, 100_000 - limit)
+    // A stream read whole to the bound misses nothing after it.
+    var whole = StreamReassembly()
+    whole.start(at: 1)
+    let chunk = [UInt8](repeating: 0x17, count: 1_400)
+    for i in 0..<100 { _ = whole.add(sequence: 1 &+ UInt32(i * chunk.count), chunk[...]) }
+    XCTAssertEqual(whole.contiguous.count, TrackedFlow.streamLimit)
+    XCTAssertEqual(whole.refused, 0)
+  }
+
   func testSegmentsInOrderStillMakeTheStreamAndOverlapsAreRead() {
     var stream = StreamReassembly()
     stream.start(at: 1000)
