@@ -27,6 +27,8 @@ public struct EvidenceBundle: Sendable {
   public let flowIDs: [Int64]
   /// The report's TLS readings, tallied while the flows were at hand.
   public let tlsReadings: [EvidenceTLSReading]
+  /// Page 1's totals, tallied with them.
+  public let totals: EvidenceTrafficTotals
   public let exportedWith: String
   public let exportedAt: Date
   /// "F1", "F2"… of the findings each flow proves.
@@ -82,6 +84,8 @@ public struct EvidenceBundle: Sendable {
     holdsFlows = holdingFlows
     flowIDs = ordered.map(\.id)
     tlsReadings = EvidenceTLSReading.tally(ordered)
+    totals = EvidenceTrafficTotals.tally(
+      ordered, project: project, domains: registrableDomains, trackers: trackers)
     self.exportedWith = exportedWith
     self.exportedAt = exportedAt
     coverage = SessionCoverage.of(

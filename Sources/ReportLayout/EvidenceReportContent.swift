@@ -96,6 +96,24 @@ public enum EvidenceReportWording {
   }
   public static let summaryIntro =
     "Each requirement's verdict, and the findings, connections and hosts behind it. A verdict is not a test result."
+  /// Page 1's totals: connections, hosts and registrable domains, the parties, the bytes.
+  public static let trafficLabel = "Traffic"
+  public static func traffic(
+    _ t: EvidenceTrafficTotals, allowlist: Bool, domains: Bool, trackerLists: Bool
+  ) -> String {
+    let unnamed =
+      t.unnamedConnections > 0 ? " (\(Quantity.grouped(t.unnamedConnections)) without a name)" : ""
+    let parties =
+      allowlist
+      ? "\(Quantity.grouped(t.firstPartyHosts)) first party (the allowlist covers them), \(Quantity.grouped(t.thirdPartyHosts)) third party"
+      : "no allowlist to tell first from third parties"
+    let trackers =
+      trackerLists
+      ? ", \(Quantity.grouped(t.trackerHosts)) named by a tracker list" : ", no tracker list read"
+    return
+      "\(Quantity.count(t.connections, "connection"))\(unnamed) to \(Quantity.count(t.hosts, "host"))\(domains ? " in \(Quantity.count(t.registrableDomains, "registrable domain"))" : ""): \(parties)\(trackers); \(Quantity.byteCount(t.bytesOut)) sent, \(Quantity.byteCount(t.bytesIn)) received."
+  }
+
   /// Above the key findings: how many of them page 1 lists.
   public static func keyFindings(shown: Int, of total: Int) -> String {
     shown == total
@@ -104,9 +122,9 @@ public enum EvidenceReportWording {
   }
   public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
   public static let keyFindingsShown = 2
-  public static let digestsWhere =
-    "The SHA-256 of the bundle's other files, as manifest.json lists them; 'tunnelvision verify' checks each."
-  public static let digestColumns = ["File", "SHA-256"]
+  public static let digestColumns = [
+    "File", "SHA-256, as manifest.json lists it ('tunnelvision verify' checks each)",
+  ]
   /// A line to write on, for the assessor's block.
   public static let blank = "________________________"
   public static let assessorColumns = ["Assessed by", "Date", "Signature"]
@@ -206,7 +224,7 @@ struct EvidenceReportContent {
           staysWithNext: true),
         EvidenceReportFact(
           "Recorded",
-          "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s))",
+          "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s)); certificates: \(s.inspection.inspectionEnabled ? PinningEvidence.scenarioPhrase(s.inspection.scenario) : "HTTPS inspection off")",
           staysWithNext: true),
         EvidenceReportFact(
           "Coverage",
@@ -214,9 +232,10 @@ struct EvidenceReportContent {
             + CoverageWording.gapLines(bundle.coverage, instant: Self.time)).joined(separator: " "),
           staysWithNext: true),
         EvidenceReportFact(
-          "Certificates",
-          s.inspection.inspectionEnabled
-            ? PinningEvidence.scenarioPhrase(s.inspection.scenario) : "HTTPS inspection off",
+          EvidenceReportWording.trafficLabel,
+          EvidenceReportWording.traffic(
+            bundle.totals, allowlist: !bundle.project.allowlist.isEmpty,
+            domains: bundle.publicSuffixList != nil, trackerLists: !bundle.trackerLists.isEmpty),
           staysWithNext: true),
         EvidenceReportFact(
           ContentWording.summaryLabel, personalDataLine, staysWithNext: true),
@@ -275,7 +294,6 @@ struct EvidenceReportContent {
               ]
             })))
     }
-    blocks.append(.paragraph(EvidenceReportWording.digestsWhere))
     blocks.append(.table(Self.digestTable(digests)))
     blocks.append(
       .table(

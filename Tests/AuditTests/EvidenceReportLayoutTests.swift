@@ -170,6 +170,30 @@ final class EvidenceReportTests: XCTestCase {
       ContentWording.summaryLine(planted: 3, seen: 2, toThirdParties: 1))
   }
 
+  func testPageOneTotalsCountConnectionsHostsPartiesAndBytes() throws {
+    let b = try ReportFixture.bundle()
+    let names = Set(b.flows.compactMap { $0.sni?.lowercased() })
+    let ours = names.filter { $0.hasSuffix(".example-health.de") }
+    XCTAssertEqual(b.totals.connections, 60)
+    XCTAssertEqual(b.totals.unnamedConnections, 0)
+    XCTAssertEqual(b.totals.hosts, names.count)
+    XCTAssertEqual(b.totals.firstPartyHosts, ours.count)
+    XCTAssertEqual(b.totals.thirdPartyHosts, names.count - ours.count)
+    XCTAssertEqual(b.totals.bytesOut, b.flows.reduce(0) { $0 + $1.bytesOut })
+    XCTAssertEqual(b.totals.bytesIn, b.flows.reduce(0) { $0 + $1.bytesIn })
+    let report = try EvidenceReport(
+      bundle: b, capture: ReportFixture.capture(for: b).summary, limits: .bundled)
+    let facts = report.sections[0].blocks.compactMap { block -> [EvidenceReportFact]? in
+      if case .facts(let f) = block { return f }
+      return nil
+    }.flatMap { $0 }
+    let traffic = try XCTUnwrap(facts.first { $0.label == EvidenceReportWording.trafficLabel })
+    XCTAssertTrue(
+      traffic.value.hasPrefix("60 connections to \(names.count) hosts: "), traffic.value)
+    XCTAssertTrue(traffic.value.contains("\(ours.count) first party"), traffic.value)
+    XCTAssertTrue(traffic.value.contains("no tracker list read"), traffic.value)
+  }
+
   func testWhatIsNotThereIsSaidInASentence() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
