@@ -348,4 +348,13 @@ final class ReleaseDiffTests: XCTestCase {
     gapped.gaps = []
     XCTAssertNil(ReleaseComparisonPresentation.coverageCaveat("later", gapped))
   }
+
+  /// #41.8: compare counted DNS lookups among the connections with no name.
+  func testADNSLookupIsNotAConnectionWithoutAName() {
+    var lookup = FlowFixture.udp(id: 1, port: 53, at: 1)
+    lookup.dnsQuestions = ["api.example.com"]
+    let unnamed = FlowFixture.tcp(id: 2, at: 2)
+    let domains = SessionDomains(flows: [lookup, unnamed])
+    XCTAssertEqual(domains.unnamedFlowIDs, [2])
+  }
 }

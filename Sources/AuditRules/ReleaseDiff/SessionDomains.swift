@@ -53,7 +53,10 @@ public struct SessionDomains: Sendable, Hashable {
     }
     for flow in flows.inSessionOrder() {
       guard let name = flow.name else {
-        unnamed.append(flow.id)
+        // A DNS lookup is not a connection without a name: what it asked for is its subject.
+        if !(InfrastructureService(of: flow) == .dns && !flow.dnsQuestions.isEmpty) {
+          unnamed.append(flow.id)
+        }
         continue
       }
       let host = DomainPattern.normalised(host: name.text)
