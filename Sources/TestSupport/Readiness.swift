@@ -56,14 +56,23 @@ public enum Readiness {
     return data.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
   }
 
-  /// Waits until the file at `path` holds at least `count` complete lines.
-  public static func waitForLines(_ count: Int, in path: String, timeout: TimeInterval = 20)
-    throws
-  {
-    try wait("\(count) lines in \((path as NSString).lastPathComponent)", timeout: timeout) {
-      lines(in: path) >= count
+  /// Waits until the file at `path` holds at least `count` complete lines (that contain `text`,
+  /// when given: the inspection log's lines of one type).
+  public static func waitForLines(
+    _ count: Int, containing text: String? = nil, in path: String, timeout: TimeInterval = 20
+  ) throws {
+    let what = text.map { " with \($0)" } ?? ""
+    try wait(
+      "\(count) lines\(what) in \((path as NSString).lastPathComponent)", timeout: timeout
+    ) {
+      guard let text else { return lines(in: path) >= count }
+      let contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+      return contents.split(separator: "\n").filter { $0.contains(text) }.count >= count
     }
   }
+
+  /// What a connection line of the inspection log (format 2) holds: what waits for its outcomes.
+  public static let connectionLine = "\"type\": \"connection\""
 
   /// Waits until the file at `path` exists.
   public static func waitForFile(_ path: String, timeout: TimeInterval = 20) throws {

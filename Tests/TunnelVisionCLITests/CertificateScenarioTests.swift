@@ -136,7 +136,7 @@ final class CertificateScenarioTests: XCTestCase {
       laxStatus = try curl(lax, Self.names[1])
     }
     // Each client's connection to the proxy is one line of its log when it closes.
-    try Readiness.waitForLines(2, in: log)
+    try Readiness.waitForLines(2, containing: Readiness.connectionLine, in: log)
     try capturing.end(afterClosing: 2)
     mitmdump.end(SIGTERM)
     return Run(validating: validatingStatus, lax: laxStatus, capture: capture, log: log)

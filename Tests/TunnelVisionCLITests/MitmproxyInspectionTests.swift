@@ -103,7 +103,8 @@ final class MitmproxyInspectionTests: XCTestCase {
         "--cacert", ca, "--pinnedpubkey", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
         "https://pinned.example-health.de:47445/",
       ]), 90, "the pin fails after the handshake")
-    try Readiness.waitForLines(3, in: path + "/inspection.jsonl")
+    try Readiness.waitForLines(
+      3, containing: Readiness.connectionLine, in: path + "/inspection.jsonl")
     return try capturing.end(afterClosing: 3)
   }
 
@@ -330,7 +331,8 @@ final class MitmproxyInspectionTests: XCTestCase {
     }
     XCTAssertEqual(try curl(["--cacert", ca, "https://api.example-health.de/"]), 0)
     XCTAssertEqual(try curl(["https://api.example-health.de/"]), 60)
-    try Readiness.waitForLines(2, in: path + "/inspection.jsonl")
+    try Readiness.waitForLines(
+      2, containing: Readiness.connectionLine, in: path + "/inspection.jsonl")
     try capture.end(afterClosing: 2)
     XCTAssertEqual(try tv("project", "new", "P", "--allow", "*.example-health.de").status, 0)
     let imported = try tv(

@@ -99,13 +99,8 @@ final class PersonalDataNamespaceTests: XCTestCase {
         in: ns, to: "\(path)/\(name).pcap",
         filter: "tcp port \(proxyPort) or tcp port \(plainPort)")
       try play()
-      try Readiness.wait(
-        "\(exchanges) exchanges and \(connections - 1) connections in \(name).jsonl"
-      ) {
-        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return text.components(separatedBy: "\"type\": \"exchange\"").count - 1 >= exchanges
-          && text.components(separatedBy: "\"type\": \"connection\"").count - 1 >= connections - 1
-      }
+      try Readiness.waitForLines(exchanges, containing: "\"type\": \"exchange\"", in: log)
+      try Readiness.waitForLines(connections - 1, containing: Readiness.connectionLine, in: log)
       try capture.end(afterClosing: connections)
     }
 
