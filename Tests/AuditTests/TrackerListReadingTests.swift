@@ -23,6 +23,8 @@ final class TrackerListReadingTests: XCTestCase {
     127.0.0.1 localhost
     ::1 ip6-localhost.tracker.example
     example.com##.ad-banner
+    0.gravatar.com^$third-party
+    1.2.3.4^
     e.tracker.example
     """
 

@@ -112,9 +112,7 @@ public struct TrackerList: Sendable, Hashable {
         guard let hosts = hostsFileEntries(bytes, first, last) else {
           // Other Adblock rules (element hiding, URL patterns) are not host rules; a line that
           // begins with an address meant to be a hosts file's.
-          if bytes[first] &- 0x30 < 10 || bytes[first] == UInt8(ascii: ":") {
-            notRead.append(lineNumber)
-          }
+          if beginsWithAddress(bytes, first, last) { notRead.append(lineNumber) }
           continue
         }
         let line = String(
@@ -196,6 +194,23 @@ public struct TrackerList: Sendable, Hashable {
     }
     guard !hosts.isEmpty else { return nil }
     return hosts.filter { !["localhost", "localhost.localdomain", "local"].contains($0) }
+  }
+
+  /// Whether the line is a hosts file's by its shape: an IPv4 or IPv6 address, then a blank.
+  /// (Adblock rules may begin with digits, "0.gravatar.com^", but never with an address and a
+  /// blank.)
+  static func beginsWithAddress(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
+    -> Bool
+  {
+    var end = from
+    while end < to, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
+    guard end < to, end > from else { return false }
+    let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<end]), as: UTF8.self)
+    if field.contains(":") {
+      return field.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+    }
+    let parts = field.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
   }
 
   /// A host name in bytes[from..<to]: letters, digits, '-', '_' and dots, with a dot inside it;
