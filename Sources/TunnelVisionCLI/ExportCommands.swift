@@ -39,6 +39,9 @@ enum ExportCommands {
     guard let pem = FileManager.default.contents(atPath: path) else {
       throw RefusedError("There is no readable key file \(path).")
     }
+    if let problem = PEMShape.problem(pem) {
+      throw RefusedError("\(path) is not read as a key: \(problem).")
+    }
     if Ed25519Signature.isEncrypted(pem: pem) {
       throw RefusedError(
         "\(path) is encrypted with a pass phrase, which is never asked for; give it unencrypted ('openssl pkey -in \(path) -out plain.pem', kept where only you can read it)."

@@ -113,6 +113,28 @@ extension SignedBundleTests {
 
     let signed = dir.url.appendingPathComponent("signed.zip").path
     XCTAssertEqual(try tv("export", "3", "--no-report", "--sign", key, "-o", signed).status, 0)
+    // #44.7: a key file is one PEM block and nothing more (OpenSSL would read the first and
+    // ignore the rest).
+    let pubText = try String(contentsOfFile: pub, encoding: .utf8)
+    let other = dir.url.appendingPathComponent("other.pem").path
+    XCTAssertEqual(
+      try ExternalTool.run("openssl", ["genpkey", "-algorithm", "ed25519", "-out", other])?.status,
+      0)
+    let otherPub = try XCTUnwrap(ExternalTool.run("openssl", ["pkey", "-in", other, "-pubout"]))
+      .output
+    for (name, text, said) in [
+      ("two.pem", pubText + otherPub, "holds 2 PEM blocks"),
+      ("trailing.pem", pubText + "and then some\n", "bytes after its PEM block"),
+      ("leading.pem", "a note\n" + pubText, "bytes before its PEM block"),
+    ] {
+      let path = dir.url.appendingPathComponent(name).path
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      let refused = try tv("verify", signed, "--key", path)
+      XCTAssertEqual(refused.status, 1, name)
+      XCTAssertTrue(refused.error.contains("\(path) is not read as a key: it"), refused.error)
+      XCTAssertTrue(refused.error.contains(said), refused.error)
+    }
+    XCTAssertEqual(try tv("verify", signed, "--key", pub).status, 0, "the key alone still reads")
     // signature.json rewritten in the archive (the manifest untouched, so only it differs).
     let script = #"""
       import zipfile, sys, json
