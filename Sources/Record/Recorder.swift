@@ -235,6 +235,10 @@ public final class Recorder: @unchecked Sendable {
       try joinExchanges(final: false)
       try update(dirty.union(over), closing: Set(over))
       for slot in over { release(slot) }
+      // A commit is a sign of life as much as the heartbeat: a run killed between two heartbeats
+      // still covered what it wrote (a session started after its last heartbeat included).
+      try store.recorderRunAlive(
+        captureSession, at: now(), inspectionLog: status.inspectionLogState)
     }
     status.openConnections = tracker.heldCount
     status.deviceAddresses = tracker.deviceAddresses

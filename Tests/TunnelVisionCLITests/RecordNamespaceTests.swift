@@ -260,6 +260,16 @@ final class RecordNamespaceTests: XCTestCase {
       atLeast: 6)
     let killed = recorder.end(SIGKILL)
     XCTAssertTrue(killed.error.contains("does not exist yet"), killed.error)
+    // #41.7: the killed run's last sign of life is its last commit as well as its last heartbeat:
+    // it covers every packet it wrote, whenever the heartbeat last came.
+    let covered = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          w.store + "/history.sqlite",
+          "SELECT (SELECT alive_at FROM capture_sessions WHERE id = (SELECT session FROM flows WHERE audit_session_id = 1 LIMIT 1)) >= (SELECT max(ts) FROM packets JOIN flows ON flows.id = flow_id WHERE audit_session_id = 1)",
+        ]))
+    XCTAssertEqual(covered.output, "1\n", covered.error)
     XCTAssertEqual(phone.end(0).status, 0)
     let shown = try w.tv("session", "show", "1")
     XCTAssertTrue(shown.output.contains("Not recorded since"), shown.output)
