@@ -107,19 +107,25 @@ extension EvidenceBundle {
           "notAssessed": .int(c.unassessed), "notApplicable": .int(c.notApplicable),
         ])
       }
-      return .object([
+      var fields: [String: JSONValue] = [
         "id": .string(r.requirement.id), "title": .string(r.requirement.title),
         "aspect": .object([
           "number": .int(r.requirement.aspect.number), "name": .string(r.requirement.aspect.name),
         ]),
         "testDepth": .optional(r.requirement.testDepth?.rawValue),
         "rule": .string(r.requirement.rule.name),
-        "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r.verdict)),
+        "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r)),
         "toolCoverage": .optional(r.requirement.toolCoverage),
         "contraryFindingIDs": .strings(ids(r.contraryFindings)),
         "supportingFindingIDs": .strings(ids(r.supportingFindings)),
         "coverage": coverage,
-      ])
+      ]
+      // Only where stretches were not recorded: the bundles of sessions recorded throughout keep
+      // their bytes.
+      if let unrecorded = r.onlyWhereRecorded {
+        fields["onlyWhereRecorded"] = FindingsDocument.unrecordedJSON(unrecorded)
+      }
+      return .object(fields)
     }
     let checks = FindingsDocument.checksJSON(assessment, withFlowIDs: true)
     func source(_ s: CatalogueSource) -> JSONValue {

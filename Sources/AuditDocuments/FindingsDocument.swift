@@ -16,6 +16,15 @@ public enum FindingsDocument {
     return findings.compactMap { places[$0].map(identifier) }
   }
 
+  /// A verdict's stretches not recorded: how many, and their length to the millisecond (null
+  /// while one still goes on).
+  public static func unrecordedJSON(_ u: SessionCoverage.Unrecorded) -> JSONValue {
+    .object([
+      "stretches": .int(u.stretches),
+      "seconds": u.seconds.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
+    ])
+  }
+
   /// A finding's evidence as findings.json writes it: the same keys for every kind.
   public static func evidenceJSON(_ evidence: FindingEvidence) -> [String: JSONValue] {
     [

@@ -68,7 +68,7 @@ extension SessionJSON {
   public static func recordingJSON(_ c: SessionCoverage, session s: AuditSession) -> JSONValue {
     let open = s.isOpen
     let lines = CoverageWording.gapLines(c, instant: Instant.rfc3339)
-    return .object([
+    var fields: [String: JSONValue] = [
       "basis": .string(c.basis.rawValue),
       "statement": .string(CoverageWording.headline(c, open: open)),
       "gaps": .array(
@@ -83,7 +83,13 @@ extension SessionJSON {
       "runs": .array(c.runs.map(runJSON)),
       "recorderAtEnd": s.recorderAtEnd.map { .int($0) } ?? .null,
       "inspectionLogAtEnd": .optional(s.inspectionLogAtEnd?.name),
-    ])
+    ]
+    // What qualifies every verdict that found nothing (findings.json `onlyWhereRecorded`); only
+    // where stretches were not recorded, so that other sessions' documents keep their bytes.
+    if let unrecorded = c.unrecorded {
+      fields["notRecorded"] = FindingsDocument.unrecordedJSON(unrecorded)
+    }
+    return .object(fields)
   }
 
   static func runJSON(_ r: RecorderRun) -> JSONValue {

@@ -30,6 +30,17 @@ public enum FindingsPresentation {
       : lines
   }
 
+  /// The host's registrable domain said right after the host where the subject begins with it
+  /// ("cdn.t.example, registrable domain t.example, rule ||t.example^"), else at its end.
+  static func besideHost(_ subject: String, _ host: String?, _ domains: RegistrableDomains)
+    -> String
+  {
+    guard let host else { return subject }
+    let domain = domains.beside(host)
+    guard subject.hasPrefix(host) else { return subject + domain }
+    return host + domain + subject.dropFirst(host.count)
+  }
+
   /// `domains`: each host's registrable domain, said beside it.
   public static func text(
     _ assessment: SessionAssessment, session: SessionOverview,
@@ -56,7 +67,7 @@ public enum FindingsPresentation {
     out += "\nRequirements\n"
     for r in assessment.requirements {
       out += "  \(r.requirement.id)  \(r.requirement.title)\n"
-      out += "      \(EvidenceWording.verdict(r.verdict))\n"
+      out += "      \(EvidenceWording.verdict(r))\n"
       if let coverage = r.requirement.toolCoverage {
         out += "      What the tool looks at: \(coverage)\n"
       }
@@ -81,8 +92,7 @@ public enum FindingsPresentation {
       out +=
         "  \(FindingsDocument.identifier(index))  \(TerminalText.inline(EvidenceWording.statement(of: finding.evidence, minimum: minimum)))\n"
       if let subject = EvidenceWording.subject(of: finding.evidence) {
-        let domain = finding.evidence.host.map(domains.beside) ?? ""
-        out += "      \(TerminalText.inline(subject + domain))\n"
+        out += "      \(TerminalText.inline(besideHost(subject, finding.evidence.host, domains)))\n"
       }
       out +=
         "      \(Quantity.count(finding.flowIDs.count, "connection")): flows \(AuditPresentation.flowList(finding.flowIDs))\n"
@@ -119,12 +129,13 @@ public enum FindingsPresentation {
           .object([
             "id": .string(r.requirement.id), "title": .string(r.requirement.title),
             "verdict": .string(r.verdict.key),
-            "statement": .string(EvidenceWording.verdict(r.verdict)),
+            "statement": .string(EvidenceWording.verdict(r)),
             "toolCoverage": .optional(r.requirement.toolCoverage),
             "contraryFindingIDs": .strings(
               FindingsDocument.identifiers(of: r.contraryFindings, in: findings)),
             "supportingFindingIDs": .strings(
               FindingsDocument.identifiers(of: r.supportingFindings, in: findings)),
+            "onlyWhereRecorded": r.onlyWhereRecorded.map(FindingsDocument.unrecordedJSON) ?? .null,
           ])
         }),
       "findings": .array(

@@ -71,6 +71,18 @@ public enum CoverageWording {
     }
   }
 
+  /// How much of a session no recorder saw, inside a verdict's sentence: "not recorded for 2.7 s".
+  public static func notRecorded(_ u: SessionCoverage.Unrecorded) -> String {
+    guard let seconds = u.seconds else {
+      return u.stretches == 1
+        ? "not recorded for a stretch that still goes on"
+        : "not recorded in \(Quantity.count(u.stretches, "stretch", "stretches")), one still going on"
+    }
+    let span = "not recorded for \(length(seconds))"
+    return u.stretches == 1
+      ? span : "\(span) in \(Quantity.count(u.stretches, "stretch", "stretches"))"
+  }
+
   /// "2 min 28 s", "40 s", "0.3 s".
   public static func length(_ seconds: TimeInterval) -> String {
     if seconds < 10 { return String(format: "%.1f s", max(0, seconds)) }

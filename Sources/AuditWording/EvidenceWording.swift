@@ -26,28 +26,35 @@ public enum EvidenceWording {
   // MARK: Verdicts
 
   /// A verdict in a symbol and a word, for a table read at a glance: never colour alone, and
-  /// never a word that passes or fails.
-  public static func verdictMark(_ verdict: RequirementVerdict) -> String {
-    switch verdict {
+  /// never a word that passes or fails. "where recorded" when stretches of the session were not.
+  public static func verdictMark(_ r: RequirementAssessment) -> String {
+    let qualifier = r.onlyWhereRecorded == nil ? "" : " where recorded"
+    switch r.verdict {
     case .contradicted: return "✗ Contradicted"
-    case .observedWithoutContradiction: return "● Observed without contradiction"
+    case .observedWithoutContradiction: return "● Observed without contradiction" + qualifier
     case .notAssessed(.outsideToolScope): return "○ Not assessed by this tool"
-    case .notAssessed(.nothingObserved): return "– Not assessed: nothing observed"
+    case .notAssessed(.nothingObserved): return "– Not assessed: nothing observed" + qualifier
     }
   }
 
-  public static func verdict(_ verdict: RequirementVerdict) -> String {
-    switch verdict {
-    case .contradicted:
+  public static func verdict(_ r: RequirementAssessment) -> String {
+    switch (r.verdict, r.onlyWhereRecorded) {
+    case (.contradicted, _):
       return "Contradicted: the session holds findings against this requirement."
-    case .observedWithoutContradiction:
+    case (.observedWithoutContradiction, nil):
       return
         "Observed without contradiction: what this tool looks at for this requirement was seen, and nothing in it runs against the requirement."
-    case .notAssessed(.outsideToolScope):
+    case (.observedWithoutContradiction, let unrecorded?):
+      return
+        "Observed without contradiction where recorded (\(CoverageWording.notRecorded(unrecorded))): what this tool looks at for this requirement was seen, and nothing in it runs against the requirement; what happened while no recorder ran is not in the evidence."
+    case (.notAssessed(.outsideToolScope), _):
       return "Not assessed by this tool."
-    case .notAssessed(.nothingObserved):
+    case (.notAssessed(.nothingObserved), nil):
       return
         "Not assessed: nothing this tool looks at for this requirement was observed in the session."
+    case (.notAssessed(.nothingObserved), let unrecorded?):
+      return
+        "Not assessed: nothing this tool looks at for this requirement was observed where the session was recorded (\(CoverageWording.notRecorded(unrecorded)))."
     }
   }
 

@@ -251,6 +251,16 @@ public enum VerifyWording {
   public static let captureCoverageDiffers =
     "capture.json's coverage is not what session.json's recorder runs and the session's window give."
 
+  /// A flow says a recorder run wrote it that the session's coverage does not list: the coverage
+  /// would then hide a run, or the flow claims one it was not written by.
+  public static func flowRunNotListed(flow: Int64, run: Int64, listed: [Int64]) -> String {
+    let runs =
+      listed.isEmpty
+      ? "lists no run" : "lists only \(listed.map { "run \($0)" }.joined(separator: ", "))"
+    return
+      "flow \(flow) of flows.json was written by recorder run \(run), but session.json's recording \(runs)"
+  }
+
   public static func verdictDiffers(_ requirement: String, stated: String?, rederived: String?)
     -> String
   {

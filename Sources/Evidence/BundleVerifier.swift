@@ -417,7 +417,7 @@ public enum BundleVerifier {
     } catch {
       return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }
-    var problems: [String] = []
+    var problems = runProblems(flows, coverage: rederived.bundle.coverage)
     let verdicts = rederived.verdicts
     for requirement in findings.requirements {
       guard let id = requirement.id else { continue }
@@ -483,6 +483,17 @@ public enum BundleVerifier {
         findings: rederived.bundle.findings.count, verdicts: verdicts.count,
         catalogue: record.catalogueIdentifier),
       problems: problems)
+  }
+
+  /// Each flow of a recorded session was written by a run its coverage lists (the first three
+  /// that were not are named).
+  static func runProblems(_ flows: [StoredFlow], coverage: SessionCoverage) -> [String] {
+    guard coverage.basis == .runs else { return [] }
+    let listed = coverage.runs.map(\.id)
+    let known = Set(listed)
+    return flows.filter { !known.contains($0.captureSessionID) }.prefix(3).map {
+      VerifyWording.flowRunNotListed(flow: $0.id, run: $0.captureSessionID, listed: listed)
+    }
   }
 
   static func formCheck(

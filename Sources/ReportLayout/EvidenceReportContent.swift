@@ -262,7 +262,7 @@ struct EvidenceReportContent {
               EvidenceReportCell(
                 r.requirement.id, style: .literal,
                 link: EvidenceReportLine.requirementAnchor(r.requirement.id)),
-              EvidenceReportCell(EvidenceWording.verdictMark(r.verdict)),
+              EvidenceReportCell(EvidenceWording.verdictMark(r)),
               EvidenceReportCell(counted ? Quantity.grouped(cited.count) : "—"),
               EvidenceReportCell(counted ? Quantity.grouped(flows.count) : "—"),
               EvidenceReportCell(counted ? Quantity.grouped(hosts.count) : "—"),
@@ -530,7 +530,7 @@ struct EvidenceReportContent {
                 link: EvidenceReportLine.requirementAnchor($0.requirement.id)),
               EvidenceReportCell(
                 $0.requirement.title, language: bundle.catalogue.source.language),
-              EvidenceReportCell(EvidenceWording.verdictMark($0.verdict)),
+              EvidenceReportCell(EvidenceWording.verdictMark($0)),
             ]
           })),
     ]
@@ -550,7 +550,7 @@ struct EvidenceReportContent {
       }
       facts += [
         EvidenceReportFact(
-          "Verdict", EvidenceWording.verdict(r.verdict),
+          "Verdict", EvidenceWording.verdict(r),
           staysWithNext: r.requirement.toolCoverage != nil)
       ]
       if let coverage = r.requirement.toolCoverage {

@@ -173,13 +173,92 @@ final class SessionAssessmentTests: XCTestCase {
       ), text)
   }
 
+  /// The session's window (0…1000 s) with a recorder from 0 to 400 and another from 402.7 on:
+  /// 2.7 s no recorder saw.
+  func gappedCoverage() -> SessionCoverage {
+    func run(_ id: Int64, _ from: Double, _ to: Double) -> RecorderRun {
+      RecorderRun(
+        id: id, source: "gw0", isLive: true, processID: Int32(100 + id),
+        startedAt: FlowFixture.at(from), aliveAt: FlowFixture.at(to), endedAt: FlowFixture.at(to),
+        end: .interrupted)
+    }
+    return SessionCoverage.of(
+      session(), runs: [run(1, -5, 400), run(2, 402.7, 1200)], runningProcess: nil,
+      now: FlowFixture.at(2000), connections: [])
+  }
+
+  func testAVerdictThatFoundNothingAgainstARequirementHoldsOnlyWhereRecorded() throws {
+    let flows = [tls(1, sni: "a.example.com"), tls(2, sni: "tracker.net")]
+    let gapped = SessionAssessment(
+      catalogue: catalogue, flows: flows, project: project, session: session(), markers: [],
+      trackers: Self.trackers, recording: gappedCoverage())
+    func requirement(_ id: String, in a: SessionAssessment) throws -> RequirementAssessment {
+      try XCTUnwrap(a.requirements.first { $0.requirement.id == id })
+    }
+    let ntwk2 = try requirement("O.Ntwk_2", in: gapped)
+    XCTAssertEqual(ntwk2.verdict, .observedWithoutContradiction)
+    XCTAssertEqual(ntwk2.onlyWhereRecorded?.stretches, 1)
+    XCTAssertEqual(try XCTUnwrap(ntwk2.onlyWhereRecorded?.seconds), 2.7, accuracy: 0.001)
+    XCTAssertEqual(
+      EvidenceWording.verdictMark(ntwk2), "● Observed without contradiction where recorded")
+    XCTAssertTrue(
+      EvidenceWording.verdict(ntwk2).hasPrefix(
+        "Observed without contradiction where recorded (not recorded for 2.7 s): "),
+      EvidenceWording.verdict(ntwk2))
+    let nothing = try requirement("O.Purp_3", in: gapped)
+    XCTAssertEqual(nothing.verdict, .notAssessed(.nothingObserved))
+    XCTAssertEqual(
+      EvidenceWording.verdict(nothing),
+      "Not assessed: nothing this tool looks at for this requirement was observed where the session was recorded (not recorded for 2.7 s)."
+    )
+    // A contradiction stands whatever was not recorded; a rule outside the tool's scope says so.
+    XCTAssertNil(try requirement("O.Purp_8", in: gapped).onlyWhereRecorded)
+    XCTAssertEqual(try requirement("O.Purp_8", in: gapped).verdict, .contradicted)
+    XCTAssertNil(try requirement("O.Ntwk_6", in: gapped).onlyWhereRecorded)
+    // Recorded throughout: the verdicts stand unqualified.
+    let whole = SessionAssessment(
+      catalogue: catalogue, flows: flows, project: project, session: session(), markers: [],
+      trackers: Self.trackers,
+      recording: SessionCoverage(basis: .runs, runs: [], gaps: []))
+    XCTAssertNil(try requirement("O.Ntwk_2", in: whole).onlyWhereRecorded)
+    XCTAssertEqual(
+      EvidenceWording.verdictMark(try requirement("O.Ntwk_2", in: whole)),
+      "● Observed without contradiction")
+    // The screen and its JSON say it too.
+    let overview = SessionOverview(
+      session: session(), projectName: "P", markers: [], connectionCount: flows.count)
+    XCTAssertTrue(
+      FindingsPresentation.text(gapped, session: overview).contains(
+        "Observed without contradiction where recorded (not recorded for 2.7 s)"))
+    let json = FindingsPresentation.json(gapped, session: overview).serialized()
+    XCTAssertTrue(json.contains("\"onlyWhereRecorded\": {"), json)
+  }
+
+  func testSeveralStretchesAndOneStillGoingOnAreSaidAsSuch() {
+    XCTAssertEqual(
+      CoverageWording.notRecorded(.init(stretches: 2, seconds: 65)),
+      "not recorded for 1 min 5 s in 2 stretches")
+    XCTAssertEqual(
+      CoverageWording.notRecorded(.init(stretches: 1, seconds: nil)),
+      "not recorded for a stretch that still goes on")
+  }
+
   func testNoVerdictSentenceSaysPassedCompliantOrFulfilled() {
-    let sentences =
-      [
-        RequirementVerdict.contradicted, .observedWithoutContradiction,
-        .notAssessed(.outsideToolScope), .notAssessed(.nothingObserved),
-      ]
-      .map(EvidenceWording.verdict) + [EvidenceWording.verdictsNote]
+    let flowSets: [[StoredFlow]] = [
+      [], [tls(1, sni: "a.example.com")], [tls(1, sni: "tracker.net", version: .tls10)],
+    ]
+    var sentences = [EvidenceWording.verdictsNote]
+    for flows in flowSets {
+      for recording in [nil, gappedCoverage()] {
+        let assessment = SessionAssessment(
+          catalogue: catalogue, flows: flows, project: project, session: session(), markers: [],
+          trackers: Self.trackers, recording: recording)
+        sentences += assessment.requirements.flatMap {
+          [EvidenceWording.verdict($0), EvidenceWording.verdictMark($0)]
+        }
+      }
+    }
+    XCTAssertGreaterThan(Set(sentences).count, 8)
     for sentence in sentences {
       for word in EvidenceWording.forbiddenWords {
         XCTAssertNil(

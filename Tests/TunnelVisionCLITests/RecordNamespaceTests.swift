@@ -312,12 +312,31 @@ final class RecordNamespaceTests: XCTestCase {
     // From the killed run's last sign of life to the second's start, and after the second.
     XCTAssertEqual(gaps.count, 2, "\(recording)")
     XCTAssertGreaterThan(gaps.first?["cutConnections"] as? Int ?? 0, 0)
+    XCTAssertEqual((recording["notRecorded"] as? [String: Any])?["stretches"] as? Int, 2)
     let runs = try XCTUnwrap(recording["runs"] as? [[String: Any]])
     XCTAssertEqual(runs.map { $0["end"] as? String }, ["vanished", "interrupted"])
     XCTAssertEqual(
       try w.member(bundle, "capture.json")["coverage"] as? [String],
       [recording["statement"] as? String ?? ""] + gaps.compactMap { $0["sentence"] as? String },
       "capture.json says what the capture cannot hold")
+    // #41.5: no verdict that found nothing against a requirement stands unqualified by the gaps.
+    let requirements = try XCTUnwrap(
+      try w.member(bundle, "findings.json")["requirements"] as? [[String: Any]])
+    let unopposed = requirements.filter {
+      ["observedWithoutContradiction", "notAssessed.nothingObserved"].contains(
+        $0["verdict"] as? String)
+    }
+    XCTAssertFalse(unopposed.isEmpty)
+    for r in unopposed {
+      let qualified = try XCTUnwrap(r["onlyWhereRecorded"] as? [String: Any], "\(r)")
+      XCTAssertEqual(qualified["stretches"] as? Int, 2)
+      XCTAssertTrue(
+        (r["statement"] as? String ?? "").contains("where the session was recorded (not recorded")
+          || (r["statement"] as? String ?? "").contains("where recorded (not recorded"), "\(r)")
+    }
+    let findings = try w.tv("findings", "1")
+    XCTAssertFalse(
+      findings.output.contains("Observed without contradiction:"), findings.output)
     let verified = try w.tv("verify", bundle)
     XCTAssertEqual(verified.status, 0, verified.output)
     XCTAssertFalse(verified.output.contains("not re-derived"), verified.output)
@@ -330,6 +349,8 @@ final class RecordNamespaceTests: XCTestCase {
           "pdftotext", ["-f", "1", "-l", "1", w.dir.url.path + "/report.pdf", "-"])
       ).output
       XCTAssertTrue(text.contains("Not recorded"), text)
+      let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      XCTAssertTrue(flat.contains("observed where recorded"), text)
     }
   }
 }

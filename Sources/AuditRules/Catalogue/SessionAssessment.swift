@@ -56,6 +56,9 @@ public struct RequirementAssessment: Sendable, Hashable {
   public let supportingFindings: [Finding]
   /// Of the checks behind the rule; nil for a rule that reads no finding.
   public let coverage: CheckCoverageSummary?
+  /// A verdict that found nothing against the requirement in a session with stretches no
+  /// recorder saw holds only where it was recorded: those stretches. nil otherwise.
+  public let onlyWhereRecorded: SessionCoverage.Unrecorded?
 }
 
 public struct SessionAssessment: Sendable, Hashable {
@@ -69,17 +72,22 @@ public struct SessionAssessment: Sendable, Hashable {
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
     session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = [],
     baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
-    content: SessionContent? = nil
+    content: SessionContent? = nil, recording: SessionCoverage? = nil
   ) {
     let findings = FindingsClassifier.classify(
       flows: flows, project: project, session: session,
       markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline,
       trackers: trackers, content: content)
-    self.init(catalogue: catalogue, findings: findings)
+    self.init(catalogue: catalogue, findings: findings, recording: recording)
     self.content = content
   }
 
-  public init(catalogue: RequirementCatalogue, findings: SessionFindings) {
+  /// `recording`: the session's coverage, which qualifies a verdict that found nothing against a
+  /// requirement when some of the session was not recorded.
+  public init(
+    catalogue: RequirementCatalogue, findings: SessionFindings, recording: SessionCoverage? = nil
+  ) {
+    let unrecorded = recording?.unrecorded
     self.catalogue = catalogue
     self.findings = findings
     requirements = catalogue.requirements.map { requirement in
@@ -97,9 +105,11 @@ public struct SessionAssessment: Sendable, Hashable {
       } else {
         verdict = .notAssessed(.nothingObserved)
       }
+      let qualified = rule.readsFindings && verdict != .contradicted
       return RequirementAssessment(
         requirement: requirement, verdict: verdict, contraryFindings: contrary,
-        supportingFindings: supporting, coverage: coverage)
+        supportingFindings: supporting, coverage: coverage,
+        onlyWhereRecorded: qualified ? unrecorded : nil)
     }
   }
 }

@@ -47,6 +47,27 @@ public struct SessionCoverage: Sendable, Hashable {
 
   public var isThroughout: Bool { basis != .runsNotKept && gaps.isEmpty }
 
+  /// What no recorder saw of a recorded session's window: the stretches, and how long they last
+  /// together (nil while one still goes on).
+  public struct Unrecorded: Sendable, Hashable {
+    public let stretches: Int
+    public let seconds: TimeInterval?
+    public init(stretches: Int, seconds: TimeInterval?) {
+      self.stretches = stretches
+      self.seconds = seconds
+    }
+  }
+
+  /// nil when recorded throughout, imported, or not known.
+  public var unrecorded: Unrecorded? {
+    guard basis == .runs, !gaps.isEmpty else { return nil }
+    let seconds = gaps.reduce(TimeInterval?(0)) { sum, gap in
+      guard let sum, let to = gap.to else { return nil }
+      return sum + to.timeIntervalSince(gap.from)
+    }
+    return Unrecorded(stretches: gaps.count, seconds: seconds)
+  }
+
   /// The session's connection as coverage needs it: the run that recorded it, its last packet.
   public struct Connection: Sendable, Hashable {
     public let run: Int64
