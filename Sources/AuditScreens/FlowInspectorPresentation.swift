@@ -129,7 +129,10 @@ public enum FlowInspectorPresentation {
         "Traffic",
         "\(Quantity.count(f.packetCount, "packet")) · ↑ \(Quantity.byteCount(f.bytesOut)) sent · ↓ \(Quantity.byteCount(f.bytesIn)) received",
       ],
-      ["Status", "\(f.tlsStatus.name)\(f.tlsStatusBasis.map { ", " + basis($0) } ?? "")"],
+      [
+        "Status",
+        "\(TLSStatusWording.word(f.tlsStatus))\(f.tlsStatusBasis.map { ", " + basis($0) } ?? "")",
+      ],
       ["Opening", f.streamOpening?.name ?? "not read"],
       ["Client offer", f.clientTLS.map(offer) ?? "no ClientHello read"],
       ["Server answer", f.serverTLS.map(answer) ?? "none read"],

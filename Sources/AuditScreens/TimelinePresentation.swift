@@ -6,15 +6,9 @@ import Foundation
 
 /// What `flows` says: the Timeline, a row a connection, newest first.
 public enum TimelinePresentation {
-  /// A status's mark: only a departure from "encrypted" is named (the list assumes encryption).
+  /// A status's word: every row names its status, an encrypted one too.
   public static func mark(_ status: TLSInspectionStatus) -> String {
-    switch status {
-    case .encrypted: return ""
-    case .plaintext: return "Not encrypted"
-    case .inspected: return "Inspected"
-    case .notInspectable: return "Kept private"
-    case .closedAfterHandshake: return "Closed after handshake"
-    }
+    TLSStatusWording.word(status)
   }
 
   /// The name and where it came from; unnamed, the two addresses.

@@ -58,11 +58,17 @@ extension RegistrableDomains {
   }
 
   /// The list's domains of the flows' names, each name asked once (a session's flows go to a few
-  /// hundred names).
-  public static func of(_ flows: [StoredFlow], by list: PublicSuffixList?) -> RegistrableDomains {
+  /// hundred names). `lookups`: the names DNS lookups asked for too, which a screen says beside a
+  /// tracker looked up; a bundle's documents state only the flows' names (flows.json), which is
+  /// what verify reads back.
+  public static func of(_ flows: [StoredFlow], by list: PublicSuffixList?, lookups: Bool = false)
+    -> RegistrableDomains
+  {
     guard let list else { return RegistrableDomains() }
     var map: [String: String] = [:]
-    for name in Set(flows.compactMap { $0.name?.text }) {
+    var names = Set(flows.compactMap { $0.name?.text })
+    if lookups { names.formUnion(flows.flatMap(\.dnsQuestions)) }
+    for name in names {
       if let domain = list.registrableDomain(DomainPattern.normalised(host: name)) {
         map[name] = domain
       }

@@ -98,7 +98,8 @@ enum AssessmentCommands {
           return context.printJSON(FindingsPresentation.json(assessment, session: overview))
         }
         let domains = RegistrableDomains.of(
-          flows, by: PublicSuffixList.installed(shareDirectory: shareDirectory(context)))
+          flows, by: PublicSuffixList.installed(shareDirectory: shareDirectory(context)),
+          lookups: true)
         context.standardOutput(
           FindingsPresentation.text(assessment, session: overview, domains: domains))
       })
@@ -144,7 +145,7 @@ enum AssessmentCommands {
         context.standardOutput(
           ReleaseComparisonPresentation.text(
             diff, projectName: project.name, zone: context.timeZone,
-            domains: RegistrableDomains.of(secondFlows + firstFlows, by: list),
+            domains: RegistrableDomains.of(secondFlows + firstFlows, by: list, lookups: true),
             trackers: try trackers(parsed, context: context),
             coverage: (try coverage(diff.earlier), try coverage(diff.later))))
       })

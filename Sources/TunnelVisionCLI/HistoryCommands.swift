@@ -28,7 +28,7 @@ enum HistoryCommands {
     "until", "instant", "Begun at or before this RFC 3339 instant.")
   static let status = OptionKey<TLSInspectionStatus>(
     "status", "status",
-    "Only this status: \(TLSInspectionStatus.allCases.map(\.name).joined(separator: ", ")).")
+    "Only this status: \(TLSStatusWording.keysWithWords).")
   static let ipProtocol = OptionKey<ListedProtocol>("protocol", "protocol", "Only tcp or udp.")
   static let finding = OptionKey<String>(
     "finding", "id", "Only the connections this finding of the session cites (F3).")
@@ -70,7 +70,7 @@ enum HistoryCommands {
       name: "flows",
       abstract: "The history's connections, newest first: the Timeline.",
       discussion:
-        "A row: the status, named only when it departs from encrypted (Not encrypted, Inspected, Kept private, Closed after handshake); the name and where it came from; the first packet; the protocol and the two ends; bytes sent and received; packets; duration. Criteria combine. Above the rows, the packets of the whole history over the time the rows span: that line honours no filter.",
+        "A row: the status (\(TLSStatusWording.words)); the name and where it came from; the first packet; the protocol and the two ends; bytes sent and received; packets; duration. Criteria combine. Above the rows, the packets of the whole history over the time the rows span: that line honours no filter.",
       arguments: [sessionFilter.definition],
       options: [
         all.definition, host.definition, since.definition, until.definition, status.definition,
@@ -180,17 +180,17 @@ enum HistoryCommands {
     let catalogue = try AssessmentCommands.catalogue(
       for: project, parsed: parsed, storeURL: store.directory)
     // The runs as coverage has them (an ended session's as they stood at its end).
-    let runs = try store.coverage(
+    let coverage = try store.coverage(
       of: session,
       runningProcess: RecorderLock.running(storeDirectory: store.directory)?.processID,
-      now: session.endedAt ?? Date()
-    ).runs
+      now: session.endedAt ?? Date())
     return SessionAssessment(
       catalogue: catalogue, flows: try flows ?? store.flows(inAuditSession: session.id),
       project: project,
-      session: session, markers: try store.markers(forSession: session.id), runs: runs,
+      session: session, markers: try store.markers(forSession: session.id), runs: coverage.runs,
       baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline,
-      trackers: trackers, content: try SessionContentReader.content(of: session, in: store))
+      trackers: trackers, content: try SessionContentReader.content(of: session, in: store),
+      recording: coverage)
   }
 
   static func findingFlows(

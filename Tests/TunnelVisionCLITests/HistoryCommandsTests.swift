@@ -91,6 +91,24 @@ final class HistoryCommandsTests: XCTestCase {
     XCTAssertTrue(text.contains("More connections follow"), text)
     XCTAssertEqual(try s.tv("flows", "--status", "sideways").status, 2)
     XCTAssertEqual(try s.tv("flows", "--finding", "F1").status, 2, "a finding needs its session")
+    // #41.8: a status is one word, in the Timeline's row and in the connection's own lines alike.
+    var words: [String: TLSInspectionStatus] = [:]
+    for status in TLSInspectionStatus.allCases {
+      guard let flow = all.first(where: { $0.tlsStatus == status }) else { continue }
+      let rows = try s.tv("flows", "--all", "--status", status.name).output
+      let row = try XCTUnwrap(
+        rows.split(separator: "\n").first { $0.split(separator: " ").first == "\(flow.id)" }, rows)
+      let shown = try s.tv("flow", String(flow.id)).output
+      let line = try XCTUnwrap(
+        shown.split(separator: "\n").first { $0.hasPrefix("  Status") }, shown)
+      let word =
+        line.dropFirst("  Status".count).trimmingCharacters(in: .whitespaces)
+        .split(separator: ",").first.map(String.init) ?? ""
+      XCTAssertFalse(word.isEmpty, shown)
+      XCTAssertTrue(row.contains(word), "\(status): “\(word)” in `flow`, not in `flows`: \(row)")
+      XCTAssertNil(words.updateValue(status, forKey: word), "two statuses said as \(word)")
+    }
+    XCTAssertGreaterThanOrEqual(words.count, 4, "\(words)")
   }
 
   func testAConnectionShowsWhatFlowsJSONHasAndItsPacketsBytesAreTsharks() throws {

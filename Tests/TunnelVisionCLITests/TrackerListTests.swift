@@ -144,6 +144,11 @@ final class TrackerListTests: XCTestCase {
       })
     let lookupFinding = findings.first { $0["host"] as? String == "cdn." + listed[1] }
     XCTAssertEqual(lookupFinding?["reason"] as? String, "lookup")
+    // The name looked up has its registrable domain beside it, as a host connected to does.
+    let text = try tv("findings", "1", "--tracker-list", hostsFile).output
+    XCTAssertTrue(
+      text.contains("cdn.\(listed[1]), registrable domain \(listed[1]), rule ||\(listed[1])^"),
+      text)
     let verdicts = Dictionary(
       uniqueKeysWithValues: (doc["requirements"] as? [[String: Any]] ?? []).map {
         ($0["id"] as? String ?? "", $0["verdict"] as? String ?? "")
