@@ -374,6 +374,10 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var serverKey: CertificateKeyReading?
   /// The Host header of the first request read in the clear (its name, normalised, no port).
   public var httpHost: String?
+  /// A TCP connection whose first packet captured was neither a SYN nor a SYN-ACK: it began
+  /// before the capture or the recording did, and what its opening said (its name among it) is
+  /// not in this row, unless the row continues one that holds it (`continuedFrom`).
+  public var beganBeforeCapture: Bool
 
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
@@ -385,9 +389,11 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     serverCertificate: CertificateVisibility = .notRead, auditSessionID: Int64? = nil,
     tlsStatusBasis: TLSStatusBasis? = nil, connectHost: String? = nil,
     continuedFrom: Int64? = nil, dnsQuestions: [String] = [],
-    serverKey: CertificateKeyReading? = nil, httpHost: String? = nil
+    serverKey: CertificateKeyReading? = nil, httpHost: String? = nil,
+    beganBeforeCapture: Bool = false
   ) {
     self.httpHost = httpHost
+    self.beganBeforeCapture = beganBeforeCapture
     self.serverKey = serverKey
     self.connectHost = connectHost
     self.continuedFrom = continuedFrom

@@ -12,8 +12,9 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 /// The documents of a closed session's bundle, built from values. Pure: no history, no clock, no disk.
 public struct EvidenceBundle: Sendable {
   /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
-  /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json.
-  public static let formatVersion = 5
+  /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json. 6: flows.json's
+  /// `beganBeforeCapture` (and flows.csv's column).
+  public static let formatVersion = 6
 
   public let assessment: SessionAssessment
   public let project: AuditProject

@@ -18,6 +18,8 @@ public enum EvidenceFlowRecord {
     w.beginObject()
     w.key(Key.alsoContactedInBaseline)
     if let alsoContactedInBaseline { w.bool(alsoContactedInBaseline) } else { w.null() }
+    w.key(Key.beganBeforeCapture)
+    w.bool(f.beganBeforeCapture)
     w.key(Key.bytesIn)
     w.int(f.bytesIn)
     w.key(Key.bytesOut)
@@ -215,7 +217,7 @@ public enum EvidenceFlowsCSV {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
     case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, registrableDomain, sni,
       connectHost, httpHost, dnsName,
-      dnsOtherNames, streamOpening
+      dnsOtherNames, streamOpening, beganBeforeCapture
     case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello, ja4
     case serverAnswer, serverVersion, cipherSuite, cipherSuiteName, fromHelloRetryRequest,
       serverSource, alert
@@ -272,6 +274,7 @@ public enum EvidenceFlowsCSV {
     row[.dnsName] = f.dnsName ?? ""
     row[.dnsOtherNames] = f.dnsOtherNames.joined(separator: " ")
     row[.streamOpening] = f.streamOpening?.name ?? ""
+    row[.beganBeforeCapture] = f.beganBeforeCapture ? "true" : "false"
     if let offer = f.clientTLS {
       row[.clientVersionsForm] = offer.versionsForm.name
       row[.clientVersions] = offer.versions.map(\.compactName).joined(separator: " ")

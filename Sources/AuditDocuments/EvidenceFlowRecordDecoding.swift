@@ -38,6 +38,9 @@ extension EvidenceFlowRecord {
       flow.captureSessionID = try c.decodeIfPresent(Int64.self, forKey: .captureRun) ?? 0
       // Format version 5's; a record of an earlier version has none.
       flow.httpHost = try c.decodeIfPresent(String.self, forKey: .httpHost)
+      // Format version 6's.
+      flow.beganBeforeCapture =
+        try c.decodeIfPresent(Bool.self, forKey: .beganBeforeCapture) ?? false
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)

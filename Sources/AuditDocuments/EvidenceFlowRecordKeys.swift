@@ -6,7 +6,8 @@ import AuditWording
 /// (`EvidenceFlowRecord.write`) and read back (`EvidenceFlowRecord.Decoded`) through them.
 extension EvidenceFlowRecord {
   public enum Key: String, CodingKey, CaseIterable, Sendable {
-    case alsoContactedInBaseline, bytesIn, bytesOut, captureRun, clientTLS, connectHost,
+    case alsoContactedInBaseline, beganBeforeCapture, bytesIn, bytesOut, captureRun, clientTLS,
+      connectHost,
       continuedFrom, dnsName, dnsOtherNames, dnsQuestions, durationSeconds, findingIDs
     case firstSeen, httpHost, id, lastSeen, name, packetCount, peers, `protocol`, quic,
       registrableDomain,

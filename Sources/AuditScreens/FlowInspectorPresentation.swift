@@ -133,7 +133,13 @@ public enum FlowInspectorPresentation {
         "Status",
         "\(TLSStatusWording.word(f.tlsStatus))\(f.tlsStatusBasis.map { ", " + basis($0) } ?? "")",
       ],
-      ["Opening", f.streamOpening?.name ?? "not read"],
+      [
+        "Opening",
+        f.streamOpening?.name
+          ?? (f.beganBeforeCapture
+            ? "not captured: the connection began before the capture or the recording"
+            : "not read"),
+      ],
       ["Client offer", f.clientTLS.map(offer) ?? "no ClientHello read"],
       ["Server answer", f.serverTLS.map(answer) ?? "none read"],
     ]

@@ -78,12 +78,9 @@ public enum ReleaseComparisonPresentation {
 
   /// Said of a session with a stretch no recorder ran in: the lists cannot hold what happened then.
   public static func coverageCaveat(_ which: String, _ coverage: SessionCoverage) -> String? {
-    guard !coverage.gaps.isEmpty else { return nil }
-    let seconds = coverage.gaps.reduce(0.0) { sum, gap in
-      sum + (gap.to.map { $0.timeIntervalSince(gap.from) } ?? 0)
-    }
+    guard let unrecorded = coverage.unrecorded else { return nil }
     return
-      "⚠ The \(which) session was not recorded for \(Quantity.count(coverage.gaps.count, "stretch", "stretches")) (\(CoverageWording.length(seconds))): a domain contacted only then is in neither list, and \"no longer contacted\" may be only not recorded."
+      "⚠ The \(which) session was \(CoverageWording.notRecorded(unrecorded)): a domain contacted only then is in neither list, and \"no longer contacted\" may be only not recorded."
   }
 
   /// `domains`: each host's registrable domain, said beside a new one; `trackers`: the lists a new

@@ -21,6 +21,7 @@ enum FlowColumn: Int, TableColumns {
   case serverGroup, serverDhBits, serverSignature, serverExtensions, serverCompression
   case certKeyAlgorithm, certKeyBits, certKeyCurve, certSignature, certKeySource
   case httpHost
+  case beganBeforeCapture
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

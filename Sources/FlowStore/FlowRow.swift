@@ -74,6 +74,7 @@ enum FlowRow {
     row[.tlsStatusBasis] = .int(flow.tlsStatusBasis?.rawValue)
     row[.connectHost] = .string(flow.connectHost)
     row[.httpHost] = .string(flow.httpHost)
+    row[.beganBeforeCapture] = .bool(flow.beganBeforeCapture)
     row[.continuedFrom] = .int(flow.continuedFrom)
     row[.dnsQuestions] = .text(flow.dnsQuestions.joined(separator: nameSeparator))
     if let key = flow.serverKey {
@@ -188,7 +189,7 @@ enum FlowRow {
           curve: row.optionalString(.certKeyCurve).map(shared.string),
           signature: shared.string(row.string(.certSignature)),
           source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello)
-      }, httpHost: optionalString(.httpHost))
+      }, httpHost: optionalString(.httpHost), beganBeforeCapture: row.bool(.beganBeforeCapture))
   }
 }
 

@@ -228,6 +228,12 @@ enum StoreSchema {
       ALTER TABLE flows ADD COLUMN http_host TEXT;
       """
     ),
+    (
+      9, "connections that began before the capture",
+      """
+      ALTER TABLE flows ADD COLUMN began_before_capture INTEGER NOT NULL DEFAULT 0;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

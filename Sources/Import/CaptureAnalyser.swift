@@ -453,6 +453,7 @@ struct CaptureAnalyser {
       bytesIn: deviceOpened ? flow.bytesToOpener : flow.bytesFromOpener,
       packetCount: seen.packets, tlsStatus: .plaintext)
     stored.streamOpening = flow.opening
+    stored.beganBeforeCapture = seen.ipProtocol == .tcp && !seen.openedExplicitly
     stored.connectHost = flow.connectHost
     if flow.opening == .httpRequest, let host = flow.http?.host {
       stored.httpHost = DomainPattern.normalised(host: HTTPHost.withoutPort(host))

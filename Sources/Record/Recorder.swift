@@ -260,7 +260,11 @@ public final class Recorder: @unchecked Sendable {
     let slot = packet.slot
     if packet.opened {
       let flow = tracker.flow(slot)
-      let row = ConnectionRow(opening: flow, inScope: scope.tags(flow))
+      var row = ConnectionRow(opening: flow, inScope: scope.tags(flow))
+      if let earlier = try predecessor(of: flow) {
+        row.continuedFrom = earlier.id
+        row.inherited = earlier
+      }
       if slot == rows.count { rows.append(row) } else { rows[slot] = row }
       try insert(
         slot,
@@ -298,7 +302,7 @@ public final class Recorder: @unchecked Sendable {
     _ slot: Int, at date: Date, tagged session: Int64?, packet: FlowTracker.Packet
   ) throws {
     let length = UInt64(packet.datagram.count)
-    var before = tracker.flow(slot)
+    var before = read(slot)
     before.packetCount -= 1
     if packet.outbound {
       before.bytesOut -= min(before.bytesOut, length)
@@ -320,9 +324,25 @@ public final class Recorder: @unchecked Sendable {
     row.session == nil || row.session == openSession?.id
   }
 
+  /// What the tracker read of the slot's connection, with what the earlier row it continues
+  /// read before this run.
+  private func read(_ slot: Int) -> StoredFlow {
+    let flow = tracker.flow(slot)
+    return rows[slot].inherited.map { ConnectionContinuation.inheriting($0, into: flow) } ?? flow
+  }
+
+  /// The row an earlier run left of a connection first seen mid-stream, if one fits.
+  private func predecessor(of flow: StoredFlow) throws -> StoredFlow? {
+    guard flow.beganBeforeCapture, flow.ipProtocol == .tcp else { return nil }
+    let candidates = try store.flows(
+      withEnds: [flow.peers], from: ConnectionContinuation.earliestLastPacket(before: flow),
+      to: Instant.microseconds(flow.firstSeen))
+    return ConnectionContinuation.predecessor(of: flow, among: candidates)
+  }
+
   /// The slot's connection as its current row holds it.
   private func flow(_ slot: Int) -> StoredFlow {
-    var flow = tracker.flow(slot)
+    var flow = read(slot)
     if let entry = outcomes[slot] { flow = InspectionJoin.joining(entry, to: flow) }
     flow = rows[slot].applied(to: flow, lastSeen: rows[slot].last ?? flow.lastSeen)
     flow.captureSessionID = captureSession
@@ -534,6 +554,8 @@ private struct ConnectionRow {
   /// Whether the recording's scope takes the connection (its ends, fixed when it opened).
   let inScope: Bool
   var continuedFrom: Int64?
+  /// The row an earlier recorder run left of the connection, whose readings this one carries on.
+  var inherited: StoredFlow?
   var first: Date
   /// Its latest packet; nil before the first is written to it.
   var last: Date?

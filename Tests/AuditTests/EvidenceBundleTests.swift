@@ -202,7 +202,7 @@ final class EvidenceBundleTests: XCTestCase {
       "clientTLS",
       "serverTLS", "quic",
       "serverCertificate", "findingIDs", "alsoContactedInBaseline", "captureRun", "continuedFrom",
-      "dnsQuestions", "serverKey", "registrableDomain", "httpHost",
+      "dnsQuestions", "serverKey", "registrableDomain", "httpHost", "beganBeforeCapture",
     ]
     for flow in flows { XCTAssertEqual(Set(flow.keys), keys) }
     let a = flows[1]

@@ -318,6 +318,31 @@ final class CaptureImportTests: XCTestCase {
     XCTAssertEqual(flows.map(\.flow.packetCount), [5, 3, 1])
   }
 
+  func testAConnectionWhoseOpeningWasNotCapturedSaysItBeganBeforeTheCapture() throws {
+    var opened = Conversation(client: device, server: server, at: t0)
+    opened.handshake()
+    opened.packet(fromClient: true, flags: 0x18, Data("x".utf8))
+    var answered = Conversation(client: ("10.0.0.2", 50_124), server: server, at: t0 + 50_000)
+    answered.packet(fromClient: false, flags: 0x12)
+    answered.packet(fromClient: true, flags: 0x10)
+    var midstream = Conversation(client: ("10.0.0.2", 50_125), server: server, at: t0 + 90_000)
+    midstream.packet(fromClient: true, flags: 0x18, Data("y".utf8))
+    midstream.packet(fromClient: false, flags: 0x10)
+    let flows = try analyse(
+      CaptureBuilder.pcap(opened.frames + answered.frames + midstream.frames, linkType: 101)
+    ).flows.map(\.flow)
+    XCTAssertEqual(flows.map(\.beganBeforeCapture), [false, false, true])
+    // Listed, not held against the app as a connection without a name.
+    let project = AuditProject(
+      id: 1, name: "P", bundleIdentifier: nil, catalogueVersion: nil,
+      allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.example.com"))],
+      createdAt: FlowFixture.epoch)
+    XCTAssertEqual(
+      HostAssessment(of: flows[2], project: project), .notAssessed(.beganBeforeCapture))
+    XCTAssertEqual(
+      HostAssessment(of: flows[1], project: project), .unnamed(.noClientHelloRead))
+  }
+
   func testTheDeviceSideIsTheOpenerPrivateOverPublicOrAsGiven() throws {
     // A connection whose opening was not captured: the private side is the device.
     let midstream = DatagramBuilder.datagram(

@@ -247,6 +247,51 @@ final class RecordNamespaceTests: XCTestCase {
       "Recorded throughout: a recorder ran from the session's start to its end.")
   }
 
+  /// #41.3: a recorder killed mid-connection and started again continues the connection's row:
+  /// named as before, never a connection without a name.
+  func testARecorderStartedAgainMidConnectionContinuesItsRow() throws {
+    let w = try world("netns-restart")
+    let first = try w.recorder()
+    XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let phone = try w.phone(3)
+    let keepAlive =
+      "SELECT count(*) FROM packets JOIN flows ON flows.id = flow_id WHERE audit_session_id = 1 AND 8080 IN (port_a, port_b)"
+    try w.waitForStore("the keep-alive connection's first lines", keepAlive, atLeast: 6)
+    _ = first.end(SIGKILL)
+    let second = try w.recorder()
+    try w.waitForStore(
+      "the connection's lines read by the second recorder",
+      "SELECT count(*) FROM flows WHERE 8080 IN (port_a, port_b) AND session = 2")
+    XCTAssertEqual(phone.end(0).status, 0, "the phone's client")
+    try w.waitForStore("the connection's end", StoreCount.closedConnections(inSession: 1))
+    XCTAssertEqual(second.end().status, 0)
+    XCTAssertEqual(try w.tv("session", "end").status, 0)
+    let bundle = w.dir.url.appendingPathComponent("b.zip").path
+    let exported = try w.tv("export", "1", "-o", bundle)
+    XCTAssertEqual(exported.status, 0, exported.error)
+    let rows = try flows(bundle, w).filter {
+      ((($0["peers"] as? [[String: Any]]) ?? []).contains { $0["port"] as? Int == 8080 })
+    }
+    XCTAssertEqual(rows.count, 2, "one row a recorder run: \(rows)")
+    XCTAssertEqual(rows.map { $0["captureRun"] as? Int }, [1, 2])
+    XCTAssertEqual(rows[1]["continuedFrom"] as? Int, rows[0]["id"] as? Int, "\(rows)")
+    for row in rows {
+      XCTAssertEqual((row["name"] as? [String: Any])?["text"] as? String, "tracker.example")
+      XCTAssertEqual(row["beganBeforeCapture"] as? Bool, false, "\(row)")
+    }
+    let findings = try XCTUnwrap(
+      try w.member(bundle, "findings.json")["findings"] as? [[String: Any]])
+    XCTAssertFalse(
+      findings.contains { ($0["kind"] as? String) == "unnamedFlow" }, "\(findings)")
+    let host = try XCTUnwrap(
+      findings.first { ($0["kind"] as? String) == "hostNotInAllowlist" }, "\(findings)")
+    XCTAssertEqual(
+      Set(host["flowIDs"] as? [Int] ?? []), Set(rows.compactMap { $0["id"] as? Int }),
+      "the host's finding cites both pieces of the connection")
+    let verified = try w.tv("verify", bundle)
+    XCTAssertEqual(verified.status, 0, verified.output)
+  }
+
   func testARecorderKilledMidTrafficLeavesAGapThatEveryDocumentStates() throws {
     let w = try world("netns-killed")
     // Its inspection log is not there yet: said at the start.

@@ -39,6 +39,9 @@ public enum HostWording: CheckWording {
     case .candidatesDisagree(false):
       return
         "DNS gave the address several names and the allowlist covers some of them; the name the connection was attributed to is not covered."
+    case .beganBeforeCapture:
+      return
+        "The connection began before the capture or the recording did: its opening, where a name is read, was not seen, and no earlier row of it was found to continue."
     }
   }
 }

@@ -54,6 +54,10 @@ extension SessionFindings {
 public enum HostGap: Sendable, Hashable {
   case allowlistEmpty
   case candidatesDisagree(attributedNameAllowed: Bool)
+  /// A TCP connection without a name whose opening was not captured (it began before the capture
+  /// or the recording, and no earlier row of it was found to continue): its name may have been in
+  /// what was not seen, so it is listed, not held against the app.
+  case beganBeforeCapture
 }
 
 /// Where a flow went, against the project's allowlist. Reads the flow's name, never the SNI column.
@@ -72,6 +76,10 @@ public enum HostAssessment: Sendable, Hashable {
       return
     }
     guard let name = flow.name else {
+      if flow.beganBeforeCapture, flow.clientTLS == nil {
+        self = .notAssessed(.beganBeforeCapture)
+        return
+      }
       if let offer = flow.clientTLS {
         self = .unnamed(
           offer.encryptedClientHello ? .encryptedClientHello : .serverNameNotAnnounced)
@@ -109,6 +117,7 @@ extension HostGap: CheckGap {
     case .allowlistEmpty: return "allowlistEmpty"
     case .candidatesDisagree(true): return "candidatesDisagree.attributedNameAllowed"
     case .candidatesDisagree(false): return "candidatesDisagree.attributedNameNotAllowed"
+    case .beganBeforeCapture: return "beganBeforeCapture"
     }
   }
 }
