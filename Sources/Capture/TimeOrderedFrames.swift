@@ -24,6 +24,9 @@ package struct TimeOrderedFrames {
   /// Whether no frame is held back.
   package var isEmpty: Bool { pending.count == head }
 
+  /// The instant of the earliest frame held back (µs): everything before it has been handed over.
+  package var earliestHeld: Int64? { isEmpty ? nil : pending[head].frame.microseconds }
+
   package mutating func add(_ frame: DecodedFrame, _ body: (DecodedFrame) throws -> Void) throws {
     read += 1
     // A time the history cannot hold is the reader's to count as such: it orders nothing.

@@ -52,7 +52,9 @@ public final class PacketCapture: @unchecked Sendable {
       }
       pcap_set_snaplen(p, snaplen)
       pcap_set_promisc(p, 1)
-      // Packets reach the store within a tenth of a second, in blocks the kernel fills.
+      // Each packet as it comes, not in blocks the kernel fills for up to the timeout: what a
+      // recorder killed has read but not written is then at most its hold for time order.
+      pcap_set_immediate_mode(p, 1)
       pcap_set_timeout(p, 100)
       pcap_set_buffer_size(p, 32 << 20)
       let status = pcap_activate(p)

@@ -40,8 +40,9 @@ public struct RecordingRequest: Sendable {
 /// markers, while this one runs. What was committed is sound whenever the process ends: packet
 /// bytes reach their file before the rows that point at them.
 public final class Recorder: @unchecked Sendable {
-  /// At most this long between a packet read and its row committed.
-  static let commitInterval: TimeInterval = 0.2
+  /// How long the recorder waits for frames before it writes what it holds: with the hold for
+  /// time order, at most a tenth of a second between a packet read and its row committed.
+  static let commitInterval: TimeInterval = 0.05
   static let tickInterval: TimeInterval = 1
 
   let store: FlowStore
@@ -181,8 +182,9 @@ public final class Recorder: @unchecked Sendable {
 
   /// The most frames one transaction takes.
   static let batchLimit = 65_536
-  /// How far back in a stream's time frames are held for order once the reader has caught up.
-  static let holdMicroseconds: Int64 = 250_000
+  /// How far back in a stream's time frames are held for order once the reader has caught up:
+  /// libpcap hands packets over as they come (immediate mode), in the kernel's order.
+  static let holdMicroseconds: Int64 = 50_000
 
   /// Which frames held back for time order a write lets go.
   enum Release {
@@ -238,7 +240,7 @@ public final class Recorder: @unchecked Sendable {
       // A commit is a sign of life as much as the heartbeat: a run killed between two heartbeats
       // still covered what it wrote (a session started after its last heartbeat included).
       try store.recorderRunAlive(
-        captureSession, at: now(), inspectionLog: status.inspectionLogState)
+        captureSession, at: signOfLife(), inspectionLog: status.inspectionLogState)
     }
     status.openConnections = tracker.heldCount
     status.deviceAddresses = tracker.deviceAddresses
@@ -317,6 +319,16 @@ public final class Recorder: @unchecked Sendable {
     }
     rows[slot] = rows[slot].continued(at: date, after: before)
     try insert(slot, tagged: session)
+  }
+
+  /// The instant up to which the run has written what it read: now, or for an interface (whose
+  /// packets are dated by this machine's clock) the earliest frame still held back for time
+  /// order. A run killed then is known to have covered no more: its gap starts where what it
+  /// kept ends, not at a commit that came after frames it lost.
+  private func signOfLife() -> Date {
+    let t = now()
+    guard case .interface = capture.source, let held = ordered.earliestHeld else { return t }
+    return min(t, Instant.date(microseconds: held))
   }
 
   /// Whether a row may still be written: its session (if any) is the one open now.
@@ -502,7 +514,8 @@ public final class Recorder: @unchecked Sendable {
   /// what the capture dropped.
   private func tick() throws {
     status.inspectionLogState = follower?.state
-    try store.recorderRunAlive(captureSession, at: now(), inspectionLog: status.inspectionLogState)
+    try store.recorderRunAlive(
+      captureSession, at: signOfLife(), inspectionLog: status.inspectionLogState)
     if let stats = capture.statistics() {
       status.droppedByKernel = stats.droppedByKernel
       status.droppedByInterface = stats.droppedByInterface

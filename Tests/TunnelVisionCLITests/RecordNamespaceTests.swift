@@ -292,6 +292,38 @@ final class RecordNamespaceTests: XCTestCase {
     XCTAssertEqual(verified.status, 0, verified.output)
   }
 
+  /// #41.6: a recorder killed with SIGKILL loses at most a tenth of a second of what the device
+  /// sent, and its last sign of life is where what it kept ends.
+  func testAKilledRecorderLosesAtMostATenthOfASecond() throws {
+    let w = try world("netns-loss")
+    let recorder = try w.recorder()
+    XCTAssertEqual(try w.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let beat = try w.link.start(in: w.link.phone, ["python3", Self.phoneScript, "beat", "3"])
+    let beats =
+      "SELECT count(*) FROM packets JOIN flows ON flows.id = flow_id WHERE 9999 IN (port_a, port_b)"
+    try w.waitForStore("a second of the device's datagrams", beats, atLeast: 80)
+    let killedAt = Date()
+    _ = recorder.end(SIGKILL)
+    XCTAssertEqual(beat.end(0).status, 0)
+    func value(_ sql: String) throws -> Double {
+      let run = try XCTUnwrap(ExternalTool.run("sqlite3", [w.store + "/history.sqlite", sql]))
+      return try XCTUnwrap(Double(run.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+    let lastKept =
+      try value(
+        "SELECT max(ts) FROM packets JOIN flows ON flows.id = flow_id WHERE 9999 IN (port_a, port_b)"
+      ) / 1e9
+    let aliveAt = try value("SELECT alive_at FROM capture_sessions WHERE id = 1") / 1e9
+    // What the device sent before the kill, by the instants it printed.
+    let sent = beat.outputSoFar.output.split(separator: "\n").compactMap { Double($0) }
+      .filter { $0 < killedAt.timeIntervalSince1970 }
+    let lastSent = try XCTUnwrap(sent.last)
+    XCTAssertLessThan(
+      lastSent - lastKept, 0.1, "sent until \(lastSent), kept until \(lastKept)")
+    XCTAssertGreaterThanOrEqual(aliveAt, lastKept - 1e-6, "the run covered what it kept")
+    XCTAssertLessThan(aliveAt - lastKept, 0.1, "its last sign of life is where what it kept ends")
+  }
+
   func testARecorderKilledMidTrafficLeavesAGapThatEveryDocumentStates() throws {
     let w = try world("netns-killed")
     // Its inspection log is not there yet: said at the start.

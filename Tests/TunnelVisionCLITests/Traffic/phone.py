@@ -7,6 +7,8 @@ namespace the test made (ip netns exec). Only the test's own 10.77.1.0/24 is eve
   phone.py client SECONDS NAME   (phone: asks DNS for NAME, then one TCP connection to the
                                   answer sending a line every 0.2 s for SECONDS, then closes)
   phone.py stray                 (another host, 10.77.1.3: one datagram to the gateway)
+  phone.py beat SECONDS          (phone: a datagram to the gateway's port 9999 every 10 ms for
+                                  SECONDS; prints the instant of each, one a line)
 """
 import socket, struct, sys, threading, time
 
@@ -73,6 +75,15 @@ def client(seconds, name):
             time.sleep(0.2)
 
 
+def beat(seconds):
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    until = time.time() + float(seconds)
+    while time.time() < until:
+        u.sendto(b"beat", (own(GATEWAY), 9999))
+        print("%.6f" % time.time(), flush=True)
+        time.sleep(0.01)
+
+
 def stray():
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     u.bind((own("10.77.1.3"), 0))
@@ -80,4 +91,4 @@ def stray():
 
 
 if __name__ == "__main__":
-    {"serve": serve, "client": client, "stray": stray}[sys.argv[1]](*sys.argv[2:])
+    {"serve": serve, "client": client, "stray": stray, "beat": beat}[sys.argv[1]](*sys.argv[2:])
