@@ -45,6 +45,11 @@ public enum StoragePresentation {
     return out
   }
 
+  /// The progress line of `storage enforce` while it prunes the history.
+  public static func pruning(_ done: Int, of total: Int) -> String {
+    "Pruning the history: \(Quantity.grouped(done)) of \(Quantity.count(total, "connection")) older than the age limit…"
+  }
+
   public static func outcome(_ outcome: RetentionOutcome) -> String {
     guard outcome.didChangeAnything || !outcome.failures.isEmpty else {
       return "Nothing was due: no capture file or history was deleted.\n"

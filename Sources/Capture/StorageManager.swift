@@ -60,9 +60,11 @@ public struct StorageManager {
   }
 
   /// Carries out a plan: the one `storage` showed is the one `storage enforce` applies.
+  /// `pruning` is told how many connections of the history have been pruned so far.
   @discardableResult
-  public func enforce(_ plan: RetentionPlan, recordingSequence: UInt32?) throws -> RetentionOutcome
-  {
+  public func enforce(
+    _ plan: RetentionPlan, recordingSequence: UInt32?, pruning: (Int) -> Void = { _ in }
+  ) throws -> RetentionOutcome {
     var failures: [String] = []
     /// Deletes the files given, keeping a failure per file and going on; what was deleted, and its bytes.
     func delete(_ files: [CaptureFileInfo]) -> ([UInt32], UInt64) {
@@ -92,7 +94,7 @@ public struct StorageManager {
     let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })
     let (deleted, bytes) = delete(plan.filesToDelete.compactMap { files[$0] })
     let reclaimed = leftOverBytes + bytes
-    let pruned = try plan.historyCutoff.map { try store.prune(before: $0) } ?? 0
+    let pruned = try plan.historyCutoff.map { try store.prune(before: $0, progress: pruning) } ?? 0
     return RetentionOutcome(
       deletedLeftOvers: leftOvers, leftOverBytesReclaimed: leftOverBytes, deletedFiles: deleted,
       bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,

@@ -250,15 +250,44 @@ extension FlowStore {
     }
   }
 
+  /// How many flows one transaction of `prune` deletes: a recorder waiting on the write lock
+  /// waits for one batch, not the whole history, and the write-ahead log stays small.
+  static let pruneBatch = 5_000
+  /// The next batch, along the rowid from where the last stopped: `+` keeps the planner off the
+  /// audit session index, which would read every history row from the start at each batch.
+  static let pruneBatchQuery = """
+    SELECT id FROM flows WHERE id > ? AND last_seen < ? AND +audit_session_id IS NULL
+    ORDER BY id LIMIT ?
+    """
+  static let pruneBatchDeletion = """
+    DELETE FROM flows WHERE id >= ? AND id <= ? AND last_seen < ? AND +audit_session_id IS NULL
+    """
+
   /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
-  /// session: audit evidence stays until its session is deleted. Returns how many went.
+  /// session: audit evidence stays until its session is deleted. In batches by id, each its own
+  /// transaction, each resuming where the last stopped (a scan from the start each time would
+  /// read the kept rows again and again). `progress` is told the count deleted so far after each
+  /// batch. Returns how many went.
   @discardableResult
-  public func prune(before date: Date) throws -> Int {
-    try transaction {
-      try db.run(
-        "DELETE FROM flows WHERE last_seen < ? AND audit_session_id IS NULL",
-        [.integer(Instant.nanoseconds(date))])
-      return db.changes
+  public func prune(before date: Date, progress: (Int) -> Void = { _ in }) throws -> Int {
+    var deleted = 0
+    var after: Int64 = 0
+    while true {
+      let (count, last) = try transaction { () -> (Int, Int64?) in
+        let ids = try db.rows(
+          Self.pruneBatchQuery,
+          [.integer(after), .integer(Instant.nanoseconds(date)), .int(Self.pruneBatch)]
+        ) { $0.int64(0) }
+        guard let last = ids.last else { return (0, nil) }
+        try db.run(
+          Self.pruneBatchDeletion,
+          [.integer(ids[0]), .integer(last), .integer(Instant.nanoseconds(date))])
+        return (db.changes, last)
+      }
+      guard let last else { return deleted }
+      deleted += count
+      after = last
+      progress(deleted)
     }
   }
 }

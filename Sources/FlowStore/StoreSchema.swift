@@ -229,9 +229,11 @@ enum StoreSchema {
       """
     ),
     (
-      9, "connections that began before the capture",
+      9, "connections that began before the capture; the indexes retention and restarts need",
       """
       ALTER TABLE flows ADD COLUMN began_before_capture INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX flows_continued_from ON flows(continued_from);
+      CREATE INDEX flows_ports ON flows(port_a, port_b);
       """
     ),
   ]

@@ -168,7 +168,12 @@ enum StorageCommand {
         let recording = try recordingSequence(store)
         let plan = try manager.plan(
           try settings(parsed), recordingSequence: recording, now: context.now())
-        let outcome = try manager.enforce(plan, recordingSequence: recording)
+        let terminal = context.standardErrorIsTerminal
+        let outcome = try manager.enforce(plan, recordingSequence: recording) { pruned in
+          guard terminal else { return }
+          context.progress(StoragePresentation.pruning(pruned, of: plan.prunableConnections))
+        }
+        if terminal && plan.prunableConnections > 0 { context.progress("") }
         if parsed.json {
           return context.printJSON(
             .object([
