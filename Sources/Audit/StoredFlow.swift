@@ -336,6 +336,16 @@ public enum InspectionOutcome: Sendable, Hashable {
   case closedAfterHandshake
 }
 
+/// The row a connection's opening is in, and its audit session (nil: none).
+public struct ConnectionOpening: Sendable, Hashable {
+  public let flowID: Int64
+  public let session: Int64?
+  public init(flowID: Int64, session: Int64?) {
+    self.flowID = flowID
+    self.session = session
+  }
+}
+
 /// A flow of the history, with every reading the store keeps.
 public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var id: Int64
@@ -367,6 +377,11 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var auditSessionID: Int64?
   /// The row this one continues: the same connection, its packets before a session's edge.
   public var continuedFrom: Int64?
+  /// For a row that continues another: the first row of the connection (the one its opening
+  /// is in), reached through `continuedFrom`, and that row's session. Not a column: the exporter
+  /// reads it with the flows, and flows.json states it, so that a finding resting on what was
+  /// read before says where.
+  public var openedIn: ConnectionOpening?
   /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
   /// every other flow.
   public var dnsQuestions: [String]

@@ -3,6 +3,31 @@ import AuditRules
 import AuditWording
 import Foundation
 
+/// A connection of a finding whose row continues one the bundle does not hold: what was read of
+/// it before (its opening, its handshake, its name) is in the packets of the row it opened in.
+public struct EarlierReading: Sendable, Hashable {
+  public let flowID: Int64
+  /// The row the connection opened in, and its session (nil: none).
+  public let opening: ConnectionOpening
+
+  public var sentence: String {
+    ContinuationWording.earlierReading(
+      flow: flowID, openedIn: opening.flowID, session: opening.session)
+  }
+
+  /// By flow id: the flows among `flows` whose connection opened in a row not among them
+  /// (`openedIn` filled in by the store).
+  public static func of(_ flows: [StoredFlow]) -> [Int64: EarlierReading] {
+    let held = Set(flows.map(\.id))
+    var continuing: [Int64: EarlierReading] = [:]
+    for flow in flows {
+      guard let opening = flow.openedIn, !held.contains(opening.flowID) else { continue }
+      continuing[flow.id] = EarlierReading(flowID: flow.id, opening: opening)
+    }
+    return continuing
+  }
+}
+
 public enum EvidenceBundleError: Error, Sendable, Hashable {
   case sessionOfAnotherProject(sessionProjectID: Int64, projectID: Int64)
   case sessionStillOpen
@@ -43,6 +68,12 @@ public struct EvidenceBundle: Sendable {
   public let baseline: EvidenceBaseline?
   /// By finding: which of its hosts the baseline also contacted (nil without a baseline).
   public let baselineHosts: [[String]?]
+  /// By finding: its connections whose row continues one this bundle does not hold, so that
+  /// what was read of them before (their handshake, their name) is in another session's packets.
+  public let earlierReadings: [[EarlierReading]]
+  /// By flow id: the row each continuing flow's connection opened in (`StoredFlow.openedIn`),
+  /// given again to the flows the exporter reads a second time.
+  public let openings: [Int64: ConnectionOpening]
   /// The session's window against the recorder runs that overlap it.
   public let coverage: SessionCoverage
   /// The tracker lists the hosts were compared with (session.json `trackerLists`).
@@ -124,6 +155,10 @@ public struct EvidenceBundle: Sendable {
       }
       return (names, first, Self.service(protocols, ports ?? []))
     }
+    openings = Dictionary(
+      uniqueKeysWithValues: ordered.compactMap { flow in flow.openedIn.map { (flow.id, $0) } })
+    let continuing = EarlierReading.of(ordered)
+    earlierReadings = assessment.findings.findings.map { $0.flowIDs.compactMap { continuing[$0] } }
     self.baseline = baseline
     let findings = assessment.findings.findings
     baselineHosts = zip(findings, findingSubjects).map { finding, subject in

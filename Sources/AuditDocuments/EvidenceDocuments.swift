@@ -158,6 +158,8 @@ extension EvidenceBundle {
     object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
     object["flowIDs"] = .ints(finding.flowIDs)
     object["alsoContactedInBaseline"] = baselineHosts[index].map(JSONValue.strings) ?? .null
+    object["earlierReadings"] = .array(
+      earlierReadings[index].map(FindingsDocument.earlierReadingJSON))
     return .object(object)
   }
 }

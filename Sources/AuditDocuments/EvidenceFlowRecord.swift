@@ -85,6 +85,17 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
+    w.key(Key.openedIn)
+    if let opening = f.openedIn {
+      w.beginObject()
+      w.key(OpeningKey.flowID)
+      w.int(opening.flowID)
+      w.key(OpeningKey.session)
+      if let session = opening.session { w.int(session) } else { w.null() }
+      w.endObject()
+    } else {
+      w.null()
+    }
     w.key(Key.packetCount)
     w.int(f.packetCount)
     func peer(_ end: FlowEndpoint) {

@@ -39,6 +39,11 @@ extension EvidenceFlowRecord {
       // Format version 5's; a record of an earlier version has none.
       flow.httpHost = try c.decodeIfPresent(String.self, forKey: .httpHost)
       // Format version 6's.
+      flow.openedIn = try c.nestedContainerIfPresent(OpeningKey.self, .openedIn).map {
+        ConnectionOpening(
+          flowID: try $0.decode(Int64.self, forKey: .flowID),
+          session: try $0.decode(Int64?.self, forKey: .session))
+      }
       flow.beganBeforeCapture =
         try c.decodeIfPresent(Bool.self, forKey: .beganBeforeCapture) ?? false
       flow.clientTLS = try Self.clientTLS(c)

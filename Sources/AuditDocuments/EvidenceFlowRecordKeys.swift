@@ -9,7 +9,7 @@ extension EvidenceFlowRecord {
     case alsoContactedInBaseline, beganBeforeCapture, bytesIn, bytesOut, captureRun, clientTLS,
       connectHost,
       continuedFrom, dnsName, dnsOtherNames, dnsQuestions, durationSeconds, findingIDs
-    case firstSeen, httpHost, id, lastSeen, name, packetCount, peers, `protocol`, quic,
+    case firstSeen, httpHost, id, lastSeen, name, openedIn, packetCount, peers, `protocol`, quic,
       registrableDomain,
       serverCertificate
     case serverKey, serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
@@ -19,6 +19,7 @@ extension EvidenceFlowRecord {
       versionsForm
   }
   public enum NameKey: String, CodingKey, CaseIterable, Sendable { case origin, text }
+  public enum OpeningKey: String, CodingKey, CaseIterable, Sendable { case flowID, session }
   public enum PeerKey: String, CodingKey, CaseIterable, Sendable { case address, port }
   public enum QUICKey: String, CodingKey, CaseIterable, Sendable { case end, version, versionValue }
   public enum CertificateKey: String, CodingKey, CaseIterable, Sendable {

@@ -25,6 +25,14 @@ public enum FindingsDocument {
     ])
   }
 
+  /// A finding's connection whose row continues one of another session or of none.
+  public static func earlierReadingJSON(_ r: EarlierReading) -> JSONValue {
+    .object([
+      "flowID": .int(r.flowID), "openedIn": .int(r.opening.flowID),
+      "session": r.opening.session.map { .int($0) } ?? .null, "sentence": .string(r.sentence),
+    ])
+  }
+
   /// A finding's evidence as findings.json writes it: the same keys for every kind.
   public static func evidenceJSON(_ evidence: FindingEvidence) -> [String: JSONValue] {
     [

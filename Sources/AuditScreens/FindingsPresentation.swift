@@ -41,10 +41,11 @@ public enum FindingsPresentation {
     return host + domain + subject.dropFirst(host.count)
   }
 
-  /// `domains`: each host's registrable domain, said beside it.
+  /// `domains`: each host's registrable domain, said beside it; `earlier`: by flow id, the
+  /// connections whose row continues one of another session.
   public static func text(
     _ assessment: SessionAssessment, session: SessionOverview,
-    domains: RegistrableDomains = RegistrableDomains()
+    domains: RegistrableDomains = RegistrableDomains(), earlier: [Int64: EarlierReading] = [:]
   ) -> String {
     let catalogue = assessment.catalogue
     let findings = assessment.findings.findings
@@ -96,6 +97,9 @@ public enum FindingsPresentation {
       }
       out +=
         "      \(Quantity.count(finding.flowIDs.count, "connection")): flows \(AuditPresentation.flowList(finding.flowIDs))\n"
+      for reading in finding.flowIDs.compactMap({ earlier[$0] }) {
+        out += "      \(reading.sentence)\n"
+      }
       if let value = finding.evidence.testData, let content = assessment.content {
         for line in sentLines(value.label, flows: finding.flowIDs, in: content) {
           out += "      \(TerminalText.inline(line))\n"
@@ -116,7 +120,10 @@ public enum FindingsPresentation {
     return out
   }
 
-  public static func json(_ assessment: SessionAssessment, session: SessionOverview) -> JSONValue {
+  public static func json(
+    _ assessment: SessionAssessment, session: SessionOverview,
+    earlier: [Int64: EarlierReading] = [:]
+  ) -> JSONValue {
     let findings = assessment.findings.findings
     let minimum = assessment.catalogue.policy.minimumTLSVersion
     return .object([
@@ -145,6 +152,8 @@ public enum FindingsPresentation {
           object["statement"] = .string(
             EvidenceWording.statement(of: finding.evidence, minimum: minimum))
           object["flowIDs"] = .ints(finding.flowIDs)
+          object["earlierReadings"] = .array(
+            finding.flowIDs.compactMap { earlier[$0] }.map(FindingsDocument.earlierReadingJSON))
           return .object(object)
         }),
       "checks": FindingsDocument.checksJSON(assessment, withFlowIDs: false),

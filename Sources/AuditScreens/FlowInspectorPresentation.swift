@@ -167,7 +167,13 @@ public enum FlowInspectorPresentation {
     if let from = f.continuedFrom {
       rows.append([
         "Continues",
-        "connection \(from): the same connection, its packets before a session's start or end ('tunnelvision flow \(from)')",
+        "connection \(from): the same connection, its packets before a session's edge or this recorder run ('tunnelvision flow \(from)')",
+      ])
+    }
+    if let opening = f.openedIn, opening.flowID != f.continuedFrom {
+      rows.append([
+        "Opened in",
+        "connection \(opening.flowID)\(opening.session.map { ", session \($0)" } ?? ", outside any session"): what was read of it before is in that row's packets",
       ])
     }
     rows.append([

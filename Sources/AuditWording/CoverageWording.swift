@@ -96,3 +96,18 @@ public enum CoverageWording {
   public static let endWarning =
     "⚠ This session was not recorded throughout; its evidence says so, stretch by stretch."
 }
+
+/// What is said of a finding's connection whose row continues one this bundle does not hold.
+public enum ContinuationWording {
+  /// "flow 38 continues the connection that opened in flow 32 of session 2: …".
+  public static func earlierReading(flow: Int64, openedIn earlier: Int64, session: Int64?)
+    -> String
+  {
+    guard let session else {
+      return
+        "flow \(flow) continues the connection that opened in flow \(earlier), recorded outside any session: what was read of it before (its opening and handshake among it) is in the history, in no session's bundle"
+    }
+    return
+      "flow \(flow) continues the connection that opened in flow \(earlier) of session \(session): what was read of it before (its opening and handshake among it) is in that session's bundle, not in this capture"
+  }
+}

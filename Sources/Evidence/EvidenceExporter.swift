@@ -122,7 +122,9 @@ public final class EvidenceExporter {
     let check = HistoryCheck(
       sessionID: sessionID, mark: mark,
       fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
-    let flows = try history { try store.flows(inAuditSession: sessionID) }
+    let flows = try history {
+      try store.withOpenings(try store.flows(inAuditSession: sessionID))
+    }
     let markers = try history { try store.markers(forSession: sessionID) }
     let baseline = try history { try Self.baseline(for: session, in: store) }
     let runs = try history {
@@ -473,7 +475,9 @@ public final class EvidenceExporter {
       let ids = bundle.flowIDs
       var next = 0
       var early: [Int64: StoredFlow] = [:]
-      try FlowReader(store: store).forEachFlow(inAuditSession: bundle.session.id) { flow in
+      try FlowReader(store: store).forEachFlow(inAuditSession: bundle.session.id) { read in
+        var flow = read
+        flow.openedIn = bundle.openings[flow.id]
         early[flow.id] = flow
         while next < ids.count, let ready = early.removeValue(forKey: ids[next]) {
           try body(ready)

@@ -315,3 +315,35 @@ extension FlowStore {
     return flows
   }
 }
+
+extension FlowStore {
+  /// The flows with `openedIn` filled in for each that continues a row.
+  public func withOpenings(_ flows: [StoredFlow]) throws -> [StoredFlow] {
+    try flows.map { flow in
+      var flow = flow
+      if let earlier = flow.continuedFrom { flow.openedIn = try opening(from: earlier) }
+      return flow
+    }
+  }
+
+  /// The first row of the chain `continued_from` leads back through from `id` (a chain is a
+  /// connection's rows across sessions' edges and recorder runs: a few at most; the walk stops
+  /// after a thousand), with its session.
+  func opening(from id: Int64) throws -> ConnectionOpening? {
+    var current = id
+    var result: ConnectionOpening?
+    for _ in 0..<1_000 {
+      guard
+        let (earlier, session) = try wrap({
+          try db.firstRow(
+            "SELECT continued_from, audit_session_id FROM flows WHERE id = ?", [.integer(current)]
+          ) { ($0.optionalInt64(0), $0.optionalInt64(1)) }
+        })
+      else { return result }
+      result = ConnectionOpening(flowID: current, session: session)
+      guard let earlier else { return result }
+      current = earlier
+    }
+    return result
+  }
+}

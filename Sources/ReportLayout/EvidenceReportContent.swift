@@ -621,6 +621,12 @@ struct EvidenceReportContent {
               }
               return row
             }, title: heading)))
+      // A connection read before this session's edge: where what the finding rests on was read.
+      for index in group {
+        for reading in bundle.earlierReadings[index] {
+          blocks.append(.note("\(FindingsDocument.identifier(index)): \(reading.sentence)."))
+        }
+      }
     }
     return blocks
   }

@@ -89,19 +89,22 @@ enum AssessmentCommands {
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let session = try support.session(try parsed.argument(CommonKeys.session), in: store)
-        let flows = try store.flows(inAuditSession: session.id)
+        let flows = try store.withOpenings(try store.flows(inAuditSession: session.id))
         let assessment = try HistoryCommands.assessment(
           session, store: store, parsed, trackers: try trackers(parsed, context: context),
           flows: flows)
         let overview = try support.overview(of: session, in: store)
+        let earlier = EarlierReading.of(flows)
         if parsed.json {
-          return context.printJSON(FindingsPresentation.json(assessment, session: overview))
+          return context.printJSON(
+            FindingsPresentation.json(assessment, session: overview, earlier: earlier))
         }
         let domains = RegistrableDomains.of(
           flows, by: PublicSuffixList.installed(shareDirectory: shareDirectory(context)),
           lookups: true)
         context.standardOutput(
-          FindingsPresentation.text(assessment, session: overview, domains: domains))
+          FindingsPresentation.text(
+            assessment, session: overview, domains: domains, earlier: earlier))
       })
   }
 

@@ -215,7 +215,7 @@ enum HistoryCommands {
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
         let id = try parsed.argument(flowID).value
-        guard let flow = try store.flow(id: id) else {
+        guard let flow = try store.flow(id: id).map({ try store.withOpenings([$0])[0] }) else {
           throw RefusedError(
             "There is no connection \(id) in the history ('tunnelvision flows' lists them).")
         }

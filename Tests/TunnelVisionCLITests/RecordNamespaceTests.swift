@@ -190,6 +190,33 @@ final class RecordNamespaceTests: XCTestCase {
     XCTAssertEqual(inSecond.count, 1, "\(inSecond)")
     XCTAssertNotNil(inSecond.first?["continuedFrom"] as? Int, "it says it continues a row")
     XCTAssertNil(inFirst.first?["continuedFrom"] as? Int)
+    // #41.4: session 2's findings about it say its name and opening were read in session 1.
+    let continued = try XCTUnwrap(inSecond.first?["id"] as? Int)
+    let earlierRow = try XCTUnwrap(inFirst.first?["id"] as? Int)
+    XCTAssertEqual(
+      inSecond.first?["openedIn"] as? [String: Int], ["flowID": earlierRow, "session": 1])
+    let secondFindings = try XCTUnwrap(
+      try w.member(second, "findings.json")["findings"] as? [[String: Any]])
+    let citing = secondFindings.filter { ($0["flowIDs"] as? [Int] ?? []).contains(continued) }
+    XCTAssertFalse(citing.isEmpty, "\(secondFindings)")
+    for finding in citing {
+      let readings = try XCTUnwrap(finding["earlierReadings"] as? [[String: Any]])
+      XCTAssertEqual(readings.count, 1, "\(finding)")
+      XCTAssertEqual(readings.first?["flowID"] as? Int, continued)
+      XCTAssertEqual(readings.first?["openedIn"] as? Int, earlierRow)
+      XCTAssertEqual(readings.first?["session"] as? Int, 1)
+    }
+    XCTAssertTrue(
+      secondFindings.filter { !($0["flowIDs"] as? [Int] ?? []).contains(continued) }.allSatisfy {
+        ($0["earlierReadings"] as? [Any])?.isEmpty == true
+      })
+    let said =
+      "flow \(continued) continues the connection that opened in flow \(earlierRow) of session 1"
+    XCTAssertTrue(try w.tv("findings", "2").output.contains(said))
+    let reportText = try XCTUnwrap(
+      ExternalTool.run("sh", ["-c", "unzip -p '\(second)' report.pdf | pdftotext - -"])
+    ).output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    XCTAssertTrue(reportText.contains(said), reportText)
     for bundle in [first, second] {
       let capture = try w.member(bundle, "capture.json")
       XCTAssertEqual(
