@@ -66,6 +66,8 @@ public final class Recorder: @unchecked Sendable {
   private var notedSessions: Set<Int64> = []
   private let follower: InspectionLogFollower?
   private let scope: RecordingScope
+  /// `holdMicroseconds` of the source.
+  private let hold: Int64
   /// Frames held back to go in time order.
   private var ordered = TimeOrderedFrames()
   /// By slot: the log line joined to the flow held in it.
@@ -80,6 +82,7 @@ public final class Recorder: @unchecked Sendable {
     self.request = request
     tracker = FlowTracker(devices: request.devices)
     scope = RecordingScope(devices: request.devices)
+    hold = Self.holdMicroseconds(capture.source)
     status = RecorderStatus(claim: claim)
     follower = request.inspectionLog.map(InspectionLogFollower.init(url:))
     if follower != nil { status.inspection = InspectionLogSummary() }
@@ -182,9 +185,13 @@ public final class Recorder: @unchecked Sendable {
 
   /// The most frames one transaction takes.
   static let batchLimit = 65_536
-  /// How far back in a stream's time frames are held for order once the reader has caught up:
-  /// libpcap hands packets over as they come (immediate mode), in the kernel's order.
-  static let holdMicroseconds: Int64 = 50_000
+  /// How far back in a stream's time frames are held for order once the reader has caught up.
+  /// An interface's packets come as they arrive (libpcap's immediate mode), in the kernel's
+  /// order: a short hold. A file or a pipe may be a capture of interfaces written out of step.
+  static func holdMicroseconds(_ source: PacketSource) -> Int64 {
+    if case .interface = source { return 50_000 }
+    return 250_000
+  }
 
   /// Which frames held back for time order a write lets go.
   enum Release {
@@ -223,7 +230,7 @@ public final class Recorder: @unchecked Sendable {
         switch held {
         case .window: break
         case .olderThanHold:
-          try ordered.release(olderThan: Self.holdMicroseconds) { try keep($0, writer) }
+          try ordered.release(olderThan: hold) { try keep($0, writer) }
         case .all: try ordered.finish { try keep($0, writer) }
         }
       } catch let error as CaptureFileError {
