@@ -74,6 +74,8 @@ public struct EvidenceBundle: Sendable {
   /// By flow id: the row each continuing flow's connection opened in (`StoredFlow.openedIn`),
   /// given again to the flows the exporter reads a second time.
   public let openings: [Int64: ConnectionOpening]
+  /// The flows whose connection opened in a row this bundle does not hold.
+  let earlierReadingFlows: Set<Int64>
   /// The session's window against the recorder runs that overlap it.
   public let coverage: SessionCoverage
   /// The tracker lists the hosts were compared with (session.json `trackerLists`).
@@ -158,6 +160,7 @@ public struct EvidenceBundle: Sendable {
     openings = Dictionary(
       uniqueKeysWithValues: ordered.compactMap { flow in flow.openedIn.map { (flow.id, $0) } })
     let continuing = EarlierReading.of(ordered)
+    earlierReadingFlows = Set(continuing.keys)
     earlierReadings = assessment.findings.findings.map { $0.flowIDs.compactMap { continuing[$0] } }
     self.baseline = baseline
     let findings = assessment.findings.findings
@@ -199,6 +202,13 @@ public struct EvidenceBundle: Sendable {
   public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }
 
   public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
+
+  /// The comment on the packets of flow `id` in capture.pcapng.
+  public func packetComment(ofFlow id: Int64) -> String {
+    let outside = openings[id].flatMap { earlierReadingFlows.contains(id) ? $0 : nil }
+    return EvidenceCaptureDocument.packetComment(
+      flowID: id, findingIDs: findingIDs(ofFlow: id), openedOutside: outside)
+  }
 
   /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
   public var fileStem: String { Self.fileStem(projectName: project.name, session: session) }
@@ -285,7 +295,7 @@ public enum EvidenceNotes {
   public static let captureContents =
     "The packets of the session's connections, sliced from the device's capture files: every packet the history holds whose bytes could be read back. capture.json counts the packets that are not in it, and why."
   public static let packetComments =
-    "Each packet carries a comment naming its connection (flow=ID, as in flows.json) and the findings that connection proves (findings=F1,F2, as in findings.json)."
+    "Each packet carries a comment naming its connection (flow=ID, as in flows.json) and the findings that connection proves (findings=F1,F2, as in findings.json). A connection that opened in a row this bundle does not hold names its findings as resting on packets read earlier instead (findings= readEarlier=F1,F2 openedIn=ID session=N): these packets hold none of what was read of it before."
   /// Nothing in the history says what the pinning of the app is: the session says whether it can be read.
   public static func pinning(_ conditions: InspectionConditions) -> String {
     PinningEvidence(conditions).sentence

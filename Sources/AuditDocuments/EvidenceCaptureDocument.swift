@@ -134,8 +134,27 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
   }
 
   /// The comment of a packet of a flow: `flow=7 findings=F1,F2` (`findings=` empty when none).
-  public static func packetComment(flowID: Int64, findingIDs: [String]) -> String {
-    "flow=\(flowID) findings=\(findingIDs.joined(separator: ","))"
+  /// A flow whose connection opened in a row outside the bundle has packets that hold none of
+  /// what was read of it before: its findings are named as resting on earlier packets instead,
+  /// with the row they are in: `flow=38 findings= readEarlier=F3,F4 openedIn=32 session=2`
+  /// (`session=none` outside any session).
+  public static func packetComment(
+    flowID: Int64, findingIDs: [String], openedOutside opening: ConnectionOpening? = nil
+  ) -> String {
+    let ids = findingIDs.joined(separator: ",")
+    guard let opening else { return "flow=\(flowID) findings=\(ids)" }
+    let session = opening.session.map { String($0) } ?? "none"
+    return
+      "flow=\(flowID) findings= readEarlier=\(ids) openedIn=\(opening.flowID) session=\(session)"
+  }
+
+  /// The comment export writes on the packets of `flow`, of a bundle holding the flows
+  /// `held`, citing `findingIDs`.
+  public static func packetComment(
+    of flow: StoredFlow, findingIDs: [String], held: Set<Int64>
+  ) -> String {
+    let outside = flow.openedIn.flatMap { held.contains($0.flowID) ? nil : $0 }
+    return packetComment(flowID: flow.id, findingIDs: findingIDs, openedOutside: outside)
   }
 }
 

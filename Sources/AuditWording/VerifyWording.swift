@@ -251,6 +251,11 @@ public enum VerifyWording {
   public static let captureCoverageDiffers =
     "capture.json's coverage is not what session.json's recorder runs and the session's window give."
 
+  /// A packet comment that is not the one export writes for its flow.
+  public static func commentFormDiffers(flow: Int64, expected: String) -> String {
+    "the packets of flow \(flow) are not commented as flows.json gives: “\(expected)”"
+  }
+
   /// A flow says a recorder run wrote it that the session's coverage does not list: the coverage
   /// would then hide a run, or the flow claims one it was not written by.
   public static func flowRunNotListed(flow: Int64, run: Int64, listed: [Int64]) -> String {

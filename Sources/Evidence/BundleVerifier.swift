@@ -322,6 +322,17 @@ public enum BundleVerifier {
           VerifyWording.commentCitationsDiffer(flow: flow, cited: cited.sorted(), stated: expected))
       }
     }
+    // The comments' form, as export writes it from flows.json: a connection that opened in a row
+    // outside the bundle names its findings as resting on earlier packets.
+    let records = reading.flowsReading?.records ?? []
+    for record in records {
+      guard let text = reading.capture.commentTexts[record.id] else { continue }
+      let expected = EvidenceCaptureDocument.packetComment(
+        of: record, findingIDs: citations[record.id] ?? [], held: flowSet)
+      if text != expected, problems.count < 20 {
+        problems.append(VerifyWording.commentFormDiffers(flow: record.id, expected: expected))
+      }
+    }
     return Check(
       statement: VerifyWording.identifiersResolve(flows: flowIDs.count, findings: findingIDs.count),
       problems: problems)

@@ -120,8 +120,7 @@ public enum EvidenceCaptureWriter {
     }
     let longestComment =
       bundle.flowIDs.map {
-        EvidenceCaptureDocument.packetComment(flowID: $0, findingIDs: bundle.findingIDs(ofFlow: $0))
-          .utf8.count
+        bundle.packetComment(ofFlow: $0).utf8.count
       }.max() ?? 0
     let packets = counts.reduce(0) { $0 + $1.packets }
     return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
@@ -232,10 +231,7 @@ public enum EvidenceCaptureWriter {
             if commentStart[at] < 0 {
               commentStart[at] = commentBytes.count
               commentBytes.append(
-                contentsOf: EvidenceCaptureDocument.packetComment(
-                  flowID: packet.flowID,
-                  findingIDs: bundle.findingIDs(ofFlow: packet.flowID)
-                ).utf8)
+                contentsOf: bundle.packetComment(ofFlow: packet.flowID).utf8)
               commentEnd[at] = commentBytes.count
             }
             // The block is made in the writer's buffer, the record's bytes copied once, from the reader's window.

@@ -14,6 +14,8 @@ struct PcapngScan {
   private(set) var problems: [String] = []
   /// flow id → the findings its packets' comments cite.
   private(set) var comments: [Int64: Set<String>] = [:]
+  /// flow id → its packets' comment as written (the first read; a second that differs is named).
+  private(set) var commentTexts: [Int64: String] = [:]
   private var offset: UInt64 = 0
   private var sawHeader = false
   /// Each comment read, and the flow it names.
@@ -140,7 +142,10 @@ struct PcapngScan {
     for part in comment.split(separator: " ") {
       if part.hasPrefix("flow=") { flow = Int64(part.dropFirst(5)) }
       if part.hasPrefix("findings=") {
-        findings = Set(part.dropFirst(9).split(separator: ",").map(String.init))
+        findings.formUnion(part.dropFirst(9).split(separator: ",").map(String.init))
+      }
+      if part.hasPrefix("readEarlier=") {
+        findings.formUnion(part.dropFirst(12).split(separator: ",").map(String.init))
       }
     }
     guard let flow else {
@@ -154,6 +159,7 @@ struct PcapngScan {
       )
     }
     comments[flow, default: []].formUnion(findings)
+    if commentTexts[flow] == nil { commentTexts[flow] = comment }
     return flow
   }
 

@@ -158,22 +158,32 @@ final class EvidenceExportTests: XCTestCase {
       $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     }
     XCTAssertEqual(lines.count, packets["written"])
-    // Each packet names its flow and that flow's findings, and its direction agrees with its source address.
+    // Each packet names its flow and that flow's findings, and its direction agrees with its
+    // source address. A flow whose connection opened in a row outside the bundle (flows.json's
+    // openedIn) names them as resting on earlier packets, with that row.
     let flowsDoc = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("flows.json")))
         as? [String: Any])
+    let records = flowsDoc["flows"] as! [[String: Any]]
+    let held = Set(records.map { $0["id"] as! Int })
     let findingIDs = Dictionary(
-      uniqueKeysWithValues: (flowsDoc["flows"] as! [[String: Any]]).map {
-        ($0["id"] as! Int, ($0["findingIDs"] as! [String]).joined(separator: ","))
+      uniqueKeysWithValues: records.map { record -> (Int, String) in
+        let ids = (record["findingIDs"] as! [String]).joined(separator: ",")
+        guard let opening = record["openedIn"] as? [String: Any],
+          let row = opening["flowID"] as? Int, !held.contains(row)
+        else { return (record["id"] as! Int, ids) }
+        let session = (opening["session"] as? Int).map(String.init) ?? "none"
+        return (record["id"] as! Int, " readEarlier=\(ids) openedIn=\(row) session=\(session)")
       })
+    XCTAssertTrue(
+      findingIDs.values.contains { $0.hasPrefix(" readEarlier=F") }, "the sample has one such flow")
     let devices: Set<String> = ["10.0.0.2", "fd00:0:0:1::2"]
     for line in lines {
       let comment = line[0]
       let parts = comment.split(separator: " ")
       let flow = try XCTUnwrap(Int(parts[0].dropFirst("flow=".count)), comment)
       XCTAssertEqual(
-        String(parts.count > 1 ? parts[1].dropFirst("findings=".count) : ""), findingIDs[flow],
-        comment)
+        String(comment.dropFirst("flow=\(flow) findings=".count)), findingIDs[flow], comment)
       let source = line[2].isEmpty ? line[3] : line[2]
       let outbound = devices.contains(source)
       XCTAssertTrue(

@@ -210,6 +210,23 @@ final class RecordNamespaceTests: XCTestCase {
       secondFindings.filter { !($0["flowIDs"] as? [Int] ?? []).contains(continued) }.allSatisfy {
         ($0["earlierReadings"] as? [Any])?.isEmpty == true
       })
+    // Its packets name those findings as resting on packets read earlier, as tshark reads them.
+    if ExternalTool.which("tshark") != nil {
+      let comments = try XCTUnwrap(
+        ExternalTool.run(
+          "sh",
+          [
+            "-c",
+            "unzip -p '\(second)' capture.pcapng > '\(w.dir.url.path)/c.pcapng' && tshark -r '\(w.dir.url.path)/c.pcapng' -T fields -e frame.comment",
+          ])
+      ).output.split(separator: "\n").filter { $0.hasPrefix("flow=\(continued) ") }
+      let cited = citing.compactMap { $0["id"] as? String }.joined(separator: ",")
+      XCTAssertFalse(comments.isEmpty)
+      XCTAssertTrue(
+        comments.allSatisfy {
+          $0 == "flow=\(continued) findings= readEarlier=\(cited) openedIn=\(earlierRow) session=1"
+        }, "\(comments)")
+    }
     let said =
       "flow \(continued) continues the connection that opened in flow \(earlierRow) of session 1"
     XCTAssertTrue(try w.tv("findings", "2").output.contains(said))
