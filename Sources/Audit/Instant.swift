@@ -35,6 +35,14 @@ public enum Instant {
   /// `2026-10-09T10:00:00.25Z`, `2026-10-09T10:00:00.123456Z`.
   public static func rfc3339(_ date: Date) -> String { rfc3339(microseconds: microseconds(date)) }
 
+  /// The same to the whole second, the fraction cut off (not rounded: a second is named by the
+  /// instant it began), for what a person reads; the documents keep the microseconds.
+  public static func rfc3339ToTheSecond(_ date: Date) -> String {
+    let micros = microseconds(date)
+    let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
+    return rfc3339(microseconds: (fraction < 0 ? seconds - 1 : seconds) * 1_000_000)
+  }
+
   /// The same for microseconds since 1970, which past 2100 a `Date` no longer holds exactly.
   public static func rfc3339(microseconds micros: Int64) -> String {
     var (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)

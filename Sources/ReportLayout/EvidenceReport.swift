@@ -160,7 +160,7 @@ public struct EvidenceReport: Sendable, Hashable {
     let release = bundle.session.kind.release.map { "\($0.version) (\($0.build))" } ?? "baseline"
     subtitle = "\(bundle.project.name) · \(release) · session \(bundle.session.id)"
     documentTitle = "Evidence report · \(subtitle)"
-    footer = "\(documentTitle) · exported \(Instant.rfc3339(bundle.exportedAt))"
+    footer = "\(documentTitle) · exported \(EvidenceReportContent.time(bundle.exportedAt))"
     let content = EvidenceReportContent(
       bundle: bundle, capture: capture, limits: limits, digests: digests)
     sections = EvidenceReportSectionKind.allCases.compactMap {

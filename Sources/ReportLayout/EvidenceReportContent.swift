@@ -209,7 +209,8 @@ struct EvidenceReportContent {
     }
   }
 
-  static func time(_ date: Date) -> String { Instant.rfc3339(date) }
+  /// Every time the report prints: to the second, with the zone (flows.json keeps microseconds).
+  static func time(_ date: Date) -> String { Instant.rfc3339ToTheSecond(date) }
 
   /// The first page, which stands alone: what was recorded, each requirement's verdict with
   /// what stands behind it, the findings against the requirements in a line each, and a block

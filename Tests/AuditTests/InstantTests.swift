@@ -7,6 +7,17 @@ import ReportLayout
 import XCTest
 
 final class InstantTests: XCTestCase {
+  func testToTheSecondCutsTheFractionOffEitherSideOf1970() {
+    XCTAssertEqual(
+      Instant.rfc3339ToTheSecond(Instant.date(microseconds: 1_791_540_000_999_999)),
+      "2026-10-09T10:00:00Z")
+    XCTAssertEqual(
+      Instant.rfc3339ToTheSecond(Date(timeIntervalSince1970: 1_791_540_000)),
+      "2026-10-09T10:00:00Z")
+    XCTAssertEqual(
+      Instant.rfc3339ToTheSecond(Instant.date(microseconds: -500_000)), "1969-12-31T23:59:59Z")
+  }
+
   func testRFC3339WritesOnlyTheSubSecondDigitsThatExist() {
     XCTAssertEqual(
       Instant.rfc3339(Date(timeIntervalSince1970: 1_791_540_000)), "2026-10-09T10:00:00Z")

@@ -472,6 +472,9 @@ final class RecordNamespaceTests: XCTestCase {
       XCTAssertTrue(text.contains("Not recorded"), text)
       let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
       XCTAssertTrue(flat.contains("observed where recorded"), text)
+      // #42: times to the second, though the session's are to the microsecond.
+      XCTAssertNil(text.range(of: #"\d\d:\d\d:\d\d\.\d+Z"#, options: .regularExpression), text)
+      XCTAssertNotNil(text.range(of: #"\d\d:\d\d:\d\dZ"#, options: .regularExpression), text)
     }
   }
 }
