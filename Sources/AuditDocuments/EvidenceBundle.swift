@@ -74,8 +74,8 @@ public struct EvidenceBundle: Sendable {
   /// By flow id: the row each continuing flow's connection opened in (`StoredFlow.openedIn`),
   /// given again to the flows the exporter reads a second time.
   public let openings: [Int64: ConnectionOpening]
-  /// The flows whose connection opened in a row this bundle does not hold.
-  let earlierReadingFlows: Set<Int64>
+  /// By flow id: the flows whose connection opened in a row this bundle does not hold.
+  let continuing: [Int64: EarlierReading]
   /// The session's window against the recorder runs that overlap it.
   public let coverage: SessionCoverage
   /// The tracker lists the hosts were compared with (session.json `trackerLists`).
@@ -160,7 +160,7 @@ public struct EvidenceBundle: Sendable {
     openings = Dictionary(
       uniqueKeysWithValues: ordered.compactMap { flow in flow.openedIn.map { (flow.id, $0) } })
     let continuing = EarlierReading.of(ordered)
-    earlierReadingFlows = Set(continuing.keys)
+    self.continuing = continuing
     earlierReadings = assessment.findings.findings.map { $0.flowIDs.compactMap { continuing[$0] } }
     self.baseline = baseline
     let findings = assessment.findings.findings
@@ -205,9 +205,8 @@ public struct EvidenceBundle: Sendable {
 
   /// The comment on the packets of flow `id` in capture.pcapng.
   public func packetComment(ofFlow id: Int64) -> String {
-    let outside = openings[id].flatMap { earlierReadingFlows.contains(id) ? $0 : nil }
-    return EvidenceCaptureDocument.packetComment(
-      flowID: id, findingIDs: findingIDs(ofFlow: id), openedOutside: outside)
+    EvidenceCaptureDocument.packetComment(
+      flowID: id, findingIDs: findingIDs(ofFlow: id), openedOutside: continuing[id]?.opening)
   }
 
   /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
