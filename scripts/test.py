@@ -5,7 +5,9 @@ XCTest on Linux runs one class after another in one process. Most of the suite's
 waiting on other processes (mitmdump, tcpdump, the recorder, openssl), so classes run in
 several processes of the test bundle at once, each given a list of classes, the slowest first
 (by the times the last run wrote to .build/test-times.json; by name when there is none). Test
-classes share nothing: each makes its own temporary directories, namespaces and ports.
+classes share nothing: each makes its own temporary directories, namespaces and ports. A class
+named `...ScaleTests` compares how time grows with the input: it runs alone, after the others,
+so that what it measures is its own process.
 
 It prints each worker's failures whole, then one line per class that failed, the count of tests,
 the suite's wall time and its ten slowest tests; it exits non-zero when any test failed or a
@@ -99,22 +101,33 @@ def main():
             weights = json.load(f)
     except (OSError, ValueError):
         weights = {}
+    alone = [t for t in tests if t.split("/")[0].endswith("ScaleTests")]
+    tests = [t for t in tests if t not in alone]
     workers = max(1, args.workers)
     handed = units(tests, weights, workers)
     if args.filter:
         # A filter names tests, not classes: each runs as named.
         handed = [(t, weight) for t in tests for weight in [weights.get(t.split(".", 1)[-1], 0.2)]]
-    groups = spread(handed, workers)
+    groups = spread(handed, workers) if handed else []
 
     logs = []
     processes = []
-    for index, names in enumerate(groups):
+
+    def start(index, names):
         log = tempfile.NamedTemporaryFile(prefix=f"tests-{index}-", suffix=".log", delete=False)
         logs.append(log.name)
         processes.append(subprocess.Popen([bundle, ",".join(names)], stdout=log,
                                           stderr=subprocess.STDOUT))
+        return processes[-1]
+
+    for index, names in enumerate(groups):
+        start(index, names)
     for process in processes:
         process.wait()
+    if alone:
+        groups.append(alone)
+        start(len(groups) - 1, alone).wait()
+    tests += alone
 
     cases = []
     executed = failures = 0

@@ -259,8 +259,14 @@ extension FlowStore {
     SELECT id FROM flows WHERE id > ? AND last_seen < ? AND +audit_session_id IS NULL
     ORDER BY id LIMIT ?
     """
-  static let pruneBatchDeletion = """
-    DELETE FROM flows WHERE id >= ? AND id <= ? AND last_seen < ? AND +audit_session_id IS NULL
+  static let pruneBatchFlows = """
+    id >= ? AND id <= ? AND last_seen < ? AND +audit_session_id IS NULL
+    """
+  static let pruneBatchDeletion = "DELETE FROM flows WHERE \(pruneBatchFlows)"
+  /// The batch's packets in one pass along `packets_flow` before their flows: one cascade per
+  /// flow deleting them took a fifth longer, and longer still per flow as the history grew.
+  static let pruneBatchPackets = """
+    DELETE FROM packets WHERE flow_id IN (SELECT id FROM flows WHERE \(pruneBatchFlows))
     """
 
   /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
@@ -279,9 +285,11 @@ extension FlowStore {
           [.integer(after), .integer(Instant.nanoseconds(date)), .int(Self.pruneBatch)]
         ) { $0.int64(0) }
         guard let last = ids.last else { return (0, nil) }
-        try db.run(
-          Self.pruneBatchDeletion,
-          [.integer(ids[0]), .integer(last), .integer(Instant.nanoseconds(date))])
+        let batch: [SQLiteValue] = [
+          .integer(ids[0]), .integer(last), .integer(Instant.nanoseconds(date)),
+        ]
+        try db.run(Self.pruneBatchPackets, batch)
+        try db.run(Self.pruneBatchDeletion, batch)
         return (db.changes, last)
       }
       guard let last else { return deleted }
