@@ -100,7 +100,6 @@ public final class FlowStore {
       throw FlowStoreError.directoryUnavailable(
         path: directory.path, reason: SystemErrorText.reason(error))
     }
-    try Self.refuseIfNotSQLite(databaseURL)
     do {
       db = try SQLiteConnection(path: databaseURL.path)
       try openAndMigrate()
@@ -125,16 +124,6 @@ public final class FlowStore {
 
   public func schemaVersionOnDisk() throws -> Int {
     try wrap { try db.firstRow("PRAGMA user_version") { $0.int(0) } ?? 0 }
-  }
-
-  private static func refuseIfNotSQLite(_ url: URL) throws {
-    guard let handle = FileHandle(forReadingAtPath: url.path) else { return }
-    defer { try? handle.close() }
-    let header = (try? handle.read(upToCount: 16)) ?? Data()
-    if header.isEmpty { return }
-    if header != Data("SQLite format 3\0".utf8) {
-      throw FlowStoreError.notAStore(path: url.path, reason: "it is not a SQLite database")
-    }
   }
 
   private func openAndMigrate() throws {
