@@ -88,7 +88,8 @@ public struct StorageManager {
       let claimed = try store.claimedCaptureFileSequences()
       return delete(
         try library.files().filter {
-          !claimed.contains($0.sequence) && $0.sequence != recordingSequence
+          !claimed.contains($0.sequence)
+            && !RetentionPlanner.isRecorded($0.sequence, recordingSequence: recordingSequence)
         })
     }
     let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })

@@ -72,6 +72,8 @@ public final class Recorder: @unchecked Sendable {
   private var ordered = TimeOrderedFrames()
   /// By slot: the log line joined to the flow held in it.
   private var outcomes: [Int: InspectionLogEntry] = [:]
+  /// The storage limits, applied on a thread of their own.
+  let retention: RetentionRunner
   public private(set) var status: RecorderStatus
 
   public init(
@@ -85,6 +87,7 @@ public final class Recorder: @unchecked Sendable {
     hold = Self.holdMicroseconds(capture.source)
     status = RecorderStatus(claim: claim)
     follower = request.inspectionLog.map(InspectionLogFollower.init(url:))
+    retention = RetentionRunner(directory: store.directory, settings: request.retention)
     if follower != nil { status.inspection = InspectionLogSummary() }
   }
 
@@ -155,12 +158,15 @@ public final class Recorder: @unchecked Sendable {
           frames, letting: frames.count < Self.batchLimit && !fromFile ? .olderThanHold : .window)
       }
       let t = now()
-      if rotated || t.timeIntervalSince(lastRetention) >= request.retentionInterval {
+      if rotated || t.timeIntervalSince(lastRetention) >= request.retentionInterval,
         try retain(t)
+      {
         lastRetention = t
       }
+      try count(retention.collect())
       if let end {
         try write([], letting: .all)  // the frames held back for order, last
+        try count(retention.finish())
         try finish()
         try tick()
         // Leaving nothing in the -wal file: the database alone is the store's whole history.
@@ -548,15 +554,30 @@ public final class Recorder: @unchecked Sendable {
     }
   }
 
-  /// The storage limits, at each rotation and every `retentionInterval`. Ages are counted on the
-  /// clock that stamps the packets: a capture of last month replayed now is not history a month
-  /// old the moment it is written.
-  private func retain(_ now: Date) throws {
+  /// Starts a pass of the storage limits unless one runs (a rotation meanwhile asks again at the
+  /// next write): at each rotation and every `retentionInterval`. Ages are counted on the clock
+  /// that stamps the packets: a capture of last month replayed now is not history a month old
+  /// the moment it is written. Before the first packet only an interface's clock is known (a
+  /// pass dated by the machine's would prune the old rows a replay is about to write while it
+  /// writes them). The pass keeps the file written now and every later one (before the first,
+  /// the one the writer will claim). Whether a pass started.
+  private func retain(_ now: Date) throws -> Bool {
+    let latest: Date
+    if let last = tracker.lastMicroseconds {
+      latest = Instant.date(microseconds: last)
+    } else if case .interface = capture.source {
+      latest = now
+    } else {
+      return false
+    }
+    let recording = try writer?.currentSequence ?? store.highestCaptureFileSequence() + 1
+    guard retention.start(recordingSequence: recording, now: min(now, latest)) else { return false }
     rotated = false
-    let latest = tracker.lastMicroseconds.map { Instant.date(microseconds: $0) } ?? now
-    let outcome = try StorageManager(store: store).enforce(
-      request.retention, recordingSequence: writer?.currentSequence, now: min(now, latest))
-    status.captureFilesDeleted += outcome.deletedFiles.count
+    return true
+  }
+
+  private func count(_ outcomes: [RetentionOutcome]) {
+    for outcome in outcomes { status.captureFilesDeleted += outcome.deletedFiles.count }
   }
 }
 

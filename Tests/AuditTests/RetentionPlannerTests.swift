@@ -73,6 +73,15 @@ final class RetentionPlannerTests: XCTestCase {
     XCTAssertTrue(p.sizeCapUnreachable)
     XCTAssertFalse(p.sizeCapHeldByEvidence)
   }
+  /// A pass that began while file 2 was written may list the files a rotation made since.
+  func testNoFileClaimedAfterTheRecordingOneIsDeleted() {
+    let files = (1...4).map { file(UInt32($0), daysAgo: Double(40 - $0), bytes: 600_000_000) }
+    let p = plan(
+      files, RetentionSettings(maxAge: .oneDay, maxCaptureSize: .gigabyte1), recording: 2)
+    XCTAssertEqual(p.filesToDelete, [1])
+    XCTAssertEqual(p.captureBytesAfter, 1_800_000_000)
+    XCTAssertTrue(p.sizeCapUnreachable)
+  }
   func testAuditEvidenceIsExemptFromBothCapsAndAnUnmetCapSaysEvidenceHoldsIt() {
     let files = [
       file(1, daysAgo: 30, bytes: 900_000_000), file(2, daysAgo: 20, bytes: 300_000_000),

@@ -7,9 +7,10 @@ import Capture
 import Crypto
 import FlowStore
 import Foundation
-import Record
 import TestSupport
 import XCTest
+
+@testable import Record
 
 /// The recorder in-process, on a capture file through libpcap: what it keeps across rotations.
 final class RecorderTests: XCTestCase {
@@ -37,5 +38,62 @@ final class RecorderTests: XCTestCase {
     // Every packet's bytes are where its row says.
     let library = CaptureLibrary(directory: store.capturesDirectory)
     XCTAssertEqual(try library.files().count, recorder.status.captureFiles)
+  }
+
+  /// Raw IPv4 UDP datagrams (LINKTYPE_RAW records), one per source port, a millisecond apart.
+  static func datagrams(_ ports: Range<Int>) -> Data {
+    var data = Data()
+    let now = Int(Date().timeIntervalSince1970)
+    func le32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data += $0 } }
+    for port in ports {
+      let udp: [UInt8] = [
+        UInt8((40_000 + port) >> 8), UInt8((40_000 + port) & 0xff), 0x27, 0x0f, 0, 12, 0, 0,
+        1, 2, 3, 4,
+      ]
+      let ip: [UInt8] = [
+        0x45, 0, 0, UInt8(20 + udp.count), 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
+      ]
+      le32(now)
+      le32(port * 1_000)
+      le32(ip.count + udp.count)
+      le32(ip.count + udp.count)
+      data += ip + udp
+    }
+    return data
+  }
+
+  /// A pass of the storage limits that writes the rest of the stream and waits for the store to
+  /// hold it: it gets there only if the recorder goes on writing while the pass runs.
+  func testFramesAreWrittenWhileARetentionPassRuns() throws {
+    let dir = TemporaryDirectory("recorder-retention")
+    let store = try FlowStore(directory: dir.url.appendingPathComponent("store"), creating: true)
+    let fifo = dir.url.appendingPathComponent("stream").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    // Read and write: opening does not wait for a reader, and the stream ends when it closes.
+    let stream = FileHandle(fileDescriptor: open(fifo, O_RDWR), closeOnDealloc: true)
+    try stream.write(contentsOf: RecordCommandTests.pcapHeader + Self.datagrams(0..<10))
+    let capture = try PacketCapture(.file(fifo), snaplen: 65_535, filter: nil)
+    let recorder = Recorder(
+      store: store, capture: capture,
+      claim: RecorderClaim(processID: getpid(), sourceName: "stream", isLive: false, since: Date()),
+      request: RecordingRequest(retentionInterval: 0))
+    let written = NSLock()
+    nonisolated(unsafe) var heldEveryPacket = false
+    recorder.retention.pass = { directory, settings, recording, now in
+      try stream.write(contentsOf: Self.datagrams(10..<20))
+      try stream.close()
+      let other = try FlowStore(directory: directory, creating: false)
+      let held =
+        (try? Readiness.wait("the stream's last packets written", timeout: 10) {
+          try other.historyPacketCount() == 20
+        }) != nil
+      written.withLock { heldEveryPacket = held }
+      return try StorageManager(store: other).enforce(
+        settings, recordingSequence: recording, now: now)
+    }
+    XCTAssertEqual(try recorder.run(now: { Date() }, report: { _ in }), .sourceEnded)
+    XCTAssertTrue(written.withLock { heldEveryPacket })
+    XCTAssertEqual(recorder.status.packets, 20)
+    XCTAssertEqual(try store.historyPacketCount(), 20)
   }
 }

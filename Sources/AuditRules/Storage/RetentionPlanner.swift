@@ -89,7 +89,8 @@ public struct RetentionPlan: Sendable, Hashable {
 /// Who goes, decided over a listing without touching the disk. The decisions:
 /// 1. a file's data ended when its successor was created; the newest file has no successor
 ///    and is never aged out, nor is one whose successor has no date;
-/// 2. the file being recorded is never deleted;
+/// 2. the file being recorded is never deleted, nor any claimed after it (a recorder may rotate
+///    while a pass that began before runs);
 /// 3. audit evidence is exempt from both caps until its session is deleted;
 /// 4. the size cap takes the oldest files first, after the age cap;
 /// 5. an unmet size cap says whether evidence holds it or nothing could.
@@ -100,7 +101,8 @@ public enum RetentionPlanner {
   ) -> RetentionPlan {
     let ordered = files.sorted { $0.sequence < $1.sequence }
     func deletable(_ file: CaptureFileInfo) -> Bool {
-      file.sequence != recordingSequence && !evidenceSequences.contains(file.sequence)
+      !isRecorded(file.sequence, recordingSequence: recordingSequence)
+        && !evidenceSequences.contains(file.sequence)
     }
     var doomed = Set<UInt32>()
     var cutoff: Date?
@@ -124,7 +126,8 @@ public enum RetentionPlanner {
       }
       if remaining > maxBytes {
         let evidence = ordered.filter {
-          evidenceSequences.contains($0.sequence) && $0.sequence != recordingSequence
+          evidenceSequences.contains($0.sequence)
+            && !isRecorded($0.sequence, recordingSequence: recordingSequence)
         }
         .reduce(UInt64(0)) { $0 + $1.byteCount }
         heldByEvidence = evidence > 0 && remaining - evidence <= maxBytes
@@ -136,5 +139,10 @@ public enum RetentionPlanner {
       historyCutoff: cutoff, filesToDelete: deleted.map(\.sequence),
       bytesReclaimed: deleted.reduce(0) { $0 + $1.byteCount }, captureBytesAfter: remaining,
       sizeCapUnreachable: unreachable, sizeCapHeldByEvidence: heldByEvidence)
+  }
+
+  /// Whether the file `sequence` is the one being recorded or came after it.
+  public static func isRecorded(_ sequence: UInt32, recordingSequence: UInt32?) -> Bool {
+    recordingSequence.map { sequence >= $0 } ?? false
   }
 }
