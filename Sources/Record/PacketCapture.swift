@@ -66,9 +66,17 @@ public final class PacketCapture: @unchecked Sendable {
       }
       opened = p
     case .file(let path):
-      opened = pcap_open_offline_with_tstamp_precision(
-        path, UInt32(PCAP_TSTAMP_PRECISION_MICRO), &errors)
-      if opened == nil { throw failed(.open, Self.text(errors)) }
+      switch LiftedCaptureStream.open(path) {
+      case .failure(let error): throw failed(.open, error.reason)
+      case .success(let file):
+        // libpcap closes the file with the handle, or here when it refuses it.
+        opened = pcap_fopen_offline_with_tstamp_precision(
+          file, UInt32(PCAP_TSTAMP_PRECISION_MICRO), &errors)
+        if opened == nil {
+          fclose(file)
+          throw failed(.open, Self.text(errors))
+        }
+      }
     }
     handle = opened!
     // DLT values; the dissector reads the few that differ from LINKTYPE ones (12, 14: raw IP).

@@ -212,6 +212,49 @@ final class RecordCommandTests: XCTestCase {
     XCTAssertEqual(a, b)
   }
 
+  /// The real capture as a pcap whose header says a snaplen of 100 and as a pcapng whose
+  /// interfaces say it (editcap keeps the header's snaplen), records left whole: libpcap alone
+  /// cut each to 100 bytes (no server name read) where import read them whole.
+  func testRecordsLongerThanTheSnaplenAreReadWholeByRecordAsByImport() throws {
+    let s = try setUp("record-snaplen")
+    let pcap = s.dir.url.appendingPathComponent("long-records.pcap")
+    let pcapng = s.dir.url.appendingPathComponent("long-records.pcapng")
+    let converted = try ExternalTool.run(
+      "editcap", ["-F", "pcap", Self.realCapture.path, pcap.path])
+    guard converted?.status == 0 else {
+      throw XCTSkip("editcap (tshark's package) is not installed")
+    }
+    var bytes = try Data(contentsOf: pcap)
+    bytes.replaceSubrange(16..<20, with: [100, 0, 0, 0])
+    try bytes.write(to: pcap)
+    XCTAssertEqual(
+      try ExternalTool.run("editcap", ["-F", "pcapng", pcap.path, pcapng.path])?.status, 0)
+    for file in [pcap, pcapng] {
+      let recorded = Setup(
+        binary: s.binary, dir: s.dir,
+        store: s.dir.url.appendingPathComponent("recorded-\(file.pathExtension)").path)
+      let run = try recorded.tv("record", "--read", file.path)
+      XCTAssertEqual(run.status, 0, run.error)
+      let piped = Setup(
+        binary: s.binary, dir: s.dir,
+        store: s.dir.url.appendingPathComponent("piped-\(file.pathExtension)").path)
+      XCTAssertEqual(try piped.tv("record", "--read", "-", input: Data(contentsOf: file)).status, 0)
+      let imported = Setup(
+        binary: s.binary, dir: s.dir,
+        store: s.dir.url.appendingPathComponent("imported-\(file.pathExtension)").path)
+      XCTAssertEqual(try imported.tv("project", "new", "P").status, 0)
+      let importRun = try imported.tv(
+        "import", file.path, "--project", "P", "--version", "1", "--build", "1")
+      XCTAssertEqual(importRun.status, 0, importRun.error)
+      let a = try comparable(recorded.store)
+      XCTAssertEqual(a, try comparable(piped.store), file.lastPathComponent)
+      XCTAssertEqual(a, try comparable(imported.store), file.lastPathComponent)
+      XCTAssertGreaterThan(
+        try StoreCount.of(recorded.store, "SELECT count(*) FROM packets WHERE length > 100"), 0,
+        file.lastPathComponent)
+    }
+  }
+
   /// After record exits, history.sqlite alone holds what it wrote: a copy of the file without its
   /// -wal is the whole history (#34: it was 4 KB with everything in the log).
   func testWhenTheRecorderExitsTheDatabaseFileHoldsEverythingItWrote() throws {
