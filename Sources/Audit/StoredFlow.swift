@@ -70,6 +70,37 @@ public enum TLSInspectionStatus: Int, Sendable, Hashable, CaseIterable {
   }
 }
 
+/// Two different copies of the same bytes of a TCP stream: retransmitted or overlapping segments
+/// that disagree (an evasion sends one name to the reader and another to the server). The tool
+/// reads the first copy; which one the receiver took cannot be told from the capture.
+public struct StreamConflict: Sendable, Hashable {
+  /// Whether the device sent the bytes (else the server did).
+  public var fromDevice: Bool
+  /// The first and the last byte that differ, counted from 1 at the first byte of the stream
+  /// captured.
+  public var firstByte: Int
+  public var lastByte: Int
+
+  public init(fromDevice: Bool, firstByte: Int, lastByte: Int) {
+    self.fromDevice = fromDevice
+    self.firstByte = firstByte
+    self.lastByte = lastByte
+  }
+
+  /// The form the store keeps: "device 1-100" or "server 1-100".
+  public var text: String { "\(fromDevice ? "device" : "server") \(firstByte)-\(lastByte)" }
+
+  public init?(text: some StringProtocol) {
+    let parts = text.split(separator: " ")
+    guard parts.count == 2, parts[0] == "device" || parts[0] == "server" else { return nil }
+    let bytes = parts[1].split(separator: "-")
+    guard bytes.count == 2, let first = Int(bytes[0]), let last = Int(bytes[1]), first >= 1,
+      last >= first
+    else { return nil }
+    self.init(fromDevice: parts[0] == "device", firstByte: first, lastByte: last)
+  }
+}
+
 /// How a flow opened, when its first bytes were read: a TCP stream's first bytes, or the first
 /// datagram of a UDP flow that is DNS.
 public enum StreamOpening: Int, Sendable, Hashable, CaseIterable {
@@ -393,6 +424,9 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   /// before the capture or the recording did, and what its opening said (its name among it) is
   /// not in this row, unless the row continues one that holds it (`continuedFrom`).
   public var beganBeforeCapture: Bool
+  /// Where the stream carried two different copies of the same bytes (at most one per
+  /// direction): what was read of it is the first copy's.
+  public var streamConflicts: [StreamConflict] = []
 
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,

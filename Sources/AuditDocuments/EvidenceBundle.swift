@@ -38,8 +38,8 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 public struct EvidenceBundle: Sendable {
   /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json. 6: flows.json's
-  /// `beganBeforeCapture` (and flows.csv's column).
-  public static let formatVersion = 6
+  /// `beganBeforeCapture` (and flows.csv's column). 7: flows.json's `streamConflicts`.
+  public static let formatVersion = 7
 
   public let assessment: SessionAssessment
   public let project: AuditProject

@@ -209,6 +209,19 @@ public enum EvidenceFlowRecord {
     }
     w.key(Key.sni)
     w.string(f.sni)
+    w.key(Key.streamConflicts)
+    w.beginArray()
+    for conflict in f.streamConflicts {
+      w.beginObject()
+      w.key(ConflictKey.firstByte)
+      w.int(conflict.firstByte)
+      w.key(ConflictKey.from)
+      w.string(conflict.fromDevice ? "device" : "server")
+      w.key(ConflictKey.lastByte)
+      w.int(conflict.lastByte)
+      w.endObject()
+    }
+    w.endArray()
     w.key(Key.streamOpening)
     w.string(f.streamOpening?.name)
     w.key(Key.tlsStatus)

@@ -46,6 +46,8 @@ extension EvidenceFlowRecord {
       }
       flow.beganBeforeCapture =
         try c.decodeIfPresent(Bool.self, forKey: .beganBeforeCapture) ?? false
+      // Format version 7's.
+      flow.streamConflicts = try Self.streamConflicts(c)
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)
@@ -160,6 +162,25 @@ extension EvidenceFlowRecord {
         throw DecodingError.dataCorruptedError(
           forKey: .answer, in: o, debugDescription: "“\(other)” is not an answer")
       }
+    }
+
+    private static func streamConflicts(_ c: KeyedDecodingContainer<Key>) throws
+      -> [StreamConflict]
+    {
+      guard c.contains(.streamConflicts) else { return [] }
+      var list = try c.nestedUnkeyedContainer(forKey: .streamConflicts)
+      var conflicts: [StreamConflict] = []
+      while !list.isAtEnd {
+        let o = try list.nestedContainer(keyedBy: ConflictKey.self)
+        let from = try o.decode(String.self, forKey: .from)
+        try o.require(from == "device" || from == "server", .from, "is neither device nor server")
+        let first = try o.decode(Int.self, forKey: .firstByte)
+        let last = try o.decode(Int.self, forKey: .lastByte)
+        try o.require(first >= 1 && last >= first, .lastByte, "does not follow firstByte")
+        conflicts.append(
+          StreamConflict(fromDevice: from == "device", firstByte: first, lastByte: last))
+      }
+      return conflicts
     }
 
     private static func quic(_ c: KeyedDecodingContainer<Key>) throws -> QUICReading? {

@@ -12,7 +12,10 @@ extension EvidenceFlowRecord {
     case firstSeen, httpHost, id, lastSeen, name, openedIn, packetCount, peers, `protocol`, quic,
       registrableDomain,
       serverCertificate
-    case serverKey, serverTLS, sni, streamOpening, tlsStatus, tlsStatusBasis
+    case serverKey, serverTLS, sni, streamConflicts, streamOpening, tlsStatus, tlsStatusBasis
+  }
+  public enum ConflictKey: String, CodingKey, CaseIterable, Sendable {
+    case firstByte, from, lastByte
   }
   public enum ClientKey: String, CodingKey, CaseIterable, Sendable {
     case alpn, cipherSuites, droppedALPNCount, encryptedClientHello, extensions, ja4, versions,

@@ -140,6 +140,14 @@ public enum FlowInspectorPresentation {
             ? "not captured: the connection began before the capture or the recording"
             : "not read"),
       ],
+    ]
+    for conflict in f.streamConflicts {
+      rows.append([
+        "Two copies",
+        "bytes \(conflict.firstByte)–\(conflict.lastByte) of what the \(conflict.fromDevice ? "device" : "server") sent came twice, different: the first copy was read",
+      ])
+    }
+    rows += [
       ["Client offer", f.clientTLS.map(offer) ?? "no ClientHello read"],
       ["Server answer", f.serverTLS.map(answer) ?? "none read"],
     ]

@@ -22,6 +22,7 @@ enum FlowColumn: Int, TableColumns {
   case certKeyAlgorithm, certKeyBits, certKeyCurve, certSignature, certKeySource
   case httpHost
   case beganBeforeCapture
+  case streamConflicts
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

@@ -75,6 +75,7 @@ enum FlowRow {
     row[.connectHost] = .string(flow.connectHost)
     row[.httpHost] = .string(flow.httpHost)
     row[.beganBeforeCapture] = .bool(flow.beganBeforeCapture)
+    row[.streamConflicts] = .text(flow.streamConflicts.map(\.text).joined(separator: nameSeparator))
     row[.continuedFrom] = .int(flow.continuedFrom)
     row[.dnsQuestions] = .text(flow.dnsQuestions.joined(separator: nameSeparator))
     if let key = flow.serverKey {
@@ -162,7 +163,7 @@ enum FlowRow {
     case 5: certificate = .noNegotiation
     default: certificate = .notRead
     }
-    return StoredFlow(
+    var flow = StoredFlow(
       id: row.int64(.id), captureSessionID: row.int64(.session),
       ipProtocol: IPProtocolNumber(rawValue: UInt8(truncatingIfNeeded: row.int64(.protocol))),
       peers: FlowPeers(
@@ -190,6 +191,8 @@ enum FlowRow {
           signature: shared.string(row.string(.certSignature)),
           source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello)
       }, httpHost: optionalString(.httpHost), beganBeforeCapture: row.bool(.beganBeforeCapture))
+    flow.streamConflicts = names(.streamConflicts).compactMap(StreamConflict.init(text:))
+    return flow
   }
 }
 

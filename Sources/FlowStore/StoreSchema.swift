@@ -236,6 +236,12 @@ enum StoreSchema {
       CREATE INDEX flows_ports ON flows(port_a, port_b);
       """
     ),
+    (
+      10, "two different copies of a stream's bytes",
+      """
+      ALTER TABLE flows ADD COLUMN stream_conflicts TEXT NOT NULL DEFAULT '';
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

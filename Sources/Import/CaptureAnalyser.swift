@@ -149,9 +149,10 @@ struct CaptureAnalyser {
         flow.clientHello != nil || flow.tunnelNotTLS
           || (opening != .tlsHandshake && opening != .httpConnect)
       {
-        if !flow.client.contiguous.isEmpty {
-          flow.client = StreamReassembly(base: flow.client.base)
-        }
+        // What was read stays (a few hundred bytes): a later copy of those bytes that differs
+        // is an ambiguous stream, the name read perhaps not the one the server saw.
+        flow.client.keepOnlyWhatWasRead()
+        flow.client.compare(sequence: packet.tcpSequence, packet.payload)
         return
       }
       guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
@@ -454,6 +455,12 @@ struct CaptureAnalyser {
       packetCount: seen.packets, tlsStatus: .plaintext)
     stored.streamOpening = flow.opening
     stored.beganBeforeCapture = seen.ipProtocol == .tcp && !seen.openedExplicitly
+    stored.streamConflicts = [(flow.client, deviceOpened), (flow.server, !deviceOpened)]
+      .compactMap { stream, fromDevice in
+        stream.conflict.map {
+          StreamConflict(fromDevice: fromDevice, firstByte: $0.first + 1, lastByte: $0.last + 1)
+        }
+      }
     stored.connectHost = flow.connectHost
     if flow.opening == .httpRequest, let host = flow.http?.host {
       stored.httpHost = DomainPattern.normalised(host: HTTPHost.withoutPort(host))

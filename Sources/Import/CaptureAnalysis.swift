@@ -93,6 +93,8 @@ struct StreamReassembly {
   /// Segments taken, and those refused past `TrackedFlow.pieceLimit`.
   var taken = 0
   var refused = 0
+  /// The first bytes two copies disagreed on, from 0: the first and the last that differ.
+  var conflict: (first: Int, last: Int)?
 
   mutating func start(at sequence: UInt32) { if base == nil { base = sequence } }
 
@@ -114,6 +116,7 @@ struct StreamReassembly {
       return false
     }
     taken += 1
+    if conflict == nil { compare(Int(offset), payload) }
     if segments[offset] == nil && stored < 4 * TrackedFlow.streamLimit {
       segments[offset] = Array(payload)
       stored += payload.count
@@ -139,6 +142,43 @@ struct StreamReassembly {
       segments = segments.filter { $0.key + UInt32($0.value.count) > UInt32(contiguous.count) }
     }
     return grew
+  }
+
+  /// Drops the segments held beyond what was read: no more of the stream is read.
+  mutating func keepOnlyWhatWasRead() {
+    if !segments.isEmpty {
+      segments = [:]
+      stored = 0
+    }
+  }
+
+  /// Compares a segment with the stream read so far, reading nothing more of it.
+  mutating func compare(sequence: UInt32, _ payload: ArraySlice<UInt8>) {
+    guard conflict == nil, let base, !payload.isEmpty else { return }
+    let offset = sequence &- base
+    guard offset < UInt32(contiguous.count) else { return }
+    compare(Int(offset), payload)
+  }
+
+  /// Compares a segment at `start` with what is known of its bytes: the stream read so far and
+  /// the segments held. Each copy is compared with those that came before it, so every pair is.
+  private mutating func compare(_ start: Int, _ payload: ArraySlice<UInt8>) {
+    let bytes = payload.withUnsafeBufferPointer { Array($0) }
+    func against(_ other: ArraySlice<UInt8>, at otherStart: Int) {
+      let from = max(start, otherStart)
+      let to = min(start + bytes.count, otherStart + other.count)
+      guard from < to else { return }
+      let base = other.startIndex - otherStart
+      var first: Int?
+      var last = 0
+      for offset in from..<to where bytes[offset - start] != other[base + offset] {
+        if first == nil { first = offset }
+        last = offset
+      }
+      if let first, conflict == nil { conflict = (first, last) }
+    }
+    if start < contiguous.count { against(contiguous[...], at: 0) }
+    for (held, copy) in segments where conflict == nil { against(copy[...], at: Int(held)) }
   }
 }
 

@@ -55,6 +55,10 @@ public enum FlowFixture {
     )
     full.serverCertificate = .presented(chain: chain, chainIsComplete: false)
     full.bytesOut = 123_456_789_012
+    full.streamConflicts = [
+      StreamConflict(fromDevice: true, firstByte: 110, lastByte: 111),
+      StreamConflict(fromDevice: false, firstByte: 1, lastByte: 1_400),
+    ]
     flows.append(full)
     var refused = FlowFixture.tcp(at: 1)
     refused.clientTLS = ClientTLSOffer(versionsForm: .upTo, versions: [.tls10])

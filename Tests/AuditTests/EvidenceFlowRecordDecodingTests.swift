@@ -56,6 +56,8 @@ final class EvidenceFlowRecordDecodingTests: XCTestCase {
       (#""TLS 1.3""#, #""TLS 1.4""#, "a TLS version with no name"),
       (#""visibility": "presented""#, #""visibility": "shown""#, "a visibility with no name"),
       (#""sni": "api.example.com","#, "", "a member missing"),
+      (#""from": "device""#, #""from": "client""#, "bytes from neither end"),
+      (#""lastByte": 111"#, #""lastByte": 109"#, "a last byte before the first"),
     ] {
       XCTAssertTrue(text.contains(from), "the fixture holds \(from)")
       XCTAssertThrowsError(try decoded(text.replacingOccurrences(of: from, with: to)), what)

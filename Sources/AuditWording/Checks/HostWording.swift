@@ -6,6 +6,10 @@ public enum HostWording: CheckWording {
   public static let name = "Host"
 
   public static func statement(_ evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
+    if evidence.kind == .streamConflict {
+      return
+        "A connection carried two different copies of the same bytes: the tool read the first, and which one the other end took cannot be told from the capture, so what was read of it (its name among it) may not be what that end received."
+    }
     switch evidence.unnamedReason {
     case nil:
       return "A connection went to a host the project's allowlist does not cover."
@@ -21,6 +25,7 @@ public enum HostWording: CheckWording {
   }
 
   public static func shortStatement(_ evidence: FindingEvidence) -> String {
+    if evidence.kind == .streamConflict { return "Two different copies of the same bytes" }
     switch evidence.unnamedReason {
     case nil: return "Hosts outside the allowlist"
     case .noClientHelloRead: return "Without a host name: no ClientHello read"

@@ -8,6 +8,9 @@ extension FindingKind {
   public static let hostNotInAllowlist = FindingKind(
     "hostNotInAllowlist", of: .host, meaning: .thirdParties)
   public static let unnamedFlow = FindingKind("unnamedFlow", of: .host, meaning: .unnamed)
+  /// The connection's stream carried two different copies of the same bytes.
+  public static let streamConflict = FindingKind(
+    "streamConflict", of: .host, meaning: .unnamed)
 }
 
 public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
@@ -18,6 +21,10 @@ extension FindingEvidence {
   /// The host, normalised.
   public static func hostNotInAllowlist(host: String) -> FindingEvidence {
     FindingEvidence(kind: .hostNotInAllowlist, host: host)
+  }
+  /// `host`: the flow's name as read (from the first copy), normalised; nil without one.
+  public static func streamConflict(host: String?) -> FindingEvidence {
+    FindingEvidence(kind: .streamConflict, host: host)
   }
   public static func unnamedFlow(_ reason: UnnamedFlowReason) -> FindingEvidence {
     FindingEvidence(kind: .unnamedFlow, reason: reason.rawValue)
@@ -31,12 +38,24 @@ extension FindingEvidence {
 /// Where each flow went, against the project's allowlist.
 public enum HostCheck: FindingsCheckRule {
   public static let check = FindingsCheck.host
-  public static let kinds: [FindingKind] = [.hostNotInAllowlist, .unnamedFlow]
+  public static let kinds: [FindingKind] = [.hostNotInAllowlist, .unnamedFlow, .streamConflict]
   public static let statedForms: [FindingEvidence] =
     [.hostNotInAllowlist(host: "host.example")]
     + UnnamedFlowReason.allCases.map(FindingEvidence.unnamedFlow)
+    + [.streamConflict(host: "host.example"), .streamConflict(host: nil)]
 
+  /// Where the flow went; and, beside it, a stream whose bytes came in two different copies: the
+  /// name read may be one the server never saw.
   public static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<HostGap> {
+    let outcome = assessName(flow, in: context)
+    guard !flow.streamConflicts.isEmpty else { return outcome }
+    let conflict = FindingEvidence.streamConflict(
+      host: flow.name.map { DomainPattern.normalised(host: $0.text) })
+    if case .finding(let evidence) = outcome { return .findings([evidence, conflict]) }
+    return .finding(conflict)
+  }
+
+  static func assessName(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<HostGap> {
     switch HostAssessment(of: flow, project: context.project) {
     case .notInAllowlist(let name): return .finding(.hostNotInAllowlist(host: name))
     case .unnamed(let reason): return .finding(.unnamedFlow(reason))
