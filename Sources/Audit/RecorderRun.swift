@@ -75,12 +75,15 @@ public struct RecorderRun: Sendable, Hashable, Identifiable {
   /// The inspection log it followed (its file name), and what became of it.
   public var inspectionLog: String?
   public var inspectionLogState: InspectionLogState?
+  /// The lines of that log it could not read: the outcomes they held joined no connection.
+  public var inspectionLinesUnreadable: Int
 
   public init(
     id: Int64, source: String, isLive: Bool, processID: Int32, startedAt: Date, aliveAt: Date,
     endedAt: Date? = nil, end: RecorderRunEnd? = nil, inspectionLog: String? = nil,
-    inspectionLogState: InspectionLogState? = nil
+    inspectionLogState: InspectionLogState? = nil, inspectionLinesUnreadable: Int = 0
   ) {
+    self.inspectionLinesUnreadable = inspectionLinesUnreadable
     self.id = id
     self.source = source
     self.isLive = isLive

@@ -150,6 +150,10 @@ public struct EvidenceSessionRecord: Sendable {
       }
       let end = try optionalString(run, "end", in: p)
       let log = try optionalString(run, "inspectionLogState", in: p)
+      let unreadable =
+        run["inspectionLinesUnreadable"] == nil
+        ? 0 : try integer(run, "inspectionLinesUnreadable", in: p)
+      guard unreadable >= 0 else { throw fail(p + "inspectionLinesUnreadable", "a count") }
       runs.append(
         RecorderRun(
           id: Int64(try integer(run, "id", in: p)), source: try string(run, "source", in: p),
@@ -159,7 +163,8 @@ public struct EvidenceSessionRecord: Sendable {
           aliveAt: try instant(try string(run, "lastSignOfLife", in: p), p + "lastSignOfLife"),
           endedAt: ended, end: end.flatMap(RecorderRunEnd.init(name:)),
           inspectionLog: try optionalString(run, "inspectionLog", in: p),
-          inspectionLogState: log.flatMap(InspectionLogState.init(name:))))
+          inspectionLogState: log.flatMap(InspectionLogState.init(name:)),
+          inspectionLinesUnreadable: Int(unreadable)))
     }
     self.runs = runs
     session = AuditSession(

@@ -93,13 +93,18 @@ extension SessionJSON {
   }
 
   static func runJSON(_ r: RecorderRun) -> JSONValue {
-    .object([
+    var run: [String: JSONValue] = [
       "id": .int(r.id), "source": .string(r.source), "live": .bool(r.isLive),
       "processID": .int(Int64(r.processID)), "startedAt": .string(Instant.rfc3339(r.startedAt)),
       "lastSignOfLife": .string(Instant.rfc3339(r.aliveAt)),
       "endedAt": .optional(r.endedAt.map(Instant.rfc3339)), "end": .optional(r.end?.name),
       "inspectionLog": .optional(r.inspectionLog),
       "inspectionLogState": .optional(r.inspectionLogState?.name),
-    ])
+    ]
+    // Only where some were: a run that read every line keeps its bytes (format 7).
+    if r.inspectionLinesUnreadable > 0 {
+      run["inspectionLinesUnreadable"] = .int(Int64(r.inspectionLinesUnreadable))
+    }
+    return .object(run)
   }
 }

@@ -38,8 +38,21 @@ public enum CoverageWording {
     [headline(c, open: open)] + gapLines(c, instant: instant)
   }
 
-  /// A line for each stretch not recorded.
+  /// A line for each stretch not recorded, then one for each run that could not read lines of
+  /// its inspection log (recorded, but what those lines said of its connections is not known).
   public static func gapLines(_ c: SessionCoverage, instant: (Date) -> String) -> [String] {
+    gaps(c, instant: instant)
+      + c.runs.filter { $0.inspectionLinesUnreadable > 0 }.map(unreadableLines)
+  }
+
+  /// The lines of its inspection log a run could not read.
+  static func unreadableLines(_ run: RecorderRun) -> String {
+    let log = run.inspectionLog.map { " \(TerminalText.inline($0))" } ?? ""
+    return
+      "The recorder on \(TerminalText.inline(run.source)) (pid \(run.processID)) could not read \(Quantity.count(run.inspectionLinesUnreadable, "line")) of its inspection log\(log): the outcomes they held are in none of its connections."
+  }
+
+  static func gaps(_ c: SessionCoverage, instant: (Date) -> String) -> [String] {
     c.gaps.map { gap in
       let span =
         gap.to.map {

@@ -29,6 +29,9 @@ public enum ProxyCertificateWording {
         "The recorder that recorded it followed no inspection log (--inspection-log), so no outcome could be joined."
     case .inspectionLog(let state):
       return InspectionLogWording.sentence(state, file: nil) ?? reason(.noInspectionOutcome)
+    case .inspectionLinesUnreadable(let count):
+      return
+        "No inspection outcome was recorded for this TLS connection, and the recorder could not read \(Quantity.count(count, "line")) of its inspection log: this connection's outcome may have been in one of them."
     case .closedAfterHandshake:
       return
         "The connection completed its handshake with the proxy's certificate, then closed without sending a request: the app may check a pin in its own code after the handshake (as OkHttp's CertificatePinner does), or it had nothing to send; the traffic does not tell which."

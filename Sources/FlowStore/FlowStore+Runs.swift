@@ -5,7 +5,7 @@ import Foundation
 /// The columns of `capture_sessions`: a recorder run, or an import (no source).
 enum RunColumn: Int, TableColumns {
   case id, startedAt, source, live, processId, aliveAt, endedAt, endKind
-  case inspectionLog, inspectionLogState
+  case inspectionLog, inspectionLogState, inspectionLinesUnreadable
 }
 
 extension FlowStore {
@@ -27,14 +27,22 @@ extension FlowStore {
     }
   }
 
-  /// The run's sign of life, and what became of its inspection log.
-  public func recorderRunAlive(_ id: Int64, at date: Date, inspectionLog: InspectionLogState?)
-    throws
-  {
+  /// The run's sign of life, what became of its inspection log, and how many of the log's lines
+  /// it could not read so far.
+  public func recorderRunAlive(
+    _ id: Int64, at date: Date, inspectionLog: InspectionLogState?, unreadableLines: Int = 0
+  ) throws {
     try wrap {
       try db.run(
-        "UPDATE capture_sessions SET alive_at = max(alive_at, ?), inspection_log_state = ? WHERE id = ?",
-        [.integer(Instant.nanoseconds(date)), .int(inspectionLog?.rawValue), .integer(id)])
+        """
+        UPDATE capture_sessions SET alive_at = max(alive_at, ?), inspection_log_state = ?,
+          inspection_lines_unreadable = ?
+        WHERE id = ?
+        """,
+        [
+          .integer(Instant.nanoseconds(date)), .int(inspectionLog?.rawValue), .int(unreadableLines),
+          .integer(id),
+        ])
     }
   }
 
@@ -109,7 +117,7 @@ extension FlowStore {
       inspectionLog: row.optionalString(column: RunColumn.inspectionLog),
       inspectionLogState: row.optionalInt64(column: RunColumn.inspectionLogState).flatMap {
         InspectionLogState(rawValue: Int($0))
-      })
+      }, inspectionLinesUnreadable: row.int(column: RunColumn.inspectionLinesUnreadable))
   }
 }
 

@@ -237,9 +237,11 @@ enum StoreSchema {
       """
     ),
     (
-      10, "two different copies of a stream's bytes",
+      10,
+      "two different copies of a stream's bytes; inspection-log lines a recorder could not read",
       """
       ALTER TABLE flows ADD COLUMN stream_conflicts TEXT NOT NULL DEFAULT '';
+      ALTER TABLE capture_sessions ADD COLUMN inspection_lines_unreadable INTEGER NOT NULL DEFAULT 0;
       """
     ),
   ]

@@ -253,7 +253,8 @@ public final class Recorder: @unchecked Sendable {
       // A commit is a sign of life as much as the heartbeat: a run killed between two heartbeats
       // still covered what it wrote (a session started after its last heartbeat included).
       try store.recorderRunAlive(
-        captureSession, at: signOfLife(), inspectionLog: status.inspectionLogState)
+        captureSession, at: signOfLife(), inspectionLog: status.inspectionLogState,
+        unreadableLines: status.inspectionUnreadableLines)
     }
     status.openConnections = tracker.heldCount
     status.deviceAddresses = tracker.deviceAddresses
@@ -528,7 +529,8 @@ public final class Recorder: @unchecked Sendable {
   private func tick() throws {
     status.inspectionLogState = follower?.state
     try store.recorderRunAlive(
-      captureSession, at: signOfLife(), inspectionLog: status.inspectionLogState)
+      captureSession, at: signOfLife(), inspectionLog: status.inspectionLogState,
+      unreadableLines: status.inspectionUnreadableLines)
     if let stats = capture.statistics() {
       status.droppedByKernel = stats.droppedByKernel
       status.droppedByInterface = stats.droppedByInterface

@@ -588,6 +588,47 @@ extension RecordCommandTests {
       findings.contains("The inspection log was not there when the recorder last looked"), findings)
   }
 
+  /// #44.7: lines of the log the recorder could not read were counted in its own summary only.
+  func testUnreadableLogLinesAreSaidInTheCoverageTheBundleAndThePinningReasons() throws {
+    let s = try setUp("record-unreadable-lines")
+    XCTAssertEqual(
+      try s.tv(
+        "session", "start", "P", "--version", "1", "--build", "1", "--inspection", "--ca-trusted"
+      ).status, 0)
+    let moved = try movedToNow(s)
+    let log = s.dir.url.appendingPathComponent("flows.jsonl")
+    XCTAssertTrue(
+      FileManager.default.createFile(
+        atPath: log.path, contents: Data("not json\n{\"half\": \n".utf8)))
+    let recorded = try s.tv("record", "--read", moved, "--inspection-log", log.path, "--json")
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    XCTAssertTrue(recorded.output.contains("\"unreadableLines\": 2"), recorded.output)
+    XCTAssertEqual(try s.tv("session", "end").status, 0)
+    let said = "could not read 2 lines of its inspection log flows.jsonl"
+    let shown = try s.tv("session", "show", "1").output
+    XCTAssertTrue(shown.contains(said), shown)
+    let findings = try s.tv("findings", "1").output
+    XCTAssertTrue(
+      findings.contains(
+        "the recorder could not read 2 lines of its inspection log: this connection's outcome may have been in one of them"
+      ), findings)
+    let bundle = s.dir.url.appendingPathComponent("bundle.zip").path
+    XCTAssertEqual(try s.tv("export", "1", "-o", bundle, "--no-report").status, 0)
+    let session = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "session.json"])).output.data(
+          using: .utf8)!) as? [String: Any])
+    let runs =
+      try XCTUnwrap(
+        (session["session"] as? [String: Any])?["recording"] as? [String: Any])["runs"]
+      as? [[String: Any]]
+    XCTAssertEqual(runs?.first?["inspectionLinesUnreadable"] as? Int, 2)
+    let capture = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "capture.json"])).output
+    XCTAssertTrue(capture.contains(said), capture)
+    let verified = try s.tv("verify", bundle)
+    XCTAssertEqual(verified.status, 0, verified.output + verified.error)
+  }
+
   func testARecorderRestartedOnALogJoinsTheLinesAboutAnEarlierRunsConnections() throws {
     let s = try setUp("record-restarted-log")
     XCTAssertEqual(

@@ -17,6 +17,9 @@ public enum ProxyCertificateGap: Sendable, Hashable {
   case inspectionLogNotFollowed
   /// The log it followed did not exist, could not be read, or held no line.
   case inspectionLog(InspectionLogState)
+  /// No outcome, and the recorder could not read this many of the log's lines: the connection's
+  /// may have been among them.
+  case inspectionLinesUnreadable(Int)
   /// The connection accepted the proxy's certificate in the handshake and closed without a
   /// request: pinning checked in the app's code after the handshake, or nothing to send.
   case closedAfterHandshake
@@ -68,6 +71,8 @@ public enum ProxyCertificateReading: Sendable, Hashable {
       self = .notAssessed(.inspectionLogNotFollowed)
     } else if let state = log?.state, state != .read {
       self = .notAssessed(.inspectionLog(state))
+    } else if let log, log.unreadableLines > 0 {
+      self = .notAssessed(.inspectionLinesUnreadable(log.unreadableLines))
     } else {
       self = .notAssessed(.noInspectionOutcome)
     }

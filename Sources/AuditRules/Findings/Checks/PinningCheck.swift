@@ -89,6 +89,7 @@ extension ProxyCertificateGap: CheckGap {
     case .inspectionLog(.missing): return "inspectionLogMissing"
     case .inspectionLog(.unreadable): return "inspectionLogUnreadable"
     case .inspectionLog(.empty), .inspectionLog(.read): return "inspectionLogEmpty"
+    case .inspectionLinesUnreadable: return "inspectionLinesUnreadable"
     }
   }
 }
@@ -97,11 +98,16 @@ extension ProxyCertificateGap: CheckGap {
 public struct InspectionLogReading: Sendable, Hashable {
   public let followed: Bool
   public let state: InspectionLogState?
-  public init(followed: Bool, state: InspectionLogState?) {
+  /// The log's lines it could not read.
+  public let unreadableLines: Int
+  public init(followed: Bool, state: InspectionLogState?, unreadableLines: Int = 0) {
     self.followed = followed
     self.state = state
+    self.unreadableLines = unreadableLines
   }
   public init(_ run: RecorderRun) {
-    self.init(followed: run.inspectionLog != nil, state: run.inspectionLogState)
+    self.init(
+      followed: run.inspectionLog != nil, state: run.inspectionLogState,
+      unreadableLines: run.inspectionLinesUnreadable)
   }
 }
