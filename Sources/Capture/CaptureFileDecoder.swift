@@ -423,9 +423,11 @@ struct ChunkReader {
   }
 
   /// Reads what is left of the file (for the digest: the frames may have ended before it).
+  /// A byte at a time asked: each fill reads what the window holds (a small file's window is its
+  /// size; asking for a whole 1 MiB grew it to that for every small file).
   mutating func drain() throws {
     position = end
-    while try fill(Self.window) { position = end }
+    while try fill(1) { position = end }
   }
 
   mutating func peek(_ count: Int) throws -> [UInt8]? {

@@ -20,7 +20,17 @@ public enum FuzzFile {
       ?? FileManager.default.temporaryDirectory.appendingPathComponent(
         "tunnelvision-fuzz-\(getpid())-\(name)")
     urls[name] = url
-    try? data(bytes, count).write(to: url)
+    // Written in place, no fsync (Data.write's atomic write synced each input: a twentieth of a
+    // capture input's time); the file is this process's alone.
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return url }
+    defer { close(descriptor) }
+    var done = 0
+    while done < count, let bytes {
+      let wrote = Foundation.write(descriptor, bytes + done, count - done)
+      if wrote <= 0 { break }
+      done += wrote
+    }
     return url
   }
 
