@@ -54,9 +54,7 @@ public final class ZipArchiveReader {
     try handle.seek(toOffset: fileSize - tailLength)
     let tail = [UInt8](try handle.read(upToCount: Int(tailLength)) ?? Data())
     guard
-      let eocd = stride(from: tail.count - 22, through: 0, by: -1).first(where: {
-        tail.integer(at: $0, endianness: .little, as: UInt32.self) == 0x0605_4b50
-      })
+      let eocd = Self.lastEndRecord(in: tail)
     else {
       throw EvidenceWriteError(
         "\(url.lastPathComponent) is not a ZIP archive: no end of central directory")
@@ -289,6 +287,20 @@ public final class ZipArchiveReader {
   }
 
   /// A little-endian field of a header, or `damage` thrown when it lies past the header's end.
+  /// Where the last end-of-central-directory signature ("PK\u{5}\u{6}") begins with room for
+  /// its 22 bytes: the bytes compared in place, from the end (a generic integer read at each
+  /// position was a tenth of reading a mutated archive).
+  static func lastEndRecord(in tail: [UInt8]) -> Int? {
+    var at = tail.count - 22
+    while at >= 0 {
+      if tail[at] == 0x50, tail[at + 1] == 0x4b, tail[at + 2] == 0x05, tail[at + 3] == 0x06 {
+        return at
+      }
+      at -= 1
+    }
+    return nil
+  }
+
   static func field<T: FixedWidthInteger>(
     _ bytes: [UInt8], _ offset: Int, _ type: T.Type, or damage: EvidenceWriteError
   ) throws -> T {
