@@ -82,7 +82,7 @@ def spread(units, workers):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("TEST_WORKERS", "4")))
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("TEST_WORKERS", "6")))
     parser.add_argument("--filter", default=os.environ.get("TEST_FILTER", ""),
                         help="only the tests whose Module.Class/method matches")
     parser.add_argument("bundle", nargs="?")
