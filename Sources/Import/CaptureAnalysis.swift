@@ -163,15 +163,17 @@ struct StreamReassembly {
   /// Compares a segment at `start` with what is known of its bytes: the stream read so far and
   /// the segments held. Each copy is compared with those that came before it, so every pair is.
   private mutating func compare(_ start: Int, _ payload: ArraySlice<UInt8>) {
-    let bytes = payload.withUnsafeBufferPointer { Array($0) }
+    // Most segments come in order with nothing held: nothing to compare them with.
+    guard start < contiguous.count || !segments.isEmpty else { return }
     func against(_ other: ArraySlice<UInt8>, at otherStart: Int) {
       let from = max(start, otherStart)
-      let to = min(start + bytes.count, otherStart + other.count)
+      let to = min(start + payload.count, otherStart + other.count)
       guard from < to else { return }
-      let base = other.startIndex - otherStart
+      let mine = payload.startIndex - start
+      let theirs = other.startIndex - otherStart
       var first: Int?
       var last = 0
-      for offset in from..<to where bytes[offset - start] != other[base + offset] {
+      for offset in from..<to where payload[mine + offset] != other[theirs + offset] {
         if first == nil { first = offset }
         last = offset
       }

@@ -14,6 +14,8 @@ final class LiftedCaptureStream {
   private var ready: [UInt8] = []
   private var readyStart = 0
   private var ended = false
+  /// What each read(2) fills, allocated once.
+  private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
   private init(descriptor: Int32) { self.descriptor = descriptor }
 
@@ -54,7 +56,6 @@ final class LiftedCaptureStream {
   private func read(into buffer: UnsafeMutableRawPointer, size: Int) -> Int {
     while ready.count - readyStart == 0 {
       if ended { return 0 }
-      var chunk = [UInt8](repeating: 0, count: max(size, 65_536))
       let count = chunk.withUnsafeMutableBytes {
         Foundation.read(descriptor, $0.baseAddress, $0.count)
       }
