@@ -42,7 +42,10 @@ public final class ZipArchiveReader {
   public init(url: URL, zip64Threshold: UInt64 = 0xFFFF_FFFF) throws {
     self.url = url
     self.zip64Threshold = zip64Threshold
-    if (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    {
       throw EvidenceWriteError("\(url.path) is a directory, not a ZIP archive")
     }
     guard let handle = FileHandle(forReadingAtPath: url.path) else {
@@ -357,7 +360,9 @@ public final class ZipArchiveReader {
     private var stream = z_stream()
     private var inflating = false
     private var pending = Data()
-    private var chunk = Data(count: EntryStream.pieceLength)
+    /// A piece's room: a byte more than the entry states (so that more is found out), at most
+    /// a mebibyte; a small entry is not given a mebibyte of zeroes.
+    private var chunk: Data
     private var finished = false
     private var endOfStream = false
     static let pieceLength = 1 << 20
@@ -366,6 +371,7 @@ public final class ZipArchiveReader {
       self.entry = entry
       self.input = input
       remaining = entry.compressedSize
+      chunk = Data(count: Int(min(entry.size, UInt64(Self.pieceLength - 1))) + 1)
       if entry.method == 8 {
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else {
