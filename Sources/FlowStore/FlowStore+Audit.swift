@@ -388,18 +388,18 @@ extension FlowStore {
     }
   }
 
-  /// The capture files that hold evidence of any audit session: exempt from retention.
+  /// The capture files that hold evidence of any audit session: exempt from retention. From the
+  /// sessions' flows to their packets (`CROSS JOIN` fixes the order): the other way round read
+  /// every packet of the history at each retention pass.
   public func auditEvidenceFileSequences() throws -> Set<UInt32> {
     try wrap {
-      Set(
-        try db.rows(
-          """
-          SELECT DISTINCT p.file_seq FROM packets p JOIN flows f ON f.id = p.flow_id
-          WHERE f.audit_session_id IS NOT NULL AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-          """
-        ) { UInt32(truncatingIfNeeded: $0.int64(0)) })
+      Set(try db.rows(Self.auditEvidenceFilesQuery) { UInt32(truncatingIfNeeded: $0.int64(0)) })
     }
   }
+  static let auditEvidenceFilesQuery = """
+    SELECT DISTINCT p.file_seq FROM flows f CROSS JOIN packets p ON p.flow_id = f.id
+    WHERE f.audit_session_id IS NOT NULL AND NOT (p.file_seq = 0 AND p.file_offset = 0)
+    """
 
   /// Per flow and per capture file (nil: never captured), how many packets the history holds,
   /// and how many of them are dated before `start` or after `end` (microseconds, as a capture

@@ -243,24 +243,30 @@ extension FlowStore {
   /// How many flows `prune(before:)` would delete.
   public func prunableFlowCount(before date: Date) throws -> Int {
     try wrap {
-      try db.firstRow(
-        "SELECT count(*) FROM flows WHERE last_seen < ? AND audit_session_id IS NULL",
-        [.integer(Instant.nanoseconds(date))]
-      ) { $0.int(0) } ?? 0
+      try db.firstRow(Self.prunableCount, [.integer(Instant.nanoseconds(date))]) { $0.int(0) } ?? 0
     }
   }
+
+  /// Along `flows_last_seen`: the rows past the cutoff, not the history kept (`+` keeps the
+  /// planner off the audit session index, which holds every history row under NULL).
+  static let prunableCount =
+    "SELECT count(*) FROM flows WHERE last_seen < ? AND +audit_session_id IS NULL"
+  /// The highest id a prunable row can have: batches stop there rather than read the rows kept.
+  /// `+id` keeps SQLite from reading the table backwards from its newest row for the maximum.
+  static let prunableHighestID = "SELECT max(+id) FROM flows WHERE last_seen < ?"
 
   /// How many flows one transaction of `prune` deletes: a recorder waiting on the write lock
   /// waits for one batch, not the whole history, and the write-ahead log stays small.
   static let pruneBatch = 5_000
-  /// The next batch, along the rowid from where the last stopped: `+` keeps the planner off the
-  /// audit session index, which would read every history row from the start at each batch.
+  /// The next batch, along the rowid from where the last stopped up to the highest prunable id:
+  /// `+` keeps the planner off the audit session index (which would read every history row from
+  /// the start at each batch) and off `flows_last_seen` (which would sort the batch).
   static let pruneBatchQuery = """
-    SELECT id FROM flows WHERE id > ? AND last_seen < ? AND +audit_session_id IS NULL
+    SELECT id FROM flows WHERE id > ? AND id <= ? AND +last_seen < ? AND +audit_session_id IS NULL
     ORDER BY id LIMIT ?
     """
   static let pruneBatchFlows = """
-    id >= ? AND id <= ? AND last_seen < ? AND +audit_session_id IS NULL
+    id >= ? AND id <= ? AND +last_seen < ? AND +audit_session_id IS NULL
     """
   static let pruneBatchDeletion = "DELETE FROM flows WHERE \(pruneBatchFlows)"
   /// The batch's packets in one pass along `packets_flow` before their flows: one cascade per
@@ -278,16 +284,20 @@ extension FlowStore {
   public func prune(before date: Date, progress: (Int) -> Void = { _ in }) throws -> Int {
     var deleted = 0
     var after: Int64 = 0
+    let cutoff = SQLiteValue.integer(Instant.nanoseconds(date))
+    guard
+      let highest = try wrap({
+        try db.firstRow(Self.prunableHighestID, [cutoff]) { $0.optionalInt64(0) } ?? nil
+      })
+    else { return 0 }
     while true {
       let (count, last) = try transaction { () -> (Int, Int64?) in
         let ids = try db.rows(
           Self.pruneBatchQuery,
-          [.integer(after), .integer(Instant.nanoseconds(date)), .int(Self.pruneBatch)]
+          [.integer(after), .integer(highest), cutoff, .int(Self.pruneBatch)]
         ) { $0.int64(0) }
         guard let last = ids.last else { return (0, nil) }
-        let batch: [SQLiteValue] = [
-          .integer(ids[0]), .integer(last), .integer(Instant.nanoseconds(date)),
-        ]
+        let batch: [SQLiteValue] = [.integer(ids[0]), .integer(last), cutoff]
         try db.run(Self.pruneBatchPackets, batch)
         try db.run(Self.pruneBatchDeletion, batch)
         return (db.changes, last)

@@ -77,17 +77,28 @@ extension FlowStore {
     try wrap { try db.firstRow("SELECT coalesce(max(id), 0) FROM flows") { $0.int64(0) } ?? 0 }
   }
 
+  /// The packets of the flows seen in a stretch of time, per interval of it: the flows by
+  /// `flows_last_seen` (those last seen before the stretch are never read: the first page's
+  /// stretch is the newest), their packets in it by `packets_flow`. Reading the packets by time
+  /// alone read every packet of the history.
+  static let packetActivityQuery = """
+    SELECT (p.ts - ?) / ?, count(*) FROM flows f CROSS JOIN packets p
+    ON p.flow_id = f.id AND p.ts >= ? AND p.ts < ?
+    WHERE f.last_seen >= ? AND +f.first_seen < ? GROUP BY 1
+    """
+
   /// Packets of the whole history per interval from `start`, `count` intervals of `width`.
   public func packetActivity(from start: Date, width: TimeInterval, count: Int) throws -> [Int] {
     let startNanos = Instant.nanoseconds(start)
     let widthNanos = max(1, Int64(width * 1e9))
+    let endNanos = startNanos + widthNanos * Int64(count)
     var counts = [Int](repeating: 0, count: count)
     try wrap {
       try db.query(
-        "SELECT (ts - ?) / ?, count(*) FROM packets WHERE ts >= ? AND ts < ? GROUP BY 1",
+        Self.packetActivityQuery,
         [
-          .integer(startNanos), .integer(widthNanos), .integer(startNanos),
-          .integer(startNanos + widthNanos * Int64(count)),
+          .integer(startNanos), .integer(widthNanos), .integer(startNanos), .integer(endNanos),
+          .integer(startNanos), .integer(endNanos),
         ]
       ) { row in
         let bucket = row.int(0)
@@ -115,7 +126,7 @@ extension FlowStore {
       }
       try db.query(
         """
-        SELECT DISTINCT p.file_seq, f.audit_session_id FROM packets p JOIN flows f ON f.id = p.flow_id
+        SELECT DISTINCT p.file_seq, f.audit_session_id FROM flows f CROSS JOIN packets p ON p.flow_id = f.id
         WHERE f.audit_session_id IS NOT NULL AND p.file_seq > 0 ORDER BY 1, 2
         """
       ) {

@@ -244,6 +244,13 @@ enum StoreSchema {
       ALTER TABLE capture_sessions ADD COLUMN inspection_lines_unreadable INTEGER NOT NULL DEFAULT 0;
       """
     ),
+    (
+      11,
+      "the history by when each connection was last seen: retention's cutoff, the activity line",
+      """
+      CREATE INDEX flows_last_seen ON flows(last_seen);
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

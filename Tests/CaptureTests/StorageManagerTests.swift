@@ -66,6 +66,35 @@ final class StorageManagerTests: XCTestCase {
       ).didChangeAnything)
   }
 
+  /// Batches stop at the highest id past the cutoff, not at the first: a connection of an old
+  /// capture imported after a month of newer history has the highest id of all, and goes too.
+  func testPruningReachesAnOldConnectionWrittenAfterNewerHistory() throws {
+    let dir = TemporaryDirectory("storage-month")
+    let store = try FlowStore(directory: dir.url)
+    let now = Date(timeIntervalSince1970: 1_796_000_000)
+    let plan = SampleHistoryPlan(connections: 3_000, packetsPerConnection: 3, end: now, days: 30)
+    try SampleHistory.grow(store, plan)
+    XCTAssertEqual(try store.historyFlowCount(), 3_000)
+    XCTAssertEqual(try store.historyPacketCount(), 9_000)
+    let old = now.addingTimeInterval(-60 * 86_400)
+    let late = try store.upsertFlow(
+      StoredFlow(
+        captureSessionID: try store.beginCaptureSession(at: now), ipProtocol: .udp,
+        peers: FlowPeers(
+          FlowEndpoint(address: "10.0.0.2", port: 5353),
+          FlowEndpoint(address: "192.0.2.1", port: 53)),
+        firstSeen: old, lastSeen: old, tlsStatus: .plaintext), session: nil)
+    XCTAssertEqual(late, try store.highestFlowID())
+    let cutoff = now.addingTimeInterval(-20 * 86_400)
+    let due = try store.prunableFlowCount(before: cutoff)
+    XCTAssertEqual(due, 1_001, "ten of the thirty days, and the late one")
+    XCTAssertEqual(try store.prune(before: cutoff), due)
+    XCTAssertNil(try store.flow(id: late))
+    XCTAssertEqual(try store.historyFlowCount(), 2_000)
+    XCTAssertEqual(try store.historyPacketCount(), 6_000)
+    XCTAssertEqual(try store.prune(before: cutoff), 0, "nothing due the second time")
+  }
+
   func testThePreviewIsThePlanEnforcingCarriesOutConnectionsIncluded() throws {
     let (dir, store) = try sample()
     defer { withExtendedLifetime(dir) {} }

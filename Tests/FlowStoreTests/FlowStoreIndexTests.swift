@@ -65,4 +65,45 @@ final class FlowStoreIndexTests: StoreTestCase {
     XCTAssertTrue(plan.contains("SEARCH packets USING INDEX packets_flow (flow_id=?)"), plan)
     XCTAssertTrue(plan.contains("USING INTEGER PRIMARY KEY (rowid>"), plan)
   }
+
+  func plan(_ sql: String) throws -> String {
+    try sqlite(
+      "EXPLAIN QUERY PLAN "
+        + sql.replacingOccurrences(of: "LIMIT ?", with: "LIMIT 10")
+        .replacingOccurrences(of: "?", with: "1")
+    ).joined(separator: "\n")
+  }
+
+  /// A retention pass with nothing due read every history row (its count along the audit session
+  /// index, the batches along the rowid to the end): now only the rows past the cutoff.
+  func testRetentionReadsTheRowsPastTheCutoffByWhenTheyWereLastSeen() throws {
+    let count = try plan(FlowStore.prunableCount)
+    XCTAssertTrue(count.contains("USING INDEX flows_last_seen (last_seen<?)"), count)
+    let highest = try plan(FlowStore.prunableHighestID)
+    XCTAssertTrue(
+      highest.contains("USING COVERING INDEX flows_last_seen (last_seen<?)"),
+      "not the table read backwards from its newest row: \(highest)")
+    let batch = try plan(FlowStore.pruneBatchQuery)
+    XCTAssertTrue(batch.contains("(rowid>? AND rowid<?)"), "bounded by the highest: \(batch)")
+  }
+
+  /// The files retention must keep, read from the sessions' flows: not every packet's.
+  func testTheEvidenceFilesAreReadFromTheSessionsFlows() throws {
+    let evidence = try plan(FlowStore.auditEvidenceFilesQuery)
+    let lines = evidence.split(separator: "\n")
+    let flows = try XCTUnwrap(lines.firstIndex { $0.contains("flows_audit_session") }, evidence)
+    let packets = try XCTUnwrap(
+      lines.firstIndex { $0.contains("SEARCH p USING INDEX packets_flow (flow_id=?)") }, evidence)
+    XCTAssertLessThan(flows, packets, evidence)
+  }
+
+  /// The activity line of `flows` read every packet of the history for its stretch of time.
+  func testTheActivityLineReadsTheFlowsSeenInItsStretch() throws {
+    let activity = try plan(FlowStore.packetActivityQuery)
+    XCTAssertTrue(activity.contains("SEARCH f USING INDEX flows_last_seen (last_seen>?)"), activity)
+    XCTAssertTrue(
+      activity.contains("SEARCH p USING COVERING INDEX packets_flow (flow_id=? AND ts>? AND ts<?)"),
+      activity)
+    XCTAssertFalse(activity.contains("SCAN"), activity)
+  }
 }
