@@ -28,6 +28,10 @@ package enum BenchCommand {
   static let jsonOutput = OptionKey<PathArgument>(
     "json-output", "file", "Also write the figures as JSON to this file.")
   static let keep = FlagKey("keep", "Keep the temporary directory and say where it is.")
+  static let month = FlagKey(
+    "month",
+    "Instead: an audit's day on a store holding a month of history (1,000,000 connections, 20,000,000 packets at scale 1) against one holding a hundredth of it."
+  )
 
   package static var root: CommandDefinition {
     CommandDefinition(
@@ -37,8 +41,8 @@ package enum BenchCommand {
       discussion:
         "Builds the workload (20,000 flows, 400,000 packets, 229 MB of capture; and a tenth of it) with the sample generator in a temporary directory. The floor is reading the session's capture files once, hashing them with SHA-256 and writing them once. Exports, verify, import and record (the capture replayed through a pipe) run as child processes, so each peak resident memory is its own. What a second core is worth on the machine at the time (two threads' work against one's) is measured before and after, as the exports run on two threads.",
       options: [
-        scale.definition, repeats.definition, jsonOutput.definition, keep.definition,
-        CommonKeys.json.definition,
+        scale.definition, repeats.definition, month.definition, jsonOutput.definition,
+        keep.definition, CommonKeys.json.definition,
       ],
       run: { parsed, context in
         let scale = try parsed.value(Self.scale) ?? 1
@@ -52,10 +56,17 @@ package enum BenchCommand {
         }
         // A JSON file that could not be written is found out before minutes of measuring, not after.
         let jsonOutput = try parsed.value(Self.jsonOutput).map { try jsonDestination($0.text) }
-        let result = try Bench(scale: scale, repeats: repeats, context: context).run(
-          keep: parsed.flag(keep))
-        let json = result.json
-        if parsed.json { context.printJSON(json) } else { context.standardOutput(result.table) }
+        let bench = Bench(scale: scale, repeats: repeats, context: context)
+        let json: JSONValue
+        let table: String
+        if parsed.flag(month) {
+          let result = try bench.runMonth(keep: parsed.flag(keep))
+          (json, table) = (result.json, result.table)
+        } else {
+          let result = try bench.run(keep: parsed.flag(keep))
+          (json, table) = (result.json, result.table)
+        }
+        if parsed.json { context.printJSON(json) } else { context.standardOutput(table) }
         if let jsonOutput {
           do {
             try Data((json.serialized() + "\n").utf8).write(to: jsonOutput, options: .atomic)
@@ -140,13 +151,28 @@ struct Bench {
 
   func note(_ text: String) { context.standardError(text + "\n") }
 
-  func run(keep: Bool) throws -> BenchResult {
+  /// A temporary directory for the run, removed after it unless kept.
+  func withRoot<T>(keep: Bool, _ body: (URL) throws -> T) throws -> T {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnelvision-bench-\(getpid())")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer {
       if !keep { try? FileManager.default.removeItem(at: root) } else { note("Kept \(root.path)") }
     }
+    return try body(root)
+  }
+
+  func runMonth(keep: Bool) throws -> MonthResult {
+    try withRoot(keep: keep) { root in
+      MonthResult(scale: scale, stores: try MonthBench(bench: self).run(in: root))
+    }
+  }
+
+  func run(keep: Bool) throws -> BenchResult {
+    try withRoot(keep: keep) { try run(in: $0) }
+  }
+
+  func run(in root: URL) throws -> BenchResult {
     var workloads: [Workload] = []
     note("[machine] two threads at once against one")
     let coresBefore = coresAtOnce()
@@ -333,7 +359,8 @@ struct Bench {
   /// The store's pcap files as one capture as a recorder writes it: the first header, then every
   /// complete record of each file (a file whose last record was cut short gives the records
   /// before it), in time order (the sample writes a flow's packets together, so its files are not).
-  func merge(_ files: [URL], into url: URL) throws {
+  /// `startingAt`: the records moved in time, whole seconds, so that the first is then.
+  func merge(_ files: [URL], into url: URL, startingAt start: Date? = nil) throws {
     let out = try EvidenceFileWriter(url: url)
     let contents = try files.map { try Data(contentsOf: $0, options: .alwaysMapped) }
     var records: [(micros: UInt64, file: Int, range: Range<Int>)] = []
@@ -356,7 +383,23 @@ struct Bench {
     records.sort {
       ($0.micros, $0.file, $0.range.lowerBound) < ($1.micros, $1.file, $1.range.lowerBound)
     }
-    for record in records { try out.write(contents[record.file][record.range]) }
+    let shift =
+      start.flatMap { start in
+        records.first.map {
+          UInt32(max(0, Int(start.timeIntervalSince1970) - Int($0.micros / 1_000_000)))
+        }
+      } ?? 0
+    for record in records {
+      let slice = contents[record.file][record.range]
+      guard shift > 0 else {
+        try out.write(slice)
+        continue
+      }
+      var bytes = Data(slice)
+      let seconds = bytes.integer(at: 0, endianness: .little, as: UInt32.self)! &+ shift
+      bytes.withUnsafeMutableBytes { $0.storeInteger(seconds, at: 0, endianness: .little) }
+      try out.write(bytes)
+    }
     _ = try out.finish()
   }
 

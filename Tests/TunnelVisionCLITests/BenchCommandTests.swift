@@ -94,6 +94,38 @@ final class BenchCommandTests: XCTestCase {
     XCTAssertTrue(result.output.contains("MB/s for 20 values"), result.output)
   }
 
+  /// `--month`, tiny: every step of the audit's day runs on both stores, the recorded session
+  /// holds what was recorded, and storage enforce prunes the history past two weeks.
+  func testTheMonthWorkloadRunsAnAuditsDayBesideBothHistories() throws {
+    let binary = try bench
+    let dir = TemporaryDirectory("bench-month")
+    let output = dir.url.appendingPathComponent("month.json")
+    let result = try XCTUnwrap(
+      ExternalTool.run(binary.path, ["--month", "--scale", "0.005", "--json-output", output.path]))
+    XCTAssertEqual(result.status, 0, result.error)
+    XCTAssertTrue(result.output.contains("month/small"), result.output)
+    let json = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+    let stores = try XCTUnwrap(json["stores"] as? [[String: Any]])
+    XCTAssertEqual(stores.map { $0["label"] as? String }, ["small", "month"])
+    XCTAssertEqual(stores.map { $0["connections"] as? Int }, [50, 5_000])
+    XCTAssertEqual(stores.map { $0["packets"] as? Int }, [1_000, 100_000])
+    for store in stores {
+      let steps = try XCTUnwrap(store["steps"] as? [[String: Any]])
+      XCTAssertEqual(steps.count, 8, "\(steps)")
+      for step in steps {
+        let run = try XCTUnwrap(step["run"] as? [String: Double])
+        XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, "\(step)")
+      }
+      let pruned = steps.compactMap { $0["prunedConnections"] as? Int }
+      // History over 30 days to an hour ago: past two weeks, some 16 of its 30 days; again, none.
+      let connections = try XCTUnwrap(store["connections"] as? Int)
+      XCTAssertEqual(pruned.count, 2, "\(steps)")
+      XCTAssertEqual(Double(pruned[0]), Double(connections) * 16 / 30, accuracy: 2, "\(pruned)")
+      XCTAssertEqual(pruned[1], 0)
+    }
+  }
+
   func testARepeatCountOutsideOneToTwentyIsAUsageError() throws {
     let binary = try bench
     for bad in ["0", "21", "three"] {
