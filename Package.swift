@@ -47,8 +47,10 @@ let package = Package(
 
     // Integers in bytes, bounds-checked: the one reader and writer of every byte format.
     .target(name: "Bytes"),
-    // System calls' errors as values (Errno) and the retry on EINTR: the one shim over Glibc.
-    .target(name: "SystemCalls"),
+    // System calls' errors as values (Errno) and the retry on EINTR: the one shim over Glibc;
+    // the calls Glibc's module does not declare, in C.
+    .target(name: "CSystemCalls"),
+    .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
     // The value model: flows, sessions, projects, instants, JSON; the store's errors and their words.
     .target(name: "Audit", dependencies: ["SystemCalls"]),
     // The rules: checks and findings, the catalogue and verdicts, comparison, the inspection join.

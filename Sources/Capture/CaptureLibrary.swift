@@ -3,6 +3,7 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
+import SystemCalls
 
 /// One packet's bytes as they are in the `.pcap`.
 public struct CaptureRecord: Sendable, Hashable {
@@ -76,12 +77,11 @@ public struct CaptureLibrary: Sendable {
     return names.compactMap { name -> CaptureFileInfo? in
       guard let sequence = CaptureFileName.sequence(of: name) else { return nil }
       let url = directory.appendingPathComponent(name)
-      guard let attributes = try? fm.attributesOfItem(atPath: url.path),
-        (attributes[.type] as? FileAttributeType) == .typeRegular
-      else { return nil }
+      guard case .success(let status) = FileStatus.of(path: url.path), status.isRegularFile else {
+        return nil
+      }
       return CaptureFileInfo(
-        sequence: sequence, url: url, byteCount: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
-        createdAt: attributes[.creationDate] as? Date)
+        sequence: sequence, url: url, byteCount: status.size, createdAt: status.birth)
     }.sorted { $0.sequence < $1.sequence }
   }
 

@@ -1,0 +1,15 @@
+#include <stdint.h>
+
+// What the store reads of a file in its capture directory, by statx(2) without following a
+// symbolic link: glibc declares statx only under _GNU_SOURCE, which Swift's Glibc module lacks.
+struct tv_file_status {
+  uint64_t size;
+  int64_t birth_seconds;
+  uint32_t birth_nanoseconds;
+  // Whether the file system keeps a birth time (ext4, xfs and btrfs do; tmpfs before Linux 5.x not).
+  int has_birth;
+  int is_regular;
+};
+
+// 0, or -1 with errno set.
+int tv_file_status(const char *path, struct tv_file_status *status);
