@@ -40,8 +40,16 @@ public struct StorageManager {
   public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws
     -> RetentionPlan
   {
+    // A file's start is the store's, from when it claimed the sequence: a copied or restored
+    // store's files are born anew on disk. One the history does not know keeps its birth time.
+    let started = try store.captureFileStartDates()
+    let files = try library.files().map {
+      CaptureFileInfo(
+        sequence: $0.sequence, url: $0.url, byteCount: $0.byteCount,
+        createdAt: started[$0.sequence] ?? $0.createdAt)
+    }
     var plan = RetentionPlanner.plan(
-      files: try library.files(), settings: settings, now: now,
+      files: files, settings: settings, now: now,
       recordingSequence: recordingSequence,
       evidenceSequences: try store.auditEvidenceFileSequences())
     plan.prunableConnections = try plan.historyCutoff.map(store.prunableFlowCount(before:)) ?? 0

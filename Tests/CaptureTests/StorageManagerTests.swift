@@ -66,6 +66,33 @@ final class StorageManagerTests: XCTestCase {
       ).didChangeAnything)
   }
 
+  /// A file's age is the store's record of when it was started, not the file system's birth
+  /// time: a store copied elsewhere (a backup restored) has every file born anew, and its old
+  /// captures were never aged out.
+  func testFilesAgeFromWhenTheStoreStartedThemNotFromTheirBirthOnDisk() throws {
+    let (dir, original) = try sample()
+    let copy = dir.url.appendingPathComponent("restored")
+    try FileManager.default.copyItem(at: original.directory, to: copy)
+    let store = try FlowStore(directory: copy)
+    // A day of history after the sample, a file an hour: 24 files, all born on disk today.
+    let newest = try XCTUnwrap(try store.captureFileStartDates().values.max())
+    let before = Set(try store.captureFileStartDates().keys)
+    try SampleHistory.grow(
+      store, SampleHistoryPlan(connections: 240, end: newest.addingTimeInterval(86_400), days: 1))
+    let history = Set(try store.captureFileStartDates().keys).subtracting(before).sorted()
+    XCTAssertEqual(history.count, 24)
+    let later = newest.addingTimeInterval(4 * 86_400)
+    let files = try CaptureLibrary(directory: store.capturesDirectory).files()
+    XCTAssertTrue(files.allSatisfy { ($0.createdAt ?? later) > later }, "born on disk today")
+    let plan = try StorageManager(store: store).plan(
+      RetentionSettings(maxAge: .oneDay, maxCaptureSize: .unlimited), recordingSequence: nil,
+      now: later)
+    XCTAssertTrue(
+      Set(plan.filesToDelete).isSuperset(of: history.dropLast()),
+      "every history file but the newest: \(plan.filesToDelete)")
+    XCTAssertFalse(plan.filesToDelete.contains(history.last!), "the newest file is never aged out")
+  }
+
   /// Batches stop at the highest id past the cutoff, not at the first: a connection of an old
   /// capture imported after a month of newer history has the highest id of all, and goes too.
   func testPruningReachesAnOldConnectionWrittenAfterNewerHistory() throws {
