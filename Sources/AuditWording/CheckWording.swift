@@ -21,7 +21,13 @@ public protocol CheckWording: Sendable {
 }
 
 extension CheckWording {
-  public static var noun: String { name.lowercased() }
+  /// The name in lower case but its acronyms ("TLS version" stays so, "Host" is "host"): a
+  /// lower-cased "tls" or "http" reads as a typing error.
+  public static var noun: String {
+    name.split(separator: " ").map { word in
+      word.count > 1 && word.allSatisfy(\.isUppercase) ? String(word) : word.lowercased()
+    }.joined(separator: " ")
+  }
 
   public static func subject(_ evidence: FindingEvidence) -> String? { evidence.host }
 

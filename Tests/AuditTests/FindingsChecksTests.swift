@@ -50,6 +50,22 @@ final class FindingsChecksTests: XCTestCase {
     }
   }
 
+  /// Inside a sentence a check's name is lower case, but for its acronyms.
+  func testACheckNamedInsideASentenceKeepsItsAcronyms() {
+    let nouns = FindingsCheck.allCases.map { CheckWordings.of($0).noun }
+    for noun in nouns {
+      XCTAssertFalse(noun.contains("tls") || noun.contains("http"), noun)
+      XCTAssertEqual(noun.first?.isLowercase == true, !noun.hasPrefix("TLS"), noun)
+    }
+    XCTAssertEqual(
+      Set(nouns),
+      [
+        "TLS version", "TLS parameter", "encryption", "host", "certificate pinning",
+        "certificate validation", "consent", "TLS client", "tracker", "consent withdrawal",
+        "personal data",
+      ])
+  }
+
   func testSeveralChecksAreNamedTogetherInASentence() {
     XCTAssertEqual(EvidenceWording.checksNoun([.host]), "host check")
     XCTAssertEqual(

@@ -6,7 +6,6 @@ import AuditRules
 public enum TLSClientWording: CheckWording {
   public typealias Rule = TLSClientCheck
   public static let name = "TLS client"
-  public static let noun = "TLS client"
 
   public static func statement(_ evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
     "A connection was made by a TLS client the device did not use in the project's baseline, recorded without the app: its ClientHello's JA4 fingerprint does not occur there. It may be a TLS library the app brings along instead of the system's; the fingerprint does not name it."

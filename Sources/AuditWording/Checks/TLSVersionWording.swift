@@ -4,7 +4,6 @@ import AuditRules
 public enum TLSVersionWording: CheckWording {
   public typealias Rule = TLSVersionCheck
   public static let name = "TLS version"
-  public static let noun = "TLS version"
 
   public static func statement(_ evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
     let base = "A server negotiated a TLS version below the catalogue's minimum, \(minimum.name)."
