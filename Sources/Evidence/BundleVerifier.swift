@@ -7,6 +7,7 @@ import ContentMatching
 import Crypto
 import Foundation
 import ReportLayout
+import SystemCalls
 
 /// Opens an evidence bundle without the store and checks it: every manifest entry's size and
 /// digest, no file missing or extra, the capture's packet count against capture.json, every
@@ -34,11 +35,11 @@ public enum BundleVerifier {
 
   /// The checks, and whether (and by whom) the manifest is signed; `trusting`: the raw Ed25519
   /// public key the signature must be by.
-  public static func verify(_ url: URL, trusting trustedKey: Data?) -> (
+  public static func verify(_ url: URL, trusting trustedKey: Data?, trace: PhaseTrace? = nil) -> (
     checks: [Check], signature: SignatureStanding
   ) {
     var standing = SignatureStanding.unsigned
-    let checks = verifyChecks(url, trustedKey: trustedKey, standing: &standing)
+    let checks = verifyChecks(url, trustedKey: trustedKey, standing: &standing, trace: trace)
     return (checks, standing)
   }
 
@@ -46,13 +47,14 @@ public enum BundleVerifier {
   /// check. A check that the ones before it leave nothing to read for is not made.
   static func verifyChecks(
     _ url: URL, trustedKey: Data?, standing: inout SignatureStanding,
-    zip64Threshold: UInt64 = 0xFFFF_FFFF
+    zip64Threshold: UInt64 = 0xFFFF_FFFF, trace: PhaseTrace? = nil
   ) -> [Check] {
     let archive: ZipArchiveReader
     do { archive = try ZipArchiveReader(url: url, zip64Threshold: zip64Threshold) } catch {
       return [Check(statement: VerifyWording.notAZip, problems: ["\(error)"])]
     }
     let reading = BundleReading(archive)
+    trace?.mark("read the archive: each entry inflated and hashed, the documents parsed")
     var checks = [
       Check(
         statement: VerifyWording.entriesRead(archive.entries.count), problems: reading.problems),
@@ -84,6 +86,7 @@ public enum BundleVerifier {
       checks.append(check)
     }
     checks.append(syntaxCheck(reading))
+    trace?.mark("checked the manifest, the files, the signature and the syntax")
     // The documents.
     guard let flowsReading = reading.flowsReading, reading.flowsRead?.readable == true,
       reading.findingsRead?.readable == true, let findings = reading.findingsReading?.outline,
@@ -98,6 +101,7 @@ public enum BundleVerifier {
     let citations = Dictionary(
       flowsReading.flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
     checks.append(captureCheck(reading.capture, captureDoc, reading: reading, flows: flowsReading))
+    trace?.mark("checked capture.pcapng against capture.json")
     checks.append(
       identifierCheck(
         flows: flowsReading.flows.map(\.id), citations: citations,
@@ -107,12 +111,14 @@ public enum BundleVerifier {
         manifest: manifestData, session: reading.documents[EvidenceBundle.sessionName],
         flows: flowsReading, findings: findings, capture: captureDoc))
     checks.append(flowsReading.csv.check(flowCount: flowsReading.flows.count))
+    trace?.mark("resolved the identifiers; the documents' agreement; flows.csv")
     // capture.json and flows.json written again from the values they hold: every key, type and
     // form of theirs is then the format's, or the bytes differ.
     checks.append(
       formCheck(
         capture: captureDoc.document(flows: reading.captureFlows.items), flows: flowsReading,
         sessionID: flowsReading.outline?.sessionID, digests: reading.digests))
+    trace?.mark("wrote capture.json and flows.json again from their values")
     // The findings and verdicts, re-derived from flows.json and session.json.
     checks.append(
       rederivationCheck(
@@ -123,7 +129,11 @@ public enum BundleVerifier {
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
         digests: reading.digests, exchanges: reading.exchangeList.items))
-    if let check = contentCheck(reading) { checks.append(check) }
+    trace?.mark("re-derived the findings and verdicts, drew the report again")
+    if let check = contentCheck(reading) {
+      checks.append(check)
+      trace?.mark("searched content.har again for the test account's values")
+    }
     return checks
   }
 

@@ -5,6 +5,7 @@ import Capture
 import FlowStore
 import Foundation
 import Import
+import SystemCalls
 
 /// What a recording asks for besides its source.
 public struct RecordingRequest: Sendable {
@@ -75,6 +76,8 @@ public final class Recorder: @unchecked Sendable {
   /// The storage limits, applied on a thread of their own.
   let retention: RetentionRunner
   public private(set) var status: RecorderStatus
+  /// Told the phases of the run's end (`TUNNELVISION_TRACE=1`).
+  public var trace: PhaseTrace?
 
   public init(
     store: FlowStore, capture: PacketCapture, claim: RecorderClaim, request: RecordingRequest
@@ -166,11 +169,14 @@ public final class Recorder: @unchecked Sendable {
       try count(retention.collect())
       if let end {
         try write([], letting: .all)  // the frames held back for order, last
+        trace?.mark("read and wrote the stream to its end")
         try count(retention.finish())
+        trace?.mark("waited for the retention pass under way")
         try finish()
         try tick()
         // Leaving nothing in the -wal file: the database alone is the store's whole history.
         try store.checkpoint()
+        trace?.mark("closed the run and the capture file, checkpointed the store")
         switch end {
         case .ended: return .sourceEnded
         case .stopped: return durationReached ? .durationReached : .interrupted

@@ -120,6 +120,21 @@ struct Bench {
     var cpu: Double
     var peakMB: Double
     var status: Int32
+    /// The phases `TUNNELVISION_TRACE=1` had the command say, in order, with their seconds.
+    var phases: [(name: String, seconds: Double)] = []
+  }
+
+  /// The phases of a trace on standard error: "  0.353 s  read the capture …  (resident …)".
+  static func phases(_ text: String) -> [(name: String, seconds: Double)] {
+    text.split(separator: "\n").compactMap { line in
+      let fields = line.drop { $0 == " " }
+      guard let space = fields.firstIndex(of: " "), let seconds = Double(fields[..<space]),
+        fields[space...].hasPrefix(" s  ")
+      else { return nil }
+      var name = String(fields[fields.index(space, offsetBy: 4)...])
+      if let memory = name.range(of: "  (resident") { name = String(name[..<memory.lowerBound]) }
+      return (name, seconds)
+    }
   }
   struct Workload {
     var label: String
@@ -270,18 +285,20 @@ struct Bench {
     // would have each run but the first pay some 0.1 s for the kernel letting go of it.
     w.exportBundle = try median {
       try? FileManager.default.removeItem(at: plain)
-      return try child([
-        "--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o",
-        plain.path, "--json",
-      ])
+      return try child(
+        [
+          "--store", store.path, "export", "\(session.id)", "--no-report", "--at", at, "-o",
+          plain.path, "--json",
+        ], traced: true)
     }
     w.archiveBytes = size(plain)
     note("[\(w.label)] exporting with the report")
     w.exportReport = try median {
       try? FileManager.default.removeItem(at: full)
-      return try child([
-        "--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json",
-      ])
+      return try child(
+        [
+          "--store", store.path, "export", "\(session.id)", "--at", at, "-o", full.path, "--json",
+        ], traced: true)
     }
     w.archiveWithReport = size(full)
     note("[\(w.label)] the report alone")
@@ -306,17 +323,18 @@ struct Bench {
       $0 + $1.packets
     }
     note("[\(w.label)] verifying the archive")
-    w.verify = try child(["verify", full.path, "--json"])
+    w.verify = try child(["verify", full.path, "--json"], traced: true)
     // Import: the session's captures as one pcap, beside tshark reading it.
     let merged = dir.appendingPathComponent("workload.pcap")
     try merge(files, into: merged)
     note("[\(w.label)] importing \(size(merged)) bytes")
     let importStore = dir.appendingPathComponent("import-store")
     _ = try child(["--store", importStore.path, "project", "new", "Bench"])
-    w.importRun = try child([
-      "--store", importStore.path, "import", merged.path, "--project", "Bench", "--baseline",
-      "--json",
-    ])
+    w.importRun = try child(
+      [
+        "--store", importStore.path, "import", merged.path, "--project", "Bench", "--baseline",
+        "--json",
+      ], traced: true)
     w.mergedBytes = size(merged)
     // The Timeline's first page of the imported history (its 20,000 flows, the activity line).
     note("[\(w.label)] the first page of 'flows'")
@@ -330,7 +348,7 @@ struct Bench {
       [
         "-c", "cat \"$1\" | \"$0\" --store \"$2\" record --read - --quiet --json >/dev/null",
         executable, merged.path, recordStore.path,
-      ], program: "/bin/sh")
+      ], program: "/bin/sh", traced: true)
     if w.recordRun?.status != 0 {
       throw RefusedError(
         "The benchmark's step 'record --read -' failed (exit \(w.recordRun?.status ?? -1)).")
@@ -407,7 +425,7 @@ struct Bench {
   /// The child runs under GNU time, which forks it from a small process: a child spawned straight
   /// from this one would inherit this process's high-water mark across exec (Linux keeps the
   /// larger of the two), and its peak would be ours.
-  func child(_ arguments: [String], program: String? = nil) throws -> Run {
+  func child(_ arguments: [String], program: String? = nil, traced: Bool = false) throws -> Run {
     // Each step starts with the page cache's dirty pages on disk, as the floor does: otherwise a
     // step pays for flushing what the one before it wrote.
     sync()
@@ -415,14 +433,14 @@ struct Bench {
       let time = ExternalToolPath.find("time")
         ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil)
     else {
-      return try spawn(arguments, program: program)
+      return try spawn(arguments, program: program, traced: traced)
     }
     let report = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bench-time-\(getpid())-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: report) }
     var run = try spawn(
       ["-f", "%e %U %S %M %x", "-o", report.path, program ?? executable] + arguments, program: time,
-      checked: false)
+      checked: false, traced: traced)
     let fields = ((try? String(contentsOf: report, encoding: .utf8)) ?? "").split(whereSeparator: {
       $0 == " " || $0 == "\n"
     }).compactMap { Double($0) }
@@ -442,18 +460,32 @@ struct Bench {
     return run
   }
 
-  func spawn(_ arguments: [String], program: String? = nil, checked: Bool = true) throws -> Run {
+  /// `traced`: the child runs with TUNNELVISION_TRACE=1 and its phases are read from its
+  /// standard error.
+  func spawn(
+    _ arguments: [String], program: String? = nil, checked: Bool = true, traced: Bool = false
+  )
+    throws -> Run
+  {
     let path = program ?? executable
     var pid: pid_t = 0
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-trace-\(getpid())-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: errors) }
+    posix_spawn_file_actions_addopen(
+      &actions, 2, traced ? errors.path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     defer { posix_spawn_file_actions_destroy(&actions) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    var environment = ProcessInfo.processInfo.environment.filter { $0.key != "TUNNELVISION_TRACE" }
+    if traced { environment["TUNNELVISION_TRACE"] = "1" }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
     let start = Date()
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
     guard spawned == 0 else {
       throw RefusedError(
         "The benchmark could not start \(path): \(Errno(rawValue: spawned)).")
@@ -471,7 +503,10 @@ struct Bench {
         "The benchmark's step 'tunnelvision \(arguments.joined(separator: " "))' failed (exit \(exit))."
       )
     }
-    return Run(wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: exit)
+    let trace = traced ? (try? String(contentsOf: errors, encoding: .utf8)) ?? "" : ""
+    return Run(
+      wall: wall, cpu: cpu, peakMB: Double(usage.ru_maxrss) / 1024, status: exit,
+      phases: Self.phases(trace))
   }
 }
 
@@ -563,6 +598,23 @@ struct BenchResult {
       "\(Self.f(coresAtOnce.before))× one core's work before the workloads, \(Self.f(coresAtOnce.after))× after (2.00: two whole cores)",
     ])
     out += "\n" + Self.aligned(steps) + "\n" + Self.aligned(notes)
+    if let w = workloads.last {
+      var phases: [[String]] = [["phase (TUNNELVISION_TRACE=1)", "workload", "s", "share"]]
+      for (name, run) in [
+        ("export, no report", w.exportBundle), ("export with report", w.exportReport),
+        ("verify", w.verify), ("import", w.importRun), ("record from a pipe", w.recordRun),
+      ] {
+        guard let run, !run.phases.isEmpty else { continue }
+        phases.append([name, w.label, Self.f(run.wall), "100 %"])
+        for phase in run.phases {
+          phases.append([
+            "  " + phase.name, "", Self.f(phase.seconds),
+            "\(Self.f(100 * phase.seconds / max(run.wall, 1e-6), 0)) %",
+          ])
+        }
+      }
+      if phases.count > 1 { out += "\n" + Self.aligned(phases) }
+    }
     return out
   }
 
@@ -572,6 +624,8 @@ struct BenchResult {
       return .object([
         "wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu),
         "peakMegabytes": .double(r.peakMB),
+        "phases": .array(
+          r.phases.map { .object(["name": .string($0.name), "seconds": .double($0.seconds)]) }),
       ])
     }
     return .object([

@@ -100,25 +100,6 @@ enum ExportCommands {
     return exporter
   }
 
-  /// This process's resident memory now and at its peak, from /proc/self/status (Linux), for the trace.
-  enum ResidentMemory {
-    static func status() -> String? {
-      guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
-        return nil
-      }
-      func kB(_ key: String) -> Double? {
-        text.split(separator: "\n").first { $0.hasPrefix(key + ":") }
-          .flatMap {
-            Double(
-              $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ")
-                .first ?? "")
-          }
-      }
-      guard let now = kB("VmRSS"), let peak = kB("VmHWM") else { return nil }
-      return String(format: "resident %.1f MiB, peak %.1f MiB", now / 1024, peak / 1024)
-    }
-  }
-
   /// The store, the session named by the first argument and an exporter for it; the exporter's
   /// working directory is removed when `body` returns or throws.
   static func withExporter<T>(
@@ -152,14 +133,7 @@ enum ExportCommands {
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in
           if !parsed.flag(noReport) { exporter.report = EvidenceReportRenderer.forExporter }
-          if context.environment["TUNNELVISION_TRACE"] == "1" {
-            exporter.trace = { name, seconds in
-              context.standardError(
-                String(
-                  format: "%7.3f s  %@%@\n", seconds, name,
-                  ResidentMemory.status().map { "  (\($0))" } ?? ""))
-            }
-          }
+          if let trace = context.phaseTrace() { exporter.trace = trace.note }
           let now = try instant(parsed, context: context)
           let destination = try Self.destination(try parsed.value(bundleOutput)?.text) {
             guard let project = try store.auditProject(id: session.projectID) else {
@@ -266,7 +240,7 @@ extension ExportCommands {
             "\(path) is a directory; verify takes an evidence bundle, a .zip file.")
         }
         let (checks, signature) = BundleVerifier.verify(
-          URL(fileURLWithPath: path), trusting: trusted)
+          URL(fileURLWithPath: path), trusting: trusted, trace: context.phaseTrace())
         if parsed.json {
           context.printJSON(VerifyPresentation.json(path: path, checks))
         } else {

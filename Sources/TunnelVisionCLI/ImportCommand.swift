@@ -110,10 +110,12 @@ enum ImportCommand {
         let session: AuditSession
         var inspection: InspectionLogSummary?
         var harCounts: (entries: Int, joined: Int)?
+        let trace = context.phaseTrace()
         do {
           let read = try CaptureImporter.analyse(
             URL(fileURLWithPath: path), devices: try parsed.values(device).map(\.text),
             progress: progress)
+          trace?.mark("read the capture: decoded in time order, dissected, hashed")
           // What is said afterwards needs no flow: the import takes them and lets them go once written.
           analysis = read.withoutFlows
           if progress != nil { context.progress("Writing the session…") }
@@ -143,8 +145,10 @@ enum ImportCommand {
             request.exchanges += zip(harRead.entries, flows).map { ($0.exchange, $1) }
             harCounts = (harRead.entries.count, flows.compactMap { $0 }.count)
           }
+          trace?.mark("joined the inspection log and HAR, if given")
           session = try CaptureImporter.write(
             consume read, from: URL(fileURLWithPath: path), request: request, into: store)
+          trace?.mark("wrote the session: capture files, connections, packets")
         } catch let error as CaptureImportError {
           if progress != nil { context.progress("") }
           throw RefusedError(error.description)

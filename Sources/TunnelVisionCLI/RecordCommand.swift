@@ -132,6 +132,7 @@ enum RecordCommand {
       context.standardError(warning + "\n")
     }
 
+    recorder.trace = context.phaseTrace()
     stop.onStop { recorder.stop() }
     let showStatus = context.standardErrorIsTerminal && !parsed.flag(quiet)
     // What the store held before: what this run kept is the difference, whatever failed.

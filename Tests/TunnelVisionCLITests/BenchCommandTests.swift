@@ -70,9 +70,22 @@ final class BenchCommandTests: XCTestCase {
         "exportWithoutReport", "exportWithReport", "verify", "import", "recordFromPipe",
         "flowsFirstPage",
       ] {
-        let run = try XCTUnwrap(w[key] as? [String: Double], key)
-        XCTAssertGreaterThan(run["wallSeconds"] ?? 0, 0, key)
-        XCTAssertGreaterThan(run["peakMegabytes"] ?? 0, 1, key)
+        let run = try XCTUnwrap(w[key] as? [String: Any], key)
+        XCTAssertGreaterThan(run["wallSeconds"] as? Double ?? 0, 0, key)
+        XCTAssertGreaterThan(run["peakMegabytes"] as? Double ?? 0, 1, key)
+      }
+      // Each traced step's phases, as TUNNELVISION_TRACE=1 had the command say them.
+      for (key, phase) in [
+        ("exportWithReport", "archived the entries before report.pdf"),
+        ("verify", "re-derived the findings and verdicts"),
+        ("import", "wrote the session"), ("recordFromPipe", "read and wrote the stream"),
+      ] {
+        let phases = try XCTUnwrap(
+          (w[key] as? [String: Any])?["phases"] as? [[String: Any]], key)
+        XCTAssertTrue(
+          phases.contains { ($0["name"] as? String)?.hasPrefix(phase) == true }, "\(key): \(phases)"
+        )
+        XCTAssertTrue(phases.allSatisfy { ($0["seconds"] as? Double ?? -1) >= 0 }, key)
       }
       XCTAssertGreaterThan((w["report"] as? [String: Any])?["pages"] as? Int ?? 0, 8)
       XCTAssertGreaterThan(w["archiveWithReportBytes"] as? Int ?? 0, w["archiveBytes"] as? Int ?? 0)
@@ -92,6 +105,7 @@ final class BenchCommandTests: XCTestCase {
       XCTAssertGreaterThan(matching["megabytesPerSecond"] as? Double ?? 0, 0)
     }
     XCTAssertTrue(result.output.contains("MB/s for 20 values"), result.output)
+    XCTAssertTrue(result.output.contains("phase (TUNNELVISION_TRACE=1)"), result.output)
   }
 
   /// `--month`, tiny: every step of the audit's day runs on both stores, the recorded session
