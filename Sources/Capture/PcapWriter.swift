@@ -4,6 +4,7 @@ import AuditWording
 import Bytes
 import Crypto
 import Foundation
+import SystemCalls
 
 /// Writes the store's captures: classic pcap, LINKTYPE_RAW, rotated by size. Returns for each
 /// packet the file sequence and byte offset of its record. Sequences come from `nextSequence`
@@ -27,7 +28,9 @@ public final class PcapWriter {
   public let snaplen: UInt32
   private let nextSequence: () throws -> UInt32
   private var handle: FileHandle?
-  private var buffer = Data()
+  /// Records not yet written: bytes appended in place (a `Data` took a fifth of an import's
+  /// writing in its small appends).
+  private var buffer: [UInt8] = []
   private let bufferLimit = 1 << 20
   public private(set) var currentSequence: UInt32?
   /// Bytes of the current file, written and buffered.
@@ -66,7 +69,7 @@ public final class PcapWriter {
     buffer.appendInteger(UInt32(truncatingIfNeeded: micros % 1_000_000), endianness: .little)
     buffer.appendInteger(captured, endianness: .little)
     buffer.appendInteger(UInt32(truncatingIfNeeded: datagram.count), endianness: .little)
-    buffer.append(datagram.prefix(Int(captured)))
+    datagram.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(Int(captured))) }
     fileLength += recordLength
     if buffer.count >= bufferLimit { try flush() }
     return CaptureLocation(fileSequence: currentSequence!, offset: offset)
@@ -84,14 +87,25 @@ public final class PcapWriter {
     }
     self.handle = handle
     currentSequence = sequence
-    buffer = PcapFormat.globalHeader(snaplen: snaplen)
+    buffer.removeAll(keepingCapacity: true)
+    buffer.reserveCapacity(bufferLimit + Int(PcapFormat.recordHeaderLength) + Int(snaplen))
+    buffer.append(contentsOf: PcapFormat.globalHeader(snaplen: snaplen))
     fileLength = UInt64(buffer.count)
   }
 
   public func flush() throws {
     guard let handle, !buffer.isEmpty else { return }
-    do { try handle.write(contentsOf: buffer) } catch {
-      throw WriterError.writeFailed(SystemErrorText.reason(error))
+    var written = 0
+    while written < buffer.count {
+      let wrote = valueOrErrno {
+        buffer.withUnsafeBytes {
+          Glibc.write(handle.fileDescriptor, $0.baseAddress! + written, $0.count - written)
+        }
+      }
+      switch wrote {
+      case .success(let count): written += count
+      case .failure(let errno): throw WriterError.writeFailed(errno.description)
+      }
     }
     buffer.removeAll(keepingCapacity: true)
   }
