@@ -123,7 +123,8 @@ let package = Package(
         "Crypto",
         "Evidence", "FlowStore", "Sample",
       ]),
-    .executableTarget(name: "tunnelvision-bench", dependencies: ["TunnelVisionBench"]),
+    .executableTarget(
+      name: "tunnelvision-bench", dependencies: ["TunnelVisionBench", "TunnelVisionCLI"]),
 
     // Helpers the tests share: temporary directories, golden files, external tools.
     .target(
@@ -141,7 +142,9 @@ let package = Package(
       ], exclude: ["Golden"]),
     .testTarget(
       name: "FlowStoreTests",
-      dependencies: ["FlowStore", "Audit", "AuditRules", "AuditWording", "TestSupport"],
+      dependencies: [
+        "FlowStore", "Audit", "AuditRules", "AuditWording", "TestSupport", "CSQLite",
+      ],
       // Stores written by earlier versions, as SQL (read by path).
       exclude: ["Fixtures"]),
     .testTarget(
