@@ -37,9 +37,11 @@ public struct StorageManager {
       leftOverFileCount: leftOvers.count, leftOverBytes: leftOvers.reduce(0) { $0 + $1.byteCount })
   }
 
-  public func plan(_ settings: RetentionSettings, recordingSequence: UInt32?, now: Date) throws
-    -> RetentionPlan
-  {
+  /// `sparing`: the capture session a recorder of another process writes now.
+  public func plan(
+    _ settings: RetentionSettings, recordingSequence: UInt32?, now: Date,
+    sparing captureSession: Int64? = nil
+  ) throws -> RetentionPlan {
     // A file's start is the store's, from when it claimed the sequence: a copied or restored
     // store's files are born anew on disk. One the history does not know keeps its birth time.
     let started = try store.captureFileStartDates()
@@ -52,7 +54,12 @@ public struct StorageManager {
       files: files, settings: settings, now: now,
       recordingSequence: recordingSequence,
       evidenceSequences: try store.auditEvidenceFileSequences())
-    plan.prunableConnections = try plan.historyCutoff.map(store.prunableFlowCount(before:)) ?? 0
+    plan.sparedCaptureSession = captureSession
+    plan.prunableConnections =
+      try plan.historyCutoff.map {
+        try store.prunableFlowCount(before: $0, sparing: captureSession)
+      }
+      ?? 0
     return plan
   }
 
@@ -103,7 +110,10 @@ public struct StorageManager {
     let files = Dictionary(uniqueKeysWithValues: try library.files().map { ($0.sequence, $0) })
     let (deleted, bytes) = delete(plan.filesToDelete.compactMap { files[$0] })
     let reclaimed = leftOverBytes + bytes
-    let pruned = try plan.historyCutoff.map { try store.prune(before: $0, progress: pruning) } ?? 0
+    let pruned =
+      try plan.historyCutoff.map {
+        try store.prune(before: $0, sparing: plan.sparedCaptureSession, progress: pruning)
+      } ?? 0
     return RetentionOutcome(
       deletedLeftOvers: leftOvers, leftOverBytesReclaimed: leftOverBytes, deletedFiles: deleted,
       bytesReclaimed: reclaimed, prunedFlows: pruned, failures: failures,

@@ -240,17 +240,21 @@ extension FlowStore {
 }
 
 extension FlowStore {
-  /// How many flows `prune(before:)` would delete.
-  public func prunableFlowCount(before date: Date) throws -> Int {
+  /// How many flows `prune(before:sparing:)` would delete.
+  public func prunableFlowCount(before date: Date, sparing captureSession: Int64? = nil) throws
+    -> Int
+  {
     try wrap {
-      try db.firstRow(Self.prunableCount, [.integer(Instant.nanoseconds(date))]) { $0.int(0) } ?? 0
+      try db.firstRow(
+        Self.prunableCount, [.integer(Instant.nanoseconds(date)), .int(captureSession)]
+      ) { $0.int(0) } ?? 0
     }
   }
 
   /// Along `flows_last_seen`: the rows past the cutoff, not the history kept (`+` keeps the
   /// planner off the audit session index, which holds every history row under NULL).
   static let prunableCount =
-    "SELECT count(*) FROM flows WHERE last_seen < ? AND +audit_session_id IS NULL"
+    "SELECT count(*) FROM flows WHERE last_seen < ? AND +audit_session_id IS NULL AND session IS NOT ?"
   /// The highest id a prunable row can have: batches stop there rather than read the rows kept.
   /// `+id` keeps SQLite from reading the table backwards from its newest row for the maximum.
   static let prunableHighestID = "SELECT max(+id) FROM flows WHERE last_seen < ?"
@@ -263,10 +267,10 @@ extension FlowStore {
   /// the start at each batch) and off `flows_last_seen` (which would sort the batch).
   static let pruneBatchQuery = """
     SELECT id FROM flows WHERE id > ? AND id <= ? AND +last_seen < ? AND +audit_session_id IS NULL
-    ORDER BY id LIMIT ?
+    AND session IS NOT ? ORDER BY id LIMIT ?
     """
   static let pruneBatchFlows = """
-    id >= ? AND id <= ? AND +last_seen < ? AND +audit_session_id IS NULL
+    id >= ? AND id <= ? AND +last_seen < ? AND +audit_session_id IS NULL AND session IS NOT ?
     """
   static let pruneBatchDeletion = "DELETE FROM flows WHERE \(pruneBatchFlows)"
   /// The batch's packets in one pass along `packets_flow` before their flows: one cascade per
@@ -276,12 +280,15 @@ extension FlowStore {
     """
 
   /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
-  /// session: audit evidence stays until its session is deleted. In batches by id, each its own
+  /// session and not to the capture session `sparing` (one a recorder writes now): audit
+  /// evidence stays until its session is deleted. In batches by id, each its own
   /// transaction, each resuming where the last stopped (a scan from the start each time would
   /// read the kept rows again and again). `progress` is told the count deleted so far after each
   /// batch. Returns how many went.
   @discardableResult
-  public func prune(before date: Date, progress: (Int) -> Void = { _ in }) throws -> Int {
+  public func prune(
+    before date: Date, sparing captureSession: Int64? = nil, progress: (Int) -> Void = { _ in }
+  ) throws -> Int {
     var deleted = 0
     var after: Int64 = 0
     let cutoff = SQLiteValue.integer(Instant.nanoseconds(date))
@@ -294,10 +301,10 @@ extension FlowStore {
       let (count, last) = try transaction { () -> (Int, Int64?) in
         let ids = try db.rows(
           Self.pruneBatchQuery,
-          [.integer(after), .integer(highest), cutoff, .int(Self.pruneBatch)]
+          [.integer(after), .integer(highest), cutoff, .int(captureSession), .int(Self.pruneBatch)]
         ) { $0.int64(0) }
         guard let last = ids.last else { return (0, nil) }
-        let batch: [SQLiteValue] = [.integer(ids[0]), .integer(last), cutoff]
+        let batch: [SQLiteValue] = [.integer(ids[0]), .integer(last), cutoff, .int(captureSession)]
         try db.run(Self.pruneBatchPackets, batch)
         try db.run(Self.pruneBatchDeletion, batch)
         return (db.changes, last)

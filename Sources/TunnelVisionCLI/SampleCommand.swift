@@ -140,8 +140,10 @@ enum StorageCommand {
         let manager = StorageManager(store: store)
         let settings = try settings(parsed)
         let usage = try manager.usage()
+        let recording = try recorder(store)
         let plan = try manager.plan(
-          settings, recordingSequence: try recordingSequence(store), now: context.now())
+          settings, recordingSequence: recording.sequence, now: context.now(),
+          sparing: recording.captureSession)
         if parsed.json {
           return context.printJSON(StoragePresentation.json(usage, settings: settings, plan: plan))
         }
@@ -151,8 +153,20 @@ enum StorageCommand {
 
   /// The file a running recorder writes (the newest claimed): never deleted while it is written.
   static func recordingSequence(_ store: FlowStore) throws -> UInt32? {
-    guard RecorderLock.running(storeDirectory: store.directory) != nil else { return nil }
-    return try store.highestCaptureFileSequence()
+    try recorder(store).sequence
+  }
+
+  /// What a recorder running now writes: its file (the newest claimed) and its capture session,
+  /// whose connections this process does not prune (it counts ages on the machine's clock; the
+  /// recorder's own passes count them on the packets').
+  static func recorder(_ store: FlowStore) throws -> (sequence: UInt32?, captureSession: Int64?) {
+    guard let claim = RecorderLock.running(storeDirectory: store.directory) else {
+      return (nil, nil)
+    }
+    return (
+      try store.highestCaptureFileSequence(),
+      claim.processID > 0 ? try store.unendedRun(ofProcess: claim.processID)?.id : nil
+    )
   }
 
   static var enforce: CommandDefinition {
@@ -165,9 +179,11 @@ enum StorageCommand {
         let store = try CommandSupport(parsed: parsed, context: context).openStore(writing: true)
         let manager = StorageManager(store: store)
         // The plan `storage` shows, carried out.
-        let recording = try recordingSequence(store)
+        let running = try recorder(store)
+        let recording = running.sequence
         let plan = try manager.plan(
-          try settings(parsed), recordingSequence: recording, now: context.now())
+          try settings(parsed), recordingSequence: recording, now: context.now(),
+          sparing: running.captureSession)
         let terminal = context.standardErrorIsTerminal
         let outcome = try manager.enforce(plan, recordingSequence: recording) { pruned in
           guard terminal else { return }

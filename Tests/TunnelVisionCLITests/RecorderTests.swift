@@ -40,10 +40,11 @@ final class RecorderTests: XCTestCase {
     XCTAssertEqual(try library.files().count, recorder.status.captureFiles)
   }
 
-  /// Raw IPv4 UDP datagrams (LINKTYPE_RAW records), one per source port, a millisecond apart.
-  static func datagrams(_ ports: Range<Int>) -> Data {
+  /// Raw IPv4 UDP datagrams (LINKTYPE_RAW records), one per source port, a millisecond apart,
+  /// from `at` (now unless given).
+  static func datagrams(_ ports: Range<Int>, at: Date = Date()) -> Data {
     var data = Data()
-    let now = Int(Date().timeIntervalSince1970)
+    let now = Int(at.timeIntervalSince1970)
     func le32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data += $0 } }
     for port in ports {
       let udp: [UInt8] = [
@@ -95,5 +96,47 @@ final class RecorderTests: XCTestCase {
     XCTAssertTrue(written.withLock { heldEveryPacket })
     XCTAssertEqual(recorder.status.packets, 20)
     XCTAssertEqual(try store.historyPacketCount(), 20)
+  }
+
+  /// `storage enforce` in another terminal while a recorder replays last month's capture counts
+  /// ages on the machine's clock: it pruned the rows being written (and the recorder then failed
+  /// on a connection whose row was gone). The running recorder's capture session is spared.
+  func testStorageEnforceElsewhereSparesWhatARecorderIsWritingNow() throws {
+    let cli = CLIHarness()
+    cli.now = Date()
+    let store = try FlowStore(directory: URL(fileURLWithPath: cli.storePath), creating: true)
+    let fifo = cli.directory.url.appendingPathComponent("stream").path
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let stream = FileHandle(fileDescriptor: open(fifo, O_RDWR), closeOnDealloc: true)
+    let lastMonth = Date().addingTimeInterval(-30 * 86_400)
+    try stream.write(
+      contentsOf: RecordCommandTests.pcapHeader + Self.datagrams(0..<10, at: lastMonth))
+    let claim = RecorderClaim(
+      processID: getpid(), sourceName: "stream", isLive: false, since: Date())
+    let lock = try RecorderLock(storeDirectory: store.directory, claim: claim)
+    defer { lock.release() }
+    let recorder = Recorder(
+      store: store, capture: try PacketCapture(.file(fifo), snaplen: 65_535, filter: nil),
+      claim: claim, request: RecordingRequest())
+    nonisolated(unsafe) var outcome: Result<RecordingEnd, Error>?
+    let finished = DispatchSemaphore(value: 0)
+    Thread {
+      outcome = Result { try recorder.run(now: { Date() }, report: { _ in }) }
+      finished.signal()
+    }.start()
+    let reader = try FlowStore(directory: store.directory, creating: false)
+    try Readiness.wait("the first ten packets written") { try reader.historyPacketCount() == 10 }
+    let enforced = cli.run("storage", "enforce", "--max-age", "1d", "--json")
+    XCTAssertEqual(enforced.status, 0, enforced.error)
+    XCTAssertEqual(try reader.historyPacketCount(), 10, "the recorder's rows were pruned")
+    try stream.write(contentsOf: Self.datagrams(10..<20, at: lastMonth))
+    try stream.close()
+    XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+    XCTAssertEqual(try outcome?.get(), .sourceEnded)
+    XCTAssertEqual(try store.historyPacketCount(), 20)
+    XCTAssertEqual(try store.historyFlowCount(), 20)
+    // Once it has ended, its rows are history like any other.
+    XCTAssertEqual(cli.run("storage", "enforce", "--max-age", "1d").status, 0)
+    XCTAssertEqual(try store.historyFlowCount(), 0)
   }
 }

@@ -83,6 +83,11 @@ public struct RetentionPlan: Sendable, Hashable {
   /// Connections of no audit session last seen before `historyCutoff`, which enforcing prunes
   /// (counted by the store; the planner sees files only).
   public var prunableConnections = 0
+  /// The capture session a recorder of another process is writing now, whose connections are
+  /// not pruned: ages are counted here on the machine's clock, and a capture of last month
+  /// replayed now would lose what is being written (the recorder's own passes count on the
+  /// packets' clock).
+  public var sparedCaptureSession: Int64?
   public var hasWork: Bool { !filesToDelete.isEmpty || prunableConnections > 0 }
 }
 
