@@ -22,6 +22,9 @@ public enum StoragePresentation {
     out +=
       "\nHistory   \(Quantity.count(usage.historyFlowCount, "connection")), \(Quantity.count(usage.historyPacketCount, "packet")), \(Quantity.byteCount(usage.historyBytes)); limited by age, not size, because SQLite does not give space back when rows are deleted\n"
     out += "Limits    \(settings.maxAge.words), \(settings.maxCaptureSize.words)\n"
+    if plan.sparedCaptureSession != nil {
+      out += "Recording \(sparedWords)\n"
+    }
     if usage.evidenceFileCount > 0 {
       out +=
         "Evidence  \(Quantity.count(usage.evidenceFileCount, "capture file")) (\(Quantity.byteCount(usage.evidenceBytes))) hold audit evidence and are exempt from both limits until their session is deleted.\n"
@@ -44,6 +47,10 @@ public enum StoragePresentation {
     }
     return out
   }
+
+  /// Why the connections a running recorder writes are left out here.
+  static let sparedWords =
+    "A recorder is writing now: the connections it writes are left to its own retention, which counts their age by the time of their packets, not by this machine's clock."
 
   /// The progress line of `storage enforce` while it prunes the history.
   public static func pruning(_ done: Int, of total: Int) -> String {
@@ -91,6 +98,7 @@ public enum StoragePresentation {
       "dueConnections": .int(plan.prunableConnections),
       "sizeCapUnreachable": .bool(plan.sizeCapUnreachable),
       "sizeCapHeldByEvidence": .bool(plan.sizeCapHeldByEvidence),
+      "recordingSpared": .bool(plan.sparedCaptureSession != nil),
     ])
   }
 }

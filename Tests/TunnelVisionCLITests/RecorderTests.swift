@@ -126,6 +126,12 @@ final class RecorderTests: XCTestCase {
     }.start()
     let reader = try FlowStore(directory: store.directory, creating: false)
     try Readiness.wait("the first ten packets written") { try reader.historyPacketCount() == 10 }
+    let preview = cli.run("storage", "--max-age", "1d")
+    XCTAssertTrue(
+      preview.output.contains(
+        "Recording A recorder is writing now: the connections it writes are left to its own retention"
+      ),
+      preview.output)
     let enforced = cli.run("storage", "enforce", "--max-age", "1d", "--json")
     XCTAssertEqual(enforced.status, 0, enforced.error)
     XCTAssertEqual(try reader.historyPacketCount(), 10, "the recorder's rows were pruned")
