@@ -122,6 +122,31 @@ struct Bench {
     var status: Int32
     /// The phases `TUNNELVISION_TRACE=1` had the command say, in order, with their seconds.
     var phases: [(name: String, seconds: Double)] = []
+
+    /// Its figures as the bench's JSON states a run; its phases when it was traced.
+    var json: JSONValue {
+      var members: [String: JSONValue] = [
+        "wallSeconds": .double(wall), "cpuSeconds": .double(cpu), "peakMegabytes": .double(peakMB),
+      ]
+      if !phases.isEmpty {
+        members["phases"] = .array(
+          phases.map { .object(["name": .string($0.name), "seconds": .double($0.seconds)]) })
+      }
+      return .object(members)
+    }
+  }
+
+  /// The sample's 2.4.0 session, which both workloads measure, and its capture files still there.
+  static func sampleSession(in store: FlowStore) throws -> (session: AuditSession, files: [URL]) {
+    let project = try store.auditProjects().first { $0.name == SampleScenario.projectName }!
+    let session = try store.auditSessions(forProject: project.id).first {
+      $0.kind.release?.version == "2.4.0"
+    }!
+    let library = CaptureLibrary(directory: store.capturesDirectory)
+    let files = try store.captureFileSequences(inAuditSession: session.id).sorted().map {
+      library.url(sequence: $0)
+    }.filter { FileManager.default.fileExists(atPath: $0.path) }
+    return (session, files)
   }
 
   /// The phases of a trace on standard error: "  0.353 s  read the capture …  (resident …)".
@@ -250,15 +275,7 @@ struct Bench {
         SampleOptions(flows: w.flows, packets: w.packets, captureBytes: w.captureBytes)), to: store)
     w.generate = Date().timeIntervalSince(start)
     let flowStore = try FlowStore(directory: store)
-    let project = try flowStore.auditProjects().first { $0.name == SampleScenario.projectName }!
-    let session = try flowStore.auditSessions(forProject: project.id).first {
-      $0.kind.release?.version == "2.4.0"
-    }!
-    let sequences = try flowStore.captureFileSequences(inAuditSession: session.id).sorted()
-    let library = CaptureLibrary(directory: flowStore.capturesDirectory)
-    let files = sequences.map { library.url(sequence: $0) }.filter {
-      FileManager.default.fileExists(atPath: $0.path)
-    }
+    let (session, files) = try Self.sampleSession(in: flowStore)
     w.captureFiles = files.count
     // The floor: read, hash, write each capture file once.
     note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
@@ -619,15 +636,7 @@ struct BenchResult {
   }
 
   var json: JSONValue {
-    func run(_ r: Bench.Run?) -> JSONValue {
-      guard let r else { return .null }
-      return .object([
-        "wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu),
-        "peakMegabytes": .double(r.peakMB),
-        "phases": .array(
-          r.phases.map { .object(["name": .string($0.name), "seconds": .double($0.seconds)]) }),
-      ])
-    }
+    func run(_ r: Bench.Run?) -> JSONValue { r?.json ?? .null }
     return .object([
       "scale": .double(scale), "repeats": .int(repeats),
       "coresAtOnce": .object([

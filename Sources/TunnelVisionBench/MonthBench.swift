@@ -1,5 +1,4 @@
 import Audit
-import Capture
 import FlowStore
 import Foundation
 import Sample
@@ -65,7 +64,7 @@ struct MonthBench {
     try flowStore.checkpoint()
     figures.generateSeconds = Date().timeIntervalSince(started)
     let capture = dir.appendingPathComponent("session.pcap")
-    try bench.merge(try sessionCaptures(flowStore), into: capture, startingAt: Date())
+    try bench.merge(try Bench.sampleSession(in: flowStore).files, into: capture, startingAt: Date())
     figures.recordedBytes = bench.size(capture)
     let cli = ["--store", store.path]
     func step(_ step: Step, _ arguments: [String], program: String? = nil) throws {
@@ -111,18 +110,6 @@ struct MonthBench {
       throw RefusedError("The benchmark's step 'session start' left no session open.")
     }
     return open.id
-  }
-
-  /// The capture files of the sample's 2.4.0 session, which the bench records again.
-  func sessionCaptures(_ store: FlowStore) throws -> [URL] {
-    let project = try store.auditProjects().first { $0.name == SampleScenario.projectName }!
-    let session = try store.auditSessions(forProject: project.id).first {
-      $0.kind.release?.version == "2.4.0"
-    }!
-    let library = CaptureLibrary(directory: store.capturesDirectory)
-    return try store.captureFileSequences(inAuditSession: session.id).sorted().map {
-      library.url(sequence: $0)
-    }.filter { FileManager.default.fileExists(atPath: $0.path) }
   }
 }
 
@@ -174,12 +161,6 @@ struct MonthResult {
   }
 
   var json: JSONValue {
-    func run(_ r: Bench.Run) -> JSONValue {
-      .object([
-        "wallSeconds": .double(r.wall), "cpuSeconds": .double(r.cpu),
-        "peakMegabytes": .double(r.peakMB),
-      ])
-    }
     return .object([
       "scale": .double(scale), "days": .int(MonthBench.days),
       "stores": .array(
@@ -191,7 +172,7 @@ struct MonthResult {
             "steps": .array(
               store.steps.map { step, r in
                 .object([
-                  "step": .string(step.rawValue), "run": run(r),
+                  "step": .string(step.rawValue), "run": r.json,
                   "prunedConnections": store.pruned[step].map(JSONValue.int) ?? .null,
                 ])
               }),
