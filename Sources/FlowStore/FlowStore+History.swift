@@ -273,11 +273,20 @@ extension FlowStore {
     id >= ? AND id <= ? AND +last_seen < ? AND +audit_session_id IS NULL AND session IS NOT ?
     """
   static let pruneBatchDeletion = "DELETE FROM flows WHERE \(pruneBatchFlows)"
-  /// The batch's packets in one pass along `packets_flow` before their flows: one cascade per
-  /// flow deleting them took a fifth longer, and longer still per flow as the history grew.
-  static let pruneBatchPackets = """
-    DELETE FROM packets WHERE flow_id IN (SELECT id FROM flows WHERE \(pruneBatchFlows))
-    """
+  /// Every column that refers to a flow, and what a batch's deletion does to its rows.
+  static let pruneBatchReferences: [(table: String, column: String, deletes: Bool)] = [
+    ("packets", "flow_id", true), ("flow_certificates", "flow_id", true),
+    ("exchanges", "flow_id", true), ("flows", "continued_from", false),
+  ]
+  /// What refers to the batch, set-based before its flows, foreign-key checks off: the
+  /// cascades' seek per deleted flow into each referring index took half of a prune's time.
+  /// Packets in one pass along `packets_flow`: one cascade per flow took a fifth longer still.
+  static let pruneBatchDependants = pruneBatchReferences.map { reference in
+    let batch = "\(reference.column) IN (SELECT id FROM flows WHERE \(pruneBatchFlows))"
+    return reference.deletes
+      ? "DELETE FROM \(reference.table) WHERE \(batch)"
+      : "UPDATE \(reference.table) SET \(reference.column) = NULL WHERE \(batch)"
+  }
 
   /// Deletes the flows (and their packets) last seen before `date` that belong to no audit
   /// session and not to the capture session `sparing` (one a recorder writes now): audit
@@ -297,6 +306,10 @@ extension FlowStore {
         try db.firstRow(Self.prunableHighestID, [cutoff]) { $0.optionalInt64(0) } ?? nil
       })
     else { return 0 }
+    // Off only between transactions (SQLite ignores the pragma inside one), on again however
+    // this ends: the batches below do what the cascades would.
+    try wrap { try db.execute("PRAGMA foreign_keys = OFF") }
+    defer { try? db.execute("PRAGMA foreign_keys = ON") }
     while true {
       let (count, last) = try transaction { () -> (Int, Int64?) in
         let ids = try db.rows(
@@ -305,7 +318,7 @@ extension FlowStore {
         ) { $0.int64(0) }
         guard let last = ids.last else { return (0, nil) }
         let batch: [SQLiteValue] = [.integer(ids[0]), .integer(last), cutoff, .int(captureSession)]
-        try db.run(Self.pruneBatchPackets, batch)
+        for dependants in Self.pruneBatchDependants { try db.run(dependants, batch) }
         try db.run(Self.pruneBatchDeletion, batch)
         return (db.changes, last)
       }

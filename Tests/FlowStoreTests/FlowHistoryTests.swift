@@ -155,4 +155,39 @@ final class FlowHistoryTests: StoreTestCase {
     let reopened = try FlowStore(directory: dir.url)
     XCTAssertEqual(try reopened.claimCaptureFileSequence(at: FlowFixture.epoch), 9)
   }
+
+  /// Pruning turns the store's foreign-key checks off and clears what refers to a flow itself.
+  func testPruningTakesAFlowsPacketsCertificatesAndExchangesAndUnlinksItsContinuation() throws {
+    var old = FlowFixture.tcp(at: 0, sni: "old.example")
+    old.serverCertificate = .presented(chain: [Data([0x30, 0x03, 0x00])], chainIsComplete: true)
+    let gone = try write(old)
+    try store.appendPackets([
+      StoredPacket(flowID: gone, date: FlowFixture.at(0), direction: .outbound, length: 60)
+    ])
+    try store.insertExchange(
+      HTTPExchange(
+        flowID: gone, source: .proxy, start: FlowFixture.at(0), method: "GET", scheme: "https",
+        host: "old.example", port: 443, target: "/", httpVersion: "HTTP/1.1"),
+      session: nil)
+    var later = FlowFixture.tcp(at: 100, sourcePort: 50001)
+    later.continuedFrom = gone
+    let kept = try write(later)
+
+    XCTAssertEqual(try store.prune(before: FlowFixture.at(50)), 1)
+
+    XCTAssertNil(try store.flow(id: gone))
+    XCTAssertEqual(try store.packets(forFlow: gone), [])
+    XCTAssertEqual(try store.exchanges(ofFlow: gone), [])
+    XCTAssertNil(try store.flow(id: kept)?.continuedFrom)
+    let database = dir.url.appendingPathComponent("history.sqlite").path
+    let left = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [database, "SELECT count(*) FROM flow_certificates; PRAGMA foreign_key_check;"]))
+    XCTAssertEqual(left.output, "0\n", "no certificate left, nothing refers to a missing row")
+    XCTAssertThrowsError(
+      try store.appendPackets([
+        StoredPacket(flowID: gone, date: FlowFixture.at(0), direction: .outbound, length: 60)
+      ]), "the checks are on again")
+  }
 }
