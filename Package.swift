@@ -41,6 +41,9 @@ let package = Package(
     .systemLibrary(
       name: "CBrotli", pkgConfig: "libbrotlidec",
       providers: [.apt(["libbrotli-dev"])]),
+    .systemLibrary(
+      name: "CMaxMindDB", pkgConfig: "libmaxminddb",
+      providers: [.apt(["libmaxminddb-dev"])]),
 
     // CRC-32 by carry-less multiplication, zlib's where the processor has none.
     .target(name: "CChecksum", linkerSettings: [.linkedLibrary("z")]),
@@ -86,7 +89,7 @@ let package = Package(
       dependencies: [
         "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
         "ReportLayout", "FlowStore", "Capture", "Crypto", "ReportPDF", "CZlib", "CChecksum", "CPSL",
-        "ContentMatching",
+        "ContentMatching", "CMaxMindDB",
       ]),
     .target(
       name: "Sample",

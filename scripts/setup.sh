@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(libsqlite3-dev libcairo2-dev libpango1.0-dev zlib1g-dev libssl-dev libpcap-dev pkg-config
           sqlite3 unzip poppler-utils qpdf tshark tcpdump openssl iproute2 iptables curl time
-          webext-ublock-origin-firefox libpsl-dev publicsuffix libbrotli-dev brotli)
+          webext-ublock-origin-firefox libpsl-dev publicsuffix libbrotli-dev brotli
+          libmaxminddb-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -22,9 +23,9 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
   exit 1
 fi
-# mitmproxy for the inspection tests, ja4plus (an independent JA4) for the TLS parameter tests
-# and publicsuffixlist (an independent public suffix reader), from PyPI into an ignored virtual
-# environment.
+# mitmproxy for the inspection tests, ja4plus (an independent JA4) for the TLS parameter tests,
+# publicsuffixlist (an independent public suffix reader) and the address database's writer and
+# reader, from PyPI into an ignored virtual environment.
 mitmproxy_version=11.0.2
 ja4plus_version=1.4.0
 publicsuffixlist_version=1.1.2.20261023
@@ -33,11 +34,17 @@ if ! .venv/bin/mitmdump --version 2>/dev/null | grep -q "Mitmproxy: $mitmproxy_v
   python3 -m venv .venv
   .venv/bin/pip install -q "mitmproxy==$mitmproxy_version"
 fi
-if ! .venv/bin/pip show ja4plus 2>/dev/null | grep -q "^Version: $ja4plus_version$"; then
-  echo "Installing ja4plus $ja4plus_version into .venv" >&2
-  .venv/bin/pip install -q "ja4plus==$ja4plus_version"
-fi
-if ! .venv/bin/pip show publicsuffixlist 2>/dev/null | grep -q "^Version: $publicsuffixlist_version$"; then
-  echo "Installing publicsuffixlist $publicsuffixlist_version into .venv" >&2
-  .venv/bin/pip install -q "publicsuffixlist==$publicsuffixlist_version"
-fi
+# mmdb-writer writes the address databases the tests read; maxminddb reads them independently.
+# (Named as `pip list` names them: mmdb_writer.)
+mmdb_writer_version=0.2.7
+maxminddb_version=3.2.0
+# pip's output taken whole first: `pip show | grep -q` under pipefail fails when grep stops
+# reading early, and reinstalled every package at every run.
+installed=$(.venv/bin/pip list --format=freeze 2>/dev/null || true)
+for pinned in "ja4plus==$ja4plus_version" "publicsuffixlist==$publicsuffixlist_version" \
+  "mmdb_writer==$mmdb_writer_version" "maxminddb==$maxminddb_version"; do
+  if ! grep -qixF "$pinned" <<<"$installed"; then
+    echo "Installing $pinned into .venv" >&2
+    .venv/bin/pip install -q "$pinned"
+  fi
+done

@@ -38,8 +38,9 @@ public enum EvidenceBundleError: Error, Sendable, Hashable {
 public struct EvidenceBundle: Sendable {
   /// 2: the baseline's hosts (session.json `baseline`, `alsoContactedInBaseline` in
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json. 6: flows.json's
-  /// `beganBeforeCapture` (and flows.csv's column). 7: flows.json's `streamConflicts`.
-  public static let formatVersion = 7
+  /// `beganBeforeCapture` (and flows.csv's column). 7: flows.json's `streamConflicts`. 8: where
+  /// the peers' addresses are registered (flows.json, flows.csv; session.json's databases).
+  public static let formatVersion = 8
 
   public let assessment: SessionAssessment
   public let project: AuditProject
@@ -84,6 +85,8 @@ public struct EvidenceBundle: Sendable {
   public let publicSuffixList: PublicSuffixListIdentity?
   /// Each flow name's registrable domain, as flows.json states it: said beside a host.
   public let registrableDomains: RegistrableDomains
+  /// Where the flows' addresses are registered, and the databases that say so (none given: none).
+  public let addressRegistrations: AddressRegistrations
   /// The session's exchanges and what they sent of the test account's values
   /// (exchanges.json), with the values they were judged with (session.json `testAccount`).
   public let content: SessionContent
@@ -99,9 +102,11 @@ public struct EvidenceBundle: Sendable {
     holdingFlows: Bool = true, trackers: TrackerLists? = nil,
     publicSuffixList: PublicSuffixListIdentity? = nil,
     registrableDomains: RegistrableDomains = RegistrableDomains(),
+    addressRegistrations: AddressRegistrations = AddressRegistrations(),
     content: SessionContent = SessionContent(values: [], exchanges: [])
   ) throws(EvidenceBundleError) {
     self.content = content
+    self.addressRegistrations = addressRegistrations
     self.publicSuffixList = publicSuffixList
     self.registrableDomains = registrableDomains
     guard session.projectID == project.id else {

@@ -47,6 +47,13 @@ extension EvidenceBundle {
       "publicSuffixList": publicSuffixList.map {
         .object(["path": .string($0.path), "sha256": .string($0.sha256)])
       } ?? .null,
+      "addressDatabases": .array(
+        addressRegistrations.databases.map {
+          .object([
+            "name": .string($0.name), "path": .string($0.path), "sha256": .string($0.sha256),
+            "built": .string($0.built),
+          ])
+        }),
       "trackerLists": .array(
         trackerLists.map {
           .object([
@@ -87,7 +94,7 @@ extension EvidenceBundle {
     EvidenceFlowRecord.write(
       flow, findingIDs: findingIDs(ofFlow: flow.id),
       alsoContactedInBaseline: alsoContactedInBaseline(flow),
-      registrableDomain: registrableDomain, to: &writer)
+      registrableDomain: registrableDomain, registrations: addressRegistrations, to: &writer)
   }
 
   public var findingsDocument: StreamedJSONObject {

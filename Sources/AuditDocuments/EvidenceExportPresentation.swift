@@ -13,10 +13,13 @@ public enum EvidenceExportPresentation {
     public let flowCount: Int
     public let findingCount: Int
     public let capture: EvidenceCaptureDocument
+    /// Where the flows' addresses are registered.
+    public let registrations: AddressRegistrations
     public init(
       path: String, byteCount: UInt64, fileNames: [String], flowCount: Int, findingCount: Int,
-      capture: EvidenceCaptureDocument
+      capture: EvidenceCaptureDocument, registrations: AddressRegistrations = AddressRegistrations()
     ) {
+      self.registrations = registrations
       self.path = path
       self.byteCount = byteCount
       self.fileNames = fileNames
@@ -87,6 +90,10 @@ public enum EvidenceExportPresentation {
     out += "  “\(EvidenceWording.verdictsNote)”\n"
     out += "\nCapture\n"
     for line in captureLines(s.capture.summary) { out += "  \(line)\n" }
+    out += "\nWhere the addresses are registered\n"
+    for line in AddressRegistrationWording.summary(s.registrations) {
+      out += "  \(line)\n"
+    }
     out += "\nFile\n  \(s.path)\n"
     return out
   }
@@ -98,6 +105,8 @@ public enum EvidenceExportPresentation {
       "flows": .int(s.flowCount), "findings": .int(s.findingCount),
       "capture": s.capture.packets.json,
       "captureLines": .strings(captureLines(s.capture.summary)),
+      "registrationLines": .strings(
+        AddressRegistrationWording.summary(s.registrations)),
     ])
   }
 

@@ -11,9 +11,11 @@ public enum EvidenceFlowRecord {
   /// tree: twenty thousand of them are a sixth of an export's second core).
   /// `alsoContactedInBaseline`: nil without a baseline to compare with, or a flow without a name.
   /// `registrableDomain`: the name's registrable domain (the public suffix list's eTLD+1).
+  /// `registrations`: where the peers' addresses are registered, from the databases given.
   public static func write(
     _ f: StoredFlow, findingIDs: [String], alsoContactedInBaseline: Bool? = nil,
-    registrableDomain: String? = nil, to w: inout JSONWriter
+    registrableDomain: String? = nil, registrations: AddressRegistrations = AddressRegistrations(),
+    to w: inout JSONWriter
   ) {
     w.beginObject()
     w.key(Key.alsoContactedInBaseline)
@@ -104,6 +106,19 @@ public enum EvidenceFlowRecord {
       w.string(end.address)
       w.key(PeerKey.port)
       w.int(end.port)
+      w.key(PeerKey.registration)
+      if let registration = registrations.of(end.address) {
+        w.beginObject()
+        w.key(RegistrationKey.asn)
+        if let asn = registration.asn { w.int(asn) } else { w.null() }
+        w.key(RegistrationKey.country)
+        w.string(registration.country)
+        w.key(RegistrationKey.organisation)
+        w.string(registration.organisation)
+        w.endObject()
+      } else {
+        w.null()
+      }
       w.endObject()
     }
     w.key(Key.peers)
@@ -239,7 +254,8 @@ public enum EvidenceFlowsCSV {
   /// The columns in the file's order; a column's header is its case's name.
   public enum Column: Int, TableColumns {
     case id, `protocol`, firstSeen, lastSeen, durationSeconds, bytesOut, bytesIn, packetCount
-    case peerA, peerB, tlsStatus, tlsStatusBasis, name, nameOrigin, registrableDomain, sni,
+    case peerA, peerB, peerACountry, peerAASN, peerAOrganisation, peerBCountry, peerBASN,
+      peerBOrganisation, tlsStatus, tlsStatusBasis, name, nameOrigin, registrableDomain, sni,
       connectHost, httpHost, dnsName,
       dnsOtherNames, streamOpening, beganBeforeCapture
     case clientVersionsForm, clientVersions, alpn, droppedALPNCount, encryptedClientHello, ja4
@@ -255,24 +271,32 @@ public enum EvidenceFlowsCSV {
 
   public static var headerLine: String { line(headers) }
 
-  public static func row(_ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil)
-    -> String
-  {
-    line(cells(f, findingIDs: findingIDs, registrableDomain: registrableDomain))
+  public static func row(
+    _ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil,
+    registrations: AddressRegistrations = AddressRegistrations()
+  ) -> String {
+    line(
+      cells(
+        f, findingIDs: findingIDs, registrableDomain: registrableDomain,
+        registrations: registrations))
   }
 
   /// The row as UTF-8 bytes, appended: flows.csv is written so, 20 000 rows without a String each.
   public static func appendRow(
     _ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil,
-    to out: inout [UInt8]
+    registrations: AddressRegistrations = AddressRegistrations(), to out: inout [UInt8]
   ) {
-    appendLine(cells(f, findingIDs: findingIDs, registrableDomain: registrableDomain), to: &out)
+    appendLine(
+      cells(
+        f, findingIDs: findingIDs, registrableDomain: registrableDomain,
+        registrations: registrations), to: &out)
   }
 
   /// The flow's cells in the columns' order: what a column does not hold for it stays empty.
-  public static func cells(_ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil)
-    -> [String]
-  {
+  public static func cells(
+    _ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil,
+    registrations: AddressRegistrations = AddressRegistrations()
+  ) -> [String] {
     var row = ColumnValues<Column, String>(filledWith: "")
     row[.id] = String(f.id)
     row[.protocol] = f.ipProtocol.name
@@ -285,6 +309,15 @@ public enum EvidenceFlowsCSV {
     row[.packetCount] = String(f.packetCount)
     row[.peerA] = f.peers.a.text
     row[.peerB] = f.peers.b.text
+    for (end, columns) in [
+      (f.peers.a, (Column.peerACountry, Column.peerAASN, Column.peerAOrganisation)),
+      (f.peers.b, (Column.peerBCountry, Column.peerBASN, Column.peerBOrganisation)),
+    ] {
+      guard let registration = registrations.of(end.address) else { continue }
+      row[columns.0] = registration.country ?? ""
+      row[columns.1] = registration.asn.map { String($0) } ?? ""
+      row[columns.2] = registration.organisation ?? ""
+    }
     row[.tlsStatus] = f.tlsStatus.name
     row[.tlsStatusBasis] = f.tlsStatusBasis?.name ?? ""
     if let name = f.name {

@@ -15,14 +15,19 @@ extension EvidenceFlowRecord {
     public let alsoContactedInBaseline: Bool?
     /// Format version 4's; nil before, and for a flow without a name or with a public suffix.
     public let registrableDomain: String?
+    /// Format version 8's: where each peer's address is registered, as the export's address
+    /// databases stated it; empty without one.
+    public let registrations: [String: AddressRegistration]
 
     public init(from decoder: Decoder) throws {
       let c = try decoder.container(keyedBy: Key.self)
       let firstSeen = try c.instant(.firstSeen)
       let lastSeen = try c.instant(.lastSeen)
+      let (peers, registrations) = try Self.peers(c)
+      self.registrations = registrations
       var flow = StoredFlow(
         id: try c.decode(Int64.self, forKey: .id), ipProtocol: try c.named(.protocol),
-        peers: try Self.peers(c), firstSeen: firstSeen, lastSeen: lastSeen,
+        peers: peers, firstSeen: firstSeen, lastSeen: lastSeen,
         bytesOut: try c.decode(UInt64.self, forKey: .bytesOut),
         bytesIn: try c.decode(UInt64.self, forKey: .bytesIn),
         packetCount: try c.decode(Int.self, forKey: .packetCount),
@@ -70,20 +75,33 @@ extension EvidenceFlowRecord {
       try c.require(duration == expected, .durationSeconds, "is not lastSeen less firstSeen")
     }
 
-    private static func peers(_ c: KeyedDecodingContainer<Key>) throws -> FlowPeers {
+    private static func peers(_ c: KeyedDecodingContainer<Key>) throws -> (
+      FlowPeers, [String: AddressRegistration]
+    ) {
       var list = try c.nestedUnkeyedContainer(forKey: .peers)
       var ends: [FlowEndpoint] = []
+      var registrations: [String: AddressRegistration] = [:]
       while !list.isAtEnd {
         let peer = try list.nestedContainer(keyedBy: PeerKey.self)
-        ends.append(
-          FlowEndpoint(
-            address: try peer.decode(String.self, forKey: .address),
-            port: try peer.decode(UInt16.self, forKey: .port)))
+        let end = FlowEndpoint(
+          address: try peer.decode(String.self, forKey: .address),
+          port: try peer.decode(UInt16.self, forKey: .port))
+        ends.append(end)
+        if peer.contains(.registration),
+          let stated = try peer.nestedContainerIfPresent(RegistrationKey.self, .registration)
+        {
+          let registration = AddressRegistration(
+            country: try stated.decode(String?.self, forKey: .country),
+            asn: try stated.decode(UInt32?.self, forKey: .asn),
+            organisation: try stated.decode(String?.self, forKey: .organisation))
+          try c.require(!registration.isEmpty, .peers, "state an empty registration")
+          registrations[end.address] = registration
+        }
       }
       try c.require(ends.count == 2, .peers, "does not hold two peers")
       let peers = FlowPeers(ends[0], ends[1])
       try c.require(peers.a == ends[0], .peers, "are not in their canonical order")
-      return peers
+      return (peers, registrations)
     }
 
     private static func clientTLS(_ c: KeyedDecodingContainer<Key>) throws -> ClientTLSOffer? {

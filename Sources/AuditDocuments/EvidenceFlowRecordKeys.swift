@@ -23,7 +23,12 @@ extension EvidenceFlowRecord {
   }
   public enum NameKey: String, CodingKey, CaseIterable, Sendable { case origin, text }
   public enum OpeningKey: String, CodingKey, CaseIterable, Sendable { case flowID, session }
-  public enum PeerKey: String, CodingKey, CaseIterable, Sendable { case address, port }
+  public enum PeerKey: String, CodingKey, CaseIterable, Sendable {
+    case address, port, registration
+  }
+  public enum RegistrationKey: String, CodingKey, CaseIterable, Sendable {
+    case asn, country, organisation
+  }
   public enum QUICKey: String, CodingKey, CaseIterable, Sendable { case end, version, versionValue }
   public enum CertificateKey: String, CodingKey, CaseIterable, Sendable {
     case absence, chain, chainIsComplete, visibility

@@ -13,6 +13,7 @@ public struct EvidenceRederivation: Sendable {
   public init(
     record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue,
     trackers: TrackerLists? = nil, registrableDomains: RegistrableDomains = RegistrableDomains(),
+    addressRegistrations: AddressRegistrations = AddressRegistrations(),
     exchanges: [ExchangeRecord] = [], includesContent: Bool = false
   ) throws(EvidenceBundleError) {
     var bundle = try EvidenceBundle(
@@ -20,7 +21,7 @@ public struct EvidenceRederivation: Sendable {
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
       baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
       trackers: trackers, publicSuffixList: record.publicSuffixList,
-      registrableDomains: registrableDomains,
+      registrableDomains: registrableDomains, addressRegistrations: addressRegistrations,
       content: SessionContent(values: record.testAccount, exchanges: exchanges))
     bundle.includesContent = includesContent
     self.bundle = bundle

@@ -21,6 +21,8 @@ public struct EvidenceSessionRecord: Sendable {
   public let trackerLists: [TrackerList.Identity]
   /// The public suffix list of flows.json's registrable domains; nil before format version 4.
   public let publicSuffixList: PublicSuffixListIdentity?
+  /// The address databases flows.json's registrations come from (format version 8).
+  public let addressDatabases: [AddressDatabaseIdentity]
   /// The document's format version (a version 2 bundle holds no recording).
   public let formatVersion: Int
   /// The test account's values the session was judged with; none before format version 5.
@@ -215,6 +217,21 @@ public struct EvidenceSessionRecord: Sendable {
       }
     }
     trackerLists = lists
+    var databases: [AddressDatabaseIdentity] = []
+    if let value = root["addressDatabases"] {
+      guard let entries = value as? [[String: Any]] else {
+        throw fail("addressDatabases", "a list of address databases")
+      }
+      for (index, entry) in entries.enumerated() {
+        let place = "addressDatabases[\(index)]."
+        databases.append(
+          AddressDatabaseIdentity(
+            name: try string(entry, "name", in: place), path: try string(entry, "path", in: place),
+            sha256: try string(entry, "sha256", in: place),
+            built: try string(entry, "built", in: place)))
+      }
+    }
+    addressDatabases = databases
     if let value = root["publicSuffixList"], !(value is NSNull) {
       guard let object = value as? [String: Any] else {
         throw fail("publicSuffixList", "the public suffix list's path and SHA-256")

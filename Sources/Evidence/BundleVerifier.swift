@@ -126,6 +126,7 @@ public enum BundleVerifier {
         baselineClaims: flowsReading.baselineClaims, citations: citations,
         registrableDomains: RegistrableDomains.stated(
           flowsReading.records, flowsReading.registrableDomains),
+        registrations: flowsReading.registrations,
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
         digests: reading.digests, exchanges: reading.exchangeList.items))
@@ -376,7 +377,8 @@ public enum BundleVerifier {
   /// session.json's project, session and markers, with the catalogue it carries.
   static func rederivationCheck(
     session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
-    registrableDomains: RegistrableDomains = RegistrableDomains(), findings: VerifiedFindings,
+    registrableDomains: RegistrableDomains = RegistrableDomains(),
+    registrations: [String: AddressRegistration] = [:], findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
     digests: [String: (UInt64, String)], exchanges: [ExchangeRecord] = []
   ) -> Check {
@@ -433,8 +435,10 @@ public enum BundleVerifier {
     do {
       rederived = try EvidenceRederivation(
         record: record, flows: flows, catalogue: catalogue, trackers: trackers,
-        registrableDomains: registrableDomains, exchanges: exchanges,
-        includesContent: digests[EvidenceContentHAR.fileName] != nil)
+        registrableDomains: registrableDomains,
+        addressRegistrations: AddressRegistrations.stated(
+          flows, databases: record.addressDatabases, registrations),
+        exchanges: exchanges, includesContent: digests[EvidenceContentHAR.fileName] != nil)
     } catch {
       return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }
@@ -547,13 +551,14 @@ public enum BundleVerifier {
       let citations = flows.flows
       let claims = flows.baselineClaims
       let domains = flows.registrableDomains
+      let registrations = AddressRegistrations(flows.registrations)
       differs(EvidenceBundle.flowsName) { sink in
         EvidenceBundle.flowsDocument(sessionID: sessionID, flowCount: records.count).write(
           count: records.count,
           element: { i, w in
             EvidenceFlowRecord.write(
               records[i], findingIDs: citations[i].findingIDs, alsoContactedInBaseline: claims[i],
-              registrableDomain: domains[i], to: &w)
+              registrableDomain: domains[i], registrations: registrations, to: &w)
           }, to: sink)
       }
     } else {

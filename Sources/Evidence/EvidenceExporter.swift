@@ -23,6 +23,8 @@ public struct EvidenceExportResult: Sendable, Equatable {
   /// capture.json, as written.
   public let capture: EvidenceCaptureDocument
   public let sessionID: Int64
+  /// Where the flows' addresses are registered, from the databases given.
+  public var registrations = AddressRegistrations()
 }
 
 /// Lays report.pdf out, and gives what draws it into a folder once the digests it cites are
@@ -48,6 +50,8 @@ public final class EvidenceExporter {
   public var trackers: TrackerLists?
   /// The public suffix list the flows' registrable domains come from; nil: none.
   public var publicSuffixList: PublicSuffixList?
+  /// The address databases the flows' addresses are looked up in (`--ip-database`); none: none.
+  public var addressDatabases: [AddressDatabase] = []
   /// An Ed25519 private key (PEM): the bundle then carries signature.json over its manifest.
   public var signingKey: Data?
   /// Whether the bundle holds the exchanges' content itself (content.har): `--with-content`.
@@ -138,7 +142,9 @@ public final class EvidenceExporter {
         exportedWith: exportedWith, exportedAt: now, baseline: baseline, runs: runs,
         runsNotKept: runsNotKept, holdingFlows: holdingFlows, trackers: trackers,
         publicSuffixList: publicSuffixList?.identity,
-        registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList), content: content)
+        registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList),
+        addressRegistrations: AddressDatabase.registrations(of: flows, in: addressDatabases),
+        content: content)
       bundle.includesContent = withContent
       return (bundle, check)
     } catch {
@@ -272,7 +278,8 @@ public final class EvidenceExporter {
       succeeded = true
       return EvidenceExportResult(
         url: final, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
-        findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID)
+        findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID,
+        registrations: bundle.addressRegistrations)
     } catch {
       throw Self.exportError(error)
     }
@@ -519,7 +526,7 @@ public final class EvidenceExporter {
         EvidenceFlowsCSV.appendRow(
           $0, findingIDs: bundle.findingIDs(ofFlow: $0.id),
           registrableDomain: bundle.registrableDomain(of: $0),
-          to: &row)
+          registrations: bundle.addressRegistrations, to: &row)
         try csv.write(row)
       }
       return try csv.finishFile()

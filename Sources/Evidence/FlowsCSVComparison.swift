@@ -31,7 +31,8 @@ struct FlowsCSVComparison {
       return
     }
     let expected = EvidenceFlowsCSV.cells(
-      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain)
+      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
+      registrations: AddressRegistrations(record.registrations))
     for column in header {
       let cell = EvidenceFlowsCSV.spreadsheetCell(expected[column.rawValue])
       let found = row[column.rawValue]

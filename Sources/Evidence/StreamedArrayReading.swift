@@ -76,6 +76,8 @@ final class FlowsJSONReading {
   /// What each flow says of the baseline, in the same order.
   private(set) var baselineClaims: [Bool?] = []
   private(set) var registrableDomains: [String?] = []
+  /// Where each address flows.json names is registered, as its peers state it.
+  private(set) var registrations: [String: AddressRegistration] = [:]
   var flows: [(id: Int64, findingIDs: [String])] {
     zip(records, citations).map { ($0.id, $1) }
   }
@@ -101,5 +103,6 @@ final class FlowsJSONReading {
     citations.append(record.findingIDs)
     baselineClaims.append(record.alsoContactedInBaseline)
     registrableDomains.append(record.registrableDomain)
+    registrations.merge(record.registrations) { first, _ in first }
   }
 }

@@ -386,6 +386,33 @@ struct EvidenceReportContent {
               ]
             })))
     }
+    blocks += registrations
+    return blocks
+  }
+
+  /// Where the addresses are registered: what the address databases state, or that none was
+  /// given (said here once).
+  var registrations: [EvidenceReportBlock] {
+    let stated = bundle.addressRegistrations
+    var blocks: [EvidenceReportBlock] = [.heading("Where the addresses are registered")]
+    let lines = AddressRegistrationWording.summary(stated)
+    guard !stated.databases.isEmpty else { return blocks + lines.map { .paragraph($0) } }
+    blocks.append(.paragraph(lines[0]))
+    let found = stated.addresses.compactMap { a in stated.of(a).map { (a, $0) } }
+    if !found.isEmpty {
+      blocks.append(
+        .table(
+          EvidenceReportTable(
+            columns: ["Address", "Registration", "EU/EEA"],
+            rows: found.map { address, registration in
+              [
+                EvidenceReportCell(address, style: .literal),
+                EvidenceReportCell(AddressRegistrationWording.phrase(registration)),
+                EvidenceReportCell(AddressRegistrationWording.area(registration)),
+              ]
+            })))
+    }
+    blocks.append(.note(AddressRegistrationWording.notProcessing))
     return blocks
   }
 

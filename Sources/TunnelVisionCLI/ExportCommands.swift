@@ -25,6 +25,10 @@ enum ExportCommands {
     "Add content.har: what each exchange sent and received, decrypted, as HAR 1.2. The bundle then holds the content itself, and says so; verify finds the test account's values in it again."
   )
   static let force = FlagKey("force", "Replace a file already at the output's path.")
+  static let ipDatabase = OptionKey<PathArgument>(
+    "ip-database", "file.mmdb",
+    "Look up where each connection's addresses are registered in this MaxMind DB file (a country or ASN database such as DB-IP Lite or GeoLite2); repeatable, the first stating a field gives it.",
+    repeatable: true)
   static let mode = OptionKey<FileMode>(
     "mode", "mode", "The output's permissions, in octal (default: 600, readable by you alone).")
   static let bundle = ArgumentKey<String>("bundle", "The .zip to check.")
@@ -94,6 +98,11 @@ enum ExportCommands {
     exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
     exporter.publicSuffixList = PublicSuffixList.installed(
       shareDirectory: AssessmentCommands.shareDirectory(context))
+    for path in try parsed.values(ipDatabase) {
+      do { exporter.addressDatabases.append(try AddressDatabase(path: path.text)) } catch {
+        throw RefusedError(error.description)
+      }
+    }
     exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
       try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
     }
@@ -126,7 +135,7 @@ enum ExportCommands {
         bundleOutput.definition, force.definition, mode.definition, sign.definition,
         at.definition,
         AssessmentCommands.catalogueID.definition, AssessmentCommands.catalogueFile.definition,
-        AssessmentCommands.trackerList.definition,
+        AssessmentCommands.trackerList.definition, ipDatabase.definition,
         noReport.definition, withContent.definition,
         ProjectCommands.json.definition,
       ],
@@ -161,7 +170,8 @@ enum ExportCommands {
           try OutputTarget.setMode(result.url, try parsed.value(mode) ?? .private)
           let summary = EvidenceExportPresentation.Summary(
             path: result.url.path, byteCount: result.byteCount, fileNames: result.fileNames,
-            flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture)
+            flowCount: result.flowCount, findingCount: result.findingCount, capture: result.capture,
+            registrations: result.registrations)
           if parsed.json { return context.printJSON(EvidenceExportPresentation.json(summary)) }
           context.standardOutput(EvidenceExportPresentation.sheet(summary))
         }
@@ -179,7 +189,7 @@ extension ExportCommands {
       options: [
         reportOutput.definition, force.definition, mode.definition, at.definition,
         AssessmentCommands.catalogueID.definition, AssessmentCommands.catalogueFile.definition,
-        AssessmentCommands.trackerList.definition,
+        AssessmentCommands.trackerList.definition, ipDatabase.definition,
       ],
       run: { parsed, context in
         try withExporter(parsed, context) { store, session, exporter in

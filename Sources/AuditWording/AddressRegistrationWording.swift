@@ -1,0 +1,68 @@
+import Audit
+
+/// What is said of where an address is registered: a registration, never where data is
+/// processed or stored, and never a guess when no database was given.
+public enum AddressRegistrationWording {
+  /// "address registered in US (AS15169 Google LLC)".
+  public static func phrase(_ registration: AddressRegistration) -> String {
+    let network: String? =
+      switch (registration.asn, registration.organisation) {
+      case (let asn?, let organisation?): "AS\(asn) \(organisation)"
+      case (let asn?, nil): "AS\(asn)"
+      case (nil, let organisation?): organisation
+      case (nil, nil): nil
+      }
+    switch (registration.country, network) {
+    case (let country?, let network?): return "address registered in \(country) (\(network))"
+    case (let country?, nil): return "address registered in \(country)"
+    case (nil, let network?): return "address of \(network), no country stated"
+    case (nil, nil): return "no registration stated"
+    }
+  }
+
+  /// The phrase, and whether its country is outside the EU/EEA.
+  public static func line(_ address: String, _ registration: AddressRegistration) -> String {
+    let outside = registration.isInEuropeanEconomicArea == false ? ", outside the EU/EEA" : ""
+    return "\(address): \(phrase(registration))\(outside)"
+  }
+
+  /// A database as it is named: "GeoLite2-Country (built 2026-11-28)".
+  public static func database(_ identity: AddressDatabaseIdentity) -> String {
+    "\(identity.name) (built \(identity.built))"
+  }
+
+  public static let noDatabase =
+    "Not looked up: no address database was given (--ip-database FILE.mmdb)."
+
+  /// The export sheet's lines: the databases, then each address registered outside the EU/EEA,
+  /// or that none is; without a database, that nothing was looked up.
+  public static func summary(_ registrations: AddressRegistrations) -> [String] {
+    guard !registrations.databases.isEmpty else { return [noDatabase] }
+    let addresses = registrations.addresses
+    let found = addresses.compactMap { address in registrations.of(address).map { (address, $0) } }
+    var lines = [
+      "\(Quantity.count(found.count, "address", "addresses")) of \(addresses.count) found in \(registrations.databases.map(database).joined(separator: ", "))."
+    ]
+    let outside = found.filter { $0.1.isInEuropeanEconomicArea == false }
+    if outside.isEmpty {
+      lines.append("None is stated as registered outside the EU/EEA.")
+    } else {
+      lines.append("Registered outside the EU/EEA:")
+      lines += outside.map { "  \(line($0.0, $0.1))" }
+    }
+    lines.append(notProcessing)
+    return lines
+  }
+
+  public static let notProcessing =
+    "A registration says where a network is registered, not where data is processed or stored."
+
+  /// A table's cell: "inside", "outside", or "not stated" for a registration without a country.
+  public static func area(_ registration: AddressRegistration) -> String {
+    switch registration.isInEuropeanEconomicArea {
+    case true?: return "inside"
+    case false?: return "outside"
+    case nil: return "not stated"
+    }
+  }
+}
