@@ -142,7 +142,7 @@ let package = Package(
       dependencies: [
         "Audit", "AuditRules", "AuditWording", "AuditDocuments", "ReportLayout", "AuditScreens",
         "TestSupport",
-      ], exclude: ["Golden"]),
+      ], exclude: ["Golden", "Fixtures"]),
     .testTarget(
       name: "FlowStoreTests",
       dependencies: [

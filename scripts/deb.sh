@@ -55,7 +55,7 @@ Architecture: $arch
 Maintainer: TunnelVision Evidence <evidence@tunnelvision.invalid>
 Installed-Size: $size
 Depends: $depends
-Suggests: tshark, mitmproxy
+Suggests: tshark, mitmproxy, testssl.sh
 Section: net
 Priority: optional
 Description: network traffic of mobile apps as evidence for BSI TR-03161

@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(libsqlite3-dev libcairo2-dev libpango1.0-dev zlib1g-dev libssl-dev libpcap-dev pkg-config
           sqlite3 unzip poppler-utils qpdf tshark tcpdump openssl iproute2 iptables curl time
           webext-ublock-origin-firefox libpsl-dev publicsuffix libbrotli-dev brotli
-          libmaxminddb-dev)
+          libmaxminddb-dev testssl.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

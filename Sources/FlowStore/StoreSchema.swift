@@ -251,6 +251,22 @@ enum StoreSchema {
       CREATE INDEX flows_last_seen ON flows(last_seen);
       """
     ),
+    (
+      12,
+      "server scans: what a scanner found a session's servers to offer, its output kept whole",
+      """
+      CREATE TABLE server_scans (
+          id INTEGER PRIMARY KEY,
+          audit_session_id INTEGER NOT NULL REFERENCES audit_sessions(id) ON DELETE CASCADE,
+          stored_at INTEGER NOT NULL,
+          tool TEXT NOT NULL,
+          file_name TEXT NOT NULL,
+          sha256 TEXT NOT NULL,
+          output BLOB NOT NULL
+      );
+      CREATE INDEX server_scans_session ON server_scans(audit_session_id, id);
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

@@ -57,7 +57,7 @@ public enum TunnelVisionCommand {
         RecordCommand.definition, InspectionCommands.addon,
         InspectionCommands.scenario, HistoryCommands.flows, HistoryCommands.exchanges,
         HistoryCommands.flow, HistoryCommands.packet, CaptureCommands.captures,
-        CaptureCommands.history,
+        CaptureCommands.history, ScanCommand.definition,
       ],
       // Alone, it answers --version, whatever global options come with it (as git does).
       run: { parsed, context in

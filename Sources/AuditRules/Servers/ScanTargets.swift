@@ -1,0 +1,43 @@
+import Audit
+
+/// A server to scan: the name the session's connections used, the address and the port.
+public struct ScanTarget: Sendable, Hashable {
+  public let host: String
+  public let address: String
+  public let port: UInt16
+  public init(host: String, address: String, port: UInt16) {
+    self.host = host
+    self.address = address
+    self.port = port
+  }
+}
+
+/// Which of a session's servers are scanned. Pure.
+public enum ScanTargets {
+  /// The servers of the session's named TCP connections, each (name, address, port) once, in the
+  /// order first contacted: those named with --host when any are (whatever their standing),
+  /// else those under an allowlisted name that no tracker list names. A flow's server end is the
+  /// one with the lower port: a flow does not record which end the device was.
+  public static func of(
+    _ flows: [StoredFlow], allowlist: [AllowlistEntry], named: [String], trackers: TrackerLists?
+  ) -> [ScanTarget] {
+    let wanted = Set(named.map { DomainPattern.normalised(host: $0) })
+    var seen = Set<ScanTarget>()
+    var targets: [ScanTarget] = []
+    for flow in flows.inSessionOrder() where flow.ipProtocol == .tcp {
+      guard let name = flow.name?.text else { continue }
+      let host = DomainPattern.normalised(host: name)
+      if wanted.isEmpty {
+        guard allowlist.contains(where: { $0.pattern.matches(host) }),
+          trackers?.match(host) == nil
+        else { continue }
+      } else {
+        guard wanted.contains(host) else { continue }
+      }
+      let server = flow.peers.b.port <= flow.peers.a.port ? flow.peers.b : flow.peers.a
+      let target = ScanTarget(host: host, address: server.address, port: server.port)
+      if seen.insert(target).inserted { targets.append(target) }
+    }
+    return targets
+  }
+}

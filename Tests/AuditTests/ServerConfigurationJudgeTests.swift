@@ -1,0 +1,125 @@
+import Audit
+import AuditRules
+import AuditWording
+import Foundation
+import XCTest
+
+/// testssl.sh 3.0.8's own JSON (Fixtures: a scan of an `openssl s_server` offering TLS 1.0 and
+/// 1.1 beside 1.2 and 1.3, in the --jsonfile-pretty form; one of a server offering 1.2 and 1.3,
+/// in the flat --jsonfile form; one of a server offering only what the tables list) read and
+/// judged against TR-03161's catalogue in 2026.
+final class ServerConfigurationJudgeTests: XCTestCase {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+  func run(_ name: String) throws -> ServerScanRun {
+    try TestsslReport.read(Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+  }
+
+  var judge: ServerConfigurationJudge {
+    get throws {
+      let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+      return ServerConfigurationJudge(policy: catalogue.policy, year: 2026)
+    }
+  }
+
+  func testThePrettyReportNamesTheToolItsOpenSSLAndWhatTheServerOffered() throws {
+    let run = try run("testssl-3.0.8-legacy-pretty.json")
+    XCTAssertEqual(run.toolVersion, "3.0.8")
+    XCTAssertEqual(run.opensslVersion?.hasPrefix("OpenSSL 3.0."), true, "\(run)")
+    XCTAssertEqual(run.startedAt, Date(timeIntervalSince1970: 1_796_317_173))
+    let scan = try XCTUnwrap(run.scans.first)
+    XCTAssertEqual(run.scans.count, 1)
+    XCTAssertEqual([scan.address, String(scan.port)], ["127.0.0.1", "18444"])
+    XCTAssertEqual(scan.offeredVersions, [.tls10, .tls11, .tls12, .tls13])
+    XCTAssertEqual(scan.protocols[.ssl3], false)
+    XCTAssertEqual(scan.cipherSuites[.tls10]?.count, 6)
+    XCTAssertEqual(scan.cipherSuites[.tls12]?.first, 0xC030)
+    XCTAssertEqual(scan.cipherSuites[.tls13], [0x1302, 0x1303, 0x1301])
+    XCTAssertEqual(scan.groups, [23, 24, 25, 29, 30, 256, 257, 258, 259, 260])
+    XCTAssertEqual(scan.certificateKeyAlgorithm, "RSA")
+    XCTAssertEqual(scan.certificateKeyBits, 2048)
+    XCTAssertEqual(scan.certificateSignature, "sha256WithRSAEncryption")
+    XCTAssertEqual(scan.ocspStapling, false)
+  }
+
+  func testTheFlatListReadsAsTheSameKindOfScanWithoutTheToolsVersion() throws {
+    let run = try run("testssl-3.0.8-modern-flat.json")
+    XCTAssertNil(run.toolVersion)
+    let scan = try XCTUnwrap(run.scans.first)
+    XCTAssertEqual(run.scans.count, 1, "the tool's own problem names no server")
+    XCTAssertEqual(scan.offeredVersions, [.tls12, .tls13])
+    XCTAssertEqual(scan.cipherSuites[.tls12]?.count, 20)
+  }
+
+  func testVersionsBelowTheMinimumAndUnlistedSuitesAreOfferedNeverChosen() throws {
+    let run = try run("testssl-3.0.8-legacy-pretty.json")
+    let scan = try XCTUnwrap(run.scans.first)
+    let judge = try judge
+    let found = judge.judge(scan)
+    let versions: [TLSProtocolVersion] = found.compactMap {
+      guard case .versionOffered(let version) = $0.item else { return nil }
+      return version
+    }
+    XCTAssertEqual(versions, [.tls10, .tls11])
+    let suites: [UInt16] = found.compactMap {
+      guard case .cipherSuite(let suite, _) = $0.item else { return nil }
+      return suite
+    }
+    XCTAssertTrue(suites.contains(0x009C), "TLS_RSA_WITH_AES_128_GCM_SHA256: no forward secrecy")
+    XCTAssertFalse(suites.contains(0xC02F), "ECDHE_RSA_WITH_AES_128_GCM_SHA256 is in Table 2")
+    let lines = ServerConfigurationWording.lines(
+      scan, observations: found, minimum: judge.policy.minimumTLSVersion,
+      document: judge.policy.tlsDocument)
+    XCTAssertTrue(
+      lines.contains(
+        "  TLS_RSA_WITH_AES_128_GCM_SHA256 (0x009C) offered in TLS 1.2: not among the suites BSI TR-02102-2 (2025-01) recommends (Tables 2, 3, 4)."
+      ), lines.joined(separator: "\n"))
+    XCTAssertTrue(
+      lines.contains(
+        "  TLS 1.0 offered: below the catalogue's TLS minimum, TLS 1.2 (BSI TR-02102-2 (2025-01))."),
+      lines.joined(separator: "\n"))
+    for line in lines {
+      for word in ["chose", "chosen", "negotiated", "weak", "insecure", "passed", "compliant"] {
+        XCTAssertFalse(line.lowercased().contains(word), line)
+      }
+    }
+  }
+
+  func testAServerOfferingOnlyWhatTheTablesListIsSaidToDoSo() throws {
+    let real = try XCTUnwrap(try run("testssl-3.0.8-recommended-pretty.json").scans.first)
+    XCTAssertEqual(real.offeredVersions, [.tls12, .tls13])
+    XCTAssertEqual(real.certificateSignature, "ecdsa-with-SHA256")
+    XCTAssertEqual(try judge.judge(real), [], "an ECDSA P-256 certificate, AES-GCM, P-256, P-384")
+    var scan = ServerScan(host: "api.example.de", address: "192.0.2.1", port: 443)
+    scan.protocols = [.tls10: false, .tls11: false, .tls12: true, .tls13: true]
+    scan.cipherSuites = [.tls12: [0xC02B, 0xC02F], .tls13: [0x1301, 0x1302]]
+    scan.groups = [23, 24]
+    let judge = try judge
+    XCTAssertEqual(judge.judge(scan), [])
+    let lines = ServerConfigurationWording.lines(
+      scan, observations: [], minimum: .tls12, document: judge.policy.tlsDocument)
+    XCTAssertEqual(
+      lines,
+      [
+        "api.example.de (192.0.2.1:443)", "  Offered: TLS 1.2, TLS 1.3; 4 cipher suites.",
+        "  Offers only versions from TLS 1.2 on and only suites BSI TR-02102-2 (2025-01) recommends.",
+      ])
+    scan.protocols[.tls12] = false
+    scan.protocols[.tls13] = false
+    scan.protocols[.tls11] = true
+    XCTAssertEqual(
+      judge.judge(scan).map(\.item), [.versionOffered(.tls11), .noVersionAtMinimum(.tls12)])
+  }
+
+  func testAFileThatIsNotTestsslsIsRefusedWithWhatIsMissing() {
+    for (text, expected) in [
+      ("{\"a\": 1}", "neither testssl.sh's list of results"), ("[]", "no result of a server"),
+      ("[{\"id\": \"TLS1\"", "it is not JSON"),
+    ] {
+      XCTAssertThrowsError(try TestsslReport.read(Data(text.utf8))) {
+        XCTAssertTrue("\($0)".contains(expected), "\($0)")
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import Audit
+import FlowStore
+import Foundation
+import TestSupport
+import XCTest
+
+/// `scan`: a real `openssl s_server` in a network namespace of the test's own (testssl.sh's
+/// hundreds of handshakes stay off the machine's loopback, which other tests capture), offering
+/// TLS 1.0 beside 1.2 with suites the tables do not list and asking for a client certificate,
+/// scanned by Debian's testssl.sh, kept with the session, judged; and testssl.sh's real scan of a
+/// server offering only what TR-02102-2 recommends (an `s_server` with an ECDSA P-256
+/// certificate, ECDHE-ECDSA AES-GCM suites, P-256 and P-384; AuditTests/Fixtures), read with
+/// --from. One server is scanned live: each scan takes some 20 s of two cores.
+final class ServerScanCommandTests: XCTestCase {
+  static let port: UInt16 = 8443
+  static let recommended = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(
+      "AuditTests/Fixtures/testssl-3.0.8-recommended-pretty.json")
+
+  func requireTestsslAndRoot() throws {
+    let ci = ProcessInfo.processInfo.environment["CI"] == "true"
+    guard ExternalTool.which("testssl") != nil else {
+      if ci { XCTFail("CI installs testssl.sh (scripts/setup.sh)") }
+      throw XCTSkip("testssl.sh is not installed")
+    }
+    guard getuid() == 0 else {
+      if ci { XCTFail("CI runs as root") }
+      throw XCTSkip("a network namespace needs root")
+    }
+  }
+
+  /// The server, and a session of a project allowing its name whose connections went to it
+  /// and to a host outside the allowlist (not scanned).
+  func scene(_ cli: CLIHarness, in ns: NetworkNamespace) throws -> (
+    session: Int64, server: RunningProcess
+  ) {
+    let dir = cli.directory.url.path
+    let made = try XCTUnwrap(
+      ExternalTool.run(
+        "openssl",
+        [
+          "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(dir)/legacy.key", "-out",
+          "\(dir)/legacy.pem", "-days", "30", "-subj", "/CN=legacy.test",
+        ]))
+    XCTAssertEqual(made.status, 0, made.error)
+    let server = try ns.start([
+      "openssl", "s_server", "-accept", "127.0.0.1:\(Self.port)", "-cert", "\(dir)/legacy.pem",
+      "-key", "\(dir)/legacy.key", "-www", "-quiet", "-cipher", "DEFAULT:@SECLEVEL=0",
+      "-min_protocol", "TLSv1", "-no_tls1_1", "-no_tls1_3", "-verify", "1",
+    ])
+    try Readiness.wait("s_server on \(Self.port)") {
+      Readiness.isListening(process: server.id, port: Self.port)
+    }
+    let store = try FlowStore(directory: URL(fileURLWithPath: cli.storePath))
+    let project = try store.createAuditProject(
+      AuditProjectDraft(
+        name: "Scanned",
+        allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "legacy.test"))]),
+      at: FlowFixture.at(0))
+    let session = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: project.id), at: FlowFixture.at(1))
+    let capture = try store.beginCaptureSession(at: FlowFixture.at(1))
+    for (index, name) in ["legacy.test", "elsewhere.test"].enumerated() {
+      var flow = FlowFixture.tcp(
+        port: Self.port, at: Double(2 + index), sni: name, serverAddress: "127.0.0.1",
+        sourcePort: 60_000 + UInt16(index))
+      flow.captureSessionID = capture
+      try store.upsertFlow(flow)
+    }
+    _ = try store.endAuditSession(id: session.id, at: FlowFixture.at(10))
+    return (session.id, server)
+  }
+
+  func testEachAllowlistedServerIsScannedKeptAndJudgedAsOffered() throws {
+    try requireTestsslAndRoot()
+    let cli = CLIHarness()
+    let ns = try NetworkNamespace("scan")
+    let (session, server) = try scene(cli, in: ns)
+    defer { server.end(SIGTERM) }
+    let binary = try TunnelVisionExecutable.url()
+    let scan = try ns.run([
+      binary.path, "--store", cli.storePath, "scan", String(session), "--timeout", "120",
+    ])
+    XCTAssertEqual(scan.status, 0, scan.output + scan.error)
+    XCTAssertTrue(scan.error.contains("Scanning legacy.test (127.0.0.1:"), scan.error)
+    XCTAssertTrue(scan.error.contains(", 1 of 1…"), scan.error)
+    XCTAssertFalse(scan.error.contains("elsewhere.test"), "outside the allowlist: not scanned")
+    XCTAssertTrue(scan.output.hasSuffix("1 of 1 server scanned and kept.\n"), scan.output)
+    XCTAssertTrue(scan.output.contains("Scanned with testssl.sh 3."), scan.output)
+    XCTAssertTrue(
+      scan.output.contains("  TLS 1.0 offered: below the catalogue's TLS minimum, TLS 1.2"),
+      scan.output)
+    XCTAssertTrue(
+      scan.output.contains(
+        "offered in TLS 1.2: not among the suites BSI TR-02102-2 (2025-01) recommends (Tables 2, 3, 4)."
+      ), scan.output)
+    XCTAssertFalse(scan.output.contains("TLS 1.1 offered"), scan.output)
+    XCTAssertFalse(scan.output.contains("chosen"))
+
+    // Kept whole: the file's bytes with their SHA-256, read and judged again.
+    let store = try FlowStore(directory: URL(fileURLWithPath: cli.storePath))
+    let kept = try store.serverScans(ofSession: session)
+    XCTAssertEqual(kept.count, 1)
+    let file = cli.directory.url.appendingPathComponent("kept.json")
+    try kept[0].output.write(to: file)
+    let sum = try XCTUnwrap(ExternalTool.run("sha256sum", [file.path]))
+    XCTAssertEqual(kept[0].sha256, String(sum.output.prefix(64)))
+    let list = cli.run("scan", String(session), "--list")
+    XCTAssertEqual(list.status, 0, list.error)
+    XCTAssertEqual(list.output, scan.output.components(separatedBy: "1 of 1 server").first)
+
+    // A scan made elsewhere is read the same way; a file that is not one is refused, unkept.
+    let again = cli.run("scan", String(session), "--from", Self.recommended.path)
+    XCTAssertEqual(again.status, 0, again.error)
+    XCTAssertTrue(
+      again.output.contains(
+        "  Offers only versions from TLS 1.2 on and only suites BSI TR-02102-2 (2025-01) recommends."
+      ), again.output)
+    XCTAssertEqual(try store.serverScans(ofSession: session).count, 2)
+    let text = cli.directory.url.appendingPathComponent("notes.json")
+    try Data("{\"scan\": true}".utf8).write(to: text)
+    let refused = cli.run("scan", String(session), "--from", text.path)
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertTrue(
+      refused.error.contains("is not read as a testssl.sh JSON file: it is neither"), refused.error)
+    XCTAssertEqual(try store.serverScans(ofSession: session).count, 2)
+  }
+
+  func testWithoutAnAllowlistNothingIsScannedAndItSaysHowToNameHosts() throws {
+    let cli = CLIHarness()
+    XCTAssertEqual(cli.run("sample").status, 0)
+    let project = cli.run("project", "new", "Bare")
+    XCTAssertEqual(project.status, 0, project.error)
+    let start = cli.run("session", "start", "Bare", "--version", "1", "--build", "1")
+    XCTAssertEqual(start.status, 0, start.error)
+    XCTAssertEqual(cli.run("session", "end", advancing: 5).status, 0)
+    let sessions = cli.run("session", "list", "Bare", "--json")
+    let id = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: Data(sessions.output.utf8)) as? [[String: Any]])?
+        .first?["id"] as? Int)
+    let scan = cli.run("scan", String(id))
+    XCTAssertEqual(scan.status, 1)
+    XCTAssertTrue(scan.error.contains("The project's allowlist is empty"), scan.error)
+    XCTAssertTrue(scan.error.contains("--host"), scan.error)
+  }
+}
