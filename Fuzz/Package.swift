@@ -18,6 +18,8 @@ let targets: [(name: String, reads: String)] = [
   ("FuzzHAR", "a HAR file"),
   ("FuzzHTTP1", "HTTP/1 from a TCP stream in the clear"),
   ("FuzzContentDecoder", "a body's Content-Encoding: gzip, deflate, br"),
+  ("FuzzTestsslReport", "testssl.sh's JSON, each server judged"),
+  ("FuzzAddressDatabase", "a MaxMind DB address database, through libmaxminddb"),
 ]
 
 let package = Package(

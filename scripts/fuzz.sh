@@ -21,15 +21,18 @@ build=(swift build -c "$configuration" --package-path Fuzz -Xswiftc -sanitize=fu
 "${build[@]}" >out/fuzz-build.log 2>&1 || { tail -20 out/fuzz-build.log >&2; exit 1; }
 bin=$("${build[@]}" --show-bin-path)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzCapture FuzzBundle FuzzInspectionLog FuzzCatalogue FuzzJSON FuzzKey FuzzSessionRecord FuzzTrackerList FuzzHAR FuzzHTTP1 FuzzContentDecoder)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzCapture FuzzBundle FuzzInspectionLog FuzzCatalogue FuzzJSON FuzzKey FuzzSessionRecord FuzzTrackerList FuzzHAR FuzzHTTP1 FuzzContentDecoder FuzzTestsslReport FuzzAddressDatabase)
 declare -A dictionary=([FuzzCapture]=capture [FuzzBundle]=zip [FuzzInspectionLog]=json
   [FuzzCatalogue]=json [FuzzJSON]=json [FuzzKey]=pem [FuzzSessionRecord]=json
-  [FuzzTrackerList]=trackers [FuzzHAR]=json [FuzzHTTP1]=http [FuzzContentDecoder]=compressed)
+  [FuzzTrackerList]=trackers [FuzzHAR]=json [FuzzHTTP1]=http [FuzzContentDecoder]=compressed
+  [FuzzTestsslReport]=json [FuzzAddressDatabase]=mmdb)
 # A bomb or a quadratic loop shows as memory or time: 2 GB and 10 s an input are far above any
 # input of these sizes. libFuzzer's per-input leak check is off: the Swift runtime's caches look
 # like a leak after each input, and scanning the heap for them took 40% of the time; the memory
 # bound still stops real growth.
 bounds=(-rss_limit_mb=2048 -timeout=10 -max_len=65536 -detect_leaks=0 -print_final_stats=1)
+# Leaks in system libraries that fuzzing found and that are not this project's to fix.
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 failed=0
 for target in "${targets[@]}"; do
   corpus="out/fuzz/corpus/$target"

@@ -13,28 +13,37 @@ public final class AddressDatabase {
     public let description: String
   }
 
-  /// Opens the file and hashes its bytes; a file libmaxminddb cannot read is refused with its
-  /// reason.
+  /// Opens the file and hashes its bytes (as libmaxminddb mapped them: the file is read once);
+  /// a file that cannot be read, or that libmaxminddb does not read as a database, is refused
+  /// with its reason.
   public init(path: String) throws(Failure) {
-    let data: Data
-    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-      throw Failure(
-        description:
-          "The address database \(path) cannot be read: \(SystemErrorText.reason(error)).")
-    }
     let status = MMDB_open(path, UInt32(MMDB_MODE_MMAP), &mmdb)
     guard status == MMDB_SUCCESS else {
+      let opening = status == MMDB_FILE_OPEN_ERROR || status == MMDB_IO_ERROR
       throw Failure(
-        description:
-          "The address database \(path) is not a MaxMind DB file: \(String(cString: MMDB_strerror(status)))."
+        description: opening
+          ? "The address database \(path) cannot be read: \(String(cString: strerror(errno)))."
+          : "The address database \(path) is not a MaxMind DB file: \(String(cString: MMDB_strerror(status)))."
       )
     }
     let metadata = mmdb.metadata
+    // A build date the documents can write (from 1970 to 2262), or none at all.
+    guard let epoch = Int64(exactly: metadata.build_epoch),
+      epoch <= Instant.storableMicroseconds.upperBound / 1_000_000
+    else {
+      MMDB_close(&mmdb)
+      throw Failure(
+        description:
+          "The address database \(path) states no usable build date (build_epoch \(metadata.build_epoch))."
+      )
+    }
+    let digest = SHA256Digest()
+    digest.update(UnsafeRawBufferPointer(start: mmdb.file_content, count: Int(mmdb.file_size)))
     let name = metadata.database_type.map { String(cString: $0) } ?? ""
-    let built = Date(timeIntervalSince1970: TimeInterval(metadata.build_epoch))
+    let built = Date(timeIntervalSince1970: TimeInterval(epoch))
     identity = AddressDatabaseIdentity(
       name: name.isEmpty ? URL(fileURLWithPath: path).lastPathComponent : name, path: path,
-      sha256: SHA256Digest.hex(of: data), built: String(Instant.rfc3339(built).prefix(10)))
+      sha256: digest.finalHex(), built: String(Instant.rfc3339(built).prefix(10)))
   }
 
   deinit { MMDB_close(&mmdb) }

@@ -131,6 +131,13 @@ final class AddressDatabaseTests: XCTestCase {
     XCTAssertThrowsError(try AddressDatabase(path: text)) {
       XCTAssertTrue("\($0)".contains("\(text) is not a MaxMind DB file"), "\($0)")
     }
+    // Found by FuzzAddressDatabase: a build epoch past any date trapped converting it.
+    let overflow = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fuzz/Corpus/FuzzAddressDatabase/build-epoch-overflow.mmdb").path
+    XCTAssertThrowsError(try AddressDatabase(path: overflow)) {
+      XCTAssertTrue("\($0)".contains("states no usable build date (build_epoch "), "\($0)")
+    }
     let missing = dir.url.appendingPathComponent("missing.mmdb").path
     XCTAssertThrowsError(try AddressDatabase(path: missing)) {
       XCTAssertTrue("\($0)".contains("\(missing) cannot be read"), "\($0)")
