@@ -98,7 +98,8 @@ public enum FlowInspectorPresentation {
 
   public static func text(
     _ f: StoredFlow, packets: [StoredPacket], packetTotal: Int, session: String?,
-    findingIDs: [String], subjects: [String], zone: TimeZone, exchanges: [ExchangeRecord] = []
+    findingIDs: [String], subjects: [String], zone: TimeZone, exchanges: [ExchangeRecord] = [],
+    registrations: AddressRegistrations = AddressRegistrations()
   ) -> String {
     var rows: [[String]] = [
       [
@@ -109,6 +110,15 @@ public enum FlowInspectorPresentation {
       ],
       ["Ends", "\(f.peers.a.text) ↔ \(f.peers.b.text), \(f.ipProtocol.name)"],
     ]
+    if !registrations.databases.isEmpty {
+      rows.append([
+        "Registered",
+        [f.peers.a.address, f.peers.b.address].map { address in
+          registrations.of(address).map { AddressRegistrationWording.line(address, $0) }
+            ?? AddressRegistrationWording.notFound(address)
+        }.joined(separator: "; "),
+      ])
+    }
     if let sni = f.sni { rows.append(["SNI", TerminalText.inline(sni)]) }
     if let host = f.connectHost { rows.append(["CONNECT", TerminalText.inline(host)]) }
     if let dns = f.dnsName { rows.append(["DNS name", TerminalText.inline(dns)]) }

@@ -26,6 +26,11 @@ public enum AddressRegistrationWording {
     return "\(address): \(phrase(registration))\(outside)"
   }
 
+  /// An address the databases hold nothing for.
+  public static func notFound(_ address: String) -> String {
+    "\(address): not in the address databases given"
+  }
+
   /// A database as it is named: "GeoLite2-Country (built 2026-11-28)".
   public static func database(_ identity: AddressDatabaseIdentity) -> String {
     "\(identity.name) (built \(identity.built))"

@@ -25,6 +25,16 @@ enum ExportCommands {
     "Add content.har: what each exchange sent and received, decrypted, as HAR 1.2. The bundle then holds the content itself, and says so; verify finds the test account's values in it again."
   )
   static let force = FlagKey("force", "Replace a file already at the output's path.")
+  /// The databases given with --ip-database, opened; one that cannot be is refused with its reason.
+  static func addressDatabases(_ parsed: ParsedCommand) throws -> [AddressDatabase] {
+    var databases: [AddressDatabase] = []
+    for path in try parsed.values(ipDatabase) {
+      do { databases.append(try AddressDatabase(path: path.text)) } catch {
+        throw RefusedError(error.description)
+      }
+    }
+    return databases
+  }
   static let ipDatabase = OptionKey<PathArgument>(
     "ip-database", "file.mmdb",
     "Look up where each connection's addresses are registered in this MaxMind DB file (a country or ASN database such as DB-IP Lite or GeoLite2); repeatable, the first stating a field gives it.",
@@ -98,11 +108,7 @@ enum ExportCommands {
     exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
     exporter.publicSuffixList = PublicSuffixList.installed(
       shareDirectory: AssessmentCommands.shareDirectory(context))
-    for path in try parsed.values(ipDatabase) {
-      do { exporter.addressDatabases.append(try AddressDatabase(path: path.text)) } catch {
-        throw RefusedError(error.description)
-      }
-    }
+    exporter.addressDatabases = try addressDatabases(parsed)
     exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
       try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
     }

@@ -210,7 +210,10 @@ enum HistoryCommands {
       name: "flow",
       abstract: "One connection: who it was and how that is known, what was read, its packets.",
       arguments: [flowID.definition],
-      options: [AssessmentCommands.trackerList.definition, ProjectCommands.json.definition],
+      options: [
+        AssessmentCommands.trackerList.definition, ExportCommands.ipDatabase.definition,
+        ProjectCommands.json.definition,
+      ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
         let store = try support.openStore()
@@ -240,6 +243,8 @@ enum HistoryCommands {
           baseline = try EvidenceExporter.baseline(for: session, in: store)
         }
         let shown = Array(packets.prefix(FlowInspectorPresentation.packetsShown))
+        let registrations = AddressDatabase.registrations(
+          of: [flow], in: try ExportCommands.addressDatabases(parsed))
         if parsed.json {
           var record = JSONWriter()
           let domain = flow.name.flatMap {
@@ -249,14 +254,14 @@ enum HistoryCommands {
           EvidenceFlowRecord.write(
             flow, findingIDs: findingIDs,
             alsoContactedInBaseline: EvidenceBaseline.claim(baseline, for: flow),
-            registrableDomain: domain, to: &record)
+            registrableDomain: domain, registrations: registrations, to: &record)
           return context.standardOutput(String(decoding: record.bytes, as: UTF8.self) + "\n")
         }
         context.standardOutput(
           FlowInspectorPresentation.text(
             flow, packets: shown, packetTotal: packets.count, session: sessionText,
             findingIDs: findingIDs, subjects: subjects(flow.serverCertificate),
-            zone: context.timeZone, exchanges: exchanges))
+            zone: context.timeZone, exchanges: exchanges, registrations: registrations))
       })
   }
 

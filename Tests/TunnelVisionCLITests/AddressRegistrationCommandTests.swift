@@ -104,6 +104,25 @@ final class AddressRegistrationCommandTests: XCTestCase {
     XCTAssertFalse(export.output.contains("203.0.113."), "registered in Germany: not listed")
     XCTAssertFalse(export.output.contains("processed in"))
 
+    // `flow ID` says the same of one connection, on the terminal and in its JSON.
+    let flows = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "flows.json"]))
+    let first = try XCTUnwrap(
+      ((try JSONSerialization.jsonObject(with: Data(flows.output.utf8)) as? [String: Any])?[
+        "flows"] as? [[String: Any]])?.first)
+    let id = try XCTUnwrap(first["id"] as? Int)
+    let server = try XCTUnwrap((first["peers"] as? [[String: Any]])?.last?["address"] as? String)
+    let flow = cli.run("flow", String(id), "--ip-database", database)
+    XCTAssertEqual(flow.status, 0, flow.error)
+    XCTAssertTrue(
+      flow.output.contains("\(server): address registered in US (AS64500 Example Net)"),
+      flow.output)
+    let flowJSON = cli.run("flow", String(id), "--ip-database", database, "--json")
+    let record = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(flowJSON.output.utf8)) as? [String: Any])
+    let registration = (record["peers"] as? [[String: Any]])?.last?["registration"]
+    XCTAssertEqual((registration as? [String: Any])?["country"] as? String, "US", "\(record)")
+    XCTAssertFalse(cli.run("flow", String(id)).output.contains("Registered"))
+
     let verify = cli.run("verify", bundle)
     XCTAssertEqual(verify.status, 0, verify.output + verify.error)
     let pdf = cli.directory.url.appendingPathComponent("report.pdf").path
