@@ -522,33 +522,57 @@ extension FlowStore {
   /// changed under the export.
   public func auditSessionFingerprint(id: Int64) throws -> String {
     try wrap {
+      func summed<C: QueryColumns>(_: C.Type, _ from: String) throws -> String? {
+        try db.firstRow("SELECT \(C.selectList) \(from)", [.integer(id)]) { row in
+          C.allCases.map { String(row.int64(column: $0)) }.joined(separator: "|")
+        }
+      }
       let session =
         try db.firstRow(
-          "SELECT coalesce(ended_at, -1), notes FROM audit_sessions WHERE id = ?", [.integer(id)]
-        ) {
-          "\($0.int64(0))|\($0.string(1).utf8.count)"
-        } ?? "gone"
-      let flows =
-        try db.firstRow(
-          """
-          SELECT count(*), coalesce(sum(packet_count), 0), coalesce(max(last_seen), 0), coalesce(sum(bytes_in + bytes_out), 0)
-          FROM flows WHERE audit_session_id = ?
-          """, [.integer(id)]
-        ) { "\($0.int64(0))|\($0.int64(1))|\($0.int64(2))|\($0.int64(3))" } ?? ""
-      let packets =
-        try db.firstRow(
-          """
-          SELECT count(*), coalesce(max(p.id), 0) FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?
-          """, [.integer(id)]
-        ) { "\($0.int64(0))|\($0.int64(1))" } ?? ""
-      let markers =
-        try db.firstRow(
-          "SELECT count(*), coalesce(max(id), 0) FROM audit_markers WHERE session_id = ?",
+          "SELECT \(SessionFingerprint.selectList) FROM audit_sessions WHERE id = ?",
           [.integer(id)]
         ) {
-          "\($0.int64(0))|\($0.int64(1))"
-        } ?? ""
+          "\($0.int64(column: SessionFingerprint.endedAt))|\($0.string(column: SessionFingerprint.notes).utf8.count)"
+        } ?? "gone"
+      let flows = try summed(FlowsFingerprint.self, "FROM flows WHERE audit_session_id = ?") ?? ""
+      let packets =
+        try summed(
+          PacketsFingerprint.self,
+          "FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?") ?? ""
+      let markers =
+        try summed(MarkersFingerprint.self, "FROM audit_markers WHERE session_id = ?") ?? ""
       return [session, flows, packets, markers].joined(separator: "/")
     }
   }
+}
+
+/// What the fingerprint reads of the session's row.
+enum SessionFingerprint: Int, QueryColumns {
+  case endedAt, notes
+  var expression: String { self == .endedAt ? "coalesce(ended_at, -1)" : "notes" }
+}
+
+/// What the fingerprint sums of the session's flows.
+enum FlowsFingerprint: Int, QueryColumns {
+  case count, packets, lastSeen, bytes
+  var expression: String {
+    switch self {
+    case .count: "count(*)"
+    case .packets: "coalesce(sum(packet_count), 0)"
+    case .lastSeen: "coalesce(max(last_seen), 0)"
+    case .bytes: "coalesce(sum(bytes_in + bytes_out), 0)"
+    }
+  }
+}
+
+/// What the fingerprint counts of the session's packets.
+enum PacketsFingerprint: Int, QueryColumns {
+  case count, highestID
+  var expression: String { self == .count ? "count(*)" : "coalesce(max(p.id), 0)" }
+}
+
+/// What the fingerprint counts of the session's markers.
+enum MarkersFingerprint: Int, QueryColumns {
+  case count, highestID
+  var expression: String { self == .count ? "count(*)" : "coalesce(max(id), 0)" }
 }

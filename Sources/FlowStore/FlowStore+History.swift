@@ -124,12 +124,15 @@ extension FlowStore {
   public func openSessionStart() throws -> OpenSessionStart? {
     try wrap {
       try db.firstRow(
-        "SELECT id, started_at, certificate_scenario FROM audit_sessions WHERE ended_at IS NULL",
+        "SELECT \(OpenSessionColumn.selectList()) FROM audit_sessions WHERE ended_at IS NULL",
         [],
         {
           OpenSessionStart(
-            id: $0.int64(0), startedAt: $0.date(1),
-            scenario: $0.optionalInt64(2).flatMap { CertificateScenario(rawValue: Int($0)) })
+            id: $0.int64(column: OpenSessionColumn.id),
+            startedAt: $0.date(column: OpenSessionColumn.startedAt),
+            scenario: $0.optionalInt64(column: OpenSessionColumn.certificateScenario).flatMap {
+              CertificateScenario(rawValue: Int($0))
+            })
         })
     }
   }
@@ -374,8 +377,13 @@ extension FlowStore {
       guard
         let (earlier, session) = try wrap({
           try db.firstRow(
-            "SELECT continued_from, audit_session_id FROM flows WHERE id = ?", [.integer(current)]
-          ) { ($0.optionalInt64(0), $0.optionalInt64(1)) }
+            "SELECT \(ChainColumn.selectList()) FROM flows WHERE id = ?", [.integer(current)]
+          ) {
+            (
+              $0.optionalInt64(column: ChainColumn.continuedFrom),
+              $0.optionalInt64(column: ChainColumn.auditSessionId)
+            )
+          }
         })
       else { return result }
       result = ConnectionOpening(flowID: current, session: session)
@@ -384,4 +392,14 @@ extension FlowStore {
     }
     return result
   }
+}
+
+/// The columns of `audit_sessions` the tagging rule reads of the open session.
+enum OpenSessionColumn: Int, TableColumns {
+  case id, startedAt, certificateScenario
+}
+
+/// The columns of `flows` a connection's chain of rows is walked by.
+enum ChainColumn: Int, TableColumns {
+  case continuedFrom, auditSessionId
 }

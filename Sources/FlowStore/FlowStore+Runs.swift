@@ -126,8 +126,13 @@ extension FlowStore {
   public func coverageConnections(inAuditSession id: Int64) throws -> [SessionCoverage.Connection] {
     try wrap {
       try db.rows(
-        "SELECT session, last_seen FROM flows WHERE audit_session_id = ?", [.integer(id)]
-      ) { SessionCoverage.Connection(run: $0.int64(0), lastSeen: $0.date(1)) }
+        "SELECT \(CoverageColumn.selectList()) FROM flows WHERE audit_session_id = ?",
+        [.integer(id)]
+      ) {
+        SessionCoverage.Connection(
+          run: $0.int64(column: CoverageColumn.session),
+          lastSeen: $0.date(column: CoverageColumn.lastSeen))
+      }
     }
   }
 
@@ -153,4 +158,9 @@ extension FlowStore {
         """, [.int(processID)], Self.run(from:))
     }
   }
+}
+
+/// The columns of `flows` a session's coverage reads.
+enum CoverageColumn: Int, TableColumns {
+  case session, lastSeen
 }

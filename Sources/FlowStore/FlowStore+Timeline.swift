@@ -82,7 +82,7 @@ extension FlowStore {
   /// stretch is the newest), their packets in it by `packets_flow`. Reading the packets by time
   /// alone read every packet of the history.
   static let packetActivityQuery = """
-    SELECT (p.ts - ?) / ?, count(*) FROM flows f CROSS JOIN packets p
+    SELECT \(ActivityColumn.selectList) FROM flows f CROSS JOIN packets p
     ON p.flow_id = f.id AND p.ts >= ? AND p.ts < ?
     WHERE f.last_seen >= ? AND +f.first_seen < ? GROUP BY 1
     """
@@ -101,8 +101,10 @@ extension FlowStore {
           .integer(startNanos), .integer(endNanos),
         ]
       ) { row in
-        let bucket = row.int(0)
-        if counts.indices.contains(bucket) { counts[bucket] = row.int(1) }
+        let bucket = row.int(column: ActivityColumn.bucket)
+        if counts.indices.contains(bucket) {
+          counts[bucket] = row.int(column: ActivityColumn.packets)
+        }
       }
     }
     return counts
@@ -121,19 +123,44 @@ extension FlowStore {
   public func captureFileUse() throws -> [UInt32: CaptureFileUse] {
     var use: [UInt32: CaptureFileUse] = [:]
     try wrap {
-      try db.query("SELECT file_seq, count(*) FROM packets WHERE file_seq > 0 GROUP BY file_seq") {
-        use[UInt32(truncatingIfNeeded: $0.int64(0)), default: CaptureFileUse()].packets = $0.int(1)
+      try db.query(
+        "SELECT \(FilePacketsColumn.selectList) FROM packets WHERE file_seq > 0 GROUP BY file_seq"
+      ) {
+        use[
+          UInt32(truncatingIfNeeded: $0.int64(column: FilePacketsColumn.fileSeq)),
+          default: CaptureFileUse()
+        ].packets = $0.int(column: FilePacketsColumn.packets)
       }
       try db.query(
         """
-        SELECT DISTINCT p.file_seq, f.audit_session_id FROM flows f CROSS JOIN packets p ON p.flow_id = f.id
+        SELECT DISTINCT \(FileSessionColumn.selectList) FROM flows f CROSS JOIN packets p ON p.flow_id = f.id
         WHERE f.audit_session_id IS NOT NULL AND p.file_seq > 0 ORDER BY 1, 2
         """
       ) {
-        use[UInt32(truncatingIfNeeded: $0.int64(0)), default: CaptureFileUse()].sessions.append(
-          $0.int64(1))
+        use[
+          UInt32(truncatingIfNeeded: $0.int64(column: FileSessionColumn.fileSeq)),
+          default: CaptureFileUse()
+        ].sessions.append($0.int64(column: FileSessionColumn.auditSessionId))
       }
     }
     return use
   }
+}
+
+/// The packets of the history per interval: each interval's number from the start, and its count.
+enum ActivityColumn: Int, QueryColumns {
+  case bucket, packets
+  var expression: String { self == .bucket ? "(p.ts - ?) / ?" : "count(*)" }
+}
+
+/// The packets each capture file holds.
+enum FilePacketsColumn: Int, QueryColumns {
+  case fileSeq, packets
+  var expression: String { self == .fileSeq ? "file_seq" : "count(*)" }
+}
+
+/// The audit sessions whose packets each capture file holds.
+enum FileSessionColumn: Int, QueryColumns {
+  case fileSeq, auditSessionId
+  var expression: String { self == .fileSeq ? "p.file_seq" : "f.audit_session_id" }
 }

@@ -54,3 +54,16 @@ enum CaptureFileColumn: Int, TableColumns {
 enum CertificateColumn: Int, TableColumns {
   case der
 }
+
+/// The columns of a query's result that are expressions rather than a table's columns (a count,
+/// a sum): each case selects its expression under its own name, and is read by that case.
+protocol QueryColumns: TableColumns {
+  var expression: String { get }
+}
+
+extension QueryColumns {
+  /// "count(*) AS count, coalesce(max(id), 0) AS highest_id".
+  static var selectList: String {
+    allCases.map { "\($0.expression) AS \($0.snakeCaseIdentifier)" }.joined(separator: ", ")
+  }
+}
