@@ -101,6 +101,19 @@ public enum FlowInspectorPresentation {
     findingIDs: [String], subjects: [String], zone: TimeZone, exchanges: [ExchangeRecord] = [],
     registrations: AddressRegistrations = AddressRegistrations()
   ) -> String {
+    let rows =
+      nameRows(f, registrations: registrations) + trafficRows(f, zone: zone)
+      + tlsRows(f, subjects: subjects)
+      + historyRows(f, session: session, findingIDs: findingIDs)
+    var out = "Connection \(f.id)\n"
+    out += TextColumns().lines(rows.map { ["  " + $0[0], $0[1]] }).map { $0 + "\n" }.joined()
+    out += packetLines(f, packets: packets, packetTotal: packetTotal)
+    out += exchangeLines(exchanges, zone: zone)
+    return out
+  }
+
+  /// Who the connection was, and how that is known.
+  static func nameRows(_ f: StoredFlow, registrations: AddressRegistrations) -> [[String]] {
     var rows: [[String]] = [
       [
         "Name",
@@ -130,7 +143,12 @@ public enum FlowInspectorPresentation {
           + ": DNS gave the address these names too; the connection could have been to any of them",
       ])
     }
-    rows += [
+    return rows
+  }
+
+  /// When, how much, and what its stream was.
+  static func trafficRows(_ f: StoredFlow, zone: TimeZone) -> [[String]] {
+    var rows: [[String]] = [
       [
         "First → last",
         "\(AuditPresentation.dateTime(f.firstSeen, in: zone)) → \(AuditPresentation.dateTime(f.lastSeen, in: zone)) (\(TimelinePresentation.duration(f.durationSeconds)))",
@@ -157,7 +175,12 @@ public enum FlowInspectorPresentation {
         "bytes \(conflict.firstByte)–\(conflict.lastByte) of what the \(conflict.fromDevice ? "device" : "server") sent came twice, different: the first copy was read",
       ])
     }
-    rows += [
+    return rows
+  }
+
+  /// What was read of its TLS (or QUIC): the offer, the answer, the certificate and key.
+  static func tlsRows(_ f: StoredFlow, subjects: [String]) -> [[String]] {
+    var rows: [[String]] = [
       ["Client offer", f.clientTLS.map(offer) ?? "no ClientHello read"],
       ["Server answer", f.serverTLS.map(answer) ?? "none read"],
     ]
@@ -181,7 +204,12 @@ public enum FlowInspectorPresentation {
         "version 0x\(String(q.version, radix: 16)), \(q.end == .client ? "proposed by the client" : "answered by the server")",
       ])
     }
-    rows.append(["Session", session ?? "none: recorded outside any audit session (history)"])
+    return rows
+  }
+
+  /// Its session, the rows it continues, the findings that cite it.
+  static func historyRows(_ f: StoredFlow, session: String?, findingIDs: [String]) -> [[String]] {
+    var rows = [["Session", session ?? "none: recorded outside any audit session (history)"]]
     if let from = f.continuedFrom {
       rows.append([
         "Continues",
@@ -197,9 +225,11 @@ public enum FlowInspectorPresentation {
     rows.append([
       "Findings", findingIDs.isEmpty ? "none cite it" : findingIDs.joined(separator: ", "),
     ])
-    var out = "Connection \(f.id)\n"
-    out += TextColumns().lines(rows.map { ["  " + $0[0], $0[1]] }).map { $0 + "\n" }.joined()
-    out += "\nPackets\n"
+    return rows
+  }
+
+  static func packetLines(_ f: StoredFlow, packets: [StoredPacket], packetTotal: Int) -> String {
+    var out = "\nPackets\n"
     if packets.isEmpty { out += "  none in the history\n" }
     let start = packets.first?.date ?? f.firstSeen
     out += TextColumns(rightAligned: [0, 2]).lines(
@@ -215,14 +245,17 @@ public enum FlowInspectorPresentation {
       out +=
         "  The first \(packets.count) of \(Quantity.count(packetTotal, "packet")) are shown.\n"
     }
-    if !exchanges.isEmpty {
-      out += "\nExchanges (\(Quantity.count(exchanges.count, "exchange")))\n"
-      for r in exchanges {
-        out +=
-          "  \(r.exchangeID)  \(AuditPresentation.clock(r.start, in: zone))  \(TerminalText.inline("\(r.method) \(r.scheme)://\(r.host)\(r.path)"))  \(r.status.map(String.init) ?? "no answer")  read \(ExchangesPresentation.sourceWord(r.source))\n"
-        for match in r.matches {
-          out += "      sent: \(TerminalText.inline(ExchangesPresentation.matchLine(match)))\n"
-        }
+    return out
+  }
+
+  static func exchangeLines(_ exchanges: [ExchangeRecord], zone: TimeZone) -> String {
+    guard !exchanges.isEmpty else { return "" }
+    var out = "\nExchanges (\(Quantity.count(exchanges.count, "exchange")))\n"
+    for r in exchanges {
+      out +=
+        "  \(r.exchangeID)  \(AuditPresentation.clock(r.start, in: zone))  \(TerminalText.inline("\(r.method) \(r.scheme)://\(r.host)\(r.path)"))  \(r.status.map(String.init) ?? "no answer")  read \(ExchangesPresentation.sourceWord(r.source))\n"
+      for match in r.matches {
+        out += "      sent: \(TerminalText.inline(ExchangesPresentation.matchLine(match)))\n"
       }
     }
     return out
