@@ -87,6 +87,9 @@ public struct EvidenceBundle: Sendable {
   public let registrableDomains: RegistrableDomains
   /// Where the flows' addresses are registered, and the databases that say so (none given: none).
   public let addressRegistrations: AddressRegistrations
+  /// The server scans kept with the session (`tunnelvision scan`), oldest first: each carried
+  /// whole as `server-scan-N.json`.
+  public let serverScans: [StoredServerScan]
   /// The session's exchanges and what they sent of the test account's values
   /// (exchanges.json), with the values they were judged with (session.json `testAccount`).
   public let content: SessionContent
@@ -103,9 +106,11 @@ public struct EvidenceBundle: Sendable {
     publicSuffixList: PublicSuffixListIdentity? = nil,
     registrableDomains: RegistrableDomains = RegistrableDomains(),
     addressRegistrations: AddressRegistrations = AddressRegistrations(),
+    serverScans: [StoredServerScan] = [],
     content: SessionContent = SessionContent(values: [], exchanges: [])
   ) throws(EvidenceBundleError) {
     self.content = content
+    self.serverScans = serverScans
     self.addressRegistrations = addressRegistrations
     self.publicSuffixList = publicSuffixList
     self.registrableDomains = registrableDomains
@@ -255,6 +260,14 @@ public struct EvidenceBundle: Sendable {
   ]
   public static let captureNames = [EvidenceCaptureDocument.fileName, captureJSONName]
   public static let reportName = "report.pdf"
+  /// The file a server scan is carried in: "server-scan-1.json", in the session's order.
+  public static func serverScanName(_ index: Int) -> String { "server-scan-\(index + 1).json" }
+  public static func isServerScanName(_ name: String) -> Bool {
+    guard name.hasPrefix("server-scan-"), name.hasSuffix(".json") else { return false }
+    let number = name.dropFirst("server-scan-".count).dropLast(".json".count)
+    return !number.isEmpty && number.first != "0" && number.allSatisfy(\.isASCII)
+      && number.allSatisfy(\.isNumber)
+  }
   /// The files whose SHA-256 report.pdf cites on its first page, in the archive's order: every
   /// other file but the manifest, which is written after the report and lists it.
   public static var reportCitedNames: [String] {

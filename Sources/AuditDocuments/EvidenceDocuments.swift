@@ -54,6 +54,14 @@ extension EvidenceBundle {
             "built": .string($0.built),
           ])
         }),
+      "serverScans": .array(
+        serverScans.enumerated().map { index, scan in
+          .object([
+            "file": .string(Self.serverScanName(index)), "fileName": .string(scan.fileName),
+            "tool": .string(scan.tool), "sha256": .string(scan.sha256),
+            "storedAt": .string(Instant.rfc3339(scan.storedAt)),
+          ])
+        }),
       "trackerLists": .array(
         trackerLists.map {
           .object([

@@ -14,6 +14,7 @@ public struct EvidenceRederivation: Sendable {
     record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue,
     trackers: TrackerLists? = nil, registrableDomains: RegistrableDomains = RegistrableDomains(),
     addressRegistrations: AddressRegistrations = AddressRegistrations(),
+    serverScans: [StoredServerScan] = [],
     exchanges: [ExchangeRecord] = [], includesContent: Bool = false
   ) throws(EvidenceBundleError) {
     var bundle = try EvidenceBundle(
@@ -22,6 +23,7 @@ public struct EvidenceRederivation: Sendable {
       baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
       trackers: trackers, publicSuffixList: record.publicSuffixList,
       registrableDomains: registrableDomains, addressRegistrations: addressRegistrations,
+      serverScans: serverScans,
       content: SessionContent(values: record.testAccount, exchanges: exchanges))
     bundle.includesContent = includesContent
     self.bundle = bundle

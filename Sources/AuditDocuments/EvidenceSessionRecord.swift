@@ -23,6 +23,9 @@ public struct EvidenceSessionRecord: Sendable {
   public let publicSuffixList: PublicSuffixListIdentity?
   /// The address databases flows.json's registrations come from (format version 8).
   public let addressDatabases: [AddressDatabaseIdentity]
+  /// The server scans the bundle carries (format version 8), their bytes not yet read: each
+  /// entry's `output` is empty until verify gives it the file's.
+  public let serverScans: [(file: String, scan: StoredServerScan)]
   /// The document's format version (a version 2 bundle holds no recording).
   public let formatVersion: Int
   /// The test account's values the session was judged with; none before format version 5.
@@ -232,6 +235,30 @@ public struct EvidenceSessionRecord: Sendable {
       }
     }
     addressDatabases = databases
+    var scans: [(file: String, scan: StoredServerScan)] = []
+    if let value = root["serverScans"] {
+      guard let entries = value as? [[String: Any]] else {
+        throw fail("serverScans", "a list of server scans")
+      }
+      for (index, entry) in entries.enumerated() {
+        let place = "serverScans[\(index)]."
+        let file = try string(entry, "file", in: place)
+        guard file == EvidenceBundle.serverScanName(index) else {
+          throw fail(place + "file", EvidenceBundle.serverScanName(index))
+        }
+        scans.append(
+          (
+            file,
+            StoredServerScan(
+              sessionID: session.id,
+              storedAt: try instant(try string(entry, "storedAt", in: place), place + "storedAt"),
+              tool: try string(entry, "tool", in: place),
+              fileName: try string(entry, "fileName", in: place),
+              sha256: try string(entry, "sha256", in: place), output: Data())
+          ))
+      }
+    }
+    serverScans = scans
     if let value = root["publicSuffixList"], !(value is NSNull) {
       guard let object = value as? [String: Any] else {
         throw fail("publicSuffixList", "the public suffix list's path and SHA-256")

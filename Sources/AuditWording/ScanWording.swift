@@ -57,4 +57,15 @@ public enum ScanWording {
     let head = "\(Quantity.grouped(kept)) of \(Quantity.count(count, "server")) scanned and kept"
     return stopped ? head + "; stopped at Ctrl-C, the rest not scanned." : head + "."
   }
+
+  public static func noneInBundle(_ session: Int64) -> String {
+    "No server scan is kept with this session: what its servers offer was not scanned ('tunnelvision scan \(session)' makes one)."
+  }
+
+  public static func inBundle(_ scan: StoredServerScan, file: String) -> String {
+    "\(file): \(scan.tool)'s output \(scan.fileName) (SHA-256 \(scan.sha256)), kept at \(Instant.rfc3339ToTheSecond(scan.storedAt))."
+  }
+
+  public static let unreadableInBundle =
+    "It is not read as testssl.sh's JSON: nothing of it is judged."
 }

@@ -331,4 +331,12 @@ public enum VerifyWording {
     rederivedStatement
       + " (\(Quantity.count(findings, "finding")), \(Quantity.count(verdicts, "verdict")), catalogue \(catalogue))"
   }
+
+  public static func scanMissing(_ file: String) -> String {
+    "session.json names the server scan \(file), which the bundle does not hold"
+  }
+
+  public static func scanDiffers(_ file: String) -> String {
+    "\(file) is not the scan session.json names: its SHA-256 differs"
+  }
 }

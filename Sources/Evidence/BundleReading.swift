@@ -93,7 +93,7 @@ struct BundleReading {
       if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
       flowsReading!.feed(chunk)
     default:
-      guard let limit = BundleVerifier.wholeDocumentLimits[entry.name] else { return }
+      guard let limit = BundleVerifier.wholeDocumentLimit(entry.name) else { return }
       if count > UInt64(limit) {
         documents[entry.name] = nil
         if oversized.insert(entry.name).inserted {

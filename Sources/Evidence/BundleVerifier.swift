@@ -23,6 +23,11 @@ public enum BundleVerifier {
     EvidenceBundle.signatureName: 1 << 12, EvidenceContentHAR.fileName: 1 << 30,
   ]
 
+  /// How much of an entry verify reads whole; nil: none (it is streamed, or not a document).
+  static func wholeDocumentLimit(_ name: String) -> Int? {
+    wholeDocumentLimits[name] ?? (EvidenceBundle.isServerScanName(name) ? 1 << 24 : nil)
+  }
+
   public static func verify(_ url: URL) -> [Check] { verify(url, trusting: nil).checks }
 
   /// The checks of an archive written with ZIP64 fields from `zip64Threshold` on (tests force
@@ -127,6 +132,7 @@ public enum BundleVerifier {
         registrableDomains: RegistrableDomains.stated(
           flowsReading.records, flowsReading.registrableDomains),
         registrations: flowsReading.registrations,
+        scanFiles: reading.documents.filter { EvidenceBundle.isServerScanName($0.key) },
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
         digests: reading.digests, exchanges: reading.exchangeList.items))
@@ -378,7 +384,8 @@ public enum BundleVerifier {
   static func rederivationCheck(
     session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
     registrableDomains: RegistrableDomains = RegistrableDomains(),
-    registrations: [String: AddressRegistration] = [:], findings: VerifiedFindings,
+    registrations: [String: AddressRegistration] = [:], scanFiles: [String: Data] = [:],
+    findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
     digests: [String: (UInt64, String)], exchanges: [ExchangeRecord] = []
   ) -> Check {
@@ -431,6 +438,18 @@ public enum BundleVerifier {
         statement: VerifyWording.notRederived(trackerList: missingList), problems: [],
         made: false)
     }
+    var scanProblems: [String] = []
+    let scans = record.serverScans.map { entry -> StoredServerScan in
+      let bytes = scanFiles[entry.file] ?? Data()
+      if scanFiles[entry.file] == nil {
+        scanProblems.append(VerifyWording.scanMissing(entry.file))
+      } else if SHA256Digest.hex(of: bytes) != entry.scan.sha256 {
+        scanProblems.append(VerifyWording.scanDiffers(entry.file))
+      }
+      return StoredServerScan(
+        sessionID: entry.scan.sessionID, storedAt: entry.scan.storedAt, tool: entry.scan.tool,
+        fileName: entry.scan.fileName, sha256: entry.scan.sha256, output: bytes)
+    }
     let rederived: EvidenceRederivation
     do {
       rederived = try EvidenceRederivation(
@@ -438,11 +457,12 @@ public enum BundleVerifier {
         registrableDomains: registrableDomains,
         addressRegistrations: AddressRegistrations.stated(
           flows, databases: record.addressDatabases, registrations),
-        exchanges: exchanges, includesContent: digests[EvidenceContentHAR.fileName] != nil)
+        serverScans: scans, exchanges: exchanges,
+        includesContent: digests[EvidenceContentHAR.fileName] != nil)
     } catch {
       return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
     }
-    var problems = runProblems(flows, coverage: rederived.bundle.coverage)
+    var problems = scanProblems + runProblems(flows, coverage: rederived.bundle.coverage)
     let verdicts = rederived.verdicts
     for requirement in findings.requirements {
       guard let id = requirement.id else { continue }

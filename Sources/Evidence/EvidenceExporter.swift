@@ -136,6 +136,7 @@ public final class EvidenceExporter {
     }
     let runsNotKept = try history { try store.hasFlowsOfUnknownRuns(inAuditSession: sessionID) }
     let content = try history { try SessionContentReader.content(of: session, in: store) }
+    let scans = try history { try store.serverScans(ofSession: sessionID) }
     do {
       var bundle = try EvidenceBundle(
         project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
@@ -144,7 +145,7 @@ public final class EvidenceExporter {
         publicSuffixList: publicSuffixList?.identity,
         registrableDomains: RegistrableDomains.of(flows, by: publicSuffixList),
         addressRegistrations: AddressDatabase.registrations(of: flows, in: addressDatabases),
-        content: content)
+        serverScans: scans, content: content)
       bundle.includesContent = withContent
       return (bundle, check)
     } catch {
@@ -228,6 +229,12 @@ public final class EvidenceExporter {
       }
       files += try written.map { try $0.done.file.get() }
       if withContent { files.append(try writeContentHAR(of: bundle, into: folder)) }
+      for (index, scan) in bundle.serverScans.enumerated() {
+        let writer = try EvidenceFileWriter(
+          url: folder.appendingPathComponent(EvidenceBundle.serverScanName(index)), deflating: true)
+        try writer.write(scan.output)
+        files.append(try writer.finishFile())
+      }
       let digests = try Self.citedDigests(files)
       handOver(digests)
       phase("wrote the documents left")

@@ -387,6 +387,41 @@ struct EvidenceReportContent {
             })))
     }
     blocks += registrations
+    blocks += serverConfiguration
+    return blocks
+  }
+
+  /// What the session's server scans found each server to offer, judged as `scan` judges it:
+  /// each scan evidence of its own instant, said first.
+  var serverConfiguration: [EvidenceReportBlock] {
+    var blocks: [EvidenceReportBlock] = [.heading("Server configuration")]
+    guard !bundle.serverScans.isEmpty else {
+      return blocks + [.paragraph(ScanWording.noneInBundle(bundle.session.id))]
+    }
+    let policy = bundle.catalogue.policy
+    let judge = ServerConfigurationJudge(
+      policy: policy,
+      year: CivilTime(
+        secondsSinceEpoch: Int64(bundle.session.startedAt.timeIntervalSince1970.rounded(.down))
+      ).year)
+    for (index, stored) in bundle.serverScans.enumerated() {
+      blocks.append(
+        .paragraph(ScanWording.inBundle(stored, file: EvidenceBundle.serverScanName(index))))
+      guard let run = try? TestsslReport.read(stored.output) else {
+        blocks.append(.paragraph(ScanWording.unreadableInBundle))
+        continue
+      }
+      blocks.append(.note(ServerConfigurationWording.provenance(run)))
+      for scan in run.scans {
+        let lines = ServerConfigurationWording.lines(
+          scan, observations: judge.judge(scan), minimum: policy.minimumTLSVersion,
+          document: policy.tlsDocument)
+        blocks.append(.paragraph(lines[0]))
+        blocks += lines.dropFirst().map {
+          .paragraph($0.trimmingCharacters(in: .whitespaces))
+        }
+      }
+    }
     return blocks
   }
 

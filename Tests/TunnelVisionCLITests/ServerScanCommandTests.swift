@@ -65,6 +65,8 @@ final class ServerScanCommandTests: XCTestCase {
         port: Self.port, at: Double(2 + index), sni: name, serverAddress: "127.0.0.1",
         sourcePort: 60_000 + UInt16(index))
       flow.captureSessionID = capture
+      // Connections without packets: the bundle's capture then agrees with flows.json.
+      flow.packetCount = 0
       try store.upsertFlow(flow)
     }
     _ = try store.endAuditSession(id: session.id, at: FlowFixture.at(10))
@@ -124,6 +126,57 @@ final class ServerScanCommandTests: XCTestCase {
     XCTAssertTrue(
       refused.error.contains("is not read as a testssl.sh JSON file: it is neither"), refused.error)
     XCTAssertEqual(try store.serverScans(ofSession: session).count, 2)
+    try checkTheBundleCarriesTheScans(cli, session: session, kept: kept[0])
+  }
+
+  /// The bundle carries each scan whole, session.json names it, the report judges it; a scan
+  /// changed with the manifest recomputed is caught.
+  func checkTheBundleCarriesTheScans(_ cli: CLIHarness, session: Int64, kept: StoredServerScan)
+    throws
+  {
+    let bundle = cli.directory.url.appendingPathComponent("b.zip").path
+    let export = cli.run("export", String(session), "-o", bundle, "--at", "2026-10-09T10:00:00Z")
+    XCTAssertEqual(export.status, 0, export.error)
+    let carried = try XCTUnwrap(
+      ExternalTool.run("sh", ["-c", "unzip -p '\(bundle)' server-scan-1.json | sha256sum"]))
+    XCTAssertEqual(String(carried.output.prefix(64)), kept.sha256)
+    let sessionJSON = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "session.json"]))
+    let listed = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: Data(sessionJSON.output.utf8)) as? [String: Any])?[
+        "serverScans"] as? [[String: Any]])
+    XCTAssertEqual(
+      listed.map { $0["file"] as? String }, ["server-scan-1.json", "server-scan-2.json"])
+    let verified = cli.run("verify", bundle)
+    XCTAssertEqual(verified.status, 0, verified.output)
+    let pdf = cli.directory.url.appendingPathComponent("report.pdf").path
+    XCTAssertEqual(
+      try ExternalTool.run("sh", ["-c", "unzip -p '\(bundle)' report.pdf > '\(pdf)'"])?.status, 0)
+    let text = try XCTUnwrap(ExternalTool.run("pdftotext", ["-layout", pdf, "-"])).output
+    XCTAssertTrue(text.contains("Server configuration"), text)
+    XCTAssertTrue(text.contains("TLS 1.0 offered: below the catalogue's TLS minimum"), text)
+
+    let tampered = cli.directory.url.appendingPathComponent("t.zip").path
+    let rebuild = """
+      import sys, zipfile, json, hashlib
+      src, dst = sys.argv[1], sys.argv[2]
+      entries = [(i, zipfile.ZipFile(src).read(i.filename)) for i in zipfile.ZipFile(src).infolist()]
+      files = dict((i.filename, d) for i, d in entries)
+      files["server-scan-1.json"] = files["server-scan-1.json"].replace(b"TLS1_1", b"TLS1_9", 1)
+      manifest = json.loads(files["manifest.json"])
+      for f in manifest["files"]:
+          f["byteCount"] = len(files[f["name"]]); f["sha256"] = hashlib.sha256(files[f["name"]]).hexdigest()
+      files["manifest.json"] = (json.dumps(manifest, indent=2) + "\\n").encode()
+      with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
+          for i, _ in entries: out.writestr(i.filename, files[i.filename])
+      """
+    let rebuilt = try XCTUnwrap(ExternalTool.run("python3", ["-c", rebuild, bundle, tampered]))
+    XCTAssertEqual(rebuilt.status, 0, rebuilt.error)
+    let verify = cli.run("verify", tampered)
+    XCTAssertNotEqual(verify.status, 0)
+    XCTAssertTrue(
+      verify.output.contains(
+        "server-scan-1.json is not the scan session.json names: its SHA-256 differs"),
+      verify.output)
   }
 
   func testWithoutAnAllowlistNothingIsScannedAndItSaysHowToNameHosts() throws {
