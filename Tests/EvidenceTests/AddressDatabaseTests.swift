@@ -8,9 +8,7 @@ import XCTest
 /// Address databases written by PyPI's mmdb-writer, read through libmaxminddb, against what
 /// PyPI's maxminddb reads from the same files.
 final class AddressDatabaseTests: XCTestCase {
-  static let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent(".venv/bin/python").path
+  static let python = VenvPython.path
 
   /// A country database (a network whose registered country is not where it is located, an IPv6
   /// network) and an ASN database, as two files.
@@ -39,11 +37,11 @@ final class AddressDatabaseTests: XCTestCase {
   ]
 
   func databases() throws -> (TemporaryDirectory, country: String, asn: String) {
-    guard FileManager.default.isExecutableFile(atPath: Self.python) else {
+    guard VenvPython.isThere else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
         XCTFail("CI makes .venv (scripts/setup.sh)")
       }
-      throw XCTSkip("the test's Python environment (.venv) is not there: make test makes it")
+      throw XCTSkip(VenvPython.missing)
     }
     let dir = TemporaryDirectory("address-database")
     let country = dir.url.appendingPathComponent("country.mmdb").path

@@ -6,9 +6,7 @@ import XCTest
 /// `export --ip-database`: where the sample's addresses are registered, in flows.json, flows.csv,
 /// session.json, the sheet and the report, checked with PyPI's maxminddb and Python's csv.
 final class AddressRegistrationCommandTests: XCTestCase {
-  static let python = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent(".venv/bin/python").path
+  static let python = VenvPython.path
 
   /// The sample's servers: 198.51.100.0/24 registered in the US, 203.0.113.0/25 in Germany.
   static let writer = """
@@ -54,11 +52,11 @@ final class AddressRegistrationCommandTests: XCTestCase {
     """
 
   func requirePython() throws {
-    guard FileManager.default.isExecutableFile(atPath: Self.python) else {
+    guard VenvPython.isThere else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
         XCTFail("CI makes .venv (scripts/setup.sh)")
       }
-      throw XCTSkip("the test's Python environment (.venv) is not there: make test makes it")
+      throw XCTSkip(VenvPython.missing)
     }
   }
 
@@ -125,10 +123,7 @@ final class AddressRegistrationCommandTests: XCTestCase {
 
     let verify = cli.run("verify", bundle)
     XCTAssertEqual(verify.status, 0, verify.output + verify.error)
-    let pdf = cli.directory.url.appendingPathComponent("report.pdf").path
-    XCTAssertEqual(
-      try ExternalTool.run("sh", ["-c", "unzip -p '\(bundle)' report.pdf > '\(pdf)'"])?.status, 0)
-    let text = try XCTUnwrap(ExternalTool.run("pdftotext", ["-layout", pdf, "-"])).output
+    let text = try BundleReportText.of(bundle: bundle, scratch: cli.directory.url)
     XCTAssertTrue(text.contains("Where the addresses are registered"), text)
     XCTAssertTrue(text.contains("address registered in DE (AS64501 Beispiel GmbH)"), text)
   }
