@@ -1,6 +1,7 @@
 import AuditRules
 import Foundation
 import Record
+import SystemCalls
 
 /// testssl.sh run against one server: its JSON report (`--jsonfile-pretty`, which carries the
 /// tool's and OpenSSL's versions), within a time limit, stopped at Ctrl-C. I/O only: what the
@@ -36,9 +37,7 @@ enum Testssl {
     ]
   }
 
-  static func scan(_ target: ScanTarget, tool: String, seconds: Int, stop: StopRequest)
-    -> Outcome
-  {
+  static func scan(_ target: ScanTarget, tool: String, seconds: Int, stop: StopRequest) -> Outcome {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnelvision-scan-\(UUID().uuidString)")
     do {
@@ -46,29 +45,58 @@ enum Testssl {
     } catch { return .failed("no temporary directory: \(error.localizedDescription)") }
     defer { try? FileManager.default.removeItem(at: directory) }
     let report = directory.appendingPathComponent("report.json").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments(target, report: report)
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    let ended = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in ended.signal() }
-    do { try process.run() } catch { return .failed("\(tool) did not start: \(error)") }
+    let pid: pid_t
+    switch spawn(tool, arguments(target, report: report)) {
+    case .success(let spawned): pid = spawned
+    case .failure(let error): return .failed("\(tool) did not start: \(error)")
+    }
     let deadline = Date().addingTimeInterval(TimeInterval(seconds))
-    while ended.wait(timeout: .now() + 0.2) == .timedOut {
+    var status: Int32 = 0
+    while waitpid(pid, &status, WNOHANG) == 0 {
       if stop.wasAsked || Date() >= deadline {
         // testssl.sh runs openssl children of its own: its process group goes with it.
-        kill(-process.processIdentifier, SIGTERM)
-        process.terminate()
-        ended.wait()
+        kill(-pid, SIGTERM)
+        usleep(200_000)
+        kill(-pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
         return stop.wasAsked ? .stopped : .timedOut
       }
+      usleep(100_000)
     }
     guard let data = FileManager.default.contents(atPath: report), !data.isEmpty else {
-      return .failed(
-        "testssl.sh ended with status \(process.terminationStatus) and wrote no report")
+      return .failed("testssl.sh ended with status \((status >> 8) & 0xff) and wrote no report")
     }
     return .finished(data)
+  }
+
+  /// Starts `tool` in a process group of its own (so that a stop ends its children with it, and
+  /// Ctrl-C at the terminal reaches this command, which decides), its output discarded.
+  static func spawn(_ tool: String, _ arguments: [String]) -> Result<pid_t, Errno> {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor: Int32 in [0, 1, 2] {
+      posix_spawn_file_actions_addopen(
+        &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // Its signals as the system sets them: this command ignores SIGINT and SIGTERM while it
+    // scans (it decides what a stop does), which a child would otherwise inherit.
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGINT)
+    sigaddset(&defaults, SIGTERM)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, tool, &actions, &attributes, argv, envp)
+    return spawned == 0 ? .success(pid) : .failure(Errno(rawValue: spawned))
   }
 }

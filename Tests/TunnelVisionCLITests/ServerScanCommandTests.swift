@@ -176,6 +176,71 @@ final class ServerScanCommandTests: XCTestCase {
       verify.output)
   }
 
+  /// A server that accepts and never answers: the scan is stopped at its time limit, and at
+  /// Ctrl-C, each time with nothing kept, testssl.sh and its openssl children ended with it.
+  func testAServerThatNeverAnswersIsGivenUpAtItsLimitAndAtCtrlCNothingIsKept() throws {
+    try requireTestsslAndRoot()
+    let cli = CLIHarness()
+    let ns = try NetworkNamespace("scan-silent")
+    let silent = try ns.start([
+      "python3", "-c",
+      "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', \(Self.port)))\ns.listen(8)\nheld = []\nwhile True:\n    held.append(s.accept())",
+    ])
+    defer { silent.end(SIGTERM) }
+    try silent.waitForListening(on: Self.port)
+    let store = try FlowStore(directory: URL(fileURLWithPath: cli.storePath))
+    let project = try store.createAuditProject(
+      AuditProjectDraft(
+        name: "Silent",
+        allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "silent.test"))]),
+      at: FlowFixture.at(0))
+    let session = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: project.id), at: FlowFixture.at(1))
+    var flow = FlowFixture.tcp(
+      port: Self.port, at: 2, sni: "silent.test", serverAddress: "127.0.0.1")
+    flow.captureSessionID = try store.beginCaptureSession(at: FlowFixture.at(1))
+    flow.packetCount = 0
+    try store.upsertFlow(flow)
+    _ = try store.endAuditSession(id: session.id, at: FlowFixture.at(10))
+    let binary = try TunnelVisionExecutable.url().path
+
+    let limited = try ns.run([
+      binary, "--store", cli.storePath, "scan", String(session.id), "--timeout", "2",
+    ])
+    XCTAssertEqual(limited.status, 1, limited.output + limited.error)
+    XCTAssertTrue(
+      limited.error.contains(
+        "silent.test (127.0.0.1:\(Self.port)): not finished after 2 s, stopped; nothing kept for it"
+      ),
+      limited.error)
+    XCTAssertTrue(limited.error.contains("0 of 1 server scanned and kept."), limited.error)
+
+    let running = try ns.start([binary, "--store", cli.storePath, "scan", String(session.id)])
+    try running.waitForOutput(containing: "Scanning silent.test")
+    try Readiness.wait("testssl.sh running") { Self.testsslProcesses().count > 0 }
+    let stopped = running.end(SIGINT)
+    XCTAssertEqual(stopped.status, 1, stopped.output + stopped.error)
+    XCTAssertTrue(
+      stopped.error.contains("0 of 1 server scanned and kept; stopped at Ctrl-C"), stopped.error)
+    try Readiness.wait("testssl.sh and its children ended", timeout: 10) {
+      Self.testsslProcesses().isEmpty
+    }
+    XCTAssertEqual(try store.serverScans(ofSession: session.id).count, 0)
+  }
+
+  /// The processes whose command line names this test's silent server: testssl.sh's own and
+  /// the openssl it runs.
+  static func testsslProcesses() -> [String] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.filter { Int32($0) != nil }.compactMap { pid in
+      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else {
+        return nil
+      }
+      let line = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+      return line.contains("silent.test") && !line.contains("tunnelvision") ? line : nil
+    }
+  }
+
   func testWithoutAnAllowlistNothingIsScannedAndItSaysHowToNameHosts() throws {
     let cli = CLIHarness()
     XCTAssertEqual(cli.run("sample").status, 0)
