@@ -438,18 +438,7 @@ public enum BundleVerifier {
         statement: VerifyWording.notRederived(trackerList: missingList), problems: [],
         made: false)
     }
-    var scanProblems: [String] = []
-    let scans = record.serverScans.map { entry -> StoredServerScan in
-      let bytes = scanFiles[entry.file] ?? Data()
-      if scanFiles[entry.file] == nil {
-        scanProblems.append(VerifyWording.scanMissing(entry.file))
-      } else if SHA256Digest.hex(of: bytes) != entry.scan.sha256 {
-        scanProblems.append(VerifyWording.scanDiffers(entry.file))
-      }
-      return StoredServerScan(
-        sessionID: entry.scan.sessionID, storedAt: entry.scan.storedAt, tool: entry.scan.tool,
-        fileName: entry.scan.fileName, sha256: entry.scan.sha256, output: bytes)
-    }
+    let (scans, scanProblems) = serverScans(record, files: scanFiles)
     let rederived: EvidenceRederivation
     do {
       rederived = try EvidenceRederivation(
@@ -464,6 +453,61 @@ public enum BundleVerifier {
     }
     var problems = scanProblems + runProblems(flows, coverage: rederived.bundle.coverage)
     let verdicts = rederived.verdicts
+    problems += findingProblems(
+      rederived, verdicts: verdicts, findings: findings, findingCount: findingCount, flows: flows,
+      citations: citations, baselineClaims: baselineClaims)
+    problems += documentProblems(rederived, digests: digests)
+    let coverage = CoverageWording.lines(
+      rederived.bundle.coverage, open: rederived.bundle.session.isOpen, instant: Instant.rfc3339)
+    if captureCoverage != coverage { problems.append(VerifyWording.captureCoverageDiffers) }
+    // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
+    if let stated = digests[EvidenceBundle.reportName]?.1 {
+      // The first page cites the other files' digests: those the archive's entries have.
+      let cited = EvidenceBundle.reportCitedNames.map {
+        EvidenceReportDigest(name: $0, sha256: digests[$0]?.1 ?? "")
+      }
+      if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture, citing: cited) {
+        if drawn != stated {
+          problems.append(VerifyWording.documentDiffers(EvidenceBundle.reportName))
+        }
+      } else {
+        problems.append(VerifyWording.reportNotRedrawn)
+      }
+    }
+    return Check(
+      statement: VerifyWording.rederived(
+        findings: rederived.bundle.findings.count, verdicts: verdicts.count,
+        catalogue: record.catalogueIdentifier),
+      problems: problems)
+  }
+
+  /// The scans session.json names, each with its file's bytes: a file missing, or other bytes
+  /// than the SHA-256 session.json states, is a problem.
+  static func serverScans(_ record: EvidenceSessionRecord, files: [String: Data]) -> (
+    [StoredServerScan], [String]
+  ) {
+    var problems: [String] = []
+    let scans = record.serverScans.map { entry -> StoredServerScan in
+      let bytes = files[entry.file] ?? Data()
+      if files[entry.file] == nil {
+        problems.append(VerifyWording.scanMissing(entry.file))
+      } else if SHA256Digest.hex(of: bytes) != entry.scan.sha256 {
+        problems.append(VerifyWording.scanDiffers(entry.file))
+      }
+      return StoredServerScan(
+        sessionID: entry.scan.sessionID, storedAt: entry.scan.storedAt, tool: entry.scan.tool,
+        fileName: entry.scan.fileName, sha256: entry.scan.sha256, output: bytes)
+    }
+    return (scans, problems)
+  }
+
+  /// The verdicts, the count of findings, each flow's citations and baseline claim against
+  /// those re-derived.
+  static func findingProblems(
+    _ rederived: EvidenceRederivation, verdicts: [String: String], findings: VerifiedFindings,
+    findingCount: Int, flows: [StoredFlow], citations: [Int64: [String]], baselineClaims: [Bool?]
+  ) -> [String] {
+    var problems: [String] = []
     for requirement in findings.requirements {
       guard let id = requirement.id else { continue }
       if requirement.verdict != verdicts[id] {
@@ -495,6 +539,15 @@ public enum BundleVerifier {
         VerifyWording.baselineClaimDiffers(
           flow: flow.id, stated: claim, rederived: rederived.bundle.alsoContactedInBaseline(flow)))
     }
+    return problems
+  }
+
+  /// findings.json, session.json and exchanges.json against the bytes export writes from the
+  /// re-derived values.
+  static func documentProblems(
+    _ rederived: EvidenceRederivation, digests: [String: (UInt64, String)]
+  ) -> [String] {
+    var problems: [String] = []
     for (name, bytes) in [
       (EvidenceBundle.findingsName, rederived.findingsJSON),
       (EvidenceBundle.sessionName, rederived.sessionJSON),
@@ -506,28 +559,7 @@ public enum BundleVerifier {
         problems.append(VerifyWording.documentDiffers(name))
       }
     }
-    let coverage = CoverageWording.lines(
-      rederived.bundle.coverage, open: rederived.bundle.session.isOpen, instant: Instant.rfc3339)
-    if captureCoverage != coverage { problems.append(VerifyWording.captureCoverageDiffers) }
-    // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
-    if let stated = digests[EvidenceBundle.reportName]?.1 {
-      // The first page cites the other files' digests: those the archive's entries have.
-      let cited = EvidenceBundle.reportCitedNames.map {
-        EvidenceReportDigest(name: $0, sha256: digests[$0]?.1 ?? "")
-      }
-      if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture, citing: cited) {
-        if drawn != stated {
-          problems.append(VerifyWording.documentDiffers(EvidenceBundle.reportName))
-        }
-      } else {
-        problems.append(VerifyWording.reportNotRedrawn)
-      }
-    }
-    return Check(
-      statement: VerifyWording.rederived(
-        findings: rederived.bundle.findings.count, verdicts: verdicts.count,
-        catalogue: record.catalogueIdentifier),
-      problems: problems)
+    return problems
   }
 
   /// Each flow of a recorded session was written by a run its coverage lists (the first three
