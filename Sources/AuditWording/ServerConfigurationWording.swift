@@ -96,4 +96,28 @@ public enum ServerConfigurationWording {
     lines += observations.map { "  " + statement($0, minimum: minimum) }
     return lines
   }
+
+  /// What `compare` says of the servers scanned in both sessions; nothing when neither was
+  /// scanned.
+  public static func comparison(
+    _ changes: [ServerScanChange], scanned: (earlier: Bool, later: Bool),
+    minimum: TLSProtocolVersion
+  ) -> [String] {
+    guard scanned.earlier || scanned.later else { return [] }
+    guard scanned.earlier && scanned.later else {
+      return [
+        "Only the \(scanned.earlier ? "earlier" : "later") session has server scans: nothing to compare."
+      ]
+    }
+    guard !changes.isEmpty else {
+      return ["Each server scanned in both sessions is judged alike in both."]
+    }
+    var lines: [String] = []
+    for change in changes {
+      lines.append("\(change.host):\(change.port)")
+      lines += change.added.map { "  now: " + statement($0, minimum: minimum) }
+      lines += change.removed.map { "  no longer: " + statement($0, minimum: minimum) }
+    }
+    return lines
+  }
 }

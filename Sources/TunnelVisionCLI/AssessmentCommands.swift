@@ -139,7 +139,14 @@ enum AssessmentCommands {
         } catch let refusal as ReleaseDiff.Refusal {
           throw RefusedError(ReleaseComparisonPresentation.refusal(refusal))
         }
-        if parsed.json { return context.printJSON(ReleaseComparisonPresentation.json(diff)) }
+        let servers = try serverLines(diff, project: project, store: store, parsed, support)
+        if parsed.json {
+          guard case .object(var object) = ReleaseComparisonPresentation.json(diff) else {
+            return context.printJSON(ReleaseComparisonPresentation.json(diff))
+          }
+          object["serverConfiguration"] = .strings(servers)
+          return context.printJSON(.object(object))
+        }
         let list = PublicSuffixList.installed(shareDirectory: shareDirectory(context))
         let running = RecorderLock.running(storeDirectory: store.directory)?.processID
         func coverage(_ s: AuditSession) throws -> SessionCoverage {
@@ -150,8 +157,33 @@ enum AssessmentCommands {
             diff, projectName: project.name, zone: context.timeZone,
             domains: RegistrableDomains.of(secondFlows + firstFlows, by: list, lookups: true),
             trackers: try trackers(parsed, context: context),
-            coverage: (try coverage(diff.earlier), try coverage(diff.later))))
+            coverage: (try coverage(diff.earlier), try coverage(diff.later)))
+            + (servers.isEmpty
+              ? "" : "\nServer configuration\n" + servers.map { "  \($0)\n" }.joined()))
       })
+  }
+
+  /// The servers scanned in both sessions, compared as `scan` judges them (in the later
+  /// session's year).
+  static func serverLines(
+    _ diff: ReleaseDiff, project: AuditProject, store: FlowStore, _ parsed: ParsedCommand,
+    _ support: CommandSupport
+  ) throws -> [String] {
+    func runs(_ session: AuditSession) throws -> [ServerScanRun] {
+      try store.serverScans(ofSession: session.id).compactMap {
+        try? TestsslReport.read($0.output)
+      }
+    }
+    let (earlier, later) = (try runs(diff.earlier), try runs(diff.later))
+    let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)
+    let judge = ServerConfigurationJudge(
+      policy: catalogue.policy,
+      year: CivilTime(
+        secondsSinceEpoch: Int64(diff.later.startedAt.timeIntervalSince1970.rounded(.down))
+      ).year)
+    return ServerConfigurationWording.comparison(
+      ServerScanChange.changes(earlier: earlier, later: later, judge: judge),
+      scanned: (!earlier.isEmpty, !later.isEmpty), minimum: catalogue.policy.minimumTLSVersion)
   }
 }
 

@@ -17,7 +17,7 @@ enum ScanCommand {
   )
   static let host = OptionKey<String>(
     "host", "host",
-    "Scan this host of the session too, on the tracker lists or outside the allowlist; repeatable. Given, only the named hosts are scanned.",
+    "Scan this host of the session instead of the allowlisted ones, whatever its standing (on a tracker list, outside the allowlist); repeatable.",
     repeatable: true)
   static let timeout = OptionKey<PositiveCount>(
     "timeout", "seconds", "Give up on a server after this many seconds (default: 300).")

@@ -241,6 +241,42 @@ final class ServerScanCommandTests: XCTestCase {
     }
   }
 
+  /// `compare` names a server scanned in both sessions whose later scan is judged otherwise:
+  /// the later session's server offering TLS 1.0 as well (the real scan of a server offering
+  /// only what the tables list, its TLS 1.0 line changed to "offered").
+  func testCompareNamesAServerWhoseLaterScanOffersWhatTheEarlierDidNot() throws {
+    let cli = CLIHarness()
+    XCTAssertEqual(cli.run("sample").status, 0)
+    let recommended = try Data(contentsOf: Self.recommended)
+    let text = String(decoding: recommended, as: UTF8.self)
+    let marker =
+      "\"id\"           : \"TLS1\",\n                                \"severity\"     : \"INFO\",\n                                \"finding\"      : \"not offered\""
+    XCTAssertTrue(text.contains(marker))
+    let worse = cli.directory.url.appendingPathComponent("worse.json")
+    try Data(
+      text.replacingOccurrences(
+        of: marker,
+        with: marker.replacingOccurrences(of: "not offered", with: "offered (deprecated)")
+      ).utf8
+    ).write(to: worse)
+
+    XCTAssertEqual(cli.run("scan", "3", "--from", worse.path).status, 0)
+    let one = cli.run("compare", "2", "3")
+    XCTAssertEqual(one.status, 0, one.error)
+    XCTAssertTrue(
+      one.output.contains(
+        "Server configuration\n  Only the later session has server scans: nothing to compare."),
+      one.output)
+    XCTAssertEqual(cli.run("scan", "2", "--from", Self.recommended.path).status, 0)
+    let both = cli.run("compare", "2", "3")
+    XCTAssertTrue(
+      both.output.contains(
+        "  modern.test:18445\n    now: TLS 1.0 offered: below the catalogue's TLS minimum, TLS 1.2"),
+      both.output)
+    let json = cli.run("compare", "3", "2", "--json")
+    XCTAssertTrue(json.output.contains("now: TLS 1.0 offered"), json.output)
+  }
+
   func testWithoutAnAllowlistNothingIsScannedAndItSaysHowToNameHosts() throws {
     let cli = CLIHarness()
     XCTAssertEqual(cli.run("sample").status, 0)
