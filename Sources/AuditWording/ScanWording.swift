@@ -68,4 +68,8 @@ public enum ScanWording {
 
   public static let unreadableInBundle =
     "It is not read as testssl.sh's JSON: nothing of it is judged."
+
+  public static func notInSession(_ scan: ServerScan, session: Int64) -> String {
+    "Note: \(ServerConfigurationWording.server(scan)) is not a server session \(session)'s connections reached; the scan is kept with the session, but says nothing of what its app contacted."
+  }
 }

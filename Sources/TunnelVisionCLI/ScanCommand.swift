@@ -58,7 +58,15 @@ enum ScanCommand {
         if let file = try parsed.value(from)?.text {
           let stored = try read(file, session: session.id, now: context.now())
           try store.insertServerScan(stored)
-          return try show(stored, judge: judge, context: context)
+          try show(stored, judge: judge, context: context)
+          // A scan made elsewhere may be of another server than the session's.
+          let ends = Set(
+            try store.flows(inAuditSession: session.id).flatMap { [$0.peers.a, $0.peers.b] })
+          for scan in try TestsslReport.read(stored.output).scans
+          where !ends.contains(FlowEndpoint(address: scan.address, port: scan.port)) {
+            context.standardError(ScanWording.notInSession(scan, session: session.id) + "\n")
+          }
+          return
         }
         let flows = try store.flows(inAuditSession: session.id)
         let named = try parsed.values(host)

@@ -112,20 +112,23 @@ final class ServerScanCommandTests: XCTestCase {
     XCTAssertEqual(list.output, scan.output.components(separatedBy: "1 of 1 server").first)
 
     // A scan made elsewhere is read the same way; a file that is not one is refused, unkept.
-    let again = cli.run("scan", String(session), "--from", Self.recommended.path)
+    let again = cli.run("scan", String(session), "--from", file.path)
     XCTAssertEqual(again.status, 0, again.error)
+    XCTAssertFalse(again.error.contains("Note:"), "the session's own server: \(again.error)")
+    let recommended = cli.run("scan", String(session), "--from", Self.recommended.path)
+    XCTAssertEqual(recommended.status, 0, recommended.error)
     XCTAssertTrue(
-      again.output.contains(
+      recommended.output.contains(
         "  Offers only versions from TLS 1.2 on and only suites BSI TR-02102-2 (2025-01) recommends."
-      ), again.output)
-    XCTAssertEqual(try store.serverScans(ofSession: session).count, 2)
+      ), recommended.output)
+    XCTAssertEqual(try store.serverScans(ofSession: session).count, 3)
     let text = cli.directory.url.appendingPathComponent("notes.json")
     try Data("{\"scan\": true}".utf8).write(to: text)
     let refused = cli.run("scan", String(session), "--from", text.path)
     XCTAssertEqual(refused.status, 1)
     XCTAssertTrue(
       refused.error.contains("is not read as a testssl.sh JSON file: it is neither"), refused.error)
-    XCTAssertEqual(try store.serverScans(ofSession: session).count, 2)
+    XCTAssertEqual(try store.serverScans(ofSession: session).count, 3)
     try checkTheBundleCarriesTheScans(cli, session: session, kept: kept[0])
   }
 
@@ -145,7 +148,8 @@ final class ServerScanCommandTests: XCTestCase {
       (try JSONSerialization.jsonObject(with: Data(sessionJSON.output.utf8)) as? [String: Any])?[
         "serverScans"] as? [[String: Any]])
     XCTAssertEqual(
-      listed.map { $0["file"] as? String }, ["server-scan-1.json", "server-scan-2.json"])
+      listed.map { $0["file"] as? String },
+      ["server-scan-1.json", "server-scan-2.json", "server-scan-3.json"])
     let verified = cli.run("verify", bundle)
     XCTAssertEqual(verified.status, 0, verified.output)
     let text = try BundleReportText.of(bundle: bundle, scratch: cli.directory.url)
@@ -260,7 +264,12 @@ final class ServerScanCommandTests: XCTestCase {
       ).utf8
     ).write(to: worse)
 
-    XCTAssertEqual(cli.run("scan", "3", "--from", worse.path).status, 0)
+    let elsewhere = cli.run("scan", "3", "--from", worse.path)
+    XCTAssertEqual(elsewhere.status, 0, elsewhere.error)
+    XCTAssertTrue(
+      elsewhere.error.contains(
+        "Note: modern.test (127.0.0.1:18445) is not a server session 3's connections reached"),
+      elsewhere.error)
     let one = cli.run("compare", "2", "3")
     XCTAssertEqual(one.status, 0, one.error)
     XCTAssertTrue(
