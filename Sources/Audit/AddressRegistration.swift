@@ -76,6 +76,10 @@ public struct AddressRegistrations: Sendable, Hashable {
 
   public func of(_ address: String) -> AddressRegistration? { map[address] }
 
+  /// Whether no address has a registration (no database given, or none held any): the writers
+  /// of flows.json and flows.csv then look nothing up.
+  public var isEmpty: Bool { map.isEmpty }
+
   /// The addresses a session's registrations are looked up for: both ends of every flow, sorted.
   public static func addresses(of flows: [StoredFlow]) -> [String] {
     Set(flows.flatMap { [$0.peers.a.address, $0.peers.b.address] }).sorted()

@@ -218,6 +218,10 @@ public struct AuditSession: Sendable, Hashable, Identifiable {
   }
 
   public var isOpen: Bool { endedAt == nil }
+  /// The year (UTC) the session began: the year a TLS document's tables are read for.
+  public var startYear: Int {
+    CivilTime(secondsSinceEpoch: Int64(startedAt.timeIntervalSince1970.rounded(.down))).year
+  }
 }
 
 /// Everything of a session but what the store assigns (the row id and the instant).

@@ -107,7 +107,7 @@ public enum EvidenceFlowRecord {
       w.key(PeerKey.port)
       w.int(end.port)
       w.key(PeerKey.registration)
-      if let registration = registrations.of(end.address) {
+      if !registrations.isEmpty, let registration = registrations.of(end.address) {
         w.beginObject()
         w.key(RegistrationKey.asn)
         if let asn = registration.asn { w.int(asn) } else { w.null() }
@@ -309,10 +309,13 @@ public enum EvidenceFlowsCSV {
     row[.packetCount] = String(f.packetCount)
     row[.peerA] = f.peers.a.text
     row[.peerB] = f.peers.b.text
-    for (end, columns) in [
-      (f.peers.a, (Column.peerACountry, Column.peerAASN, Column.peerAOrganisation)),
-      (f.peers.b, (Column.peerBCountry, Column.peerBASN, Column.peerBOrganisation)),
-    ] {
+    for (end, columns) in registrations.isEmpty
+      ? []
+      : [
+        (f.peers.a, (Column.peerACountry, Column.peerAASN, Column.peerAOrganisation)),
+        (f.peers.b, (Column.peerBCountry, Column.peerBASN, Column.peerBOrganisation)),
+      ]
+    {
       guard let registration = registrations.of(end.address) else { continue }
       row[columns.0] = registration.country ?? ""
       row[columns.1] = registration.asn.map { String($0) } ?? ""

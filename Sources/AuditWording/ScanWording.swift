@@ -5,8 +5,7 @@ import Foundation
 /// What `scan` says as it goes: which server, how far, what was kept.
 public enum ScanWording {
   public static func target(_ t: ScanTarget) -> String {
-    let end = t.address.contains(":") ? "[\(t.address)]:\(t.port)" : "\(t.address):\(t.port)"
-    return "\(t.host) (\(end))"
+    ServerConfigurationWording.server(host: t.host, FlowEndpoint(address: t.address, port: t.port))
   }
 
   public static func progress(_ t: ScanTarget, index: Int, of count: Int) -> String {

@@ -6,11 +6,13 @@ import Foundation
 /// the TLS document stands on it. "Offered", never "chosen" or "weak"; a suite the tables do not
 /// list is "not among the suites … recommends", as BSI itself words it.
 public enum ServerConfigurationWording {
-  /// "api.example.de (203.0.113.5:443)".
+  /// "api.example.de (203.0.113.5:443)"; the end alone when the scan named no host.
   public static func server(_ scan: ServerScan) -> String {
-    let end =
-      scan.address.contains(":") ? "[\(scan.address)]:\(scan.port)" : "\(scan.address):\(scan.port)"
-    return scan.host == scan.address ? end : "\(scan.host) (\(end))"
+    server(host: scan.host, FlowEndpoint(address: scan.address, port: scan.port))
+  }
+
+  public static func server(host: String, _ end: FlowEndpoint) -> String {
+    host == end.address ? end.text : "\(host) (\(end.text))"
   }
 
   /// "Scanned with testssl.sh 3.0.8 (OpenSSL 3.0.19) at 2026-12-03T17:00:00Z: what the server

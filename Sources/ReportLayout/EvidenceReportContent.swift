@@ -399,11 +399,7 @@ struct EvidenceReportContent {
       return blocks + [.paragraph(ScanWording.noneInBundle(bundle.session.id))]
     }
     let policy = bundle.catalogue.policy
-    let judge = ServerConfigurationJudge(
-      policy: policy,
-      year: CivilTime(
-        secondsSinceEpoch: Int64(bundle.session.startedAt.timeIntervalSince1970.rounded(.down))
-      ).year)
+    let judge = ServerConfigurationJudge(policy: policy, year: bundle.session.startYear)
     for (index, stored) in bundle.serverScans.enumerated() {
       blocks.append(
         .paragraph(ScanWording.inBundle(stored, file: EvidenceBundle.serverScanName(index))))

@@ -527,18 +527,6 @@ struct Bench {
   }
 }
 
-enum ExternalToolPath {
-  static func find(_ name: String) -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
-      separator: ":")
-    {
-      let path = "\(dir)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-  }
-}
-
 struct BenchResult {
   let workloads: [Bench.Workload]
   let scale: Double

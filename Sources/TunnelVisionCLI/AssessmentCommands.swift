@@ -176,11 +176,7 @@ enum AssessmentCommands {
     }
     let (earlier, later) = (try runs(diff.earlier), try runs(diff.later))
     let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)
-    let judge = ServerConfigurationJudge(
-      policy: catalogue.policy,
-      year: CivilTime(
-        secondsSinceEpoch: Int64(diff.later.startedAt.timeIntervalSince1970.rounded(.down))
-      ).year)
+    let judge = ServerConfigurationJudge(policy: catalogue.policy, year: diff.later.startYear)
     return ServerConfigurationWording.comparison(
       ServerScanChange.changes(earlier: earlier, later: later, judge: judge),
       scanned: (!earlier.isEmpty, !later.isEmpty), minimum: catalogue.policy.minimumTLSVersion)

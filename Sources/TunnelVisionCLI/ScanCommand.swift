@@ -42,27 +42,25 @@ enum ScanCommand {
         }
         let catalogue = try AssessmentCommands.catalogue(
           for: project, parsed: parsed, storeURL: support.storeURL)
-        let judge = ServerConfigurationJudge(
-          policy: catalogue.policy,
-          year: CivilTime(
-            secondsSinceEpoch: Int64(session.startedAt.timeIntervalSince1970.rounded(.down))
-          ).year)
+        let judge = ServerConfigurationJudge(policy: catalogue.policy, year: session.startYear)
         if parsed.flag(list) {
           let kept = try store.serverScans(ofSession: session.id)
           guard !kept.isEmpty else {
             return context.standardOutput(ScanWording.noneKept(session.id) + "\n")
           }
-          for scan in kept { try show(scan, judge: judge, context: context) }
+          for scan in kept {
+            show(scan, run: try TestsslReport.read(scan.output), judge: judge, context: context)
+          }
           return
         }
         if let file = try parsed.value(from)?.text {
-          let stored = try read(file, session: session.id, now: context.now())
+          let (stored, run) = try read(file, session: session.id, now: context.now())
           try store.insertServerScan(stored)
-          try show(stored, judge: judge, context: context)
+          show(stored, run: run, judge: judge, context: context)
           // A scan made elsewhere may be of another server than the session's.
           let ends = Set(
             try store.flows(inAuditSession: session.id).flatMap { [$0.peers.a, $0.peers.b] })
-          for scan in try TestsslReport.read(stored.output).scans
+          for scan in run.scans
           where !ends.contains(FlowEndpoint(address: scan.address, port: scan.port)) {
             context.standardError(ScanWording.notInSession(scan, session: session.id) + "\n")
           }
@@ -83,25 +81,27 @@ enum ScanCommand {
   }
 
   /// A scan file read and checked before it is kept: it must be testssl.sh's.
-  static func read(_ path: String, session: Int64, now: Date) throws -> StoredServerScan {
+  static func read(_ path: String, session: Int64, now: Date) throws -> (
+    StoredServerScan, ServerScanRun
+  ) {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw RefusedError(ScanWording.unreadable(path))
     }
-    do { _ = try TestsslReport.read(data) } catch {
+    let run: ServerScanRun
+    do { run = try TestsslReport.read(data) } catch {
       throw RefusedError(ScanWording.notTestssl(path, reason: error.description))
     }
-    return StoredServerScan(
+    let stored = StoredServerScan(
       sessionID: session, storedAt: now, tool: TestsslReport.tool,
       fileName: URL(fileURLWithPath: path).lastPathComponent, sha256: SHA256Digest.hex(of: data),
       output: data)
+    return (stored, run)
   }
 
   static func show(
-    _ stored: StoredServerScan, judge: ServerConfigurationJudge, context: CommandContext
-  )
-    throws
-  {
-    let run = try TestsslReport.read(stored.output)
+    _ stored: StoredServerScan, run: ServerScanRun, judge: ServerConfigurationJudge,
+    context: CommandContext
+  ) {
     var out = ScanWording.kept(stored) + "\n" + ServerConfigurationWording.provenance(run) + "\n"
     for scan in run.scans {
       out +=
@@ -134,13 +134,14 @@ enum ScanCommand {
           sessionID: session, storedAt: context.now(), tool: TestsslReport.tool,
           fileName: "testssl-\(target.host)-\(target.port).json",
           sha256: SHA256Digest.hex(of: data), output: data)
-        do { _ = try TestsslReport.read(data) } catch {
+        let run: ServerScanRun
+        do { run = try TestsslReport.read(data) } catch {
           context.standardError(ScanWording.unusable(target, reason: error.description) + "\n")
           continue
         }
         try store.insertServerScan(stored)
         kept += 1
-        try show(stored, judge: judge, context: context)
+        show(stored, run: run, judge: judge, context: context)
       case .timedOut:
         context.standardError(ScanWording.timedOut(target, seconds: seconds) + "\n")
       case .failed(let reason):

@@ -16,15 +16,8 @@ enum Testssl {
 
   /// Debian's `testssl`, else upstream's `testssl.sh`, from PATH ($TUNNELVISION_TESTSSL first).
   static func executable(environment: [String: String]) -> String? {
-    if let given = environment["TUNNELVISION_TESTSSL"] { return given }
-    let path = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for directory in path.split(separator: ":") {
-      for name in ["testssl", "testssl.sh"] {
-        let candidate = "\(directory)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      }
-    }
-    return nil
+    environment["TUNNELVISION_TESTSSL"] ?? ExternalToolPath.find("testssl")
+      ?? ExternalToolPath.find("testssl.sh")
   }
 
   /// What is asked of the server: the protocols, each cipher per protocol, the server's defaults

@@ -150,9 +150,7 @@ public enum TLSParameterCheck: FindingsCheckRule {
     guard recommendations.cipherSuites[handshake.version] != nil else {
       return .notAssessed(.versionWithoutTables)
     }
-    let year = CivilTime(
-      secondsSinceEpoch: Int64(context.session.startedAt.timeIntervalSince1970.rounded(.down))
-    ).year
+    let year = context.session.startYear
     let observations = TLSParameterJudge(
       recommendations: recommendations, document: context.policy.tlsDocument, year: year
     ).judge(handshake, key: flow.serverKey, offer: flow.clientTLS)
