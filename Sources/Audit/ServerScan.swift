@@ -26,6 +26,16 @@ public struct ServerScan: Sendable, Hashable {
   public var certificateKeyBits: Int?
   public var certificateSignature: String?
   public var ocspStapling: Bool?
+  /// Whether it renegotiates only as RFC 5746 says (secure renegotiation); nil: not tested.
+  public var secureRenegotiation: Bool?
+  /// Whether it accepted a renegotiation the client began; nil: not tested.
+  public var clientRenegotiationAccepted: Bool?
+  /// Whether it offered TLS compression; nil: not tested.
+  public var compression: Bool?
+  /// Whether it asked for a client certificate; nil: not read.
+  public var clientCertificateRequested: Bool?
+  /// Whether its HTTP answer carried Strict-Transport-Security; nil: not tested.
+  public var hsts: Bool?
 
   public init(host: String, address: String, port: UInt16) {
     self.host = host

@@ -40,7 +40,7 @@ public struct EvidenceBundle: Sendable {
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json. 6: flows.json's
   /// `beganBeforeCapture` (and flows.csv's column). 7: flows.json's `streamConflicts`. 8: where
   /// the peers' addresses are registered (flows.json, flows.csv; session.json's databases).
-  public static let formatVersion = 8
+  public static let formatVersion = 9
 
   public let assessment: SessionAssessment
   public let project: AuditProject
@@ -139,7 +139,7 @@ public struct EvidenceBundle: Sendable {
     assessment = SessionAssessment(
       catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers,
       runs: coverage.runs, baseline: baseline?.clientBaseline, trackers: trackers,
-      content: content, recording: coverage)
+      content: content, serverScans: TestsslReport.runs(serverScans), recording: coverage)
     trackerLists = trackers?.lists.map(\.identity) ?? []
     var ids: [Int64: [String]] = [:]
     for (index, finding) in assessment.findings.findings.enumerated() {

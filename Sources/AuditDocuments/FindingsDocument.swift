@@ -50,6 +50,7 @@ public enum FindingsDocument {
         .object(["list": .string($0.list), "date": .string($0.date), "rule": .string($0.rule)])
       } ?? .null,
       "request": .optional(evidence.request),
+      "offer": evidence.offer.map(offerJSON) ?? .null,
       "testData": evidence.testData.map {
         .object(["label": .string($0.label), "category": .string($0.category.rawValue)])
       } ?? .null,
@@ -93,22 +94,67 @@ public enum FindingsDocument {
     case .earlyData:
       item["type"] = .string("earlyData")
     }
-    var standing: [String: JSONValue] = [:]
-    switch o.standing {
-    case .notListed: standing["is"] = .string("notListed")
-    case .recommendedUntil(let year):
-      standing["is"] = .string("recommendedUntil")
-      standing["year"] = .int(year)
-    case .belowMinimum(let bits):
-      standing["is"] = .string("belowMinimum")
-      standing["minimumBits"] = .int(bits)
-    case .advisedAgainst: standing["is"] = .string("advisedAgainst")
-    case .recommended: standing["is"] = .string("recommendedNotUsed")
-    }
     return .object([
-      "item": .object(item), "standing": .object(standing), "version": .string(o.version.name),
+      "item": .object(item), "standing": standingJSON(o.standing),
+      "version": .string(o.version.name),
       "leg": .string(o.leg.rawValue), "reference": .string(o.reference),
       "document": .string(o.document),
+    ])
+  }
+
+  /// How the TLS document stands on an item: `is`, and the year or the bits it names.
+  static func standingJSON(_ s: TLSParameterObservation.Standing) -> JSONValue {
+    switch s {
+    case .notListed: return .object(["is": .string("notListed")])
+    case .recommendedUntil(let year):
+      return .object(["is": .string("recommendedUntil"), "year": .int(year)])
+    case .belowMinimum(let bits):
+      return .object(["is": .string("belowMinimum"), "minimumBits": .int(bits)])
+    case .advisedAgainst: return .object(["is": .string("advisedAgainst")])
+    case .recommended: return .object(["is": .string("recommendedNotUsed")])
+    }
+  }
+
+  /// A server configuration finding's offer: which server, when scanned, what it offered and
+  /// how the document stands on it.
+  static func offerJSON(_ offer: ServerOffer) -> JSONValue {
+    let o = offer.observation
+    var item: [String: JSONValue] = [
+      "text": .string(ServerConfigurationWording.itemText(o.item))
+    ]
+    switch o.item {
+    case .versionOffered(let version):
+      item["type"] = .string("versionOffered")
+      item["version"] = .string(version.name)
+    case .noVersionAtMinimum(let version):
+      item["type"] = .string("noVersionAtMinimum")
+      item["version"] = .string(version.name)
+    case .cipherSuite(let value, let version):
+      item["type"] = .string("cipherSuite")
+      item["value"] = .string(TLSRegistry.hex(value))
+      item["version"] = .string(version.name)
+    case .group(let value):
+      item["type"] = .string("group")
+      item["value"] = .int(value)
+    case .certificateKey(let algorithm, let bits):
+      item["type"] = .string("certificateKey")
+      item["value"] = .string(algorithm)
+      item["bits"] = .int(bits)
+    case .certificateSignature(let name, let scheme):
+      item["type"] = .string("certificateSignature")
+      item["value"] = .string(name)
+      item["scheme"] = scheme.map { .string(TLSRegistry.hex($0)) } ?? .null
+    case .insecureRenegotiation: item["type"] = .string("insecureRenegotiation")
+    case .clientRenegotiationAccepted: item["type"] = .string("clientRenegotiationAccepted")
+    case .compression: item["type"] = .string("compression")
+    }
+    return .object([
+      "server": .object([
+        "address": .string(offer.server.address), "port": .int(Int(offer.server.port)),
+      ]),
+      "scannedAt": offer.scannedAt.map { .string(Instant.rfc3339ToTheSecond($0)) } ?? .null,
+      "item": .object(item), "standing": standingJSON(o.standing),
+      "reference": .string(o.reference), "document": .string(o.document),
     ])
   }
 

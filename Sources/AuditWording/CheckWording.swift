@@ -37,7 +37,8 @@ extension CheckWording {
 /// Every check's wording, found by its check.
 public enum CheckWordings {
   static let all: [any CheckWording.Type] = [
-    TLSVersionWording.self, TLSParameterWording.self, EncryptionWording.self, HostWording.self,
+    TLSVersionWording.self, TLSParameterWording.self, ServerConfigurationWording.self,
+    EncryptionWording.self, HostWording.self,
     PinningWording.self,
     CertificateValidationWording.self, ConsentWording.self, TLSClientWording.self,
     TrackerWording.self, ConsentWithdrawalWording.self, PersonalDataWording.self,

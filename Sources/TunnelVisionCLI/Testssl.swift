@@ -21,12 +21,13 @@ enum Testssl {
   }
 
   /// What is asked of the server: the protocols, each cipher per protocol, the server's defaults
-  /// (certificate, OCSP stapling) and forward secrecy (groups). The address the session used is
-  /// given with --ip, so the scan reaches that server whatever the name resolves to now.
+  /// (certificate, OCSP stapling), forward secrecy (groups), renegotiation, compression and the
+  /// HTTP headers (HSTS). The address the session used is given with --ip, so the scan reaches
+  /// that server whatever the name resolves to now.
   static func arguments(_ target: ScanTarget, report: String) -> [String] {
     [
       "--quiet", "--warnings", "off", "--color", "0", "--jsonfile-pretty", report, "--ip",
-      target.address, "-p", "-E", "-S", "--fs", "\(target.host):\(target.port)",
+      target.address, "-p", "-E", "-S", "--fs", "-R", "-C", "-h", "\(target.host):\(target.port)",
     ]
   }
 

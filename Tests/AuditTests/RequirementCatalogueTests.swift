@@ -56,6 +56,7 @@ final class RequirementCatalogueTests: XCTestCase {
       .contraryFindings([
         .weakTLSVersion, .cipherSuiteNotRecommended, .groupNotRecommended,
         .signatureNotRecommended, .keyBelowMinimum, .extensionMissing, .featureAdvisedAgainst,
+        .serverOffersNotRecommended,
       ]))
     XCTAssertEqual(rules["O.Ntwk_3"], .contraryFindings([.tlsClientNotInBaseline]))
     XCTAssertEqual(

@@ -122,4 +122,77 @@ final class ServerConfigurationJudgeTests: XCTestCase {
       }
     }
   }
+
+  /// Two real scans with renegotiation, compression and the HTTP headers tested (-R -C -h) of an
+  /// `s_server` asking for a client certificate: optionally (-verify 1; the handshake completes
+  /// without one, the service is HTTP) and required (-Verify 1).
+  func testRenegotiationCompressionHSTSAndTheClientCertificateAreReadAsTheServerAnswered() throws {
+    let optional = try XCTUnwrap(try run("testssl-3.0.8-further-pretty.json").scans.first)
+    XCTAssertEqual(optional.secureRenegotiation, true)
+    XCTAssertEqual(optional.clientRenegotiationAccepted, false)
+    XCTAssertEqual(optional.compression, false)
+    XCTAssertEqual(optional.hsts, false)
+    XCTAssertEqual(optional.clientCertificateRequested, false)
+    let required = try XCTUnwrap(
+      try run("testssl-3.0.8-client-certificate-pretty.json").scans.first)
+    XCTAssertEqual(required.clientCertificateRequested, true)
+    XCTAssertNil(
+      required.clientRenegotiationAccepted, "the client certificate kept it from testing")
+    XCTAssertNil(required.hsts, "no HTTP checks without a client certificate")
+    let judge = try judge
+    XCTAssertFalse(judge.judge(optional).contains { $0.reference.hasPrefix("§") })
+    let text = { (scan: ServerScan) in
+      ServerConfigurationWording.lines(
+        scan, observations: judge.judge(scan), minimum: .tls12, document: judge.policy.tlsDocument
+      ).joined(separator: "\n")
+    }
+    XCTAssertTrue(
+      text(optional).contains(
+        """
+          Did not require a client certificate: the handshake completed without one.
+          OCSP stapling not offered.
+          Its HTTP answer did not carry Strict-Transport-Security (HSTS).
+          Not judged: BSI TR-02102-2 (2025-01) makes no recommendation on these.
+        """), text(optional))
+    XCTAssertTrue(
+      text(required).contains(
+        "  Asked for a client certificate and ended the handshake without one (mutual authentication)."
+      ), text(required))
+  }
+
+  /// The same real scan with the answers a server that renegotiates as RFC 5746 does not, accepts
+  /// the client's renegotiation and compresses would have given (testssl.sh's own words).
+  func testRenegotiationAndCompressionTheDocumentAdvisesAgainstAreOffered() throws {
+    var root = try XCTUnwrap(
+      try JSONSerialization.jsonObject(
+        with: Data(
+          contentsOf: Self.fixtures.appendingPathComponent("testssl-3.0.8-further-pretty.json"))
+      ) as? [String: Any])
+    var servers = try XCTUnwrap(root["scanResult"] as? [[String: Any]])
+    let answers = [
+      "secure_renego": "VULNERABLE", "secure_client_renego": "VULNERABLE, DoS threat",
+      "CRIME_TLS": "VULNERABLE",
+    ]
+    servers[0]["vulnerabilities"] = try XCTUnwrap(servers[0]["vulnerabilities"] as? [[String: Any]])
+      .map { result in
+        var result = result
+        if let id = result["id"] as? String, let answer = answers[id] { result["finding"] = answer }
+        return result
+      }
+    root["scanResult"] = servers
+    let scan = try XCTUnwrap(
+      try TestsslReport.read(JSONSerialization.data(withJSONObject: root)).scans.first)
+    let judge = try judge
+    let further = judge.judge(scan).filter { $0.reference.hasPrefix("§") }
+    XCTAssertEqual(
+      further.map(\.item), [.insecureRenegotiation, .clientRenegotiationAccepted, .compression])
+    XCTAssertEqual(further.map(\.reference), ["§3.3.4.1", "§3.3.4.1", "§3.3.4.3"])
+    XCTAssertEqual(
+      further.map { ServerConfigurationWording.statement($0, minimum: .tls12) },
+      [
+        "Renegotiation not as RFC 5746 specifies it (no secure renegotiation), the only kind BSI TR-02102-2 (2025-01) recommends (§3.3.4.1).",
+        "A renegotiation the client began was accepted; BSI TR-02102-2 (2025-01) says the server should refuse it (§3.3.4.1).",
+        "TLS compression offered, which BSI TR-02102-2 (2025-01) recommends against (§3.3.4.3).",
+      ])
+  }
 }

@@ -98,6 +98,33 @@ final class ServerScanCommandTests: XCTestCase {
       ), scan.output)
     XCTAssertFalse(scan.output.contains("TLS 1.1 offered"), scan.output)
     XCTAssertFalse(scan.output.contains("chosen"))
+    XCTAssertTrue(
+      scan.output.contains(
+        "  Did not require a client certificate: the handshake completed without one."),
+      scan.output)
+    XCTAssertTrue(
+      scan.output.contains("  Its HTTP answer did not carry Strict-Transport-Security (HSTS)."),
+      scan.output)
+
+    // What the server offers is a finding on each connection that reached it, against O.Ntwk_2:
+    // the one to a name outside the allowlist went to the same address and port, so it too.
+    let findings = cli.run("findings", String(session))
+    XCTAssertEqual(findings.status, 0, findings.error)
+    XCTAssertTrue(
+      findings.output.contains(
+        "TLS 1.0 offered: below the catalogue's TLS minimum, TLS 1.2 (BSI TR-02102-2 (2025-01)). Found by the scan of 127.0.0.1:\(Self.port) at "
+      ), findings.output)
+    XCTAssertTrue(
+      findings.output.contains(
+        "Server configuration: 2 behind a finding, 0 looked at with nothing to report, 0 not assessed, 0 not applicable"
+      ), findings.output)
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(
+        with: Data(cli.run("findings", String(session), "--json").output.utf8)) as? [String: Any])
+    let verdicts = (json["requirements"] as? [[String: Any]] ?? []).filter {
+      $0["id"] as? String == "O.Ntwk_2"
+    }
+    XCTAssertEqual(verdicts.map { $0["verdict"] as? String }, ["contradicted"])
 
     // Kept whole: the file's bytes with their SHA-256, read and judged again.
     let store = try FlowStore(directory: URL(fileURLWithPath: cli.storePath))

@@ -72,12 +72,13 @@ public struct SessionAssessment: Sendable, Hashable {
     catalogue: RequirementCatalogue, flows: [StoredFlow], project: AuditProject,
     session: AuditSession, markers: [SessionMarker], runs: [RecorderRun] = [],
     baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
-    content: SessionContent? = nil, recording: SessionCoverage? = nil
+    content: SessionContent? = nil, serverScans: [ServerScanRun] = [],
+    recording: SessionCoverage? = nil
   ) {
     let findings = FindingsClassifier.classify(
       flows: flows, project: project, session: session,
       markers: markers, policy: catalogue.policy, runs: runs, baseline: baseline,
-      trackers: trackers, content: content)
+      trackers: trackers, content: content, serverScans: serverScans)
     self.init(catalogue: catalogue, findings: findings, recording: recording)
     self.content = content
   }

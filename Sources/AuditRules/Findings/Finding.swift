@@ -20,12 +20,16 @@ public struct FindingEvidence: Sendable, Hashable {
   public let testData: TestDataSubject?
   /// The request it is stated about, as its line's method and path ("POST /v1/diary").
   public let request: String?
+  /// What a server's scan found it to offer, judged.
+  public let offer: ServerOffer?
 
   public init(
     kind: FindingKind, host: String? = nil, tls: TLSVersionObservation? = nil,
     reason: String? = nil, parameter: TLSParameterObservation? = nil, fingerprint: String? = nil,
-    tracker: TrackerMatch? = nil, testData: TestDataSubject? = nil, request: String? = nil
+    tracker: TrackerMatch? = nil, testData: TestDataSubject? = nil, request: String? = nil,
+    offer: ServerOffer? = nil
   ) {
+    self.offer = offer
     self.request = request
     self.testData = testData
     self.tracker = tracker

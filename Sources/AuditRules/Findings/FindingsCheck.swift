@@ -113,12 +113,16 @@ public struct CheckContext: Sendable {
   public let trackers: TrackerLists?
   /// What the session's exchanges sent of the test account's values; nil when none was planted.
   public let content: SessionContent?
+  /// The servers' scans kept with the session, judged in the session's year.
+  public let serverConfigurations: ServerConfigurations
 
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
     runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
-    content: SessionContent? = nil
+    content: SessionContent? = nil, serverScans: [ServerScanRun] = []
   ) {
+    serverConfigurations = ServerConfigurations(
+      serverScans, judge: ServerConfigurationJudge(policy: policy, year: session.startYear))
     self.content = content
     self.baseline = baseline
     self.trackers = trackers

@@ -4,7 +4,8 @@ import Audit
 /// flow's findings and of every list of checks. The one place that lists them.
 public enum FindingsChecks {
   public static let all: [any FindingsCheckRule.Type] = [
-    TLSVersionCheck.self, TLSParameterCheck.self, EncryptionCheck.self, HostCheck.self,
+    TLSVersionCheck.self, TLSParameterCheck.self, ServerConfigurationCheck.self,
+    EncryptionCheck.self, HostCheck.self,
     PinningCheck.self,
     CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self, TrackerCheck.self,
     ConsentWithdrawalCheck.self, PersonalDataCheck.self,

@@ -37,12 +37,12 @@ public enum FindingsClassifier {
     flows: [StoredFlow], project: AuditProject, session: AuditSession,
     markers: [SessionMarker], policy: FindingsPolicy, runs: [RecorderRun] = [],
     baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
-    content: SessionContent? = nil
+    content: SessionContent? = nil, serverScans: [ServerScanRun] = []
   ) -> SessionFindings {
     let ordered = flows.inSessionOrder()
     let context = CheckContext(
       project: project, session: session, markers: markers, policy: policy, runs: runs,
-      baseline: baseline, trackers: trackers, content: content)
+      baseline: baseline, trackers: trackers, content: content, serverScans: serverScans)
     let checks = FindingsChecks.all
     var findings = FindingAccumulator()
     var coverage = Array(repeating: CoverageAccumulator(), count: checks.count)

@@ -16,8 +16,7 @@ public struct ScanTarget: Sendable, Hashable {
 public enum ScanTargets {
   /// The servers of the session's named TCP connections, each (name, address, port) once, in the
   /// order first contacted: those named with --host when any are (whatever their standing),
-  /// else those under an allowlisted name that no tracker list names. A flow's server end is the
-  /// one with the lower port: a flow does not record which end the device was.
+  /// else those under an allowlisted name that no tracker list names.
   public static func of(
     _ flows: [StoredFlow], allowlist: [AllowlistEntry], named: [String], trackers: TrackerLists?
   ) -> [ScanTarget] {
@@ -28,16 +27,27 @@ public enum ScanTargets {
       guard let name = flow.name?.text else { continue }
       let host = DomainPattern.normalised(host: name)
       if wanted.isEmpty {
-        guard allowlist.contains(where: { $0.pattern.matches(host) }),
-          trackers?.match(host) == nil
-        else { continue }
+        guard isScannedUnasked(host, allowlist: allowlist, trackers: trackers) else { continue }
       } else {
         guard wanted.contains(host) else { continue }
       }
-      let server = flow.peers.b.port <= flow.peers.a.port ? flow.peers.b : flow.peers.a
+      let server = server(of: flow)
       let target = ScanTarget(host: host, address: server.address, port: server.port)
       if seen.insert(target).inserted { targets.append(target) }
     }
     return targets
+  }
+
+  /// Whether a host is scanned without being named: allowlisted, and on no tracker list.
+  public static func isScannedUnasked(
+    _ host: String, allowlist: [AllowlistEntry], trackers: TrackerLists?
+  ) -> Bool {
+    allowlist.contains(where: { $0.pattern.matches(host) }) && trackers?.match(host) == nil
+  }
+
+  /// A flow's server end: the one with the lower port (a flow does not record which end the
+  /// device was).
+  public static func server(of flow: StoredFlow) -> FlowEndpoint {
+    flow.peers.b.port <= flow.peers.a.port ? flow.peers.b : flow.peers.a
   }
 }

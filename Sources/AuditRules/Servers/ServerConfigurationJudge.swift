@@ -12,6 +12,12 @@ public struct ServerConfigurationObservation: Sendable, Hashable {
     case group(UInt16)
     case certificateKey(algorithm: String, bits: Int)
     case certificateSignature(String, scheme: UInt16?)
+    /// Renegotiation not as RFC 5746 says (§3.3.4.1 recommends only that).
+    case insecureRenegotiation
+    /// A renegotiation the client began, accepted (§3.3.4.1: the server should refuse it).
+    case clientRenegotiationAccepted
+    /// TLS compression offered (§3.3.4.3 recommends against it).
+    case compression
   }
   public let item: Item
   public let standing: TLSParameterObservation.Standing
@@ -49,7 +55,15 @@ public struct ServerConfigurationJudge: Sendable {
     if !offered.isEmpty, !offered.contains(where: { $0 >= minimum }) {
       note(.noVersionAtMinimum(minimum), .recommended, "")
     }
-    // Without the document's tables only the versions are judged.
+    // §3.3.4's further recommendations, which need no table.
+    if scan.secureRenegotiation == false {
+      note(.insecureRenegotiation, .advisedAgainst, "§3.3.4.1")
+    }
+    if scan.clientRenegotiationAccepted == true {
+      note(.clientRenegotiationAccepted, .advisedAgainst, "§3.3.4.1")
+    }
+    if scan.compression == true { note(.compression, .advisedAgainst, "§3.3.4.3") }
+    // Without the document's tables only the versions and §3.3.4 are judged.
     guard let recommendations = policy.tlsRecommendations else { return found }
     func listed(
       _ value: UInt16, _ version: TLSProtocolVersion,

@@ -41,6 +41,10 @@ public enum TestsslReport {
       for value in server.values {
         for result in value as? [[String: Any]] ?? [] { take(result, into: &scan) }
       }
+      // The pretty report states the service beside the server, not as a result.
+      if let service = server["service"] as? String {
+        take(["id": "service", "finding": service], into: &scan)
+      }
       scans.append(scan)
     }
     return ServerScanRun(
@@ -49,6 +53,12 @@ public enum TestsslReport {
       startedAt: (pretty["startTime"] as? String).flatMap(TimeInterval.init).map {
         Date(timeIntervalSince1970: $0)
       }, scans: scans)
+  }
+
+  /// The runs of the scans kept with a session, oldest first; one whose file no longer reads is
+  /// left out (the report says so where it lists the scans).
+  public static func runs(_ stored: [StoredServerScan]) -> [ServerScanRun] {
+    stored.compactMap { try? read($0.output) }
   }
 
   /// The flat list: results of every server one after the other, each naming its "host/address"
@@ -118,6 +128,35 @@ public enum TestsslReport {
       scan.certificateSignature = signatures[finding] ?? finding
     case "OCSP_stapling":
       scan.ocspStapling = finding.hasPrefix("offered")
+    case "secure_renego":
+      // "supported"; "VULNERABLE" when the server does not renegotiate as RFC 5746 says.
+      if finding.hasPrefix("supported") || finding.hasPrefix("TLS 1.3 only") {
+        scan.secureRenegotiation = true
+      } else if finding.hasPrefix("VULNERABLE") {
+        scan.secureRenegotiation = false
+      }
+    case "secure_client_renego":
+      if finding.hasPrefix("VULNERABLE") {
+        scan.clientRenegotiationAccepted = true
+      } else if finding.hasPrefix("not vulnerable") || finding.hasPrefix("likely not vulnerable") {
+        scan.clientRenegotiationAccepted = false
+      } else if finding.hasPrefix("client x509-based authentication") {
+        scan.clientCertificateRequested = true
+      }
+    case "CRIME_TLS":
+      if finding.hasPrefix("VULNERABLE") {
+        scan.compression = true
+      } else if finding.hasPrefix("not vulnerable") || finding.hasPrefix("TLS 1.3 only") {
+        scan.compression = false
+      }
+    case "service":
+      // Service detection is skipped when the server asks for a client certificate, and says so.
+      scan.clientCertificateRequested = finding.contains("certificate-based authentication")
+    case "HSTS":
+      if finding.hasPrefix("not offered") { scan.hsts = false }
+    case "HSTS_time":
+      // "0. HSTS is disabled": a max-age of 0 takes it back.
+      scan.hsts = !finding.hasPrefix("0.")
     default:
       // "cipher-tls1_2_xc030": a suite offered in a version.
       guard id.hasPrefix("cipher-"), let marker = id.range(of: "_x", options: .backwards),

@@ -4,8 +4,79 @@ import Foundation
 
 /// What is said of a server's scanned configuration: what it offered at the scan's instant, as
 /// the TLS document stands on it. "Offered", never "chosen" or "weak"; a suite the tables do not
-/// list is "not among the suites … recommends", as BSI itself words it.
-public enum ServerConfigurationWording {
+/// list is "not among the suites … recommends", as BSI itself words it. The server configuration
+/// check's findings say the same sentences.
+public enum ServerConfigurationWording: CheckWording {
+  public typealias Rule = ServerConfigurationCheck
+  public static let name = "Server configuration"
+
+  public static func statement(_ evidence: FindingEvidence, minimum: TLSProtocolVersion) -> String {
+    guard let offer = evidence.offer else { return "" }
+    let when = offer.scannedAt.map { " at \(Instant.rfc3339ToTheSecond($0))" } ?? ""
+    return statement(offer.observation, minimum: minimum)
+      + " Found by the scan of \(offer.server.text)\(when): what the server offered then, besides what the connection used."
+  }
+
+  public static func shortStatement(_ evidence: FindingEvidence) -> String {
+    guard let o = evidence.offer?.observation else { return name }
+    switch (o.item, o.standing) {
+    case (.versionOffered, _): return "Server offers a TLS version below the minimum"
+    case (.noVersionAtMinimum, _): return "Server offers no TLS version from the minimum on"
+    case (.certificateKey, .belowMinimum):
+      return "Server certificate key below the recommended length"
+    case (.certificateKey, .notListed):
+      return "Server certificate key type without a recommended length"
+    case (.insecureRenegotiation, _): return "Server renegotiates without RFC 5746"
+    case (.clientRenegotiationAccepted, _): return "Server accepts renegotiation the client begins"
+    case (.compression, _): return "Server offers TLS compression"
+    case (_, .recommendedUntil):
+      return "Server offers a \(singular(o.item)) past its recommended years"
+    default: return "Server offers a \(singular(o.item)) not recommended"
+    }
+  }
+
+  public static func subject(_ evidence: FindingEvidence) -> String? {
+    guard let offer = evidence.offer else { return evidence.host }
+    return [
+      itemText(offer.observation.item),
+      server(host: evidence.host ?? offer.server.address, offer.server),
+    ].joined(separator: ", ")
+  }
+
+  public static func reason(_ gap: ServerConfigurationGap) -> String {
+    switch gap {
+    case .notScanned:
+      return
+        "No scan of the server is kept with the session (tunnelvision scan), so what else it offers is not known."
+    }
+  }
+
+  /// An offered item as a person reads it.
+  public static func itemText(_ item: ServerConfigurationObservation.Item) -> String {
+    switch item {
+    case .versionOffered(let version): return version.name
+    case .noVersionAtMinimum(let version): return "no version from \(version.name) on"
+    case .cipherSuite(let suite, let version):
+      return "\(TLSRegistry.cipherSuiteText(suite)) in \(version.name)"
+    case .group(let group): return TLSRegistry.groupText(group)
+    case .certificateKey(let algorithm, let bits): return "\(algorithm) key of \(bits) bits"
+    case .certificateSignature(let name, _): return "certificate signature \(name)"
+    case .insecureRenegotiation: return "renegotiation without RFC 5746"
+    case .clientRenegotiationAccepted: return "renegotiation begun by the client"
+    case .compression: return "TLS compression"
+    }
+  }
+
+  static func singular(_ item: ServerConfigurationObservation.Item) -> String {
+    switch item {
+    case .cipherSuite: return "cipher suite"
+    case .group: return "key exchange group"
+    case .certificateSignature: return "certificate signature"
+    case .certificateKey: return "certificate key"
+    default: return "setting"
+    }
+  }
+
   /// "api.example.de (203.0.113.5:443)"; the end alone when the scan named no host.
   public static func server(_ scan: ServerScan) -> String {
     server(host: scan.host, FlowEndpoint(address: scan.address, port: scan.port))
@@ -66,6 +137,14 @@ public enum ServerConfigurationWording {
     case (.certificateSignature(let name, _), _):
       return
         "The certificate's signature \(name): \(o.document) (\(TLSParameterWording.tables(o.reference)))."
+    case (.insecureRenegotiation, _):
+      return
+        "Renegotiation not as RFC 5746 specifies it (no secure renegotiation), the only kind \(o.document) recommends (\(o.reference))."
+    case (.clientRenegotiationAccepted, _):
+      return
+        "A renegotiation the client began was accepted; \(o.document) says the server should refuse it (\(o.reference))."
+    case (.compression, _):
+      return "TLS compression offered, which \(o.document) recommends against (\(o.reference))."
     case (.cipherSuite(let suite, let version), _):
       return "\(TLSRegistry.cipherSuiteText(suite)) offered in \(version.name)."
     case (.group(let group), _):
@@ -96,7 +175,31 @@ public enum ServerConfigurationWording {
       )
     }
     lines += observations.map { "  " + statement($0, minimum: minimum) }
+    lines += unjudged(scan, document: document).map { "  " + $0 }
     return lines
+  }
+
+  /// What the scan read that the TLS document makes no recommendation on: said as read, not
+  /// judged; a test the scan did not make is left unsaid.
+  static func unjudged(_ scan: ServerScan, document: String) -> [String] {
+    var facts: [String] = []
+    if let requested = scan.clientCertificateRequested {
+      facts.append(
+        requested
+          ? "Asked for a client certificate and ended the handshake without one (mutual authentication)."
+          : "Did not require a client certificate: the handshake completed without one.")
+    }
+    if let stapling = scan.ocspStapling {
+      facts.append("OCSP stapling \(stapling ? "offered" : "not offered").")
+    }
+    if let hsts = scan.hsts {
+      facts.append(
+        "Its HTTP answer \(hsts ? "carried" : "did not carry") Strict-Transport-Security (HSTS).")
+    }
+    guard !facts.isEmpty else { return [] }
+    return facts + [
+      "Not judged: \(document.isEmpty ? "the TLS document" : document) makes no recommendation on these."
+    ]
   }
 
   /// What `compare` says of the servers scanned in both sessions; nothing when neither was
