@@ -53,4 +53,30 @@ final class TrackerListReadingTests: XCTestCase {
     XCTAssertTrue(said.contains("(lines 4, 5)"), said)
     XCTAssertNil(TrackerWording.linesNotRead(list("0.0.0.0 a.tracker.example\n")))
   }
+
+  /// The Adblock side: a plain host rule cited as written again, one with narrowing options cited
+  /// whole, a conditional one left out, an exception, the first rule of a host standing, case.
+  func testAdblockHostRulesNameTheirHostAndTheDomainsBelowItAndNothingNearIt() {
+    let l = list(
+      """
+      ! Title: lab list
+      ||Tracker.Example^
+      ||tracker.example^$third-party
+      ||ads.example^$script,3p
+      ||cond.example^$domain=shop.example
+      ||path.example/pixel.gif
+      @@||ok.tracker.example^
+      """)
+    XCTAssertEqual(l.ruleCount, 2)
+    XCTAssertEqual(l.match("tracker.example")?.rule, "||tracker.example^")
+    XCTAssertEqual(l.match("Deep.Sub.TRACKER.example")?.rule, "||tracker.example^")
+    XCTAssertEqual(l.match("cdn.ads.example")?.rule, "||ads.example^$script,3p")
+    XCTAssertEqual(l.match("cdn.ads.example")?.list, "lab hosts")
+    for host in [
+      "ok.tracker.example", "x.ok.tracker.example", "nottracker.example", "tracker.example.org",
+      "example", "cond.example", "path.example", "racker.example",
+    ] {
+      XCTAssertNil(l.match(host), host)
+    }
+  }
 }

@@ -37,12 +37,13 @@ public struct TrackerList: Sendable, Hashable {
     }
   }
   public let identity: Identity
-  /// Hosts the list names, lowercased, with the rule that names each: nil for the plain
-  /// `||host^` (written again when cited), so that EasyList's forty thousand rules are not kept
-  /// twice.
-  private let rules: [String: String?]
+  /// The list's bytes, kept whole: the rules are places in them.
+  private let bytes: [UInt8]
+  /// The hosts the list names (lower-cased on comparison), each with the rule that names it:
+  /// the line, or none for the plain `||host^` (written again when cited).
+  private let rules: HostTable
   /// Hosts a rule excepts (`@@||host^`).
-  private let exceptions: Set<String>
+  private let exceptions: HostTable
   /// The numbers (from 1) of the lines that look like a hosts file's (they begin with an address)
   /// and could not be read as one: another address than a sinkhole's, a name that is not a host.
   public let linesNotRead: [Int]
@@ -61,17 +62,22 @@ public struct TrackerList: Sendable, Hashable {
   public init(identity: Identity, text: String) {
     self.identity = identity
     var text = text
-    (rules, exceptions, linesNotRead) = text.withUTF8 { Self.read($0) }
+    bytes = text.withUTF8 { Array($0) }
+    (rules, exceptions, linesNotRead) = bytes.withUnsafeBufferPointer { Self.read($0) }
   }
+
+  public static func == (a: TrackerList, b: TrackerList) -> Bool {
+    a.identity == b.identity && a.bytes == b.bytes
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 
   /// The host rules and exceptions of a list's bytes, line by line. Index loops over the bytes,
   /// no collection algorithms: EasyList's 2 MB read through `split` and `allSatisfy` took most of
   /// a second in a debug build, and every command that judges a session reads it.
-  static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (
-    [String: String?], Set<String>, [Int]
-  ) {
-    var rules: [String: String?] = [:]
-    var exceptions = Set<String>()
+  static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (HostTable, HostTable, [Int]) {
+    var rules = HostTable()
+    var exceptions = HostTable()
     var notRead: [Int] = []
     guard let base = bytes.baseAddress else { return (rules, exceptions, notRead) }
     var start = 0
@@ -99,15 +105,13 @@ public struct TrackerList: Sendable, Hashable {
           bytes[first + 2] == UInt8(ascii: "|"), bytes[first + 3] == UInt8(ascii: "|"),
           let (host, _) = hostRule(bytes, first + 4, last)
         else { continue }
-        exceptions.insert(host)
+        exceptions.insert(bytes, host: host.lowerBound, host.upperBound, line: 0..<0)
       case UInt8(ascii: "|"):
         guard last - first > 2, bytes[first + 1] == UInt8(ascii: "|"),
-          let (host, plain) = hostRule(bytes, first + 2, last), rules.index(forKey: host) == nil
+          let (host, plain) = hostRule(bytes, first + 2, last)
         else { continue }
-        rules[host] = .some(
-          plain
-            ? nil
-            : String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self))
+        rules.insert(
+          bytes, host: host.lowerBound, host.upperBound, line: plain ? 0..<0 : first..<last)
       default:
         guard let hosts = hostsFileEntries(bytes, first, last) else {
           // Other Adblock rules (element hiding, URL patterns) are not host rules; a line that
@@ -115,27 +119,22 @@ public struct TrackerList: Sendable, Hashable {
           if beginsWithAddress(bytes, first, last) { notRead.append(lineNumber) }
           continue
         }
-        let line = String(
-          decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)
-        for host in hosts where rules.index(forKey: host) == nil { rules[host] = .some(line) }
+        for host in hosts {
+          rules.insert(bytes, host: host.lowerBound, host.upperBound, line: first..<last)
+        }
       }
     }
     return (rules, exceptions, notRead)
   }
 
-  /// The host of `host^` or `host^$options` in bytes[from..<to], the options all narrowing, and
-  /// whether the rule is the plain `host^`; nil for anything else.
+  /// Where the host of `host^` or `host^$options` is in bytes[from..<to], the options all
+  /// narrowing, and whether the rule is the plain `host^`; nil for anything else.
   static func hostRule(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> (
-    String, plain: Bool
+    Range<Int>, plain: Bool
   )? {
     var caret = from
-    var upper = false
     while caret < to, bytes[caret] != 0x5E {
-      switch hostByte(bytes[caret]) {
-      case .no: return nil
-      case .upper: upper = true
-      case .yes: break
-      }
+      guard isHostByte(bytes[caret]) else { return nil }
       caret += 1
     }
     guard caret < to, caret > from, caret - from <= 253, bytes[from] != 0x2E,
@@ -150,38 +149,42 @@ public struct TrackerList: Sendable, Hashable {
         return nil
       }
     }
-    let host = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<caret]), as: UTF8.self)
-    return (upper ? host.lowercased() : host, caret + 1 == to)
+    return (from..<caret, caret + 1 == to)
   }
 
-  enum HostByte { case no, yes, upper }
-
-  /// Whether a byte may stand in a host name (letters, digits, '-', '.', '_'), and whether it is
-  /// an upper-case letter. Ranges by subtraction: the fewest operations in a build without
-  /// optimisation, where each is a call.
-  static func hostByte(_ byte: UInt8) -> HostByte {
-    if byte &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x2E || byte == 0x2D || byte == 0x5F {
-      return .yes
-    }
-    return byte &- 0x41 < 26 ? .upper : .no
+  /// Whether a byte may stand in a host name (letters of either case, digits, '-', '.', '_').
+  /// Ranges by subtraction: the fewest operations in a build without optimisation, where each is
+  /// a call.
+  static func isHostByte(_ byte: UInt8) -> Bool {
+    (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x2E || byte == 0x2D
+      || byte == 0x5F
   }
+
+  /// The names a hosts file's line leaves out of what it names.
+  static let localNames: Set<String> = ["localhost", "localhost.localdomain", "local"]
 
   /// A hosts file's line in bytes[from..<to] (trimmed): an address then one or more hosts
   /// ("0.0.0.0 a.example b.example", hosts(5)), up to a comment; or a host alone. nil when it is
   /// not such a line; `localhost` and its like are left out of what it names.
   static func hostsFileEntries(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int)
-    -> [String]?
+    -> [Range<Int>]?
   {
     func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    func isLocal(_ host: Range<Int>) -> Bool {
+      host.count <= 21
+        && localNames.contains(
+          String(decoding: UnsafeBufferPointer(rebasing: bytes[host]), as: UTF8.self).lowercased())
+    }
     var fieldEnd = from
     while fieldEnd < to, !isBlank(bytes[fieldEnd]) { fieldEnd += 1 }
     guard fieldEnd < to else {
-      return hostName(bytes, from, fieldEnd).map { [$0].filter { $0 != "localhost" } }
+      guard let host = hostName(bytes, from, fieldEnd) else { return nil }
+      return isLocal(host) ? [] : [host]
     }
     let address = String(
       decoding: UnsafeBufferPointer(rebasing: bytes[from..<fieldEnd]), as: UTF8.self)
     guard ["0.0.0.0", "127.0.0.1", "::", "::1"].contains(address) else { return nil }
-    var hosts: [String] = []
+    var hosts: [Range<Int>] = []
     var at = fieldEnd
     while true {
       while at < to, isBlank(bytes[at]) { at += 1 }
@@ -193,7 +196,7 @@ public struct TrackerList: Sendable, Hashable {
       at = end
     }
     guard !hosts.isEmpty else { return nil }
-    return hosts.filter { !["localhost", "localhost.localdomain", "local"].contains($0) }
+    return hosts.filter { !isLocal($0) }
   }
 
   /// Whether the line is a hosts file's by its shape: an IPv4 or IPv6 address, then a blank.
@@ -213,9 +216,9 @@ public struct TrackerList: Sendable, Hashable {
     return parts.count == 4 && parts.allSatisfy { UInt8($0) != nil }
   }
 
-  /// A host name in bytes[from..<to]: letters, digits, '-', '_' and dots, with a dot inside it;
-  /// a trailing dot (the root) is the same name. Lowercased.
-  static func hostName(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String? {
+  /// Where a host name is in bytes[from..<to]: letters, digits, '-', '_' and dots, with a dot
+  /// inside it (or `localhost`); a trailing dot (the root) is the same name.
+  static func hostName(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int>? {
     let hostStart = from
     var hostEnd = to
     if hostEnd > hostStart, bytes[hostEnd - 1] == UInt8(ascii: ".") { hostEnd -= 1 }
@@ -223,33 +226,47 @@ public struct TrackerList: Sendable, Hashable {
       bytes[hostEnd - 1] != UInt8(ascii: ".")
     else { return nil }
     var dot = false
-    var upper = false
     for index in hostStart..<hostEnd {
-      switch hostByte(bytes[index]) {
-      case .no: return nil
-      case .upper: upper = true
-      case .yes: if bytes[index] == 0x2E { dot = true }
-      }
+      guard isHostByte(bytes[index]) else { return nil }
+      if bytes[index] == 0x2E { dot = true }
     }
-    let text = String(
-      decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self)
-    let host = upper ? text.lowercased() : text
-    guard dot || host == "localhost" else { return nil }
-    return host
+    guard
+      dot
+        || (hostEnd - hostStart == 9
+          && String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[hostStart..<hostEnd]), as: UTF8.self
+          )
+          .lowercased() == "localhost")
+    else { return nil }
+    return hostStart..<hostEnd
   }
 
   /// The rule naming the host or a domain it is under (`||example.com^` names every host below
   /// it), unless an exception covers it.
   public func match(_ host: String) -> TrackerMatch? {
-    var name = DomainPattern.normalised(host: host)
-    var found: String?
-    while true {
-      if exceptions.contains(name) { return nil }
-      if found == nil, let rule = rules[name] { found = rule ?? "||\(name)^" }
-      guard let dot = name.firstIndex(of: ".") else { break }
-      name = String(name[name.index(after: dot)...])
+    let name = Array(DomainPattern.normalised(host: host).utf8)
+    let rule: String? = bytes.withUnsafeBufferPointer { list in
+      name.withUnsafeBufferPointer { query in
+        var from = 0
+        var found: String?
+        while true {
+          let suffix = UnsafeBufferPointer(rebasing: query[from...])
+          if exceptions.entry(suffix, in: list) != nil { return nil }
+          if found == nil, let entry = rules.entry(suffix, in: list) {
+            found =
+              entry.lineStart == entry.lineEnd
+              ? "||\(String(decoding: suffix, as: UTF8.self))^"
+              : String(
+                decoding: UnsafeBufferPointer(
+                  rebasing: list[Int(entry.lineStart)..<Int(entry.lineEnd)]), as: UTF8.self)
+          }
+          guard let dot = suffix.firstIndex(of: 0x2E) else { break }
+          from += dot + 1
+        }
+        return found
+      }
     }
-    return found.map { TrackerMatch(list: identity.name, date: identity.date, rule: $0) }
+    return rule.map { TrackerMatch(list: identity.name, date: identity.date, rule: $0) }
   }
 }
 
