@@ -65,13 +65,19 @@ final class RetentionScaleTests: StoreTestCase {
   func testPruningTenTimesTheHistoryTakesAboutTenTimesAsLong() throws {
     let small = try historyStore(10_000)
     let large = try historyStore(100_000)
-    var tenSmall = Double.infinity
-    var oneLarge = Double.infinity
-    for _ in 0..<7 {
-      tenSmall = min(tenSmall, try pruneSeconds(small, count: 10_000, copies: 10))
-      oneLarge = min(oneLarge, try pruneSeconds(large, count: 100_000, copies: 1))
+    // A second measurement when the first is over the bound: one run in the suite read 1.23 while
+    // 1.00-1.09 is usual here; a regression (each deletion a scan) is over it every time.
+    var measured: [String] = []
+    for _ in 0..<2 {
+      var tenSmall = Double.infinity
+      var oneLarge = Double.infinity
+      for _ in 0..<7 {
+        tenSmall = min(tenSmall, try pruneSeconds(small, count: 10_000, copies: 10))
+        oneLarge = min(oneLarge, try pruneSeconds(large, count: 100_000, copies: 1))
+      }
+      if oneLarge / tenSmall <= 1.2 { return }
+      measured.append("ten of 10 000: \(tenSmall) s, one of 100 000: \(oneLarge) s")
     }
-    XCTAssertLessThanOrEqual(
-      oneLarge / tenSmall, 1.2, "ten of 10 000: \(tenSmall) s, one of 100 000: \(oneLarge) s")
+    XCTFail("over 1.2 twice: \(measured.joined(separator: "; "))")
   }
 }
