@@ -23,28 +23,22 @@ if ! command -v swift >/dev/null 2>&1; then
   fi
   exit 1
 fi
-# mitmproxy for the inspection tests, ja4plus (an independent JA4) for the TLS parameter tests,
-# publicsuffixlist (an independent public suffix reader) and the address database's writer and
-# reader, from PyPI into an ignored virtual environment.
-mitmproxy_version=11.0.2
-ja4plus_version=1.4.0
-publicsuffixlist_version=1.1.2.20261023
-if ! .venv/bin/mitmdump --version 2>/dev/null | grep -q "Mitmproxy: $mitmproxy_version"; then
-  echo "Installing mitmproxy $mitmproxy_version into .venv" >&2
-  python3 -m venv .venv
-  .venv/bin/pip install -q "mitmproxy==$mitmproxy_version"
-fi
-# mmdb-writer writes the address databases the tests read; maxminddb reads them independently.
-# (Named as `pip list` names them: mmdb_writer.)
-mmdb_writer_version=0.2.7
-maxminddb_version=3.2.0
-# pip's output taken whole first: `pip show | grep -q` under pipefail fails when grep stops
+# From PyPI into an ignored virtual environment: mitmproxy for the inspection tests, ja4plus (an
+# independent JA4) for the TLS parameter tests, publicsuffixlist (an independent public suffix
+# reader), mmdb-writer (writes the address databases the tests read) and maxminddb (reads them
+# independently). Named as `pip list` names them (mmdb_writer). What is missing is installed in one
+# pip run: five runs took 22 s on a clean clone, one 16 s.
+pinned=(mitmproxy==11.0.2 ja4plus==1.4.0 publicsuffixlist==1.1.2.20261023 mmdb_writer==0.2.7
+        maxminddb==3.2.0)
+[ -x .venv/bin/pip ] || python3 -m venv .venv
+# pip's output taken whole first: `pip list | grep -q` under pipefail fails when grep stops
 # reading early, and reinstalled every package at every run.
 installed=$(.venv/bin/pip list --format=freeze 2>/dev/null || true)
-for pinned in "ja4plus==$ja4plus_version" "publicsuffixlist==$publicsuffixlist_version" \
-  "mmdb_writer==$mmdb_writer_version" "maxminddb==$maxminddb_version"; do
-  if ! grep -qixF "$pinned" <<<"$installed"; then
-    echo "Installing $pinned into .venv" >&2
-    .venv/bin/pip install -q "$pinned"
-  fi
+wanted=()
+for package in "${pinned[@]}"; do
+  grep -qixF "$package" <<<"$installed" || wanted+=("$package")
 done
+if [ ${#wanted[@]} -gt 0 ]; then
+  echo "Installing into .venv: ${wanted[*]}" >&2
+  .venv/bin/pip install -q "${wanted[@]}"
+fi
