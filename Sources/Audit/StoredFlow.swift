@@ -377,6 +377,21 @@ public struct ConnectionOpening: Sendable, Hashable {
   }
 }
 
+/// What a TLS handshake below 1.3 showed of the client's authentication: whether the server asked
+/// for a certificate (CertificateRequest) and whether the client sent one in its Certificate
+/// message. TLS 1.3 encrypts both: there it is not read. The raw values are the store's and
+/// flows.json's.
+public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+  /// The server's flight was read to its ServerHelloDone without a CertificateRequest.
+  case notRequested
+  /// Asked for; the client's Certificate message held none.
+  case requestedNoneSent
+  /// Asked for, and the client sent a certificate (mutual authentication in TLS).
+  case requestedSent
+  /// Asked for; the client's answer was not read.
+  case requestedAnswerNotRead
+}
+
 /// A flow of the history, with every reading the store keeps.
 public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var id: Int64
@@ -427,6 +442,9 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   /// Where the stream carried two different copies of the same bytes (at most one per
   /// direction): what was read of it is the first copy's.
   public var streamConflicts: [StreamConflict] = []
+  /// Whether the server asked for a client certificate and the client sent one; nil where not
+  /// read (TLS 1.3, a resumed session, a handshake not read to the server's hello done).
+  public var clientAuthentication: ClientAuthentication?
 
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,

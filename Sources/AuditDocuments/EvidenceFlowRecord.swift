@@ -28,6 +28,8 @@ public enum EvidenceFlowRecord {
     w.int(f.bytesOut)
     w.key(Key.captureRun)
     w.int(f.captureSessionID)
+    w.key(Key.clientAuthentication)
+    w.string(f.clientAuthentication?.rawValue)
     w.key(Key.clientTLS)
     if let offer = f.clientTLS {
       w.beginObject()

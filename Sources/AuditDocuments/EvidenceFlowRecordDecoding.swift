@@ -53,6 +53,9 @@ extension EvidenceFlowRecord {
         try c.decodeIfPresent(Bool.self, forKey: .beganBeforeCapture) ?? false
       // Format version 7's.
       flow.streamConflicts = try Self.streamConflicts(c)
+      // Format version 9's.
+      flow.clientAuthentication =
+        c.contains(.clientAuthentication) ? try c.optionalNamed(.clientAuthentication) : nil
       flow.clientTLS = try Self.clientTLS(c)
       flow.serverTLS = try Self.serverTLS(c)
       flow.quic = try Self.quic(c)
@@ -273,6 +276,10 @@ extension TLSReadingSource: NamedInDocuments {
   static let namedValues: [Self] = [.serverHello, .upstreamConnection]
 }
 extension QUICReading.End: NamedInDocuments { static let namedValues: [Self] = [.client, .server] }
+extension ClientAuthentication: NamedInDocuments {
+  static var namedValues: [Self] { allCases }
+  var name: String { rawValue }
+}
 extension FlowName.Origin: NamedInDocuments {
   static var namedValues: [Self] { allCases }
   var name: String { rawValue }

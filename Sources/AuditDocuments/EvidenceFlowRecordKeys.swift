@@ -6,7 +6,8 @@ import AuditWording
 /// (`EvidenceFlowRecord.write`) and read back (`EvidenceFlowRecord.Decoded`) through them.
 extension EvidenceFlowRecord {
   public enum Key: String, CodingKey, CaseIterable, Sendable {
-    case alsoContactedInBaseline, beganBeforeCapture, bytesIn, bytesOut, captureRun, clientTLS,
+    case alsoContactedInBaseline, beganBeforeCapture, bytesIn, bytesOut, captureRun,
+      clientAuthentication, clientTLS,
       connectHost,
       continuedFrom, dnsName, dnsOtherNames, dnsQuestions, durationSeconds, findingIDs
     case firstSeen, httpHost, id, lastSeen, name, openedIn, packetCount, peers, `protocol`, quic,

@@ -188,10 +188,11 @@ public enum FlowInspectorPresentation {
       rows.append(["Server chose", text])
     }
     if let ja4 = f.clientTLS?.ja4 { rows.append(["JA4", ja4 + " (the TLS client's fingerprint)"]) }
-    rows += [
-      ["Certificate", certificate(f.serverCertificate, subjects: subjects)],
-      ["Inspection", outcome(f.tlsStatus)],
-    ]
+    rows.append(["Certificate", certificate(f.serverCertificate, subjects: subjects)])
+    if let authentication = f.clientAuthentication {
+      rows.append(["Client certificate", MutualAuthenticationWording.reading(authentication)])
+    }
+    rows.append(["Inspection", outcome(f.tlsStatus)])
     if let key = f.serverKey {
       rows.append([
         "Server key",

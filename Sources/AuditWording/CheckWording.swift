@@ -38,7 +38,7 @@ extension CheckWording {
 public enum CheckWordings {
   static let all: [any CheckWording.Type] = [
     TLSVersionWording.self, TLSParameterWording.self, ServerConfigurationWording.self,
-    EncryptionWording.self, HostWording.self,
+    EncryptionWording.self, MutualAuthenticationWording.self, HostWording.self,
     PinningWording.self,
     CertificateValidationWording.self, ConsentWording.self, TLSClientWording.self,
     TrackerWording.self, ConsentWithdrawalWording.self, PersonalDataWording.self,

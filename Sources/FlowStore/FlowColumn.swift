@@ -23,6 +23,7 @@ enum FlowColumn: Int, TableColumns {
   case httpHost
   case beganBeforeCapture
   case streamConflicts
+  case clientAuthentication
 
   /// The column's name in SQL.
   var name: String { Self.names[rawValue] }

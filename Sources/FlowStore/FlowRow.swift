@@ -76,6 +76,7 @@ enum FlowRow {
     row[.httpHost] = .string(flow.httpHost)
     row[.beganBeforeCapture] = .bool(flow.beganBeforeCapture)
     row[.streamConflicts] = .text(flow.streamConflicts.map(\.text).joined(separator: nameSeparator))
+    row[.clientAuthentication] = .string(flow.clientAuthentication?.rawValue)
     row[.continuedFrom] = .int(flow.continuedFrom)
     row[.dnsQuestions] = .text(flow.dnsQuestions.joined(separator: nameSeparator))
     if let key = flow.serverKey {
@@ -192,6 +193,8 @@ enum FlowRow {
           source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello)
       }, httpHost: optionalString(.httpHost), beganBeforeCapture: row.bool(.beganBeforeCapture))
     flow.streamConflicts = names(.streamConflicts).compactMap(StreamConflict.init(text:))
+    flow.clientAuthentication = row.optionalString(.clientAuthentication).flatMap(
+      ClientAuthentication.init(rawValue:))
     return flow
   }
 }

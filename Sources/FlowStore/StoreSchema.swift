@@ -267,6 +267,12 @@ enum StoreSchema {
       CREATE INDEX server_scans_session ON server_scans(audit_session_id, id);
       """
     ),
+    (
+      13, "whether a TLS server asked for a client certificate and the client sent one",
+      """
+      ALTER TABLE flows ADD COLUMN client_authentication TEXT;
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

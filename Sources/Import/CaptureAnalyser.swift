@@ -143,6 +143,12 @@ struct CaptureAnalyser {
     }
     guard !packet.payload.isEmpty else { return }
     if fromOpener {
+      // Asked for a certificate, the client answers in its next flight: read on to its
+      // Certificate message.
+      if flow.certificateRequested, flow.clientSentCertificate == nil, flow.clientHello != nil {
+        readClientCertificate(flow, packet)
+        return
+      }
       // Once the opening is known and, for TLS (directly or in a CONNECT's tunnel), the
       // ClientHello read, the client's bytes say no more.
       if let opening = flow.opening,
@@ -177,9 +183,10 @@ struct CaptureAnalyser {
         }
       }
     } else {
-      // The answer read (and, below TLS 1.3, the certificate or its absence settled): the server's bytes say no more.
+      // The answer read (and, below TLS 1.3, the server's flight to its hello done: the
+      // certificate, the key exchange, a certificate request): the server's bytes say no more.
       if let answer = flow.answer {
-        var settled = (!flow.chain.isEmpty && flow.keyExchangeSettled) || flow.resumed
+        var settled = (!flow.chain.isEmpty && flow.helloDone) || flow.resumed
         if let hello = answer.hello, hello.version >= .tls13, !hello.isRetry {
           settled = true
         }
@@ -218,6 +225,7 @@ struct CaptureAnalyser {
         if type == 12, let suite = answer?.hello?.cipherSuite {
           flow.keyExchange = TLSHandshakeReader.serverKeyExchange(body, cipherSuite: suite)
         }
+        if type == 13 { flow.certificateRequested = true }
         if type == 14 { flow.helloDone = true }
       }
       flow.sawRetry = flow.sawRetry || retry
@@ -233,6 +241,21 @@ struct CaptureAnalyser {
       } else if let alert, messages.allSatisfy({ $0.0 != 2 }) {
         flow.answer = .alert(alert)
       }
+    }
+  }
+
+  /// The client's Certificate message after the server asked for one: whether it held a
+  /// certificate. Its bytes from the ClientHello on, bounded as the opening's are.
+  func readClientCertificate(_ flow: TrackedFlow, _ packet: DissectedPacket) {
+    guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
+    let stream = flow.client.contiguous
+    let start = flow.opening == .tlsHandshake ? 0 : (flow.clientTunnel ?? stream.count)
+    guard stream.count > start else { return }
+    let messages = TLSHandshakeReader.handshakeMessages(Array(stream[start...])).messages
+    if let certificate = messages.first(where: { $0.0 == 11 }) {
+      flow.clientSentCertificate = !TLSHandshakeReader.certificates(certificate.1).isEmpty
+    } else if flow.client.contiguous.count >= TrackedFlow.streamLimit {
+      flow.clientSentCertificate = false
     }
   }
 
@@ -439,6 +462,21 @@ struct CaptureAnalyser {
     return result
   }
 
+  /// What the handshake showed of the client's authentication: only below TLS 1.3 (which
+  /// encrypts the request), once the server's flight was read to its hello done or the request
+  /// was seen.
+  static func clientAuthentication(_ flow: TrackedFlow) -> ClientAuthentication? {
+    guard let hello = flow.answer?.hello, hello.version < .tls13, !flow.resumed else {
+      return nil
+    }
+    guard flow.certificateRequested else { return flow.helloDone ? .notRequested : nil }
+    switch flow.clientSentCertificate {
+    case true?: return .requestedSent
+    case false?: return .requestedNoneSent
+    case nil: return .requestedAnswerNotRead
+    }
+  }
+
   /// The flow in `slot` as the store holds it, `device` being its device end: what was read of
   /// it so far.
   func stored(_ slot: Int, device: FlowEndpoint) -> StoredFlow {
@@ -461,6 +499,7 @@ struct CaptureAnalyser {
           StreamConflict(fromDevice: fromDevice, firstByte: $0.first + 1, lastByte: $0.last + 1)
         }
       }
+    stored.clientAuthentication = Self.clientAuthentication(flow)
     stored.connectHost = flow.connectHost
     if flow.opening == .httpRequest, let host = flow.http?.host {
       stored.httpHost = DomainPattern.normalised(host: HTTPHost.withoutPort(host))

@@ -21,6 +21,10 @@ final class TrackedFlow {
   /// TLS 1.2's ServerKeyExchange, read; and whether the server's hello is done.
   var keyExchange: ServerTLSParameters?
   var helloDone = false
+  /// The server's CertificateRequest read (below TLS 1.3), and whether the client's Certificate
+  /// message answering it held a certificate (nil: not read yet).
+  var certificateRequested = false
+  var clientSentCertificate: Bool?
   /// Whether the server's key exchange is read, or there is none to read.
   var keyExchangeSettled: Bool {
     guard keyExchange == nil, !helloDone, let suite = answer?.hello?.cipherSuite else {

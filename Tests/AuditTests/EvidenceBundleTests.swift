@@ -203,7 +203,7 @@ final class EvidenceBundleTests: XCTestCase {
       "serverTLS", "quic",
       "serverCertificate", "findingIDs", "alsoContactedInBaseline", "captureRun", "continuedFrom",
       "dnsQuestions", "serverKey", "registrableDomain", "httpHost", "beganBeforeCapture",
-      "openedIn", "streamConflicts",
+      "openedIn", "streamConflicts", "clientAuthentication",
     ]
     for flow in flows { XCTAssertEqual(Set(flow.keys), keys) }
     let a = flows[1]

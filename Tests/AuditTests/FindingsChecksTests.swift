@@ -62,7 +62,7 @@ final class FindingsChecksTests: XCTestCase {
       [
         "TLS version", "TLS parameter", "encryption", "host", "certificate pinning",
         "certificate validation", "consent", "TLS client", "tracker", "consent withdrawal",
-        "personal data", "server configuration",
+        "personal data", "server configuration", "mutual authentication",
       ])
   }
 

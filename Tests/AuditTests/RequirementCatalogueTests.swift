@@ -50,7 +50,10 @@ final class RequirementCatalogueTests: XCTestCase {
       ]))
     XCTAssertEqual(rules["O.TrdP_6"], .contraryFindings([.personalDataToThirdParty]))
     XCTAssertEqual(
-      rules["O.Ntwk_1"], .contraryFindings([.cleartextTraffic, .personalDataInCleartext]))
+      rules["O.Ntwk_1"],
+      .contraryAndSupportingFindings(
+        contrary: [.cleartextTraffic, .personalDataInCleartext],
+        supporting: [.clientCertificateSent]))
     XCTAssertEqual(
       rules["O.Ntwk_2"],
       .contraryFindings([
@@ -360,8 +363,8 @@ final class RequirementCatalogueTests: XCTestCase {
       refuse(editRequirement("O.Ntwk_6") { $0["contraryKinds"] = ["cleartextTraffic"] }),
       .kindsDoNotFitRule(requirement: "O.Ntwk_6", problem: .unexpected))
     XCTAssertEqual(
-      refuse(editRequirement("O.Ntwk_1") { $0["supportingKinds"] = ["cleartextTraffic"] }),
-      .kindsDoNotFitRule(requirement: "O.Ntwk_1", problem: .unexpected))
+      refuse(editRequirement("O.Ntwk_2") { $0["supportingKinds"] = ["cleartextTraffic"] }),
+      .kindsDoNotFitRule(requirement: "O.Ntwk_2", problem: .unexpected))
   }
   func testARepeatedKindIsRefused() {
     XCTAssertEqual(

@@ -59,7 +59,21 @@ final class TLSParameterTests: XCTestCase {
     Server(
       port: 47607, name: "g.lab.test", key: "rsa3072",
       options: ["-ciphersuites", "TLS_AES_128_GCM_SHA256", "-groups", "P-256"], kinds: []),
+    // A server that requires a client certificate (the client's own, trusted), and one that asks
+    // for one and goes on without: mutual authentication read from the handshake.
+    Server(
+      port: 47608, name: "h.lab.test", key: "p256",
+      options: [
+        "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256", "-groups", "P-256", "-Verify", "1",
+        "-CAfile", "p256.pem",
+      ], client: ["-tls1_2", "-cert", "p256.pem", "-key", "p256.key"], kinds: []),
+    Server(
+      port: 47609, name: "i.lab.test", key: "p256",
+      options: [
+        "-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-GCM-SHA256", "-groups", "P-256", "-verify", "1",
+      ], client: ["-tls1_2"], kinds: []),
   ]
+  static let ports = 47601...47609
 
   /// The keys, the DH group, each server in turn with its client, all captured: the capture.
   func lab(_ path: String) throws -> String {
@@ -85,15 +99,19 @@ final class TLSParameterTests: XCTestCase {
       "genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "group:ffdhe2048", "-out",
       "\(path)/dh2048.pem",
     ])
+    // The files an option names are the lab's.
+    func inLab(_ word: String) -> String {
+      word.hasSuffix(".pem") || word.hasSuffix(".key") ? path + "/" + word : word
+    }
     let capture = path + "/lab.pcap"
     let tcpdump = try LabCapture.tcpdump(
-      in: ns, to: capture, filter: "tcp portrange 47601-47607")
+      in: ns, to: capture, filter: "tcp portrange 47601-47609")
     for server in Self.servers {
       let running = try ns.start(
         [
           "openssl", "s_server", "-accept", "127.0.0.1:\(server.port)", "-cert",
           "\(path)/\(server.key).pem", "-key", "\(path)/\(server.key).key", "-www", "-quiet",
-        ] + server.options.map { $0 == "dh2048.pem" ? path + "/dh2048.pem" : $0 })
+        ] + server.options.map(inLab))
       try running.waitForListening(on: UInt16(server.port))
       let client = try XCTUnwrap(
         ExternalTool.run(
@@ -102,7 +120,7 @@ final class TLSParameterTests: XCTestCase {
             [
               "timeout", "10", "openssl", "s_client", "-connect", "127.0.0.1:\(server.port)",
               "-servername", server.name, "-quiet",
-            ] + server.client), input: Data("GET / HTTP/1.0\r\n\r\n".utf8)))
+            ] + server.client.map(inLab)), input: Data("GET / HTTP/1.0\r\n\r\n".utf8)))
       XCTAssertEqual(client.status, 0, "\(server.name): \(client.error)")
       running.end(SIGTERM)
     }
@@ -142,7 +160,7 @@ final class TLSParameterTests: XCTestCase {
   /// The server's port of a flow (the peer that is one of the lab's servers).
   static func serverPort(_ flow: [String: Any]) -> Int? {
     let ports = (flow["peers"] as? [[String: Any]] ?? []).compactMap { $0["port"] as? Int }
-    return ports.first { (47601...47607).contains($0) }
+    return ports.first { Self.ports.contains($0) }
   }
 
   /// tshark's fields of the capture, by the server port of each handshake message's stream.
@@ -213,8 +231,10 @@ final class TLSParameterTests: XCTestCase {
         if let curve = Int(kx[0].dropFirst(2), radix: 16), kx[0].hasPrefix("0x") {
           XCTAssertEqual(server["group"] as? Int, curve, "\(port): the named curve")
         }
+        // A CertificateRequest in the same packet lists its schemes after the key exchange's.
         XCTAssertEqual(
-          (server["signatureScheme"] as? String)?.lowercased(), kx[1], "\(port): the signature")
+          (server["signatureScheme"] as? String)?.lowercased(),
+          kx[1].split(separator: ",").first.map(String.init), "\(port): the signature")
         if let bytes = Int(kx[2]) {
           XCTAssertEqual(server["dhPrimeBits"] as? Int, bytes * 8, "\(port): the DH prime")
         }
@@ -234,6 +254,33 @@ final class TLSParameterTests: XCTestCase {
         XCTAssertNil(key, "\(port): TLS 1.3 encrypts the certificate")
       }
     }
+
+    // Whether the server asked for a client certificate and the client sent one, as tshark reads
+    // the CertificateRequest and the client's Certificate message; TLS 1.3 encrypts both.
+    let requested = try tshark(capture, "tls.handshake.type == 13", ["tls.handshake.type"])
+    let sent = try tshark(
+      capture, "tls.handshake.type == 11 && tcp.dstport >= 47601 && tcp.dstport <= 47609",
+      ["tcp.dstport", "tls.handshake.certificates_length"])
+    let sentByServer = Dictionary(
+      sent.values.map { (Int($0[0]) ?? 0, (Int($0[1]) ?? 0) > 0) }, uniquingKeysWith: { a, _ in a })
+    XCTAssertEqual(Set(requested.keys), [47608, 47609], "tshark: the servers that asked")
+    XCTAssertEqual(sentByServer, [47608: true, 47609: false], "tshark: the clients' answers")
+    for flow in flows {
+      let port = try XCTUnwrap(Self.serverPort(flow))
+      let expected: String? =
+        switch port {
+        case 47604, 47607: nil
+        case 47608: "requestedSent"
+        case 47609: "requestedNoneSent"
+        default: "notRequested"
+        }
+      XCTAssertEqual(flow["clientAuthentication"] as? String, expected, "\(port)")
+      XCTAssertTrue(flow.keys.contains("clientAuthentication"), "\(port)")
+    }
+    XCTAssertEqual(
+      findings.filter { $0["kind"] as? String == "clientCertificateSent" }.map {
+        $0["host"] as? String
+      }, ["h.lab.test"])
 
     // The judgement in 2026: each server's kinds, and none "weak".
     XCTAssertEqual(kinds(findings), expected(year: 2026))

@@ -85,8 +85,8 @@ enum BundledCatalogues {
           "title": "All network traffic is secured according to current best practices.",
           "rule": "contraryAndSupportingFindings",
           "contraryKinds": ["cleartextTraffic", "weakTLSVersion", "cipherSuiteNotRecommended", "groupNotRecommended", "signatureNotRecommended", "keyBelowMinimum", "extensionMissing", "featureAdvisedAgainst", "serverOffersNotRecommended", "certificateNotValidated", "hostNameNotVerified", "expiryNotChecked", "userCATrusted", "personalDataInCleartext"],
-          "supportingKinds": ["certificateValidationObserved", "userCARefused"],
-          "toolCoverage": "Looks at each connection's traffic as recorded: a readable HTTP request; the TLS version and the parameters each server chose, judged against BSI TR-02102-2 (this catalogue's TLS source, taken as the current best practices) in the year the session began, and what each scanned server offers besides (the scans kept with the session, as offered at their instant); and, in a session recorded with an inspecting proxy under a stated certificate scenario, whether the app accepted a certificate it should have refused (an untrusted CA, another host name, an expired one, a user-installed CA). Refusals are findings in support; a request that sent one of the test account's values in the clear is a finding of its own. It does not see the platform's network settings, nor inside TLS the proxy could not open."
+          "supportingKinds": ["certificateValidationObserved", "userCARefused", "clientCertificateSent"],
+          "toolCoverage": "Looks at each connection's traffic as recorded: a readable HTTP request; the TLS version and the parameters each server chose, judged against BSI TR-02102-2 (this catalogue's TLS source, taken as the current best practices) in the year the session began, and what each scanned server offers besides (the scans kept with the session, as offered at their instant); and, in a session recorded with an inspecting proxy under a stated certificate scenario, whether the app accepted a certificate it should have refused (an untrusted CA, another host name, an expired one, a user-installed CA). Refusals are findings in support, and so is a client certificate the app sent when a server asked for one (below TLS 1.3; TLS 1.3 encrypts it); a request that sent one of the test account's values in the clear is a finding of its own. It does not see the platform's network settings, nor inside TLS the proxy could not open."
         },
         {
           "id": "MASVS-NETWORK-2",
@@ -266,9 +266,10 @@ enum BundledCatalogues {
           "aspect": { "number": 9, "name": "Netzwerkkommunikation" },
           "title": "Netzwerkkommunikation durchgängig mit gegenseitiger Authentisierung verschlüsselt.",
           "testDepth": "EXAMINE",
-          "rule": "contraryFindings",
+          "rule": "contraryAndSupportingFindings",
           "contraryKinds": ["cleartextTraffic", "personalDataInCleartext"],
-          "toolCoverage": "Looks at how each connection's stream opened: a readable HTTP request is a finding, whatever the port, naming the host and the request; one that sent one of the test account's values is a finding of its own. Mutual authentication is not examined (whether the app authenticates the server is O.Ntwk_5's), and a connection whose opening was not read is counted as not assessed, not as encrypted."
+          "supportingKinds": ["clientCertificateSent"],
+          "toolCoverage": "Looks at how each connection's stream opened: a readable HTTP request is a finding, whatever the port, naming the host and the request; one that sent one of the test account's values is a finding of its own. A connection whose opening was not read is counted as not assessed, not as encrypted. Mutual authentication is read from TLS handshakes below TLS 1.3: a server that asked for a client certificate (CertificateRequest) and an app that sent one is a finding in support; a connection without one is not held against the requirement, for the app may authenticate itself above TLS (tokens, signatures), which the traffic does not show. TLS 1.3 encrypts the request and the certificate: there it is not read. Whether the app authenticates the server is O.Ntwk_5's."
         },
         {
           "id": "O.Ntwk_2",

@@ -5,7 +5,7 @@ import Audit
 public enum FindingsChecks {
   public static let all: [any FindingsCheckRule.Type] = [
     TLSVersionCheck.self, TLSParameterCheck.self, ServerConfigurationCheck.self,
-    EncryptionCheck.self, HostCheck.self,
+    EncryptionCheck.self, MutualAuthenticationCheck.self, HostCheck.self,
     PinningCheck.self,
     CertificateValidationCheck.self, ConsentCheck.self, TLSClientCheck.self, TrackerCheck.self,
     ConsentWithdrawalCheck.self, PersonalDataCheck.self,
