@@ -11,6 +11,8 @@ public struct ServerScan: Sendable, Hashable {
   public var protocols: [TLSProtocolVersion: Bool] = [:]
   /// The cipher suites the server offered in each version, in the scanner's order.
   public var cipherSuites: [TLSProtocolVersion: [UInt16]] = [:]
+  /// Suites the scanner named that the registry of IANA's names does not hold: not judged, said.
+  public var unknownCipherSuites: [String] = []
   /// The key exchange groups it offered (elliptic curves and finite-field groups), as codes.
   public var groups: [UInt16] = []
   /// Its certificate's key ("RSA", "ECDSA") and size, and its signature as OpenSSL names it

@@ -3,6 +3,8 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
   public let rawValue: UInt16
   public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+  /// SSL 2.0's ClientHello carries 0x0002; scanners report whether a server still speaks it.
+  public static let ssl2 = TLSProtocolVersion(rawValue: 0x0002)
   public static let ssl3 = TLSProtocolVersion(rawValue: 0x0300)
   public static let tls10 = TLSProtocolVersion(rawValue: 0x0301)
   public static let tls11 = TLSProtocolVersion(rawValue: 0x0302)
@@ -10,7 +12,9 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
   public static let tls13 = TLSProtocolVersion(rawValue: 0x0304)
 
   /// The five published versions, oldest first.
-  public static let published: [TLSProtocolVersion] = [.ssl3, .tls10, .tls11, .tls12, .tls13]
+  public static let published: [TLSProtocolVersion] = [
+    .ssl2, .ssl3, .tls10, .tls11, .tls12, .tls13,
+  ]
 
   public var isPublished: Bool { Self.published.contains(self) }
 
@@ -20,6 +24,7 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
   /// "TLS 1.2", "SSL 3.0", or the hex value when it has no name.
   public var name: String {
     switch self {
+    case .ssl2: return "SSL 2.0"
     case .ssl3: return "SSL 3.0"
     case .tls10: return "TLS 1.0"
     case .tls11: return "TLS 1.1"
@@ -32,6 +37,7 @@ public struct TLSProtocolVersion: Sendable, Hashable, Comparable, CustomStringCo
   /// Without the space, as a spreadsheet cell carries it: "TLS1.2", "0x7F1C".
   public var compactName: String {
     switch self {
+    case .ssl2: return "SSL2.0"
     case .ssl3: return "SSL3.0"
     case .tls10: return "TLS1.0"
     case .tls11: return "TLS1.1"

@@ -40,8 +40,8 @@ public enum ScanWording {
     "There is no readable scan file \(path)."
   }
 
-  public static func notTestssl(_ path: String, reason: String) -> String {
-    "\(path) is not read as a testssl.sh JSON file: \(reason). Nothing was kept."
+  public static func notAScan(_ path: String, reason: String) -> String {
+    "\(path) is not read as testssl.sh's or sslyze's JSON: \(reason). Nothing was kept."
   }
 
   public static func unusable(_ t: ScanTarget, reason: String) -> String {

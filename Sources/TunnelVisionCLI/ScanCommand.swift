@@ -13,7 +13,7 @@ import Record
 enum ScanCommand {
   static let from = OptionKey<PathArgument>(
     "from", "file",
-    "Read a testssl.sh JSON file made elsewhere (--jsonfile or --jsonfile-pretty) instead of scanning."
+    "Read a scan made elsewhere instead of scanning: testssl.sh's JSON (--jsonfile or --jsonfile-pretty) or sslyze's (--json_out)."
   )
   static let host = OptionKey<String>(
     "host", "host",
@@ -89,10 +89,10 @@ enum ScanCommand {
     }
     let run: ServerScanRun
     do { run = try TestsslReport.read(data) } catch {
-      throw RefusedError(ScanWording.notTestssl(path, reason: error.description))
+      throw RefusedError(ScanWording.notAScan(path, reason: error.description))
     }
     let stored = StoredServerScan(
-      sessionID: session, storedAt: now, tool: TestsslReport.tool,
+      sessionID: session, storedAt: now, tool: run.tool,
       fileName: URL(fileURLWithPath: path).lastPathComponent, sha256: SHA256Digest.hex(of: data),
       output: data)
     return (stored, run)

@@ -195,4 +195,58 @@ final class ServerConfigurationJudgeTests: XCTestCase {
         "TLS compression offered, which BSI TR-02102-2 (2025-01) recommends against (§3.3.4.3).",
       ])
   }
+
+  /// sslyze 6.3.1's real scan (--json_out) of the same `s_server` testssl.sh 3.0.8 scanned
+  /// (TLS 1.0 and 1.2, AES128-SHA and ECDHE-RSA-AES128-GCM-SHA256, a client certificate asked
+  /// for, optionally): two tools, one server, the same judgement.
+  func testSslyzesScanOfAServerIsJudgedAsTestsslsScanOfItIs() throws {
+    let sslyze = try run("sslyze-6.3.1-two-suites.json")
+    XCTAssertEqual(sslyze.tool, "sslyze")
+    XCTAssertEqual(sslyze.toolVersion, "6.3.1")
+    XCTAssertNil(sslyze.opensslVersion, "sslyze does not state its OpenSSL")
+    XCTAssertEqual(sslyze.startedAt.map(Instant.rfc3339ToTheSecond), "2026-12-03T20:12:09Z")
+    let scan = try XCTUnwrap(sslyze.scans.first)
+    XCTAssertEqual(
+      [scan.host, scan.address, String(scan.port)], ["legacy.test", "127.0.0.1", "8443"])
+    XCTAssertEqual(scan.offeredVersions, [.tls10, .tls12])
+    XCTAssertEqual(scan.protocols[.ssl2], false)
+    XCTAssertEqual(Set(scan.cipherSuites[.tls12] ?? []), [0x002F, 0xC02F])
+    XCTAssertEqual(scan.cipherSuites[.tls10], [0x002F])
+    XCTAssertEqual(scan.unknownCipherSuites, [])
+    XCTAssertEqual(scan.certificateKeyAlgorithm, "RSA")
+    XCTAssertEqual(scan.certificateKeyBits, 2048)
+    XCTAssertEqual(scan.certificateSignature, "sha256WithRSAEncryption")
+    XCTAssertEqual(scan.secureRenegotiation, true)
+    XCTAssertEqual(scan.clientRenegotiationAccepted, false)
+    XCTAssertEqual(scan.compression, false)
+    XCTAssertEqual(scan.ocspStapling, false)
+    XCTAssertEqual(scan.clientCertificateRequested, false, "OPTIONAL: the handshake went on")
+    XCTAssertNil(scan.hsts, "sslyze did not schedule its HTTP headers here")
+
+    let testssl = try XCTUnwrap(try run("testssl-3.0.8-two-suites-pretty.json").scans.first)
+    XCTAssertEqual(testssl.offeredVersions, scan.offeredVersions)
+    XCTAssertEqual(Set(testssl.groups), Set(scan.groups))
+    let judge = try judge
+    XCTAssertEqual(Set(judge.judge(scan)), Set(judge.judge(testssl)))
+    XCTAssertTrue(
+      judge.judge(scan).contains { $0.item == .cipherSuite(0x002F, .tls12) }, "not listed")
+  }
+
+  /// A suite whose name the registry does not hold is said, and the server is not said to offer
+  /// only what the tables recommend.
+  func testASuiteWithoutAKnownNameIsSaidAndNotCountedAsRecommended() throws {
+    var scan = ServerScan(host: "api.example.de", address: "192.0.2.1", port: 443)
+    scan.protocols = [.tls12: true]
+    scan.cipherSuites = [.tls12: [0xC02B]]
+    scan.unknownCipherSuites = ["TLS_PRIVATE_WITH_SOMETHING"]
+    let judge = try judge
+    XCTAssertEqual(judge.judge(scan), [])
+    let lines = ServerConfigurationWording.lines(
+      scan, observations: [], minimum: .tls12, document: judge.policy.tlsDocument)
+    XCTAssertFalse(lines.contains { $0.contains("Offers only") }, "\(lines)")
+    XCTAssertTrue(
+      lines.contains(
+        "  Not judged: 1 cipher suite the scanner named that this tool's table of IANA's names does not hold (TLS_PRIVATE_WITH_SOMETHING)."
+      ), "\(lines)")
+  }
 }

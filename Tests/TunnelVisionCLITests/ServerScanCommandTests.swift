@@ -157,7 +157,8 @@ final class ServerScanCommandTests: XCTestCase {
     let refused = cli.run("scan", String(session), "--from", text.path)
     XCTAssertEqual(refused.status, 1)
     XCTAssertTrue(
-      refused.error.contains("is not read as a testssl.sh JSON file: it is neither"), refused.error)
+      refused.error.contains("is not read as testssl.sh's or sslyze's JSON: it is neither"),
+      refused.error)
     XCTAssertEqual(try store.serverScans(ofSession: session).count, 3)
     try checkTheBundleCarriesTheScans(cli, session: session, kept: kept[0])
   }

@@ -2,7 +2,8 @@ import Audit
 import Foundation
 
 /// testssl.sh's JSON (`--jsonfile`, a flat list of results; `--jsonfile-pretty`, the same results
-/// under each scanned server with the tool's and OpenSSL's versions) as server scans. Pure: the
+/// under each scanned server with the tool's and OpenSSL's versions) as server scans; sslyze's
+/// (`SslyzeReport`) read through the same door. Pure: the
 /// shell reads the file. Results it does not use are passed over; a file that is not testssl.sh's
 /// is refused with what is missing.
 public enum TestsslReport {
@@ -12,11 +13,15 @@ public enum TestsslReport {
 
   public static let tool = "testssl.sh"
 
+  /// testssl.sh's file, or sslyze's (told apart by their shapes).
   public static func read(_ data: Data) throws(Failure) -> ServerScanRun {
     if let failure = JSONSyntax.failure(in: data) {
       throw Failure(description: "it is not JSON: \(failure.reason) at \(failure.place(in: data))")
     }
-    let root = try? JSONSerialization.jsonObject(with: data)
+    let root = try? JSONSerialization.jsonObject(with: withoutHugeNumbers(data))
+    if SslyzeReport.isSslyze(root), let object = root as? [String: Any] {
+      return try SslyzeReport.read(object)
+    }
     if let flat = root as? [[String: Any]] {
       return ServerScanRun(
         tool: tool, toolVersion: nil, opensslVersion: nil, startedAt: nil,
@@ -25,7 +30,7 @@ public enum TestsslReport {
     guard let pretty = root as? [String: Any], let servers = pretty["scanResult"] as? [Any] else {
       throw Failure(
         description:
-          "it is neither testssl.sh's list of results (--jsonfile) nor its report with a scanResult (--jsonfile-pretty)"
+          "it is neither testssl.sh's list of results (--jsonfile), its report with a scanResult (--jsonfile-pretty), nor sslyze's with server_scan_results (--json_out)"
       )
     }
     var scans: [ServerScan] = []
@@ -53,6 +58,41 @@ public enum TestsslReport {
       startedAt: (pretty["startTime"] as? String).flatMap(TimeInterval.init).map {
         Date(timeIntervalSince1970: $0)
       }, scans: scans)
+  }
+
+  /// The bytes with each number of more than 300 digits outside a string written as 0: sslyze
+  /// states an RSA key's modulus as a decimal integer (617 digits for 2048 bits), which
+  /// Foundation's reader refuses as beyond a Double, and nothing here reads it.
+  static func withoutHugeNumbers(_ data: Data) -> Data {
+    var out = [UInt8]()
+    out.reserveCapacity(data.count)
+    var inString = false
+    var escaped = false
+    var digits: [UInt8] = []
+    func flush() {
+      out += digits.count > 300 ? [UInt8(ascii: "0")] : digits
+      digits.removeAll(keepingCapacity: true)
+    }
+    for byte in data {
+      if inString {
+        out.append(byte)
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+      } else if byte &- UInt8(ascii: "0") < 10 {
+        digits.append(byte)
+      } else {
+        flush()
+        out.append(byte)
+        if byte == UInt8(ascii: "\"") { inString = true }
+      }
+    }
+    flush()
+    return Data(out)
   }
 
   /// The runs of the scans kept with a session, oldest first; one whose file no longer reads is
@@ -97,7 +137,8 @@ public enum TestsslReport {
 
   /// The versions by testssl.sh's identifiers, in its results and its cipher results' names.
   static let versions: [String: TLSProtocolVersion] = [
-    "SSLv3": .ssl3, "TLS1": .tls10, "TLS1_1": .tls11, "TLS1_2": .tls12, "TLS1_3": .tls13,
+    "SSLv2": .ssl2, "SSLv3": .ssl3, "TLS1": .tls10, "TLS1_1": .tls11, "TLS1_2": .tls12,
+    "TLS1_3": .tls13,
     "ssl3": .ssl3, "tls1": .tls10, "tls1_1": .tls11, "tls1_2": .tls12, "tls1_3": .tls13,
   ]
 

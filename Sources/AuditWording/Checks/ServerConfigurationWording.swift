@@ -169,7 +169,12 @@ public enum ServerConfigurationWording: CheckWording {
         ? "  No TLS version offered in the scan."
         : "  Offered: \(versions.map(\.name).joined(separator: ", ")); \(Quantity.count(scan.cipherSuites.values.reduce(0) { $0 + $1.count }, "cipher suite"))."
     )
-    if observations.isEmpty, !versions.isEmpty {
+    if !scan.unknownCipherSuites.isEmpty {
+      lines.append(
+        "  Not judged: \(Quantity.count(scan.unknownCipherSuites.count, "cipher suite")) the scanner named that this tool's table of IANA's names does not hold (\(scan.unknownCipherSuites.joined(separator: ", ")))."
+      )
+    }
+    if observations.isEmpty, !versions.isEmpty, scan.unknownCipherSuites.isEmpty {
       lines.append(
         "  Offers only versions from \(minimum.name) on and only suites \(document.isEmpty ? "the TLS document" : document) recommends."
       )
