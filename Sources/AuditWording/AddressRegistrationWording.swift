@@ -1,4 +1,5 @@
 import Audit
+import AuditRules
 
 /// What is said of where an address is registered: a registration, never where data is
 /// processed or stored, and never a guess when no database was given.
@@ -69,5 +70,29 @@ public enum AddressRegistrationWording {
     case false?: return "outside"
     case nil: return "not stated"
     }
+  }
+
+  /// What `compare --ip-database` says of the hosts of both sessions: each whose addresses'
+  /// countries changed, or that none did.
+  public static func comparison(_ changes: [AddressRegistrationChange]) -> [String] {
+    guard !changes.isEmpty else {
+      return [
+        "Each host contacted in both sessions has its addresses registered in the same countries in both.",
+        notProcessing,
+      ]
+    }
+    func list(_ registrations: [AddressRegistration]) -> String {
+      registrations.isEmpty
+        ? "no address the databases hold"
+        : registrations.map {
+          phrase($0).replacingOccurrences(of: "address registered in ", with: "")
+        }
+        .joined(separator: "; ")
+    }
+    return changes.flatMap { change in
+      [
+        change.host, "  earlier: \(list(change.earlier))", "  now: \(list(change.later))",
+      ]
+    } + [notProcessing]
   }
 }

@@ -117,9 +117,13 @@ enum AssessmentCommands {
       arguments: [
         first.definition, second.definition,
       ],
-      options: [trackerList.definition, ProjectCommands.json.definition],
+      options: [
+        trackerList.definition, ExportCommands.ipDatabase.definition,
+        ProjectCommands.json.definition,
+      ],
       run: { parsed, context in
         let support = CommandSupport(parsed: parsed, context: context)
+        let databases = try ExportCommands.addressDatabases(parsed)
         let store = try support.openStore()
         let first = try support.session(try parsed.argument(Self.first), in: store)
         let second = try support.session(try parsed.argument(Self.second), in: store)
@@ -140,11 +144,22 @@ enum AssessmentCommands {
           throw RefusedError(ReleaseComparisonPresentation.refusal(refusal))
         }
         let servers = try serverLines(diff, project: project, store: store, parsed, support)
+        // Only with a database given: compare says nothing of registrations otherwise.
+        let registered =
+          databases.isEmpty
+          ? []
+          : AddressRegistrationWording.comparison(
+            AddressRegistrationChange.changes(
+              earlier: diff.earlier.id == first.id ? firstFlows : secondFlows,
+              later: diff.later.id == first.id ? firstFlows : secondFlows,
+              registrations: AddressDatabase.registrations(
+                of: firstFlows + secondFlows, in: databases)))
         if parsed.json {
           guard case .object(var object) = ReleaseComparisonPresentation.json(diff) else {
             return context.printJSON(ReleaseComparisonPresentation.json(diff))
           }
           object["serverConfiguration"] = .strings(servers)
+          if !databases.isEmpty { object["addressRegistration"] = .strings(registered) }
           return context.printJSON(.object(object))
         }
         let list = PublicSuffixList.installed(shareDirectory: shareDirectory(context))
@@ -159,7 +174,11 @@ enum AssessmentCommands {
             trackers: try trackers(parsed, context: context),
             coverage: (try coverage(diff.earlier), try coverage(diff.later)))
             + (servers.isEmpty
-              ? "" : "\nServer configuration\n" + servers.map { "  \($0)\n" }.joined()))
+              ? "" : "\nServer configuration\n" + servers.map { "  \($0)\n" }.joined())
+            + (registered.isEmpty
+              ? ""
+              : "\nWhere the addresses are registered\n"
+                + registered.map { "  \($0)\n" }.joined()))
       })
   }
 

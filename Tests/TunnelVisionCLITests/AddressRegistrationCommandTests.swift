@@ -1,4 +1,6 @@
+import Audit
 import AuditWording
+import FlowStore
 import Foundation
 import TestSupport
 import XCTest
@@ -155,5 +157,73 @@ final class AddressRegistrationCommandTests: XCTestCase {
       export.error.contains("The address database \(notADatabase) is not a MaxMind DB file"),
       export.error)
     XCTAssertFalse(FileManager.default.fileExists(atPath: bundle))
+  }
+
+  /// `compare --ip-database`: a host whose server moved from a network registered in the US to
+  /// one registered in Germany is named with both; one that stayed is not; without a database,
+  /// compare says nothing of registrations.
+  func testCompareNamesAHostWhoseAddressesAreRegisteredInAnotherCountryNow() throws {
+    try requirePython()
+    let cli = CLIHarness()
+    let database = cli.directory.url.appendingPathComponent("test.mmdb").path
+    let made = try XCTUnwrap(ExternalTool.run(Self.python, ["-c", Self.writer, database]))
+    XCTAssertEqual(made.status, 0, made.error)
+    let store = try FlowStore(directory: URL(fileURLWithPath: cli.storePath))
+    let project = try store.createAuditProject(
+      AuditProjectDraft(
+        name: "Moved",
+        allowlist: [AllowlistEntry(pattern: try DomainPattern(parsing: "*.lab.test"))]),
+      at: FlowFixture.at(0))
+    var sessions: [Int64] = []
+    for (index, (version, apiAddress)) in [("1.0", "198.51.100.7"), ("1.1", "203.0.113.9")]
+      .enumerated()
+    {
+      let start = Double(index * 100)
+      let session = try store.startAuditSession(
+        FlowFixture.sessionDraft(
+          project: project.id, kind: .audit(AppRelease(version: version, build: "1"))),
+        at: FlowFixture.at(start + 1))
+      let capture = try store.beginCaptureSession(at: FlowFixture.at(start + 1))
+      for (offset, (name, address)) in [
+        ("api.lab.test", apiAddress), ("same.lab.test", "203.0.113.10"),
+      ]
+      .enumerated() {
+        var flow = FlowFixture.tcp(
+          at: start + 2 + Double(offset), sni: name, serverAddress: address,
+          sourcePort: 50_000 + UInt16(index * 10 + offset))
+        flow.captureSessionID = capture
+        flow.packetCount = 0
+        try store.upsertFlow(flow)
+      }
+      _ = try store.endAuditSession(id: session.id, at: FlowFixture.at(start + 50))
+      sessions.append(session.id)
+    }
+    let compare = cli.run(
+      "compare", String(sessions[0]), String(sessions[1]), "--ip-database", database)
+    XCTAssertEqual(compare.status, 0, compare.error)
+    let part = try XCTUnwrap(
+      compare.output.components(separatedBy: "Where the addresses are registered\n").last)
+    XCTAssertEqual(
+      part,
+      """
+        api.lab.test
+          earlier: US (AS64500 Example Net)
+          now: DE (AS64501 Beispiel GmbH)
+        \(AddressRegistrationWording.notProcessing)
+
+      """)
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(
+        with: Data(
+          cli.run(
+            "compare", String(sessions[0]), String(sessions[1]), "--ip-database", database,
+            "--json"
+          ).output.utf8)) as? [String: Any])
+    XCTAssertEqual(
+      json["addressRegistration"] as? [String],
+      part.split(separator: "\n").map { String($0.dropFirst(2)) })
+    let without = cli.run("compare", String(sessions[0]), String(sessions[1]))
+    XCTAssertEqual(without.status, 0, without.error)
+    XCTAssertFalse(without.output.contains("registered"), without.output)
   }
 }
