@@ -60,6 +60,8 @@ public struct EvidenceBundle: Sendable {
   public let exportedAt: Date
   /// "F1", "F2"… of the findings each flow proves.
   public let findingIDsByFlow: [Int64: [String]]
+  /// Every host contacted, with what the bundle says of it: the report's host inventory.
+  public let hostInventory: EvidenceHostInventory
   /// By finding (in `findings`' order): the names of its connections, or their two ends when
   /// unnamed, each once in the order they happened; its first connection's first packet; and
   /// the one port all its connections have, with their protocol ("443/tcp"): nil for a single
@@ -148,6 +150,9 @@ public struct EvidenceBundle: Sendable {
       }
     }
     findingIDsByFlow = ids
+    hostInventory = EvidenceHostInventory.tally(
+      ordered, project: project, domains: registrableDomains, trackers: trackers,
+      registrations: addressRegistrations, findingIDs: ids)
     var flowFacts: [Int64: ([String], Date, IPProtocolNumber, FlowPeers)] = [:]
     for flow in ordered {
       flowFacts[flow.id] = (Self.subjectNames(flow), flow.firstSeen, flow.ipProtocol, flow.peers)

@@ -5,13 +5,14 @@ import AuditWording
 import Foundation
 
 public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
-  case summary, session, personalData, method, catalogue, requirements, findings, checks,
+  case summary, session, hosts, personalData, method, catalogue, requirements, findings, checks,
     tlsReadings, capture, appendix
 
   public var title: String {
     switch self {
     case .summary: return "Summary"
     case .session: return "Session"
+    case .hosts: return "Hosts contacted"
     case .personalData: return "Personal data"
     case .method: return "Method"
     case .catalogue: return "Catalogue"

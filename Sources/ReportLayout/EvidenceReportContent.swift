@@ -20,6 +20,31 @@ public enum EvidenceReportWording {
     "The findings, grouped by what they state: each sentence once, the requirements it bears on, and a row per finding with its identifier, what it is about, when it was first seen and the connections that show it. A finding of more than four connections has their flow ids in the appendix."
   public static let appendixIntro =
     "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
+  public static let hostsIntro =
+    "Every host the session's connections went to, once, in the order first contacted: its party by the project's allowlist (or the tracker list that names it), its connections, the bytes it was sent and sent back, the TLS versions its servers negotiated, where its server addresses are registered (with an address database given) and the findings that cite its connections."
+  /// The inventory's columns; "Registered" only when an address database was given.
+  public static func hostColumns(registered: Bool) -> [String] {
+    ["Host", "Party", "Connections", "Sent", "Received", "TLS"] + (registered ? ["Registered"] : [])
+      + ["Findings"]
+  }
+  public static func unnamedHosts(_ count: Int) -> String {
+    "\(Quantity.count(count, "connection")) without a name \(count == 1 ? "is" : "are") not listed here; the host check states \(count == 1 ? "it" : "them")."
+  }
+  public static func party(_ host: EvidenceHostInventory.Host) -> String {
+    if let tracker = host.tracker { return "tracker (\(TrackerWording.citation(tracker)))" }
+    switch host.party {
+    case .firstParty: return "first party"
+    case .thirdParty: return "third party"
+    case .unknown: return "no allowlist"
+    }
+  }
+  public static func registered(_ host: EvidenceHostInventory.Host) -> String {
+    guard !host.registrations.isEmpty else { return "not in the databases" }
+    return host.registrations.map {
+      AddressRegistrationWording.phrase($0).replacingOccurrences(
+        of: "address registered in ", with: "")
+    }.joined(separator: "; ")
+  }
   /// Flow ids a finding's row lists; more go to the appendix.
   public static let flowIDsInRow = 4
   public static func flowIDsInAppendix(_ count: Int) -> String {
@@ -197,6 +222,7 @@ struct EvidenceReportContent {
     switch kind {
     case .summary: return summary
     case .session: return session
+    case .hosts: return hosts
     case .personalData: return personalData
     case .method: return method
     case .catalogue: return catalogue
@@ -388,6 +414,41 @@ struct EvidenceReportContent {
     }
     blocks += registrations
     blocks += serverConfiguration
+    return blocks
+  }
+
+  /// The host inventory: a row per host.
+  var hosts: [EvidenceReportBlock] {
+    let inventory = bundle.hostInventory
+    var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.hostsIntro)]
+    if inventory.unnamedConnections > 0 {
+      blocks.append(
+        .paragraph(EvidenceReportWording.unnamedHosts(inventory.unnamedConnections)))
+    }
+    guard !inventory.hosts.isEmpty else { return blocks }
+    let looked = !bundle.addressRegistrations.databases.isEmpty
+    blocks.append(
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.hostColumns(registered: looked),
+          rows: inventory.hosts.map { host in
+            var row = [
+              EvidenceReportCell(host.name, style: .literal),
+              EvidenceReportCell(EvidenceReportWording.party(host)),
+              EvidenceReportCell("\(host.connections)", style: .literal),
+              EvidenceReportCell(Quantity.byteCount(host.bytesOut), style: .literal),
+              EvidenceReportCell(Quantity.byteCount(host.bytesIn), style: .literal),
+              EvidenceReportCell(
+                host.versions.isEmpty ? "—" : host.versions.map(\.name).joined(separator: ", ")),
+            ]
+            if looked { row.append(EvidenceReportCell(EvidenceReportWording.registered(host))) }
+            // One finding links to where it is stated, as every lone identifier in a table does.
+            row.append(
+              EvidenceReportCell(
+                host.findingIDs.joined(separator: ", "), style: .literal,
+                link: host.findingIDs.count == 1 ? host.findingIDs[0] : nil))
+            return row
+          }, title: EvidenceReportSectionKind.hosts.title)))
     return blocks
   }
 

@@ -386,4 +386,38 @@ extension EvidenceBundleTests {
     XCTAssertEqual(older.formatVersion, 2, "read, for verify to say it is not re-derived")
     XCTAssertTrue(older.runs.isEmpty)
   }
+
+  /// The report's host inventory: each named host once, in the order first contacted, its
+  /// connections, bytes, negotiated versions and the findings that cite its connections, as the
+  /// bundle's own findings and flows say them; a tracker named with its rule.
+  func testTheHostInventoryIsEachHostOnceWithWhatTheBundleSaysOfIt() throws {
+    var extra = FlowFixture.tcp(id: 10, at: 30, sni: "API.example.com", sourcePort: 50_010)
+    extra.serverTLS = .negotiated(
+      version: .tls13, cipherSuite: 0x1301, fromHelloRetryRequest: false, source: .serverHello)
+    let flows = try flows() + [extra]
+    let trackers = SessionAssessmentTests.trackers
+    let b = try EvidenceBundle(
+      project: project, session: session(), markers: markers, flows: flows, catalogue: catalogue,
+      exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(3600), trackers: trackers)
+    let inventory = b.hostInventory
+    XCTAssertEqual(inventory.hosts.map(\.name), ["tracker.net", "api.example.com"])
+    XCTAssertEqual(inventory.unnamedConnections, 1, "the QUIC flow read no name")
+    XCTAssertEqual(
+      inventory.hosts.reduce(0) { $0 + $1.connections } + inventory.unnamedConnections,
+      flows.count)
+    let api = try XCTUnwrap(inventory.hosts.last)
+    XCTAssertEqual(api.connections, 2)
+    XCTAssertEqual(api.bytesOut, flows[0].bytesOut + extra.bytesOut)
+    XCTAssertEqual(api.versions, [.tls12, .tls13])
+    XCTAssertEqual(api.party, .firstParty)
+    XCTAssertEqual(
+      Set(api.findingIDs), Set(b.findingIDs(ofFlow: 7) + b.findingIDs(ofFlow: 10)))
+    let tracker = try XCTUnwrap(inventory.hosts.first)
+    XCTAssertEqual(tracker.party, .thirdParty)
+    XCTAssertEqual(tracker.tracker?.rule, "||tracker.net^")
+    XCTAssertEqual(tracker.findingIDs, b.findingIDs(ofFlow: 8))
+    XCTAssertFalse(tracker.findingIDs.isEmpty, "a host outside the allowlist, in the clear")
+    XCTAssertEqual(
+      EvidenceReportWording.party(tracker), "tracker (Lab list (2026-10-01), rule ||tracker.net^)")
+  }
 }

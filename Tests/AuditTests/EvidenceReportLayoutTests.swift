@@ -113,12 +113,12 @@ enum ReportFixture {
 }
 
 final class EvidenceReportTests: XCTestCase {
-  func testTheReportHasTheTenSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
+  func testTheReportHasTheElevenSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
     let ten: [EvidenceReportSectionKind] = [
-      .summary, .session, .personalData, .method, .catalogue, .requirements, .findings, .checks,
-      .tlsReadings, .capture,
+      .summary, .session, .hosts, .personalData, .method, .catalogue, .requirements, .findings,
+      .checks, .tlsReadings, .capture,
     ]
     for (b, appendix) in [(try ReportFixture.bundle(), true), (bare, false)] {
       let report = try EvidenceReport(

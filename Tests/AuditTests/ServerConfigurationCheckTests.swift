@@ -18,13 +18,6 @@ final class ServerConfigurationCheckTests: XCTestCase {
     id: 1, projectID: 1, kind: .audit(AppRelease(version: "1", build: "1")),
     environment: FlowFixture.environment, inspection: .off, startedAt: FlowFixture.at(0),
     endedAt: FlowFixture.at(1000), notes: "")
-  static let trackers = TrackerLists([
-    TrackerList(
-      identity: TrackerList.Identity(
-        name: "Lab list", path: "/lab.txt", sha256: String(repeating: "0", count: 64),
-        date: "2026-10-01"), text: "||tracker.net^\n")
-  ])
-
   func tls(_ id: Int64, sni: String, server: String) -> StoredFlow {
     var f = FlowFixture.tcp(
       id: id, at: Double(id), sni: sni, serverAddress: server, sourcePort: 50_000 + UInt16(id))
@@ -60,7 +53,7 @@ final class ServerConfigurationCheckTests: XCTestCase {
   func assess(_ scans: [ServerScanRun]) -> SessionAssessment {
     SessionAssessment(
       catalogue: catalogue, flows: flows, project: project, session: session, markers: [],
-      trackers: Self.trackers, serverScans: scans)
+      trackers: SessionAssessmentTests.trackers, serverScans: scans)
   }
 
   func testWhatAScannedServerOffersIsAFindingOnEachConnectionThatReachedIt() throws {

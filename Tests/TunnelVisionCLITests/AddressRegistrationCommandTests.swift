@@ -128,6 +128,26 @@ final class AddressRegistrationCommandTests: XCTestCase {
     let text = try BundleReportText.of(bundle: bundle, scratch: cli.directory.url)
     XCTAssertTrue(text.contains("Where the addresses are registered"), text)
     XCTAssertTrue(text.contains("address registered in DE (AS64501 Beispiel GmbH)"), text)
+    // The host inventory has its column: each host's registrations, said without the phrase.
+    let hosts = try XCTUnwrap(Self.hostsSection(text))
+    XCTAssertTrue(hosts.contains("Registered"), hosts)
+    // pdftotext sets a wrapped cell's lines apart: the parts of each registration, as read.
+    for part in ["DE (AS64501", "Beispiel GmbH)", "US (AS64500", "Example Net)", "not in the"] {
+      XCTAssertTrue(hosts.contains(part), "\(part): \(hosts)")
+    }
+    XCTAssertFalse(hosts.contains("address registered in"), hosts)
+  }
+
+  /// The report's host inventory, as pdftotext reads it.
+  static func hostsSection(_ text: String) -> String? {
+    // A page begins after a form feed.
+    guard
+      let start = ["\nHosts contacted\n", "\u{0C}Hosts contacted\n"].lazy.compactMap({
+        text.range(of: $0)
+      }).first
+    else { return nil }
+    let rest = text[start.upperBound...]
+    return String(rest[..<(rest.range(of: "\nPersonal data\n")?.lowerBound ?? rest.endIndex)])
   }
 
   func testWithoutADatabaseNothingIsStatedAndThatIsSaidOnce() throws {
@@ -143,6 +163,10 @@ final class AddressRegistrationCommandTests: XCTestCase {
     XCTAssertEqual((try sessionJSON(bundle)["addressDatabases"] as? [Any])?.count, 0)
     let checked = try XCTUnwrap(ExternalTool.run(Self.python, ["-c", Self.checker, bundle]))
     XCTAssertEqual(checked.status, 0, "every registration null: \(checked.output)")
+    let text = try BundleReportText.of(bundle: bundle, scratch: cli.directory.url)
+    let hosts = try XCTUnwrap(Self.hostsSection(text), text)
+    XCTAssertTrue(hosts.contains("api.example-health.de"), hosts)
+    XCTAssertFalse(hosts.contains("Registered"), "no database: no column, \(hosts)")
   }
 
   func testAFileThatIsNotADatabaseIsRefusedAndNothingIsWritten() throws {
