@@ -1,7 +1,7 @@
 /// Where an address is registered, as an address database (MaxMind DB format) states it: the
 /// country its network is registered in and the autonomous system that announces it. It says
 /// nothing of where data is processed or stored.
-public struct AddressRegistration: Sendable, Hashable {
+public struct AddressRegistration: Sendable, Hashable, Comparable {
   /// ISO 3166-1 alpha-2, upper case ("DE", "US").
   public var country: String?
   /// The autonomous system's number (AS15169 → 15169) and its organisation's name.
@@ -15,6 +15,12 @@ public struct AddressRegistration: Sendable, Hashable {
   }
 
   public var isEmpty: Bool { country == nil && asn == nil && organisation == nil }
+
+  /// By country, then network: the order a list of a host's registrations is said in.
+  public static func < (a: AddressRegistration, b: AddressRegistration) -> Bool {
+    (a.country ?? "", a.asn ?? 0, a.organisation ?? "")
+      < (b.country ?? "", b.asn ?? 0, b.organisation ?? "")
+  }
 
   /// Whether the country is one of the EU's or the EEA's; nil when no country is stated.
   public var isInEuropeanEconomicArea: Bool? {

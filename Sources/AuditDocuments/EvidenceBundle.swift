@@ -141,7 +141,7 @@ public struct EvidenceBundle: Sendable {
     assessment = SessionAssessment(
       catalogue: catalogue, flows: ordered, project: project, session: session, markers: markers,
       runs: coverage.runs, baseline: baseline?.clientBaseline, trackers: trackers,
-      content: content, serverScans: TestsslReport.runs(serverScans), recording: coverage)
+      content: content, serverScans: ServerScanReport.runs(serverScans), recording: coverage)
     trackerLists = trackers?.lists.map(\.identity) ?? []
     var ids: [Int64: [String]] = [:]
     for (index, finding) in assessment.findings.findings.enumerated() {

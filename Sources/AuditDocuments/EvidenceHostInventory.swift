@@ -83,9 +83,7 @@ public struct EvidenceHostInventory: Sendable, Hashable {
     }
     for at in inventory.hosts.indices {
       inventory.hosts[at].versions = versions[at].sorted()
-      inventory.hosts[at].registrations = registered[at].sorted {
-        ($0.country ?? "", $0.asn ?? 0) < ($1.country ?? "", $1.asn ?? 0)
-      }
+      inventory.hosts[at].registrations = registered[at].sorted()
       inventory.hosts[at].findingIDs = cited[at].sorted {
         (Int($0.dropFirst()) ?? 0) < (Int($1.dropFirst()) ?? 0)
       }

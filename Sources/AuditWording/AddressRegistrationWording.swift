@@ -5,19 +5,32 @@ import AuditRules
 /// processed or stored, and never a guess when no database was given.
 public enum AddressRegistrationWording {
   /// "address registered in US (AS15169 Google LLC)".
-  public static func phrase(_ registration: AddressRegistration) -> String {
-    let network: String? =
-      switch (registration.asn, registration.organisation) {
-      case (let asn?, let organisation?): "AS\(asn) \(organisation)"
-      case (let asn?, nil): "AS\(asn)"
-      case (nil, let organisation?): organisation
-      case (nil, nil): nil
-      }
-    switch (registration.country, network) {
-    case (let country?, let network?): return "address registered in \(country) (\(network))"
-    case (let country?, nil): return "address registered in \(country)"
-    case (nil, let network?): return "address of \(network), no country stated"
+  public static func phrase(_ stated: AddressRegistration) -> String {
+    switch (stated.country, network(stated)) {
+    case (_?, _): return "address registered in \(registration(stated))"
+    case (nil, _?): return "address of \(registration(stated))"
+    case (nil, nil): return registration(stated)
+    }
+  }
+
+  /// The registration alone, where a column or a list says what it is: "US (AS15169 Google
+  /// LLC)", "AS64500, no country stated".
+  public static func registration(_ registration: AddressRegistration) -> String {
+    switch (registration.country, network(registration)) {
+    case (let country?, let network?): return "\(country) (\(network))"
+    case (let country?, nil): return country
+    case (nil, let network?): return "\(network), no country stated"
     case (nil, nil): return "no registration stated"
+    }
+  }
+
+  /// "AS15169 Google LLC", the number or the organisation alone, or nil.
+  static func network(_ registration: AddressRegistration) -> String? {
+    switch (registration.asn, registration.organisation) {
+    case (let asn?, let organisation?): return "AS\(asn) \(organisation)"
+    case (let asn?, nil): return "AS\(asn)"
+    case (nil, let organisation?): return organisation
+    case (nil, nil): return nil
     }
   }
 
@@ -84,10 +97,7 @@ public enum AddressRegistrationWording {
     func list(_ registrations: [AddressRegistration]) -> String {
       registrations.isEmpty
         ? "no address the databases hold"
-        : registrations.map {
-          phrase($0).replacingOccurrences(of: "address registered in ", with: "")
-        }
-        .joined(separator: "; ")
+        : registrations.map(registration).joined(separator: "; ")
     }
     return changes.flatMap { change in
       [

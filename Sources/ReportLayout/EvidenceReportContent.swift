@@ -40,10 +40,8 @@ public enum EvidenceReportWording {
   }
   public static func registered(_ host: EvidenceHostInventory.Host) -> String {
     guard !host.registrations.isEmpty else { return "not in the databases" }
-    return host.registrations.map {
-      AddressRegistrationWording.phrase($0).replacingOccurrences(
-        of: "address registered in ", with: "")
-    }.joined(separator: "; ")
+    return host.registrations.map(AddressRegistrationWording.registration).joined(
+      separator: "; ")
   }
   /// Flow ids a finding's row lists; more go to the appendix.
   public static let flowIDsInRow = 4
@@ -464,7 +462,7 @@ struct EvidenceReportContent {
     for (index, stored) in bundle.serverScans.enumerated() {
       blocks.append(
         .paragraph(ScanWording.inBundle(stored, file: EvidenceBundle.serverScanName(index))))
-      guard let run = try? TestsslReport.read(stored.output) else {
+      guard let run = try? ServerScanReport.read(stored.output) else {
         blocks.append(.paragraph(ScanWording.unreadableInBundle))
         continue
       }

@@ -189,7 +189,7 @@ enum AssessmentCommands {
     _ support: CommandSupport
   ) throws -> [String] {
     func runs(_ session: AuditSession) throws -> [ServerScanRun] {
-      TestsslReport.runs(try store.serverScans(ofSession: session.id))
+      ServerScanReport.runs(try store.serverScans(ofSession: session.id))
     }
     let (earlier, later) = (try runs(diff.earlier), try runs(diff.later))
     let catalogue = try catalogue(for: project, parsed: parsed, storeURL: support.storeURL)

@@ -190,7 +190,7 @@ enum HistoryCommands {
       session: session, markers: try store.markers(forSession: session.id), runs: coverage.runs,
       baseline: try EvidenceExporter.baseline(for: session, in: store)?.clientBaseline,
       trackers: trackers, content: try SessionContentReader.content(of: session, in: store),
-      serverScans: TestsslReport.runs(try store.serverScans(ofSession: session.id)),
+      serverScans: ServerScanReport.runs(try store.serverScans(ofSession: session.id)),
       recording: coverage)
   }
 

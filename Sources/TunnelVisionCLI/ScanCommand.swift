@@ -49,7 +49,7 @@ enum ScanCommand {
             return context.standardOutput(ScanWording.noneKept(session.id) + "\n")
           }
           for scan in kept {
-            show(scan, run: try TestsslReport.read(scan.output), judge: judge, context: context)
+            show(scan, run: try ServerScanReport.read(scan.output), judge: judge, context: context)
           }
           return
         }
@@ -88,7 +88,7 @@ enum ScanCommand {
       throw RefusedError(ScanWording.unreadable(path))
     }
     let run: ServerScanRun
-    do { run = try TestsslReport.read(data) } catch {
+    do { run = try ServerScanReport.read(data) } catch {
       throw RefusedError(ScanWording.notAScan(path, reason: error.description))
     }
     let stored = StoredServerScan(
@@ -135,7 +135,7 @@ enum ScanCommand {
           fileName: "testssl-\(target.host)-\(target.port).json",
           sha256: SHA256Digest.hex(of: data), output: data)
         let run: ServerScanRun
-        do { run = try TestsslReport.read(data) } catch {
+        do { run = try ServerScanReport.read(data) } catch {
           context.standardError(ScanWording.unusable(target, reason: error.description) + "\n")
           continue
         }

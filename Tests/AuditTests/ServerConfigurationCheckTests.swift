@@ -32,7 +32,7 @@ final class ServerConfigurationCheckTests: XCTestCase {
   func legacyScan() throws -> ServerScanRun {
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Fixtures/testssl-3.0.8-legacy-pretty.json")
-    var run = try TestsslReport.read(Data(contentsOf: fixture))
+    var run = try ServerScanReport.read(Data(contentsOf: fixture))
     run.scans[0].address = "203.0.113.5"
     run.scans[0].port = 443
     return run

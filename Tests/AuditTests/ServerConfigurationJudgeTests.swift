@@ -13,7 +13,7 @@ final class ServerConfigurationJudgeTests: XCTestCase {
     .appendingPathComponent("Fixtures")
 
   func run(_ name: String) throws -> ServerScanRun {
-    try TestsslReport.read(Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
+    try ServerScanReport.read(Data(contentsOf: Self.fixtures.appendingPathComponent(name)))
   }
 
   var judge: ServerConfigurationJudge {
@@ -117,7 +117,7 @@ final class ServerConfigurationJudgeTests: XCTestCase {
       ("{\"a\": 1}", "neither testssl.sh's list of results"), ("[]", "no result of a server"),
       ("[{\"id\": \"TLS1\"", "it is not JSON"),
     ] {
-      XCTAssertThrowsError(try TestsslReport.read(Data(text.utf8))) {
+      XCTAssertThrowsError(try ServerScanReport.read(Data(text.utf8))) {
         XCTAssertTrue("\($0)".contains(expected), "\($0)")
       }
     }
@@ -181,7 +181,7 @@ final class ServerConfigurationJudgeTests: XCTestCase {
       }
     root["scanResult"] = servers
     let scan = try XCTUnwrap(
-      try TestsslReport.read(JSONSerialization.data(withJSONObject: root)).scans.first)
+      try ServerScanReport.read(JSONSerialization.data(withJSONObject: root)).scans.first)
     let judge = try judge
     let further = judge.judge(scan).filter { $0.reference.hasPrefix("§") }
     XCTAssertEqual(

@@ -5,7 +5,7 @@ import FuzzSupport
 /// catalogue.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestsslReport(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-  guard let run = try? TestsslReport.read(FuzzFile.data(bytes, count)) else { return 0 }
+  guard let run = try? ServerScanReport.read(FuzzFile.data(bytes, count)) else { return 0 }
   for scan in run.scans { _ = judge.judge(scan) }
   return 0
 }

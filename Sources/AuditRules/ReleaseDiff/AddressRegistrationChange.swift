@@ -5,8 +5,8 @@ import Audit
 /// as the address databases given state them. Pure: the shell looks the addresses up.
 public struct AddressRegistrationChange: Sendable, Hashable {
   public let host: String
-  /// Each session's registrations of the host's server addresses, each once, sorted by what is
-  /// said of them; an address no database holds is left out.
+  /// Each session's registrations of the host's server addresses, each once, in their order;
+  /// an address no database holds is left out.
   public let earlier: [AddressRegistration]
   public let later: [AddressRegistration]
 
@@ -33,17 +33,11 @@ public struct AddressRegistrationChange: Sendable, Hashable {
     let (_, before) = byHost(earlier)
     let (order, now) = byHost(later)
     func countries(_ set: Set<AddressRegistration>) -> Set<String?> { Set(set.map(\.country)) }
-    func sorted(_ set: Set<AddressRegistration>) -> [AddressRegistration] {
-      set.sorted {
-        ($0.country ?? "", $0.asn ?? 0, $0.organisation ?? "")
-          < ($1.country ?? "", $1.asn ?? 0, $1.organisation ?? "")
-      }
-    }
     return order.compactMap { host in
       guard let then = before[host], let current = now[host],
         countries(then) != countries(current)
       else { return nil }
-      return AddressRegistrationChange(host: host, earlier: sorted(then), later: sorted(current))
+      return AddressRegistrationChange(host: host, earlier: then.sorted(), later: current.sorted())
     }
   }
 }

@@ -19,9 +19,9 @@ public enum SslyzeReport {
     ("tls_1_2_cipher_suites", .tls12), ("tls_1_3_cipher_suites", .tls13),
   ]
 
-  static func read(_ root: [String: Any]) throws(TestsslReport.Failure) -> ServerScanRun {
+  static func read(_ root: [String: Any]) throws(ServerScanReport.Failure) -> ServerScanRun {
     guard let servers = root["server_scan_results"] as? [Any] else {
-      throw TestsslReport.Failure(description: "it names no server_scan_results")
+      throw ServerScanReport.Failure(description: "it names no server_scan_results")
     }
     var scans: [ServerScan] = []
     for (index, element) in servers.enumerated() {
@@ -30,7 +30,7 @@ public enum SslyzeReport {
         let address = location["ip_address"] as? String,
         let port = TestsslReport.port(location["port"])
       else {
-        throw TestsslReport.Failure(
+        throw ServerScanReport.Failure(
           description: "server_scan_results[\(index)] names no ip_address and port")
       }
       // A server that could not be reached was not scanned: it says nothing of what it offers.
@@ -48,7 +48,7 @@ public enum SslyzeReport {
       scans.append(scan)
     }
     guard !scans.isEmpty else {
-      throw TestsslReport.Failure(description: "it holds no completed scan of a server")
+      throw ServerScanReport.Failure(description: "it holds no completed scan of a server")
     }
     return ServerScanRun(
       tool: tool, toolVersion: root["sslyze_version"] as? String, opensslVersion: nil,

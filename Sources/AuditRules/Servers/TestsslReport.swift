@@ -2,26 +2,15 @@ import Audit
 import Foundation
 
 /// testssl.sh's JSON (`--jsonfile`, a flat list of results; `--jsonfile-pretty`, the same results
-/// under each scanned server with the tool's and OpenSSL's versions) as server scans; sslyze's
-/// (`SslyzeReport`) read through the same door. Pure: the
-/// shell reads the file. Results it does not use are passed over; a file that is not testssl.sh's
-/// is refused with what is missing.
+/// under each scanned server with the tool's and OpenSSL's versions) as server scans. Pure:
+/// `ServerScanReport` parses the file. Results it does not use are passed over; a document that
+/// is not testssl.sh's is refused with what is missing.
 public enum TestsslReport {
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
-  }
+  public typealias Failure = ServerScanReport.Failure
 
   public static let tool = "testssl.sh"
 
-  /// testssl.sh's file, or sslyze's (told apart by their shapes).
-  public static func read(_ data: Data) throws(Failure) -> ServerScanRun {
-    if let failure = JSONSyntax.failure(in: data) {
-      throw Failure(description: "it is not JSON: \(failure.reason) at \(failure.place(in: data))")
-    }
-    let root = try? JSONSerialization.jsonObject(with: withoutHugeNumbers(data))
-    if SslyzeReport.isSslyze(root), let object = root as? [String: Any] {
-      return try SslyzeReport.read(object)
-    }
+  static func read(_ root: Any?) throws(Failure) -> ServerScanRun {
     if let flat = root as? [[String: Any]] {
       return ServerScanRun(
         tool: tool, toolVersion: nil, opensslVersion: nil, startedAt: nil,
@@ -58,47 +47,6 @@ public enum TestsslReport {
       startedAt: (pretty["startTime"] as? String).flatMap(TimeInterval.init).map {
         Date(timeIntervalSince1970: $0)
       }, scans: scans)
-  }
-
-  /// The bytes with each number of more than 300 digits outside a string written as 0: sslyze
-  /// states an RSA key's modulus as a decimal integer (617 digits for 2048 bits), which
-  /// Foundation's reader refuses as beyond a Double, and nothing here reads it.
-  static func withoutHugeNumbers(_ data: Data) -> Data {
-    var out = [UInt8]()
-    out.reserveCapacity(data.count)
-    var inString = false
-    var escaped = false
-    var digits: [UInt8] = []
-    func flush() {
-      out += digits.count > 300 ? [UInt8(ascii: "0")] : digits
-      digits.removeAll(keepingCapacity: true)
-    }
-    for byte in data {
-      if inString {
-        out.append(byte)
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-      } else if byte &- UInt8(ascii: "0") < 10 {
-        digits.append(byte)
-      } else {
-        flush()
-        out.append(byte)
-        if byte == UInt8(ascii: "\"") { inString = true }
-      }
-    }
-    flush()
-    return Data(out)
-  }
-
-  /// The runs of the scans kept with a session, oldest first; one whose file no longer reads is
-  /// left out (the report says so where it lists the scans).
-  public static func runs(_ stored: [StoredServerScan]) -> [ServerScanRun] {
-    stored.compactMap { try? read($0.output) }
   }
 
   /// The flat list: results of every server one after the other, each naming its "host/address"
