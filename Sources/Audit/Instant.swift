@@ -43,6 +43,9 @@ public enum Instant {
     return rfc3339(microseconds: (fraction < 0 ? seconds - 1 : seconds) * 1_000_000)
   }
 
+  /// The day in UTC, yyyy-MM-dd: how a list or database file is dated.
+  public static func day(_ date: Date) -> String { String(rfc3339(date).prefix(10)) }
+
   /// The same for microseconds since 1970, which past 2100 a `Date` no longer holds exactly.
   public static func rfc3339(microseconds micros: Int64) -> String {
     var (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)

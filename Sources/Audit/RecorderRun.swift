@@ -77,12 +77,39 @@ public struct RecorderRun: Sendable, Hashable, Identifiable {
   public var inspectionLogState: InspectionLogState?
   /// The lines of that log it could not read: the outcomes they held joined no connection.
   public var inspectionLinesUnreadable: Int
+  /// The BPF filter it kept packets by (`--filter`), as given; nil: none.
+  public var filter: String?
+  /// libpcap's version string, as the library that read the packets gave it; nil: a run
+  /// recorded before the store kept it (schema 14).
+  public var libpcap: String?
+  /// What the inspecting proxy said of itself each time it started, as the run read it from
+  /// the log it followed: the test log's proxy version and options.
+  public var proxies: [ProxyRun]
+
+  /// An inspecting proxy's start, as a run read it from the log's first line (or a later one,
+  /// when the proxy was started again).
+  public struct ProxyRun: Sendable, Hashable {
+    public let tool: String
+    /// Its version as it stated it; nil when the line gave none.
+    public let version: String?
+    /// The options it ran with, by name, as text.
+    public let options: [String: String]
+    public init(tool: String, version: String?, options: [String: String]) {
+      self.tool = tool
+      self.version = version
+      self.options = options
+    }
+  }
 
   public init(
     id: Int64, source: String, isLive: Bool, processID: Int32, startedAt: Date, aliveAt: Date,
     endedAt: Date? = nil, end: RecorderRunEnd? = nil, inspectionLog: String? = nil,
-    inspectionLogState: InspectionLogState? = nil, inspectionLinesUnreadable: Int = 0
+    inspectionLogState: InspectionLogState? = nil, inspectionLinesUnreadable: Int = 0,
+    filter: String? = nil, libpcap: String? = nil, proxies: [ProxyRun] = []
   ) {
+    self.filter = filter
+    self.libpcap = libpcap
+    self.proxies = proxies
     self.inspectionLinesUnreadable = inspectionLinesUnreadable
     self.id = id
     self.source = source

@@ -40,7 +40,9 @@ public struct EvidenceBundle: Sendable {
   /// findings.json and flows.json), connectHost and tlsStatusBasis in flows.json. 6: flows.json's
   /// `beganBeforeCapture` (and flows.csv's column). 7: flows.json's `streamConflicts`. 8: where
   /// the peers' addresses are registered (flows.json, flows.csv; session.json's databases).
-  public static let formatVersion = 9
+  /// 10: session.json's `testLog`, each run's filter, libpcap and proxy starts, and the public
+  /// suffix list's date.
+  public static let formatVersion = 10
 
   public let assessment: SessionAssessment
   public let project: AuditProject
@@ -97,6 +99,11 @@ public struct EvidenceBundle: Sendable {
   public let content: SessionContent
   /// Whether the bundle holds the content itself (content.har: `export --with-content`).
   public var includesContent = false
+  /// The libraries the exporter links, with their versions: the test log's last rows.
+  public var exportLibraries: [EvidenceTestLog.Tool] = []
+
+  /// The test log session.json and the report carry.
+  public var testLog: EvidenceTestLog { EvidenceTestLog(self, libraries: exportLibraries) }
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.

@@ -45,7 +45,9 @@ extension EvidenceBundle {
       "testAccount": testAccountJSON,
       "attribution": .string(EvidenceNotes.attribution(for: session)),
       "publicSuffixList": publicSuffixList.map {
-        .object(["path": .string($0.path), "sha256": .string($0.sha256)])
+        .object([
+          "path": .string($0.path), "sha256": .string($0.sha256), "date": .optional($0.date),
+        ])
       } ?? .null,
       "addressDatabases": .array(
         addressRegistrations.databases.map {
@@ -69,6 +71,7 @@ extension EvidenceBundle {
             "date": .string($0.date),
           ])
         }),
+      "testLog": testLog.json,
       "baseline": baseline.map {
         .object([
           "sessionID": .int($0.sessionID), "hosts": .strings($0.hosts),

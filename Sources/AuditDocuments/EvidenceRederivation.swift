@@ -26,6 +26,7 @@ public struct EvidenceRederivation: Sendable {
       serverScans: serverScans,
       content: SessionContent(values: record.testAccount, exchanges: exchanges))
     bundle.includesContent = includesContent
+    bundle.exportLibraries = record.exportLibraries
     self.bundle = bundle
   }
 

@@ -30,6 +30,8 @@ public struct EvidenceSessionRecord: Sendable {
   public let formatVersion: Int
   /// The test account's values the session was judged with; none before format version 5.
   public let testAccount: [TestDataValue]
+  /// The libraries the exporter stated in its test log (format version 10).
+  public let exportLibraries: [EvidenceTestLog.Tool]
 
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
@@ -159,6 +161,25 @@ public struct EvidenceSessionRecord: Sendable {
         run["inspectionLinesUnreadable"] == nil
         ? 0 : try integer(run, "inspectionLinesUnreadable", in: p)
       guard unreadable >= 0 else { throw fail(p + "inspectionLinesUnreadable", "a count") }
+      // Format version 10's: the filter, the libpcap and the proxy's starts.
+      var proxies: [RecorderRun.ProxyRun] = []
+      if formatVersion >= 10 {
+        guard let list = run["proxies"] as? [[String: Any]] else {
+          throw fail(p + "proxies", "a list of the proxy's starts")
+        }
+        for proxy in list {
+          guard let options = proxy["options"] as? [String: String] else {
+            throw fail(p + "proxies[].options", "an object of options")
+          }
+          proxies.append(
+            RecorderRun.ProxyRun(
+              tool: try string(proxy, "tool", in: p + "proxies[]."),
+              version: try optionalString(proxy, "version", in: p + "proxies[]."),
+              options: options))
+        }
+      }
+      let filter = formatVersion >= 10 ? try optionalString(run, "filter", in: p) : nil
+      let libpcap = formatVersion >= 10 ? try optionalString(run, "libpcap", in: p) : nil
       runs.append(
         RecorderRun(
           id: Int64(try integer(run, "id", in: p)), source: try string(run, "source", in: p),
@@ -169,7 +190,8 @@ public struct EvidenceSessionRecord: Sendable {
           endedAt: ended, end: end.flatMap(RecorderRunEnd.init(name:)),
           inspectionLog: try optionalString(run, "inspectionLog", in: p),
           inspectionLogState: log.flatMap(InspectionLogState.init(name:)),
-          inspectionLinesUnreadable: Int(unreadable)))
+          inspectionLinesUnreadable: Int(unreadable), filter: filter, libpcap: libpcap,
+          proxies: proxies))
     }
     self.runs = runs
     session = AuditSession(
@@ -265,7 +287,9 @@ public struct EvidenceSessionRecord: Sendable {
       }
       publicSuffixList = PublicSuffixListIdentity(
         path: try string(object, "path", in: "publicSuffixList."),
-        sha256: try string(object, "sha256", in: "publicSuffixList."))
+        sha256: try string(object, "sha256", in: "publicSuffixList."),
+        date: formatVersion >= 10
+          ? try optionalString(object, "date", in: "publicSuffixList.") : nil)
     } else {
       publicSuffixList = nil
     }
@@ -286,6 +310,14 @@ public struct EvidenceSessionRecord: Sendable {
         tlsClients: tlsClients)
     }
     testAccount = try Self.testAccount(root["testAccount"], string: string)
+    if formatVersion >= 10 {
+      guard let libraries = EvidenceTestLog.statedLibraries(root["testLog"]) else {
+        throw fail("testLog", "a test log with its steps and tools")
+      }
+      exportLibraries = libraries
+    } else {
+      exportLibraries = []
+    }
   }
 
   /// session.json's testAccount (format version 5): its values, each with its label and category.

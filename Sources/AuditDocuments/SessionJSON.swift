@@ -100,6 +100,14 @@ extension SessionJSON {
       "endedAt": .optional(r.endedAt.map(Instant.rfc3339)), "end": .optional(r.end?.name),
       "inspectionLog": .optional(r.inspectionLog),
       "inspectionLogState": .optional(r.inspectionLogState?.name),
+      "filter": .optional(r.filter), "libpcap": .optional(r.libpcap),
+      "proxies": .array(
+        r.proxies.map {
+          .object([
+            "tool": .string($0.tool), "version": .optional($0.version),
+            "options": .object($0.options.mapValues { .string($0) }),
+          ])
+        }),
     ]
     // Only where some were: a run that read every line keeps its bytes (format 7).
     if r.inspectionLinesUnreadable > 0 {

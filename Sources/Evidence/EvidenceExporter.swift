@@ -147,6 +147,8 @@ public final class EvidenceExporter {
         addressRegistrations: AddressDatabase.registrations(of: flows, in: addressDatabases),
         serverScans: scans, content: content)
       bundle.includesContent = withContent
+      bundle.exportLibraries = ExportLibraries.stated(
+        publicSuffixList: publicSuffixList != nil, addressDatabases: !addressDatabases.isEmpty)
       return (bundle, check)
     } catch {
       switch error {

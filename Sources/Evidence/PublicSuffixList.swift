@@ -30,9 +30,12 @@ public final class PublicSuffixList: @unchecked Sendable {
     guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: path)),
       let context = psl_load_file(path)
     else { return nil }
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let modified = attributes?[.modificationDate] as? Date
     return PublicSuffixList(
       context: context,
-      identity: PublicSuffixListIdentity(path: path, sha256: SHA256Digest.hex(of: bytes)))
+      identity: PublicSuffixListIdentity(
+        path: path, sha256: SHA256Digest.hex(of: bytes), date: modified.map(Instant.day)))
   }
 
   /// The registrable domain of a host (lowercased), nil for a public suffix itself, an address or

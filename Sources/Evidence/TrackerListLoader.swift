@@ -53,7 +53,7 @@ public enum TrackerListLoader {
     let identity = TrackerList.Identity(
       name: header("Title", in: text) ?? url.lastPathComponent, path: path,
       sha256: SHA256Digest.hex(of: data),
-      date: statedDate(in: text) ?? Instant.rfc3339(modified).prefix(10).description)
+      date: statedDate(in: text) ?? Instant.day(modified))
     let list = TrackerList(identity: identity, text: text)
     guard list.ruleCount > 0 else {
       throw Failure(

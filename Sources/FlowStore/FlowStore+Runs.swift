@@ -6,25 +6,71 @@ import Foundation
 enum RunColumn: Int, TableColumns {
   case id, startedAt, source, live, processId, aliveAt, endedAt, endKind
   case inspectionLog, inspectionLogState, inspectionLinesUnreadable
+  case filter, libpcap
+}
+
+/// The columns of `proxy_starts`: what an inspecting proxy said of itself when it started.
+enum ProxyStartColumn: Int, TableColumns {
+  case id, captureSessionId, tool, version, options
 }
 
 extension FlowStore {
   /// Begins a recorder run: its capture session, with what it reads and who it is. Returns its id.
-  public func beginRecorderRun(_ claim: RecorderClaim, at date: Date, inspectionLog: String?)
-    throws -> Int64
-  {
+  public func beginRecorderRun(
+    _ claim: RecorderClaim, at date: Date, inspectionLog: String?, filter: String? = nil,
+    libpcap: String? = nil
+  ) throws -> Int64 {
     try transaction {
       try db.run(
         """
-        INSERT INTO capture_sessions (started_at, source, live, process_id, alive_at, inspection_log)
-        VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO capture_sessions
+          (started_at, source, live, process_id, alive_at, inspection_log, filter, libpcap)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
           .integer(Instant.nanoseconds(date)), .text(claim.sourceName), .bool(claim.isLive),
           .int(claim.processID), .integer(Instant.nanoseconds(date)), .string(inspectionLog),
+          .string(filter), .string(libpcap),
         ])
       return db.lastInsertRowID
     }
+  }
+
+  /// What the inspecting proxy said of itself when it started, as the run read it.
+  public func addProxyStart(_ start: RecorderRun.ProxyRun, toRun id: Int64) throws {
+    let options = JSONValue.object(start.options.mapValues { .string($0) }).serialized()
+    try wrap {
+      try db.run(
+        "INSERT INTO proxy_starts (capture_session_id, tool, version, options) VALUES (?, ?, ?, ?)",
+        [.integer(id), .text(start.tool), .string(start.version), .text(options)])
+    }
+  }
+
+  /// The proxy starts of the runs, by run, each run's in the order read.
+  func proxyStarts(ofRuns ids: [Int64]) throws -> [Int64: [RecorderRun.ProxyRun]] {
+    guard !ids.isEmpty else { return [:] }
+    let rows = try db.rows(
+      """
+      SELECT \(ProxyStartColumn.selectList()) FROM proxy_starts
+      WHERE capture_session_id IN (\(ids.map { _ in "?" }.joined(separator: ", "))) ORDER BY id
+      """, ids.map { .integer($0) }
+    ) { row in
+      (
+        row.int64(column: ProxyStartColumn.captureSessionId),
+        RecorderRun.ProxyRun(
+          tool: row.string(column: ProxyStartColumn.tool),
+          version: row.optionalString(column: ProxyStartColumn.version),
+          options: Self.options(row.string(column: ProxyStartColumn.options)))
+      )
+    }
+    return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
+  }
+
+  /// A proxy start's options as stored: a JSON object of strings (anything else reads as none).
+  static func options(_ text: String) -> [String: String] {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    else { return [:] }
+    return object.compactMapValues { $0 as? String }
   }
 
   /// The run's sign of life, what became of its inspection log, and how many of the log's lines
@@ -79,7 +125,7 @@ extension FlowStore {
   /// The recorder runs that overlap `start`…`end` (nil: up to now), oldest first.
   public func recorderRuns(from start: Date, to end: Date?) throws -> [RecorderRun] {
     try wrap {
-      try db.rows(
+      let runs = try db.rows(
         """
         SELECT \(RunColumn.selectList()) FROM capture_sessions
         WHERE source IS NOT NULL AND started_at <= ? AND (ended_at IS NULL OR ended_at >= ?)
@@ -87,6 +133,7 @@ extension FlowStore {
         """,
         [.integer(end.map(Instant.nanoseconds) ?? .max), .integer(Instant.nanoseconds(start))],
         Self.run(from:))
+      return runs.withProxies(try proxyStarts(ofRuns: runs.map(\.id)))
     }
   }
 
@@ -117,7 +164,19 @@ extension FlowStore {
       inspectionLog: row.optionalString(column: RunColumn.inspectionLog),
       inspectionLogState: row.optionalInt64(column: RunColumn.inspectionLogState).flatMap {
         InspectionLogState(rawValue: Int($0))
-      }, inspectionLinesUnreadable: row.int(column: RunColumn.inspectionLinesUnreadable))
+      }, inspectionLinesUnreadable: row.int(column: RunColumn.inspectionLinesUnreadable),
+      filter: row.optionalString(column: RunColumn.filter),
+      libpcap: row.optionalString(column: RunColumn.libpcap))
+  }
+}
+
+extension Array where Element == RecorderRun {
+  fileprivate func withProxies(_ starts: [Int64: [RecorderRun.ProxyRun]]) -> [RecorderRun] {
+    map { run in
+      var run = run
+      run.proxies = starts[run.id] ?? []
+      return run
+    }
   }
 }
 

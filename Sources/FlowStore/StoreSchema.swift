@@ -273,6 +273,21 @@ enum StoreSchema {
       ALTER TABLE flows ADD COLUMN client_authentication TEXT;
       """
     ),
+    (
+      14, "the test log: a recorder run's filter and libpcap, the inspecting proxy's starts",
+      """
+      ALTER TABLE capture_sessions ADD COLUMN filter TEXT;
+      ALTER TABLE capture_sessions ADD COLUMN libpcap TEXT;
+      CREATE TABLE proxy_starts (
+          id INTEGER PRIMARY KEY,
+          capture_session_id INTEGER NOT NULL REFERENCES capture_sessions(id) ON DELETE CASCADE,
+          tool TEXT NOT NULL,
+          version TEXT,
+          options TEXT NOT NULL
+      );
+      CREATE INDEX proxy_starts_run ON proxy_starts(capture_session_id, id);
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

@@ -37,6 +37,9 @@ public final class PacketCapture: @unchecked Sendable {
   /// The link type of every frame.
   public let linkType: UInt32
 
+  /// The version of the libpcap that reads the packets, as it states it.
+  public static var libraryVersion: String { String(cString: pcap_lib_version()) }
+
   /// Opens the source; a filter (BPF, as tcpdump's) is compiled by libpcap.
   public init(_ source: PacketSource, snaplen: Int32, filter: String?) throws(PacketCaptureError) {
     self.source = source

@@ -18,14 +18,17 @@ public struct RecordingRequest: Sendable {
   public var retentionInterval: TimeInterval
   /// An inspecting proxy's log, followed as it grows: its outcomes become the flows'.
   public var inspectionLog: URL?
+  /// The BPF filter the capture was opened with, for the test log.
+  public var filter: String?
 
   public init(
     devices: [String] = [], duration: TimeInterval? = nil,
     rotationBytes: UInt64 = PcapWriter.defaultRotationBytes,
     retention: RetentionSettings = .default, retentionInterval: TimeInterval = 600,
-    inspectionLog: URL? = nil
+    inspectionLog: URL? = nil, filter: String? = nil
   ) {
     self.inspectionLog = inspectionLog
+    self.filter = filter
     self.devices = devices
     self.duration = duration
     self.rotationBytes = rotationBytes
@@ -112,7 +115,8 @@ public final class Recorder: @unchecked Sendable {
     self.now = now
     let start = now()
     captureSession = try store.beginRecorderRun(
-      status.claim, at: start, inspectionLog: request.inspectionLog?.lastPathComponent)
+      status.claim, at: start, inspectionLog: request.inspectionLog?.lastPathComponent,
+      filter: request.filter, libpcap: PacketCapture.libraryVersion)
     do {
       let end = try record(from: start, report: report)
       try store.endRecorderRun(captureSession, at: now(), end.runEnd)
@@ -251,7 +255,7 @@ public final class Recorder: @unchecked Sendable {
       try writer.flush()
       try store.appendPackets(pending)
       pending.removeAll(keepingCapacity: true)
-      joinInspectionLog()
+      try joinInspectionLog()
       let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
       try joinExchanges(final: false)
       try update(dirty.union(over), closing: Set(over))
@@ -392,8 +396,6 @@ public final class Recorder: @unchecked Sendable {
   private var waitingLines: [InspectionLogEntry] = []
   /// Exchanges not written yet: they wait for their connection as lines do.
   private var waitingExchanges: [LoggedExchange] = []
-  /// What the proxy said of itself when it started.
-  private(set) var proxyStarts: [ProxyStart] = []
   /// How long, by the packets' clock, a line waits for its connection (µs).
   static let lineWait: Int64 = 5_000_000
 
@@ -401,12 +403,17 @@ public final class Recorder: @unchecked Sendable {
   /// when its connection closes, well before the flow is let go); a line that joins none waits
   /// for the packets read after it, and is counted as joining none once they are past it (or,
   /// `final`, at the end).
-  private func joinInspectionLog(final: Bool = false) {
+  private func joinInspectionLog(final: Bool = false) throws {
     guard let follower else { return }
     let lines = follower.newLines()
     let entries = waitingLines + lines.entries
     waitingExchanges += lines.exchanges
-    proxyStarts += lines.starts
+    // What the proxy said of itself when it started: kept for the test log.
+    for start in lines.starts {
+      try store.addProxyStart(
+        RecorderRun.ProxyRun(tool: start.tool, version: start.version, options: start.options),
+        toRun: captureSession)
+    }
     status.inspectionUnreadableLines = follower.unreadableCount
     status.inspectionLogRestarts = follower.restarts
     status.inspectionLogReplacements = follower.replacements
@@ -521,7 +528,7 @@ public final class Recorder: @unchecked Sendable {
     try store.transaction {
       openSession = try store.openSessionStart()
       try writer.close()
-      joinInspectionLog(final: true)
+      try joinInspectionLog(final: true)
       try joinExchanges(final: true)
       try update(dirty.union(tracker.held), closing: Set(tracker.held))
       for slot in tracker.held { release(slot) }

@@ -22,6 +22,16 @@ public enum EvidenceReportWording {
     "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
   public static let hostsIntro =
     "Every host the session's connections went to, once, in the order first contacted: its party by the project's allowlist (or the tracker list that names it), its connections, the bytes it was sent and sent back, the TLS versions its servers negotiated, where its server addresses are registered (with an address database given) and the findings that cite its connections."
+  public static let testLogIntro =
+    "The record of the test (TR-03161-1 §4.2): the steps the history kept, in the order they happened, then every tool in the chain with the version it stated, so that a third party can repeat the test with the same tools. session.json's testLog holds the same; what was done on the device between the steps is the assessor's to record."
+  public static let testLogStepColumns = ["Time", "Step"]
+  public static let testLogToolColumns = ["Tool", "Version", "What it did"]
+  public static let testLogToolsTitle = "Tools and versions"
+  /// A tool's use, with the options it ran with (an inspecting proxy's).
+  public static func toolUse(_ tool: EvidenceTestLog.Tool) -> String {
+    guard let options = tool.options, !options.isEmpty else { return tool.use }
+    return "\(tool.use); its options: \(TestLogWording.options(options))"
+  }
   /// The inventory's columns; "Registered" only when an address database was given.
   public static func hostColumns(registered: Bool) -> [String] {
     ["Host", "Party", "Connections", "Sent", "Received", "TLS"] + (registered ? ["Registered"] : [])
@@ -223,6 +233,7 @@ struct EvidenceReportContent {
     case .hosts: return hosts
     case .personalData: return personalData
     case .method: return method
+    case .testLog: return testLog
     case .catalogue: return catalogue
     case .requirements: return requirements
     case .findings: return findings
@@ -448,6 +459,35 @@ struct EvidenceReportContent {
             return row
           }, title: EvidenceReportSectionKind.hosts.title)))
     return blocks
+  }
+
+  /// TR-03161-1 §4.2's record: the steps in order with their times, then the tools in the chain
+  /// with their versions (an unknown one said so), as session.json's `testLog` states them.
+  var testLog: [EvidenceReportBlock] {
+    let log = bundle.testLog
+    return [
+      .paragraph(EvidenceReportWording.testLogIntro),
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.testLogStepColumns,
+          rows: log.steps.map { step in
+            [
+              EvidenceReportCell(step.at.map(Self.time) ?? "—", style: .literal),
+              EvidenceReportCell(step.statement),
+            ]
+          }, title: EvidenceReportSectionKind.testLog.title)),
+      .heading(EvidenceReportWording.testLogToolsTitle),
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.testLogToolColumns,
+          rows: log.tools.map { tool in
+            [
+              EvidenceReportCell(tool.name, style: .literal),
+              EvidenceReportCell(tool.version ?? TestLogWording.unknownVersion, style: .literal),
+              EvidenceReportCell(EvidenceReportWording.toolUse(tool)),
+            ]
+          }, title: EvidenceReportWording.testLogToolsTitle)),
+    ]
   }
 
   /// What the session's server scans found each server to offer, judged as `scan` judges it:

@@ -9,6 +9,10 @@ import ReportLayout
 /// here. Metadata, an outline of the sections and their headings, links from finding identifiers
 /// to where the finding is stated, and structure tags (headings, paragraphs, tables).
 public enum EvidenceReportPDF {
+  /// The Cairo and Pango that draw the report, as they state their versions.
+  public static var cairoVersion: String? { cairo_version_string().map { String(cString: $0) } }
+  public static var pangoVersion: String? { pango_version_string().map { String(cString: $0) } }
+
   public struct Metadata: Sendable {
     public let title: String
     public let subject: String

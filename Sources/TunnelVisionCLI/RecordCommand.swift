@@ -125,7 +125,7 @@ enum RecordCommand {
       store: store, capture: capture, claim: claim,
       request: RecordingRequest(
         devices: devices, duration: seconds, retention: retention,
-        inspectionLog: logPath.map { URL(fileURLWithPath: $0) }))
+        inspectionLog: logPath.map { URL(fileURLWithPath: $0) }, filter: bpf))
     if let logPath, let state = recorder.inspectionLogState,
       let warning = InspectionLogWording.atStart(state, file: logPath)
     {

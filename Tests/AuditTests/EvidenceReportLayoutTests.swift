@@ -113,12 +113,12 @@ enum ReportFixture {
 }
 
 final class EvidenceReportTests: XCTestCase {
-  func testTheReportHasTheElevenSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
+  func testTheReportHasTheTwelveSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
-    let ten: [EvidenceReportSectionKind] = [
-      .summary, .session, .hosts, .personalData, .method, .catalogue, .requirements, .findings,
-      .checks, .tlsReadings, .capture,
+    let twelve: [EvidenceReportSectionKind] = [
+      .summary, .session, .hosts, .personalData, .method, .testLog, .catalogue, .requirements,
+      .findings, .checks, .tlsReadings, .capture,
     ]
     for (b, appendix) in [(try ReportFixture.bundle(), true), (bare, false)] {
       let report = try EvidenceReport(
@@ -126,7 +126,7 @@ final class EvidenceReportTests: XCTestCase {
         limits: .bundled)
       XCTAssertEqual(
         b.findings.contains { $0.flowIDs.count > EvidenceReportWording.flowIDsInRow }, appendix)
-      XCTAssertEqual(report.sections.map(\.kind), ten + (appendix ? [.appendix] : []))
+      XCTAssertEqual(report.sections.map(\.kind), twelve + (appendix ? [.appendix] : []))
       XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
       XCTAssertEqual(
         report.documentTitle, "Evidence report · Example Health · 2.4.0 (187) · session 3")

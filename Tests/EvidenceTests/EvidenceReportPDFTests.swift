@@ -133,7 +133,7 @@ final class EvidenceReportPDFTests: XCTestCase {
     XCTAssertNotNil(raw.range(of: Data("/Outlines".utf8)))
     XCTAssertGreaterThan(
       raw.count(of: "/Subtype /Link"), 3, "finding identifiers link to where they are stated")
-    XCTAssertEqual(raw.count(of: "/S /H1"), 12, "the title and the eleven section headings")
+    XCTAssertEqual(raw.count(of: "/S /H1"), 13, "the title and the twelve section headings")
     XCTAssertGreaterThan(layout.pages.count, 8)
   }
 

@@ -266,6 +266,44 @@ final class MitmproxyInspectionTests: XCTestCase {
     let shown = try tv("session", "show", "1").output
     XCTAssertTrue(shown.contains("are read from"), shown)
     XCTAssertFalse(shown.contains("joined as its lines"), "never says joined of what it has not")
+    try assertTestLogNamesTheChain(path: path, tv: tv)
+  }
+
+  /// The bundle's test log names the proxy's and libpcap's versions as the tools themselves
+  /// state them (`mitmdump --version`, `tcpdump --version`), the filter and the options.
+  func assertTestLogNamesTheChain(
+    path: String, tv: (String...) throws -> (status: Int32, output: String, error: String)
+  ) throws {
+    let bundle = path + "/bundle.zip"
+    XCTAssertEqual(try tv("export", "1", "-o", bundle).status, 0)
+    let session = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "session.json"])).output
+    let root = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(session.utf8)) as? [String: Any])
+    let log = try XCTUnwrap(root["testLog"] as? [String: Any])
+    let tools = try XCTUnwrap(log["tools"] as? [[String: Any]])
+    let proxy = try XCTUnwrap(tools.first { $0["tool"] as? String == "mitmproxy" }, "\(tools)")
+    let stated = try XCTUnwrap(ExternalTool.run(Self.mitmdump, ["--version"])).output
+    XCTAssertEqual(
+      "Mitmproxy: \(try XCTUnwrap(proxy["version"] as? String))",
+      stated.split(separator: "\n").first.map(String.init))
+    let options = try XCTUnwrap(proxy["options"] as? [String: Any])
+    XCTAssertEqual(options["tunnelvision_log"] as? String, path + "/inspection.jsonl")
+    let pcap = try XCTUnwrap(tools.first { $0["tool"] as? String == "libpcap" })
+    if let tcpdump = ExternalTool.which("tcpdump") {
+      let version = try XCTUnwrap(ExternalTool.run(tcpdump, ["--version"]))
+      XCTAssertTrue(
+        (version.output + version.error).contains(try XCTUnwrap(pcap["version"] as? String)),
+        "\(pcap) against \(version)")
+    }
+    let steps = try XCTUnwrap(log["steps"] as? [[String: Any]])
+    let started = try XCTUnwrap(steps.first { $0["step"] as? String == "recorderStarted" })
+    XCTAssertTrue(
+      (started["statement"] as? String ?? "").contains("the filter ‘tcp port 47480’"), "\(started)")
+    let text = try XCTUnwrap(
+      ExternalTool.run("sh", ["-c", "unzip -p \"$0\" report.pdf | pdftotext - -", bundle])
+    ).output
+    XCTAssertTrue(text.contains("Tools and versions"), text)
+    XCTAssertTrue(text.contains(try XCTUnwrap(proxy["version"] as? String)), text)
   }
 
   /// Transparent mode: a phone's namespace routed through a router's, where port 443 is
