@@ -101,6 +101,9 @@ public struct EvidenceBundle: Sendable {
   public var includesContent = false
   /// The libraries the exporter links, with their versions: the test log's last rows.
   public var exportLibraries: [EvidenceTestLog.Tool] = []
+  /// An imported session's: what the inspecting proxy of the log read beside the capture said
+  /// of itself when it started (session.json `session.capture.proxies`).
+  public var importProxies: [RecorderRun.ProxyRun] = []
 
   /// The test log session.json and the report carry.
   public var testLog: EvidenceTestLog { EvidenceTestLog(self, libraries: exportLibraries) }

@@ -21,6 +21,10 @@ extension EvidenceBundle {
     sessionObject["recordedWith"] =
       s.source.map { .optional($0.application) } ?? .string(s.environment.toolVersion)
     sessionObject["capture"] = SessionJSON.captureJSON(s)
+    if case .object(var capture) = sessionObject["capture"] {
+      capture["proxies"] = SessionJSON.proxiesJSON(importProxies)
+      sessionObject["capture"] = .object(capture)
+    }
     sessionObject["inspection"] = .object([
       "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
       "caTrusted": .bool(s.inspection.caTrusted),

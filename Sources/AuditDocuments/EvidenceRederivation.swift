@@ -27,6 +27,7 @@ public struct EvidenceRederivation: Sendable {
       content: SessionContent(values: record.testAccount, exchanges: exchanges))
     bundle.includesContent = includesContent
     bundle.exportLibraries = record.exportLibraries
+    bundle.importProxies = record.importProxies
     self.bundle = bundle
   }
 

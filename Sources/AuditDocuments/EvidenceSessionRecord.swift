@@ -32,6 +32,8 @@ public struct EvidenceSessionRecord: Sendable {
   public let testAccount: [TestDataValue]
   /// The libraries the exporter stated in its test log (format version 10).
   public let exportLibraries: [EvidenceTestLog.Tool]
+  /// An imported session's proxy starts (`session.capture.proxies`, format version 10).
+  public let importProxies: [RecorderRun.ProxyRun]
 
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
@@ -76,6 +78,7 @@ public struct EvidenceSessionRecord: Sendable {
       return date
     }
 
+    formatVersion = Int(try integer(root, "formatVersion", in: ""))
     let p = try object(root, "project", in: "")
     var allowlist: [AllowlistEntry] = []
     guard let entries = p["allowlist"] as? [[String: Any]] else {
@@ -115,10 +118,14 @@ public struct EvidenceSessionRecord: Sendable {
     let inspection = try object(s, "inspection", in: "session.")
     var source: CaptureSource?
     var toolVersion: String
+    var importProxies: [RecorderRun.ProxyRun] = []
     if s["capture"] is NSNull {
       toolVersion = try string(s, "recordedWith", in: "session.")
     } else {
       let c = try object(s, "capture", in: "session.")
+      if formatVersion >= 10 {
+        importProxies = try Self.proxies(c["proxies"], in: "session.capture.")
+      }
       toolVersion = try string(c, "importedWith", in: "session.capture.")
       source = CaptureSource(
         fileName: try string(c, "fileName", in: "session.capture."),
@@ -126,10 +133,10 @@ public struct EvidenceSessionRecord: Sendable {
         application: try optionalString(c, "application", in: "session.capture."),
         host: try optionalString(c, "host", in: "session.capture."))
     }
+    self.importProxies = importProxies
     let endedAt = try optionalString(s, "endedAt", in: "session.").map { text throws(Problem) in
       try instant(text, "session.endedAt")
     }
-    formatVersion = Int(try integer(root, "formatVersion", in: ""))
     // Before format version 3, no recording: nothing to derive the coverage from.
     let recording =
       formatVersion < 3 && s["recording"] == nil
@@ -162,22 +169,7 @@ public struct EvidenceSessionRecord: Sendable {
         ? 0 : try integer(run, "inspectionLinesUnreadable", in: p)
       guard unreadable >= 0 else { throw fail(p + "inspectionLinesUnreadable", "a count") }
       // Format version 10's: the filter, the libpcap and the proxy's starts.
-      var proxies: [RecorderRun.ProxyRun] = []
-      if formatVersion >= 10 {
-        guard let list = run["proxies"] as? [[String: Any]] else {
-          throw fail(p + "proxies", "a list of the proxy's starts")
-        }
-        for proxy in list {
-          guard let options = proxy["options"] as? [String: String] else {
-            throw fail(p + "proxies[].options", "an object of options")
-          }
-          proxies.append(
-            RecorderRun.ProxyRun(
-              tool: try string(proxy, "tool", in: p + "proxies[]."),
-              version: try optionalString(proxy, "version", in: p + "proxies[]."),
-              options: options))
-        }
-      }
+      let proxies = formatVersion >= 10 ? try Self.proxies(run["proxies"], in: p) : []
       let filter = formatVersion >= 10 ? try optionalString(run, "filter", in: p) : nil
       let libpcap = formatVersion >= 10 ? try optionalString(run, "libpcap", in: p) : nil
       runs.append(
@@ -318,6 +310,29 @@ public struct EvidenceSessionRecord: Sendable {
     } else {
       exportLibraries = []
     }
+  }
+
+  /// The inspecting proxy's starts a run or an import read (format version 10).
+  static func proxies(_ value: Any?, in path: String) throws(Problem) -> [RecorderRun.ProxyRun] {
+    func fail(_ key: String, _ what: String) -> Problem {
+      Problem(description: "session.json's \(path)\(key) is not \(what)")
+    }
+    guard let list = value as? [[String: Any]] else {
+      throw fail("proxies", "a list of the proxy's starts")
+    }
+    var proxies: [RecorderRun.ProxyRun] = []
+    for proxy in list {
+      guard let tool = proxy["tool"] as? String else { throw fail("proxies[].tool", "a string") }
+      guard proxy["version"] as? NSNull != nil || proxy["version"] as? String != nil else {
+        throw fail("proxies[].version", "a string or null")
+      }
+      guard let options = proxy["options"] as? [String: String] else {
+        throw fail("proxies[].options", "an object of options")
+      }
+      proxies.append(
+        RecorderRun.ProxyRun(tool: tool, version: proxy["version"] as? String, options: options))
+    }
+    return proxies
   }
 
   /// session.json's testAccount (format version 5): its values, each with its label and category.

@@ -115,6 +115,12 @@ extension EvidenceTestLog {
         Tool(
           name: "tunnelvision", version: s.environment.toolVersion, stage: .importing,
           use: TestLogWording.importedCapture))
+      for proxy in b.importProxies {
+        tools.append(
+          Tool(
+            name: proxy.tool, version: proxy.version, stage: .inspection,
+            use: TestLogWording.inspectedImport, options: proxy.options))
+      }
     } else {
       tools.append(
         Tool(

@@ -92,6 +92,17 @@ extension SessionJSON {
     return .object(fields)
   }
 
+  /// The inspecting proxy's starts, as a run or an import read them from its log.
+  public static func proxiesJSON(_ proxies: [RecorderRun.ProxyRun]) -> JSONValue {
+    .array(
+      proxies.map {
+        .object([
+          "tool": .string($0.tool), "version": .optional($0.version),
+          "options": .object($0.options.mapValues { .string($0) }),
+        ])
+      })
+  }
+
   static func runJSON(_ r: RecorderRun) -> JSONValue {
     var run: [String: JSONValue] = [
       "id": .int(r.id), "source": .string(r.source), "live": .bool(r.isLive),
@@ -101,13 +112,7 @@ extension SessionJSON {
       "inspectionLog": .optional(r.inspectionLog),
       "inspectionLogState": .optional(r.inspectionLogState?.name),
       "filter": .optional(r.filter), "libpcap": .optional(r.libpcap),
-      "proxies": .array(
-        r.proxies.map {
-          .object([
-            "tool": .string($0.tool), "version": .optional($0.version),
-            "options": .object($0.options.mapValues { .string($0) }),
-          ])
-        }),
+      "proxies": proxiesJSON(r.proxies),
     ]
     // Only where some were: a run that read every line keeps its bytes (format 7).
     if r.inspectionLinesUnreadable > 0 {

@@ -118,6 +118,9 @@ public enum TestLogWording {
     return "inspected HTTPS during recorder run \(run)\(file)"
   }
 
+  public static let inspectedImport =
+    "inspected HTTPS while the capture was taken, writing the inspection log the import read"
+
   public static func proxyUnstated(run: Int64, log: String) -> String {
     "wrote the inspection log \(log) recorder run \(run) followed; no line of it stated the proxy's version"
   }

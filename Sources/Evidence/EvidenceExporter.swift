@@ -137,6 +137,9 @@ public final class EvidenceExporter {
     let runsNotKept = try history { try store.hasFlowsOfUnknownRuns(inAuditSession: sessionID) }
     let content = try history { try SessionContentReader.content(of: session, in: store) }
     let scans = try history { try store.serverScans(ofSession: sessionID) }
+    let importProxies = try history {
+      session.source == nil ? [] : try store.importProxyStarts(inAuditSession: sessionID)
+    }
     do {
       var bundle = try EvidenceBundle(
         project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
@@ -147,6 +150,7 @@ public final class EvidenceExporter {
         addressRegistrations: AddressDatabase.registrations(of: flows, in: addressDatabases),
         serverScans: scans, content: content)
       bundle.includesContent = withContent
+      bundle.importProxies = importProxies
       bundle.exportLibraries = ExportLibraries.stated(
         publicSuffixList: publicSuffixList != nil, addressDatabases: !addressDatabases.isEmpty)
       return (bundle, check)

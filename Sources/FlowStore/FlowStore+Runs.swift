@@ -66,6 +66,21 @@ extension FlowStore {
     return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
   }
 
+  /// The proxy starts of an imported session: those its import read from the inspection log
+  /// given beside the capture, kept with the import's capture session (one without a source).
+  public func importProxyStarts(inAuditSession id: Int64) throws -> [RecorderRun.ProxyRun] {
+    try wrap {
+      let imports = try db.rows(
+        """
+        SELECT DISTINCT c.id FROM capture_sessions c JOIN flows f ON f.session = c.id
+        WHERE f.audit_session_id = ? AND c.source IS NULL ORDER BY c.id
+        """, [.integer(id)]
+      ) { $0.int64(0) }
+      let starts = try proxyStarts(ofRuns: imports)
+      return imports.flatMap { starts[$0] ?? [] }
+    }
+  }
+
   /// A proxy start's options as stored: a JSON object of strings (anything else reads as none).
   static func options(_ text: String) -> [String: String] {
     guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]

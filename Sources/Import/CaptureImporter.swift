@@ -49,6 +49,9 @@ public struct CaptureImportRequest: Sendable {
   public var inspection: (join: InspectionJoin, summary: InspectionLogSummary, fileName: String)?
   /// The certificate scenario the log was written under; nil: not stated.
   public var scenario: CertificateScenario?
+  /// What the inspecting proxy said of itself in that log each time it started: the test log's
+  /// proxy version and options.
+  public var proxyStarts: [RecorderRun.ProxyRun] = []
   /// Exchanges read beside the capture (the proxy's log, a HAR file), each with the index of the
   /// analysed flow it went over, nil for none: kept, their bodies decoded, in the session.
   public var exchanges: [(exchange: HTTPExchange, flow: Int?)] = []
@@ -190,6 +193,7 @@ public enum CaptureImporter {
     do {
       let session: AuditSession = try store.transaction {
         let capture = try store.beginCaptureSession(at: start)
+        for proxy in request.proxyStarts { try store.addProxyStart(proxy, toRun: capture) }
         let session = try store.startAuditSession(
           AuditSessionDraft(
             projectID: request.projectID, kind: request.kind,

@@ -138,6 +138,9 @@ enum ImportCommand {
             inspection = summary
             request.inspection = (join, summary, URL(fileURLWithPath: logPath).lastPathComponent)
             request.scenario = scenario
+            request.proxyStarts = log.starts.map {
+              RecorderRun.ProxyRun(tool: $0.tool, version: $0.version, options: $0.options)
+            }
             request.exchanges = CaptureImporter.exchanges(of: join)
           }
           if let harRead {

@@ -89,7 +89,9 @@ final class EvidenceTestLogTests: XCTestCase {
     let source = CaptureSource(
       fileName: "phone.pcapng", sha256: String(repeating: "c", count: 64),
       application: "Dumpcap (Wireshark) 4.0.17", host: nil)
-    let log = try bundle(session: session(source: source), runs: []).testLog
+    var imported = try bundle(session: session(source: source), runs: [])
+    imported.importProxies = runs[1].proxies
+    let log = imported.testLog
     XCTAssertEqual(log.steps.map(\.kind)[0...1], [.sessionStarted, .captureImported])
     XCTAssertNil(log.steps[1].at)
     XCTAssertTrue(log.steps[1].statement.contains(String(repeating: "c", count: 64)))
@@ -97,6 +99,15 @@ final class EvidenceTestLogTests: XCTestCase {
       log.tools.prefix(2).map(\.name), ["capture writer", "tunnelvision"])
     XCTAssertEqual(log.tools[0].version, "Dumpcap (Wireshark) 4.0.17")
     XCTAssertEqual(log.tools[1].stage, .importing)
+    XCTAssertEqual(log.tools[2].name, "mitmproxy")
+    XCTAssertEqual(log.tools[2].stage, .inspection)
+    let text = imported.sessionDocument.serialized()
+    XCTAssertEqual(try EvidenceSessionRecord(Data(text.utf8)).importProxies, runs[1].proxies)
+    let broken = text.replacingOccurrences(of: "\"11.0.2\"", with: "11")
+    XCTAssertNotEqual(broken, text)
+    XCTAssertThrowsError(try EvidenceSessionRecord(Data(broken.utf8))) {
+      XCTAssertTrue("\($0)".contains("session.capture.proxies[].version"), "\($0)")
+    }
   }
 
   func testEveryToolOfTheChainIsNamedAndAnUnknownVersionIsNull() throws {

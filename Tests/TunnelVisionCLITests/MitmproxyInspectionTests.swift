@@ -179,6 +179,19 @@ final class MitmproxyInspectionTests: XCTestCase {
     XCTAssertTrue(text.contains("then closed without sending a request"), text)
     XCTAssertTrue(text.contains("1 completed the handshake and closed without a request"), text)
     XCTAssertEqual(try tv("verify", bundle).status, 0)
+
+    // The import kept what the proxy said of itself: the test log names its version.
+    let session = try XCTUnwrap(ExternalTool.run("unzip", ["-p", bundle, "session.json"])).output
+    let root = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(session.utf8)) as? [String: Any])
+    let tools = try XCTUnwrap(
+      (root["testLog"] as? [String: Any])?["tools"] as? [[String: Any]])
+    let proxy = try XCTUnwrap(tools.first { $0["stage"] as? String == "inspection" }, "\(tools)")
+    let stated = try XCTUnwrap(ExternalTool.run(Self.mitmdump, ["--version"])).output
+    XCTAssertEqual(
+      "Mitmproxy: \(try XCTUnwrap(proxy["version"] as? String))",
+      stated.split(separator: "\n").first.map(String.init))
+    XCTAssertEqual(proxy["tool"] as? String, "mitmproxy")
   }
 
   func testTheAddonIsPythonAndABadLogIsRefusedByItsLine() throws {
