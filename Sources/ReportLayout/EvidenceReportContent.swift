@@ -105,7 +105,14 @@ public enum EvidenceReportWording {
   public static let checksIntro =
     "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
   public static let tlsIntro =
-    "One row per host and reading: where the host's name comes from, the version and where it was read, the cipher suite and group the server chose, the fingerprint of the TLS client that connected (JA4), and how many connections."
+    "One row per host and reading: where the host's name comes from, the version and where it was read, the cipher suite and group the server chose, the TLS client that connected (its JA4 fingerprint, given once in the table after it), and how many connections."
+  public static let tlsColumns = [
+    "Host", "Name from", "Version", "Read from", "Cipher suite · group", "Client", "Connections",
+  ]
+  public static let tlsClientsTitle = "TLS clients"
+  public static let tlsClientColumns = ["Client", "JA4 fingerprint", "Hosts", "Connections"]
+  /// A TLS client's label in the table of readings: "C1", "C2"… in the order first shown.
+  public static func clientLabel(_ index: Int) -> String { "C\(index + 1)" }
   public static let noTLSReadings = "No TLS version was read in this session."
   public static func withoutBytes(_ reason: EvidenceMissingReason) -> String {
     switch reason {
@@ -890,13 +897,18 @@ struct EvidenceReportContent {
       blocks.append(
         .paragraph(EvidenceReportWording.tlsRowsCut(shown: shown.count, of: readings.count)))
     }
+    // Each fingerprint once, by a label: the readings' rows stay a line or two high.
+    var clients: [String] = []
+    for reading in shown {
+      if let ja4 = reading.ja4, !clients.contains(ja4) { clients.append(ja4) }
+    }
+    let label = Dictionary(
+      uniqueKeysWithValues: clients.enumerated().map { ($1, EvidenceReportWording.clientLabel($0)) }
+    )
     blocks += [
       .table(
         EvidenceReportTable(
-          columns: [
-            "Host", "Name from", "Version", "Read from", "Cipher suite · group", "Client (JA4)",
-            "Connections",
-          ],
+          columns: EvidenceReportWording.tlsColumns,
           rows: shown.map { reading in
             [
               EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin),
@@ -912,10 +924,26 @@ struct EvidenceReportContent {
                   },
                   reading.group.map { TLSRegistry.groupNames[$0] ?? String($0) },
                 ].compactMap { $0 }.joined(separator: " · "), style: .literal),
-              EvidenceReportCell(reading.ja4 ?? "—", style: .literal),
+              EvidenceReportCell(reading.ja4.flatMap { label[$0] } ?? "—", style: .literal),
               EvidenceReportCell(Quantity.grouped(reading.connections)),
             ]
           }, title: EvidenceReportSectionKind.tlsReadings.title))
+    ]
+    guard !clients.isEmpty else { return blocks }
+    blocks += [
+      .heading(EvidenceReportWording.tlsClientsTitle),
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.tlsClientColumns,
+          rows: clients.map { ja4 in
+            let of = shown.filter { $0.ja4 == ja4 }
+            return [
+              EvidenceReportCell(label[ja4] ?? "", style: .literal),
+              EvidenceReportCell(ja4, style: .literal),
+              EvidenceReportCell(Quantity.grouped(Set(of.map(\.host)).count)),
+              EvidenceReportCell(Quantity.grouped(of.reduce(0) { $0 + $1.connections })),
+            ]
+          }, title: EvidenceReportWording.tlsClientsTitle)),
     ]
     return blocks
   }

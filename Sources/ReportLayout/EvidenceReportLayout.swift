@@ -154,10 +154,12 @@ public struct EvidenceReportLayout {
       ? text.split(separator: "\n", omittingEmptySubsequences: false) : [Substring(text)]
   }
 
-  /// The widest word, which a column is made wide enough for: a host name stays whole on its
-  /// line. A value's word wider than `wholeUpTo` counts only by its widest run up to a dot, which
-  /// it may then break after (a name of any length is anyone's to choose). In the monospace face
-  /// the piece of most characters is the widest: it alone is measured.
+  /// The widest word, which a column is made wide enough for: a host name, a cipher suite, a
+  /// fingerprint stays whole on its line. A value's word wider than `wholeUpTo` counts only by its
+  /// widest piece between separators (`LiteralLineBreaking.smallestPieces`) with the mark set
+  /// where it goes on, which it may then break after (a name of any length is anyone's to
+  /// choose). In the monospace face the piece of most characters is the widest: it alone is
+  /// measured.
   static func longestWord(
     _ text: String, style: EvidenceReportTextStyle, _ m: some EvidenceReportTextMeasuring,
     wholeUpTo: CGFloat = .infinity
@@ -172,7 +174,8 @@ public struct EvidenceReportLayout {
     let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
     let whole = widest(words)
     guard style.keepsNamesWhole, whole > wholeUpTo else { return whole }
-    return widest(words.flatMap(LiteralLineBreaking.pieces(of:)))
+    let mark = m.width(of: LiteralLineBreaking.continuationMark, style: style)
+    return widest(words.flatMap(LiteralLineBreaking.smallestPieces(of:))) + mark
   }
 }
 

@@ -4,19 +4,46 @@ import AuditRules
 import AuditWording
 import Foundation
 
-/// How a value — a host name, an address, a list of flow ids, a digest, a table cell naming
-/// hosts — is broken into lines: at a space, else after a dot that a letter follows (a host name's label; not an
-/// instant's fraction of a second), and only a run with neither that is wider than the line
-/// inside it. Never at a hyphen, as a text shaper would: a host name then stays whole up to its
-/// dots, and a search of the text finds it.
+/// How a value — a host name, an address, a cipher suite, a JA4 fingerprint, a list of flow ids, a
+/// digest, a table cell naming hosts — is broken into lines: at a space; a word wider than the line
+/// only at its own separators, first after a dot that a letter follows (a host name's label; not an
+/// instant's fraction of a second) or a slash, then, inside a run still too wide, after an
+/// underscore or a hyphen; and only a run with none of them that is wider than the line inside it.
+/// A line that ends inside a word ends with `continuationMark`, so that a reader copying the value
+/// sees where it goes on, and the text keeps every character of the word, in order.
 public enum LiteralLineBreaking {
-  /// The pieces a line may end after: each word, cut after its dots.
+  /// Set at the end of a line that a word goes on from.
+  public static let continuationMark = "↵"
+
+  /// The pieces a line may end after, first choice: each word, cut after its dots and slashes.
   public static func pieces(of word: Substring) -> [Substring] {
+    cut(word) { word, index in
+      switch word[index] {
+      case "/": return true
+      case ".":
+        let next = word.index(after: index)
+        return next < word.endIndex && word[next].isLetter
+      default: return false
+      }
+    }
+  }
+
+  /// The pieces of a run `pieces` leaves too wide: cut after its underscores and hyphens.
+  public static func finerPieces(of piece: Substring) -> [Substring] {
+    cut(piece) { word, index in word[index] == "_" || word[index] == "-" }
+  }
+
+  /// The smallest pieces a word may be broken into: what a column must at least be wide for.
+  public static func smallestPieces(of word: Substring) -> [Substring] {
+    pieces(of: word).flatMap(finerPieces(of:))
+  }
+
+  static func cut(_ word: Substring, after: (Substring, Substring.Index) -> Bool) -> [Substring] {
     var pieces: [Substring] = []
     var start = word.startIndex
-    for index in word.indices where word[index] == "." {
+    for index in word.indices where after(word, index) {
       let end = word.index(after: index)
-      guard end < word.endIndex, word[end].isLetter else { continue }
+      guard end < word.endIndex else { continue }
       pieces.append(word[start..<end])
       start = end
     }
@@ -57,26 +84,46 @@ public enum LiteralLineBreaking {
         if !line.isEmpty { result.append(line) }
         line = String(word)
         guard measure(line) > width else { continue }
-        // A word wider than a line: cut after its dots, and a run still too wide inside.
         line = ""
-        for piece in pieces(of: word) {
-          let candidate = line + piece
-          if measure(candidate) <= width {
-            line = candidate
-            continue
-          }
-          if !line.isEmpty { result.append(line) }
-          line = String(piece)
-          while line.count > 1, measure(line) > width {
-            let fit = longestFittingPrefix(of: line, width: width, measure: measure)
-            result.append(String(line.prefix(fit)))
-            line = String(line.dropFirst(fit))
-          }
-        }
+        breakWord(word, width: width, measure: measure, into: &result, line: &line)
       }
       result.append(line)
     }
     return result
+  }
+
+  /// A word wider than a line, broken at its separators, each line but its last marked; `line`
+  /// is left holding the last, which the next word may join.
+  static func breakWord(
+    _ word: Substring, width: CGFloat, measure: (String) -> CGFloat, into result: inout [String],
+    line: inout String
+  ) {
+    let mark = continuationMark
+    // What a piece needs beside it: its mark, unless the word ends with it.
+    func fits(_ text: String, last: Bool) -> Bool { measure(last ? text : text + mark) <= width }
+    // The pieces to place: the coarse ones that fit a line of their own, the finer ones of
+    // those that do not.
+    let coarse = pieces(of: word)
+    var placed: [Substring] = []
+    for (index, piece) in coarse.enumerated() {
+      let last = index == coarse.count - 1
+      placed += fits(String(piece), last: last) ? [piece] : finerPieces(of: piece)
+    }
+    for (index, piece) in placed.enumerated() {
+      let last = index == placed.count - 1
+      if fits(line + piece, last: last) {
+        line += piece
+        continue
+      }
+      if !line.isEmpty { result.append(line + mark) }
+      line = String(piece)
+      // A run with no separator wider than a line: cut inside, each cut marked.
+      while line.count > 1, !fits(line, last: last) {
+        let fit = longestFittingPrefix(of: line, width: width - measure(mark), measure: measure)
+        result.append(String(line.prefix(fit)) + mark)
+        line = String(line.dropFirst(fit))
+      }
+    }
   }
 
   /// How many characters of the text fit the width (at least one).

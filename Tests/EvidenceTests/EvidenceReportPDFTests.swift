@@ -326,6 +326,41 @@ extension EvidenceReportPDFTests {
 }
 
 extension EvidenceReportPDFTests {
+  /// Identifiers can be copied: in poppler's text of the report, with each continuation mark
+  /// and the line end after it taken out, every host name, cipher suite and JA4 fingerprint of
+  /// the flows stands whole, and every finding identifier appears.
+  func testEveryIdentifierOfTheFlowsStandsWholeInTheText() throws {
+    let raw = try tool("pdftotext", [pdf, "-"])
+    let mark = LiteralLineBreaking.continuationMark
+    XCTAssertTrue(raw.contains(mark + "\n"), "the sample's TLS table breaks a cipher suite")
+    let text = raw.replacingOccurrences(of: mark + "\n", with: "")
+    XCTAssertFalse(text.contains(mark), "a mark only ever ends a line")
+    var identifiers: Set<String> = []
+    for flow in Self.bundle.flows {
+      if let name = flow.name?.text { identifiers.insert(name) }
+      if let ja4 = flow.clientTLS?.ja4 { identifiers.insert(ja4) }
+      if let suite = flow.serverTLS?.handshake?.cipherSuite {
+        identifiers.insert(TLSRegistry.cipherSuiteNames[suite] ?? TLSRegistry.hex(suite))
+      }
+    }
+    XCTAssertGreaterThan(identifiers.count, 30)
+    for identifier in identifiers.sorted() {
+      XCTAssertTrue(text.contains(identifier), "\(identifier) whole in the text")
+    }
+    for index in Self.bundle.findings.indices {
+      XCTAssertTrue(text.contains(FindingsDocument.identifier(index)))
+    }
+    // Page 1's totals are what the flows count.
+    let first = try tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"])
+      .replacingOccurrences(of: "\n", with: " ")
+    let named = Set(Self.bundle.flows.compactMap { $0.name?.text.lowercased() })
+    XCTAssertTrue(
+      first.contains("\(Self.bundle.flows.count) connections"), "connections on page 1: \(first)")
+    XCTAssertTrue(first.contains("to \(named.count) hosts"), "hosts on page 1: \(first)")
+  }
+}
+
+extension EvidenceReportPDFTests {
   /// What cairo cannot write, added by an incremental update that qpdf reads as sound.
   func testTheDocumentHasItsLanguageTitleDisplayXMPAndAnIDFromItsBytes() throws {
     let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
