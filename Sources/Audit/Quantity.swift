@@ -15,6 +15,13 @@ public enum Quantity {
   }
 
   /// 4842 → "4,842".
+  /// Items in a sentence: "a", "a and b", "a, b and c".
+  public static func list(_ items: [String]) -> String {
+    guard let last = items.last else { return "" }
+    guard items.count > 1 else { return last }
+    return items.dropLast().joined(separator: ", ") + " and " + last
+  }
+
   public static func grouped(_ n: Int) -> String {
     let digits = String(n.magnitude)
     var out = ""

@@ -170,8 +170,6 @@ public enum TestLogWording {
   }
 
   static func runList(_ runs: [Int64]) -> String {
-    let ids = runs.map(String.init)
-    guard ids.count > 1 else { return "run \(ids.first ?? "")" }
-    return "runs \(ids.dropLast().joined(separator: ", ")) and \(ids.last!)"
+    "\(runs.count == 1 ? "run" : "runs") \(Quantity.list(runs.map(String.init)))"
   }
 }

@@ -97,13 +97,22 @@ public enum EvidenceReportWording {
     "\(EvidenceWording.shortStatement(evidence)) · \(Quantity.count(count, "finding"))"
   }
 
-  public static let bearingColumns = ["Requirement", "The findings stand"]
-  public static let againstIt = "against it"
-  public static let inItsSupport = "in its support"
+  public static let bearingLabel = "The findings stand"
+  /// "against O.Purp_3 and O.Purp_4; in support of O.Ntwk_4".
+  public static func bearing(against: [String], support: [String]) -> String {
+    [("against", against), ("in support of", support)].filter { !$0.1.isEmpty }.map {
+      "\($0.0) \(Quantity.list($0.1))"
+    }.joined(separator: "; ")
+  }
   public static let citedByNone = "No requirement of the catalogue cites these findings."
   public static let noFindings = "The session holds no findings."
   public static let checksIntro =
     "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
+  public static let checkColumns = [
+    "Check", "Behind a finding", "Looked at, nothing to report", "Not assessed", "Not applicable",
+  ]
+  public static let checkReasonsTitle = "Why a check could not look"
+  public static let checkReasonColumns = ["Check", "Connections", "Why it could not look"]
   public static let tlsIntro =
     "One row per host and reading: where the host's name comes from, the version and where it was read, the cipher suite and group the server chose, the TLS client that connected (its JA4 fingerprint, given once in the table after it), and how many connections."
   public static let tlsColumns = [
@@ -169,7 +178,7 @@ public enum EvidenceReportWording {
   public static let blank = "________________________"
   public static let assessorColumns = ["Assessed by", "Date", "Signature"]
   /// Findings a requirement tables, a line each; more are cited by their identifiers.
-  public static let findingsTabledUnderRequirement = 12
+  public static let findingsTabledUnderRequirement = 4
   public static func cited(_ lead: String, count: Int, groups: [String], ranges: [String])
     -> String
   {
@@ -798,22 +807,24 @@ struct EvidenceReportContent {
 
   /// Which requirements a group of findings stands against or in support of: a row each,
   /// linking to the requirement.
+  /// The requirements a group of findings bears on, in a line: against them, or in support.
   func bearing(of group: Set<Finding>) -> [EvidenceReportBlock] {
-    var rows: [[EvidenceReportCell]] = []
-    for r in bundle.assessment.requirements {
-      let against = !group.isDisjoint(with: r.contraryFindings)
-      let support = !group.isDisjoint(with: r.supportingFindings)
-      guard against || support else { continue }
-      rows.append([
-        EvidenceReportCell(
-          r.requirement.id, style: .literal,
-          link: EvidenceReportLine.requirementAnchor(r.requirement.id)),
-        EvidenceReportCell(
-          against ? EvidenceReportWording.againstIt : EvidenceReportWording.inItsSupport),
-      ])
+    let requirements = bundle.assessment.requirements
+    let against = requirements.filter { !group.isDisjoint(with: $0.contraryFindings) }
+    let support = requirements.filter {
+      group.isDisjoint(with: $0.contraryFindings) && !group.isDisjoint(with: $0.supportingFindings)
     }
-    guard !rows.isEmpty else { return [.paragraph(EvidenceReportWording.citedByNone)] }
-    return [.table(EvidenceReportTable(columns: EvidenceReportWording.bearingColumns, rows: rows))]
+    guard !against.isEmpty || !support.isEmpty else {
+      return [.paragraph(EvidenceReportWording.citedByNone)]
+    }
+    return [
+      .facts([
+        EvidenceReportFact(
+          EvidenceReportWording.bearingLabel,
+          EvidenceReportWording.bearing(
+            against: against.map(\.requirement.id), support: support.map(\.requirement.id)))
+      ])
+    ]
   }
 
   /// The flow ids of each finding whose row could not list them, up to the limit.
@@ -847,36 +858,40 @@ struct EvidenceReportContent {
     ]
   }
 
+  /// Each check's four counts in a row of one table, then why the checks could not look, a row
+  /// per check and reason.
   var checks: [EvidenceReportBlock] {
-    var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.checksIntro)]
-    for report in bundle.assessment.findings.coverageReports {
-      blocks.append(.heading(EvidenceWording.checkName(report.check)))
-      blocks.append(
-        .facts([
-          EvidenceReportFact(
-            "Behind a finding", Quantity.grouped(report.flaggedFlowIDs.count),
-            staysWithNext: true),
-          EvidenceReportFact(
-            "Looked at, nothing to report",
-            Quantity.grouped(report.satisfiedFlowIDs.count), staysWithNext: true),
-          EvidenceReportFact(
-            "Not assessed", Quantity.grouped(report.unassessedCount), staysWithNext: true),
-          EvidenceReportFact(
-            "Not applicable", Quantity.grouped(report.notApplicableFlowIDs.count)),
-        ]))
-      if !report.unassessed.isEmpty {
-        blocks.append(
-          .table(
-            EvidenceReportTable(
-              columns: ["Connections", "Why the check could not look"],
-              rows: report.unassessed.map {
-                [
-                  EvidenceReportCell(Quantity.grouped($0.flowIDs.count)),
-                  EvidenceReportCell($0.sentence),
-                ]
-              })))
-      }
+    let reports = bundle.assessment.findings.coverageReports
+    var blocks: [EvidenceReportBlock] = [
+      .paragraph(EvidenceReportWording.checksIntro),
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.checkColumns,
+          rows: reports.map { report in
+            [
+              EvidenceReportCell(EvidenceWording.checkName(report.check)),
+              EvidenceReportCell(Quantity.grouped(report.flaggedFlowIDs.count)),
+              EvidenceReportCell(Quantity.grouped(report.satisfiedFlowIDs.count)),
+              EvidenceReportCell(Quantity.grouped(report.unassessedCount)),
+              EvidenceReportCell(Quantity.grouped(report.notApplicableFlowIDs.count)),
+            ]
+          }, title: EvidenceReportSectionKind.checks.title)),
+    ]
+    let reasons = reports.flatMap { report in
+      report.unassessed.map { (EvidenceWording.checkName(report.check), $0) }
     }
+    guard !reasons.isEmpty else { return blocks }
+    blocks.append(.heading(EvidenceReportWording.checkReasonsTitle))
+    blocks.append(
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.checkReasonColumns,
+          rows: reasons.map { name, gap in
+            [
+              EvidenceReportCell(name), EvidenceReportCell(Quantity.grouped(gap.flowIDs.count)),
+              EvidenceReportCell(gap.sentence),
+            ]
+          }, title: EvidenceReportWording.checkReasonsTitle)))
     return blocks
   }
 

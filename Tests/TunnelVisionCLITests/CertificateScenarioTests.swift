@@ -236,7 +236,7 @@ final class CertificateScenarioTests: XCTestCase {
     XCTAssertEqual(try s.tv("export", "2", "-o", bundle).status, 0)
     let page = try XCTUnwrap(
       ExternalTool.run("sh", ["-c", "unzip -p \"$0\" report.pdf | pdftotext -l 1 - -", bundle])
-    ).output
+    ).output.replacingOccurrences(of: "\n", with: " ")
     XCTAssertTrue(page.contains("the proxy's CA not installed on the device"), page)
     XCTAssertEqual(try s.tv("verify", bundle).status, 0)
 
