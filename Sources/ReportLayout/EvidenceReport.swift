@@ -5,8 +5,8 @@ import AuditWording
 import Foundation
 
 public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
-  case summary, session, hosts, personalData, method, testLog, catalogue, requirements, findings,
-    checks, tlsReadings, capture, appendix
+  case summary, session, hosts, personalData, method, testLog, requirements, findings, checks,
+    tlsReadings, capture, appendix
 
   public var title: String {
     switch self {
@@ -16,7 +16,6 @@ public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable 
     case .personalData: return "Personal data"
     case .method: return "Method"
     case .testLog: return "Test log"
-    case .catalogue: return "Catalogue"
     case .requirements: return "Requirements"
     case .findings: return "Findings"
     case .checks: return "Checks"

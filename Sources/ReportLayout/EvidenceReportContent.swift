@@ -10,20 +10,54 @@ public enum EvidenceReportWording {
     "This report sets out what the documents of the evidence bundle say. Where it quotes another document of the bundle, the text is set apart and reproduced verbatim. The JSON documents are the ones that count: the report is composed from them."
   public static let noMarkers =
     "No markers were placed in this session, so no connection can be placed before or after a moment of the app's use; consent was not assessed."
+  public static func markersInTestLog(_ count: Int) -> String {
+    "\(Quantity.count(count, "marker")) \(count == 1 ? "was" : "were") placed in this session; the test log lists \(count == 1 ? "it" : "each") with its time."
+  }
   public static let emptyAllowlist =
     "The project's allowlist is empty: no connection can be found to go outside it, and the host check could not be assessed."
   public static let methodIntro =
-    "The four notes of the bundle, quoted from the documents that carry them; how traffic is attributed comes first."
+    "The five notes of the bundle, quoted from the documents that carry them, how traffic is attributed first; then what the tool looks at for each requirement, said once."
   public static let requirementsIntro =
-    "Every requirement of the catalogue with what the session's traffic shows against it. A verdict is not a test result."
+    "Every requirement of the catalogue, its verdict and the findings against it or in its support, by identifier: each finding is stated under Findings, and what the tool looks at for each requirement under Method. A verdict is not a test result."
+  public static let requirementColumns = [
+    "Requirement", "Title (test depth)", "Verdict", "Findings",
+  ]
+  public static let noneCited = "none"
+  /// A requirement's findings: those against it, then those in its support, by identifier.
+  public static func cited(against: [String], support: [String]) -> String {
+    if against.isEmpty, support.isEmpty { return noneCited }
+    return [("against:", against), ("in support:", support)].filter { !$0.1.isEmpty }.map {
+      "\($0.0) \($0.1.joined(separator: ", "))"
+    }.joined(separator: "; ")
+  }
+  /// Identifier ranges a cell lists; past twelve, how many more.
+  public static func ranges(_ ranges: [String], findings: Int) -> [String] {
+    guard ranges.count > 12 else { return ranges }
+    let rest = ranges.dropFirst(12).reduce(0) { total, range in
+      let ends = range.split(separator: "–").compactMap { Int($0.dropFirst()) }
+      return total + (ends.count == 2 ? ends[1] - ends[0] + 1 : 1)
+    }
+    return ranges.prefix(12) + ["\(Quantity.grouped(rest)) more (findings.json)"]
+  }
+  public static let lookedAtTitle = "What the tool looks at"
+  public static let lookedAtIntro =
+    "For each requirement, what the tool looks at in the traffic, as the catalogue states it (findings.json, toolCoverage), and the checks that do; a requirement not listed is one this tool does not assess."
+  /// A requirement's toolCoverage, after the requirement and the checks that bear on it.
+  public static func lookedAt(_ requirement: String, _ coverage: String, checks: [FindingsCheck])
+    -> String
+  {
+    checks.isEmpty
+      ? "\(requirement): \(coverage)"
+      : "\(requirement), by the \(EvidenceWording.checksNoun(checks)): \(coverage)"
+  }
   public static let findingsIntro =
-    "The findings, grouped by what they state: each sentence once, the requirements it bears on, and a row per finding with its identifier, what it is about, when it was first seen and the connections that show it. A finding of more than four connections has their flow ids in the appendix."
+    "The findings check by check, the most serious first: each statement once, with the requirements it bears on, then a row per finding (the rows of one host together). A finding of more than four connections has its flow ids in the appendix."
   public static let appendixIntro =
     "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
   public static let hostsIntro =
-    "Every host the session's connections went to, once, in the order first contacted: its party by the project's allowlist (or the tracker list that names it), its connections, the bytes it was sent and sent back, the TLS versions its servers negotiated, where its server addresses are registered (with an address database given) and the findings that cite its connections."
+    "Every host contacted, once, in the order first contacted: its registrable domain (by the public suffix list), its party (by the allowlist, or the tracker list that names it), its connections, the bytes sent and received, the TLS versions its servers negotiated, where its addresses are registered (with an address database) and the findings that cite it."
   public static let testLogIntro =
-    "The record of the test (TR-03161-1 §4.2): the steps the history kept, in the order they happened, then every tool in the chain with the version it stated, so that a third party can repeat the test with the same tools. session.json's testLog holds the same; what was done on the device between the steps is the assessor's to record."
+    "The record of the test (TR-03161-1 §4.2): the steps the history kept, in order, then each tool in the chain with the version it stated, so that a third party can repeat the test (session.json, testLog). What was done on the device between the steps is the assessor's to record."
   public static let testLogStepColumns = ["Time", "Step"]
   public static let testLogToolColumns = ["Tool", "Version", "What it did"]
   public static let testLogToolsTitle = "Tools and versions"
@@ -32,10 +66,12 @@ public enum EvidenceReportWording {
     guard let options = tool.options, !options.isEmpty else { return tool.use }
     return "\(tool.use); its options: \(TestLogWording.options(options))"
   }
-  /// The inventory's columns; "Registered" only when an address database was given.
-  public static func hostColumns(registered: Bool) -> [String] {
-    ["Host", "Party", "Connections", "Sent", "Received", "TLS"] + (registered ? ["Registered"] : [])
-      + ["Findings"]
+  /// The inventory's columns; "Registrable domain" only with the public suffix list read,
+  /// "Registered" only when an address database was given.
+  public static func hostColumns(domains: Bool, registered: Bool) -> [String] {
+    ["Host"] + (domains ? ["Registrable domain"] : []) + [
+      "Party", "Connections", "Sent", "Received", "TLS",
+    ] + (registered ? ["Registered"] : []) + ["Findings"]
   }
   public static func unnamedHosts(_ count: Int) -> String {
     "\(Quantity.count(count, "connection")) without a name \(count == 1 ? "is" : "are") not listed here; the host check states \(count == 1 ? "it" : "them")."
@@ -61,8 +97,13 @@ public enum EvidenceReportWording {
   public static func appendixAnchor(_ findingID: String) -> String { "\(findingID)-flows" }
   /// The columns of a table of findings; a baseline session adds what it also contacted.
   public static func findingRowColumns(baseline: Int64?) -> [String] {
-    ["Finding", "Stated about", "First seen (UTC)", "Flow ids"]
+    ["Host", "Finding", "Stated about", "First seen", "Flow ids"]
       + (baseline == nil ? [] : ["Baseline"])
+  }
+  /// When the First seen column's times are: UTC, and the one day every finding was first seen
+  /// on, when there is one (the rows then give the time alone).
+  public static func firstSeen(day: String?) -> String {
+    "First seen is the time of the first packet of a finding's first connection, in UTC\(day.map { ", on \($0)" } ?? "")."
   }
 
   /// What the Baseline column is, said once above the findings.
@@ -92,32 +133,52 @@ public enum EvidenceReportWording {
       "Session \(baseline.sessionID): the baseline, recorded without the audited app, contacted \(Quantity.count(hosts, "host")) of those the findings name. This changes no verdict."
   }
 
-  /// A group of findings' heading: what they are, and how many.
-  public static func groupHeading(_ evidence: FindingEvidence, count: Int) -> String {
-    "\(EvidenceWording.shortStatement(evidence)) · \(Quantity.count(count, "finding"))"
+  /// A check's heading over its findings: which check, and how many.
+  public static func checkHeading(_ check: String, count: Int) -> String {
+    "\(check) · \(Quantity.count(count, "finding"))"
+  }
+  /// One of a check's statements, under its short form (the rows name it by that).
+  public static func statement(short: String, _ sentence: String) -> String {
+    "\(short): \(sentence)"
   }
 
-  public static let bearingLabel = "The findings stand"
-  /// "against O.Purp_3 and O.Purp_4; in support of O.Ntwk_4".
-  public static func bearing(against: [String], support: [String]) -> String {
-    [("against", against), ("in support of", support)].filter { !$0.1.isEmpty }.map {
-      "\($0.0) \(Quantity.list($0.1))"
-    }.joined(separator: "; ")
+  /// "These findings stand against O.Purp_3 and O.Purp_4; in support of O.Ntwk_4."
+  public static func bearing(against: [String], support: [String], findings: Int) -> String {
+    let parts = [("against", against), ("in support of", support)].filter { !$0.1.isEmpty }
+    guard !parts.isEmpty else {
+      return findings == 1
+        ? "No requirement of the catalogue cites this finding."
+        : "No requirement of the catalogue cites these findings."
+    }
+    let stand = parts.map { "\($0.0) \(Quantity.list($0.1))" }.joined(separator: "; ")
+    return findings == 1 ? "This finding stands \(stand)." : "These findings stand \(stand)."
   }
-  public static let citedByNone = "No requirement of the catalogue cites these findings."
   public static let noFindings = "The session holds no findings."
   public static let checksIntro =
-    "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or were not what the check looks at. The four add up to the session's connections."
+    "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or are not what it looks at: the four add up to the session's connections."
   public static let checkColumns = [
     "Check", "Behind a finding", "Looked at, nothing to report", "Not assessed", "Not applicable",
   ]
   public static let checkReasonsTitle = "Why a check could not look"
   public static let checkReasonColumns = ["Check", "Connections", "Why it could not look"]
-  public static let tlsIntro =
-    "One row per host and reading: where the host's name comes from, the version and where it was read, the cipher suite and group the server chose, the TLS client that connected (its JA4 fingerprint, given once in the table after it), and how many connections."
+  public static func tlsIntro(minimum: TLSProtocolVersion) -> String {
+    "A row per host and reading: the version the server negotiated (from its ServerHello unless marked: (proxy) from the inspecting proxy's own connection, (QUIC) from its QUIC version; ▼ below the minimum, \(minimum.name)), the cipher suite and group it chose, the TLS client (its JA4 fingerprint in the table after) and the connections."
+  }
   public static let tlsColumns = [
-    "Host", "Name from", "Version", "Read from", "Cipher suite · group", "Client", "Connections",
+    "Host", "Version", "Cipher suite · group", "Client", "Connections",
   ]
+  /// A reading's version, marked when below the minimum or not read from the ServerHello.
+  public static func tlsVersion(
+    _ version: TLSProtocolVersion, basis: TLSVersionBasis, minimum: TLSProtocolVersion
+  ) -> String {
+    let mark: String
+    switch basis {
+    case .serverHello: mark = ""
+    case .upstreamConnection: mark = " (proxy)"
+    case .quic: mark = " (QUIC)"
+    }
+    return (version < minimum ? "▼ " : "") + version.name + mark
+  }
   public static let tlsClientsTitle = "TLS clients"
   public static let tlsClientColumns = ["Client", "JA4 fingerprint", "Hosts", "Connections"]
   /// A TLS client's label in the table of readings: "C1", "C2"… in the order first shown.
@@ -130,21 +191,20 @@ public enum EvidenceReportWording {
     case .recordUnreadable: return "Without bytes: their record could not be read"
     }
   }
-  public static func belowMinimum(_ version: TLSProtocolVersion, _ minimum: TLSProtocolVersion)
-    -> String
-  { "▼ \(version.name), below \(minimum.catalogueText ?? minimum.name)" }
   public static func continued(_ title: String) -> String { "\(title) (continued)" }
-  public static let noneAgainst = "No finding runs against it."
-  public static let against = "Findings against it:"
-  public static let inSupport = "Findings in its support:"
-  public static func againstTitle(_ requirement: String) -> String {
-    "\(requirement) · findings against it"
+  /// Above page 1's verdicts; past the first rows, where the others are.
+  public static func summaryIntro(shown: Int, of total: Int) -> String {
+    shown == total
+      ? "Each requirement's verdict and the findings, connections and hosts behind it (not a test result):"
+      : "The verdicts of the first \(shown) of the catalogue's \(total) requirements and what stands behind them (not test results); Requirements gives every one:"
   }
-  public static func supportTitle(_ requirement: String) -> String {
-    "\(requirement) · findings in its support"
+  /// Requirements page 1 gives the verdict of; the Requirements section gives every one.
+  public static let verdictsOnPageOne = 16
+  /// Recording gaps page 1 states (its headline counts them); the Session section states each.
+  public static let gapsOnPageOne = 0
+  public static func moreGaps(_ count: Int) -> String {
+    "The Session section states when and why."
   }
-  public static let summaryIntro =
-    "Each requirement's verdict, and the findings, connections and hosts behind it. A verdict is not a test result."
   /// Page 1's totals: connections, hosts and registrable domains, the parties, the bytes.
   public static let trafficLabel = "Traffic"
   public static func traffic(
@@ -163,40 +223,22 @@ public enum EvidenceReportWording {
       "\(Quantity.count(t.connections, "connection"))\(unnamed) to \(Quantity.count(t.hosts, "host"))\(domains ? " in \(Quantity.count(t.registrableDomains, "registrable domain"))" : ""): \(parties)\(trackers); \(Quantity.byteCount(t.bytesOut)) sent, \(Quantity.byteCount(t.bytesIn)) received."
   }
 
-  /// Above the key findings: how many of them page 1 lists.
+  /// Above the key findings: how they are chosen and ordered, and how many page 1 lists.
   public static func keyFindings(shown: Int, of total: Int) -> String {
     shown == total
-      ? "The findings against the requirements, a line each (each is stated in full under Findings):"
-      : "The first \(shown) of the \(Quantity.grouped(total)) findings against the requirements, a line each (the Findings section states every one):"
+      ? "The findings against the requirements, the most serious first; Findings states each in full:"
+      : "\(shown) of the \(Quantity.grouped(total)) findings against the requirements, the most serious first and one of each kind while there is room; Findings states every one:"
   }
   public static let noFindingAgainst = "No finding runs against any requirement of the catalogue."
-  public static let keyFindingsShown = 2
+  public static let keyFindingsShown = 5
   public static let digestColumns = [
     "File", "SHA-256, as manifest.json lists it ('tunnelvision verify' checks each)",
   ]
   /// A line to write on, for the assessor's block.
   public static let blank = "________________________"
   public static let assessorColumns = ["Assessed by", "Date", "Signature"]
-  /// Findings a requirement tables, a line each; more are cited by their identifiers.
-  public static let findingsTabledUnderRequirement = 4
-  public static func cited(_ lead: String, count: Int, groups: [String], ranges: [String])
-    -> String
-  {
-    var parts: [String] = []
-    if !groups.isEmpty {
-      parts.append(
-        (groups.count == 1 ? "the group " : "the groups ")
-          + groups.map { "“\($0)”" }.joined(separator: ", "))
-    }
-    parts += ranges
-    return
-      "\(lead) \(Quantity.grouped(count)) findings: \(parts.joined(separator: ", ")); each is stated, with what it is about, under Findings."
-  }
   /// Hosts listed for a finding about several; the rest are counted.
   public static let subjectsShown = 4
-  /// The columns every table of findings under a requirement has: they take one shape.
-  public static let findingColumns = ["Finding", "Stated about", "Connections"]
-
   /// After the flow ids shown of a finding citing more: short, for a narrow column.
   public static func flowIDsCut(shown: Int, of total: Int) -> String {
     "\(Quantity.grouped(total - shown)) more in flows.json"
@@ -206,9 +248,6 @@ public enum EvidenceReportWording {
     "The table below stops at \(Quantity.grouped(shown)) of \(Quantity.grouped(total)) rows, those below the minimum first; flows.json holds every reading."
   }
 
-  public static func coverage(_ c: CheckCoverageSummary) -> String {
-    "The \(EvidenceWording.checksNoun(c.checks)) looked at \(Quantity.count(c.lookedAt, "connection")), could not assess \(Quantity.grouped(c.unassessed)) and does not apply to \(Quantity.grouped(c.notApplicable))."
-  }
 }
 
 /// Builds the blocks of each section from the bundle's documents.
@@ -219,8 +258,6 @@ struct EvidenceReportContent {
   let digests: [EvidenceReportDigest]
   /// Each finding's index in `bundle.findings` (its identifier is F and one more).
   let findingIndex: [Finding: Int]
-  /// The findings' indices by statement, in the order each statement first comes.
-  let findingGroups: [[Int]]
 
   init(
     bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
@@ -232,14 +269,6 @@ struct EvidenceReportContent {
     self.digests = digests
     findingIndex = Dictionary(
       uniqueKeysWithValues: bundle.findings.enumerated().map { ($1, $0) })
-    var order: [String] = []
-    var grouped: [String: [Int]] = [:]
-    for (index, finding) in bundle.findings.enumerated() {
-      let sentence = EvidenceWording.statement(of: finding.evidence, minimum: bundle.minimum)
-      if grouped[sentence] == nil { order.append(sentence) }
-      grouped[sentence, default: []].append(index)
-    }
-    findingGroups = order.map { grouped[$0]! }
   }
 
   func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
@@ -250,7 +279,6 @@ struct EvidenceReportContent {
     case .personalData: return personalData
     case .method: return method
     case .testLog: return testLog
-    case .catalogue: return catalogue
     case .requirements: return requirements
     case .findings: return findings
     case .checks: return checks
@@ -263,48 +291,22 @@ struct EvidenceReportContent {
   /// Every time the report prints: to the second, with the zone (flows.json keeps microseconds).
   static func time(_ date: Date) -> String { Instant.rfc3339ToTheSecond(date) }
 
-  /// The first page, which stands alone: what was recorded, each requirement's verdict with
-  /// what stands behind it, the findings against the requirements in a line each, and a block
-  /// for the assessor.
+  /// The first page, which stands alone and answers first: what was recorded and its totals,
+  /// the key findings by what they mean, each requirement's verdict with what stands behind it,
+  /// the files' digests and a block for the assessor. Each list on it is bounded, so that it
+  /// fits one page; what it leaves out it says where to find.
   var summary: [EvidenceReportBlock] {
-    let s = bundle.session
-    var blocks: [EvidenceReportBlock] = [
-      .facts([
-        EvidenceReportFact(
-          "Session",
-          "\(s.id): \(s.kind.release.map { "release \($0.version) (build \($0.build))" } ?? "baseline, recorded without the audited app")",
-          staysWithNext: true),
-        EvidenceReportFact(
-          "Recorded",
-          "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s)); certificates: \(s.inspection.inspectionEnabled ? PinningEvidence.scenarioPhrase(s.inspection.scenario) : "HTTPS inspection off")",
-          staysWithNext: true),
-        EvidenceReportFact(
-          "Coverage",
-          ([CoverageWording.headline(bundle.coverage, open: s.isOpen)]
-            + CoverageWording.gapLines(bundle.coverage, instant: Self.time)).joined(separator: " "),
-          staysWithNext: true),
-        EvidenceReportFact(
-          EvidenceReportWording.trafficLabel,
-          EvidenceReportWording.traffic(
-            bundle.totals, allowlist: !bundle.project.allowlist.isEmpty,
-            domains: bundle.publicSuffixList != nil, trackerLists: !bundle.trackerLists.isEmpty),
-          staysWithNext: true),
-        EvidenceReportFact(
-          ContentWording.summaryLabel, personalDataLine, staysWithNext: true),
-        EvidenceReportFact(
-          "Baseline",
-          EvidenceReportWording.baseline(
-            bundle.baseline, session: s,
-            hosts: Set(bundle.baselineHosts.compactMap { $0 }.joined().map { $0.lowercased() })
-              .count)),
-      ]),
-      .paragraph(EvidenceReportWording.summaryIntro),
-    ]
+    var blocks: [EvidenceReportBlock] = [.facts(summaryFacts)]
+    blocks += keyFindings
+    let requirements = bundle.assessment.requirements
+    let shown = requirements.prefix(EvidenceReportWording.verdictsOnPageOne)
+    blocks.append(
+      .paragraph(EvidenceReportWording.summaryIntro(shown: shown.count, of: requirements.count)))
     blocks.append(
       .table(
         EvidenceReportTable(
           columns: ["Requirement", "Verdict", "Findings", "Connections", "Hosts"],
-          rows: bundle.assessment.requirements.map { r in
+          rows: shown.map { r in
             let cited = r.contraryFindings + r.supportingFindings
             let indices = cited.compactMap { findingIndex[$0] }
             let flows = Set(cited.flatMap(\.flowIDs))
@@ -320,32 +322,6 @@ struct EvidenceReportContent {
               EvidenceReportCell(counted ? Quantity.grouped(hosts.count) : "—"),
             ]
           })))
-    // Most serious first (what they mean for the requirement), then as they happened.
-    let against = bundle.assessment.requirements.flatMap(\.contraryFindings)
-    let key = Set(against.compactMap { findingIndex[$0] }).sorted {
-      (bundle.findings[$0].kind.meaning, $0) < (bundle.findings[$1].kind.meaning, $1)
-    }
-    if key.isEmpty {
-      blocks.append(.paragraph(EvidenceReportWording.noFindingAgainst))
-    } else {
-      blocks.append(
-        .paragraph(
-          EvidenceReportWording.keyFindings(
-            shown: min(key.count, EvidenceReportWording.keyFindingsShown), of: key.count)))
-      blocks.append(
-        .table(
-          EvidenceReportTable(
-            columns: ["Finding", "What", "About"],
-            rows: key.prefix(EvidenceReportWording.keyFindingsShown).map { index in
-              let id = FindingsDocument.identifier(index)
-              return [
-                EvidenceReportCell(id, style: .literal, link: id),
-                EvidenceReportCell(
-                  EvidenceWording.shortStatement(bundle.findings[index].evidence)),
-                subject(index, compact: true),
-              ]
-            })))
-    }
     blocks.append(.table(Self.digestTable(digests)))
     blocks.append(
       .table(
@@ -357,6 +333,77 @@ struct EvidenceReportContent {
             }
           ])))
     return blocks
+  }
+
+  /// Page 1's facts: the session, when and how it was recorded, its totals.
+  var summaryFacts: [EvidenceReportFact] {
+    let s = bundle.session
+    let gaps = CoverageWording.gapLines(bundle.coverage, instant: Self.time)
+    let shownGaps = gaps.prefix(EvidenceReportWording.gapsOnPageOne)
+    return [
+      EvidenceReportFact(
+        "Session",
+        "\(s.id), \(s.kind.release.map { "release \($0.version) (build \($0.build))" } ?? "a baseline without the audited app"): \(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—"), \(EvidenceNotes.recordedWith(s)); certificates: \(s.inspection.inspectionEnabled ? PinningEvidence.scenarioPhrase(s.inspection.scenario) : "HTTPS inspection off")",
+        staysWithNext: true),
+      EvidenceReportFact(
+        "Coverage",
+        ([CoverageWording.headline(bundle.coverage, open: s.isOpen)] + shownGaps
+          + (gaps.count > shownGaps.count
+            ? [EvidenceReportWording.moreGaps(gaps.count - shownGaps.count)] : []))
+          .joined(
+            separator: " "),
+        staysWithNext: true),
+      EvidenceReportFact(
+        EvidenceReportWording.trafficLabel,
+        EvidenceReportWording.traffic(
+          bundle.totals, allowlist: !bundle.project.allowlist.isEmpty,
+          domains: bundle.publicSuffixList != nil, trackerLists: !bundle.trackerLists.isEmpty),
+        staysWithNext: true),
+      EvidenceReportFact(ContentWording.summaryLabel, personalDataLine, staysWithNext: true),
+      EvidenceReportFact(
+        "Baseline",
+        EvidenceReportWording.baseline(
+          bundle.baseline, session: s,
+          hosts: Set(bundle.baselineHosts.compactMap { $0 }.joined().map { $0.lowercased() })
+            .count)),
+    ]
+  }
+
+  /// The findings against the requirements page 1 names: the first of each meaning, most
+  /// serious first, then more in the same order while there is room; a line each.
+  var keyFindings: [EvidenceReportBlock] {
+    let against = Set(
+      bundle.assessment.requirements.flatMap(\.contraryFindings).compactMap { findingIndex[$0] })
+    guard !against.isEmpty else { return [.paragraph(EvidenceReportWording.noFindingAgainst)] }
+    let ordered = against.sorted {
+      (bundle.findings[$0].kind.meaning, $0) < (bundle.findings[$1].kind.meaning, $1)
+    }
+    var chosen: [Int] = []
+    var meanings: Set<FindingMeaning> = []
+    for index in ordered where meanings.insert(bundle.findings[index].kind.meaning).inserted {
+      chosen.append(index)
+    }
+    chosen = Array(chosen.prefix(EvidenceReportWording.keyFindingsShown))
+    for index in ordered where chosen.count < EvidenceReportWording.keyFindingsShown {
+      if !chosen.contains(index) { chosen.append(index) }
+    }
+    let shown = chosen.sorted {
+      (bundle.findings[$0].kind.meaning, $0) < (bundle.findings[$1].kind.meaning, $1)
+    }
+    return [
+      .paragraph(EvidenceReportWording.keyFindings(shown: shown.count, of: ordered.count)),
+      .table(
+        EvidenceReportTable(
+          columns: ["Finding", "What", "About"],
+          rows: shown.map { index in
+            let id = FindingsDocument.identifier(index)
+            return [
+              EvidenceReportCell(id, style: .literal, link: id),
+              EvidenceReportCell(EvidenceWording.shortStatement(bundle.findings[index].evidence)),
+              subject(index, compact: true),
+            ]
+          })),
+    ]
   }
 
   /// Page 1's line on the test account's values: how many were seen, how many by third parties.
@@ -390,9 +437,10 @@ struct EvidenceReportContent {
       EvidenceReportFact("Started", Self.time(s.startedAt), literal: true),
       EvidenceReportFact("Ended", s.endedAt.map(Self.time) ?? "", literal: true),
       EvidenceReportFact("Device", "\(s.environment.deviceModel), \(s.environment.osVersion)"),
-      EvidenceReportFact("Recorded with", EvidenceNotes.recordedWith(s)),
-      EvidenceReportFact("Exported with", bundle.exportedWith),
-      EvidenceReportFact("Exported at", Self.time(bundle.exportedAt), literal: true),
+      EvidenceReportFact(
+        "Coverage",
+        ([CoverageWording.headline(bundle.coverage, open: s.isOpen)]
+          + CoverageWording.gapLines(bundle.coverage, instant: Self.time)).joined(separator: "\n")),
       EvidenceReportFact(
         "HTTPS inspection", s.inspection.inspectionEnabled ? "on" : "off", staysWithNext: true),
       EvidenceReportFact(
@@ -410,16 +458,8 @@ struct EvidenceReportContent {
     if bundle.markers.isEmpty {
       blocks.append(.paragraph(EvidenceReportWording.noMarkers))
     } else {
-      blocks.append(
-        .table(
-          EvidenceReportTable(
-            columns: ["Time", "Marker"],
-            rows: bundle.markers.map {
-              [
-                EvidenceReportCell(Self.time($0.date), style: .literal),
-                EvidenceReportCell(AuditPresentation.markerName($0.kind)),
-              ]
-            })))
+      // The test log lists each with its time: said there once.
+      blocks.append(.paragraph(EvidenceReportWording.markersInTestLog(bundle.markers.count)))
     }
     blocks.append(.heading("Allowlist"))
     if bundle.project.allowlist.isEmpty {
@@ -452,13 +492,17 @@ struct EvidenceReportContent {
     }
     guard !inventory.hosts.isEmpty else { return blocks }
     let looked = !bundle.addressRegistrations.databases.isEmpty
+    let domains = bundle.publicSuffixList != nil
     blocks.append(
       .table(
         EvidenceReportTable(
-          columns: EvidenceReportWording.hostColumns(registered: looked),
+          columns: EvidenceReportWording.hostColumns(domains: domains, registered: looked),
           rows: inventory.hosts.map { host in
-            var row = [
-              EvidenceReportCell(host.name, style: .literal),
+            var row = [EvidenceReportCell(host.name, style: .literal)]
+            if domains {
+              row.append(EvidenceReportCell(host.registrableDomain ?? "—", style: .literal))
+            }
+            row += [
               EvidenceReportCell(EvidenceReportWording.party(host)),
               EvidenceReportCell("\(host.connections)", style: .literal),
               EvidenceReportCell(Quantity.byteCount(host.bytesOut), style: .literal),
@@ -562,8 +606,10 @@ struct EvidenceReportContent {
     return blocks
   }
 
+  /// The bundle's five notes, then what the tool looks at for each requirement, once.
   var method: [EvidenceReportBlock] {
-    [
+    let looked = bundle.assessment.requirements.filter { $0.requirement.toolCoverage != nil }
+    var blocks: [EvidenceReportBlock] = [
       .paragraph(EvidenceReportWording.methodIntro),
       .heading("How traffic is attributed (session.json, attribution)"),
       .note(EvidenceNotes.attribution(for: bundle.session)),
@@ -573,29 +619,20 @@ struct EvidenceReportContent {
       .note(EvidenceWording.verdictsNote),
       .heading("What the capture holds (capture.json, contents)"),
       .note(EvidenceNotes.captureContents),
+      .heading("Packet comments (capture.json, packetComments)"),
+      .note(EvidenceNotes.packetComments),
     ]
-  }
-
-  var catalogue: [EvidenceReportBlock] {
-    let c = bundle.catalogue
-    func source(_ s: CatalogueSource) -> [EvidenceReportFact] {
-      [
-        EvidenceReportFact("Document", s.document, staysWithNext: true),
-        EvidenceReportFact("Title", s.title, staysWithNext: true),
-        EvidenceReportFact("Version", s.version, staysWithNext: true),
-        EvidenceReportFact("Date", s.date, literal: true, staysWithNext: true),
-        s.sha256.map { EvidenceReportFact("SHA-256 of the PDF", $0, literal: true) }
-          ?? EvidenceReportFact("Published at", s.url ?? "—", literal: true),
-      ]
+    guard !looked.isEmpty else { return blocks }
+    blocks += [
+      .heading(EvidenceReportWording.lookedAtTitle),
+      .paragraph(EvidenceReportWording.lookedAtIntro),
+    ]
+    blocks += looked.map { r in
+      .paragraph(
+        EvidenceReportWording.lookedAt(
+          r.requirement.id, r.requirement.toolCoverage ?? "", checks: r.coverage?.checks ?? []))
     }
-    return [
-      .facts([
-        EvidenceReportFact("Catalogue", c.identifier, literal: true),
-        EvidenceReportFact("TLS minimum", bundle.minimum.name),
-      ]),
-      .heading("Requirements document"), .facts(source(c.source)),
-      .heading("Where the TLS minimum comes from"), .facts(source(c.tlsSource)),
-    ]
+    return blocks
   }
 
   /// What a finding is about: its host, else the names of its connections (their two ends
@@ -633,198 +670,218 @@ struct EvidenceReportContent {
     return EvidenceReportCell(text.isEmpty ? "—" : text, style: stated == nil ? .literal : .text)
   }
 
-  /// A finding's first connection's first packet, in UTC.
+  /// A finding's first connection's first packet, in UTC: the time alone when every finding
+  /// was first seen on one day (the table's heading names it).
   func firstSeen(_ index: Int) -> EvidenceReportCell {
-    EvidenceReportCell(
-      bundle.findingSubjects[index].firstSeen.map(Self.time) ?? "—", style: .literal)
+    let time = bundle.findingSubjects[index].firstSeen.map(Self.time)
+    return EvidenceReportCell(
+      time.map { findingsDay == nil ? $0 : String($0.dropFirst(11)) } ?? "—", style: .literal)
   }
 
-  /// The findings a requirement cites: a table of a line each while they are few; past that,
-  /// their identifiers in ranges (each finding is stated once, under Findings).
-  func citations(_ lead: String, _ list: [Finding], title: String) -> [EvidenceReportBlock] {
-    guard list.count > EvidenceReportWording.findingsTabledUnderRequirement else {
-      return [
-        .paragraph(lead),
-        .table(
-          EvidenceReportTable(
-            columns: EvidenceReportWording.findingColumns, rows: findingRows(list), title: title)),
-      ]
+  /// The one UTC day every finding was first seen on, if there is one.
+  var findingsDay: String? {
+    let days = Set(bundle.findingSubjects.compactMap(\.firstSeen).map(Instant.day))
+    return days.count == 1 ? days.first : nil
+  }
+
+  /// Every requirement in a row: its verdict and the findings that bear on it, by identifier
+  /// (each is stated once, under Findings; what the tool looks at is said once, under Method).
+  var requirements: [EvidenceReportBlock] {
+    let c = bundle.catalogue
+    var blocks: [EvidenceReportBlock] = [
+      .paragraph(EvidenceReportWording.requirementsIntro),
+      .facts([
+        EvidenceReportFact("Catalogue", c.identifier, literal: true),
+        EvidenceReportFact("TLS minimum", bundle.minimum.name),
+      ]),
+      .table(
+        EvidenceReportTable(
+          columns: EvidenceReportWording.requirementColumns,
+          rows: bundle.assessment.requirements.map { r in
+            let against = citedIDs(r.contraryFindings)
+            let support = citedIDs(r.supportingFindings)
+            let lone = against.count + support.count == 1 ? (against + support)[0] : nil
+            return [
+              EvidenceReportCell(
+                r.requirement.id, style: .literal,
+                anchor: EvidenceReportLine.requirementAnchor(r.requirement.id)),
+              EvidenceReportCell(
+                r.requirement.title + (r.requirement.testDepth.map { " (\($0.rawValue))" } ?? ""),
+                language: c.source.language),
+              EvidenceReportCell(EvidenceWording.verdictMark(r)),
+              r.requirement.rule.readsFindings
+                ? EvidenceReportCell(
+                  EvidenceReportWording.cited(against: against, support: support),
+                  link: lone.flatMap { $0.contains("–") ? nil : $0 })
+                : EvidenceReportCell("—"),
+            ]
+          }, title: EvidenceReportSectionKind.requirements.title)),
+    ]
+    // A verdict that holds only where recorded says what was not.
+    for r in bundle.assessment.requirements where r.onlyWhereRecorded != nil {
+      blocks.append(.paragraph("\(r.requirement.id): \(EvidenceWording.verdict(r))"))
     }
-    // Whole groups of Findings are cited by their headings; the rest by identifier ranges.
-    var rest = Set(list.compactMap { findingIndex[$0] })
-    var groups: [String] = []
-    for group in findingGroups where Set(group).isSubset(of: rest) {
-      groups.append(
-        EvidenceReportWording.groupHeading(bundle.findings[group[0]].evidence, count: group.count))
-      rest.subtract(group)
-    }
-    let indices = rest.sorted()
+    return blocks
+  }
+
+  /// Findings by identifier, consecutive ones as a range.
+  func citedIDs(_ list: [Finding]) -> [String] {
+    let indices = Set(list.compactMap { findingIndex[$0] }).sorted()
+    guard let first = indices.first else { return [] }
     var ranges: [String] = []
-    var start = indices.first ?? 0
+    var start = first
     var previous = start
-    for n in indices.isEmpty ? [] : indices.dropFirst() + [Int.min] {
+    for n in indices.dropFirst() + [Int.min] {
       if n == previous + 1 {
         previous = n
         continue
       }
-      let (first, last) = (
-        FindingsDocument.identifier(start), FindingsDocument.identifier(previous)
-      )
-      ranges.append(start == previous ? first : "\(first)–\(last)")
+      let (from, to) = (FindingsDocument.identifier(start), FindingsDocument.identifier(previous))
+      ranges.append(start == previous ? from : "\(from)–\(to)")
       start = n
       previous = n
     }
-    return [
-      .paragraph(
-        EvidenceReportWording.cited(lead, count: list.count, groups: groups, ranges: ranges))
-    ]
+    return EvidenceReportWording.ranges(ranges, findings: indices.count)
   }
 
-  func findingRows(_ list: [Finding]) -> [[EvidenceReportCell]] {
-    list.map { finding in
-      let index = findingIndex[finding]!
-      let id = FindingsDocument.identifier(index)
-      return [
-        EvidenceReportCell(id, style: .literal, link: id), subject(index, compact: true),
-        EvidenceReportCell(Quantity.grouped(finding.flowIDs.count)),
-      ]
-    }
-  }
-
-  var requirements: [EvidenceReportBlock] {
-    var blocks: [EvidenceReportBlock] = [
-      .paragraph(EvidenceReportWording.requirementsIntro),
-      .table(
-        EvidenceReportTable(
-          columns: ["Requirement", "Title", "Verdict"],
-          rows: bundle.assessment.requirements.map {
-            [
-              EvidenceReportCell(
-                $0.requirement.id, style: .literal,
-                link: EvidenceReportLine.requirementAnchor($0.requirement.id)),
-              EvidenceReportCell(
-                $0.requirement.title, language: bundle.catalogue.source.language),
-              EvidenceReportCell(EvidenceWording.verdictMark($0)),
-            ]
-          })),
-    ]
-    for r in bundle.assessment.requirements {
-      blocks.append(
-        .heading(
-          "\(r.requirement.id) · \(r.requirement.title)",
-          anchor: EvidenceReportLine.requirementAnchor(r.requirement.id),
-          language: bundle.catalogue.source.language))
-      var facts = [
-        EvidenceReportFact(
-          "Aspect", "(\(r.requirement.aspect.number)) \(r.requirement.aspect.name)",
-          staysWithNext: true)
-      ]
-      if let depth = r.requirement.testDepth {
-        facts.append(EvidenceReportFact("Test depth", depth.rawValue, staysWithNext: true))
-      }
-      facts += [
-        EvidenceReportFact(
-          "Verdict", EvidenceWording.verdict(r),
-          staysWithNext: r.requirement.toolCoverage != nil)
-      ]
-      if let coverage = r.requirement.toolCoverage {
-        facts.append(EvidenceReportFact("What the tool looks at", coverage))
-      }
-      if let c = r.coverage {
-        facts.append(EvidenceReportFact("Connections", EvidenceReportWording.coverage(c)))
-      }
-      blocks.append(.facts(facts))
-      guard r.requirement.rule.readsFindings else { continue }
-      if r.contraryFindings.isEmpty {
-        blocks.append(.paragraph(EvidenceReportWording.noneAgainst))
-      } else {
-        blocks += citations(
-          EvidenceReportWording.against, r.contraryFindings,
-          title: EvidenceReportWording.againstTitle(r.requirement.id))
-      }
-      if !r.supportingFindings.isEmpty {
-        blocks += citations(
-          EvidenceReportWording.inSupport, r.supportingFindings,
-          title: EvidenceReportWording.supportTitle(r.requirement.id))
-      }
-    }
-    return blocks
-  }
-
-  /// The findings in groups of one statement, each under a heading the outline lists: a row a
-  /// finding, on one line, with its subject and first sighting; a finding of more connections
-  /// than a row lists has them in the appendix.
+  /// The findings check by check, the most serious first, each under a heading the outline
+  /// lists: the check's statements once, then a row a finding, the rows of one host together.
   var findings: [EvidenceReportBlock] {
     guard !bundle.findings.isEmpty else { return [.paragraph(EvidenceReportWording.noFindings)] }
     var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.findingsIntro)]
+    blocks.append(.paragraph(EvidenceReportWording.firstSeen(day: findingsDay)))
     // Without a baseline the summary has said so, once.
     if let baseline = bundle.baseline {
       blocks.append(.paragraph(EvidenceReportWording.baselineColumn(baseline.sessionID)))
     }
-    for group in findingGroups {
-      let first = bundle.findings[group[0]]
-      let heading = EvidenceReportWording.groupHeading(first.evidence, count: group.count)
-      blocks.append(.heading(heading))
-      blocks.append(
-        .paragraph(EvidenceWording.statement(of: first.evidence, minimum: bundle.minimum)))
-      blocks += bearing(of: Set(group.map { bundle.findings[$0] }))
-      blocks.append(
-        .table(
-          EvidenceReportTable(
-            columns: EvidenceReportWording.findingRowColumns(baseline: bundle.baseline?.sessionID),
-            rows: group.map { index in
-              let finding = bundle.findings[index]
-              let id = FindingsDocument.identifier(index)
-              let inRow = finding.flowIDs.count <= EvidenceReportWording.flowIDsInRow
-              var row = [
-                EvidenceReportCell(id, style: .literal, anchor: id), subject(index),
-                firstSeen(index),
-                inRow
-                  ? EvidenceReportCell(
-                    AuditPresentation.flowList(finding.flowIDs), style: .literal)
-                  : EvidenceReportCell(
-                    EvidenceReportWording.flowIDsInAppendix(finding.flowIDs.count),
-                    link: EvidenceReportWording.appendixAnchor(id)),
-              ]
-              if let hosts = bundle.baselineHosts[index] {
-                row.append(
-                  EvidenceReportCell(
-                    EvidenceReportWording.alsoContacted(
-                      hosts.count, of: max(hosts.count, bundle.findingSubjects[index].names.count)))
-                )
-              }
-              return row
-            }, title: heading)))
-      // A connection read before this session's edge: where what the finding rests on was read.
-      for index in group {
-        for reading in bundle.earlierReadings[index] {
-          blocks.append(.note("\(FindingsDocument.identifier(index)): \(reading.sentence)."))
-        }
-      }
+    let byCheck = Dictionary(grouping: bundle.findings.indices) { bundle.findings[$0].kind.check }
+    let runOrder = FindingsCheck.allCases
+    let checks = runOrder.filter { byCheck[$0] != nil }.sorted {
+      let (a, b) = (byCheck[$0]!, byCheck[$1]!)
+      let meaning = { (list: [Int]) in list.map { bundle.findings[$0].kind.meaning }.min()! }
+      return (meaning(a), runOrder.firstIndex(of: $0)!) < (meaning(b), runOrder.firstIndex(of: $1)!)
+    }
+    for check in checks {
+      blocks += findings(of: check, byCheck[check]!)
     }
     return blocks
   }
 
-  /// Which requirements a group of findings stands against or in support of: a row each,
-  /// linking to the requirement.
-  /// The requirements a group of findings bears on, in a line: against them, or in support.
-  func bearing(of group: Set<Finding>) -> [EvidenceReportBlock] {
-    let requirements = bundle.assessment.requirements
-    let against = requirements.filter { !group.isDisjoint(with: $0.contraryFindings) }
-    let support = requirements.filter {
-      group.isDisjoint(with: $0.contraryFindings) && !group.isDisjoint(with: $0.supportingFindings)
+  /// One check's findings: its heading, what they bear on, each statement once, and the table.
+  func findings(of check: FindingsCheck, _ indices: [Int]) -> [EvidenceReportBlock] {
+    let heading = EvidenceReportWording.checkHeading(
+      EvidenceWording.checkName(check), count: indices.count)
+    var blocks: [EvidenceReportBlock] = [.heading(heading)]
+    // Each statement once, with a table of its findings under it.
+    var statements: [String] = []
+    var ofStatement: [String: [Int]] = [:]
+    for index in indices {
+      let sentence = EvidenceWording.statement(
+        of: bundle.findings[index].evidence, minimum: bundle.minimum)
+      if ofStatement[sentence] == nil { statements.append(sentence) }
+      ofStatement[sentence, default: []].append(index)
     }
-    guard !against.isEmpty || !support.isEmpty else {
-      return [.paragraph(EvidenceReportWording.citedByNone)]
+    for sentence in statements {
+      blocks.append(.paragraph("\(sentence) \(bearing(of: ofStatement[sentence]!))"))
+      blocks.append(.table(findingTable(ofStatement[sentence]!, title: heading)))
     }
-    return [
-      .facts([
-        EvidenceReportFact(
-          EvidenceReportWording.bearingLabel,
-          EvidenceReportWording.bearing(
-            against: against.map(\.requirement.id), support: support.map(\.requirement.id)))
-      ])
+    // A connection read before this session's edge: where what a finding rests on was read,
+    // each sentence once with the findings it concerns.
+    var readings: [String] = []
+    var about: [String: [String]] = [:]
+    for index in indices {
+      for reading in bundle.earlierReadings[index] {
+        if about[reading.sentence] == nil { readings.append(reading.sentence) }
+        let id = FindingsDocument.identifier(index)
+        if about[reading.sentence]?.contains(id) != true {
+          about[reading.sentence, default: []].append(id)
+        }
+      }
+    }
+    blocks += readings.map { .note("\(about[$0]!.joined(separator: ", ")): \($0).") }
+    return blocks
+  }
+
+  /// A table of findings of one statement, a row each, the rows of one host together (hosts
+  /// in the order their first finding comes), the host named on its first row.
+  func findingTable(_ indices: [Int], title: String) -> EvidenceReportTable {
+    var hostOrder: [String] = []
+    var rowsOf: [String: [Int]] = [:]
+    for index in indices {
+      let host = hostsText(index)
+      if rowsOf[host] == nil { hostOrder.append(host) }
+      rowsOf[host, default: []].append(index)
+    }
+    return EvidenceReportTable(
+      columns: EvidenceReportWording.findingRowColumns(baseline: bundle.baseline?.sessionID),
+      rows: hostOrder.flatMap { host in
+        rowsOf[host]!.enumerated().map { n, index in findingRow(index, host: n == 0 ? host : "") }
+      }, title: title)
+  }
+
+  /// A row of a finding: its host (on the host's first row only), identifier, what it states,
+  /// first sighting, connections and, with a baseline, whether it contacted the host too.
+  func findingRow(_ index: Int, host: String) -> [EvidenceReportCell] {
+    let finding = bundle.findings[index]
+    let id = FindingsDocument.identifier(index)
+    let inRow = finding.flowIDs.count <= EvidenceReportWording.flowIDsInRow
+    var row = [
+      EvidenceReportCell(host, style: .literal),
+      EvidenceReportCell(id, style: .literal, anchor: id),
+      EvidenceReportCell(detail(index)), firstSeen(index),
+      inRow
+        ? EvidenceReportCell(AuditPresentation.flowList(finding.flowIDs), style: .literal)
+        : EvidenceReportCell(
+          EvidenceReportWording.flowIDsInAppendix(finding.flowIDs.count),
+          link: EvidenceReportWording.appendixAnchor(id)),
     ]
+    if let hosts = bundle.baselineHosts[index] {
+      row.append(
+        EvidenceReportCell(
+          EvidenceReportWording.alsoContacted(
+            hosts.count, of: max(hosts.count, bundle.findingSubjects[index].names.count))))
+    }
+    return row
+  }
+
+  /// The hosts a finding is about (the two ends of an unnamed connection), with the protocol
+  /// and port its connections share.
+  func hostsText(_ index: Int) -> String {
+    let names = bundle.findingSubjects[index].names
+    let service =
+      names.allSatisfy({ $0.contains(" ↔ ") }) ? nil : bundle.findingSubjects[index].service
+    var hosts: String
+    switch names.count {
+    case 0: hosts = "—"
+    case 1: hosts = names[0]
+    default:
+      let shown = names.prefix(EvidenceReportWording.subjectsShown).joined(separator: ",\n")
+      // A line each, so that the column is as wide as its widest host.
+      hosts =
+        "\(names.count) hosts:\n\(shown)\(names.count > EvidenceReportWording.subjectsShown ? ",\n…" : "")"
+    }
+    return hosts + (service.map { " (\($0))" } ?? "")
+  }
+
+  /// What a finding states beyond its host ("JA4 …", "POST /v1/diary"), or a dash.
+  func detail(_ index: Int) -> String {
+    EvidenceWording.subject(of: bundle.findings[index].evidence.withoutHost).flatMap {
+      $0.isEmpty ? nil : $0
+    } ?? "—"
+  }
+
+  /// The requirements a group of findings bears on, in a sentence: against them, or in support.
+  func bearing(of group: [Int]) -> String {
+    let findings = Set(group.map { bundle.findings[$0] })
+    let requirements = bundle.assessment.requirements
+    let against = requirements.filter { !findings.isDisjoint(with: $0.contraryFindings) }
+    let support = requirements.filter {
+      findings.isDisjoint(with: $0.contraryFindings)
+        && !findings.isDisjoint(with: $0.supportingFindings)
+    }
+    return EvidenceReportWording.bearing(
+      against: against.map(\.requirement.id), support: support.map(\.requirement.id),
+      findings: group.count)
   }
 
   /// The flow ids of each finding whose row could not list them, up to the limit.
@@ -877,8 +934,20 @@ struct EvidenceReportContent {
             ]
           }, title: EvidenceReportSectionKind.checks.title)),
     ]
-    let reasons = reports.flatMap { report in
-      report.unassessed.map { (EvidenceWording.checkName(report.check), $0) }
+    // A reason that kept several checks from the same connections is said once, naming them.
+    var reasons: [(names: [String], sentence: String, count: Int)] = []
+    var seen: [String: Int] = [:]
+    for report in reports {
+      for gap in report.unassessed {
+        let key = "\(gap.sentence)\u{0}\(gap.flowIDs.sorted())"
+        if let at = seen[key] {
+          reasons[at].names.append(EvidenceWording.checkName(report.check))
+        } else {
+          seen[key] = reasons.count
+          reasons.append(
+            ([EvidenceWording.checkName(report.check)], gap.sentence, gap.flowIDs.count))
+        }
+      }
     }
     guard !reasons.isEmpty else { return blocks }
     blocks.append(.heading(EvidenceReportWording.checkReasonsTitle))
@@ -886,10 +955,11 @@ struct EvidenceReportContent {
       .table(
         EvidenceReportTable(
           columns: EvidenceReportWording.checkReasonColumns,
-          rows: reasons.map { name, gap in
+          rows: reasons.map { reason in
             [
-              EvidenceReportCell(name), EvidenceReportCell(Quantity.grouped(gap.flowIDs.count)),
-              EvidenceReportCell(gap.sentence),
+              EvidenceReportCell(reason.names.joined(separator: ",\n")),
+              EvidenceReportCell(Quantity.grouped(reason.count)),
+              EvidenceReportCell(reason.sentence),
             ]
           }, title: EvidenceReportWording.checkReasonsTitle)))
     return blocks
@@ -899,14 +969,17 @@ struct EvidenceReportContent {
     let readings = bundle.tlsReadings
     guard !readings.isEmpty else {
       return [
-        .paragraph(EvidenceReportWording.tlsIntro), .paragraph(EvidenceReportWording.noTLSReadings),
+        .paragraph(EvidenceReportWording.tlsIntro(minimum: bundle.minimum)),
+        .paragraph(EvidenceReportWording.noTLSReadings),
       ]
     }
     // Readings below the minimum first, each marked: they are what the TLS check is about.
     let below = readings.filter { $0.version < bundle.minimum }
     let shown = (below + readings.filter { !($0.version < bundle.minimum) }).prefix(
       limits.tlsReadingRows)
-    var blocks: [EvidenceReportBlock] = [.paragraph(EvidenceReportWording.tlsIntro)]
+    var blocks: [EvidenceReportBlock] = [
+      .paragraph(EvidenceReportWording.tlsIntro(minimum: bundle.minimum))
+    ]
     // Said before the table, not at the end of its pages.
     if readings.count > shown.count {
       blocks.append(
@@ -926,12 +999,10 @@ struct EvidenceReportContent {
           columns: EvidenceReportWording.tlsColumns,
           rows: shown.map { reading in
             [
-              EvidenceReportCell(reading.host, style: .literal), EvidenceReportCell(reading.origin),
+              EvidenceReportCell(reading.host, style: .literal),
               EvidenceReportCell(
-                reading.version < bundle.minimum
-                  ? EvidenceReportWording.belowMinimum(reading.version, bundle.minimum)
-                  : reading.version.name),
-              EvidenceReportCell(TLSVersionWording.basisShortName(reading.basis)),
+                EvidenceReportWording.tlsVersion(
+                  reading.version, basis: reading.basis, minimum: bundle.minimum)),
               EvidenceReportCell(
                 [
                   reading.cipherSuite.map {
@@ -1004,11 +1075,12 @@ struct EvidenceReportContent {
               EvidenceReportCell($0.1, style: .literal),
             ]
           })))
-    for line in lines.dropFirst() { blocks.append(.paragraph(line)) }
-    blocks.append(.heading("What the capture holds (capture.json, contents)"))
-    blocks.append(.note(EvidenceNotes.captureContents))
-    blocks.append(.heading("Packet comments (capture.json, packetComments)"))
-    blocks.append(.note(EvidenceNotes.packetComments))
+    // The table's rows say why packets are missing; the other sentences follow it.
+    var reasons: Set<String> = []
+    if case .incomplete(_, _, let missing) = capture.standing {
+      reasons = Set(missing.map(EvidenceExportPresentation.reasonSentence))
+    }
+    for line in lines.dropFirst() where !reasons.contains(line) { blocks.append(.paragraph(line)) }
     return blocks
   }
 }

@@ -13,9 +13,9 @@ public struct EvidenceReportPageGeometry: Sendable, Hashable {
   public let footerHeight: CGFloat
 
   public init(
-    width: CGFloat, height: CGFloat, marginTop: CGFloat = 56, marginLeft: CGFloat = 56,
-    marginBottom: CGFloat = 40,
-    marginRight: CGFloat = 56, footerHeight: CGFloat = 28
+    width: CGFloat, height: CGFloat, marginTop: CGFloat = 42, marginLeft: CGFloat = 45,
+    marginBottom: CGFloat = 28,
+    marginRight: CGFloat = 45, footerHeight: CGFloat = 26
   ) {
     self.width = width
     self.height = height

@@ -28,7 +28,7 @@ public struct EvidenceReportLayout {
 
   static let cellPadding: CGFloat = 4
   /// Above and below a row's text: a row a line, and as many to the page as stay legible.
-  static let rowPadding: CGFloat = 1.75
+  static let rowPadding: CGFloat = 1.5
   static let columnGap: CGFloat = 10
 
   public init(

@@ -85,8 +85,13 @@ struct UnitBuilder {
           keepWithNext: true,
           marks: marks, section: section.kind, pageBreakBefore: section.kind.startsPage))
       for block in section.blocks {
-        // A paragraph that introduces a table stays with the table's header.
-        if case .table = block, pending?.kind == .line { pending?.keepWithNext = true }
+        // A paragraph that introduces a table stays with the table's header; a table of one
+        // row after another table (the assessor's block after the digests) is never alone on
+        // a page: the rows before it come along.
+        if case .table(let table) = block {
+          if pending?.kind == .line { pending?.keepWithNext = true }
+          if table.rows.count == 1, pending?.kind == .tableRow { pending?.keepWithNext = true }
+        }
         try forEachUnit(of: block, hand)
       }
     }
@@ -110,11 +115,11 @@ struct UnitBuilder {
       }
       try yield(
         LayoutUnit(
-          kind: .heading, height: CGFloat(parts.count) * lh, spaceBefore: 12, keepWithNext: true,
+          kind: .heading, height: CGFloat(parts.count) * lh, spaceBefore: 10, keepWithNext: true,
           marks: marks))
     case .paragraph(let text):
       for unit in textLines(
-        text, style: .body, role: .paragraph, indent: 0, bar: false, spaceBefore: 6)
+        text, style: .body, role: .paragraph, indent: 0, bar: false, spaceBefore: 5)
       { try yield(unit) }
     case .note(let text):
       for unit in textLines(text, style: .note, role: .note, indent: 12, bar: true, spaceBefore: 6)

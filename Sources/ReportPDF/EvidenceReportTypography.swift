@@ -56,7 +56,7 @@ public final class EvidenceReportTypography: EvidenceReportTextMeasuring {
     layout = pango_layout_new(context)
     for style in EvidenceReportTextStyle.allCases {
       descriptions[style] = pango_font_description_from_string(Self.font(style))
-      lineHeights[style] = (Self.size(style) * 1.32 * 4).rounded() / 4
+      lineHeights[style] = (Self.size(style) * 1.2 * 4).rounded() / 4
     }
     for style in EvidenceReportTextStyle.allCases where style.isMonospace {
       advances[style] = pangoUnits("0", style)

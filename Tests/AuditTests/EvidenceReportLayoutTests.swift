@@ -15,7 +15,7 @@ enum ReportFixture {
     inspection: InspectionConditions = InspectionConditions(
       inspectionEnabled: true, caTrusted: true),
     markers: Bool = true, allowlist: Bool = true,
-    content: SessionContent = SessionContent(values: [], exchanges: [])
+    content: SessionContent = SessionContent(values: [], exchanges: []), runs: [RecorderRun] = []
   ) throws -> EvidenceBundle {
     let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
     let project = AuditProject(
@@ -61,7 +61,8 @@ enum ReportFixture {
       ] : []
     return try EvidenceBundle(
       project: project, session: session, markers: marks, flows: flows, catalogue: catalogue,
-      exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(7200), content: content)
+      exportedWith: "tunnelvision 0.1.0", exportedAt: FlowFixture.at(7200), runs: runs,
+      content: content)
   }
 
   /// The test account's e-mail hashed to flow 2's tracker host before consent (marker at 95 s),
@@ -113,12 +114,12 @@ enum ReportFixture {
 }
 
 final class EvidenceReportTests: XCTestCase {
-  func testTheReportHasTheTwelveSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
+  func testTheReportHasTheElevenSectionsInOrderTheSummaryFirstAndAnAppendixOnlyWhenNeeded() throws {
     let bare = try ReportFixture.bundle(
       flowCount: 0, inspection: .off, markers: false, allowlist: false)
-    let twelve: [EvidenceReportSectionKind] = [
-      .summary, .session, .hosts, .personalData, .method, .testLog, .catalogue, .requirements,
-      .findings, .checks, .tlsReadings, .capture,
+    let eleven: [EvidenceReportSectionKind] = [
+      .summary, .session, .hosts, .personalData, .method, .testLog, .requirements, .findings,
+      .checks, .tlsReadings, .capture,
     ]
     for (b, appendix) in [(try ReportFixture.bundle(), true), (bare, false)] {
       let report = try EvidenceReport(
@@ -126,7 +127,7 @@ final class EvidenceReportTests: XCTestCase {
         limits: .bundled)
       XCTAssertEqual(
         b.findings.contains { $0.flowIDs.count > EvidenceReportWording.flowIDsInRow }, appendix)
-      XCTAssertEqual(report.sections.map(\.kind), twelve + (appendix ? [.appendix] : []))
+      XCTAssertEqual(report.sections.map(\.kind), eleven + (appendix ? [.appendix] : []))
       XCTAssertEqual(report.subtitle, "Example Health · 2.4.0 (187) · session 3")
       XCTAssertEqual(
         report.documentTitle, "Evidence report · Example Health · 2.4.0 (187) · session 3")
@@ -211,7 +212,7 @@ final class EvidenceReportTests: XCTestCase {
         .paragraph("The session recorded no packets, so the capture is empty.")))
   }
 
-  func testTheMethodQuotesTheFourNotesAttributionFirst() throws {
+  func testTheMethodQuotesTheFiveNotesAttributionFirst() throws {
     let notes = try ReportFixture.report().section(.method).blocks.compactMap { block -> String? in
       if case .note(let t) = block { return t }
       return nil
@@ -221,8 +222,32 @@ final class EvidenceReportTests: XCTestCase {
       [
         EvidenceNotes.attribution, ContentWording.contents(withContent: false),
         EvidenceWording.verdictsNote,
-        EvidenceNotes.captureContents,
+        EvidenceNotes.captureContents, EvidenceNotes.packetComments,
       ])
+  }
+
+  /// What the tool looks at is said once, under Method: each requirement's toolCoverage there,
+  /// and nowhere else in the report.
+  func testWhatTheToolLooksAtIsSaidOnceUnderMethod() throws {
+    let report = try ReportFixture.report()
+    let catalogue = try ReportFixture.bundle().catalogue
+    let texts = report.sections.map { section -> (EvidenceReportSectionKind, String) in
+      let text = section.blocks.map { block -> String in
+        switch block {
+        case .heading(let t, _, _), .paragraph(let t), .note(let t): return t
+        case .facts(let f): return f.map { "\($0.label) \($0.value)" }.joined(separator: "\n")
+        case .table(let t): return t.rows.flatMap { $0.map(\.text) }.joined(separator: "\n")
+        }
+      }.joined(separator: "\n")
+      return (section.kind, text)
+    }
+    let covered = catalogue.requirements.compactMap(\.toolCoverage)
+    XCTAssertGreaterThan(covered.count, 5)
+    for coverage in covered {
+      XCTAssertEqual(
+        texts.map { ($0.0, $0.1.components(separatedBy: coverage).count - 1) }.filter { $0.1 > 0 }
+          .map(\.0), [.method], coverage)
+    }
   }
 
   func testLimitsArePositiveOnlyAndACutListSaysSo() throws {
@@ -291,10 +316,6 @@ final class EvidenceReportTests: XCTestCase {
     let report = try ReportFixture.report()
     var anchors = Set<String>()
     var links = Set<String>()
-    var headingAnchors = Set<String>()
-    for case .heading(_, let anchor?, _) in report.sections.flatMap(\.blocks) {
-      headingAnchors.insert(anchor)
-    }
     for case .table(let table) in report.sections.flatMap(\.blocks) {
       for cell in table.rows.flatMap({ $0 }) {
         if let a = cell.anchor { anchors.insert(a) }
@@ -305,15 +326,13 @@ final class EvidenceReportTests: XCTestCase {
       }
     }
     XCTAssertFalse(links.isEmpty)
-    XCTAssertTrue(links.isSubset(of: anchors.union(headingAnchors)))
-    // Each requirement is linked to, from the summary and from the findings bearing on it.
-    XCTAssertEqual(
-      headingAnchors,
-      Set(
-        try ReportFixture.bundle().catalogue.requirements.map {
-          EvidenceReportLine.requirementAnchor($0.id)
-        }))
-    XCTAssertTrue(headingAnchors.isSubset(of: links))
+    XCTAssertTrue(links.isSubset(of: anchors))
+    // Each requirement's row is a destination, linked to from the summary and the findings.
+    let requirementAnchors = Set(
+      try ReportFixture.bundle().catalogue.requirements.map {
+        EvidenceReportLine.requirementAnchor($0.id)
+      })
+    XCTAssertTrue(requirementAnchors.isSubset(of: links))
     // A finding's row, and its row in the appendix when its connections are listed there; each
     // links to the other.
     let findings = try ReportFixture.bundle().findings
@@ -324,7 +343,8 @@ final class EvidenceReportTests: XCTestCase {
       anchors,
       Set(
         findings.indices.map(FindingsDocument.identifier)
-          + long.map(EvidenceReportWording.appendixAnchor)))
+          + long.map(EvidenceReportWording.appendixAnchor)
+      ).union(requirementAnchors))
     XCTAssertTrue(Set(long).isSubset(of: links) && !long.isEmpty)
   }
 }
@@ -420,6 +440,20 @@ final class EvidenceReportLayoutTests: XCTestCase {
     }
     let placed = lines(layout)
     let map = elements(report)
+    // A table of one row right after a table (the assessor's block after the digests) is never
+    // alone on a page: a row of the table before it is on its page.
+    for (element, block) in map {
+      guard case .table(let table) = block, table.rows.count == 1,
+        case .table? = map[element - 1]
+      else { continue }
+      let page = placed.first { $0.line.element == element }?.page
+      XCTAssertTrue(
+        placed.contains {
+          $0.page == page && $0.line.element == element - 1 && $0.line.row ?? 0 > 0
+        },
+        "\(context): the one-row table \(table.columns) stands alone on page \(page ?? 0)",
+        file: file, line: line)
+    }
     // Facts marked staysWithNext stay with the next; a note never leaves a single line on either side.
     var pagesOfRow: [Int: [Int: Set<Int>]] = [:]
     var pagesOfLine: [Int: [Int]] = [:]
@@ -549,6 +583,63 @@ final class EvidenceReportLayoutTests: XCTestCase {
     }
     for width in [400.0, 520, 700, 900] {
       assertInvariants(report, EvidenceReportPageGeometry(width: CGFloat(width), height: 841.89), m)
+    }
+  }
+
+  /// Page 1 answers first and fits one page whatever the session holds: thirty recorder runs
+  /// with gaps between them and three hundred connections (a hundred findings) leave the
+  /// summary on page 1, its sign-off last, and the Session on page 2; what page 1 leaves out,
+  /// it says where to find.
+  func testPageOneFitsOnePageForALongSessionAndSaysWhereTheRestContinues() throws {
+    let runs = (0..<30).map { (i: Int) -> RecorderRun in
+      let start = Double(i * 120)
+      return RecorderRun(
+        id: Int64(i + 1), source: "gw0", isLive: true, processID: Int32(100 + i),
+        startedAt: FlowFixture.at(start), aliveAt: FlowFixture.at(start + 60),
+        endedAt: FlowFixture.at(start + 60), end: .interrupted)
+    }
+    let b = try ReportFixture.bundle(flowCount: 300, content: ReportFixture.content, runs: runs)
+    XCTAssertGreaterThan(b.coverage.gaps.count, EvidenceReportWording.gapsOnPageOne)
+    let report = try EvidenceReport(
+      bundle: b, capture: ReportFixture.capture(for: b).summary, limits: .bundled)
+    let summary = report.sections[0]
+    XCTAssertEqual(summary.kind, .summary)
+    // In order: the facts, the key findings, the verdicts, the digests, the sign-off.
+    let kinds = summary.blocks.map { block -> String in
+      switch block {
+      case .facts: return "facts"
+      case .paragraph: return "paragraph"
+      case .table(let t): return t.columns[0]
+      default: return "other"
+      }
+    }
+    XCTAssertEqual(
+      kinds,
+      ["facts", "paragraph", "Finding", "paragraph", "Requirement", "File", "Assessed by"])
+    guard case .facts(let facts) = summary.blocks[0], case .paragraph(let key) = summary.blocks[1]
+    else { return XCTFail("\(kinds)") }
+    XCTAssertTrue(
+      facts.contains {
+        $0.label == "Coverage"
+          && $0.value.contains(
+            EvidenceReportWording.moreGaps(
+              b.coverage.gaps.count - EvidenceReportWording.gapsOnPageOne))
+      }, "\(facts)")
+    XCTAssertTrue(key.hasSuffix("Findings states every one:"), key)
+    // The fixed-width measurer sets text wider than DejaVu Sans does: a harder page than the PDF's.
+    for geometry in [EvidenceReportPageGeometry.a4] {
+      let layout = EvidenceReportLayout(
+        report: report, geometry: geometry, measuring: FixedWidthMeasurer())
+      let pages = layout.pages
+      XCTAssertEqual(pages[1].sectionsStarting.first, .session, "\(geometry)")
+      let first = pages[0].body.compactMap { mark -> EvidenceReportLine? in
+        if case .text(let l) = mark { return l }
+        return nil
+      }
+      XCTAssertTrue(first.contains { $0.text == EvidenceReportWording.blank }, "\(geometry)")
+      XCTAssertEqual(
+        first.filter { $0.role == .tableCell && $0.text.hasPrefix("F") && $0.link != nil }.count,
+        EvidenceReportWording.keyFindingsShown)
     }
   }
 

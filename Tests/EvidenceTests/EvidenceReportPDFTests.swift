@@ -133,7 +133,9 @@ final class EvidenceReportPDFTests: XCTestCase {
     XCTAssertNotNil(raw.range(of: Data("/Outlines".utf8)))
     XCTAssertGreaterThan(
       raw.count(of: "/Subtype /Link"), 3, "finding identifiers link to where they are stated")
-    XCTAssertEqual(raw.count(of: "/S /H1"), 13, "the title and the twelve section headings")
+    XCTAssertEqual(
+      raw.count(of: "/S /H1"), EvidenceReportSectionKind.allCases.count,
+      "the title and the section headings (the sample has no appendix)")
     XCTAssertGreaterThan(layout.pages.count, 8)
   }
 
@@ -320,7 +322,7 @@ extension EvidenceReportPDFTests {
       guard let host = finding.evidence.host else { continue }
       let id = FindingsDocument.identifier(index)
       XCTAssertTrue(
-        rows.contains { $0.hasPrefix(" \(id) ") && $0.contains(host) }, "\(id) beside \(host)")
+        rows.contains { $0.contains(" \(id) ") && $0.contains(host) }, "\(id) beside \(host)")
     }
   }
 }
@@ -332,7 +334,6 @@ extension EvidenceReportPDFTests {
   func testEveryIdentifierOfTheFlowsStandsWholeInTheText() throws {
     let raw = try tool("pdftotext", [pdf, "-"])
     let mark = LiteralLineBreaking.continuationMark
-    XCTAssertTrue(raw.contains(mark + "\n"), "the sample's TLS table breaks a cipher suite")
     let text = raw.replacingOccurrences(of: mark + "\n", with: "")
     XCTAssertFalse(text.contains(mark), "a mark only ever ends a line")
     var identifiers: Set<String> = []
@@ -406,8 +407,9 @@ extension EvidenceReportPDFTests {
     let marked = objects.filter { $0["/Type"] as? String == "/StructElem" && $0["/Lang"] != nil }
     let count = Self.bundle.catalogue.requirements.count
     XCTAssertEqual(Set(marked.compactMap { $0["/Lang"] as? String }), ["u:de"])
-    XCTAssertEqual(marked.filter { $0["/S"] as? String == "/H2" }.count, count)
+    // Each title once, in the Requirements table.
     XCTAssertEqual(marked.filter { $0["/S"] as? String == "/TD" }.count, count)
+    XCTAssertEqual(marked.count, count)
     XCTAssertEqual(Self.bundle.catalogue.source.language, "de")
   }
 }

@@ -42,6 +42,15 @@ public struct FindingEvidence: Sendable, Hashable {
   }
 }
 
+extension FindingEvidence {
+  /// The same statement about no host: what it says beyond the host it is about.
+  public var withoutHost: FindingEvidence {
+    FindingEvidence(
+      kind: kind, tls: tls, reason: reason, parameter: parameter, fingerprint: fingerprint,
+      tracker: tracker, testData: testData, request: request, offer: offer)
+  }
+}
+
 public struct Finding: Sendable, Hashable {
   /// What is stated.
   public let evidence: FindingEvidence

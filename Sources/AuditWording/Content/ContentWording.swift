@@ -55,7 +55,7 @@ extension ContentWording {
   public static func sectionIntro(values: [TestDataValue]) -> String {
     values.isEmpty
       ? "No value of the test account was planted for the project: what the connections sent was not searched. Plant them with 'tunnelvision project data PROJECT add LABEL VALUE'."
-      : "What the connections sent was searched for the test account's values — \(values.map { "\($0.label) (\($0.category.rawValue))" }.joined(separator: ", ")) — in the forms apps and SDKs send them. They are the test account's, chosen for the test. A row is one value found in one exchange: where it went, in what form and where in the request, and when against the consent markers."
+      : "What the connections sent was searched for the test account's values — \(values.map { "\($0.label) (\($0.category.rawValue))" }.joined(separator: ", ")) — in the forms apps and SDKs send them. A row is one value found in one exchange: where it went, in what form and where in the request, and when against the consent markers."
   }
 
   public static let noExchanges =
