@@ -6,22 +6,18 @@ import Foundation
 
 /// The report's own sentences: what it says where the documents do not.
 public enum EvidenceReportWording {
-  public static let intro =
-    "This report sets out what the documents of the evidence bundle say. Where it quotes another document of the bundle, the text is set apart and reproduced verbatim. The JSON documents are the ones that count: the report is composed from them."
   public static let noMarkers =
     "No markers were placed in this session, so no connection can be placed before or after a moment of the app's use; consent was not assessed."
   public static func markersInTestLog(_ count: Int) -> String {
-    "\(Quantity.count(count, "marker")) \(count == 1 ? "was" : "were") placed in this session; the test log lists \(count == 1 ? "it" : "each") with its time."
+    "\(Quantity.grouped(count)) placed; the test log lists \(count == 1 ? "it" : "each") with its time."
   }
   public static let emptyAllowlist =
     "The project's allowlist is empty: no connection can be found to go outside it, and the host check could not be assessed."
   public static let methodIntro =
-    "The five notes of the bundle, quoted from the documents that carry them, how traffic is attributed first; then what the tool looks at for each requirement, said once."
+    "This report sets out what the documents of the evidence bundle say; the JSON documents are the ones that count. Quoted from them verbatim and set apart: the five notes of the bundle, how traffic is attributed first; then what the tool looks at for each requirement, said once."
   public static let requirementsIntro =
-    "Every requirement of the catalogue, its verdict and the findings against it or in its support, by identifier: each finding is stated under Findings, and what the tool looks at for each requirement under Method. A verdict is not a test result."
-  public static let requirementColumns = [
-    "Requirement", "Title (test depth)", "Verdict", "Findings",
-  ]
+    "Every requirement of the catalogue with its title and test depth, as the catalogue gives them, and the findings against it or in its support by identifier: page 1 gives each verdict, Findings states each finding, and Method what the tool looks at for each requirement."
+  public static let requirementColumns = ["Requirement", "Title (test depth)", "Findings"]
   public static let noneCited = "none"
   /// A requirement's findings: those against it, then those in its support, by identifier.
   public static func cited(against: [String], support: [String]) -> String {
@@ -51,7 +47,7 @@ public enum EvidenceReportWording {
       : "\(requirement), by the \(EvidenceWording.checksNoun(checks)): \(coverage)"
   }
   public static let findingsIntro =
-    "The findings check by check, the most serious first: each statement once, with the requirements it bears on, then a row per finding (the rows of one host together). A finding of more than four connections has its flow ids in the appendix."
+    "The findings check by check, the most serious first: each statement once, with the requirements it bears on, then a row per finding (the rows of one host together); past \(findingsRowedPerStatement) findings each about one host, their identifiers, each cited from its host's row of Hosts contacted. A finding with a row and more than four connections has its flow ids in the appendix; findings.json has every finding's."
   public static let appendixIntro =
     "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
   public static let hostsIntro =
@@ -237,6 +233,15 @@ public enum EvidenceReportWording {
   /// A line to write on, for the assessor's block.
   public static let blank = "________________________"
   public static let assessorColumns = ["Assessed by", "Date", "Signature"]
+  /// Findings of one statement given a row each; more, each about one host of the inventory,
+  /// are cited by their identifiers' ranges (the inventory cites each from its host's row).
+  public static let findingsRowedPerStatement = 12
+  /// Above the identifiers of a statement's findings cited by range.
+  public static func citedFromInventory(_ count: Int) -> String {
+    "\(Quantity.grouped(count)) findings, each about one host; Hosts contacted cites each from its host's row"
+  }
+  /// The destination of a statement's findings cited by range, named after the first.
+  public static func groupAnchor(_ firstID: String) -> String { "findings-\(firstID)" }
   /// Hosts listed for a finding about several; the rest are counted.
   public static let subjectsShown = 4
   /// After the flow ids shown of a finding citing more: short, for a narrow column.
@@ -258,6 +263,12 @@ struct EvidenceReportContent {
   let digests: [EvidenceReportDigest]
   /// Each finding's index in `bundle.findings` (its identifier is F and one more).
   let findingIndex: [Finding: Int]
+  /// The findings of each statement, check by check (the most serious first), each statement
+  /// in the order it first comes.
+  let statementGroups: [(check: FindingsCheck, sentence: String, indices: [Int])]
+  /// Where a finding cited by its identifier's range is stated: its group's anchor. A finding
+  /// with a row of its own is its row's anchor, its identifier.
+  let groupAnchor: [Int: String]
 
   init(
     bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
@@ -269,6 +280,61 @@ struct EvidenceReportContent {
     self.digests = digests
     findingIndex = Dictionary(
       uniqueKeysWithValues: bundle.findings.enumerated().map { ($1, $0) })
+    statementGroups = Self.statementGroups(bundle)
+    var anchors: [Int: String] = [:]
+    let inventoried = Set(bundle.hostInventory.hosts.map(\.name))
+    for group in statementGroups where Self.citedByRange(group.indices, bundle, inventoried) {
+      let anchor = EvidenceReportWording.groupAnchor(FindingsDocument.identifier(group.indices[0]))
+      for index in group.indices { anchors[index] = anchor }
+    }
+    groupAnchor = anchors
+  }
+
+  static func statementGroups(_ bundle: EvidenceBundle) -> [(
+    check: FindingsCheck, sentence: String, indices: [Int]
+  )] {
+    let byCheck = Dictionary(grouping: bundle.findings.indices) { bundle.findings[$0].kind.check }
+    let runOrder = FindingsCheck.allCases
+    let rank = { (check: FindingsCheck) in
+      (
+        byCheck[check]!.map { bundle.findings[$0].kind.meaning }.min()!,
+        runOrder.firstIndex(of: check)!
+      )
+    }
+    return runOrder.filter { byCheck[$0] != nil }.sorted { rank($0) < rank($1) }.flatMap {
+      check -> [(check: FindingsCheck, sentence: String, indices: [Int])] in
+      var order: [String] = []
+      var of: [String: [Int]] = [:]
+      for index in byCheck[check]! {
+        let sentence = EvidenceWording.statement(
+          of: bundle.findings[index].evidence, minimum: bundle.minimum)
+        if of[sentence] == nil { order.append(sentence) }
+        of[sentence, default: []].append(index)
+      }
+      return order.map { (check, $0, of[$0]!) }
+    }
+  }
+
+  /// Whether a statement's findings are cited by their identifiers' ranges: many, each about
+  /// one host of the inventory, whose row cites it (an event is stated once).
+  static func citedByRange(_ indices: [Int], _ bundle: EvidenceBundle, _ inventoried: Set<String>)
+    -> Bool
+  {
+    indices.count > EvidenceReportWording.findingsRowedPerStatement
+      && indices.allSatisfy { index in
+        let names = bundle.findingSubjects[index].names
+        return names.count == 1 && inventoried.contains(names[0])
+      }
+  }
+
+  /// Where a link to a finding lands: its row, or the range that cites it.
+  func anchor(of index: Int) -> String {
+    groupAnchor[index] ?? FindingsDocument.identifier(index)
+  }
+
+  /// The same for an identifier ("F12").
+  func anchor(ofID id: String) -> String {
+    Int(id.dropFirst()).map { anchor(of: $0 - 1) } ?? id
   }
 
   func blocks(of kind: EvidenceReportSectionKind) -> [EvidenceReportBlock] {
@@ -398,7 +464,7 @@ struct EvidenceReportContent {
           rows: shown.map { index in
             let id = FindingsDocument.identifier(index)
             return [
-              EvidenceReportCell(id, style: .literal, link: id),
+              EvidenceReportCell(id, style: .literal, link: anchor(of: index)),
               EvidenceReportCell(EvidenceWording.shortStatement(bundle.findings[index].evidence)),
               subject(index, compact: true),
             ]
@@ -428,39 +494,48 @@ struct EvidenceReportContent {
   var session: [EvidenceReportBlock] {
     let s = bundle.session
     var facts = [
-      EvidenceReportFact("Project", bundle.project.name),
       EvidenceReportFact(
-        "Release",
-        s.kind.release.map { "\($0.version) (build \($0.build))" }
-          ?? "Baseline: recorded without the audited app"),
-      EvidenceReportFact("Session", "\(s.id)", literal: true),
-      EvidenceReportFact("Started", Self.time(s.startedAt), literal: true),
-      EvidenceReportFact("Ended", s.endedAt.map(Self.time) ?? "", literal: true),
+        "Project",
+        bundle.project.name + (bundle.project.bundleIdentifier.map { " (\($0))" } ?? "")),
+      EvidenceReportFact(
+        "Session",
+        "\(s.id), "
+          + (s.kind.release.map { "release \($0.version) (build \($0.build))" }
+            ?? "a baseline, recorded without the audited app")),
+      EvidenceReportFact(
+        "Recorded", "\(Self.time(s.startedAt)) to \(s.endedAt.map(Self.time) ?? "—")"),
       EvidenceReportFact("Device", "\(s.environment.deviceModel), \(s.environment.osVersion)"),
       EvidenceReportFact(
         "Coverage",
         ([CoverageWording.headline(bundle.coverage, open: s.isOpen)]
           + CoverageWording.gapLines(bundle.coverage, instant: Self.time)).joined(separator: "\n")),
       EvidenceReportFact(
-        "HTTPS inspection", s.inspection.inspectionEnabled ? "on" : "off", staysWithNext: true),
+        "HTTPS inspection",
+        s.inspection.inspectionEnabled
+          ? "on; certificate scenario: \(PinningEvidence.scenarioPhrase(s.inspection.scenario))"
+          : "off"),
+      // The test log lists each marker with its time: said there once.
       EvidenceReportFact(
-        "Certificate scenario", PinningEvidence.scenarioPhrase(s.inspection.scenario)),
+        "Markers",
+        bundle.markers.isEmpty
+          ? EvidenceReportWording.noMarkers
+          : EvidenceReportWording.markersInTestLog(bundle.markers.count)),
     ]
-    if let bundleID = bundle.project.bundleIdentifier {
-      facts.insert(EvidenceReportFact("Bundle identifier", bundleID, literal: true), at: 1)
-    }
     if !s.notes.isEmpty { facts.append(EvidenceReportFact("Notes", s.notes)) }
+    // Nothing looked up, nothing scanned: a line each here, not a section each.
+    if bundle.addressRegistrations.databases.isEmpty {
+      facts.append(
+        EvidenceReportFact(
+          "Address registrations",
+          AddressRegistrationWording.summary(bundle.addressRegistrations).joined(separator: " ")))
+    }
+    if bundle.serverScans.isEmpty {
+      facts.append(EvidenceReportFact("Server scans", ScanWording.noneInBundle(s.id)))
+    }
     var blocks: [EvidenceReportBlock] = [
-      .paragraph(EvidenceReportWording.intro), .facts(facts),
+      .facts(facts),
       .heading("Certificate checks"), .note(EvidenceNotes.pinning(s.inspection)),
     ]
-    blocks.append(.heading("Markers"))
-    if bundle.markers.isEmpty {
-      blocks.append(.paragraph(EvidenceReportWording.noMarkers))
-    } else {
-      // The test log lists each with its time: said there once.
-      blocks.append(.paragraph(EvidenceReportWording.markersInTestLog(bundle.markers.count)))
-    }
     blocks.append(.heading("Allowlist"))
     if bundle.project.allowlist.isEmpty {
       blocks.append(.paragraph(EvidenceReportWording.emptyAllowlist))
@@ -515,7 +590,7 @@ struct EvidenceReportContent {
             row.append(
               EvidenceReportCell(
                 host.findingIDs.joined(separator: ", "), style: .literal,
-                link: host.findingIDs.count == 1 ? host.findingIDs[0] : nil))
+                link: host.findingIDs.count == 1 ? anchor(ofID: host.findingIDs[0]) : nil))
             return row
           }, title: EvidenceReportSectionKind.hosts.title)))
     return blocks
@@ -553,10 +628,8 @@ struct EvidenceReportContent {
   /// What the session's server scans found each server to offer, judged as `scan` judges it:
   /// each scan evidence of its own instant, said first.
   var serverConfiguration: [EvidenceReportBlock] {
+    guard !bundle.serverScans.isEmpty else { return [] }
     var blocks: [EvidenceReportBlock] = [.heading("Server configuration")]
-    guard !bundle.serverScans.isEmpty else {
-      return blocks + [.paragraph(ScanWording.noneInBundle(bundle.session.id))]
-    }
     let policy = bundle.catalogue.policy
     let judge = ServerConfigurationJudge(policy: policy, year: bundle.session.startYear)
     for (index, stored) in bundle.serverScans.enumerated() {
@@ -584,9 +657,9 @@ struct EvidenceReportContent {
   /// given (said here once).
   var registrations: [EvidenceReportBlock] {
     let stated = bundle.addressRegistrations
+    guard !stated.databases.isEmpty else { return [] }
     var blocks: [EvidenceReportBlock] = [.heading("Where the addresses are registered")]
     let lines = AddressRegistrationWording.summary(stated)
-    guard !stated.databases.isEmpty else { return blocks + lines.map { .paragraph($0) } }
     blocks.append(.paragraph(lines[0]))
     let found = stated.addresses.compactMap { a in stated.of(a).map { (a, $0) } }
     if !found.isEmpty {
@@ -708,11 +781,10 @@ struct EvidenceReportContent {
               EvidenceReportCell(
                 r.requirement.title + (r.requirement.testDepth.map { " (\($0.rawValue))" } ?? ""),
                 language: c.source.language),
-              EvidenceReportCell(EvidenceWording.verdictMark(r)),
               r.requirement.rule.readsFindings
                 ? EvidenceReportCell(
                   EvidenceReportWording.cited(against: against, support: support),
-                  link: lone.flatMap { $0.contains("–") ? nil : $0 })
+                  link: lone.flatMap { $0.contains("–") ? nil : anchor(ofID: $0) })
                 : EvidenceReportCell("—"),
             ]
           }, title: EvidenceReportSectionKind.requirements.title)),
@@ -727,6 +799,12 @@ struct EvidenceReportContent {
   /// Findings by identifier, consecutive ones as a range.
   func citedIDs(_ list: [Finding]) -> [String] {
     let indices = Set(list.compactMap { findingIndex[$0] }).sorted()
+    return EvidenceReportWording.ranges(Self.idRanges(indices), findings: indices.count)
+  }
+
+  /// Identifiers in order, consecutive ones as a range ("F4–F9").
+  static func idRanges(_ sorted: [Int]) -> [String] {
+    let indices = sorted
     guard let first = indices.first else { return [] }
     var ranges: [String] = []
     var start = first
@@ -741,7 +819,7 @@ struct EvidenceReportContent {
       start = n
       previous = n
     }
-    return EvidenceReportWording.ranges(ranges, findings: indices.count)
+    return ranges
   }
 
   /// The findings check by check, the most serious first, each under a heading the outline
@@ -754,36 +832,41 @@ struct EvidenceReportContent {
     if let baseline = bundle.baseline {
       blocks.append(.paragraph(EvidenceReportWording.baselineColumn(baseline.sessionID)))
     }
-    let byCheck = Dictionary(grouping: bundle.findings.indices) { bundle.findings[$0].kind.check }
-    let runOrder = FindingsCheck.allCases
-    let checks = runOrder.filter { byCheck[$0] != nil }.sorted {
-      let (a, b) = (byCheck[$0]!, byCheck[$1]!)
-      let meaning = { (list: [Int]) in list.map { bundle.findings[$0].kind.meaning }.min()! }
-      return (meaning(a), runOrder.firstIndex(of: $0)!) < (meaning(b), runOrder.firstIndex(of: $1)!)
-    }
+    var checks: [FindingsCheck] = []
+    for group in statementGroups where checks.last != group.check { checks.append(group.check) }
     for check in checks {
-      blocks += findings(of: check, byCheck[check]!)
+      blocks += findings(of: check, statementGroups.filter { $0.check == check })
     }
     return blocks
   }
 
   /// One check's findings: its heading, what they bear on, each statement once, and the table.
-  func findings(of check: FindingsCheck, _ indices: [Int]) -> [EvidenceReportBlock] {
+  func findings(
+    of check: FindingsCheck, _ groups: [(check: FindingsCheck, sentence: String, indices: [Int])]
+  ) -> [EvidenceReportBlock] {
+    let indices = groups.flatMap(\.indices)
     let heading = EvidenceReportWording.checkHeading(
       EvidenceWording.checkName(check), count: indices.count)
     var blocks: [EvidenceReportBlock] = [.heading(heading)]
-    // Each statement once, with a table of its findings under it.
-    var statements: [String] = []
-    var ofStatement: [String: [Int]] = [:]
-    for index in indices {
-      let sentence = EvidenceWording.statement(
-        of: bundle.findings[index].evidence, minimum: bundle.minimum)
-      if ofStatement[sentence] == nil { statements.append(sentence) }
-      ofStatement[sentence, default: []].append(index)
-    }
-    for sentence in statements {
-      blocks.append(.paragraph("\(sentence) \(bearing(of: ofStatement[sentence]!))"))
-      blocks.append(.table(findingTable(ofStatement[sentence]!, title: heading)))
+    // Each statement once, with a table of its findings under it, or the range of identifiers
+    // the host inventory cites them by.
+    for group in groups {
+      blocks.append(.paragraph("\(group.sentence) \(bearing(of: group.indices))"))
+      if let anchor = groupAnchor[group.indices[0]] {
+        blocks.append(
+          .table(
+            EvidenceReportTable(
+              columns: [EvidenceReportWording.citedFromInventory(group.indices.count)],
+              rows: [
+                [
+                  EvidenceReportCell(
+                    Self.idRanges(group.indices).joined(separator: ", "), style: .literal,
+                    anchor: anchor)
+                ]
+              ], title: heading)))
+      } else {
+        blocks.append(.table(findingTable(group.indices, title: heading)))
+      }
     }
     // A connection read before this session's edge: where what a finding rests on was read,
     // each sentence once with the findings it concerns.
@@ -886,8 +969,10 @@ struct EvidenceReportContent {
 
   /// The flow ids of each finding whose row could not list them, up to the limit.
   var appendix: [EvidenceReportBlock] {
+    // Of the findings with a row: one cited by range has its host's row instead.
     let long = bundle.findings.indices.filter {
       bundle.findings[$0].flowIDs.count > EvidenceReportWording.flowIDsInRow
+        && groupAnchor[$0] == nil
     }
     guard !long.isEmpty else { return [] }
     return [

@@ -13,9 +13,9 @@ public struct EvidenceReportPageGeometry: Sendable, Hashable {
   public let footerHeight: CGFloat
 
   public init(
-    width: CGFloat, height: CGFloat, marginTop: CGFloat = 42, marginLeft: CGFloat = 45,
-    marginBottom: CGFloat = 28,
-    marginRight: CGFloat = 45, footerHeight: CGFloat = 26
+    width: CGFloat, height: CGFloat, marginTop: CGFloat = 40, marginLeft: CGFloat = 40,
+    marginBottom: CGFloat = 24,
+    marginRight: CGFloat = 40, footerHeight: CGFloat = 22
   ) {
     self.width = width
     self.height = height

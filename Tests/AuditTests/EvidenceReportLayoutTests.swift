@@ -202,7 +202,13 @@ final class EvidenceReportTests: XCTestCase {
       bundle: bare, capture: ReportFixture.capture(for: bare, recorded: 0, written: 0).summary,
       limits: .bundled)
     let session = report.section(.session).blocks
-    XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.noMarkers)))
+    XCTAssertTrue(
+      session.contains {
+        guard case .facts(let facts) = $0 else { return false }
+        return facts.contains {
+          $0.label == "Markers" && $0.value == EvidenceReportWording.noMarkers
+        }
+      })
     XCTAssertTrue(session.contains(.paragraph(EvidenceReportWording.emptyAllowlist)))
     XCTAssertTrue(session.contains(.note(PinningEvidence.notAssessed(.inspectionOff).sentence)))
     XCTAssertTrue(
@@ -333,18 +339,35 @@ final class EvidenceReportTests: XCTestCase {
         EvidenceReportLine.requirementAnchor($0.id)
       })
     XCTAssertTrue(requirementAnchors.isSubset(of: links))
-    // A finding's row, and its row in the appendix when its connections are listed there; each
-    // links to the other.
+    // Every finding is a destination: its row, or, one of many of a statement each about one
+    // host, the range that cites it (its host's row in the inventory cites it too); a finding
+    // with a row and more than four connections has its row in the appendix, each linking to
+    // the other.
     let findings = try ReportFixture.bundle().findings
+    var cited: [String: String] = [:]
+    for case .table(let table) in report.section(.findings).blocks {
+      for cell in table.rows.flatMap({ $0 }) where cell.anchor?.hasPrefix("findings-") == true {
+        for part in cell.text.components(separatedBy: ", ") {
+          let ends = part.components(separatedBy: "–").compactMap { Int($0.dropFirst()) }
+          for n in (ends.first ?? 0)...(ends.last ?? 0) { cited["F\(n)"] = cell.anchor }
+        }
+      }
+    }
+    XCTAssertGreaterThan(cited.count, EvidenceReportWording.findingsRowedPerStatement)
+    let rowed = findings.indices.map(FindingsDocument.identifier).filter { cited[$0] == nil }
     let long = findings.indices.filter {
       findings[$0].flowIDs.count > EvidenceReportWording.flowIDsInRow
-    }.map(FindingsDocument.identifier)
+    }.map(FindingsDocument.identifier).filter { cited[$0] == nil }
     XCTAssertEqual(
       anchors,
-      Set(
-        findings.indices.map(FindingsDocument.identifier)
-          + long.map(EvidenceReportWording.appendixAnchor)
-      ).union(requirementAnchors))
+      Set(rowed + long.map(EvidenceReportWording.appendixAnchor) + cited.values).union(
+        requirementAnchors))
+    // Each range-cited finding is cited from its host's row of the inventory.
+    let inventory = report.section(.hosts).blocks.compactMap { block -> [String]? in
+      guard case .table(let t) = block else { return nil }
+      return t.rows.map { $0.last!.text }
+    }.joined().joined(separator: ", ").components(separatedBy: ", ")
+    XCTAssertTrue(Set(cited.keys).isSubset(of: Set(inventory)), "\(cited.keys.sorted())")
     XCTAssertTrue(Set(long).isSubset(of: links) && !long.isEmpty)
   }
 }

@@ -449,3 +449,35 @@ extension EvidenceReportPDFTests {
     }
   }
 }
+
+extension EvidenceReportPDFTests {
+  /// The page budgets of #42, with the bundled fonts: the sample's report in ten pages, and a
+  /// session of 24 connections (the sample's first 24, judged as a session of their own) in
+  /// eight.
+  func testTheSampleFitsTenPagesAndATwentyFourConnectionSessionEight() throws {
+    let (layout, typography) = try layout()
+    XCTAssertLessThanOrEqual(layout.pageCount, 10)
+    let b = Self.bundle!
+    let shorter = try EvidenceBundle(
+      project: b.project, session: b.session, markers: b.markers,
+      flows: Array(b.flows.prefix(24)), catalogue: b.catalogue, exportedWith: b.exportedWith,
+      exportedAt: b.exportedAt)
+    XCTAssertEqual(shorter.flows.count, 24)
+    XCTAssertGreaterThan(shorter.findings.count, 10)
+    // Their packets as the whole session's capture counted them.
+    let kept = Set(shorter.flows.map(\.id))
+    let flows = Self.capture.flows.filter { kept.contains($0.id) }
+    var packets = EvidencePacketTally()
+    for flow in flows {
+      packets.written += flow.tally.written
+      for (reason, n) in flow.tally.withoutBytes { packets.add(reason, n) }
+    }
+    let capture = EvidenceCaptureDocument(
+      sessionID: b.session.id, snaplen: Self.capture.snaplen, packets: packets, beforeStart: 0,
+      afterEnd: 0, sourceFiles: Self.capture.sourceFiles, flows: flows)
+    let report = try EvidenceReport(bundle: shorter, capture: capture.summary, limits: .bundled)
+    let layout24 = EvidenceReportLayout(report: report, geometry: .a4, measuring: typography)
+    let pages = layout24.pageCount
+    XCTAssertLessThanOrEqual(pages, 8)
+  }
+}

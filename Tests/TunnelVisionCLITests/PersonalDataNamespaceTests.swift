@@ -288,6 +288,12 @@ final class PersonalDataNamespaceTests: XCTestCase {
           ["export", "2", "-o", bundle, "--store", store] + (withContent ? ["--with-content"] : []))
       )
       XCTAssertEqual(export.status, 0, export.error)
+      // scripts/test-session-report.sh keeps this session's report to draw its pages.
+      if !withContent, let keep = ProcessInfo.processInfo.environment["TUNNELVISION_KEEP_REPORT"] {
+        let kept = try XCTUnwrap(
+          ExternalTool.run("sh", ["-c", "unzip -p \"$0\" report.pdf > \"$1\"", bundle, keep]))
+        XCTAssertEqual(kept.status, 0, kept.error)
+      }
       let names = try XCTUnwrap(ExternalTool.run("unzip", ["-Z1", bundle])).output
       XCTAssertEqual(names.contains("content.har"), withContent, names)
       XCTAssertTrue(names.contains("exchanges.json"), names)
