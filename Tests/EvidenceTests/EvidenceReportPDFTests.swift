@@ -348,8 +348,11 @@ extension EvidenceReportPDFTests {
     for identifier in identifiers.sorted() {
       XCTAssertTrue(text.contains(identifier), "\(identifier) whole in the text")
     }
+    // Each finding's identifier as a word of its own ("F1" is not found in "F12").
     for index in Self.bundle.findings.indices {
-      XCTAssertTrue(text.contains(FindingsDocument.identifier(index)))
+      let id = FindingsDocument.identifier(index)
+      XCTAssertNotNil(
+        text.range(of: "(?<![0-9A-Za-z])\(id)(?![0-9])", options: .regularExpression), id)
     }
     // Page 1's totals are what the flows count.
     let first = try tool("pdftotext", ["-f", "1", "-l", "1", pdf, "-"])
