@@ -5,7 +5,9 @@ import PackageDescription
 //   tunnelvision → TunnelVisionCLI (the only importer of AuditScreens)
 //     → Evidence (→ ReportPDF), Record (→ Import), Sample → Capture → FlowStore
 //   The core, by stage: Audit (values) ← AuditRules ← AuditWording ← AuditDocuments
-//     ← ReportLayout; AuditScreens sits beside ReportLayout, over the documents.
+//     ← ReportContent; AuditScreens sits beside ReportContent, over the documents. ReportModel is
+//     the report's blocks and placed pages: ReportContent makes them, ReportLayout places them,
+//     ReportPDF draws them.
 //   Crypto (SHA-256, Ed25519), Bytes (integers in bytes) and SystemCalls (Errno) stand alone.
 //   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto, CPcap; CChecksum, C of our own (CRC-32).
 let package = Package(
@@ -65,9 +67,14 @@ let package = Package(
     .target(name: "AuditWording", dependencies: ["Audit", "AuditRules"]),
     // The bundle's documents: session.json, flows.json/csv, findings.json, capture.json.
     .target(name: "AuditDocuments", dependencies: ["Audit", "AuditRules", "AuditWording"]),
-    // The report's content and layout: measure, break, paginate (no drawing).
+    // The report in stages: a model of blocks and placed pages that knows no bundle; the content
+    // (the documents → the model, with the wording); the layout (model + measurer → placed
+    // pages); the PDF (placed pages → Cairo/Pango).
+    .target(name: "ReportModel"),
     .target(
-      name: "ReportLayout", dependencies: ["Audit", "AuditRules", "AuditWording", "AuditDocuments"]),
+      name: "ReportContent",
+      dependencies: ["Audit", "AuditRules", "AuditWording", "AuditDocuments", "ReportModel"]),
+    .target(name: "ReportLayout", dependencies: ["ReportModel"]),
     // The terminal screens: only the command line imports them.
     .target(
       name: "AuditScreens",
@@ -85,14 +92,14 @@ let package = Package(
     .target(
       name: "ReportPDF",
       dependencies: [
-        "SystemCalls", "Audit", "AuditDocuments", "ReportLayout", "Crypto", "CCairoPango",
+        "SystemCalls", "ReportModel", "Crypto", "CCairoPango",
       ]),
     .target(
       name: "Evidence",
       dependencies: [
         "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
-        "ReportLayout", "FlowStore", "Capture", "Crypto", "ReportPDF", "CZlib", "CChecksum", "CPSL",
-        "ContentMatching", "CMaxMindDB",
+        "ReportModel", "ReportContent", "ReportLayout", "FlowStore", "Capture", "Crypto",
+        "ReportPDF", "CZlib", "CChecksum", "CPSL", "ContentMatching", "CMaxMindDB",
       ]),
     .target(
       name: "Sample",
@@ -116,7 +123,7 @@ let package = Package(
       name: "TunnelVisionCLI",
       dependencies: [
         "SystemCalls", "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens",
-        "ReportLayout", "ReportPDF", "FlowStore", "Capture", "Crypto", "Evidence", "Sample",
+        "ReportPDF", "FlowStore", "Capture", "Crypto", "Evidence", "Sample",
         "Import", "Record", "ContentMatching",
       ]),
     .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
@@ -125,7 +132,7 @@ let package = Package(
       name: "TunnelVisionBench",
       dependencies: [
         "TunnelVisionCLI", "SystemCalls", "Audit", "AuditRules", "AuditWording", "AuditDocuments",
-        "AuditScreens", "ReportLayout", "ReportPDF", "Bytes", "Capture", "ContentMatching",
+        "AuditScreens", "ReportModel", "ReportPDF", "Bytes", "Capture", "ContentMatching",
         "Crypto",
         "Evidence", "FlowStore", "Sample",
       ]),
@@ -134,7 +141,7 @@ let package = Package(
 
     // Helpers the tests share: temporary directories, golden files, external tools.
     .target(
-      name: "TestSupport", dependencies: ["Audit", "AuditRules", "AuditWording", "ReportLayout"],
+      name: "TestSupport", dependencies: ["Audit", "AuditRules", "AuditWording", "ReportModel"],
       path: "Sources/TestSupport"),
     .testTarget(name: "BytesTests", dependencies: ["Bytes"]),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
@@ -143,8 +150,8 @@ let package = Package(
     .testTarget(
       name: "AuditTests",
       dependencies: [
-        "Audit", "AuditRules", "AuditWording", "AuditDocuments", "ReportLayout", "AuditScreens",
-        "TestSupport",
+        "Audit", "AuditRules", "AuditWording", "AuditDocuments", "ReportModel", "ReportContent",
+        "ReportLayout", "AuditScreens", "TestSupport",
       ], exclude: ["Golden", "Fixtures"]),
     .testTarget(
       name: "FlowStoreTests",
@@ -162,7 +169,8 @@ let package = Package(
     .testTarget(
       name: "EvidenceTests",
       dependencies: [
-        "Evidence", "CChecksum", "ReportPDF", "ReportLayout", "Capture", "Crypto", "FlowStore",
+        "Evidence", "CChecksum", "ReportPDF", "ReportModel", "ReportContent", "ReportLayout",
+        "Capture", "Crypto", "FlowStore",
         "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens", "Sample",
         "TestSupport",
       ], exclude: ["Golden"]),

@@ -6,7 +6,7 @@ import Capture
 import ContentMatching
 import Crypto
 import Foundation
-import ReportLayout
+import ReportModel
 import SystemCalls
 
 /// Opens an evidence bundle without the store and checks it: every manifest entry's size and

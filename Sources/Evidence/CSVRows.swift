@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// RFC 4180 rows read one at a time from UTF-8 bytes pulled a piece at a time from `source` (an
 /// entry of the archive as it is inflated): a comma, a quote, CR and LF are never part of a longer

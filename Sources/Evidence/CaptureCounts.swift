@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// capture.json's counts, which must sum: the packets recorded are those written and those
 /// without bytes, the flows' and the source files' counts add up to the totals, and each flow's

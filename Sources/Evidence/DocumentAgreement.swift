@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// What the documents of a bundle must agree on: one session and one export instant throughout,
 /// a session that ends no earlier than it starts, and flows.json's count of its own flows. Each

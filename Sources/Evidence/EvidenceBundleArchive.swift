@@ -6,7 +6,6 @@ import Capture
 import Crypto
 import FlowStore
 import Foundation
-import ReportLayout
 
 /// The bundle's ZIP while it is made: the files of the bundle's folder go in by name, and the
 /// capture goes in as it is sliced. It is written at its destination under a temporary name;

@@ -6,7 +6,6 @@ import Capture
 import Crypto
 import FlowStore
 import Foundation
-import ReportLayout
 
 public enum EvidenceCaptureError: Error, Sendable, Hashable {
   case flowNotInBundle(id: Int64)

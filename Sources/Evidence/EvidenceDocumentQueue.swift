@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// The four documents as jobs either core can take: the second core starts on them, the first
 /// takes what is left once the capture is sliced, so that the report (drawn on the second core)

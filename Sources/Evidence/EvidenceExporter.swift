@@ -6,7 +6,7 @@ import Capture
 import Crypto
 import FlowStore
 import Foundation
-import ReportLayout
+import ReportModel
 import ReportPDF
 
 /// A failure of the report hook, kept apart from failures to write.

@@ -5,7 +5,6 @@ import AuditWording
 import Capture
 import Crypto
 import Foundation
-import ReportLayout
 
 /// A file written in order through a buffer, hashed and counted as it goes.
 public final class EvidenceFileWriter {

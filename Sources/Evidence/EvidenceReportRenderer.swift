@@ -4,7 +4,9 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import ReportPDF
 
 /// report.pdf: the report of the bundle's documents, laid out on A4 and drawn with the bundled fonts.
@@ -34,7 +36,8 @@ public enum EvidenceReportRenderer {
     ) throws -> Timing {
       let start = Date()
       try EvidenceReportPDF.write(
-        try layout.citing(digests), typography: typography, metadata: metadata,
+        layout.with(try layout.report.citing(digests)), typography: typography,
+        metadata: metadata,
         to: folder.appendingPathComponent(fileName))
       return Timing(
         layout: layoutSeconds, drawing: Date().timeIntervalSince(start), pages: layout.pageCount)
@@ -56,7 +59,8 @@ public enum EvidenceReportRenderer {
       layout: layout, typography: typography,
       metadata: .init(
         title: report.documentTitle, subject: report.subtitle, creator: bundle.exportedWith,
-        created: bundle.exportedAt),
+        created: Instant.rfc3339ToTheSecond(bundle.exportedAt),
+        createdText: Instant.rfc3339(bundle.exportedAt)),
       layoutSeconds: Date().timeIntervalSince(start))
   }
 

@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// flows.csv against the flows of flows.json, a row for each flow as the flow is read.
 struct FlowsCSVComparison {

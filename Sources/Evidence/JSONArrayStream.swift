@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// A JSON document read as it comes, a chunk at a time: the elements of the array under `key` in
 /// the top-level object are handed over one by one as soon as each is complete, and the rest of

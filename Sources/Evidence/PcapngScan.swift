@@ -5,7 +5,6 @@ import AuditWording
 import Bytes
 import Crypto
 import Foundation
-import ReportLayout
 
 /// Counts the Enhanced Packet Blocks of a pcapng stream fed in chunks, and reads their comments.
 struct PcapngScan {

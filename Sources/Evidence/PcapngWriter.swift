@@ -5,7 +5,6 @@ import AuditWording
 import Bytes
 import Crypto
 import Foundation
-import ReportLayout
 
 /// pcapng blocks: one section, one LINKTYPE_RAW interface, an Enhanced Packet Block per packet
 /// with its direction flag and a comment.

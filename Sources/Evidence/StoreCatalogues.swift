@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// Catalogues an assessor added to a store (`project new|edit --catalogue-file`), kept in the
 /// store's `catalogues/` directory beside the bundled ones. Each is validated again when read.

@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// What a reading hands over, gathered (a closure's place to put it).
 final class Collected<Item> { var items: [Item] = [] }

@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// A JSON document whose array is written an element at a time, deflated as it goes.
 final class StreamedDocumentWriter {

@@ -4,7 +4,6 @@ import AuditRules
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 
 /// findings.json as verify reads it: the identifiers, and what cites what. A finding whose id is
 /// not a string, or whose flowIDs are not flow ids, reads as nil there, so that the identifiers

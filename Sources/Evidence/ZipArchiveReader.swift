@@ -6,7 +6,6 @@ import Bytes
 import CZlib
 import Crypto
 import Foundation
-import ReportLayout
 
 /// Reads a ZIP's central directory (ZIP64 too) and streams each entry's bytes, checking its
 /// CRC-32. What `verify` opens an archive an auditor received with.

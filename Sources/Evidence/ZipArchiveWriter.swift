@@ -6,7 +6,6 @@ import Bytes
 import Capture
 import Crypto
 import Foundation
-import ReportLayout
 import SystemCalls
 
 /// Writes a ZIP (PKWARE APPNOTE 6.3) deterministically: entries in the order given, every

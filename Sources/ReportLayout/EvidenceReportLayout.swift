@@ -1,8 +1,5 @@
-import Audit
-import AuditDocuments
-import AuditRules
-import AuditWording
 import Foundation
+import ReportModel
 
 /// Where everything of the report goes: measure → break into units → paginate. Pure; the text is
 /// measured by whoever is passed in, and the drawer puts each mark where this says.
@@ -13,7 +10,7 @@ import Foundation
 /// time (no text is measured twice), each placed as planned and a page handed over as soon as it
 /// is full. The report's size then costs its plan and its tape (a few bytes a unit and a line),
 /// not its marks.
-public struct EvidenceReportLayout {
+public struct EvidenceReportLayout: EvidenceReportPages {
   public let geometry: EvidenceReportPageGeometry
   public var bodyFrame: CGRect { geometry.bodyFrame }
   /// The one label column width every fact list uses.
@@ -21,7 +18,8 @@ public struct EvidenceReportLayout {
   /// Column widths by table headings: tables with the same headings take the same shape.
   public let tableShapes: [[String]: [CGFloat]]
   public let pageCount: Int
-  private var report: EvidenceReport
+  /// What it places.
+  public private(set) var report: EvidenceReport
   private let measuring: any EvidenceReportTextMeasuring
   private let plan: [UnitPlacement]
   private let tape: MeasurementTape
@@ -89,13 +87,12 @@ public struct EvidenceReportLayout {
       units)
   }
 
-  /// The same pages citing the bundle's digests, known once its other files are written: the
-  /// digests take the room their placeholders were measured with.
-  public func citing(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError)
-    -> EvidenceReportLayout
-  {
+  /// The same pages placing another report whose blocks take the same room (the digests of the
+  /// bundle's files, known once they are written, in place of their placeholders): nothing is
+  /// measured again.
+  public func with(_ report: EvidenceReport) -> EvidenceReportLayout {
     var copy = self
-    copy.report = try report.citing(digests)
+    copy.report = report
     return copy
   }
 

@@ -1,8 +1,5 @@
-import Audit
-import AuditDocuments
-import AuditRules
-import AuditWording
 import Foundation
+import ReportModel
 
 /// How a value — a host name, an address, a cipher suite, a JA4 fingerprint, a list of flow ids, a
 /// digest, a table cell naming hosts — is broken into lines: at a space; a word wider than the line

@@ -1,8 +1,5 @@
-import Audit
-import AuditDocuments
-import AuditRules
-import AuditWording
 import Foundation
+import ReportModel
 
 /// The answers a measurer gave while the report's units were first broken, in the order they were
 /// asked for, so that breaking the same units again (to draw them) asks no one: the widths as

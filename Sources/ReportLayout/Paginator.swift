@@ -1,8 +1,5 @@
-import Audit
-import AuditDocuments
-import AuditRules
-import AuditWording
 import Foundation
+import ReportModel
 
 /// What pagination needs of a unit: its size and how it holds to the next, not its marks.
 struct UnitShape {

@@ -1,8 +1,5 @@
-import Audit
-import AuditDocuments
-import AuditRules
-import AuditWording
 import Foundation
+import ReportModel
 
 struct UnitBuilder {
   let measuring: any EvidenceReportTextMeasuring
@@ -225,7 +222,7 @@ struct UnitBuilder {
     // On a page the table continues on, its title comes again above the header.
     if let title = table.title {
       let lh = measuring.lineHeight(of: .label)
-      let parts = lines(EvidenceReportWording.continued(title), .label, body.width)
+      let parts = lines(EvidenceReportLayoutWording.continued(title), .label, body.width)
       var marks = parts.enumerated().map {
         line($1, .label, x: body.minX, y: CGFloat($0) * lh, role: .paragraph, element: element)
       }

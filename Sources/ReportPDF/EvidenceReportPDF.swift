@@ -1,9 +1,7 @@
-import Audit
-import AuditDocuments
 import CCairoPango
 import Crypto
 import Foundation
-import ReportLayout
+import ReportModel
 
 /// Draws a laid-out report into a PDF with Cairo: each mark where the layout says, nothing decided
 /// here. Metadata, an outline of the sections and their headings, links from finding identifiers
@@ -17,20 +15,25 @@ public enum EvidenceReportPDF {
     public let title: String
     public let subject: String
     public let creator: String
-    /// The export instant: the PDF's creation date.
-    public let created: Date
-    public init(title: String, subject: String, creator: String, created: Date) {
+    /// The export instant, as RFC 3339 to the second (the Info dictionary's creation date) and
+    /// with its fraction (the XMP packet's): the caller writes instants, not the drawer.
+    public let created: String
+    public let createdText: String
+    public init(
+      title: String, subject: String, creator: String, created: String, createdText: String
+    ) {
       self.title = title
       self.subject = subject
       self.creator = creator
       self.created = created
+      self.createdText = createdText
     }
   }
 
   public struct DrawError: Error, CustomStringConvertible { public let description: String }
 
   public static func write(
-    _ layout: EvidenceReportLayout, typography: EvidenceReportTypography, metadata: Metadata,
+    _ layout: some EvidenceReportPages, typography: EvidenceReportTypography, metadata: Metadata,
     to url: URL
   ) throws {
     setlocale(LC_NUMERIC, "C")
@@ -49,9 +52,7 @@ public enum EvidenceReportPDF {
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject)
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
-    let civil = CivilTime(
-      secondsSinceEpoch: Int64(metadata.created.timeIntervalSince1970.rounded(.down)))
-    let date = civil.isoDate + "T" + civil.isoTime + "Z"
+    let date = metadata.created
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
     guard let cr = cairo_create(surface) else {
@@ -173,7 +174,8 @@ public enum EvidenceReportPDF {
     try PDFDocumentFacts.append(
       PDFDocumentFacts.Facts(
         language: "en", title: metadata.title, subject: metadata.subject,
-        creator: metadata.creator, created: metadata.created, elementLanguages: tags.languages),
+        creator: metadata.creator, created: metadata.createdText,
+        elementLanguages: tags.languages),
       toFileAt: url)
   }
 

@@ -1,9 +1,7 @@
-import Audit
-import AuditDocuments
 import CCairoPango
 import Crypto
 import Foundation
-import ReportLayout
+import ReportModel
 
 /// Measures text with Pango over the bundled fonts only, hinting and rounding off so that what
 /// is measured is what is drawn. Owns the fontconfig configuration, the font map and the context.

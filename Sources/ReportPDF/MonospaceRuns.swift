@@ -1,9 +1,7 @@
-import Audit
-import AuditDocuments
 import CCairoPango
 import Crypto
 import Foundation
-import ReportLayout
+import ReportModel
 
 /// Printable ASCII in a monospace style, drawn as the font's glyphs at their own advances with
 /// the text they stand for (so that it is extracted and searched as written): no shaping, which

@@ -1,8 +1,6 @@
-import Audit
-import AuditDocuments
 import Crypto
 import Foundation
-import ReportLayout
+import ReportModel
 
 /// What cairo cannot say of a document, added by an incremental update (PDF 1.7 § 7.5.6) at the
 /// end of the file it wrote: the catalogue again with /Lang, /ViewerPreferences with
@@ -15,7 +13,8 @@ enum PDFDocumentFacts {
     let title: String
     let subject: String
     let creator: String
-    let created: Date
+    /// RFC 3339.
+    let created: String
     /// Structure elements in another language: by type ("H2"), the ordinal among the elements of
     /// that type, and the language; each gets its /Lang.
     var elementLanguages: [String: [Int: String]] = [:]
@@ -129,7 +128,7 @@ enum PDFDocumentFacts {
 
   /// The Info facts as an XMP packet (Dublin Core, XMP basic, Adobe PDF schemas).
   static func xmp(_ f: Facts) -> String {
-    let date = Instant.rfc3339(f.created)
+    let date = f.created
     return """
       <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
       <x:xmpmeta xmlns:x="adobe:ns:meta/">

@@ -2,7 +2,7 @@ import Audit
 import AuditRules
 import AuditWording
 import Foundation
-import ReportLayout
+import ReportModel
 
 /// A measurer in which every character is `characterWidth` points wide: pagination is asserted
 /// with it, rather than by looking at a PDF. Lines break at spaces, a word too long for a line

@@ -9,7 +9,7 @@ import Crypto
 import Evidence
 import FlowStore
 import Foundation
-import ReportLayout
+import ReportModel
 import ReportPDF
 import Sample
 import Synchronization

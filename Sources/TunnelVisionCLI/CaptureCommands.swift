@@ -9,7 +9,6 @@ import Evidence
 import FlowStore
 import Foundation
 import Record
-import ReportLayout
 import ReportPDF
 
 /// The capture library (`captures`) and the flow export (`history export`).

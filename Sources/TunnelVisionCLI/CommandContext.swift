@@ -6,7 +6,6 @@ import AuditWording
 import Crypto
 import FlowStore
 import Foundation
-import ReportLayout
 import ReportPDF
 
 /// Everything a command reads from the world, passed in: the tests run commands in-process

@@ -7,7 +7,6 @@ import Crypto
 import FlowStore
 import Foundation
 import Record
-import ReportLayout
 import ReportPDF
 
 /// What every command needs: the store, and projects and sessions named on the command line.

@@ -8,7 +8,6 @@ import Crypto
 import Evidence
 import FlowStore
 import Foundation
-import ReportLayout
 import ReportPDF
 
 enum ExportCommands {

@@ -11,7 +11,6 @@ import FlowStore
 import Foundation
 import Import
 import Record
-import ReportLayout
 import ReportPDF
 
 /// The history in the terminal: the Timeline (`flows`) and the Flow Inspector (`flow`).

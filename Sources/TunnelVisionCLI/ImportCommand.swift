@@ -7,7 +7,6 @@ import Crypto
 import FlowStore
 import Foundation
 import Import
-import ReportLayout
 import ReportPDF
 
 enum ImportCommand {

@@ -6,7 +6,6 @@ import AuditWording
 import Crypto
 import Foundation
 import Import
-import ReportLayout
 import ReportPDF
 
 enum InspectionCommands {

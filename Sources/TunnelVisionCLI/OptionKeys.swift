@@ -5,7 +5,6 @@ import AuditScreens
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 import ReportPDF
 
 /// A value an option or an argument takes, read from its word on the command line

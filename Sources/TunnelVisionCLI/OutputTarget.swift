@@ -5,7 +5,6 @@ import AuditScreens
 import AuditWording
 import Crypto
 import Foundation
-import ReportLayout
 import ReportPDF
 import SystemCalls
 

@@ -8,7 +8,6 @@ import Evidence
 import FlowStore
 import Foundation
 import Record
-import ReportLayout
 import ReportPDF
 
 enum ProjectCommands {

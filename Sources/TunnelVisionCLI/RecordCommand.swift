@@ -8,7 +8,6 @@ import Crypto
 import FlowStore
 import Foundation
 import Record
-import ReportLayout
 import ReportPDF
 
 enum RecordCommand {

@@ -7,7 +7,6 @@ import Crypto
 import FlowStore
 import Foundation
 import Record
-import ReportLayout
 import ReportPDF
 
 enum SessionCommands {

@@ -1,5 +1,4 @@
 import Foundation
-import ReportLayout
 import ReportPDF
 
 /// Where the store is: `--store DIR`, else `$TUNNELVISION_STORE`, else

@@ -6,7 +6,6 @@ import AuditWording
 import Crypto
 import FlowStore
 import Foundation
-import ReportLayout
 import ReportPDF
 
 /// The `tunnelvision` command tree, and the one place errors become sentences and exit codes:

@@ -4,7 +4,9 @@ import AuditRules
 import AuditScreens
 import AuditWording
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import TestSupport
 import XCTest
 

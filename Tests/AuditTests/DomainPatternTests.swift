@@ -3,7 +3,9 @@ import AuditDocuments
 import AuditRules
 import AuditScreens
 import AuditWording
+import ReportContent
 import ReportLayout
+import ReportModel
 import XCTest
 
 final class DomainPatternTests: XCTestCase {

@@ -4,7 +4,9 @@ import AuditRules
 import AuditScreens
 import AuditWording
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import TestSupport
 import XCTest
 
@@ -532,7 +534,7 @@ final class EvidenceReportLayoutTests: XCTestCase {
                 placed.contains {
                   $0.page == pageNumber && $0.line.isRepeat
                     && $0.line.text.hasPrefix(
-                      String(EvidenceReportWording.continued(title).prefix(20)))
+                      String(EvidenceReportLayoutWording.continued(title).prefix(20)))
                 }, "\(context): the table continued on page \(pageNumber) does not say which",
                 file: file, line: line)
             }
@@ -713,15 +715,7 @@ final class EvidenceReportLayoutTests: XCTestCase {
   func testAGoldenLayoutOfTheFixtureAtA4() throws {
     let layout = EvidenceReportLayout(
       report: try ReportFixture.report(), geometry: .a4, measuring: FixedWidthMeasurer())
-    var text = "pages \(layout.pages.count), label column \(layout.labelColumnWidth)\n"
-    for page in layout.pages {
-      text +=
-        "--- page \(page.number)\(page.sectionsStarting.isEmpty ? "" : " (" + page.sectionsStarting.map(\.rawValue).joined(separator: ", ") + ")")\n"
-      for case .text(let l) in page.body {
-        text +=
-          "\(Int(l.origin.x)),\(Int(l.origin.y)) \(l.style.rawValue)\(l.isRepeat ? " repeat" : "")\(l.link.map { " →" + $0 } ?? "")\(l.anchor.map { " #" + $0 } ?? ""): \(l.text)\n"
-      }
-    }
+    let text = "label column \(layout.labelColumnWidth)\n" + PlacedPagesText.render(layout)
     if let difference = Golden.compare(
       text, file: Golden.directory().appendingPathComponent("Golden/report-layout-a4.txt"))
     {

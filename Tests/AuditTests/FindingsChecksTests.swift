@@ -3,7 +3,9 @@ import AuditDocuments
 import AuditRules
 import AuditScreens
 import AuditWording
+import ReportContent
 import ReportLayout
+import ReportModel
 import XCTest
 
 /// The registry of checks: what makes a new check one unit holds for every check there is.

@@ -1,4 +1,5 @@
 import Foundation
+import ReportModel
 import TestSupport
 import XCTest
 
@@ -7,6 +8,7 @@ import XCTest
 @testable import AuditRules
 @testable import AuditScreens
 @testable import AuditWording
+@testable import ReportContent
 @testable import ReportLayout
 
 /// A measurer that counts the questions it is asked and rewrites some lines (as a hyphenating

@@ -7,7 +7,9 @@ import Capture
 import Crypto
 import FlowStore
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import Sample
 import TestSupport
 import XCTest

@@ -6,7 +6,9 @@ import AuditWording
 import Crypto
 import FlowStore
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import Sample
 import TestSupport
 import XCTest

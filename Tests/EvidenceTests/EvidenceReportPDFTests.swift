@@ -7,7 +7,9 @@ import Crypto
 import Evidence
 import FlowStore
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import Sample
 import TestSupport
 import XCTest
@@ -193,7 +195,9 @@ final class EvidenceReportPDFTests: XCTestCase {
     }
     let (layout, typography) = try layout()
     let metadata = EvidenceReportPDF.Metadata(
-      title: "t", subject: "s", creator: "c", created: Self.exportedAt)
+      title: "t", subject: "s", creator: "c",
+      created: Instant.rfc3339ToTheSecond(Self.exportedAt),
+      createdText: Instant.rfc3339(Self.exportedAt))
     XCTAssertThrowsError(
       try EvidenceReportPDF.write(
         layout, typography: typography, metadata: metadata, to: URL(fileURLWithPath: "/dev/full"))
@@ -272,14 +276,7 @@ final class EvidenceReportPDFTests: XCTestCase {
 
   func testAGoldenLayoutOfTheSampleReportAtA4() throws {
     let (layout, _) = try layout()
-    var text = "pages \(layout.pages.count)\n"
-    for page in layout.pages {
-      text += "--- page \(page.number)\n"
-      for case .text(let l) in page.body {
-        text +=
-          "\(Int(l.origin.x.rounded())),\(Int(l.origin.y.rounded())) \(l.role.rawValue)\(l.isRepeat ? " repeat" : ""): \(l.text)\n"
-      }
-    }
+    let text = PlacedPagesText.render(layout)
     if let difference = Golden.compare(
       text, file: Golden.directory().appendingPathComponent("Golden/sample-report-layout.txt"))
     {

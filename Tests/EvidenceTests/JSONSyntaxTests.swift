@@ -5,7 +5,9 @@ import AuditScreens
 import AuditWording
 import Crypto
 import Foundation
+import ReportContent
 import ReportLayout
+import ReportModel
 import Sample
 import TestSupport
 import XCTest

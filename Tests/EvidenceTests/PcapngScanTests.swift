@@ -4,7 +4,9 @@ import AuditRules
 import AuditScreens
 import AuditWording
 import Crypto
+import ReportContent
 import ReportLayout
+import ReportModel
 import XCTest
 
 @testable import Evidence

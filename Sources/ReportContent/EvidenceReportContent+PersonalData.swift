@@ -2,6 +2,7 @@ import Audit
 import AuditDocuments
 import AuditRules
 import AuditWording
+import ReportModel
 
 extension EvidenceReportContent {
   /// The personal data section: which of the test account's values went where, in what form,

@@ -3,6 +3,7 @@ import AuditDocuments
 import AuditRules
 import AuditWording
 import Foundation
+import ReportModel
 
 /// The report's own sentences: what it says where the documents do not.
 public enum EvidenceReportWording {
@@ -187,7 +188,6 @@ public enum EvidenceReportWording {
     case .recordUnreadable: return "Without bytes: their record could not be read"
     }
   }
-  public static func continued(_ title: String) -> String { "\(title) (continued)" }
   /// Above page 1's verdicts; past the first rows, where the others are.
   public static func summaryIntro(shown: Int, of total: Int) -> String {
     shown == total

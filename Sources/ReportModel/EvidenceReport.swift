@@ -1,7 +1,3 @@
-import Audit
-import AuditDocuments
-import AuditRules
-import AuditWording
 import Foundation
 
 public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
@@ -97,6 +93,10 @@ public struct EvidenceReportSection: Sendable, Hashable {
   public let kind: EvidenceReportSectionKind
   public let blocks: [EvidenceReportBlock]
   public var title: String { kind.title }
+  public init(kind: EvidenceReportSectionKind, blocks: [EvidenceReportBlock]) {
+    self.kind = kind
+    self.blocks = blocks
+  }
 }
 
 public struct EvidenceReportLimits: Sendable, Hashable {
@@ -121,12 +121,6 @@ public struct EvidenceReportDigest: Sendable, Hashable {
     self.name = name
     self.sha256 = sha256
   }
-
-  /// What the report is laid out with before the files are written: the same names, and
-  /// digests of the same length (set in a monospace face, they take the same room).
-  public static let placeholders = EvidenceBundle.reportCitedNames.map {
-    EvidenceReportDigest(name: $0, sha256: String(repeating: "0", count: 64))
-  }
 }
 
 public enum EvidenceReportError: Error, Sendable, Hashable {
@@ -136,8 +130,7 @@ public enum EvidenceReportError: Error, Sendable, Hashable {
 }
 
 /// What report.pdf says, before anything is drawn: which sections, which rows, which sentence
-/// where. Always the nine sections, in order, the summary alone on the first page; then the
-/// appendix when a finding cites more connections than its row lists.
+/// where (ReportContent makes it from the bundle's documents; ReportLayout places it).
 public struct EvidenceReport: Sendable, Hashable {
   public let title: String
   /// project · release or "baseline" · session id
@@ -146,54 +139,16 @@ public struct EvidenceReport: Sendable, Hashable {
   public let documentTitle: String
   /// Every page's footer: which session's report, exported when (a loose page stays tied to it).
   public let footer: String
-  public private(set) var sections: [EvidenceReportSection]
+  public let sections: [EvidenceReportSection]
 
   public init(
-    bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
-    digests: [EvidenceReportDigest] = EvidenceReportDigest.placeholders
-  ) throws(EvidenceReportError) {
-    try Self.check(digests)
-    guard capture.sessionID == bundle.session.id else {
-      throw .captureOfAnotherSession(
-        captureSessionID: capture.sessionID, sessionID: bundle.session.id)
-    }
-    title = "Evidence report · \(bundle.project.name)"
-    let release = bundle.session.kind.release.map { "\($0.version) (\($0.build))" } ?? "baseline"
-    subtitle = "\(bundle.project.name) · \(release) · session \(bundle.session.id)"
-    documentTitle = "Evidence report · \(subtitle)"
-    footer = "\(documentTitle) · exported \(EvidenceReportContent.time(bundle.exportedAt))"
-    let content = EvidenceReportContent(
-      bundle: bundle, capture: capture, limits: limits, digests: digests)
-    sections = EvidenceReportSectionKind.allCases.compactMap {
-      let blocks = content.blocks(of: $0)
-      return blocks.isEmpty ? nil : EvidenceReportSection(kind: $0, blocks: blocks)
-    }
-  }
-
-  /// The same report citing other digests: its layout holds, for the digests take the same room.
-  public func citing(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError)
-    -> EvidenceReport
-  {
-    try Self.check(digests)
-    var copy = self
-    copy.sections = sections.map { section in
-      guard section.kind == .summary else { return section }
-      return EvidenceReportSection(
-        kind: .summary,
-        blocks: section.blocks.map { block in
-          guard case .table(let table) = block,
-            table.columns == EvidenceReportWording.digestColumns
-          else { return block }
-          return .table(EvidenceReportContent.digestTable(digests))
-        })
-    }
-    return copy
-  }
-
-  static func check(_ digests: [EvidenceReportDigest]) throws(EvidenceReportError) {
-    let hex = Set("0123456789abcdef")
-    guard digests.map(\.name) == EvidenceBundle.reportCitedNames,
-      digests.allSatisfy({ $0.sha256.count == 64 && $0.sha256.allSatisfy(hex.contains) })
-    else { throw .digestsOfOtherFiles(digests.map(\.name)) }
+    title: String, subtitle: String, documentTitle: String, footer: String,
+    sections: [EvidenceReportSection]
+  ) {
+    self.title = title
+    self.subtitle = subtitle
+    self.documentTitle = documentTitle
+    self.footer = footer
+    self.sections = sections
   }
 }
