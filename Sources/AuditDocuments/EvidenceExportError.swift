@@ -7,8 +7,8 @@ import AuditWording
 public enum EvidenceExportError: Error, Sendable, Hashable {
   case sessionNotFound
   case sessionStillOpen
-  case catalogueNotBundled(identifier: String)
-  case catalogueUnusable(identifier: String)
+  /// The project's catalogue could not be had: none other is used instead.
+  case catalogue(RequirementCatalogueLibraryError)
   case historyUnreadable(String)
   case historyChangedWhileExporting
   case captureDirectoryUnavailable(String)

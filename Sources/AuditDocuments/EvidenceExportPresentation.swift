@@ -113,6 +113,12 @@ public enum EvidenceExportPresentation {
   /// What was being made when it failed: the bundle (exported) or the report alone (written).
   public enum Product: Sendable { case bundle, report }
 
+  /// Why a project's catalogue could not be had, as every command says it (findings, compare,
+  /// export, report): no other catalogue is used instead.
+  public static func catalogueFailure(_ error: RequirementCatalogueLibraryError) -> String {
+    "\(error.description) No other catalogue was used instead."
+  }
+
   public static func failure(_ error: EvidenceExportError, making product: Product = .bundle)
     -> String
   {
@@ -124,12 +130,8 @@ public enum EvidenceExportPresentation {
     case .sessionStillOpen:
       return
         "The session is still recording. Evidence is of a closed session: end it first ('tunnelvision session end')."
-    case .catalogueNotBundled(let identifier):
-      return
-        "This version of tunnelvision does not include the catalogue “\(identifier)” the project is assessed against; no other catalogue was used instead, and \(nothing)."
-    case .catalogueUnusable(let identifier):
-      return
-        "The catalogue “\(identifier)” cannot be read; no other catalogue was used instead, and \(nothing)."
+    case .catalogue(let error):
+      return "\(catalogueFailure(error)) \(nothing.prefix(1).uppercased() + nothing.dropFirst())."
     case .historyUnreadable(let reason):
       return "The history could not be read (\(reason)); \(nothing)."
     case .historyChangedWhileExporting:

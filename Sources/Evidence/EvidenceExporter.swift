@@ -44,8 +44,6 @@ public final class EvidenceExporter {
   public let store: FlowStore
   public let temporaryDirectory: URL
   public var report: EvidenceReportRendering?
-  /// An assessor's own catalogue instead of the project's choice.
-  public var catalogueOverride: RequirementCatalogue?
   /// The tracker lists the session's hosts are compared with; nil: none installed or given.
   public var trackers: TrackerLists?
   /// The public suffix list the flows' registrable domains come from; nil: none.
@@ -71,12 +69,12 @@ public final class EvidenceExporter {
     trace?(name, now.timeIntervalSince(phaseStart))
     phaseStart = now
   }
-  /// Where catalogues come from: the bundled library, unless a test says otherwise.
-  public var catalogues:
-    (AuditProject) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue = {
-      (project) throws(RequirementCatalogueLibraryError) in
-      try RequirementCatalogueLibrary.catalogue(for: project)
-    }
+  /// The catalogue a project is assessed against: the bundled library's choice unless the
+  /// command line resolves it otherwise (a catalogue given, or kept in the store).
+  public var catalogue: CatalogueResolution = {
+    (project) throws(RequirementCatalogueLibraryError) in
+    try RequirementCatalogueLibrary.catalogue(for: project)
+  }
 
   public init(store: FlowStore, temporaryDirectory: URL = EvidenceExporter.newTemporaryDirectory())
   {
@@ -113,16 +111,7 @@ public final class EvidenceExporter {
       throw .sessionNotFound
     }
     let catalogue: RequirementCatalogue
-    if let catalogueOverride {
-      catalogue = catalogueOverride
-    } else {
-      do { catalogue = try catalogues(project) } catch {
-        switch error {
-        case .notBundled(let identifier): throw .catalogueNotBundled(identifier: identifier)
-        case .unusable(let identifier, _): throw .catalogueUnusable(identifier: identifier)
-        }
-      }
-    }
+    do { catalogue = try self.catalogue(project) } catch { throw .catalogue(error) }
     let check = HistoryCheck(
       sessionID: sessionID, mark: mark,
       fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })

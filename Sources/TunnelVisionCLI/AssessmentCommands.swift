@@ -62,14 +62,26 @@ enum AssessmentCommands {
   }
   static let second = ArgumentKey<SessionID>("other-session", "The other session's id.")
 
-  /// The catalogue to assess against: a file given on the command line, or the project's choice
-  /// (bundled, or kept in the store).
+  /// Where the catalogue a project is assessed against comes from, the one place every command
+  /// (findings, compare, flow, export, report) resolves it: one given on the command line, else
+  /// the project's choice (bundled, or kept in the store). Its one error is the library's.
+  static func catalogueSource(_ parsed: ParsedCommand, storeURL: URL) throws
+    -> CatalogueResolution
+  {
+    let given = try givenCatalogue(parsed)
+    return { (project) throws(RequirementCatalogueLibraryError) in
+      if let given { return given }
+      return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
+    }
+  }
+
+  /// The catalogue to assess a project against, as `catalogueSource` resolves it.
   static func catalogue(for project: AuditProject, parsed: ParsedCommand, storeURL: URL) throws
     -> RequirementCatalogue
   {
-    if let given = try givenCatalogue(parsed) { return given }
-    do { return try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL) } catch {
-      throw RefusedError(error.description)
+    let resolve = try catalogueSource(parsed, storeURL: storeURL)
+    do { return try resolve(project) } catch {
+      throw RefusedError(EvidenceExportPresentation.catalogueFailure(error))
     }
   }
 

@@ -102,15 +102,12 @@ enum ExportCommands {
     for store: FlowStore, parsed: ParsedCommand, storeURL: URL, context: CommandContext
   ) throws -> EvidenceExporter {
     let exporter = EvidenceExporter(store: store)
-    exporter.catalogueOverride = try AssessmentCommands.givenCatalogue(parsed)
+    exporter.catalogue = try AssessmentCommands.catalogueSource(parsed, storeURL: storeURL)
     exporter.withContent = parsed.flag(withContent)
     exporter.trackers = try AssessmentCommands.trackers(parsed, context: context)
     exporter.publicSuffixList = PublicSuffixList.installed(
       shareDirectory: AssessmentCommands.shareDirectory(context))
     exporter.addressDatabases = try addressDatabases(parsed)
-    exporter.catalogues = { (project) throws(RequirementCatalogueLibraryError) in
-      try StoreCatalogues.catalogue(for: project, storeDirectory: storeURL)
-    }
     return exporter
   }
 

@@ -147,8 +147,8 @@ final class AuditPresentationTests: XCTestCase {
 extension AuditPresentationTests {
   func testEachExportFailureHasASentenceOfItsOwnAndNoneClaimsMoreThanHappened() {
     let failures: [EvidenceExportError] = [
-      .sessionNotFound, .sessionStillOpen, .catalogueNotBundled(identifier: "x"),
-      .catalogueUnusable(identifier: "x"),
+      .sessionNotFound, .sessionStillOpen, .catalogue(.notBundled(identifier: "x")),
+      .catalogue(.unusable(identifier: "x", .noRequirements)),
       .historyUnreadable("r"), .historyChangedWhileExporting, .captureDirectoryUnavailable("r"),
       .writeFailed("disk full"),
       .destinationDirectoryMissing("/nowhere"),
@@ -157,7 +157,8 @@ extension AuditPresentationTests {
     for product in [EvidenceExportPresentation.Product.bundle, .report] {
       let sentences = failures.map { EvidenceExportPresentation.failure($0, making: product) }
       XCTAssertEqual(Set(sentences).count, failures.count)
-      XCTAssertTrue(sentences[2].contains("no other catalogue was used instead"))
+      XCTAssertTrue(sentences[2].contains("No other catalogue was used instead"), sentences[2])
+      XCTAssertTrue(sentences[3].contains("No other catalogue was used instead"), sentences[3])
       XCTAssertTrue(sentences[5].contains("Try again"))
       XCTAssertTrue(sentences[7].contains("free space"))
       XCTAssertTrue(

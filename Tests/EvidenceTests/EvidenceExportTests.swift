@@ -1145,17 +1145,18 @@ final class EvidenceExportTests: XCTestCase {
     draft.catalogueVersion = "tr-03161-1_9.9"
     _ = try store.updateAuditProject(id: project.id, with: draft)
     assertFails(
-      .catalogueNotBundled(identifier: "tr-03161-1_9.9"), exporter(), session: session.id,
+      .catalogue(.notBundled(identifier: "tr-03161-1_9.9")), exporter(), session: session.id,
       destination: destination)
     draft.catalogueVersion = nil
     _ = try store.updateAuditProject(id: project.id, with: draft)
 
     let broken = exporter()
-    broken.catalogues = { _ throws(RequirementCatalogueLibraryError) in
+    broken.catalogue = { _ throws(RequirementCatalogueLibraryError) in
       throw .unusable(identifier: "tr-03161-1_3.0", .noRequirements)
     }
     assertFails(
-      .catalogueUnusable(identifier: "tr-03161-1_3.0"), broken, session: session.id,
+      .catalogue(.unusable(identifier: "tr-03161-1_3.0", .noRequirements)), broken,
+      session: session.id,
       destination: destination)
 
     struct NoFonts: Error, CustomStringConvertible { var description: String { "no fonts here" } }

@@ -1,6 +1,10 @@
 import Audit
 import Foundation
 
+/// Where the catalogue a project is assessed against comes from.
+public typealias CatalogueResolution = (AuditProject) throws(RequirementCatalogueLibraryError) ->
+  RequirementCatalogue
+
 public enum RequirementCatalogueLibraryError: Error, Sendable, Hashable, CustomStringConvertible {
   case notBundled(identifier: String)
   case unusable(identifier: String, RequirementCatalogueError)
@@ -11,7 +15,7 @@ public enum RequirementCatalogueLibraryError: Error, Sendable, Hashable, CustomS
       return
         "This version of tunnelvision does not include the catalogue “\(identifier)”; it includes \(RequirementCatalogueLibrary.identifiers.joined(separator: ", "))."
     case .unusable(let identifier, let error):
-      return "The bundled catalogue “\(identifier)” cannot be used: \(error)"
+      return "The catalogue “\(identifier)” cannot be used: \(error)"
     }
   }
 }
