@@ -168,123 +168,170 @@ public final class EvidenceExporter {
       if !succeeded { try? fm.removeItem(at: archive) }
     }
     do {
-      // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
-      // from them what capture.json will count, and slices the capture. The other writes
-      // flows.json and then lays report.pdf out from the forecast while the capture is still
-      // being sliced, then writes such documents as are left; this thread takes the rest once
-      // the capture is done. The report is drawn once every other file's digest is known (its
-      // first page cites them). If the capture counts otherwise than forecast, the report is
-      // laid out again from what it does count.
-      let second = SecondCore()
-      let group = DispatchGroup()
-      let report = self.report
-      let documents = EvidenceDocumentQueue(
-        bundle: bundle, folder: folder, flows: flowSource(for: bundle))
-      DispatchQueue.global().async(group: group) {
-        Self.secondCore(
-          second, documents: documents, report: report, bundle: bundle, folder: folder)
-      }
-      var forecastHandedOver = false
-      func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
-        second.forecast = forecast
-        second.forecastMade.signal()
-        forecastHandedOver = true
-      }
-      var digestsHandedOver = false
-      func handOver(_ digests: [EvidenceReportDigest]?) {
-        second.digests = digests
-        second.digestsKnown.signal()
-        digestsHandedOver = true
-      }
-      defer {
-        if !forecastHandedOver { handOver(.failure(CancellationError())) }
-        if !digestsHandedOver { handOver(nil) }
-        group.wait()
-      }
-      // Straight to the destination when there is one (through a temporary name beside it):
-      // copying a 250 MB archive afterwards would cost as much as writing it.
-      let final = destination ?? archive
-      let zip = try EvidenceBundleArchive(
-        url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
-      var zipFinished = false
-      defer { if !zipFinished { zip.abandon() } }
-      let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
-      let forecast = try EvidenceCaptureWriter.forecast(
-        for: bundle, counts: counts, from: store, captureDirectory: captures)
-      handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
-      // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
-      var (capture, files) = try zip.addCapture(
-        for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
-        application: exportedWith, trace: trace)
-      phase("sliced the capture (documents and the report alongside)")
-      let written = try documents.finish()
-      for (name, done) in written {
-        trace?(
-          "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
-      }
-      files += try written.map { try $0.done.file.get() }
-      if withContent { files.append(try writeContentHAR(of: bundle, into: folder)) }
-      for (index, scan) in bundle.serverScans.enumerated() {
-        let writer = try EvidenceFileWriter(
-          url: folder.appendingPathComponent(EvidenceBundle.serverScanName(index)), deflating: true)
-        try writer.write(scan.output)
-        files.append(try writer.finishFile())
-      }
-      let digests = try Self.citedDigests(files)
-      handOver(digests)
-      phase("wrote the documents left")
-      // The entries before report.pdf are archived while the report may still be drawn on the
-      // second core.
-      let (before, laterEntries) = Self.aroundReport(files, archived: zip.archived)
-      var after = laterEntries
-      for file in before { try zip.add(file) }
-      if let report {
-        group.wait()
-        trace?("  of which the report, on the second core", second.reportTiming.total)
-        let reportFile = try reportAsCaptured(
-          second, report: report, bundle: bundle, capture: capture.document.summary,
-          digests: digests, folder: folder)
-        if let keptReport {
-          try FileManager.default.copyItem(
-            at: folder.appendingPathComponent(EvidenceBundle.reportName), to: keptReport)
-        }
-        files.append(reportFile)
-        after.append(reportFile)
-      }
-      phase("archived the entries before report.pdf, had the report")
-      try beforeFinalCheck?()
-      guard try check.holds(in: store) else {
-        throw EvidenceExportError.historyChangedWhileExporting
-      }
-      let manifest = EvidenceManifest(
-        sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
-      var last = [try Self.write(manifest, into: folder)]
-      if let signingKey {
-        let (signature, publicKey) = try Ed25519Signature.sign(
-          Data(manifest.text.utf8), privateKeyPEM: signingKey)
-        let writer = try EvidenceFileWriter(
-          url: folder.appendingPathComponent(EvidenceBundle.signatureName))
-        try writer.write(
-          EvidenceBundle.signatureDocument(publicKey: publicKey, signature: signature)
-            .serialized() + "\n")
-        last.append(try writer.finishFile())
-      }
-      for file in after.sorted(by: Self.byName) + last { try zip.add(file) }
-      try zip.finish()
-      zipFinished = true
-      phase("checked the history, wrote the manifest, finished the archive")
-      let names =
-        manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
-        + (signingKey == nil ? [] : [EvidenceBundle.signatureName])
-      let size = (try fm.attributesOfItem(atPath: final.path)[.size] as? NSNumber)?.uint64Value ?? 0
+      let result = try writeBundle(
+        bundle, check: check, folder: folder, archive: destination ?? archive, captures: captures,
+        exportedWith: exportedWith, now: now)
       succeeded = true
-      return EvidenceExportResult(
-        url: final, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
-        findingCount: bundle.findings.count, capture: capture.document, sessionID: sessionID,
-        registrations: bundle.addressRegistrations)
+      return result
     } catch {
       throw Self.exportError(error)
     }
+  }
+
+  /// The bundle's files, archived as they are written into `archive` (straight to the
+  /// destination when there is one, through a temporary name beside it: copying a 250 MB
+  /// archive afterwards would cost as much as writing it), the history checked again before the
+  /// manifest is written.
+  func writeBundle(
+    _ bundle: EvidenceBundle, check: HistoryCheck, folder: URL, archive final: URL,
+    captures: URL, exportedWith: String, now: Date
+  ) throws -> EvidenceExportResult {
+    // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
+    // from them what capture.json will count, and slices the capture. The other writes
+    // flows.json and then lays report.pdf out from the forecast while the capture is still
+    // being sliced, then writes such documents as are left; this thread takes the rest once
+    // the capture is done. The report is drawn once every other file's digest is known (its
+    // first page cites them). If the capture counts otherwise than forecast, the report is
+    // laid out again from what it does count.
+    let second = SecondCore()
+    let group = DispatchGroup()
+    let report = self.report
+    let documents = EvidenceDocumentQueue(
+      bundle: bundle, folder: folder, flows: flowSource(for: bundle))
+    DispatchQueue.global().async(group: group) {
+      Self.secondCore(
+        second, documents: documents, report: report, bundle: bundle, folder: folder)
+    }
+    var forecastHandedOver = false
+    func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
+      second.forecast = forecast
+      second.forecastMade.signal()
+      forecastHandedOver = true
+    }
+    var digestsHandedOver = false
+    func handOver(_ digests: [EvidenceReportDigest]?) {
+      second.digests = digests
+      second.digestsKnown.signal()
+      digestsHandedOver = true
+    }
+    defer {
+      if !forecastHandedOver { handOver(.failure(CancellationError())) }
+      if !digestsHandedOver { handOver(nil) }
+      group.wait()
+    }
+    let zip = try EvidenceBundleArchive(
+      url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
+    var zipFinished = false
+    defer { if !zipFinished { zip.abandon() } }
+    let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+    let forecast = try EvidenceCaptureWriter.forecast(
+      for: bundle, counts: counts, from: store, captureDirectory: captures)
+    handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
+    // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
+    var (capture, files) = try zip.addCapture(
+      for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
+      application: exportedWith, trace: trace)
+    phase("sliced the capture (documents and the report alongside)")
+    let written = try documents.finish()
+    for (name, done) in written {
+      trace?(
+        "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
+    }
+    files += try written.map { try $0.done.file.get() }
+    files += try writeFilesLeft(of: bundle, into: folder)
+    let digests = try Self.citedDigests(files)
+    handOver(digests)
+    phase("wrote the documents left")
+    // The entries before report.pdf are archived while the report may still be drawn on the
+    // second core.
+    let (before, laterEntries) = Self.aroundReport(files, archived: zip.archived)
+    var after = laterEntries
+    for file in before { try zip.add(file) }
+    if let report {
+      group.wait()
+      let reportFile = try finishedReport(
+        second, report: report, bundle: bundle, capture: capture.document.summary,
+        digests: digests, folder: folder)
+      files.append(reportFile)
+      after.append(reportFile)
+    }
+    phase("archived the entries before report.pdf, had the report")
+    try beforeFinalCheck?()
+    guard try check.holds(in: store) else {
+      throw EvidenceExportError.historyChangedWhileExporting
+    }
+    let manifest = EvidenceManifest(
+      sessionID: bundle.session.id, exportedAt: now, entries: files.map(\.entry))
+    let last = try writeManifestAndSignature(manifest, into: folder)
+    for file in after.sorted(by: Self.byName) + last { try zip.add(file) }
+    try zip.finish()
+    zipFinished = true
+    phase("checked the history, wrote the manifest, finished the archive")
+    return try self.result(final, manifest: manifest, bundle: bundle, capture: capture.document)
+  }
+
+  /// report.pdf as drawn on the second core (or again, when the capture counted otherwise than
+  /// forecast), kept where `report` asked for a copy.
+  fileprivate func finishedReport(
+    _ second: SecondCore, report: EvidenceReportRendering, bundle: EvidenceBundle,
+    capture: EvidenceCaptureSummary, digests: [EvidenceReportDigest], folder: URL
+  ) throws -> WrittenFile {
+    trace?("  of which the report, on the second core", second.reportTiming.total)
+    let file = try reportAsCaptured(
+      second, report: report, bundle: bundle, capture: capture, digests: digests, folder: folder)
+    if let keptReport {
+      try FileManager.default.copyItem(
+        at: folder.appendingPathComponent(EvidenceBundle.reportName), to: keptReport)
+    }
+    return file
+  }
+
+  /// What the export says it made: the archive, its size and its files in order.
+  func result(
+    _ archive: URL, manifest: EvidenceManifest, bundle: EvidenceBundle,
+    capture: EvidenceCaptureDocument
+  ) throws -> EvidenceExportResult {
+    let names =
+      manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
+      + (signingKey == nil ? [] : [EvidenceBundle.signatureName])
+    let size =
+      (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? NSNumber)?
+      .uint64Value ?? 0
+    return EvidenceExportResult(
+      url: archive, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
+      findingCount: bundle.findings.count, capture: capture, sessionID: bundle.session.id,
+      registrations: bundle.addressRegistrations)
+  }
+
+  /// The files written after the documents: content.har when asked for, and each kept server
+  /// scan as it was read.
+  func writeFilesLeft(of bundle: EvidenceBundle, into folder: URL) throws -> [WrittenFile] {
+    var files: [WrittenFile] = []
+    if withContent { files.append(try writeContentHAR(of: bundle, into: folder)) }
+    for (index, scan) in bundle.serverScans.enumerated() {
+      let writer = try EvidenceFileWriter(
+        url: folder.appendingPathComponent(EvidenceBundle.serverScanName(index)), deflating: true)
+      try writer.write(scan.output)
+      files.append(try writer.finishFile())
+    }
+    return files
+  }
+
+  /// manifest.json, and with a signing key signature.json over it: the archive's last entries.
+  func writeManifestAndSignature(_ manifest: EvidenceManifest, into folder: URL) throws
+    -> [WrittenFile]
+  {
+    var last = [try Self.write(manifest, into: folder)]
+    guard let signingKey else { return last }
+    let (signature, publicKey) = try Ed25519Signature.sign(
+      Data(manifest.text.utf8), privateKeyPEM: signingKey)
+    let writer = try EvidenceFileWriter(
+      url: folder.appendingPathComponent(EvidenceBundle.signatureName))
+    try writer.write(
+      EvidenceBundle.signatureDocument(publicKey: publicKey, signature: signature).serialized()
+        + "\n")
+    last.append(try writer.finishFile())
+    return last
   }
 
   /// content.har: the session's exchanges from the store, an entry at a time.
