@@ -60,101 +60,15 @@ public enum EvidenceReportPDF {
     }
     let pango = pango_layout_new(typography.context)!
     defer { g_object_unref(UnsafeMutableRawPointer(pango)) }
-    var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
-    var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
-    var baselines: [EvidenceReportTextStyle: Double] = [:]
-    pango_layout_set_width(pango, -1)
-    for style in EvidenceReportTextStyle.allCases {
-      let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
-      descriptions[style] = font
-      // The font's own line height, once per style: the line is centred in the box the layout measured.
-      pango_layout_set_font_description(pango, font)
-      pango_layout_set_text(pango, "Ag", -1)
-      var ink = PangoRectangle()
-      var logical = PangoRectangle()
-      pango_layout_get_extents(pango, &ink, &logical)
-      naturalHeights[style] = Double(logical.height) / Double(PANGO_SCALE)
-      baselines[style] = Double(pango_layout_get_baseline(pango)) / Double(PANGO_SCALE)
-    }
-    defer { for d in descriptions.values { pango_font_description_free(d) } }
-    let shaped = ShapedLines(context: typography.context, reusable: pango)
-    let runs = MonospaceRuns(context: typography.context, descriptions: descriptions)
-    /// A line's baseline: where the style's text sits when centred in the line's box, or for a
-    /// value the baseline of the prose it sits beside in a box of the same top.
-    func baseline(_ line: EvidenceReportLine) -> Double {
-      let beside = line.style.baselineCompanion
-      return Double(line.origin.y)
-        + (Double(typography.lineHeight(of: beside)) - naturalHeights[beside]!) / 2
-        + baselines[beside]!
-    }
-
-    var sectionOutline: [EvidenceReportSectionKind: Int32] = [:]
-    for kind in EvidenceReportSectionKind.allCases {
-      sectionOutline[kind] = cairo_pdf_surface_add_outline(
-        surface, Int32(CAIRO_PDF_OUTLINE_ROOT), kind.title, "dest='section-\(kind.rawValue)'",
-        cairo_pdf_outline_flags_t(0))
-    }
-    // The section being drawn: its headings go under it in the outline.
-    var currentSection: EvidenceReportSectionKind?
-    var tags = StructureTags(cr: cr)
-    tags.open("Document")
+    let faces = StyleFaces(pango)
+    defer { faces.free() }
+    var drawer = PageDrawer(
+      cr: cr, surface: surface, typography: typography, faces: faces,
+      shaped: ShapedLines(context: typography.context, reusable: pango),
+      runs: MonospaceRuns(context: typography.context, descriptions: faces.descriptions))
     // Each page drawn as soon as it is made: no more than a page of marks is held.
-    layout.forEachPage { page in
-      // No page labels: cairo 1.16 writes them as an empty /Nums; the page numbers are the labels.
-      var sectionsToMark = page.sectionsStarting
-      for mark in page.body {
-        switch mark {
-        case .fill(let rect, let fill):
-          draw(fill, rect, cr)
-        case .text(let line):
-          tags.enter(line)
-          // A destination at the line itself (with no extents of its own, cairo would put it at
-          // the page's top): a link lands on the row it names. Formatted only for a line that
-          // is one.
-          var at: String {
-            String(
-              format: " x=%.2f y=%.2f", Double(line.origin.x), max(0, Double(line.origin.y) - 4))
-          }
-          if line.role == .heading1, let kind = sectionsToMark.first {
-            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'" + at)
-            cairo_tag_end(cr, CAIRO_TAG_DEST)
-            sectionsToMark.removeFirst()
-            currentSection = kind
-          }
-          if line.isHeadingAnchor, let anchor = line.anchor, let section = currentSection,
-            let parent = sectionOutline[section]
-          {
-            _ = cairo_pdf_surface_add_outline(
-              surface, parent, line.text, "dest='\(anchor)'", cairo_pdf_outline_flags_t(0))
-          }
-          if let anchor = line.anchor {
-            cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'" + at)
-            cairo_tag_end(cr, CAIRO_TAG_DEST)
-          }
-          if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
-          let (r, g, b) = color(line.style)
-          cairo_set_source_rgb(cr, r, g, b)
-          if !runs.draw(
-            line.text, style: line.style, x: Double(line.origin.x), baseline: baseline(line), cr)
-          {
-            draw(
-              line, cr, shaped.layout(line, descriptions[line.style]!),
-              naturalHeights[line.style]!)
-          }
-          if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
-        }
-      }
-      tags.closeAll(keeping: 1)
-      for mark in page.footer {
-        switch mark {
-        case .fill(let rect, let fill): draw(fill, rect, cr)
-        case .text(let line):
-          draw(
-            line, cr, shaped.layout(line, descriptions[line.style]!), naturalHeights[line.style]!)
-        }
-      }
-      cairo_show_page(cr)
-    }
+    layout.forEachPage { drawer.draw($0) }
+    var tags = drawer.tags
     tags.closeAll(keeping: 0)
     let status = cairo_status(cr)
     cairo_destroy(cr)
@@ -208,6 +122,138 @@ public enum EvidenceReportPDF {
     cairo_move_to(
       cr, Double(line.origin.x), Double(line.origin.y) + (Double(line.height) - natural) / 2)
     pango_cairo_show_layout(cr, pango)
+  }
+}
+
+/// Each style's font, and its own line height and baseline (measured once: a line is centred in
+/// the box the layout measured).
+struct StyleFaces {
+  var descriptions: [EvidenceReportTextStyle: OpaquePointer] = [:]
+  var naturalHeights: [EvidenceReportTextStyle: Double] = [:]
+  var baselines: [EvidenceReportTextStyle: Double] = [:]
+
+  init(_ pango: OpaquePointer) {
+    pango_layout_set_width(pango, -1)
+    for style in EvidenceReportTextStyle.allCases {
+      let font = pango_font_description_from_string(EvidenceReportTypography.font(style))!
+      descriptions[style] = font
+      pango_layout_set_font_description(pango, font)
+      pango_layout_set_text(pango, "Ag", -1)
+      var ink = PangoRectangle()
+      var logical = PangoRectangle()
+      pango_layout_get_extents(pango, &ink, &logical)
+      naturalHeights[style] = Double(logical.height) / Double(PANGO_SCALE)
+      baselines[style] = Double(pango_layout_get_baseline(pango)) / Double(PANGO_SCALE)
+    }
+  }
+
+  func free() { for d in descriptions.values { pango_font_description_free(d) } }
+}
+
+/// Draws the placed pages one after another: their marks, each line's destination and link,
+/// the outline's entries and the structure tags.
+struct PageDrawer {
+  let cr: OpaquePointer
+  let surface: OpaquePointer
+  let typography: EvidenceReportTypography
+  let faces: StyleFaces
+  let shaped: ShapedLines
+  let runs: MonospaceRuns
+  var tags: StructureTags
+  /// The outline's entry of each section; its headings go under the one being drawn.
+  var sectionOutline: [EvidenceReportSectionKind: Int32] = [:]
+  var currentSection: EvidenceReportSectionKind?
+
+  init(
+    cr: OpaquePointer, surface: OpaquePointer, typography: EvidenceReportTypography,
+    faces: StyleFaces, shaped: ShapedLines, runs: MonospaceRuns
+  ) {
+    self.cr = cr
+    self.surface = surface
+    self.typography = typography
+    self.faces = faces
+    self.shaped = shaped
+    self.runs = runs
+    for kind in EvidenceReportSectionKind.allCases {
+      sectionOutline[kind] = cairo_pdf_surface_add_outline(
+        surface, Int32(CAIRO_PDF_OUTLINE_ROOT), kind.title, "dest='section-\(kind.rawValue)'",
+        cairo_pdf_outline_flags_t(0))
+    }
+    tags = StructureTags(cr: cr)
+    tags.open("Document")
+  }
+
+  /// A line's baseline: where the style's text sits when centred in the line's box, or for a
+  /// value the baseline of the prose it sits beside in a box of the same top.
+  func baseline(_ line: EvidenceReportLine) -> Double {
+    let beside = line.style.baselineCompanion
+    return Double(line.origin.y)
+      + (Double(typography.lineHeight(of: beside)) - faces.naturalHeights[beside]!) / 2
+      + faces.baselines[beside]!
+  }
+
+  mutating func draw(_ page: EvidenceReportPage) {
+    // No page labels: cairo 1.16 writes them as an empty /Nums; the page numbers are the labels.
+    var sectionsToMark = page.sectionsStarting
+    for mark in page.body {
+      switch mark {
+      case .fill(let rect, let fill):
+        EvidenceReportPDF.draw(fill, rect, cr)
+      case .text(let line):
+        tags.enter(line)
+        destinations(of: line, sectionsToMark: &sectionsToMark)
+        if let link = line.link { cairo_tag_begin(cr, CAIRO_TAG_LINK, "dest='\(link)'") }
+        let (r, g, b) = EvidenceReportPDF.color(line.style)
+        cairo_set_source_rgb(cr, r, g, b)
+        if !runs.draw(
+          line.text, style: line.style, x: Double(line.origin.x), baseline: baseline(line), cr)
+        {
+          EvidenceReportPDF.draw(
+            line, cr, shaped.layout(line, faces.descriptions[line.style]!),
+            faces.naturalHeights[line.style]!)
+        }
+        if line.link != nil { cairo_tag_end(cr, CAIRO_TAG_LINK) }
+      }
+    }
+    tags.closeAll(keeping: 1)
+    for mark in page.footer {
+      switch mark {
+      case .fill(let rect, let fill): EvidenceReportPDF.draw(fill, rect, cr)
+      case .text(let line):
+        EvidenceReportPDF.draw(
+          line, cr, shaped.layout(line, faces.descriptions[line.style]!),
+          faces.naturalHeights[line.style]!)
+      }
+    }
+    cairo_show_page(cr)
+  }
+
+  /// A line's destinations: a section's where it starts, its own anchor (at the line itself:
+  /// with no extents of its own, cairo would put it at the page's top), and a heading's entry
+  /// in the outline under its section.
+  mutating func destinations(
+    of line: EvidenceReportLine, sectionsToMark: inout [EvidenceReportSectionKind]
+  ) {
+    // Formatted only for a line that is one.
+    var at: String {
+      String(format: " x=%.2f y=%.2f", Double(line.origin.x), max(0, Double(line.origin.y) - 4))
+    }
+    if line.role == .heading1, let kind = sectionsToMark.first {
+      cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='section-\(kind.rawValue)'" + at)
+      cairo_tag_end(cr, CAIRO_TAG_DEST)
+      sectionsToMark.removeFirst()
+      currentSection = kind
+    }
+    if line.isHeadingAnchor, let anchor = line.anchor, let section = currentSection,
+      let parent = sectionOutline[section]
+    {
+      _ = cairo_pdf_surface_add_outline(
+        surface, parent, line.text, "dest='\(anchor)'", cairo_pdf_outline_flags_t(0))
+    }
+    if let anchor = line.anchor {
+      cairo_tag_begin(cr, CAIRO_TAG_DEST, "name='\(anchor)'" + at)
+      cairo_tag_end(cr, CAIRO_TAG_DEST)
+    }
   }
 }
 
