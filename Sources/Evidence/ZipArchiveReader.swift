@@ -93,94 +93,11 @@ public final class ZipArchiveReader {
     var entries: [Entry] = []
     var at = 0
     for _ in 0..<count {
-      guard try Self.field(directory, at, UInt32.self, or: broken) == 0x0201_4b50,
-        at + 46 <= directory.count
-      else { throw broken }
-      let nameLength = Int(try Self.field(directory, at + 28, UInt16.self, or: broken))
-      let extraLength = Int(try Self.field(directory, at + 30, UInt16.self, or: broken))
-      let commentLength = Int(try Self.field(directory, at + 32, UInt16.self, or: broken))
-      guard at + 46 + nameLength + extraLength + commentLength <= directory.count else {
-        throw broken
-      }
-      let rawCompressed = UInt64(try Self.field(directory, at + 20, UInt32.self, or: broken))
-      let rawSize = UInt64(try Self.field(directory, at + 24, UInt32.self, or: broken))
-      let rawOffset = UInt64(try Self.field(directory, at + 42, UInt32.self, or: broken))
-      var (compressed, size, offset) = (rawCompressed, rawSize, rawOffset)
-      // The extra fields are read inside their own bytes: a field cut short is damage.
-      var extraProblems: [String] = []
-      var seenZIP64 = false
-      let extraStart = at + 46 + nameLength
-      var extras = ByteCursor(directory[extraStart..<(extraStart + extraLength)])
-      while extras.remaining >= 4 {
-        guard let id = extras.read(UInt16.self, endianness: .little),
-          let length = extras.read(UInt16.self, endianness: .little),
-          var field = extras.read(count: Int(length)).map({ ByteCursor($0) })
-        else { throw broken }
-        guard id == 1, !seenZIP64 else {
-          extraProblems.append(
-            id == 1
-              ? "a second ZIP64 extra field"
-              : "an extra field of type 0x\(String(id, radix: 16, uppercase: true))")
-          continue
-        }
-        seenZIP64 = true
-        func wide() throws -> UInt64 {
-          guard let value = field.read(UInt64.self, endianness: .little) else { throw broken }
-          return value
-        }
-        if size == 0xFFFF_FFFF { size = try wide() }
-        if compressed == 0xFFFF_FFFF { compressed = try wide() }
-        if offset == 0xFFFF_FFFF { offset = try wide() }
-        if field.remaining > 0 {
-          extraProblems.append("a ZIP64 extra field longer than its values")
-        }
-      }
-      // Export writes a value in the ZIP64 field exactly when it reaches the threshold.
-      let raw = [rawSize, rawCompressed, rawOffset]
-      if raw.contains(0xFFFF_FFFF) && !seenZIP64 {
-        extraProblems.append("a size or offset of 0xFFFFFFFF with no ZIP64 extra field")
-      }
-      for (stated, value) in zip(raw, [size, compressed, offset])
-      where (stated == 0xFFFF_FFFF) != (value >= zip64Threshold) {
-        extraProblems.append(
-          stated == 0xFFFF_FFFF
-            ? "a ZIP64 value for a size or offset that fits in 32 bits"
-            : "a size or offset past the ZIP64 threshold outside a ZIP64 field")
-        break
-      }
-      let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
-      // The fields export writes the same in every record: made by Unix, ZIP 4.5; needing 2.0,
-      // or 4.5 with ZIP64; UTF-8 names (a name of ASCII reads the same without the flag); one
-      // disk; no internal attributes.
-      let madeBy = try Self.field(directory, at + 4, UInt16.self, or: broken)
-      let needed = try Self.field(directory, at + 6, UInt16.self, or: broken)
-      let disk = try Self.field(directory, at + 34, UInt16.self, or: broken)
-      let internalAttributes = try Self.field(directory, at + 36, UInt16.self, or: broken)
-      let generalFlags = try Self.field(directory, at + 8, UInt16.self, or: broken)
-      let ascii = directory[(at + 46)..<(at + 46 + nameLength)].allSatisfy { $0 < 0x80 }
-      if madeBy != 3 << 8 | 45 { extraProblems.append("“made by” 0x\(String(madeBy, radix: 16))") }
-      if needed != (seenZIP64 ? 45 : 20) { extraProblems.append("“version needed” \(needed)") }
-      if disk != 0 || internalAttributes != 0 {
-        extraProblems.append("a disk number or internal attributes other than 0")
-      }
-      if generalFlags & ~0x0809 != 0 || (generalFlags & 0x0800 == 0 && !ascii) {
-        extraProblems.append("general flags 0x\(String(generalFlags, radix: 16))")
-      }
-      for problem in extraProblems {
-        layoutProblems.append(
-          "the directory record of \(TerminalText.inline(name)) carries \(problem)")
-      }
-      entries.append(
-        Entry(
-          name: name, method: try Self.field(directory, at + 10, UInt16.self, or: broken),
-          crc32: try Self.field(directory, at + 16, UInt32.self, or: broken),
-          compressedSize: compressed, size: size, localHeaderOffset: offset,
-          flags: try Self.field(directory, at + 8, UInt16.self, or: broken),
-          externalAttributes: try Self.field(directory, at + 38, UInt32.self, or: broken),
-          time: try Self.field(directory, at + 12, UInt16.self, or: broken),
-          date: try Self.field(directory, at + 14, UInt16.self, or: broken)))
-      if commentLength > 0 { layoutProblems.append("the entry \(name) carries a comment") }
-      at += 46 + nameLength + extraLength + commentLength
+      let (entry, problems, length) = try Self.directoryRecord(
+        directory, at: at, zip64Threshold: zip64Threshold, broken: broken)
+      entries.append(entry)
+      layoutProblems += problems
+      at += length
     }
     self.entries = entries
     let needs64 =
@@ -197,6 +114,99 @@ public final class ZipArchiveReader {
   }
 
   deinit { try? handle.close() }
+
+  /// One record of the central directory at `at`: its entry, what in it is not the layout
+  /// export writes, and its length.
+  static func directoryRecord(
+    _ directory: [UInt8], at: Int, zip64Threshold: UInt64, broken: EvidenceWriteError
+  ) throws -> (Entry, [String], Int) {
+    guard try field(directory, at, UInt32.self, or: broken) == 0x0201_4b50,
+      at + 46 <= directory.count
+    else { throw broken }
+    let nameLength = Int(try field(directory, at + 28, UInt16.self, or: broken))
+    let extraLength = Int(try field(directory, at + 30, UInt16.self, or: broken))
+    let commentLength = Int(try field(directory, at + 32, UInt16.self, or: broken))
+    guard at + 46 + nameLength + extraLength + commentLength <= directory.count else {
+      throw broken
+    }
+    let rawCompressed = UInt64(try field(directory, at + 20, UInt32.self, or: broken))
+    let rawSize = UInt64(try field(directory, at + 24, UInt32.self, or: broken))
+    let rawOffset = UInt64(try field(directory, at + 42, UInt32.self, or: broken))
+    var (compressed, size, offset) = (rawCompressed, rawSize, rawOffset)
+    // The extra fields are read inside their own bytes: a field cut short is damage.
+    var extraProblems: [String] = []
+    var seenZIP64 = false
+    let extraStart = at + 46 + nameLength
+    var extras = ByteCursor(directory[extraStart..<(extraStart + extraLength)])
+    while extras.remaining >= 4 {
+      guard let id = extras.read(UInt16.self, endianness: .little),
+        let length = extras.read(UInt16.self, endianness: .little),
+        var field = extras.read(count: Int(length)).map({ ByteCursor($0) })
+      else { throw broken }
+      guard id == 1, !seenZIP64 else {
+        extraProblems.append(
+          id == 1
+            ? "a second ZIP64 extra field"
+            : "an extra field of type 0x\(String(id, radix: 16, uppercase: true))")
+        continue
+      }
+      seenZIP64 = true
+      func wide() throws -> UInt64 {
+        guard let value = field.read(UInt64.self, endianness: .little) else { throw broken }
+        return value
+      }
+      if size == 0xFFFF_FFFF { size = try wide() }
+      if compressed == 0xFFFF_FFFF { compressed = try wide() }
+      if offset == 0xFFFF_FFFF { offset = try wide() }
+      if field.remaining > 0 {
+        extraProblems.append("a ZIP64 extra field longer than its values")
+      }
+    }
+    // Export writes a value in the ZIP64 field exactly when it reaches the threshold.
+    let raw = [rawSize, rawCompressed, rawOffset]
+    if raw.contains(0xFFFF_FFFF) && !seenZIP64 {
+      extraProblems.append("a size or offset of 0xFFFFFFFF with no ZIP64 extra field")
+    }
+    for (stated, value) in zip(raw, [size, compressed, offset])
+    where (stated == 0xFFFF_FFFF) != (value >= zip64Threshold) {
+      extraProblems.append(
+        stated == 0xFFFF_FFFF
+          ? "a ZIP64 value for a size or offset that fits in 32 bits"
+          : "a size or offset past the ZIP64 threshold outside a ZIP64 field")
+      break
+    }
+    let name = String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
+    // The fields export writes the same in every record: made by Unix, ZIP 4.5; needing 2.0,
+    // or 4.5 with ZIP64; UTF-8 names (a name of ASCII reads the same without the flag); one
+    // disk; no internal attributes.
+    let madeBy = try field(directory, at + 4, UInt16.self, or: broken)
+    let needed = try field(directory, at + 6, UInt16.self, or: broken)
+    let disk = try field(directory, at + 34, UInt16.self, or: broken)
+    let internalAttributes = try field(directory, at + 36, UInt16.self, or: broken)
+    let generalFlags = try field(directory, at + 8, UInt16.self, or: broken)
+    let ascii = directory[(at + 46)..<(at + 46 + nameLength)].allSatisfy { $0 < 0x80 }
+    if madeBy != 3 << 8 | 45 { extraProblems.append("“made by” 0x\(String(madeBy, radix: 16))") }
+    if needed != (seenZIP64 ? 45 : 20) { extraProblems.append("“version needed” \(needed)") }
+    if disk != 0 || internalAttributes != 0 {
+      extraProblems.append("a disk number or internal attributes other than 0")
+    }
+    if generalFlags & ~0x0809 != 0 || (generalFlags & 0x0800 == 0 && !ascii) {
+      extraProblems.append("general flags 0x\(String(generalFlags, radix: 16))")
+    }
+    var problems = extraProblems.map {
+      "the directory record of \(TerminalText.inline(name)) carries \($0)"
+    }
+    let entry = Entry(
+      name: name, method: try field(directory, at + 10, UInt16.self, or: broken),
+      crc32: try field(directory, at + 16, UInt32.self, or: broken),
+      compressedSize: compressed, size: size, localHeaderOffset: offset,
+      flags: try field(directory, at + 8, UInt16.self, or: broken),
+      externalAttributes: try field(directory, at + 38, UInt32.self, or: broken),
+      time: try field(directory, at + 12, UInt16.self, or: broken),
+      date: try field(directory, at + 14, UInt16.self, or: broken))
+    if commentLength > 0 { problems.append("the entry \(name) carries a comment") }
+    return (entry, problems, 46 + nameLength + extraLength + commentLength)
+  }
 
   /// What the entries and the end record say of the archive's layout.
   static func layout(
