@@ -177,35 +177,44 @@ package enum CommandReference {
 
         """
     case "fish":
-      var out =
-        "# fish completion for \(root.name), written by '\(root.name) --generate-completion-script fish'.\n"
-      out += "complete -c \(root.name) -f\n"
-      for (path, command) in all {
-        let parents = Array(path.dropFirst())
-        let children = command.subcommands.map(\.name)
-        var condition = parents.isEmpty ? "__fish_use_subcommand" : ""
-        if !parents.isEmpty {
-          condition = parents.map { "__fish_seen_subcommand_from \($0)" }.joined(
-            separator: "; and ")
-          if !children.isEmpty {
-            condition += "; and not __fish_seen_subcommand_from \(children.joined(separator: " "))"
-          }
-        }
-        for sub in command.subcommands {
-          out +=
-            "complete -c \(root.name) -n '\(condition)' -a \(sub.name) -d \(fishQuoted(sub.abstract))\n"
-        }
-        for option in command.options + (parents.isEmpty ? global : []) {
-          out += "complete -c \(root.name) -n '\(condition)' -l \(option.name)"
-          if let short = option.short { out += " -s \(short)" }
-          if option.valueName != nil { out += takesPath(option) ? " -r -F" : " -r" }
-          out += " -d \(fishQuoted(option.help))\n"
-        }
-      }
-      return out
+      return fishCompletion(root, all, global: global)
     default:
       return nil
     }
+  }
+
+  /// fish's script: a `complete` line per subcommand and option, under the condition that its
+  /// command's words were typed.
+  static func fishCompletion(
+    _ root: CommandDefinition, _ all: [(path: [String], command: CommandDefinition)],
+    global: [OptionDefinition]
+  ) -> String {
+    var out =
+      "# fish completion for \(root.name), written by '\(root.name) --generate-completion-script fish'.\n"
+    out += "complete -c \(root.name) -f\n"
+    for (path, command) in all {
+      let parents = Array(path.dropFirst())
+      let children = command.subcommands.map(\.name)
+      var condition = parents.isEmpty ? "__fish_use_subcommand" : ""
+      if !parents.isEmpty {
+        condition = parents.map { "__fish_seen_subcommand_from \($0)" }.joined(
+          separator: "; and ")
+        if !children.isEmpty {
+          condition += "; and not __fish_seen_subcommand_from \(children.joined(separator: " "))"
+        }
+      }
+      for sub in command.subcommands {
+        out +=
+          "complete -c \(root.name) -n '\(condition)' -a \(sub.name) -d \(fishQuoted(sub.abstract))\n"
+      }
+      for option in command.options + (parents.isEmpty ? global : []) {
+        out += "complete -c \(root.name) -n '\(condition)' -l \(option.name)"
+        if let short = option.short { out += " -s \(short)" }
+        if option.valueName != nil { out += takesPath(option) ? " -r -F" : " -r" }
+        out += " -d \(fishQuoted(option.help))\n"
+      }
+    }
+    return out
   }
 
   static func fishQuoted(_ text: String) -> String {
