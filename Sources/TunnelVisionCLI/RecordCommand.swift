@@ -49,7 +49,16 @@ enum RecordCommand {
       run: { parsed, context in try run(parsed, context) })
   }
 
-  static func run(_ parsed: ParsedCommand, _ context: CommandContext) throws {
+  /// What the command line asks to record, checked before anything is opened.
+  struct Arguments {
+    var source: PacketSource
+    var devices: [String]
+    var snaplen: Int
+    var seconds: Double?
+    var retention: RetentionSettings
+  }
+
+  static func arguments(_ parsed: ParsedCommand) throws -> Arguments {
     let source: PacketSource
     switch (try parsed.value(interface), try parsed.value(read)) {
     case (let name?, nil): source = .interface(name)
@@ -78,7 +87,15 @@ enum RecordCommand {
     if case .file(let path) = source, path != "-", CommandSupport.isDirectory(path) {
       throw RefusedError("\(path) is a directory; --read takes one capture file or '-'.")
     }
+    return Arguments(
+      source: source, devices: devices, snaplen: snap, seconds: seconds, retention: retention)
+  }
 
+  static func run(_ parsed: ParsedCommand, _ context: CommandContext) throws {
+    let given = try arguments(parsed)
+    let (source, devices, snap, seconds, retention) = (
+      given.source, given.devices, given.snaplen, given.seconds, given.retention
+    )
     // Ctrl-C and SIGTERM stop the recording from now on; what was read is written first.
     let stop = StopRequest()
     stop.takeSignals()
@@ -108,16 +125,7 @@ enum RecordCommand {
     store.setBusyTimeout(seconds: 600)
     let claim = RecorderClaim(
       processID: getpid(), sourceName: source.name, isLive: source.isLive, since: context.now())
-    let lock: RecorderLock
-    do { lock = try RecorderLock(storeDirectory: store.directory, claim: claim) } catch {
-      switch error {
-      case .held(let other):
-        throw RefusedError(RecordPresentation.alreadyRecording(other, zone: context.timeZone))
-      case .unavailable(let path, let errno):
-        throw RefusedError(
-          RecordPresentation.lockUnavailable(path: path, reason: errno.description))
-      }
-    }
+    let lock = try lock(store, claim, context)
     defer { lock.release() }
     let logPath = try parsed.value(inspectionLog)?.text
     let recorder = Recorder(
@@ -168,6 +176,21 @@ enum RecordCommand {
     if parsed.json { return context.printJSON(RecordPresentation.json(recorder.status, end: end)) }
     context.standardOutput(
       RecordPresentation.summary(recorder.status, end: end, now: context.now()))
+  }
+
+  /// The store's recorder lock, or why another recorder holds it.
+  static func lock(_ store: FlowStore, _ claim: RecorderClaim, _ context: CommandContext) throws
+    -> RecorderLock
+  {
+    do { return try RecorderLock(storeDirectory: store.directory, claim: claim) } catch {
+      switch error {
+      case .held(let other):
+        throw RefusedError(RecordPresentation.alreadyRecording(other, zone: context.timeZone))
+      case .unavailable(let path, let errno):
+        throw RefusedError(
+          RecordPresentation.lockUnavailable(path: path, reason: errno.description))
+      }
+    }
   }
 
   static func words(_ error: PacketCaptureError, filter: String?) -> String {
