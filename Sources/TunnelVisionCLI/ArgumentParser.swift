@@ -198,14 +198,24 @@ package enum ArgumentParser {
       }
       parsed.values[name, default: []].append(value)
     }
+    parsed.argumentNames = command.arguments.map(\.name)
+    try check(parsed.arguments, of: command, path: path, help: helpRequested)
+    return (command, parsed, helpRequested)
+  }
+
+  /// The arguments against what the command takes: a word that names no subcommand, a value the
+  /// argument does not take; unless help was asked for, a missing subcommand and too few or too
+  /// many arguments.
+  static func check(
+    _ arguments: [String], of command: CommandDefinition, path: [String], help: Bool
+  ) throws {
     // A word that names no subcommand is an error, help asked for or not (`project create --help`).
     if command.run == nil || (!command.subcommands.isEmpty && command.arguments.isEmpty),
-      let first = parsed.arguments.first
+      let first = arguments.first
     {
       throw UsageError(message: "Unknown subcommand '\(first)'", path: path)
     }
-    parsed.argumentNames = command.arguments.map(\.name)
-    for (word, argument) in zip(parsed.arguments, command.arguments) {
+    for (word, argument) in zip(arguments, command.arguments) {
       if let accepts = argument.accepts, !accepts(word) {
         throw UsageError(
           message:
@@ -213,18 +223,17 @@ package enum ArgumentParser {
           path: path)
       }
     }
-    if helpRequested { return (command, parsed, true) }
+    if help { return }
     if command.run == nil { throw UsageError(message: "Missing subcommand", path: path) }
     let required = command.arguments.filter { !$0.optional }.count
-    if parsed.arguments.count < required {
-      let missing = command.arguments[parsed.arguments.count]
+    if arguments.count < required {
+      let missing = command.arguments[arguments.count]
       throw UsageError(message: "Missing expected argument '<\(missing.name)>'", path: path)
     }
-    if parsed.arguments.count > command.arguments.count {
+    if arguments.count > command.arguments.count {
       throw UsageError(
-        message: "Unexpected argument '\(parsed.arguments[command.arguments.count])'", path: path)
+        message: "Unexpected argument '\(arguments[command.arguments.count])'", path: path)
     }
-    return (command, parsed, false)
   }
 
   package static func find(_ path: [String], in root: CommandDefinition) -> CommandDefinition {
