@@ -279,21 +279,7 @@ struct Bench {
     w.captureFiles = files.count
     // The floor: read, hash, write each capture file once.
     note("[\(w.label)] the floor: reading, hashing and writing \(files.count) capture files")
-    w.floor = try median {
-      sync()
-      let start = Date()
-      let copy = dir.appendingPathComponent("floor.bin")
-      let out = try EvidenceFileWriter(url: copy)
-      for file in files {
-        let handle = try FileHandle(forReadingFrom: file)
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { try out.write(data) }
-        try handle.close()
-      }
-      _ = try out.finish()
-      let wall = Date().timeIntervalSince(start)
-      try? FileManager.default.removeItem(at: copy)
-      return Run(wall: wall, cpu: 0, peakMB: 0, status: 0)
-    }.wall
+    w.floor = try measureFloor(files, in: dir)
     let at = "2026-10-07T09:00:00Z"
     note("[\(w.label)] exporting without the report")
     let plain = dir.appendingPathComponent("plain.zip")
@@ -341,7 +327,36 @@ struct Bench {
     }
     note("[\(w.label)] verifying the archive")
     w.verify = try child(["verify", full.path, "--json"], traced: true)
-    // Import: the session's captures as one pcap, beside tshark reading it.
+    try measureImportAndRecord(&w, files, in: dir)
+    let exchanges = max(100, Int(20_000 * w.scaleFactor))
+    note("[\(w.label)] matching \(exchanges) exchanges' bodies for twenty values, then for one")
+    w.matching = MatchingBench.measure(
+      exchanges: exchanges, bodyBytes: max(1_000_000, Int(200_000_000 * w.scaleFactor)))
+    return w
+  }
+
+  /// The floor: each capture file read, hashed and written once, as a new file.
+  func measureFloor(_ files: [URL], in dir: URL) throws -> Double {
+    try median {
+      sync()
+      let start = Date()
+      let copy = dir.appendingPathComponent("floor.bin")
+      let out = try EvidenceFileWriter(url: copy)
+      for file in files {
+        let handle = try FileHandle(forReadingFrom: file)
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { try out.write(data) }
+        try handle.close()
+      }
+      _ = try out.finish()
+      let wall = Date().timeIntervalSince(start)
+      try? FileManager.default.removeItem(at: copy)
+      return Run(wall: wall, cpu: 0, peakMB: 0, status: 0)
+    }.wall
+  }
+
+  /// Import: the session's captures as one pcap, beside tshark reading it; the first page of
+  /// `flows` of the imported history; and the same file recorded from a pipe.
+  func measureImportAndRecord(_ w: inout Workload, _ files: [URL], in dir: URL) throws {
     let merged = dir.appendingPathComponent("workload.pcap")
     try merge(files, into: merged)
     note("[\(w.label)] importing \(size(merged)) bytes")
@@ -379,11 +394,6 @@ struct Bench {
       ).wall
     }
     try? FileManager.default.removeItem(at: merged)
-    let exchanges = max(100, Int(20_000 * w.scaleFactor))
-    note("[\(w.label)] matching \(exchanges) exchanges' bodies for twenty values, then for one")
-    w.matching = MatchingBench.measure(
-      exchanges: exchanges, bodyBytes: max(1_000_000, Int(200_000_000 * w.scaleFactor)))
-    return w
   }
 
   func size(_ url: URL) -> UInt64 {
