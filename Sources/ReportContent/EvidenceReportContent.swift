@@ -52,7 +52,7 @@ public enum EvidenceReportWording {
   public static let appendixIntro =
     "The flow ids of each finding that cites more connections than its row in Findings lists; flows.json holds every connection by its flow id."
   public static let hostsIntro =
-    "Every host contacted, once, in the order first contacted: its registrable domain (by the public suffix list), its party (by the allowlist, or the tracker list that names it), its connections, the bytes sent and received, the TLS versions its servers negotiated, where its addresses are registered (with an address database) and the findings that cite it."
+    "Every host contacted, once, in the order first contacted: its registrable domain (by the public suffix list), its party (by the allowlist, or the tracker list that names it), its connections, the bytes sent and received, the TLS versions its servers negotiated, where its addresses are registered (with an address database) and the findings that cite it; then, under TLS of each host, what its servers chose and which client connected."
   public static let testLogIntro =
     "The record of the test (TR-03161-1 §4.2): the steps the history kept, in order, then each tool in the chain with the version it stated, so that a third party can repeat the test (session.json, testLog). What was done on the device between the steps is the assessor's to record."
   public static let testLogStepColumns = ["Time", "Step"]
@@ -152,7 +152,7 @@ public enum EvidenceReportWording {
   }
   public static let noFindings = "The session holds no findings."
   public static let checksIntro =
-    "For \(EvidenceWording.eachCheck), how many connections stand behind a finding, were looked at with nothing to report, could not be assessed, or are not what it looks at: the four add up to the session's connections."
+    "For \(EvidenceWording.eachCheck), its connections by what it found; the four add up to the session's connections."
   public static let checkColumns = [
     "Check", "Behind a finding", "Looked at, nothing to report", "Not assessed", "Not applicable",
   ]
@@ -176,6 +176,8 @@ public enum EvidenceReportWording {
     }
     return (version < minimum ? "▼ " : "") + version.name + mark
   }
+  /// The hosts' TLS, under the inventory: what each host's servers chose, and the clients.
+  public static let tlsTitle = "TLS of each host"
   public static let tlsClientsTitle = "TLS clients"
   public static let tlsClientColumns = ["Client", "JA4 fingerprint", "Hosts", "Connections"]
   /// A TLS client's label in the table of readings: "C1", "C2"… in the order first shown.
@@ -341,14 +343,13 @@ struct EvidenceReportContent {
     switch kind {
     case .summary: return summary
     case .session: return session
-    case .hosts: return hosts
+    case .hosts: return hosts + [.heading(EvidenceReportWording.tlsTitle)] + tlsReadings
     case .personalData: return personalData
     case .method: return method
     case .testLog: return testLog
     case .requirements: return requirements
     case .findings: return findings
     case .checks: return checks
-    case .tlsReadings: return tlsReadings
     case .capture: return captureBlocks
     case .appendix: return appendix
     }
@@ -1098,7 +1099,7 @@ struct EvidenceReportContent {
               EvidenceReportCell(reading.ja4.flatMap { label[$0] } ?? "—", style: .literal),
               EvidenceReportCell(Quantity.grouped(reading.connections)),
             ]
-          }, title: EvidenceReportSectionKind.tlsReadings.title))
+          }, title: EvidenceReportWording.tlsTitle))
     ]
     guard !clients.isEmpty else { return blocks }
     blocks += [
@@ -1150,16 +1151,10 @@ struct EvidenceReportContent {
           capture.afterEnd
         ))
     }
-    blocks.append(
-      .table(
-        EvidenceReportTable(
-          columns: ["Packets", "Count", "Key in capture.json"],
-          rows: counts.map {
-            [
-              EvidenceReportCell($0.0), EvidenceReportCell(Quantity.grouped($0.2)),
-              EvidenceReportCell($0.1, style: .literal),
-            ]
-          })))
+    // Every packet in the capture, none from outside the session: the headline says it all.
+    if counts.count > 2 || counts[0].2 != counts[1].2 {
+      blocks.append(capturePackets(counts))
+    }
     // The table's rows say why packets are missing; the other sentences follow it.
     var reasons: Set<String> = []
     if case .incomplete(_, _, let missing) = capture.standing {
@@ -1167,5 +1162,18 @@ struct EvidenceReportContent {
     }
     for line in lines.dropFirst() where !reasons.contains(line) { blocks.append(.paragraph(line)) }
     return blocks
+  }
+
+  /// capture.json's counts in words, their keys beside.
+  func capturePackets(_ counts: [(String, String, Int)]) -> EvidenceReportBlock {
+    .table(
+      EvidenceReportTable(
+        columns: ["Packets", "Count", "Key in capture.json"],
+        rows: counts.map {
+          [
+            EvidenceReportCell($0.0), EvidenceReportCell(Quantity.grouped($0.2)),
+            EvidenceReportCell($0.1, style: .literal),
+          ]
+        }))
   }
 }

@@ -78,7 +78,7 @@ struct UnitBuilder {
         .fill(CGRect(x: body.minX, y: height + 2, width: body.width, height: 0.8), .rule))
       try hand(
         LayoutUnit(
-          kind: .sectionStart, height: height + 8, spaceBefore: index == 0 ? 0 : 14,
+          kind: .sectionStart, height: height + 8, spaceBefore: index == 0 ? 0 : 12,
           keepWithNext: true,
           marks: marks, section: section.kind, pageBreakBefore: section.kind.startsPage))
       for block in section.blocks {
@@ -217,7 +217,7 @@ struct UnitBuilder {
       .fill(CGRect(x: body.minX, y: 0, width: body.width, height: headerHeight), .headerBand), at: 0
     )
     var header = LayoutUnit(
-      kind: .tableHeader, height: headerHeight, spaceBefore: 6, keepWithNext: true,
+      kind: .tableHeader, height: headerHeight, spaceBefore: 5, keepWithNext: true,
       marks: headerMarks, tableID: tableCount)
     // On a page the table continues on, its title comes again above the header.
     if let title = table.title {

@@ -2,7 +2,7 @@ import Foundation
 
 public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable {
   case summary, session, hosts, personalData, method, testLog, requirements, findings, checks,
-    tlsReadings, capture, appendix
+    capture, appendix
 
   public var title: String {
     switch self {
@@ -15,7 +15,6 @@ public enum EvidenceReportSectionKind: String, Sendable, Hashable, CaseIterable 
     case .requirements: return "Requirements"
     case .findings: return "Findings"
     case .checks: return "Checks"
-    case .tlsReadings: return "TLS readings"
     case .capture: return "Capture"
     case .appendix: return "Appendix: the connections of each finding"
     }
