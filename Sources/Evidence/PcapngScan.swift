@@ -97,30 +97,8 @@ struct PcapngScan {
             if code == 0 || option + 4 + size > at + length - 4 { break }
             if code == 1 {
               commented = true
-              // A flow's packets all carry the same comment: each one is read once.
-              let comment = UnsafeRawBufferPointer(
-                rebasing: raw[(option + 4)..<(option + 4 + size)])
-              let sameAsLast =
-                comment.count == lastComment.count
-                && (comment.isEmpty
-                  || lastComment.withUnsafeBytes {
-                    memcmp($0.baseAddress!, comment.baseAddress!, comment.count) == 0
-                  })
-              if !sameAsLast {
-                lastComment = Array(comment)
-                let key = Data(comment)
-                if let known = seenComments[key] {
-                  lastFlow = known
-                } else if let text = String(validating: comment, as: UTF8.self) {
-                  lastFlow = note(text)
-                  seenComments[key] = lastFlow
-                } else {
-                  problems.append("the packet comment at offset \(offset) is not UTF-8")
-                  lastFlow = nil
-                  seenComments[key] = .some(nil)
-                }
-              }
-              if let lastFlow { packetsByFlow[lastFlow, default: 0] += 1 }
+              count(
+                comment: UnsafeRawBufferPointer(rebasing: raw[(option + 4)..<(option + 4 + size)]))
             }
             option += 4 + ((size + 3) & ~3)
           }
@@ -132,6 +110,32 @@ struct PcapngScan {
       return at
     }
     buffer = used == buffer.count ? Data() : Data(buffer[(buffer.startIndex + used)...])
+  }
+
+  /// A packet's comment: the flow it names counted. A flow's packets all carry the same comment,
+  /// so each is read once.
+  private mutating func count(comment: UnsafeRawBufferPointer) {
+    let sameAsLast =
+      comment.count == lastComment.count
+      && (comment.isEmpty
+        || lastComment.withUnsafeBytes {
+          memcmp($0.baseAddress!, comment.baseAddress!, comment.count) == 0
+        })
+    if !sameAsLast {
+      lastComment = Array(comment)
+      let key = Data(comment)
+      if let known = seenComments[key] {
+        lastFlow = known
+      } else if let text = String(validating: comment, as: UTF8.self) {
+        lastFlow = note(text)
+        seenComments[key] = lastFlow
+      } else {
+        problems.append("the packet comment at offset \(offset) is not UTF-8")
+        lastFlow = nil
+        seenComments[key] = .some(nil)
+      }
+    }
+    if let lastFlow { packetsByFlow[lastFlow, default: 0] += 1 }
   }
 
   /// A comment read for the first time; the flow it names.
