@@ -16,9 +16,13 @@ public enum EvidenceReportWording {
     "The project's allowlist is empty: no connection can be found to go outside it, and the host check could not be assessed."
   public static let methodIntro =
     "This report sets out what the documents of the evidence bundle say; the JSON documents are the ones that count. Quoted from them verbatim and set apart: the five notes of the bundle, how traffic is attributed first; then what the tool looks at for each requirement, said once."
-  public static let requirementsIntro =
-    "Every requirement of the catalogue with its title and test depth, as the catalogue gives them, and the findings against it or in its support by identifier: page 1 gives each verdict, Findings states each finding, and Method what the tool looks at for each requirement."
-  public static let requirementColumns = ["Requirement", "Title (test depth)", "Findings"]
+  public static func requirementsIntro(verdicts: Bool) -> String {
+    "Every requirement of the catalogue with its title and test depth, as the catalogue gives them, \(verdicts ? "its verdict (page 1 gives the first \(verdictsOnPageOne)) " : "")and the findings against it or in its support by identifier: \(verdicts ? "" : "page 1 gives each verdict, ")Findings states each finding, and Method what the tool looks at for each requirement."
+  }
+  /// The Requirements table's columns: with "Verdict" when page 1 cannot list every verdict.
+  public static func requirementColumns(verdicts: Bool) -> [String] {
+    ["Requirement", "Title (test depth)"] + (verdicts ? ["Verdict"] : []) + ["Findings"]
+  }
   public static let noneCited = "none"
   /// A requirement's findings: those against it, then those in its support, by identifier.
   public static func cited(against: [String], support: [String]) -> String {
@@ -762,15 +766,18 @@ struct EvidenceReportContent {
   /// (each is stated once, under Findings; what the tool looks at is said once, under Method).
   var requirements: [EvidenceReportBlock] {
     let c = bundle.catalogue
+    // Page 1 gives each verdict unless the catalogue has more than it lists: then here.
+    let verdicts =
+      bundle.assessment.requirements.count > EvidenceReportWording.verdictsOnPageOne
     var blocks: [EvidenceReportBlock] = [
-      .paragraph(EvidenceReportWording.requirementsIntro),
+      .paragraph(EvidenceReportWording.requirementsIntro(verdicts: verdicts)),
       .facts([
         EvidenceReportFact("Catalogue", c.identifier, literal: true),
         EvidenceReportFact("TLS minimum", bundle.minimum.name),
       ]),
       .table(
         EvidenceReportTable(
-          columns: EvidenceReportWording.requirementColumns,
+          columns: EvidenceReportWording.requirementColumns(verdicts: verdicts),
           rows: bundle.assessment.requirements.map { r in
             let against = citedIDs(r.contraryFindings)
             let support = citedIDs(r.supportingFindings)
@@ -782,11 +789,12 @@ struct EvidenceReportContent {
               EvidenceReportCell(
                 r.requirement.title + (r.requirement.testDepth.map { " (\($0.rawValue))" } ?? ""),
                 language: c.source.language),
+            ] + (verdicts ? [EvidenceReportCell(EvidenceWording.verdictMark(r))] : []) + [
               r.requirement.rule.readsFindings
                 ? EvidenceReportCell(
                   EvidenceReportWording.cited(against: against, support: support),
                   link: lone.flatMap { $0.contains("–") ? nil : anchor(ofID: $0) })
-                : EvidenceReportCell("—"),
+                : EvidenceReportCell("—")
             ]
           }, title: EvidenceReportSectionKind.requirements.title)),
     ]

@@ -17,9 +17,11 @@ enum ReportFixture {
     inspection: InspectionConditions = InspectionConditions(
       inspectionEnabled: true, caTrusted: true),
     markers: Bool = true, allowlist: Bool = true,
-    content: SessionContent = SessionContent(values: [], exchanges: []), runs: [RecorderRun] = []
+    content: SessionContent = SessionContent(values: [], exchanges: []), runs: [RecorderRun] = [],
+    catalogue: RequirementCatalogue? = nil
   ) throws -> EvidenceBundle {
-    let catalogue = try RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
+    let catalogue =
+      try catalogue ?? RequirementCatalogueLibrary.catalogue(identifier: "tr-03161-1_3.0")
     let project = AuditProject(
       id: 1, name: "Example Health", bundleIdentifier: "de.example.health", catalogueVersion: nil,
       allowlist: allowlist
@@ -667,6 +669,57 @@ final class EvidenceReportLayoutTests: XCTestCase {
       XCTAssertEqual(
         first.filter { $0.role == .tableCell && $0.text.hasPrefix("F") && $0.link != nil }.count,
         EvidenceReportWording.keyFindingsShown)
+    }
+  }
+
+  /// A catalogue of more requirements than page 1 lists verdicts of: page 1 says so, and the
+  /// Requirements table gives every verdict (with the bundled catalogues, page 1 gives each).
+  func testTheVerdictsPageOneCannotListAreGivenUnderRequirements() throws {
+    var object = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: RequirementCatalogueLibrary.data(identifier: "tr-03161-1_3.0")!) as? [String: Any])
+    var requirements = try XCTUnwrap(object["requirements"] as? [[String: Any]])
+    for (n, copy) in requirements.prefix(6).enumerated() {
+      var more = copy
+      more["id"] = "X.Copy_\(n + 1)"
+      requirements.append(more)
+    }
+    object["requirements"] = requirements
+    let large = try RequirementCatalogue(data: JSONSerialization.data(withJSONObject: object))
+    let total = large.requirements.count
+    XCTAssertGreaterThan(total, EvidenceReportWording.verdictsOnPageOne)
+    for (catalogue, verdicts) in [(large, true), (nil, false)] {
+      let b = try ReportFixture.bundle(catalogue: catalogue)
+      let report = try EvidenceReport(
+        bundle: b, capture: ReportFixture.capture(for: b).summary, limits: .bundled)
+      let tables = report.sections.map { section in
+        section.blocks.compactMap { block -> EvidenceReportTable? in
+          if case .table(let t) = block { return t }
+          return nil
+        }
+      }
+      let pageOne = try XCTUnwrap(tables[0].first { $0.columns.first == "Requirement" })
+      let listed = try XCTUnwrap(
+        report.section(.requirements).blocks.compactMap { block in
+          if case .table(let t) = block { return t }
+          return nil
+        }.first)
+      XCTAssertEqual(listed.columns.contains("Verdict"), verdicts)
+      XCTAssertEqual(listed.rows.count, b.catalogue.requirements.count)
+      XCTAssertEqual(
+        pageOne.rows.count,
+        min(b.catalogue.requirements.count, EvidenceReportWording.verdictsOnPageOne))
+      if verdicts {
+        XCTAssertTrue(
+          report.sections[0].blocks.contains(
+            .paragraph(
+              EvidenceReportWording.summaryIntro(
+                shown: EvidenceReportWording.verdictsOnPageOne, of: total))))
+        let column = try XCTUnwrap(listed.columns.firstIndex(of: "Verdict"))
+        XCTAssertEqual(
+          listed.rows.map { $0[column].text },
+          b.assessment.requirements.map(EvidenceWording.verdictMark))
+      }
     }
   }
 
