@@ -151,54 +151,16 @@ public enum CaptureImporter {
     }
     let start = Instant.date(microseconds: first)
     let end = Instant.date(microseconds: last)
-    // What was read in the clear, and what came beside the capture, in the order they began.
-    let exchanges =
-      (analysis.exchanges.map { ($0.exchange, Optional($0.flow)) } + request.exchanges)
-      .sorted { ($0.0.start, $0.1 ?? -1) < ($1.0.start, $1.1 ?? -1) }
-    for (kind, date) in request.markers where date < start || date > end {
-      throw CaptureImportError.markerOutsideCapture(kind, date)
-    }
-    if let open = try store.openAuditSession() {
-      throw CaptureImportError.sessionRecording(open.id)
-    }
-    guard (try store.auditProject(id: request.projectID)) != nil else {
-      throw AuditStoreError.projectNotFound(request.projectID)
-    }
+    let exchanges = allExchanges(analysis, request)
+    try checkWritable(request, from: start, to: end, in: store)
 
-    let section = analysis.sections.first ?? CaptureSectionInfo()
-    let devicesLine = SessionNotes.devicesNote(
-      analysis.summary, fileName: url.lastPathComponent)
-    var notes = request.notes.isEmpty ? devicesLine : request.notes + "\n" + devicesLine
-    if let inspection = request.inspection {
-      notes +=
-        "\n" + SessionNotes.inspectionNote(inspection.summary, fileName: inspection.fileName)
-    }
-    let conditions =
-      request.inspection == nil
-      ? InspectionConditions.off
-      : InspectionConditions(inspectionEnabled: true, scenario: request.scenario)
-    // The capture names the host it was taken on and what wrote it, never the phone: the
-    // device's model and system are the assessor's to state.
-    let environment = AuditEnvironment(
-      deviceModel: request.deviceModel ?? AuditPresentation.notStated,
-      osVersion: request.osVersion ?? AuditPresentation.notStated,
-      toolVersion: request.toolVersion)
-    let host = [section.hardware, section.os].compactMap { $0 }.filter { !$0.isEmpty }
-    let source = analysis.sha256.map {
-      CaptureSource(
-        fileName: url.lastPathComponent, sha256: $0, application: section.application,
-        host: host.isEmpty ? nil : host.joined(separator: ", "))
-    }
+    let draft = sessionDraft(analysis, from: url, request: request)
     var created: [URL] = []
     do {
       let session: AuditSession = try store.transaction {
         let capture = try store.beginCaptureSession(at: start)
         for proxy in request.proxyStarts { try store.addProxyStart(proxy, toRun: capture) }
-        let session = try store.startAuditSession(
-          AuditSessionDraft(
-            projectID: request.projectID, kind: request.kind,
-            environment: environment, inspection: conditions, notes: notes, source: source),
-          at: start)
+        let session = try store.startAuditSession(draft, at: start)
         var ids: [Int64] = []
         for (index, flow) in analysis.flows.enumerated() {
           var stored = flow.flow
@@ -254,26 +216,16 @@ public enum CaptureImporter {
             pending.removeAll(keepingCapacity: true)
           }
         }
-        // Each flow as the analysis saw it: its ends, its packets, its first and last.
-        let same = zip(assignment.flows, analysed).allSatisfy { seen, analysed in
-          seen.peers == analysed.peers && seen.packets == analysed.packets
-            && Instant.date(microseconds: seen.first) == analysed.first
-            && Instant.date(microseconds: seen.last) == analysed.last
-        }
-        guard imported == analysis.packetCount, assignment.flows.count == ids.count, same else {
+        guard imported == analysis.packetCount, assignment.flows.count == ids.count,
+          Self.same(assignment.flows, analysed)
+        else {
           throw CaptureImportError.unreadable(path: url.path, reason: Self.changedWhileImported)
         }
         try writer.close()
         try store.appendPackets(pending)
-        for (exchange, flow) in exchanges {
-          var kept = ContentDecoder.prepared(exchange)
-          kept.flowID = flow.map { ids[$0] }
-          try store.insertExchange(kept, session: session.id)
-        }
-        for (kind, date) in request.markers {
-          _ = try store.addMarker(kind, toSession: session.id, at: date)
-        }
-        return try store.endAuditSession(id: session.id, at: end)
+        return try finish(
+          session, exchanges: exchanges, flowIDs: ids, markers: request.markers, at: end,
+          in: store)
       }
       return session
     } catch {
@@ -285,5 +237,92 @@ public enum CaptureImporter {
       if let error = error as? AuditStoreError { throw error }
       throw CaptureImportError.writeFailed(SystemErrorText.reason(error))
     }
+  }
+
+  /// The session as the capture and the request describe it: its notes (the devices, the
+  /// inspection log), its inspection conditions, the device as the assessor states it, and the
+  /// capture file it came from.
+  static func sessionDraft(
+    _ analysis: borrowing CaptureAnalysis, from url: URL, request: CaptureImportRequest
+  ) -> AuditSessionDraft {
+    let section = analysis.sections.first ?? CaptureSectionInfo()
+    let devicesLine = SessionNotes.devicesNote(
+      analysis.summary, fileName: url.lastPathComponent)
+    var notes = request.notes.isEmpty ? devicesLine : request.notes + "\n" + devicesLine
+    if let inspection = request.inspection {
+      notes +=
+        "\n" + SessionNotes.inspectionNote(inspection.summary, fileName: inspection.fileName)
+    }
+    let conditions =
+      request.inspection == nil
+      ? InspectionConditions.off
+      : InspectionConditions(inspectionEnabled: true, scenario: request.scenario)
+    // The capture names the host it was taken on and what wrote it, never the phone: the
+    // device's model and system are the assessor's to state.
+    let environment = AuditEnvironment(
+      deviceModel: request.deviceModel ?? AuditPresentation.notStated,
+      osVersion: request.osVersion ?? AuditPresentation.notStated,
+      toolVersion: request.toolVersion)
+    let host = [section.hardware, section.os].compactMap { $0 }.filter { !$0.isEmpty }
+    let source = analysis.sha256.map {
+      CaptureSource(
+        fileName: url.lastPathComponent, sha256: $0, application: section.application,
+        host: host.isEmpty ? nil : host.joined(separator: ", "))
+    }
+    return AuditSessionDraft(
+      projectID: request.projectID, kind: request.kind, environment: environment,
+      inspection: conditions, notes: notes, source: source)
+  }
+
+  /// The session's exchanges (each with its flow's id) and markers written, and the session
+  /// ended at the capture's last packet.
+  static func finish(
+    _ session: AuditSession, exchanges: [(exchange: HTTPExchange, flow: Int?)],
+    flowIDs ids: [Int64],
+    markers: [(SessionMarkerKind, Date)], at end: Date, in store: FlowStore
+  ) throws -> AuditSession {
+    for (exchange, flow) in exchanges {
+      var kept = ContentDecoder.prepared(exchange)
+      kept.flowID = flow.map { ids[$0] }
+      try store.insertExchange(kept, session: session.id)
+    }
+    for (kind, date) in markers {
+      _ = try store.addMarker(kind, toSession: session.id, at: date)
+    }
+    return try store.endAuditSession(id: session.id, at: end)
+  }
+
+  /// Whether the session can be written: its markers inside the capture, no session recording,
+  /// its project there.
+  static func checkWritable(
+    _ request: CaptureImportRequest, from start: Date, to end: Date, in store: FlowStore
+  ) throws {
+    for (kind, date) in request.markers where date < start || date > end {
+      throw CaptureImportError.markerOutsideCapture(kind, date)
+    }
+    if let open = try store.openAuditSession() {
+      throw CaptureImportError.sessionRecording(open.id)
+    }
+    guard (try store.auditProject(id: request.projectID)) != nil else {
+      throw AuditStoreError.projectNotFound(request.projectID)
+    }
+  }
+
+  /// Each flow of the second reading as the analysis saw it: its ends, its packets, its first
+  /// and last.
+  static func same(_ read: [FlowAssignment.Flow], _ analysed: [SeenFlow]) -> Bool {
+    zip(read, analysed).allSatisfy { seen, analysed in
+      seen.peers == analysed.peers && seen.packets == analysed.packets
+        && Instant.date(microseconds: seen.first) == analysed.first
+        && Instant.date(microseconds: seen.last) == analysed.last
+    }
+  }
+
+  /// What was read in the clear, and what came beside the capture, in the order they began.
+  static func allExchanges(_ analysis: borrowing CaptureAnalysis, _ request: CaptureImportRequest)
+    -> [(exchange: HTTPExchange, flow: Int?)]
+  {
+    (analysis.exchanges.map { ($0.exchange, Optional($0.flow)) } + request.exchanges)
+      .sorted { ($0.0.start, $0.1 ?? -1) < ($1.0.start, $1.1 ?? -1) }
   }
 }
