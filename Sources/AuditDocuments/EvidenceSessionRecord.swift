@@ -40,103 +40,123 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   public init(_ data: Data) throws(Problem) {
-    func fail(_ key: String, _ what: String) -> Problem {
-      Problem(description: "session.json's \(key) is not \(what)")
-    }
     guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
       throw Problem(description: "session.json is not a JSON object")
     }
-    func object(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> [String: Any]
-    {
-      guard let v = o[key] as? [String: Any] else { throw fail(path + key, "an object") }
-      return v
+    typealias F = SessionJSONFields
+    formatVersion = Int(try F.integer(root, "formatVersion", in: ""))
+    (project, catalogueIdentifier) = try Self.project(root)
+    let s = try F.object(root, "session", in: "")
+    let id = try F.integer(s, "id", in: "session.")
+    let kind = try Self.kind(s)
+    let device = try F.object(s, "device", in: "session.")
+    let inspection = try F.object(s, "inspection", in: "session.")
+    let capture = try Self.capture(s, formatVersion: formatVersion)
+    importProxies = capture.proxies
+    let endedAt = try F.optionalString(s, "endedAt", in: "session.").map { text throws(Problem) in
+      try F.instant(text, "session.endedAt")
     }
-    func string(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> String {
-      guard let v = o[key] as? String else { throw fail(path + key, "a string") }
-      return v
-    }
-    func optionalString(_ o: [String: Any], _ key: String, in path: String) throws(Problem)
-      -> String?
-    {
-      if o[key] is NSNull { return nil }
-      return try string(o, key, in: path)
-    }
-    func integer(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Int64 {
-      // The document re-derived from these values is compared byte for byte afterwards: a
-      // value read here more leniently than it was written is caught there.
-      guard let v = JSONNumber.integer(o[key]) else { throw fail(path + key, "a whole number") }
-      return Int64(v)
-    }
-    func bool(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Bool {
-      guard let v = o[key] as? Bool else { throw fail(path + key, "true or false") }
-      return v
-    }
-    func instant(_ text: String, _ key: String) throws(Problem) -> Date {
-      guard let date = Instant.parseWritten(text) else {
-        throw fail(key, "an instant as export writes it")
+    let recording = try Self.recording(s, formatVersion: formatVersion)
+    runsNotKept = recording.notKept
+    runs = recording.runs
+    session = AuditSession(
+      id: id, projectID: project.id, kind: kind,
+      environment: AuditEnvironment(
+        deviceModel: try F.string(device, "model", in: "session.device."),
+        osVersion: try F.string(device, "osVersion", in: "session.device."),
+        toolVersion: capture.toolVersion),
+      inspection: InspectionConditions(
+        inspectionEnabled: try F.bool(inspection, "inspectionEnabled", in: "session.inspection."),
+        scenario: try Self.scenario(inspection, bool: F.bool, optionalString: F.optionalString)),
+      startedAt: try F.instant(try F.string(s, "startedAt", in: "session."), "session.startedAt"),
+      endedAt: endedAt, notes: try F.string(s, "notes", in: "session."), source: capture.source,
+      recorderAtEnd: recording.recorderAtEnd,
+      inspectionLogAtEnd: recording.logAtEnd.flatMap(InspectionLogState.init(name:)))
+    markers = try Self.markers(s, sessionID: id)
+    exportedAt = try F.instant(try F.string(root, "exportedAt", in: ""), "exportedAt")
+    exportedWith = try F.string(root, "exportedWith", in: "")
+    trackerLists = try Self.trackerLists(root)
+    addressDatabases = try Self.addressDatabases(root)
+    serverScans = try Self.serverScans(root, sessionID: id)
+    publicSuffixList = try Self.publicSuffixList(root, formatVersion: formatVersion)
+    baseline = try Self.baseline(root)
+    testAccount = try Self.testAccount(root["testAccount"], string: F.string)
+    if formatVersion >= 10 {
+      guard let libraries = EvidenceTestLog.statedLibraries(root["testLog"]) else {
+        throw F.fail("testLog", "a test log with its steps and tools")
       }
-      return date
+      exportLibraries = libraries
+    } else {
+      exportLibraries = []
     }
+  }
 
-    formatVersion = Int(try integer(root, "formatVersion", in: ""))
-    let p = try object(root, "project", in: "")
+  /// The project as session.json states it, and the catalogue it was judged against.
+  static func project(_ root: [String: Any]) throws(Problem) -> (AuditProject, String) {
+    typealias F = SessionJSONFields
+    let p = try F.object(root, "project", in: "")
     var allowlist: [AllowlistEntry] = []
     guard let entries = p["allowlist"] as? [[String: Any]] else {
-      throw fail("project.allowlist", "a list of entries")
+      throw F.fail("project.allowlist", "a list of entries")
     }
     for entry in entries {
-      let text = try string(entry, "pattern", in: "project.allowlist[].")
+      let text = try F.string(entry, "pattern", in: "project.allowlist[].")
       guard let pattern = try? DomainPattern(parsing: text) else {
-        throw fail(
+        throw F.fail(
           "project.allowlist[].pattern", "a domain pattern (“\(TerminalText.inline(text))”)")
       }
       allowlist.append(
         AllowlistEntry(
-          pattern: pattern, note: try optionalString(entry, "note", in: "project.allowlist[].")))
+          pattern: pattern, note: try F.optionalString(entry, "note", in: "project.allowlist[].")))
     }
-    catalogueIdentifier = try string(p, "catalogue", in: "project.")
-    project = AuditProject(
-      id: try integer(p, "id", in: "project."), name: try string(p, "name", in: "project."),
-      bundleIdentifier: try optionalString(p, "bundleIdentifier", in: "project."),
-      catalogueVersion: catalogueIdentifier, allowlist: allowlist,
+    let catalogue = try F.string(p, "catalogue", in: "project.")
+    let project = AuditProject(
+      id: try F.integer(p, "id", in: "project."), name: try F.string(p, "name", in: "project."),
+      bundleIdentifier: try F.optionalString(p, "bundleIdentifier", in: "project."),
+      catalogueVersion: catalogue, allowlist: allowlist,
       createdAt: Date(timeIntervalSince1970: 0))
+    return (project, catalogue)
+  }
 
-    let s = try object(root, "session", in: "")
-    let id = try integer(s, "id", in: "session.")
-    let kind: AuditSessionKind
-    switch try string(s, "kind", in: "session.") {
-    case "baseline": kind = .baseline
+  static func kind(_ s: [String: Any]) throws(Problem) -> AuditSessionKind {
+    typealias F = SessionJSONFields
+    switch try F.string(s, "kind", in: "session.") {
+    case "baseline": return .baseline
     case "audit":
-      let release = try object(s, "release", in: "session.")
-      kind = .audit(
+      let release = try F.object(s, "release", in: "session.")
+      return .audit(
         AppRelease(
-          version: try string(release, "version", in: "session.release."),
-          build: try string(release, "build", in: "session.release.")))
-    default: throw fail("session.kind", "audit or baseline")
+          version: try F.string(release, "version", in: "session.release."),
+          build: try F.string(release, "build", in: "session.release.")))
+    default: throw F.fail("session.kind", "audit or baseline")
     }
-    let device = try object(s, "device", in: "session.")
-    let inspection = try object(s, "inspection", in: "session.")
-    var source: CaptureSource?
-    var toolVersion: String
-    var importProxies: [RecorderRun.ProxyRun] = []
+  }
+
+  /// What recorded the session, or the capture file it was imported from.
+  static func capture(_ s: [String: Any], formatVersion: Int) throws(Problem) -> (
+    toolVersion: String, source: CaptureSource?, proxies: [RecorderRun.ProxyRun]
+  ) {
+    typealias F = SessionJSONFields
     if s["capture"] is NSNull {
-      toolVersion = try string(s, "recordedWith", in: "session.")
-    } else {
-      let c = try object(s, "capture", in: "session.")
-      if formatVersion >= 10 {
-        importProxies = try Self.proxies(c["proxies"], in: "session.capture.")
-      }
-      toolVersion = try string(c, "importedWith", in: "session.capture.")
-      source = CaptureSource(
-        fileName: try string(c, "fileName", in: "session.capture."),
-        sha256: try string(c, "sha256", in: "session.capture."),
-        application: try optionalString(c, "application", in: "session.capture."),
-        host: try optionalString(c, "host", in: "session.capture."))
+      return (try F.string(s, "recordedWith", in: "session."), nil, [])
     }
-    self.importProxies = importProxies
-    let endedAt = try optionalString(s, "endedAt", in: "session.").map { text throws(Problem) in
-      try instant(text, "session.endedAt")
-    }
+    let c = try F.object(s, "capture", in: "session.")
+    let proxies = formatVersion >= 10 ? try Self.proxies(c["proxies"], in: "session.capture.") : []
+    let toolVersion = try F.string(c, "importedWith", in: "session.capture.")
+    let source = CaptureSource(
+      fileName: try F.string(c, "fileName", in: "session.capture."),
+      sha256: try F.string(c, "sha256", in: "session.capture."),
+      application: try F.optionalString(c, "application", in: "session.capture."),
+      host: try F.optionalString(c, "host", in: "session.capture."))
+    return (toolVersion, source, proxies)
+  }
+
+  /// session.recording: the recorder runs, whether they were not kept, what was running at the
+  /// end.
+  static func recording(_ s: [String: Any], formatVersion: Int) throws(Problem) -> (
+    runs: [RecorderRun], notKept: Bool, recorderAtEnd: Int64?, logAtEnd: String?
+  ) {
+    typealias F = SessionJSONFields
     // Before format version 3, no recording: nothing to derive the coverage from.
     let recording =
       formatVersion < 3 && s["recording"] == nil
@@ -144,172 +164,173 @@ public struct EvidenceSessionRecord: Sendable {
         "basis": "runs", "runs": [[String: Any]](), "recorderAtEnd": NSNull(),
         "inspectionLogAtEnd": NSNull(),
       ]
-      : try object(s, "recording", in: "session.")
+      : try F.object(s, "recording", in: "session.")
     let r = "session.recording."
     var recorderAtEnd: Int64?
     if !(recording["recorderAtEnd"] is NSNull) {
-      recorderAtEnd = Int64(try integer(recording, "recorderAtEnd", in: r))
+      recorderAtEnd = Int64(try F.integer(recording, "recorderAtEnd", in: r))
     }
-    let logAtEnd = try optionalString(recording, "inspectionLogAtEnd", in: r)
-    runsNotKept =
-      try string(recording, "basis", in: r) == SessionCoverage.Basis.runsNotKept.rawValue
+    let logAtEnd = try F.optionalString(recording, "inspectionLogAtEnd", in: r)
+    let notKept =
+      try F.string(recording, "basis", in: r) == SessionCoverage.Basis.runsNotKept.rawValue
     guard let runList = recording["runs"] as? [[String: Any]] else {
-      throw fail(r + "runs", "a list of recorder runs")
+      throw F.fail(r + "runs", "a list of recorder runs")
     }
     var runs: [RecorderRun] = []
-    for run in runList {
-      let p = r + "runs[]."
-      let ended = try optionalString(run, "endedAt", in: p).map { text throws(Problem) in
-        try instant(text, p + "endedAt")
-      }
-      let end = try optionalString(run, "end", in: p)
-      let log = try optionalString(run, "inspectionLogState", in: p)
-      let unreadable =
-        run["inspectionLinesUnreadable"] == nil
-        ? 0 : try integer(run, "inspectionLinesUnreadable", in: p)
-      guard unreadable >= 0 else { throw fail(p + "inspectionLinesUnreadable", "a count") }
-      // Format version 10's: the filter, the libpcap and the proxy's starts.
-      let proxies = formatVersion >= 10 ? try Self.proxies(run["proxies"], in: p) : []
-      let filter = formatVersion >= 10 ? try optionalString(run, "filter", in: p) : nil
-      let libpcap = formatVersion >= 10 ? try optionalString(run, "libpcap", in: p) : nil
-      runs.append(
-        RecorderRun(
-          id: Int64(try integer(run, "id", in: p)), source: try string(run, "source", in: p),
-          isLive: try bool(run, "live", in: p),
-          processID: Int32(truncatingIfNeeded: try integer(run, "processID", in: p)),
-          startedAt: try instant(try string(run, "startedAt", in: p), p + "startedAt"),
-          aliveAt: try instant(try string(run, "lastSignOfLife", in: p), p + "lastSignOfLife"),
-          endedAt: ended, end: end.flatMap(RecorderRunEnd.init(name:)),
-          inspectionLog: try optionalString(run, "inspectionLog", in: p),
-          inspectionLogState: log.flatMap(InspectionLogState.init(name:)),
-          inspectionLinesUnreadable: Int(unreadable), filter: filter, libpcap: libpcap,
-          proxies: proxies))
-    }
-    self.runs = runs
-    session = AuditSession(
-      id: id, projectID: project.id, kind: kind,
-      environment: AuditEnvironment(
-        deviceModel: try string(device, "model", in: "session.device."),
-        osVersion: try string(device, "osVersion", in: "session.device."), toolVersion: toolVersion),
-      inspection: InspectionConditions(
-        inspectionEnabled: try bool(inspection, "inspectionEnabled", in: "session.inspection."),
-        scenario: try Self.scenario(inspection, bool: bool, optionalString: optionalString)),
-      startedAt: try instant(try string(s, "startedAt", in: "session."), "session.startedAt"),
-      endedAt: endedAt, notes: try string(s, "notes", in: "session."), source: source,
-      recorderAtEnd: recorderAtEnd,
-      inspectionLogAtEnd: logAtEnd.flatMap(InspectionLogState.init(name:)))
+    for run in runList { runs.append(try Self.run(run, formatVersion: formatVersion)) }
+    return (runs, notKept, recorderAtEnd, logAtEnd)
+  }
 
+  /// A recorder run of session.recording.runs.
+  static func run(_ run: [String: Any], formatVersion: Int) throws(Problem) -> RecorderRun {
+    typealias F = SessionJSONFields
+    let p = "session.recording.runs[]."
+    let ended = try F.optionalString(run, "endedAt", in: p).map { text throws(Problem) in
+      try F.instant(text, p + "endedAt")
+    }
+    let end = try F.optionalString(run, "end", in: p)
+    let log = try F.optionalString(run, "inspectionLogState", in: p)
+    let unreadable =
+      run["inspectionLinesUnreadable"] == nil
+      ? 0 : try F.integer(run, "inspectionLinesUnreadable", in: p)
+    guard unreadable >= 0 else { throw F.fail(p + "inspectionLinesUnreadable", "a count") }
+    // Format version 10's: the filter, the libpcap and the proxy's starts.
+    let proxies = formatVersion >= 10 ? try Self.proxies(run["proxies"], in: p) : []
+    let filter = formatVersion >= 10 ? try F.optionalString(run, "filter", in: p) : nil
+    let libpcap = formatVersion >= 10 ? try F.optionalString(run, "libpcap", in: p) : nil
+    return RecorderRun(
+      id: Int64(try F.integer(run, "id", in: p)), source: try F.string(run, "source", in: p),
+      isLive: try F.bool(run, "live", in: p),
+      processID: Int32(truncatingIfNeeded: try F.integer(run, "processID", in: p)),
+      startedAt: try F.instant(try F.string(run, "startedAt", in: p), p + "startedAt"),
+      aliveAt: try F.instant(try F.string(run, "lastSignOfLife", in: p), p + "lastSignOfLife"),
+      endedAt: ended, end: end.flatMap(RecorderRunEnd.init(name:)),
+      inspectionLog: try F.optionalString(run, "inspectionLog", in: p),
+      inspectionLogState: log.flatMap(InspectionLogState.init(name:)),
+      inspectionLinesUnreadable: Int(unreadable), filter: filter, libpcap: libpcap,
+      proxies: proxies)
+  }
+
+  static func markers(_ s: [String: Any], sessionID id: Int64) throws(Problem) -> [SessionMarker] {
+    typealias F = SessionJSONFields
     guard let list = s["markers"] as? [[String: Any]] else {
-      throw fail("session.markers", "a list of markers")
+      throw F.fail("session.markers", "a list of markers")
     }
     var markers: [SessionMarker] = []
     for (index, m) in list.enumerated() {
-      let at = try instant(try string(m, "at", in: "session.markers[]."), "session.markers[].at")
+      let at = try F.instant(
+        try F.string(m, "at", in: "session.markers[]."), "session.markers[].at")
       let markerKind: SessionMarkerKind
-      switch try string(m, "kind", in: "session.markers[].") {
+      switch try F.string(m, "kind", in: "session.markers[].") {
       case "consentGiven": markerKind = .consentGiven
       case "loggedIn": markerKind = .loggedIn
       case "loggedOut": markerKind = .loggedOut
       case "consentWithdrawn": markerKind = .consentWithdrawn
-      case "custom": markerKind = .custom(try string(m, "label", in: "session.markers[]."))
-      default: throw fail("session.markers[].kind", "a marker kind")
+      case "custom": markerKind = .custom(try F.string(m, "label", in: "session.markers[]."))
+      default: throw F.fail("session.markers[].kind", "a marker kind")
       }
       markers.append(SessionMarker(id: Int64(index + 1), sessionID: id, date: at, kind: markerKind))
     }
-    self.markers = markers
-    exportedAt = try instant(try string(root, "exportedAt", in: ""), "exportedAt")
-    exportedWith = try string(root, "exportedWith", in: "")
+    return markers
+  }
+
+  static func trackerLists(_ root: [String: Any]) throws(Problem) -> [TrackerList.Identity] {
+    typealias F = SessionJSONFields
+    guard let value = root["trackerLists"] else { return [] }
+    guard let entries = value as? [[String: Any]] else {
+      throw F.fail("trackerLists", "a list of tracker lists")
+    }
     var lists: [TrackerList.Identity] = []
-    if let value = root["trackerLists"] {
-      guard let entries = value as? [[String: Any]] else {
-        throw fail("trackerLists", "a list of tracker lists")
-      }
-      for (index, entry) in entries.enumerated() {
-        let place = "trackerLists[\(index)]."
-        lists.append(
-          TrackerList.Identity(
-            name: try string(entry, "name", in: place), path: try string(entry, "path", in: place),
-            sha256: try string(entry, "sha256", in: place),
-            date: try string(entry, "date", in: place)))
-      }
+    for (index, entry) in entries.enumerated() {
+      let place = "trackerLists[\(index)]."
+      lists.append(
+        TrackerList.Identity(
+          name: try F.string(entry, "name", in: place),
+          path: try F.string(entry, "path", in: place),
+          sha256: try F.string(entry, "sha256", in: place),
+          date: try F.string(entry, "date", in: place)))
     }
-    trackerLists = lists
+    return lists
+  }
+
+  static func addressDatabases(_ root: [String: Any]) throws(Problem) -> [AddressDatabaseIdentity] {
+    typealias F = SessionJSONFields
+    guard let value = root["addressDatabases"] else { return [] }
+    guard let entries = value as? [[String: Any]] else {
+      throw F.fail("addressDatabases", "a list of address databases")
+    }
     var databases: [AddressDatabaseIdentity] = []
-    if let value = root["addressDatabases"] {
-      guard let entries = value as? [[String: Any]] else {
-        throw fail("addressDatabases", "a list of address databases")
-      }
-      for (index, entry) in entries.enumerated() {
-        let place = "addressDatabases[\(index)]."
-        databases.append(
-          AddressDatabaseIdentity(
-            name: try string(entry, "name", in: place), path: try string(entry, "path", in: place),
-            sha256: try string(entry, "sha256", in: place),
-            built: try string(entry, "built", in: place)))
-      }
+    for (index, entry) in entries.enumerated() {
+      let place = "addressDatabases[\(index)]."
+      databases.append(
+        AddressDatabaseIdentity(
+          name: try F.string(entry, "name", in: place),
+          path: try F.string(entry, "path", in: place),
+          sha256: try F.string(entry, "sha256", in: place),
+          built: try F.string(entry, "built", in: place)))
     }
-    addressDatabases = databases
+    return databases
+  }
+
+  static func serverScans(_ root: [String: Any], sessionID: Int64) throws(Problem) -> [(
+    file: String, scan: StoredServerScan
+  )] {
+    typealias F = SessionJSONFields
+    guard let value = root["serverScans"] else { return [] }
+    guard let entries = value as? [[String: Any]] else {
+      throw F.fail("serverScans", "a list of server scans")
+    }
     var scans: [(file: String, scan: StoredServerScan)] = []
-    if let value = root["serverScans"] {
-      guard let entries = value as? [[String: Any]] else {
-        throw fail("serverScans", "a list of server scans")
+    for (index, entry) in entries.enumerated() {
+      let place = "serverScans[\(index)]."
+      let file = try F.string(entry, "file", in: place)
+      guard file == EvidenceBundle.serverScanName(index) else {
+        throw F.fail(place + "file", EvidenceBundle.serverScanName(index))
       }
-      for (index, entry) in entries.enumerated() {
-        let place = "serverScans[\(index)]."
-        let file = try string(entry, "file", in: place)
-        guard file == EvidenceBundle.serverScanName(index) else {
-          throw fail(place + "file", EvidenceBundle.serverScanName(index))
-        }
-        scans.append(
-          (
-            file,
-            StoredServerScan(
-              sessionID: session.id,
-              storedAt: try instant(try string(entry, "storedAt", in: place), place + "storedAt"),
-              tool: try string(entry, "tool", in: place),
-              fileName: try string(entry, "fileName", in: place),
-              sha256: try string(entry, "sha256", in: place), output: Data())
-          ))
-      }
+      scans.append(
+        (
+          file,
+          StoredServerScan(
+            sessionID: sessionID,
+            storedAt: try F.instant(try F.string(entry, "storedAt", in: place), place + "storedAt"),
+            tool: try F.string(entry, "tool", in: place),
+            fileName: try F.string(entry, "fileName", in: place),
+            sha256: try F.string(entry, "sha256", in: place), output: Data())
+        ))
     }
-    serverScans = scans
-    if let value = root["publicSuffixList"], !(value is NSNull) {
-      guard let object = value as? [String: Any] else {
-        throw fail("publicSuffixList", "the public suffix list's path and SHA-256")
-      }
-      publicSuffixList = PublicSuffixListIdentity(
-        path: try string(object, "path", in: "publicSuffixList."),
-        sha256: try string(object, "sha256", in: "publicSuffixList."),
-        date: formatVersion >= 10
-          ? try optionalString(object, "date", in: "publicSuffixList.") : nil)
-    } else {
-      publicSuffixList = nil
+    return scans
+  }
+
+  static func publicSuffixList(_ root: [String: Any], formatVersion: Int) throws(Problem)
+    -> PublicSuffixListIdentity?
+  {
+    typealias F = SessionJSONFields
+    guard let value = root["publicSuffixList"], !(value is NSNull) else { return nil }
+    guard let object = value as? [String: Any] else {
+      throw F.fail("publicSuffixList", "the public suffix list's path and SHA-256")
     }
-    if root["baseline"] is NSNull {
-      baseline = nil
-    } else {
-      let b = try object(root, "baseline", in: "")
-      guard let hosts = b["hosts"] as? [String] else {
-        throw fail("baseline.hosts", "a list of host names")
-      }
-      // Format version 4's; an earlier bundle's baseline names no TLS clients.
-      let clients = b["tlsClients"] ?? [String]()
-      guard let tlsClients = clients as? [String] else {
-        throw fail("baseline.tlsClients", "a list of JA4 fingerprints")
-      }
-      baseline = EvidenceBaseline(
-        sessionID: try integer(b, "sessionID", in: "baseline."), hosts: hosts,
-        tlsClients: tlsClients)
+    return PublicSuffixListIdentity(
+      path: try F.string(object, "path", in: "publicSuffixList."),
+      sha256: try F.string(object, "sha256", in: "publicSuffixList."),
+      date: formatVersion >= 10
+        ? try F.optionalString(object, "date", in: "publicSuffixList.") : nil)
+  }
+
+  static func baseline(_ root: [String: Any]) throws(Problem) -> EvidenceBaseline? {
+    typealias F = SessionJSONFields
+    if root["baseline"] is NSNull { return nil }
+    let b = try F.object(root, "baseline", in: "")
+    guard let hosts = b["hosts"] as? [String] else {
+      throw F.fail("baseline.hosts", "a list of host names")
     }
-    testAccount = try Self.testAccount(root["testAccount"], string: string)
-    if formatVersion >= 10 {
-      guard let libraries = EvidenceTestLog.statedLibraries(root["testLog"]) else {
-        throw fail("testLog", "a test log with its steps and tools")
-      }
-      exportLibraries = libraries
-    } else {
-      exportLibraries = []
+    // Format version 4's; an earlier bundle's baseline names no TLS clients.
+    let clients = b["tlsClients"] ?? [String]()
+    guard let tlsClients = clients as? [String] else {
+      throw F.fail("baseline.tlsClients", "a list of JA4 fingerprints")
     }
+    return EvidenceBaseline(
+      sessionID: try F.integer(b, "sessionID", in: "baseline."), hosts: hosts,
+      tlsClients: tlsClients)
   }
 
   /// The inspecting proxy's starts a run or an import read (format version 10).
@@ -374,5 +395,46 @@ public struct EvidenceSessionRecord: Sendable {
       throw Problem(description: "session.json's \(path)certificateScenario is not a scenario")
     }
     return scenario
+  }
+}
+
+/// session.json's values read strictly: each of the wrong type is a problem that names its key.
+enum SessionJSONFields {
+  typealias Problem = EvidenceSessionRecord.Problem
+
+  static func fail(_ key: String, _ what: String) -> Problem {
+    Problem(description: "session.json's \(key) is not \(what)")
+  }
+  static func object(_ o: [String: Any], _ key: String, in path: String) throws(Problem)
+    -> [String: Any]
+  {
+    guard let v = o[key] as? [String: Any] else { throw fail(path + key, "an object") }
+    return v
+  }
+  static func string(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> String {
+    guard let v = o[key] as? String else { throw fail(path + key, "a string") }
+    return v
+  }
+  static func optionalString(_ o: [String: Any], _ key: String, in path: String) throws(Problem)
+    -> String?
+  {
+    if o[key] is NSNull { return nil }
+    return try string(o, key, in: path)
+  }
+  static func integer(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Int64 {
+    // The document re-derived from these values is compared byte for byte afterwards: a value
+    // read here more leniently than it was written is caught there.
+    guard let v = JSONNumber.integer(o[key]) else { throw fail(path + key, "a whole number") }
+    return Int64(v)
+  }
+  static func bool(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Bool {
+    guard let v = o[key] as? Bool else { throw fail(path + key, "true or false") }
+    return v
+  }
+  static func instant(_ text: String, _ key: String) throws(Problem) -> Date {
+    guard let date = Instant.parseWritten(text) else {
+      throw fail(key, "an instant as export writes it")
+    }
+    return date
   }
 }
