@@ -31,30 +31,7 @@ public enum EvidenceFlowRecord {
     w.key(Key.clientAuthentication)
     w.string(f.clientAuthentication?.rawValue)
     w.key(Key.clientTLS)
-    if let offer = f.clientTLS {
-      w.beginObject()
-      w.key(ClientKey.alpn)
-      w.strings(offer.alpn)
-      w.key(ClientKey.cipherSuites)
-      w.strings(offer.cipherSuites.map(cipherSuiteText))
-      w.key(ClientKey.droppedALPNCount)
-      w.int(offer.droppedALPNCount)
-      w.key(ClientKey.encryptedClientHello)
-      w.bool(offer.encryptedClientHello)
-      w.key(ClientKey.extensions)
-      w.ints(offer.extensions)
-      w.key(ClientKey.ja4)
-      w.string(offer.ja4)
-      w.key(ClientKey.versions)
-      w.beginArray()
-      for version in offer.versions { w.string(version.name) }
-      w.endArray()
-      w.key(ClientKey.versionsForm)
-      w.string(offer.versionsForm.name)
-      w.endObject()
-    } else {
-      w.null()
-    }
+    writeClientTLS(f.clientTLS, to: &w)
     w.key(Key.connectHost)
     w.string(f.connectHost)
     w.key(Key.continuedFrom)
@@ -79,7 +56,81 @@ public enum EvidenceFlowRecord {
     w.key(Key.lastSeen)
     w.string(Instant.rfc3339(f.lastSeen))
     w.key(Key.name)
-    if let name = f.name {
+    writeName(f.name, to: &w)
+    w.key(Key.openedIn)
+    writeOpening(f.openedIn, to: &w)
+    w.key(Key.packetCount)
+    w.int(f.packetCount)
+    w.key(Key.peers)
+    w.beginArray()
+    writePeer(f.peers.a, registrations, to: &w)
+    writePeer(f.peers.b, registrations, to: &w)
+    w.endArray()
+    w.key(Key.`protocol`)
+    w.string(f.ipProtocol.name)
+    w.key(Key.quic)
+    writeQUIC(f.quic, to: &w)
+    w.key(Key.registrableDomain)
+    w.string(registrableDomain)
+    w.key(Key.serverCertificate)
+    writeCertificate(f.serverCertificate, to: &w)
+    w.key(Key.serverKey)
+    writeServerKey(f.serverKey, to: &w)
+    w.key(Key.serverTLS)
+    writeServerTLS(f.serverTLS, to: &w)
+    w.key(Key.sni)
+    w.string(f.sni)
+    w.key(Key.streamConflicts)
+    w.beginArray()
+    for conflict in f.streamConflicts {
+      w.beginObject()
+      w.key(ConflictKey.firstByte)
+      w.int(conflict.firstByte)
+      w.key(ConflictKey.from)
+      w.string(conflict.fromDevice ? "device" : "server")
+      w.key(ConflictKey.lastByte)
+      w.int(conflict.lastByte)
+      w.endObject()
+    }
+    w.endArray()
+    w.key(Key.streamOpening)
+    w.string(f.streamOpening?.name)
+    w.key(Key.tlsStatus)
+    w.string(f.tlsStatus.name)
+    w.key(Key.tlsStatusBasis)
+    w.string(f.tlsStatusBasis?.name)
+    w.endObject()
+  }
+
+  static func writeClientTLS(_ offer: ClientTLSOffer?, to w: inout JSONWriter) {
+    if let offer {
+      w.beginObject()
+      w.key(ClientKey.alpn)
+      w.strings(offer.alpn)
+      w.key(ClientKey.cipherSuites)
+      w.strings(offer.cipherSuites.map(cipherSuiteText))
+      w.key(ClientKey.droppedALPNCount)
+      w.int(offer.droppedALPNCount)
+      w.key(ClientKey.encryptedClientHello)
+      w.bool(offer.encryptedClientHello)
+      w.key(ClientKey.extensions)
+      w.ints(offer.extensions)
+      w.key(ClientKey.ja4)
+      w.string(offer.ja4)
+      w.key(ClientKey.versions)
+      w.beginArray()
+      for version in offer.versions { w.string(version.name) }
+      w.endArray()
+      w.key(ClientKey.versionsForm)
+      w.string(offer.versionsForm.name)
+      w.endObject()
+    } else {
+      w.null()
+    }
+  }
+
+  static func writeName(_ name: FlowName?, to w: inout JSONWriter) {
+    if let name {
       w.beginObject()
       w.key(NameKey.origin)
       w.string(name.origin.rawValue)
@@ -89,8 +140,10 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
-    w.key(Key.openedIn)
-    if let opening = f.openedIn {
+  }
+
+  static func writeOpening(_ opening: ConnectionOpening?, to w: inout JSONWriter) {
+    if let opening {
       w.beginObject()
       w.key(OpeningKey.flowID)
       w.int(opening.flowID)
@@ -100,38 +153,34 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
-    w.key(Key.packetCount)
-    w.int(f.packetCount)
-    func peer(_ end: FlowEndpoint) {
+  }
+
+  static func writePeer(
+    _ end: FlowEndpoint, _ registrations: AddressRegistrations, to w: inout JSONWriter
+  ) {
+    w.beginObject()
+    w.key(PeerKey.address)
+    w.string(end.address)
+    w.key(PeerKey.port)
+    w.int(end.port)
+    w.key(PeerKey.registration)
+    if !registrations.isEmpty, let registration = registrations.of(end.address) {
       w.beginObject()
-      w.key(PeerKey.address)
-      w.string(end.address)
-      w.key(PeerKey.port)
-      w.int(end.port)
-      w.key(PeerKey.registration)
-      if !registrations.isEmpty, let registration = registrations.of(end.address) {
-        w.beginObject()
-        w.key(RegistrationKey.asn)
-        if let asn = registration.asn { w.int(asn) } else { w.null() }
-        w.key(RegistrationKey.country)
-        w.string(registration.country)
-        w.key(RegistrationKey.organisation)
-        w.string(registration.organisation)
-        w.endObject()
-      } else {
-        w.null()
-      }
+      w.key(RegistrationKey.asn)
+      if let asn = registration.asn { w.int(asn) } else { w.null() }
+      w.key(RegistrationKey.country)
+      w.string(registration.country)
+      w.key(RegistrationKey.organisation)
+      w.string(registration.organisation)
       w.endObject()
+    } else {
+      w.null()
     }
-    w.key(Key.peers)
-    w.beginArray()
-    peer(f.peers.a)
-    peer(f.peers.b)
-    w.endArray()
-    w.key(Key.`protocol`)
-    w.string(f.ipProtocol.name)
-    w.key(Key.quic)
-    if let quic = f.quic {
+    w.endObject()
+  }
+
+  static func writeQUIC(_ quic: QUICReading?, to w: inout JSONWriter) {
+    if let quic {
       w.beginObject()
       w.key(QUICKey.end)
       w.string(quic.end.name)
@@ -143,11 +192,11 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
-    w.key(Key.registrableDomain)
-    w.string(registrableDomain)
-    w.key(Key.serverCertificate)
+  }
+
+  static func writeCertificate(_ certificate: CertificateVisibility, to w: inout JSONWriter) {
     w.beginObject()
-    switch f.serverCertificate {
+    switch certificate {
     case .presented(let certificates):
       w.key(CertificateKey.chain)
       w.beginArray()
@@ -161,10 +210,12 @@ public enum EvidenceFlowRecord {
     default: break
     }
     w.key(CertificateKey.visibility)
-    w.string(f.serverCertificate.name)
+    w.string(certificate.name)
     w.endObject()
-    w.key(Key.serverKey)
-    if let key = f.serverKey {
+  }
+
+  static func writeServerKey(_ key: CertificateKeyReading?, to w: inout JSONWriter) {
+    if let key {
       w.beginObject()
       w.key(ServerKeyKey.algorithm)
       w.string(key.algorithm)
@@ -180,8 +231,10 @@ public enum EvidenceFlowRecord {
     } else {
       w.null()
     }
-    w.key(Key.serverTLS)
-    switch f.serverTLS {
+  }
+
+  static func writeServerTLS(_ tls: ServerTLSAnswer?, to w: inout JSONWriter) {
+    switch tls {
     case nil: w.null()
     case .negotiated(let handshake)?:
       let parameters = handshake.parameters
@@ -224,28 +277,6 @@ public enum EvidenceFlowRecord {
       w.string("refused")
       w.endObject()
     }
-    w.key(Key.sni)
-    w.string(f.sni)
-    w.key(Key.streamConflicts)
-    w.beginArray()
-    for conflict in f.streamConflicts {
-      w.beginObject()
-      w.key(ConflictKey.firstByte)
-      w.int(conflict.firstByte)
-      w.key(ConflictKey.from)
-      w.string(conflict.fromDevice ? "device" : "server")
-      w.key(ConflictKey.lastByte)
-      w.int(conflict.lastByte)
-      w.endObject()
-    }
-    w.endArray()
-    w.key(Key.streamOpening)
-    w.string(f.streamOpening?.name)
-    w.key(Key.tlsStatus)
-    w.string(f.tlsStatus.name)
-    w.key(Key.tlsStatusBasis)
-    w.string(f.tlsStatusBasis?.name)
-    w.endObject()
   }
 }
 
