@@ -3,6 +3,9 @@ import AuditRules
 import AuditWording
 import Foundation
 
+/// session.json's strict field readers, by a short name: every section reads through them.
+private typealias F = SessionJSONFields
+
 /// session.json read back into the values it was written from: what verify needs to re-derive
 /// the findings and verdicts of the flows without the store. Strict: a missing key or a value of
 /// another type is a problem named by its key.
@@ -43,7 +46,6 @@ public struct EvidenceSessionRecord: Sendable {
     guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
       throw Problem(description: "session.json is not a JSON object")
     }
-    typealias F = SessionJSONFields
     formatVersion = Int(try F.integer(root, "formatVersion", in: ""))
     (project, catalogueIdentifier) = try Self.project(root)
     let s = try F.object(root, "session", in: "")
@@ -93,7 +95,6 @@ public struct EvidenceSessionRecord: Sendable {
 
   /// The project as session.json states it, and the catalogue it was judged against.
   static func project(_ root: [String: Any]) throws(Problem) -> (AuditProject, String) {
-    typealias F = SessionJSONFields
     let p = try F.object(root, "project", in: "")
     var allowlist: [AllowlistEntry] = []
     guard let entries = p["allowlist"] as? [[String: Any]] else {
@@ -119,7 +120,6 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   static func kind(_ s: [String: Any]) throws(Problem) -> AuditSessionKind {
-    typealias F = SessionJSONFields
     switch try F.string(s, "kind", in: "session.") {
     case "baseline": return .baseline
     case "audit":
@@ -136,7 +136,6 @@ public struct EvidenceSessionRecord: Sendable {
   static func capture(_ s: [String: Any], formatVersion: Int) throws(Problem) -> (
     toolVersion: String, source: CaptureSource?, proxies: [RecorderRun.ProxyRun]
   ) {
-    typealias F = SessionJSONFields
     if s["capture"] is NSNull {
       return (try F.string(s, "recordedWith", in: "session."), nil, [])
     }
@@ -156,7 +155,6 @@ public struct EvidenceSessionRecord: Sendable {
   static func recording(_ s: [String: Any], formatVersion: Int) throws(Problem) -> (
     runs: [RecorderRun], notKept: Bool, recorderAtEnd: Int64?, logAtEnd: String?
   ) {
-    typealias F = SessionJSONFields
     // Before format version 3, no recording: nothing to derive the coverage from.
     let recording =
       formatVersion < 3 && s["recording"] == nil
@@ -183,7 +181,6 @@ public struct EvidenceSessionRecord: Sendable {
 
   /// A recorder run of session.recording.runs.
   static func run(_ run: [String: Any], formatVersion: Int) throws(Problem) -> RecorderRun {
-    typealias F = SessionJSONFields
     let p = "session.recording.runs[]."
     let ended = try F.optionalString(run, "endedAt", in: p).map { text throws(Problem) in
       try F.instant(text, p + "endedAt")
@@ -212,7 +209,6 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   static func markers(_ s: [String: Any], sessionID id: Int64) throws(Problem) -> [SessionMarker] {
-    typealias F = SessionJSONFields
     guard let list = s["markers"] as? [[String: Any]] else {
       throw F.fail("session.markers", "a list of markers")
     }
@@ -235,7 +231,6 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   static func trackerLists(_ root: [String: Any]) throws(Problem) -> [TrackerList.Identity] {
-    typealias F = SessionJSONFields
     guard let value = root["trackerLists"] else { return [] }
     guard let entries = value as? [[String: Any]] else {
       throw F.fail("trackerLists", "a list of tracker lists")
@@ -254,7 +249,6 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   static func addressDatabases(_ root: [String: Any]) throws(Problem) -> [AddressDatabaseIdentity] {
-    typealias F = SessionJSONFields
     guard let value = root["addressDatabases"] else { return [] }
     guard let entries = value as? [[String: Any]] else {
       throw F.fail("addressDatabases", "a list of address databases")
@@ -275,7 +269,6 @@ public struct EvidenceSessionRecord: Sendable {
   static func serverScans(_ root: [String: Any], sessionID: Int64) throws(Problem) -> [(
     file: String, scan: StoredServerScan
   )] {
-    typealias F = SessionJSONFields
     guard let value = root["serverScans"] else { return [] }
     guard let entries = value as? [[String: Any]] else {
       throw F.fail("serverScans", "a list of server scans")
@@ -304,7 +297,6 @@ public struct EvidenceSessionRecord: Sendable {
   static func publicSuffixList(_ root: [String: Any], formatVersion: Int) throws(Problem)
     -> PublicSuffixListIdentity?
   {
-    typealias F = SessionJSONFields
     guard let value = root["publicSuffixList"], !(value is NSNull) else { return nil }
     guard let object = value as? [String: Any] else {
       throw F.fail("publicSuffixList", "the public suffix list's path and SHA-256")
@@ -317,7 +309,6 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   static func baseline(_ root: [String: Any]) throws(Problem) -> EvidenceBaseline? {
-    typealias F = SessionJSONFields
     if root["baseline"] is NSNull { return nil }
     let b = try F.object(root, "baseline", in: "")
     guard let hosts = b["hosts"] as? [String] else {

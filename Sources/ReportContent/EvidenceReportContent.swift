@@ -31,14 +31,16 @@ public enum EvidenceReportWording {
       "\($0.0) \($0.1.joined(separator: ", "))"
     }.joined(separator: "; ")
   }
+  /// A range of findings by identifier: "F4", or "F4–F9".
+  public static func range(_ r: ClosedRange<Int>) -> String {
+    let first = FindingsDocument.identifier(r.lowerBound)
+    return r.count == 1 ? first : "\(first)–\(FindingsDocument.identifier(r.upperBound))"
+  }
   /// Identifier ranges a cell lists; past twelve, how many more.
-  public static func ranges(_ ranges: [String], findings: Int) -> [String] {
-    guard ranges.count > 12 else { return ranges }
-    let rest = ranges.dropFirst(12).reduce(0) { total, range in
-      let ends = range.split(separator: "–").compactMap { Int($0.dropFirst()) }
-      return total + (ends.count == 2 ? ends[1] - ends[0] + 1 : 1)
-    }
-    return ranges.prefix(12) + ["\(Quantity.grouped(rest)) more (findings.json)"]
+  public static func ranges(_ ranges: [ClosedRange<Int>]) -> [String] {
+    guard ranges.count > 12 else { return ranges.map(range) }
+    let rest = ranges.dropFirst(12).reduce(0) { $0 + $1.count }
+    return ranges.prefix(12).map(range) + ["\(Quantity.grouped(rest)) more (findings.json)"]
   }
   public static let lookedAtTitle = "What the tool looks at"
   public static let lookedAtIntro =
@@ -202,11 +204,8 @@ public enum EvidenceReportWording {
   }
   /// Requirements page 1 gives the verdict of; the Requirements section gives every one.
   public static let verdictsOnPageOne = 16
-  /// Recording gaps page 1 states (its headline counts them); the Session section states each.
-  public static let gapsOnPageOne = 0
-  public static func moreGaps(_ count: Int) -> String {
-    "The Session section states when and why."
-  }
+  /// After page 1's coverage headline, which counts the gaps: where each is stated.
+  public static let gapsStated = "The Session section states when and why."
   /// Page 1's totals: connections, hosts and registrable domains, the parties, the bytes.
   public static let trafficLabel = "Traffic"
   public static func traffic(
@@ -275,6 +274,8 @@ struct EvidenceReportContent {
   /// Where a finding cited by its identifier's range is stated: its group's anchor. A finding
   /// with a row of its own is its row's anchor, its identifier.
   let groupAnchor: [Int: String]
+  /// The one UTC day every finding was first seen on, if there is one.
+  let findingsDay: String?
 
   init(
     bundle: EvidenceBundle, capture: EvidenceCaptureSummary, limits: EvidenceReportLimits,
@@ -294,6 +295,8 @@ struct EvidenceReportContent {
       for index in group.indices { anchors[index] = anchor }
     }
     groupAnchor = anchors
+    let days = Set(bundle.findingSubjects.compactMap(\.firstSeen).map(Instant.day))
+    findingsDay = days.count == 1 ? days.first : nil
   }
 
   static func statementGroups(_ bundle: EvidenceBundle) -> [(
@@ -410,7 +413,6 @@ struct EvidenceReportContent {
   var summaryFacts: [EvidenceReportFact] {
     let s = bundle.session
     let gaps = CoverageWording.gapLines(bundle.coverage, instant: Self.time)
-    let shownGaps = gaps.prefix(EvidenceReportWording.gapsOnPageOne)
     return [
       EvidenceReportFact(
         "Session",
@@ -418,11 +420,8 @@ struct EvidenceReportContent {
         staysWithNext: true),
       EvidenceReportFact(
         "Coverage",
-        ([CoverageWording.headline(bundle.coverage, open: s.isOpen)] + shownGaps
-          + (gaps.count > shownGaps.count
-            ? [EvidenceReportWording.moreGaps(gaps.count - shownGaps.count)] : []))
-          .joined(
-            separator: " "),
+        ([CoverageWording.headline(bundle.coverage, open: s.isOpen)]
+          + (gaps.isEmpty ? [] : [EvidenceReportWording.gapsStated])).joined(separator: " "),
         staysWithNext: true),
       EvidenceReportFact(
         EvidenceReportWording.trafficLabel,
@@ -471,7 +470,7 @@ struct EvidenceReportContent {
             return [
               EvidenceReportCell(id, style: .literal, link: anchor(of: index)),
               EvidenceReportCell(EvidenceWording.shortStatement(bundle.findings[index].evidence)),
-              subject(index, compact: true),
+              keySubject(index),
             ]
           })),
     ]
@@ -713,38 +712,18 @@ struct EvidenceReportContent {
     return blocks
   }
 
-  /// What a finding is about: its host, else the names of its connections (their two ends
-  /// when unnamed), so that no finding stands without a subject. `compact`: several are counted,
-  /// not listed (the Findings section lists them), so that a table under a requirement keeps a
-  /// line a finding.
-  func subject(_ index: Int, compact: Bool = false) -> EvidenceReportCell {
+  /// What a key finding of page 1 is about, in a line: what it states with its host, else the
+  /// name of its one connection or how many hosts (the Findings section lists them).
+  func keySubject(_ index: Int) -> EvidenceReportCell {
     let finding = bundle.findings[index]
     let stated = EvidenceWording.subject(of: finding.evidence)
+    if let stated, finding.evidence.host != nil {
+      return EvidenceReportCell(stated, style: .literal)
+    }
     let names = bundle.findingSubjects[index].names
-    // The protocol and port its connections share, beside a host name (an unnamed connection's
-    // two ends carry their ports already).
-    let service =
-      compact || names.allSatisfy({ $0.contains(" ↔ ") })
-      ? nil : bundle.findingSubjects[index].service
-    if let stated, let host = finding.evidence.host {
-      return EvidenceReportCell(
-        stated + (service.map { " (\($0))" } ?? "")
-          + (compact ? "" : bundle.registrableDomains.beside(host)), style: .literal)
-    }
-    var hosts: String
-    switch names.count {
-    case 0: hosts = ""
-    case 1: hosts = names[0]
-    case _ where compact: hosts = "\(names.count) hosts"
-    default:
-      let shown = names.prefix(EvidenceReportWording.subjectsShown).joined(separator: ", ")
-      hosts =
-        "\(names.count) hosts: \(shown)\(names.count > EvidenceReportWording.subjectsShown ? ", …" : "")"
-    }
+    let hosts = names.count > 1 ? "\(names.count) hosts" : names.first
     // A reading stated without a host (a TLS version) is said with the hosts it was read from.
-    let text =
-      [stated, hosts.isEmpty ? nil : hosts].compactMap { $0 }.joined(separator: " · ")
-      + (service.map { " (\($0))" } ?? "")
+    let text = [stated, hosts].compactMap { $0 }.joined(separator: " · ")
     return EvidenceReportCell(text.isEmpty ? "—" : text, style: stated == nil ? .literal : .text)
   }
 
@@ -754,12 +733,6 @@ struct EvidenceReportContent {
     let time = bundle.findingSubjects[index].firstSeen.map(Self.time)
     return EvidenceReportCell(
       time.map { findingsDay == nil ? $0 : String($0.dropFirst(11)) } ?? "—", style: .literal)
-  }
-
-  /// The one UTC day every finding was first seen on, if there is one.
-  var findingsDay: String? {
-    let days = Set(bundle.findingSubjects.compactMap(\.firstSeen).map(Instant.day))
-    return days.count == 1 ? days.first : nil
   }
 
   /// Every requirement in a row: its verdict and the findings that bear on it, by identifier
@@ -808,25 +781,18 @@ struct EvidenceReportContent {
   /// Findings by identifier, consecutive ones as a range.
   func citedIDs(_ list: [Finding]) -> [String] {
     let indices = Set(list.compactMap { findingIndex[$0] }).sorted()
-    return EvidenceReportWording.ranges(Self.idRanges(indices), findings: indices.count)
+    return EvidenceReportWording.ranges(Self.idRanges(indices))
   }
 
-  /// Identifiers in order, consecutive ones as a range ("F4–F9").
-  static func idRanges(_ sorted: [Int]) -> [String] {
-    let indices = sorted
-    guard let first = indices.first else { return [] }
-    var ranges: [String] = []
-    var start = first
-    var previous = start
-    for n in indices.dropFirst() + [Int.min] {
-      if n == previous + 1 {
-        previous = n
-        continue
+  /// Finding indices in order, consecutive ones as one range.
+  static func idRanges(_ sorted: [Int]) -> [ClosedRange<Int>] {
+    var ranges: [ClosedRange<Int>] = []
+    for n in sorted {
+      if let last = ranges.last, n == last.upperBound + 1 {
+        ranges[ranges.count - 1] = last.lowerBound...n
+      } else {
+        ranges.append(n...n)
       }
-      let (from, to) = (FindingsDocument.identifier(start), FindingsDocument.identifier(previous))
-      ranges.append(start == previous ? from : "\(from)–\(to)")
-      start = n
-      previous = n
     }
     return ranges
   }
@@ -869,7 +835,8 @@ struct EvidenceReportContent {
               rows: [
                 [
                   EvidenceReportCell(
-                    Self.idRanges(group.indices).joined(separator: ", "), style: .literal,
+                    Self.idRanges(group.indices).map(EvidenceReportWording.range).joined(
+                      separator: ", "), style: .literal,
                     anchor: anchor)
                 ]
               ], title: heading)))
