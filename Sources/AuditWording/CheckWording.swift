@@ -2,7 +2,7 @@ import Audit
 import AuditRules
 
 /// A check's sentences: its name, what each of its findings states, and why it could not look at
-/// a flow. One file per check in Wording/Checks; `CheckWordings` lists them.
+/// a flow. One file per check in Wording/Checks; `CheckWordings.all`, generated, lists them.
 public protocol CheckWording: Sendable {
   associatedtype Rule: FindingsCheckRule
   /// As a heading: "TLS version", "Certificate pinning".
@@ -34,16 +34,9 @@ extension CheckWording {
   static func reason(of gap: AnyCheckGap) -> String { reason(gap.base as! Rule.Gap) }
 }
 
-/// Every check's wording, found by its check.
+/// Every check's wording, found by its check. `all` is written by scripts/list-checks.py from the
+/// wording files (CheckWordings+All.swift).
 public enum CheckWordings {
-  static let all: [any CheckWording.Type] = [
-    TLSVersionWording.self, TLSParameterWording.self, ServerConfigurationWording.self,
-    EncryptionWording.self, MutualAuthenticationWording.self, HostWording.self,
-    PinningWording.self,
-    CertificateValidationWording.self, ConsentWording.self, TLSClientWording.self,
-    TrackerWording.self, ConsentWithdrawalWording.self, PersonalDataWording.self,
-  ]
-
   private static let byCheck: [FindingsCheck: any CheckWording.Type] = Dictionary(
     uniqueKeysWithValues: all.map { ($0.check, $0) })
 

@@ -3,9 +3,11 @@ import AuditDocuments
 import AuditRules
 import AuditScreens
 import AuditWording
+import Foundation
 import ReportContent
 import ReportLayout
 import ReportModel
+import TestSupport
 import XCTest
 
 /// The registry of checks: what makes a new check one unit holds for every check there is.
@@ -59,13 +61,9 @@ final class FindingsChecksTests: XCTestCase {
       XCTAssertFalse(noun.contains("tls") || noun.contains("http"), noun)
       XCTAssertEqual(noun.first?.isLowercase == true, !noun.hasPrefix("TLS"), noun)
     }
-    XCTAssertEqual(
-      Set(nouns),
-      [
-        "TLS version", "TLS parameter", "encryption", "host", "certificate pinning",
-        "certificate validation", "consent", "TLS client", "tracker", "consent withdrawal",
-        "personal data", "server configuration", "mutual authentication",
-      ])
+    XCTAssertEqual(CheckWordings.of(.tlsVersion).noun, "TLS version")
+    XCTAssertEqual(CheckWordings.of(.host).noun, "host")
+    XCTAssertEqual(CheckWordings.of(.mutualAuthentication).noun, "mutual authentication")
   }
 
   func testSeveralChecksAreNamedTogetherInASentence() {
@@ -84,5 +82,37 @@ extension FindingsChecksTests {
     XCTAssertEqual(Quantity.spelled(11), "eleven")
     XCTAssertEqual(Quantity.spelled(12), "twelve")
     XCTAssertEqual(Quantity.spelled(13), "13")
+  }
+}
+
+extension FindingsChecksTests {
+  /// The lists are written by scripts/list-checks.py: a check file it has not listed, or a list
+  /// out of run order, means the script was not run.
+  func testTheListsOfChecksAreTheCheckFilesInRunOrder() throws {
+    let sources = Golden.directory().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources")
+    func declared(_ directory: String, _ conformance: String) throws -> Set<String> {
+      let folder = sources.appendingPathComponent(directory)
+      let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      return Set(
+        try files.filter { $0.hasSuffix(".swift") }.compactMap { file in
+          let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+          let line = text.split(separator: "\n").first {
+            $0.hasPrefix("public enum ") && $0.hasSuffix(": \(conformance) {")
+          }
+          return line.map { String($0.dropFirst(12).prefix { $0 != ":" }) }
+        })
+    }
+    let rules = FindingsChecks.all.map { String(describing: $0) }
+    let run = "run scripts/list-checks.py"
+    XCTAssertEqual(
+      Set(rules), try declared("AuditRules/Findings/Checks", "FindingsCheckRule"), run)
+    let orders = FindingsChecks.all.map { $0.runOrder }
+    XCTAssertEqual(orders, orders.sorted(), run)
+    XCTAssertEqual(Set(orders).count, orders.count, "each check its own place")
+    let wordings = try declared("AuditWording/Checks", "CheckWording")
+    XCTAssertEqual(
+      Set(FindingsCheck.allCases.map { String(describing: CheckWordings.of($0)) }), wordings, run)
+    XCTAssertTrue(CheckWordings.coversEveryCheck, run)
   }
 }

@@ -154,6 +154,10 @@ public enum CheckOutcome<Gap: CheckGap>: Sendable, Hashable {
 public protocol FindingsCheckRule: Sendable {
   associatedtype Gap: CheckGap
   static var check: FindingsCheck { get }
+  /// Where it runs among the checks (`FindingsChecks.all`, which scripts/list-checks.py writes
+  /// from these): the order of a flow's findings and of every list of checks. Tens, so that a new
+  /// check finds room between two.
+  static var runOrder: Int { get }
   /// The kinds its findings state, in the order a reader meets them.
   static var kinds: [FindingKind] { get }
   static func assess(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<Gap>

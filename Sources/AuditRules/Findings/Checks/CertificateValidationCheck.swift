@@ -47,6 +47,7 @@ extension FindingEvidence {
 /// refusing is one in its support. Under system trust only pinning is read.
 public enum CertificateValidationCheck: FindingsCheckRule {
   public static let check = FindingsCheck.certificateValidation
+  public static let runOrder = 80
   public static let kinds: [FindingKind] = [
     .certificateNotValidated, .hostNameNotVerified, .expiryNotChecked, .userCATrusted,
     .certificateValidationObserved, .userCARefused,

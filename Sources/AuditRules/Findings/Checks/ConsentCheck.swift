@@ -62,6 +62,7 @@ extension FindingEvidence {
 /// Whether a connection began before the user consented.
 public enum ConsentCheck: FindingsCheckRule {
   public static let check = FindingsCheck.consent
+  public static let runOrder = 90
   public static let kinds: [FindingKind] = [.activityBeforeConsent]
   public static let statedForms: [FindingEvidence] = [.activityBeforeConsent]
 

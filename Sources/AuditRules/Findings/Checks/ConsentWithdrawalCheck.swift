@@ -42,6 +42,7 @@ public enum ConsentWithdrawalGap: String, CheckGap, CaseIterable {
 /// what was seen; whether the withdrawal took effect is the assessor's to judge.
 public enum ConsentWithdrawalCheck: FindingsCheckRule {
   public static let check = FindingsCheck.consentWithdrawal
+  public static let runOrder = 120
   public static let kinds: [FindingKind] = [.thirdPartyAfterWithdrawal]
   public static var statedForms: [FindingEvidence] {
     [

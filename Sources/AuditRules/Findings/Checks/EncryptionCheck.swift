@@ -23,6 +23,7 @@ extension FindingEvidence {
 /// Whether a flow's traffic was encrypted, from what was read of it.
 public enum EncryptionCheck: FindingsCheckRule {
   public static let check = FindingsCheck.encryption
+  public static let runOrder = 40
   public static let kinds: [FindingKind] = [.cleartextTraffic]
   public static let statedForms: [FindingEvidence] = [
     .cleartextTraffic(.http), .cleartextTraffic(.http, host: "api.example", request: "POST /v1"),

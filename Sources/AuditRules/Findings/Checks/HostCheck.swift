@@ -38,6 +38,7 @@ extension FindingEvidence {
 /// Where each flow went, against the project's allowlist.
 public enum HostCheck: FindingsCheckRule {
   public static let check = FindingsCheck.host
+  public static let runOrder = 60
   public static let kinds: [FindingKind] = [.hostNotInAllowlist, .unnamedFlow, .streamConflict]
   public static let statedForms: [FindingEvidence] =
     [.hostNotInAllowlist(host: "host.example")]

@@ -30,6 +30,7 @@ public enum MutualAuthenticationGap: String, CheckGap, CaseIterable {
 /// authenticate itself above TLS, which a capture does not show.
 public enum MutualAuthenticationCheck: FindingsCheckRule {
   public static let check = FindingsCheck.mutualAuthentication
+  public static let runOrder = 50
   public static let kinds: [FindingKind] = [.clientCertificateSent]
   /// What it cannot read leaves the encryption check's judgement standing.
   public static var gapsCountBesideOtherChecks: Bool { false }

@@ -66,6 +66,7 @@ public enum PersonalDataGap: String, CheckGap, CaseIterable {
 /// form and place in exchanges.json.
 public enum PersonalDataCheck: FindingsCheckRule {
   public static let check = FindingsCheck.personalData
+  public static let runOrder = 130
   public static let kinds: [FindingKind] = [
     .personalDataToThirdParty, .personalDataBeforeConsent, .personalDataAfterWithdrawal,
     .personalDataInCleartext,

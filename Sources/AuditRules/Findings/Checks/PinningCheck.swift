@@ -23,6 +23,7 @@ extension FindingEvidence {
 /// findings, so nothing is ever satisfied.
 public enum PinningCheck: FindingsCheckRule {
   public static let check = FindingsCheck.pinning
+  public static let runOrder = 70
   public static let kinds: [FindingKind] = [.pinningAbsent, .pinningObserved]
   public static let statedForms: [FindingEvidence] = [
     .pinningAbsent(host: "host.example"), .pinningObserved(host: "host.example"),

@@ -41,6 +41,7 @@ public enum ServerConfigurationGap: String, CheckGap, CaseIterable {
 /// check's; this one speaks of what the server would also have accepted.
 public enum ServerConfigurationCheck: FindingsCheckRule {
   public static let check = FindingsCheck.serverConfiguration
+  public static let runOrder = 30
   public static let kinds: [FindingKind] = [.serverOffersNotRecommended]
   /// A server nobody scanned leaves the negotiated parameters' judgement standing.
   public static var gapsCountBesideOtherChecks: Bool { false }

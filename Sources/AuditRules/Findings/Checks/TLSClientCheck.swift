@@ -41,6 +41,7 @@ public enum TLSClientGap: String, CheckGap, CaseIterable {
 /// the app brought along rather than the system's.
 public enum TLSClientCheck: FindingsCheckRule {
   public static let check = FindingsCheck.tlsClient
+  public static let runOrder = 100
   public static let kinds: [FindingKind] = [.tlsClientNotInBaseline]
   public static var statedForms: [FindingEvidence] {
     [

@@ -105,6 +105,7 @@ public enum TLSParameterGap: String, CheckGap, CaseIterable {
 /// document (TR-02102-2), evaluated in the year the session began.
 public enum TLSParameterCheck: FindingsCheckRule {
   public static let check = FindingsCheck.tlsParameters
+  public static let runOrder = 20
   public static let kinds: [FindingKind] = [
     .cipherSuiteNotRecommended, .groupNotRecommended, .signatureNotRecommended, .keyBelowMinimum,
     .extensionMissing, .featureAdvisedAgainst,

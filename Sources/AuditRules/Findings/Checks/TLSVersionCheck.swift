@@ -17,6 +17,7 @@ extension FindingEvidence {
 /// The TLS version a server negotiated, against the catalogue's minimum.
 public enum TLSVersionCheck: FindingsCheckRule {
   public static let check = FindingsCheck.tlsVersion
+  public static let runOrder = 10
   public static let kinds: [FindingKind] = [.weakTLSVersion]
   public static var statedForms: [FindingEvidence] {
     TLSVersionBasis.allCases.map {

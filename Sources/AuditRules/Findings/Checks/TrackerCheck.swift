@@ -43,6 +43,7 @@ public enum TrackerGap: String, CheckGap, CaseIterable {
 /// hosts file): a host a list names is a finding that cites the list, its date and the rule.
 public enum TrackerCheck: FindingsCheckRule {
   public static let check = FindingsCheck.trackers
+  public static let runOrder = 110
   public static let kinds: [FindingKind] = [.trackerHost, .trackerBeforeConsent]
   public static var statedForms: [FindingEvidence] {
     let match = TrackerMatch(list: "EasyPrivacy", date: "2025-10-31", rule: "||tracker.example^")
