@@ -48,6 +48,7 @@ public enum SampleScenario {
     deviceModel: "Pixel 8 (shiba)", osVersion: "Android 15 (AP4A.250105.002)", toolVersion: "0.1.0")
 
   public static func plan(_ options: SampleOptions) -> SamplePlan {
+    // The sessions in this order: each draws on the same seeded maker.
     var make = SampleFlowMaker(seed: options.seed)
     let entries = allowlist.map {
       AllowlistEntry(pattern: try! DomainPattern(parsing: $0.0), note: $0.1)
@@ -56,7 +57,22 @@ public enum SampleScenario {
       name: projectName, bundleIdentifier: "de.example.health", catalogueVersion: nil,
       allowlist: entries)
 
-    // Baseline: day 0, 09:00–09:10, inspection off.
+    let baseline = baselineSession(&make)
+    let earlier = earlierSession(&make)
+    let later = laterSession(&make, options)
+    let (diary, diarySession) = diaryProject(&make)
+
+    return SamplePlan(
+      projects: [
+        SampleProject(
+          draft: health, createdAt: at(0, 8, 30), sessions: [baseline, earlier, later],
+          testData: SampleExchanges.testData),
+        SampleProject(draft: diary, createdAt: at(1, 13, 50), sessions: [diarySession]),
+      ], seed: options.seed)
+  }
+
+  /// Day 0, 09:00–09:10, inspection off.
+  private static func baselineSession(_ make: inout SampleFlowMaker) -> SampleSession {
     let b0 = at(0, 9, 0)
     var baseline = SampleSession(
       kind: .baseline, environment: device, inspection: .off,
@@ -77,7 +93,11 @@ public enum SampleScenario {
       make.tls(sni: "weather.example-news.com", start: at(0, 9, 30), answer: .serverHello(.tls13))
     ]
 
-    // 2.3.1 (180): day 0, 10:00–10:20, inspection on, CA not trusted.
+    return baseline
+  }
+
+  /// 2.3.1 (180): day 0, 10:00–10:20, inspection on, CA not trusted.
+  private static func earlierSession(_ make: inout SampleFlowMaker) -> SampleSession {
     let s1 = at(0, 10, 0)
     var earlier = SampleSession(
       kind: .audit(AppRelease(version: "2.3.1", build: "180")), environment: device,
@@ -123,7 +143,13 @@ public enum SampleScenario {
       make.tls(sni: "weather.example-news.com", start: at(0, 10, 40), answer: .serverHello(.tls13))
     ]
 
-    // 2.4.0 (187): day 1, 10:00–10:30, inspection on, CA trusted; two consent markers.
+    return earlier
+  }
+
+  /// 2.4.0 (187): day 1, 10:00–10:30, inspection on, CA trusted; two consent markers.
+  private static func laterSession(_ make: inout SampleFlowMaker, _ options: SampleOptions)
+    -> SampleSession
+  {
     let s2 = at(1, 10, 0)
     var later = SampleSession(
       kind: .audit(AppRelease(version: "2.4.0", build: "187")), environment: device,
@@ -136,6 +162,123 @@ public enum SampleScenario {
         (.custom("Synced the step counter"), s2.addingTimeInterval(600)),
         (.loggedOut, s2.addingTimeInterval(1700)),
       ], flows: [])
+    func t2(_ s: Double) -> Date { s2.addingTimeInterval(s) }
+    let readings = laterReadings(&make, start: s2)
+    later.flows = laterFlows(&make, readings, start: s2)
+    later.flows.sort { $0.start < $1.start }
+    if let flows = options.flows, flows > later.flows.count {
+      let bulkFlows = flows - later.flows.count
+      let archetypePackets = later.flows.reduce(0) { $0 + $1.packets.count }
+      let packets = max(bulkFlows * 8, (options.packets ?? bulkFlows * 20) - archetypePackets)
+      let bytes = options.captureBytes ?? packets * 600
+      later.bulk = SampleBulk(flows: bulkFlows, packets: packets, captureBytes: bytes)
+      later.end = max(later.end, s2.addingTimeInterval(Double(bulkFlows) * 0.1 + 400))
+      later.markers[4].1 = later.end.addingTimeInterval(-60)
+    }
+
+    return later
+  }
+
+  /// The 2.4.0 session's flows, as the consent markers fall: before the first, between the two,
+  /// after.
+  private static func laterFlows(
+    _ make: inout SampleFlowMaker, _ readings: LaterReadings, start s2: Date
+  ) -> [SampleFlow] {
+    func t2(_ s: Double) -> Date { s2.addingTimeInterval(s) }
+    return [
+      readings.longLived,
+      // Before the first consent marker.
+      make.tls(
+        sni: "telemetry.example-ads.net", start: t2(10),
+        answer: .serverHello(.tls10, cipher: 0x002f), status: .notInspectable),
+      make.dns(
+        query: "api.example-health.de",
+        answers: [
+          .cname("edge.example-health.de"), .a(make.serverAddress("api.example-health.de")),
+        ], start: t2(5)),
+      readings.beacon,
+      // Between the two.
+      readings.config,
+      // After.
+      make.tls(
+        sni: "images.example-cdn.net", start: t2(130),
+        answer: .serverHello(.tls12, cipher: 0xc02f, certificate: readings.chainCert)),
+      make.tls(
+        sni: "old-gateway.example-health.de", start: t2(140), answer: .upstream(.tls11),
+        status: .inspected),
+      readings.sync,
+      make.tls(
+        sni: "auth.example-id.com", start: t2(160),
+        offer: ClientTLSOffer(versionsForm: .upTo, versions: [.tls12], alpn: ["http/1.1"]),
+        answer: .upstream(.tls12), status: .notInspectable),
+      make.tls(
+        sni: "experimental.example-health.de", start: t2(170),
+        answer: .serverHello(TLSProtocolVersion(rawValue: 0x7f1c))),
+      make.tls(sni: "blocked.example-ads.net", start: t2(175), answer: .alert(40)),
+      make.tls(
+        sni: "files.example-health.de", start: t2(176), answer: .serverHello(.tls12, cipher: 0xc02f)
+      ),
+      // Another TLS client than the device's own (one the app brings along): its own offer.
+      make.tls(
+        sni: "files.example-health.de", start: t2(177), answer: .serverHello(.tls13),
+        cipherSuites: [0x1303, 0x1301, 0x1302, 0xcca9, 0xcca8, 0xc02b, 0xc02f]),
+      make.quic(
+        sni: "video.example-cdn.net", start: t2(180), version: QUICReading.version1,
+        serverAnswers: true, v6: true),
+      make.quic(
+        sni: "maps.example-maps.com", start: t2(185), version: QUICReading.version2,
+        serverAnswers: true),
+      make.quic(
+        sni: "push.example-health.de", start: t2(190), version: QUICReading.version1,
+        serverAnswers: false),
+      make.quic(
+        sni: "quic-lab.example-health.de", start: t2(195), version: 0xff00_001d, serverAnswers: true
+      ),
+      make.unreadTCP(name: nil, start: t2(200)),
+      readings.legacy,
+      make.http(
+        host: "cdn-fallback.example-cdn.net", start: t2(215), port: 443, path: "/img/avatar.png"),
+      make.unrecognised(dns: "chat.example-health.de", start: t2(220)),
+      make.dns(
+        query: "static.example-cdn.net",
+        answers: [.a(make.serverAddress("static.example-cdn.net"))], start: t2(225)),
+      make.unreadUDP(dns: "turn.example-health.de", start: t2(227)),
+      make.icmp(to: "9.9.9.9", start: t2(230)),
+      make.tls(sni: nil, start: t2(240), answer: .serverHello(.tls13)),
+      make.tls(
+        sni: nil, start: t2(245),
+        offer: ClientTLSOffer(
+          versionsForm: .listed, versions: [.tls13], alpn: ["h2"], encryptedClientHello: true),
+        answer: .serverHello(.tls13), addressName: "ech.example-cdn.net"),
+      make.tls(
+        sni: nil, dns: "a.example-cdn.net", dnsOthers: ["b.example-cdn.net"], start: t2(250),
+        answer: .serverHello(.tls13)),
+      make.tls(
+        sni: nil, dns: "static.example-cdn.net", dnsOthers: ["ads.example-tracker.com"],
+        start: t2(260), answer: .serverHello(.tls13)),
+      make.tls(
+        sni: nil, dns: "pixel.example-tracker.com", dnsOthers: ["fonts.example-cdn.net"],
+        start: t2(270), answer: .serverHello(.tls13)),
+      make.tls(
+        sni: nil, dns: "metrics.example-analytics.io",
+        dnsOthers: ["collector.example-analytics.io"], start: t2(280), answer: .serverHello(.tls13)),
+      make.tls(
+        sni: nil, dns: "uploads.example-health.de", start: t2(290), answer: .serverHello(.tls13)),
+      readings.notInspectableNoName,
+      readings.missing, readings.cutShort, readings.uncaptured,
+    ]
+  }
+
+  /// The 2.4.0 session's flows that carry more than a handshake, made before the others.
+  private struct LaterReadings {
+    let longLived, missing, cutShort, uncaptured, notInspectableNoName, beacon, config, sync,
+      legacy: SampleFlow
+    /// The chain the images host presents (made first: the maker's draws keep their order).
+    let chainCert: [Data]
+  }
+
+  private static func laterReadings(_ make: inout SampleFlowMaker, start s2: Date) -> LaterReadings
+  {
     func t2(_ s: Double) -> Date { s2.addingTimeInterval(s) }
     let chainCert = [make.certificate(620), make.certificate(540)]
     var longLived = make.tls(
@@ -177,100 +320,16 @@ public enum SampleScenario {
       SampleExchanges.measurements(
         host: "legacy.example-health.de", path: "/v1/measurements", at: t2(210))
     ]
-    later.flows = [
-      longLived,
-      // Before the first consent marker.
-      make.tls(
-        sni: "telemetry.example-ads.net", start: t2(10),
-        answer: .serverHello(.tls10, cipher: 0x002f), status: .notInspectable),
-      make.dns(
-        query: "api.example-health.de",
-        answers: [
-          .cname("edge.example-health.de"), .a(make.serverAddress("api.example-health.de")),
-        ], start: t2(5)),
-      beacon,
-      // Between the two.
-      config,
-      // After.
-      make.tls(
-        sni: "images.example-cdn.net", start: t2(130),
-        answer: .serverHello(.tls12, cipher: 0xc02f, certificate: chainCert)),
-      make.tls(
-        sni: "old-gateway.example-health.de", start: t2(140), answer: .upstream(.tls11),
-        status: .inspected),
-      sync,
-      make.tls(
-        sni: "auth.example-id.com", start: t2(160),
-        offer: ClientTLSOffer(versionsForm: .upTo, versions: [.tls12], alpn: ["http/1.1"]),
-        answer: .upstream(.tls12), status: .notInspectable),
-      make.tls(
-        sni: "experimental.example-health.de", start: t2(170),
-        answer: .serverHello(TLSProtocolVersion(rawValue: 0x7f1c))),
-      make.tls(sni: "blocked.example-ads.net", start: t2(175), answer: .alert(40)),
-      make.tls(
-        sni: "files.example-health.de", start: t2(176), answer: .serverHello(.tls12, cipher: 0xc02f)
-      ),
-      // Another TLS client than the device's own (one the app brings along): its own offer.
-      make.tls(
-        sni: "files.example-health.de", start: t2(177), answer: .serverHello(.tls13),
-        cipherSuites: [0x1303, 0x1301, 0x1302, 0xcca9, 0xcca8, 0xc02b, 0xc02f]),
-      make.quic(
-        sni: "video.example-cdn.net", start: t2(180), version: QUICReading.version1,
-        serverAnswers: true, v6: true),
-      make.quic(
-        sni: "maps.example-maps.com", start: t2(185), version: QUICReading.version2,
-        serverAnswers: true),
-      make.quic(
-        sni: "push.example-health.de", start: t2(190), version: QUICReading.version1,
-        serverAnswers: false),
-      make.quic(
-        sni: "quic-lab.example-health.de", start: t2(195), version: 0xff00_001d, serverAnswers: true
-      ),
-      make.unreadTCP(name: nil, start: t2(200)),
-      legacy,
-      make.http(
-        host: "cdn-fallback.example-cdn.net", start: t2(215), port: 443, path: "/img/avatar.png"),
-      make.unrecognised(dns: "chat.example-health.de", start: t2(220)),
-      make.dns(
-        query: "static.example-cdn.net",
-        answers: [.a(make.serverAddress("static.example-cdn.net"))], start: t2(225)),
-      make.unreadUDP(dns: "turn.example-health.de", start: t2(227)),
-      make.icmp(to: "9.9.9.9", start: t2(230)),
-      make.tls(sni: nil, start: t2(240), answer: .serverHello(.tls13)),
-      make.tls(
-        sni: nil, start: t2(245),
-        offer: ClientTLSOffer(
-          versionsForm: .listed, versions: [.tls13], alpn: ["h2"], encryptedClientHello: true),
-        answer: .serverHello(.tls13), addressName: "ech.example-cdn.net"),
-      make.tls(
-        sni: nil, dns: "a.example-cdn.net", dnsOthers: ["b.example-cdn.net"], start: t2(250),
-        answer: .serverHello(.tls13)),
-      make.tls(
-        sni: nil, dns: "static.example-cdn.net", dnsOthers: ["ads.example-tracker.com"],
-        start: t2(260), answer: .serverHello(.tls13)),
-      make.tls(
-        sni: nil, dns: "pixel.example-tracker.com", dnsOthers: ["fonts.example-cdn.net"],
-        start: t2(270), answer: .serverHello(.tls13)),
-      make.tls(
-        sni: nil, dns: "metrics.example-analytics.io",
-        dnsOthers: ["collector.example-analytics.io"], start: t2(280), answer: .serverHello(.tls13)),
-      make.tls(
-        sni: nil, dns: "uploads.example-health.de", start: t2(290), answer: .serverHello(.tls13)),
-      notInspectableNoName,
-      missing, cutShort, uncaptured,
-    ]
-    later.flows.sort { $0.start < $1.start }
-    if let flows = options.flows, flows > later.flows.count {
-      let bulkFlows = flows - later.flows.count
-      let archetypePackets = later.flows.reduce(0) { $0 + $1.packets.count }
-      let packets = max(bulkFlows * 8, (options.packets ?? bulkFlows * 20) - archetypePackets)
-      let bytes = options.captureBytes ?? packets * 600
-      later.bulk = SampleBulk(flows: bulkFlows, packets: packets, captureBytes: bytes)
-      later.end = max(later.end, s2.addingTimeInterval(Double(bulkFlows) * 0.1 + 400))
-      later.markers[4].1 = later.end.addingTimeInterval(-60)
-    }
+    return LaterReadings(
+      longLived: longLived, missing: missing, cutShort: cutShort, uncaptured: uncaptured,
+      notInspectableNoName: notInspectableNoName, beacon: beacon, config: config, sync: sync,
+      legacy: legacy, chainCert: chainCert)
+  }
 
-    // A second project, its allowlist not written yet, and a session without a consent marker.
+  /// A second project, its allowlist not written yet, and a session without a consent marker.
+  private static func diaryProject(_ make: inout SampleFlowMaker) -> (
+    AuditProjectDraft, SampleSession
+  ) {
     let diary = AuditProjectDraft(
       name: "Example Diary", bundleIdentifier: "de.example.diary", catalogueVersion: nil,
       allowlist: [])
@@ -288,13 +347,7 @@ public enum SampleScenario {
         answer: .serverHello(.tls12, cipher: 0xc02f)),
     ]
 
-    return SamplePlan(
-      projects: [
-        SampleProject(
-          draft: health, createdAt: at(0, 8, 30), sessions: [baseline, earlier, later],
-          testData: SampleExchanges.testData),
-        SampleProject(draft: diary, createdAt: at(1, 13, 50), sessions: [diarySession]),
-      ], seed: options.seed)
+    return (diary, diarySession)
   }
 
   /// The i-th bulk flow of a workload: TLS 1.3 to one of many hosts, some unlisted, half inspected.
