@@ -190,7 +190,7 @@ public struct CaptureFileDecoder {
 
   mutating func decodePcapng(_ r: inout ChunkReader, _ body: (DecodedFrame) throws -> Void) throws {
     var order = Endianness.little
-    var interfaces: [(linkType: UInt32, resolution: Int64, offsetSeconds: Int64)] = []
+    var interfaces: [PcapngInterface] = []
     while let head = try r.peek(8) {
       let offset = r.offset
       if head.integer(at: 0, endianness: .little, as: UInt32.self) == 0x0A0D_0D0A {
@@ -242,80 +242,20 @@ public struct CaptureFileDecoder {
           offset: offset, reason: "a block's trailing length does not repeat its leading one")
       }
       let type = block.integer(at: 0, endianness: order, as: UInt32.self)!
-      func u16(_ at: Int) -> UInt16? { block.integer(at: at, endianness: order, as: UInt16.self) }
-      func u32(_ at: Int) -> UInt32? { block.integer(at: at, endianness: order, as: UInt32.self) }
       switch type {
       case 0x0A0D_0D0A:
-        var info = CaptureSectionInfo()
-        for (code, value) in Self.options(block, from: 24, to: length - 4, order) {
-          let text = String(decoding: value, as: UTF8.self)
-          switch code {
-          case 2: info.hardware = text
-          case 3: info.os = text
-          case 4: info.application = text
-          default: break
-          }
-        }
-        sections[sections.count - 1] = info
+        sections[sections.count - 1] = Self.sectionInfo(block, length: length, order)
       case 1:
-        guard length >= 20, let linkType = u16(8) else {
-          throw CaptureFileError(offset: offset, reason: "an interface description is cut short")
-        }
-        var resolution: Int64 = 1_000_000
-        var offsetSeconds: Int64 = 0
-        for (code, value) in Self.options(block, from: 16, to: length - 4, order) {
-          if code == 9 && value.count >= 1 {
-            let v = value[value.startIndex]
-            let exponent = Int64(v & 0x7f)
-            if v & 0x80 == 0, exponent <= 18 {
-              resolution = (0..<exponent).reduce(1) { r, _ in r * 10 }
-            } else if v & 0x80 != 0, exponent <= 62 {
-              resolution = Int64(1) << exponent
-            } else {
-              resolution = 0  // none a time can be read in: every packet's is impossible
-            }
-          } else if code == 14, value.count == 8,
-            let seconds = Array(value).integer(at: 0, endianness: order, as: UInt64.self)
-          {
-            // if_tsoffset, which libpcap adds to every time of the interface.
-            offsetSeconds = Int64(bitPattern: seconds)
-          }
-        }
-        interfaces.append((UInt32(linkType), resolution, offsetSeconds))
+        interfaces.append(try Self.interface(block, length: length, order, at: offset))
       case 6, 2:
-        guard length >= 32, let interface = type == 6 ? u32(8) : u16(8).map(UInt32.init),
-          let high = u32(12).map(UInt64.init), let low = u32(16).map(UInt64.init),
-          let captured = u32(20).map(Int.init), let original = u32(24)
-        else {
-          damage(at: offset, "a packet block of \(length) bytes is too short for its fields")
-          continue
+        if let frame = packetFrame(block, type: type, length: length, order, interfaces, at: offset)
+        {
+          try body(frame)
         }
-        guard interface < interfaces.count else {
-          damage(
-            at: offset,
-            "a packet block names interface \(interface), and its section declares \(interfaces.count == 1 ? "only interface 0" : interfaces.isEmpty ? "none" : "interfaces 0 to \(interfaces.count - 1)")"
-          )
-          continue
-        }
-        guard captured <= length - 32 else {
-          damage(
-            at: offset,
-            "a packet block claims \(captured) captured bytes and holds \(length - 32)")
-          continue
-        }
-        let (linkType, resolution, offsetSeconds) = interfaces[Int(interface)]
-        let ticks = Int64(bitPattern: high << 32 | low)
-        let microseconds =
-          resolution > 0
-          ? CaptureTimestamp.offset(Self.microseconds(ticks, resolution), bySeconds: offsetSeconds)
-          : CaptureTimestamp.impossible
-        try body(
-          DecodedFrame(
-            microseconds: microseconds, linkType: linkType,
-            data: Data(block[28..<(28 + captured)]), originalLength: original,
-            section: sections.count - 1, offset: offset))
       case 3:
-        guard length >= 16, let first = interfaces.first, let original = u32(8).map(Int.init) else {
+        guard length >= 16, let first = interfaces.first,
+          let original = block.integer(at: 8, endianness: order, as: UInt32.self).map(Int.init)
+        else {
           damage(at: offset, "a simple packet block comes before any interface is declared")
           continue
         }
@@ -328,6 +268,95 @@ public struct CaptureFileDecoder {
         continue
       }
     }
+  }
+
+  /// What a section header block says of the capture's writer: its hardware, system and
+  /// application options.
+  static func sectionInfo(_ block: [UInt8], length: Int, _ order: Endianness) -> CaptureSectionInfo
+  {
+    var info = CaptureSectionInfo()
+    for (code, value) in Self.options(block, from: 24, to: length - 4, order) {
+      let text = String(decoding: value, as: UTF8.self)
+      switch code {
+      case 2: info.hardware = text
+      case 3: info.os = text
+      case 4: info.application = text
+      default: break
+      }
+    }
+    return info
+  }
+
+  /// An interface description block: its link type, and its time resolution and offset options.
+  static func interface(_ block: [UInt8], length: Int, _ order: Endianness, at offset: UInt64)
+    throws -> PcapngInterface
+  {
+    guard length >= 20, let linkType = block.integer(at: 8, endianness: order, as: UInt16.self)
+    else {
+      throw CaptureFileError(offset: offset, reason: "an interface description is cut short")
+    }
+    var resolution: Int64 = 1_000_000
+    var offsetSeconds: Int64 = 0
+    for (code, value) in Self.options(block, from: 16, to: length - 4, order) {
+      if code == 9 && value.count >= 1 {
+        let v = value[value.startIndex]
+        let exponent = Int64(v & 0x7f)
+        if v & 0x80 == 0, exponent <= 18 {
+          resolution = (0..<exponent).reduce(1) { r, _ in r * 10 }
+        } else if v & 0x80 != 0, exponent <= 62 {
+          resolution = Int64(1) << exponent
+        } else {
+          resolution = 0  // none a time can be read in: every packet's is impossible
+        }
+      } else if code == 14, value.count == 8,
+        let seconds = Array(value).integer(at: 0, endianness: order, as: UInt64.self)
+      {
+        // if_tsoffset, which libpcap adds to every time of the interface.
+        offsetSeconds = Int64(bitPattern: seconds)
+      }
+    }
+    return PcapngInterface(
+      linkType: UInt32(linkType), resolution: resolution, offsetSeconds: offsetSeconds)
+  }
+
+  /// The frame of an enhanced (6) or obsolete (2) packet block; nil, with the damage noted, for
+  /// a block whose fields do not hold together.
+  mutating func packetFrame(
+    _ block: [UInt8], type: UInt32, length: Int, _ order: Endianness,
+    _ interfaces: [PcapngInterface], at offset: UInt64
+  ) -> DecodedFrame? {
+    func u16(_ at: Int) -> UInt16? { block.integer(at: at, endianness: order, as: UInt16.self) }
+    func u32(_ at: Int) -> UInt32? { block.integer(at: at, endianness: order, as: UInt32.self) }
+    guard length >= 32, let interface = type == 6 ? u32(8) : u16(8).map(UInt32.init),
+      let high = u32(12).map(UInt64.init), let low = u32(16).map(UInt64.init),
+      let captured = u32(20).map(Int.init), let original = u32(24)
+    else {
+      damage(at: offset, "a packet block of \(length) bytes is too short for its fields")
+      return nil
+    }
+    guard interface < interfaces.count else {
+      damage(
+        at: offset,
+        "a packet block names interface \(interface), and its section declares \(interfaces.count == 1 ? "only interface 0" : interfaces.isEmpty ? "none" : "interfaces 0 to \(interfaces.count - 1)")"
+      )
+      return nil
+    }
+    guard captured <= length - 32 else {
+      damage(
+        at: offset, "a packet block claims \(captured) captured bytes and holds \(length - 32)")
+      return nil
+    }
+    let described = interfaces[Int(interface)]
+    let ticks = Int64(bitPattern: high << 32 | low)
+    let microseconds =
+      described.resolution > 0
+      ? CaptureTimestamp.offset(
+        Self.microseconds(ticks, described.resolution), bySeconds: described.offsetSeconds)
+      : CaptureTimestamp.impossible
+    return DecodedFrame(
+      microseconds: microseconds, linkType: described.linkType,
+      data: Data(block[28..<(28 + captured)]), originalLength: original,
+      section: sections.count - 1, offset: offset)
   }
 
   /// Ticks of `resolution` per second as microseconds, truncated toward zero: exact for binary
@@ -443,4 +472,13 @@ struct ChunkReader {
     }
     return Array(buffer[position..<(position + count)])
   }
+}
+
+/// A pcapng interface as its description block declares it: what its packets' times and links are.
+struct PcapngInterface {
+  let linkType: UInt32
+  /// Ticks per second; 0 when the block's resolution is none a time can be read in.
+  let resolution: Int64
+  /// if_tsoffset: seconds added to every time of the interface.
+  let offsetSeconds: Int64
 }
