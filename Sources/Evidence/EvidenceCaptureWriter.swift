@@ -154,33 +154,13 @@ public enum EvidenceCaptureWriter {
     captureDirectory: URL,
     into file: EvidenceFileWriter?, application: String
   ) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
-    let sessionID = bundle.session.id
     // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
     let position = FlowPositions(bundle.flowIDs)
-    var perFlow = [EvidencePacketTally](repeating: EvidencePacketTally(), count: bundle.flowCount)
-    var total = EvidencePacketTally()
-    var perFile: [UInt32: Int] = [:]
-    for count in counts {
-      guard let at = position[count.flowID] else {
-        throw EvidenceCaptureError.flowNotInBundle(id: count.flowID)
-      }
-      if let sequence = count.fileSequence {
-        perFile[sequence, default: 0] += count.packets
-      } else {
-        perFlow[at].add(.notCaptured, count.packets)
-        total.add(.notCaptured, count.packets)
-      }
-    }
-    let (start, end) = window(of: bundle)
+    var tally = SliceTally(flowCount: bundle.flowCount, window: window(of: bundle))
+    let perFile = try tally.count(counts, position)
     var snaplen: UInt32?
-    var before = 0
-    var after = 0
     var sources: [EvidenceSourceFile] = []
-    // Packets come by file offset, so flows interleave: each flow's comment is made once, and
-    // all of them kept in one buffer (an array each cost 20 000 flows 1.8 MB).
-    var commentBytes: [UInt8] = []
-    var commentStart = [Int](repeating: -1, count: bundle.flowCount)
-    var commentEnd = [Int](repeating: 0, count: bundle.flowCount)
+    var comments = PacketComments(flowCount: bundle.flowCount)
     do {
       try file?.write(PcapngBlocks.sectionHeader(application: application))
       var interfaceWritten = false
@@ -193,18 +173,8 @@ public enum EvidenceCaptureWriter {
         } catch {
           let reason: EvidenceMissingReason =
             error == .notFound(sequence) ? .captureFileMissing : .recordUnreadable
-          var count = 0
-          try store.forEachPacket(inFile: sequence) { packet in
-            // Packets of flows not in the bundle belong to other sessions.
-            guard let at = position[packet.flowID] else { return }
-            perFlow[at].add(reason)
-            total.add(reason)
-            count += 1
-          }
           sources.append(
-            EvidenceSourceFile(
-              sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
-              packets: count, written: 0))
+            try withoutBytes(sequence, reason, from: store, position: position, tally: &tally))
           continue
         }
         if !interfaceWritten {
@@ -212,49 +182,10 @@ public enum EvidenceCaptureWriter {
           try file?.write(PcapngBlocks.interface(snaplen: reader.snaplen))
           interfaceWritten = true
         }
-        var written = 0
-        var count = 0
-        try store.forEachPacket(inFile: sequence) { packet in
-          // Packets of flows not in the bundle belong to other sessions (a flow of this
-          // session added since it was read changes its fingerprint, checked at the end).
-          guard let at = position[packet.flowID] else { return }
-          count += 1
-          let record: CaptureFileReader.RecordSpan
-          do { record = try reader.locate(at: packet.offset) } catch {
-            perFlow[at].add(.recordUnreadable)
-            total.add(.recordUnreadable)
-            return
-          }
-          let micros = Int64(record.microseconds)
-          if let file {
-            if commentStart[at] < 0 {
-              commentStart[at] = commentBytes.count
-              commentBytes.append(
-                contentsOf: bundle.packetComment(ofFlow: packet.flowID).utf8)
-              commentEnd[at] = commentBytes.count
-            }
-            // The block is made in the writer's buffer, the record's bytes copied once, from the reader's window.
-            try commentBytes[commentStart[at]..<commentEnd[at]].withUnsafeBytes { comment in
-              try reader.withBytes(of: record) { bytes in
-                try file.write(
-                  count: PcapngBlocks.enhancedPacketLength(
-                    count: bytes.count, comment: comment.count)
-                ) {
-                  PcapngBlocks.enhancedPacket(
-                    into: $0, bytes, originalLength: record.originalLength,
-                    microseconds: record.microseconds,
-                    outbound: packet.direction == .outbound, comment: comment)
-                }
-              }
-            }
-          }
-          written += 1
-          perFlow[at].written += 1
-          total.written += 1
-          if micros < start { before += 1 } else if micros > end { after += 1 }
-        }
         sources.append(
-          EvidenceSourceFile(sequence: sequence, status: .read, packets: count, written: written))
+          try copy(
+            reader, of: bundle, from: store, position: position, into: file, tally: &tally,
+            comments: &comments))
       }
       if !interfaceWritten {
         try file?.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen))
@@ -267,10 +198,139 @@ public enum EvidenceCaptureWriter {
       throw EvidenceCaptureError.writeFailed(SystemErrorText.reason(error))
     }
     let document = EvidenceCaptureDocument(
-      sessionID: sessionID, snaplen: snaplen, packets: total, beforeStart: before, afterEnd: after,
-      sourceFiles: sources,
-      flows: bundle.flowIDs.enumerated().map { ($1, perFlow[$0]) },
+      sessionID: bundle.session.id, snaplen: snaplen, packets: tally.total,
+      beforeStart: tally.before, afterEnd: tally.after, sourceFiles: sources,
+      flows: bundle.flowIDs.enumerated().map { ($1, tally.perFlow[$0]) },
       coverage: coverage(of: bundle))
     return (document, written)
+  }
+
+  /// A capture file that is gone or cannot be read: each of the bundle's packets in it counted
+  /// as without its bytes, for `reason`.
+  private static func withoutBytes(
+    _ sequence: UInt32, _ reason: EvidenceMissingReason, from store: FlowStore,
+    position: FlowPositions, tally: inout SliceTally
+  ) throws -> EvidenceSourceFile {
+    var count = 0
+    try store.forEachPacket(inFile: sequence) { packet in
+      // Packets of flows not in the bundle belong to other sessions.
+      guard let at = position[packet.flowID] else { return }
+      tally.add(reason, at: at)
+      count += 1
+    }
+    return EvidenceSourceFile(
+      sequence: sequence, status: reason == .captureFileMissing ? .missing : .unreadable,
+      packets: count, written: 0)
+  }
+
+  /// Each of the bundle's packets in one capture file, by file offset, written as an enhanced
+  /// packet block with its flow's comment (or only counted, without a file to write).
+  private static func copy(
+    _ reader: CaptureFileReader, of bundle: EvidenceBundle, from store: FlowStore,
+    position: FlowPositions, into file: EvidenceFileWriter?, tally: inout SliceTally,
+    comments: inout PacketComments
+  ) throws -> EvidenceSourceFile {
+    var written = 0
+    var count = 0
+    try store.forEachPacket(inFile: reader.sequence) { packet in
+      // Packets of flows not in the bundle belong to other sessions (a flow of this session
+      // added since it was read changes its fingerprint, checked at the end).
+      guard let at = position[packet.flowID] else { return }
+      count += 1
+      let record: CaptureFileReader.RecordSpan
+      do { record = try reader.locate(at: packet.offset) } catch {
+        tally.add(.recordUnreadable, at: at)
+        return
+      }
+      if let file {
+        // The block is made in the writer's buffer, the record's bytes copied once, from the
+        // reader's window.
+        try comments.withComment(at: at, of: packet.flowID, in: bundle) { comment in
+          try reader.withBytes(of: record) { bytes in
+            try file.write(
+              count: PcapngBlocks.enhancedPacketLength(count: bytes.count, comment: comment.count)
+            ) {
+              PcapngBlocks.enhancedPacket(
+                into: $0, bytes, originalLength: record.originalLength,
+                microseconds: record.microseconds,
+                outbound: packet.direction == .outbound, comment: comment)
+            }
+          }
+        }
+      }
+      written += 1
+      tally.written(at: at, microseconds: Int64(record.microseconds))
+    }
+    return EvidenceSourceFile(
+      sequence: reader.sequence, status: .read, packets: count, written: written)
+  }
+}
+
+/// What slicing counts as it goes: per flow (by its position in the bundle) and in all, and the
+/// packets written outside the session's window.
+struct SliceTally {
+  var perFlow: [EvidencePacketTally]
+  var total = EvidencePacketTally()
+  var before = 0
+  var after = 0
+  let window: (start: Int64, end: Int64)
+
+  init(flowCount: Int, window: (start: Int64, end: Int64)) {
+    perFlow = Array(repeating: EvidencePacketTally(), count: flowCount)
+    self.window = window
+  }
+
+  /// The packets the store says were never captured counted; the others' counts by file.
+  mutating func count(_ counts: [SessionPacketCount], _ position: FlowPositions) throws
+    -> [UInt32: Int]
+  {
+    var perFile: [UInt32: Int] = [:]
+    for count in counts {
+      guard let at = position[count.flowID] else {
+        throw EvidenceCaptureError.flowNotInBundle(id: count.flowID)
+      }
+      if let sequence = count.fileSequence {
+        perFile[sequence, default: 0] += count.packets
+      } else {
+        add(.notCaptured, at: at, count.packets)
+      }
+    }
+    return perFile
+  }
+
+  mutating func add(_ reason: EvidenceMissingReason, at flow: Int, _ count: Int = 1) {
+    perFlow[flow].add(reason, count)
+    total.add(reason, count)
+  }
+
+  mutating func written(at flow: Int, microseconds: Int64) {
+    perFlow[flow].written += 1
+    total.written += 1
+    if microseconds < window.start { before += 1 } else if microseconds > window.end { after += 1 }
+  }
+}
+
+/// Each flow's packet comment, made once: packets come by file offset, so flows interleave, and
+/// all comments are kept in one buffer (an array each cost 20 000 flows 1.8 MB).
+struct PacketComments {
+  private var bytes: [UInt8] = []
+  private var start: [Int]
+  private var end: [Int]
+
+  init(flowCount: Int) {
+    start = Array(repeating: -1, count: flowCount)
+    end = Array(repeating: 0, count: flowCount)
+  }
+
+  mutating func withComment<R>(
+    at flow: Int, of flowID: Int64, in bundle: EvidenceBundle,
+    _ body: (UnsafeRawBufferPointer) throws -> R
+  ) rethrows -> R {
+    if start[flow] < 0 {
+      start[flow] = bytes.count
+      bytes.append(contentsOf: bundle.packetComment(ofFlow: flowID).utf8)
+      end[flow] = bytes.count
+    }
+    return try bytes[start[flow]..<end[flow]].withUnsafeBytes(body)
   }
 }
