@@ -162,26 +162,7 @@ struct CaptureAnalyser {
         return
       }
       guard flow.client.add(sequence: packet.tcpSequence, packet.payload) else { return }
-      let stream = flow.client.contiguous
-      if flow.opening == nil { flow.opening = StreamOpeningReader.opening(stream) }
-      if flow.opening == .httpConnect, flow.clientTunnel == nil,
-        let (host, start) = StreamOpeningReader.connectRequest(stream)
-      {
-        flow.connectHost = host
-        flow.clientTunnel = start
-      }
-      let start = flow.opening == .tlsHandshake ? 0 : flow.clientTunnel
-      if let start, stream.count > start, flow.clientHello == nil {
-        guard stream[start] == 0x16 else {
-          flow.tunnelNotTLS = true
-          return
-        }
-        if let hello = TLSHandshakeReader.handshakeMessages(Array(stream[start...])).messages.first(
-          where: { $0.0 == 1 })
-        {
-          flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
-        }
-      }
+      readOpening(flow)
     } else {
       // The answer read (and, below TLS 1.3, the server's flight to its hello done: the
       // certificate, the key exchange, a certificate request): the server's bytes say no more.
@@ -208,39 +189,70 @@ struct CaptureAnalyser {
         guard let start = flow.serverTunnel, serverStream.count > start else { return }
         serverStream = Array(serverStream[start...])
       }
-      let (messages, alert) = TLSHandshakeReader.handshakeMessages(serverStream)
-      var retry = false
-      var answer: ServerAnswerReading?
-      for (type, body) in messages {
-        if type == 2, var hello = TLSHandshakeReader.serverHello(body) {
-          if hello.isRetry {
-            retry = true
-            hello.sessionID = []
-            answer = answer ?? .hello(hello)
-          } else {
-            answer = .hello(hello)
-          }
-        }
-        if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
-        if type == 12, let suite = answer?.hello?.cipherSuite {
-          flow.keyExchange = TLSHandshakeReader.serverKeyExchange(body, cipherSuite: suite)
-        }
-        if type == 13 { flow.certificateRequested = true }
-        if type == 14 { flow.helloDone = true }
+      readFlight(flow, serverStream)
+    }
+  }
+
+  /// The client's stream so far: how it opens (TLS, HTTP, a CONNECT and its tunnel) and its
+  /// ClientHello, once whole.
+  func readOpening(_ flow: TrackedFlow) {
+    let stream = flow.client.contiguous
+    if flow.opening == nil { flow.opening = StreamOpeningReader.opening(stream) }
+    if flow.opening == .httpConnect, flow.clientTunnel == nil,
+      let (host, start) = StreamOpeningReader.connectRequest(stream)
+    {
+      flow.connectHost = host
+      flow.clientTunnel = start
+    }
+    let start = flow.opening == .tlsHandshake ? 0 : flow.clientTunnel
+    if let start, stream.count > start, flow.clientHello == nil {
+      guard stream[start] == 0x16 else {
+        flow.tunnelNotTLS = true
+        return
       }
-      flow.sawRetry = flow.sawRetry || retry
-      if let answer {
-        flow.answer = answer
-        // Below TLS 1.3 a server that echoes the session id the client offered resumes that
-        // session (RFC 5246 § 7.4.1.3): it sends no certificate. TLS 1.3 echoes it always.
-        if let hello = answer.hello, !hello.isRetry, hello.version < .tls13,
-          !hello.sessionID.isEmpty, hello.sessionID == flow.clientHello?.sessionID
-        {
-          flow.resumed = true
-        }
-      } else if let alert, messages.allSatisfy({ $0.0 != 2 }) {
-        flow.answer = .alert(alert)
+      if let hello = TLSHandshakeReader.handshakeMessages(Array(stream[start...])).messages.first(
+        where: { $0.0 == 1 })
+      {
+        flow.clientHello = TLSHandshakeReader.clientHello(hello.1)
       }
+    }
+  }
+
+  /// The server's stream so far: its hello (or the HelloRetryRequest before it), certificates,
+  /// key exchange, certificate request and hello done, or the alert it answered with.
+  func readFlight(_ flow: TrackedFlow, _ serverStream: [UInt8]) {
+    let (messages, alert) = TLSHandshakeReader.handshakeMessages(serverStream)
+    var retry = false
+    var answer: ServerAnswerReading?
+    for (type, body) in messages {
+      if type == 2, var hello = TLSHandshakeReader.serverHello(body) {
+        if hello.isRetry {
+          retry = true
+          hello.sessionID = []
+          answer = answer ?? .hello(hello)
+        } else {
+          answer = .hello(hello)
+        }
+      }
+      if type == 11, flow.chain.isEmpty { flow.chain = TLSHandshakeReader.certificates(body) }
+      if type == 12, let suite = answer?.hello?.cipherSuite {
+        flow.keyExchange = TLSHandshakeReader.serverKeyExchange(body, cipherSuite: suite)
+      }
+      if type == 13 { flow.certificateRequested = true }
+      if type == 14 { flow.helloDone = true }
+    }
+    flow.sawRetry = flow.sawRetry || retry
+    if let answer {
+      flow.answer = answer
+      // Below TLS 1.3 a server that echoes the session id the client offered resumes that
+      // session (RFC 5246 § 7.4.1.3): it sends no certificate. TLS 1.3 echoes it always.
+      if let hello = answer.hello, !hello.isRetry, hello.version < .tls13,
+        !hello.sessionID.isEmpty, hello.sessionID == flow.clientHello?.sessionID
+      {
+        flow.resumed = true
+      }
+    } else if let alert, messages.allSatisfy({ $0.0 != 2 }) {
+      flow.answer = .alert(alert)
     }
   }
 
