@@ -202,56 +202,74 @@ public final class EvidenceExporter {
       Self.secondCore(
         second, documents: documents, report: report, bundle: bundle, folder: folder)
     }
-    var forecastHandedOver = false
-    func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
-      second.forecast = forecast
-      second.forecastMade.signal()
-      forecastHandedOver = true
-    }
-    var digestsHandedOver = false
-    func handOver(_ digests: [EvidenceReportDigest]?) {
-      second.digests = digests
-      second.digestsKnown.signal()
-      digestsHandedOver = true
-    }
     defer {
-      if !forecastHandedOver { handOver(.failure(CancellationError())) }
-      if !digestsHandedOver { handOver(nil) }
+      second.release()
       group.wait()
     }
     let zip = try EvidenceBundleArchive(
       url: final, folder: folder, modified: now, zip64Threshold: zip64Threshold)
     var zipFinished = false
     defer { if !zipFinished { zip.abandon() } }
+    var (capture, files) = try sliceCapture(
+      of: bundle, into: zip, second: second, captures: captures, application: exportedWith)
+    files += try documentsWritten(documents, of: bundle, folder: folder)
+    let digests = try Self.citedDigests(files)
+    second.handOver(digests)
+    phase("wrote the documents left")
+    let manifest = try archiveTheRest(
+      files, into: zip, second: second, group: group, bundle: bundle,
+      capture: capture.document.summary, digests: digests, folder: folder, check: check, now: now)
+    zipFinished = true
+    return try self.result(final, manifest: manifest, bundle: bundle, capture: capture.document)
+  }
+
+  /// The capture sliced into the archive (capture.pcapng straight in, capture.json beside it),
+  /// the forecast of what it counts handed to the second core for the report's layout first.
+  fileprivate func sliceCapture(
+    of bundle: EvidenceBundle, into zip: EvidenceBundleArchive, second: SecondCore,
+    captures: URL, application: String
+  ) throws -> (EvidenceCapture, [WrittenFile]) {
     let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
     let forecast = try EvidenceCaptureWriter.forecast(
       for: bundle, counts: counts, from: store, captureDirectory: captures)
-    handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
+    second.handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))
     // The bundle's files; the archive takes them in the manifest's order (by name), the manifest last.
-    var (capture, files) = try zip.addCapture(
+    let sliced = try zip.addCapture(
       for: bundle, counts: counts, forecast: forecast, from: store, captureDirectory: captures,
-      application: exportedWith, trace: trace)
+      application: application, trace: trace)
     phase("sliced the capture (documents and the report alongside)")
+    return sliced
+  }
+
+  /// The documents, as either core wrote them, and the files written after them.
+  func documentsWritten(_ documents: EvidenceDocumentQueue, of bundle: EvidenceBundle, folder: URL)
+    throws -> [WrittenFile]
+  {
     let written = try documents.finish()
     for (name, done) in written {
       trace?(
         "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
     }
-    files += try written.map { try $0.done.file.get() }
-    files += try writeFilesLeft(of: bundle, into: folder)
-    let digests = try Self.citedDigests(files)
-    handOver(digests)
-    phase("wrote the documents left")
-    // The entries before report.pdf are archived while the report may still be drawn on the
-    // second core.
+    return try written.map { try $0.done.file.get() } + writeFilesLeft(of: bundle, into: folder)
+  }
+
+  /// Every file not archived yet, in the archive's order: those before report.pdf while the
+  /// report may still be drawn on the second core, then the report, the rest, and, once the
+  /// history is checked again, the manifest and its signature.
+  fileprivate func archiveTheRest(
+    _ files: [WrittenFile], into zip: EvidenceBundleArchive, second: SecondCore,
+    group: DispatchGroup, bundle: EvidenceBundle, capture: EvidenceCaptureSummary,
+    digests: [EvidenceReportDigest], folder: URL, check: HistoryCheck, now: Date
+  ) throws -> EvidenceManifest {
+    var files = files
     let (before, laterEntries) = Self.aroundReport(files, archived: zip.archived)
     var after = laterEntries
     for file in before { try zip.add(file) }
     if let report {
       group.wait()
       let reportFile = try finishedReport(
-        second, report: report, bundle: bundle, capture: capture.document.summary,
-        digests: digests, folder: folder)
+        second, report: report, bundle: bundle, capture: capture, digests: digests,
+        folder: folder)
       files.append(reportFile)
       after.append(reportFile)
     }
@@ -265,9 +283,8 @@ public final class EvidenceExporter {
     let last = try writeManifestAndSignature(manifest, into: folder)
     for file in after.sorted(by: Self.byName) + last { try zip.add(file) }
     try zip.finish()
-    zipFinished = true
     phase("checked the history, wrote the manifest, finished the archive")
-    return try self.result(final, manifest: manifest, bundle: bundle, capture: capture.document)
+    return manifest
   }
 
   /// report.pdf as drawn on the second core (or again, when the capture counted otherwise than
@@ -659,4 +676,26 @@ private final class SecondCore: @unchecked Sendable {
   var reportTiming = EvidenceReportRenderer.Timing()
   var digests: [EvidenceReportDigest]?
   let digestsKnown = DispatchSemaphore(value: 0)
+  // Set and read by the exporting thread only.
+  private var forecastHandedOver = false
+  private var digestsHandedOver = false
+
+  func handOver(_ forecast: Result<EvidenceCaptureSummary, Error>) {
+    self.forecast = forecast
+    forecastMade.signal()
+    forecastHandedOver = true
+  }
+
+  func handOver(_ digests: [EvidenceReportDigest]?) {
+    self.digests = digests
+    digestsKnown.signal()
+    digestsHandedOver = true
+  }
+
+  /// What the exporting thread did not hand over, handed over as nothing (an export that
+  /// failed on the way): the second core's line of work ends instead of waiting.
+  func release() {
+    if !forecastHandedOver { handOver(.failure(CancellationError())) }
+    if !digestsHandedOver { handOver(nil) }
+  }
 }
