@@ -6,80 +6,83 @@ import Foundation
 /// session.json, flows.json and findings.json as values (flows and findings as streamed arrays).
 extension EvidenceBundle {
   public var sessionDocument: JSONValue {
+    typealias D = SessionDocument
     let s = session
     var sessionObject = SessionJSON.kindJSON(s.kind)
-    sessionObject["id"] = .int(s.id)
-    sessionObject["name"] = .string(AuditPresentation.sessionName(s.kind))
-    sessionObject["startedAt"] = .string(Instant.rfc3339(s.startedAt))
-    sessionObject["endedAt"] = .optional(s.endedAt.map(Instant.rfc3339))
-    sessionObject["notes"] = .string(s.notes)
-    sessionObject["device"] = .object([
-      "model": .string(s.environment.deviceModel), "osVersion": .string(s.environment.osVersion),
+    sessionObject[D.SessionKey.id] = .int(s.id)
+    sessionObject[D.SessionKey.name] = .string(AuditPresentation.sessionName(s.kind))
+    sessionObject[D.SessionKey.startedAt] = .string(Instant.rfc3339(s.startedAt))
+    sessionObject[D.SessionKey.endedAt] = .optional(s.endedAt.map(Instant.rfc3339))
+    sessionObject[D.SessionKey.notes] = .string(s.notes)
+    sessionObject[D.SessionKey.device] = .fields([
+      D.DeviceKey.model: .string(s.environment.deviceModel),
+      .osVersion: .string(s.environment.osVersion),
     ])
     // A recorded session: the version of tunnelvision that recorded it; an imported one: what
     // wrote the capture, as the file says (null when it does not), and the file itself.
-    sessionObject["recordedWith"] =
+    sessionObject[D.SessionKey.recordedWith] =
       s.source.map { .optional($0.application) } ?? .string(s.environment.toolVersion)
-    sessionObject["capture"] = SessionJSON.captureJSON(s)
-    if case .object(var capture) = sessionObject["capture"] {
-      capture["proxies"] = SessionJSON.proxiesJSON(importProxies)
-      sessionObject["capture"] = .object(capture)
+    sessionObject[D.SessionKey.capture] = SessionJSON.captureJSON(s)
+    if case .object(var capture) = sessionObject[D.SessionKey.capture] {
+      capture[D.CaptureKey.proxies] = SessionJSON.proxiesJSON(importProxies)
+      sessionObject[D.SessionKey.capture] = .object(capture)
     }
-    sessionObject["inspection"] = .object([
-      "inspectionEnabled": .bool(s.inspection.inspectionEnabled),
-      "caTrusted": .bool(s.inspection.caTrusted),
-      "certificateScenario": .optional(s.inspection.scenario?.name),
-      "pinningEvidence": .string(EvidenceNotes.pinning(s.inspection)),
+    sessionObject[D.SessionKey.inspection] = .fields([
+      D.InspectionKey.inspectionEnabled: .bool(s.inspection.inspectionEnabled),
+      .caTrusted: .bool(s.inspection.caTrusted),
+      .certificateScenario: .optional(s.inspection.scenario?.name),
+      .pinningEvidence: .string(EvidenceNotes.pinning(s.inspection)),
     ])
-    sessionObject["markers"] = .array(
+    sessionObject[D.SessionKey.markers] = .array(
       markers.map { SessionJSON.markerJSON($0, withID: false) })
-    sessionObject["recording"] = SessionJSON.recordingJSON(coverage, session: s)
-    return .object([
-      "formatVersion": .int(Self.formatVersion),
-      "exportedAt": .string(Instant.rfc3339(exportedAt)),
-      "exportedWith": .string(exportedWith),
-      "project": .object([
-        "id": .int(project.id), "name": .string(project.name),
-        "bundleIdentifier": .optional(project.bundleIdentifier),
-        "catalogue": .string(catalogue.identifier),
-        "allowlist": .array(project.allowlist.map(SessionJSON.allowlistJSON)),
+    sessionObject[D.SessionKey.recording] = SessionJSON.recordingJSON(coverage, session: s)
+    return .fields([
+      D.Key.formatVersion: .int(Self.formatVersion),
+      .exportedAt: .string(Instant.rfc3339(exportedAt)),
+      .exportedWith: .string(exportedWith),
+      .project: .fields([
+        D.ProjectKey.id: .int(project.id), .name: .string(project.name),
+        .bundleIdentifier: .optional(project.bundleIdentifier),
+        .catalogue: .string(catalogue.identifier),
+        .allowlist: .array(project.allowlist.map(SessionJSON.allowlistJSON)),
       ]),
-      "session": .object(sessionObject),
-      "contents": .string(ContentWording.contents(withContent: includesContent)),
-      "testAccount": testAccountJSON,
-      "attribution": .string(EvidenceNotes.attribution(for: session)),
-      "publicSuffixList": publicSuffixList.map {
-        .object([
-          "path": .string($0.path), "sha256": .string($0.sha256), "date": .optional($0.date),
+      .session: .object(sessionObject),
+      .contents: .string(ContentWording.contents(withContent: includesContent)),
+      .testAccount: testAccountJSON,
+      .attribution: .string(EvidenceNotes.attribution(for: session)),
+      .publicSuffixList: publicSuffixList.map {
+        .fields([
+          D.PublicSuffixListKey.path: .string($0.path), .sha256: .string($0.sha256),
+          .date: .optional($0.date),
         ])
       } ?? .null,
-      "addressDatabases": .array(
+      .addressDatabases: .array(
         addressRegistrations.databases.map {
-          .object([
-            "name": .string($0.name), "path": .string($0.path), "sha256": .string($0.sha256),
-            "built": .string($0.built),
+          .fields([
+            D.AddressDatabaseKey.name: .string($0.name), .path: .string($0.path),
+            .sha256: .string($0.sha256), .built: .string($0.built),
           ])
         }),
-      "serverScans": .array(
+      .serverScans: .array(
         serverScans.enumerated().map { index, scan in
-          .object([
-            "file": .string(Self.serverScanName(index)), "fileName": .string(scan.fileName),
-            "tool": .string(scan.tool), "sha256": .string(scan.sha256),
-            "storedAt": .string(Instant.rfc3339(scan.storedAt)),
+          .fields([
+            D.ServerScanKey.file: .string(Self.serverScanName(index)),
+            .fileName: .string(scan.fileName), .tool: .string(scan.tool),
+            .sha256: .string(scan.sha256), .storedAt: .string(Instant.rfc3339(scan.storedAt)),
           ])
         }),
-      "trackerLists": .array(
+      .trackerLists: .array(
         trackerLists.map {
-          .object([
-            "name": .string($0.name), "path": .string($0.path), "sha256": .string($0.sha256),
-            "date": .string($0.date),
+          .fields([
+            D.TrackerListKey.name: .string($0.name), .path: .string($0.path),
+            .sha256: .string($0.sha256), .date: .string($0.date),
           ])
         }),
-      "testLog": testLog.json,
-      "baseline": baseline.map {
-        .object([
-          "sessionID": .int($0.sessionID), "hosts": .strings($0.hosts),
-          "tlsClients": .strings($0.sortedTLSClients),
+      .testLog: testLog.json,
+      .baseline: baseline.map {
+        .fields([
+          D.BaselineKey.sessionID: .int($0.sessionID), .hosts: .strings($0.hosts),
+          .tlsClients: .strings($0.sortedTLSClients),
         ])
       } ?? .null,
     ])

@@ -154,13 +154,13 @@ extension EvidenceBundle {
 
   /// session.json's testAccount: the values the session was judged with.
   public var testAccountJSON: JSONValue {
-    .object([
-      "note": .string(ContentWording.testAccountNote),
-      "values": .array(
+    .fields([
+      SessionDocument.TestAccountKey.note: .string(ContentWording.testAccountNote),
+      .values: .array(
         content.values.map {
-          .object([
-            "label": .string($0.label), "category": .string($0.category.rawValue),
-            "value": .string($0.value),
+          .fields([
+            SessionDocument.TestValueKey.label: .string($0.label),
+            .category: .string($0.category.rawValue), .value: .string($0.value),
           ])
         }),
     ])

@@ -5,6 +5,7 @@ import Foundation
 
 /// session.json's strict field readers, by a short name: every section reads through them.
 private typealias F = SessionJSONFields
+private typealias D = SessionDocument
 
 /// session.json read back into the values it was written from: what verify needs to re-derive
 /// the findings and verdicts of the flows without the store. Strict: a missing key or a value of
@@ -46,17 +47,17 @@ public struct EvidenceSessionRecord: Sendable {
     guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
       throw Problem(description: "session.json is not a JSON object")
     }
-    formatVersion = Int(try F.integer(root, "formatVersion", in: ""))
+    formatVersion = Int(try F.integer(root, D.Key.formatVersion))
     (project, catalogueIdentifier) = try Self.project(root)
-    let s = try F.object(root, "session", in: "")
-    let id = try F.integer(s, "id", in: "session.")
+    let s = try F.object(root, D.Key.session)
+    let id = try F.integer(s, D.SessionKey.id)
     let kind = try Self.kind(s)
-    let device = try F.object(s, "device", in: "session.")
-    let inspection = try F.object(s, "inspection", in: "session.")
+    let device = try F.object(s, D.SessionKey.device)
+    let inspection = try F.object(s, D.SessionKey.inspection)
     let capture = try Self.capture(s, formatVersion: formatVersion)
     importProxies = capture.proxies
-    let endedAt = try F.optionalString(s, "endedAt", in: "session.").map { text throws(Problem) in
-      try F.instant(text, "session.endedAt")
+    let endedAt = try F.optionalString(s, D.SessionKey.endedAt).map { text throws(Problem) in
+      try F.instant(text, D.SessionKey.endedAt.fullName)
     }
     let recording = try Self.recording(s, formatVersion: formatVersion)
     runsNotKept = recording.notKept
@@ -64,28 +65,28 @@ public struct EvidenceSessionRecord: Sendable {
     session = AuditSession(
       id: id, projectID: project.id, kind: kind,
       environment: AuditEnvironment(
-        deviceModel: try F.string(device, "model", in: "session.device."),
-        osVersion: try F.string(device, "osVersion", in: "session.device."),
+        deviceModel: try F.string(device, D.DeviceKey.model),
+        osVersion: try F.string(device, D.DeviceKey.osVersion),
         toolVersion: capture.toolVersion),
       inspection: InspectionConditions(
-        inspectionEnabled: try F.bool(inspection, "inspectionEnabled", in: "session.inspection."),
-        scenario: try Self.scenario(inspection, bool: F.bool, optionalString: F.optionalString)),
-      startedAt: try F.instant(try F.string(s, "startedAt", in: "session."), "session.startedAt"),
-      endedAt: endedAt, notes: try F.string(s, "notes", in: "session."), source: capture.source,
+        inspectionEnabled: try F.bool(inspection, D.InspectionKey.inspectionEnabled),
+        scenario: try Self.scenario(inspection)),
+      startedAt: try F.instant(s, D.SessionKey.startedAt),
+      endedAt: endedAt, notes: try F.string(s, D.SessionKey.notes), source: capture.source,
       recorderAtEnd: recording.recorderAtEnd,
       inspectionLogAtEnd: recording.logAtEnd.flatMap(InspectionLogState.init(name:)))
     markers = try Self.markers(s, sessionID: id)
-    exportedAt = try F.instant(try F.string(root, "exportedAt", in: ""), "exportedAt")
-    exportedWith = try F.string(root, "exportedWith", in: "")
+    exportedAt = try F.instant(root, D.Key.exportedAt)
+    exportedWith = try F.string(root, D.Key.exportedWith)
     trackerLists = try Self.trackerLists(root)
     addressDatabases = try Self.addressDatabases(root)
     serverScans = try Self.serverScans(root, sessionID: id)
     publicSuffixList = try Self.publicSuffixList(root, formatVersion: formatVersion)
     baseline = try Self.baseline(root)
-    testAccount = try Self.testAccount(root["testAccount"], string: F.string)
+    testAccount = try Self.testAccount(root[D.Key.testAccount])
     if formatVersion >= 10 {
-      guard let libraries = EvidenceTestLog.statedLibraries(root["testLog"]) else {
-        throw F.fail("testLog", "a test log with its steps and tools")
+      guard let libraries = EvidenceTestLog.statedLibraries(root[D.Key.testLog]) else {
+        throw F.fail(D.Key.testLog.fullName, "a test log with its steps and tools")
       }
       exportLibraries = libraries
     } else {
@@ -95,40 +96,40 @@ public struct EvidenceSessionRecord: Sendable {
 
   /// The project as session.json states it, and the catalogue it was judged against.
   static func project(_ root: [String: Any]) throws(Problem) -> (AuditProject, String) {
-    let p = try F.object(root, "project", in: "")
+    let p = try F.object(root, D.Key.project)
     var allowlist: [AllowlistEntry] = []
-    guard let entries = p["allowlist"] as? [[String: Any]] else {
-      throw F.fail("project.allowlist", "a list of entries")
+    guard let entries = p[D.ProjectKey.allowlist] as? [[String: Any]] else {
+      throw F.fail(D.ProjectKey.allowlist.fullName, "a list of entries")
     }
     for entry in entries {
-      let text = try F.string(entry, "pattern", in: "project.allowlist[].")
+      let text = try F.string(entry, D.AllowlistKey.pattern)
       guard let pattern = try? DomainPattern(parsing: text) else {
         throw F.fail(
-          "project.allowlist[].pattern", "a domain pattern (“\(TerminalText.inline(text))”)")
+          D.AllowlistKey.pattern.fullName, "a domain pattern (“\(TerminalText.inline(text))”)")
       }
       allowlist.append(
         AllowlistEntry(
-          pattern: pattern, note: try F.optionalString(entry, "note", in: "project.allowlist[].")))
+          pattern: pattern, note: try F.optionalString(entry, D.AllowlistKey.note)))
     }
-    let catalogue = try F.string(p, "catalogue", in: "project.")
+    let catalogue = try F.string(p, D.ProjectKey.catalogue)
     let project = AuditProject(
-      id: try F.integer(p, "id", in: "project."), name: try F.string(p, "name", in: "project."),
-      bundleIdentifier: try F.optionalString(p, "bundleIdentifier", in: "project."),
+      id: try F.integer(p, D.ProjectKey.id), name: try F.string(p, D.ProjectKey.name),
+      bundleIdentifier: try F.optionalString(p, D.ProjectKey.bundleIdentifier),
       catalogueVersion: catalogue, allowlist: allowlist,
       createdAt: Date(timeIntervalSince1970: 0))
     return (project, catalogue)
   }
 
   static func kind(_ s: [String: Any]) throws(Problem) -> AuditSessionKind {
-    switch try F.string(s, "kind", in: "session.") {
+    switch try F.string(s, D.SessionKey.kind) {
     case "baseline": return .baseline
     case "audit":
-      let release = try F.object(s, "release", in: "session.")
+      let release = try F.object(s, D.SessionKey.release)
       return .audit(
         AppRelease(
-          version: try F.string(release, "version", in: "session.release."),
-          build: try F.string(release, "build", in: "session.release.")))
-    default: throw F.fail("session.kind", "audit or baseline")
+          version: try F.string(release, D.ReleaseKey.version),
+          build: try F.string(release, D.ReleaseKey.build)))
+    default: throw F.fail(D.SessionKey.kind.fullName, "audit or baseline")
     }
   }
 
@@ -136,17 +137,18 @@ public struct EvidenceSessionRecord: Sendable {
   static func capture(_ s: [String: Any], formatVersion: Int) throws(Problem) -> (
     toolVersion: String, source: CaptureSource?, proxies: [RecorderRun.ProxyRun]
   ) {
-    if s["capture"] is NSNull {
-      return (try F.string(s, "recordedWith", in: "session."), nil, [])
+    if s[D.SessionKey.capture] is NSNull {
+      return (try F.string(s, D.SessionKey.recordedWith), nil, [])
     }
-    let c = try F.object(s, "capture", in: "session.")
-    let proxies = formatVersion >= 10 ? try Self.proxies(c["proxies"], in: "session.capture.") : []
-    let toolVersion = try F.string(c, "importedWith", in: "session.capture.")
+    let c = try F.object(s, D.SessionKey.capture)
+    let proxies =
+      formatVersion >= 10 ? try Self.proxies(c[D.CaptureKey.proxies], in: D.CaptureKey.prefix) : []
+    let toolVersion = try F.string(c, D.CaptureKey.importedWith)
     let source = CaptureSource(
-      fileName: try F.string(c, "fileName", in: "session.capture."),
-      sha256: try F.string(c, "sha256", in: "session.capture."),
-      application: try F.optionalString(c, "application", in: "session.capture."),
-      host: try F.optionalString(c, "host", in: "session.capture."))
+      fileName: try F.string(c, D.CaptureKey.fileName),
+      sha256: try F.string(c, D.CaptureKey.sha256),
+      application: try F.optionalString(c, D.CaptureKey.application),
+      host: try F.optionalString(c, D.CaptureKey.host))
     return (toolVersion, source, proxies)
   }
 
@@ -157,22 +159,23 @@ public struct EvidenceSessionRecord: Sendable {
   ) {
     // Before format version 3, no recording: nothing to derive the coverage from.
     let recording =
-      formatVersion < 3 && s["recording"] == nil
+      formatVersion < 3 && s[D.SessionKey.recording] == nil
       ? [
-        "basis": "runs", "runs": [[String: Any]](), "recorderAtEnd": NSNull(),
-        "inspectionLogAtEnd": NSNull(),
+        D.RecordingKey.basis.rawValue: SessionCoverage.Basis.runs.rawValue,
+        D.RecordingKey.runs.rawValue: [[String: Any]](),
+        D.RecordingKey.recorderAtEnd.rawValue: NSNull(),
+        D.RecordingKey.inspectionLogAtEnd.rawValue: NSNull(),
       ]
-      : try F.object(s, "recording", in: "session.")
-    let r = "session.recording."
+      : try F.object(s, D.SessionKey.recording)
     var recorderAtEnd: Int64?
-    if !(recording["recorderAtEnd"] is NSNull) {
-      recorderAtEnd = Int64(try F.integer(recording, "recorderAtEnd", in: r))
+    if !(recording[D.RecordingKey.recorderAtEnd] is NSNull) {
+      recorderAtEnd = Int64(try F.integer(recording, D.RecordingKey.recorderAtEnd))
     }
-    let logAtEnd = try F.optionalString(recording, "inspectionLogAtEnd", in: r)
+    let logAtEnd = try F.optionalString(recording, D.RecordingKey.inspectionLogAtEnd)
     let notKept =
-      try F.string(recording, "basis", in: r) == SessionCoverage.Basis.runsNotKept.rawValue
-    guard let runList = recording["runs"] as? [[String: Any]] else {
-      throw F.fail(r + "runs", "a list of recorder runs")
+      try F.string(recording, D.RecordingKey.basis) == SessionCoverage.Basis.runsNotKept.rawValue
+    guard let runList = recording[D.RecordingKey.runs] as? [[String: Any]] else {
+      throw F.fail(D.RecordingKey.runs.fullName, "a list of recorder runs")
     }
     var runs: [RecorderRun] = []
     for run in runList { runs.append(try Self.run(run, formatVersion: formatVersion)) }
@@ -181,49 +184,50 @@ public struct EvidenceSessionRecord: Sendable {
 
   /// A recorder run of session.recording.runs.
   static func run(_ run: [String: Any], formatVersion: Int) throws(Problem) -> RecorderRun {
-    let p = "session.recording.runs[]."
-    let ended = try F.optionalString(run, "endedAt", in: p).map { text throws(Problem) in
-      try F.instant(text, p + "endedAt")
+    let ended = try F.optionalString(run, D.RunKey.endedAt).map { text throws(Problem) in
+      try F.instant(text, D.RunKey.endedAt.fullName)
     }
-    let end = try F.optionalString(run, "end", in: p)
-    let log = try F.optionalString(run, "inspectionLogState", in: p)
+    let end = try F.optionalString(run, D.RunKey.end)
+    let log = try F.optionalString(run, D.RunKey.inspectionLogState)
     let unreadable =
-      run["inspectionLinesUnreadable"] == nil
-      ? 0 : try F.integer(run, "inspectionLinesUnreadable", in: p)
-    guard unreadable >= 0 else { throw F.fail(p + "inspectionLinesUnreadable", "a count") }
+      run[D.RunKey.inspectionLinesUnreadable] == nil
+      ? 0 : try F.integer(run, D.RunKey.inspectionLinesUnreadable)
+    guard unreadable >= 0 else {
+      throw F.fail(D.RunKey.inspectionLinesUnreadable.fullName, "a count")
+    }
     // Format version 10's: the filter, the libpcap and the proxy's starts.
-    let proxies = formatVersion >= 10 ? try Self.proxies(run["proxies"], in: p) : []
-    let filter = formatVersion >= 10 ? try F.optionalString(run, "filter", in: p) : nil
-    let libpcap = formatVersion >= 10 ? try F.optionalString(run, "libpcap", in: p) : nil
+    let proxies =
+      formatVersion >= 10 ? try Self.proxies(run[D.RunKey.proxies], in: D.RunKey.prefix) : []
+    let filter = formatVersion >= 10 ? try F.optionalString(run, D.RunKey.filter) : nil
+    let libpcap = formatVersion >= 10 ? try F.optionalString(run, D.RunKey.libpcap) : nil
     return RecorderRun(
-      id: Int64(try F.integer(run, "id", in: p)), source: try F.string(run, "source", in: p),
-      isLive: try F.bool(run, "live", in: p),
-      processID: Int32(truncatingIfNeeded: try F.integer(run, "processID", in: p)),
-      startedAt: try F.instant(try F.string(run, "startedAt", in: p), p + "startedAt"),
-      aliveAt: try F.instant(try F.string(run, "lastSignOfLife", in: p), p + "lastSignOfLife"),
+      id: Int64(try F.integer(run, D.RunKey.id)), source: try F.string(run, D.RunKey.source),
+      isLive: try F.bool(run, D.RunKey.live),
+      processID: Int32(truncatingIfNeeded: try F.integer(run, D.RunKey.processID)),
+      startedAt: try F.instant(run, D.RunKey.startedAt),
+      aliveAt: try F.instant(run, D.RunKey.lastSignOfLife),
       endedAt: ended, end: end.flatMap(RecorderRunEnd.init(name:)),
-      inspectionLog: try F.optionalString(run, "inspectionLog", in: p),
+      inspectionLog: try F.optionalString(run, D.RunKey.inspectionLog),
       inspectionLogState: log.flatMap(InspectionLogState.init(name:)),
       inspectionLinesUnreadable: Int(unreadable), filter: filter, libpcap: libpcap,
       proxies: proxies)
   }
 
   static func markers(_ s: [String: Any], sessionID id: Int64) throws(Problem) -> [SessionMarker] {
-    guard let list = s["markers"] as? [[String: Any]] else {
-      throw F.fail("session.markers", "a list of markers")
+    guard let list = s[D.SessionKey.markers] as? [[String: Any]] else {
+      throw F.fail(D.SessionKey.markers.fullName, "a list of markers")
     }
     var markers: [SessionMarker] = []
     for (index, m) in list.enumerated() {
-      let at = try F.instant(
-        try F.string(m, "at", in: "session.markers[]."), "session.markers[].at")
+      let at = try F.instant(m, D.MarkerKey.at)
       let markerKind: SessionMarkerKind
-      switch try F.string(m, "kind", in: "session.markers[].") {
+      switch try F.string(m, D.MarkerKey.kind) {
       case "consentGiven": markerKind = .consentGiven
       case "loggedIn": markerKind = .loggedIn
       case "loggedOut": markerKind = .loggedOut
       case "consentWithdrawn": markerKind = .consentWithdrawn
-      case "custom": markerKind = .custom(try F.string(m, "label", in: "session.markers[]."))
-      default: throw F.fail("session.markers[].kind", "a marker kind")
+      case "custom": markerKind = .custom(try F.string(m, D.MarkerKey.label))
+      default: throw F.fail(D.MarkerKey.kind.fullName, "a marker kind")
       }
       markers.append(SessionMarker(id: Int64(index + 1), sessionID: id, date: at, kind: markerKind))
     }
@@ -231,37 +235,37 @@ public struct EvidenceSessionRecord: Sendable {
   }
 
   static func trackerLists(_ root: [String: Any]) throws(Problem) -> [TrackerList.Identity] {
-    guard let value = root["trackerLists"] else { return [] }
+    guard let value = root[D.Key.trackerLists] else { return [] }
     guard let entries = value as? [[String: Any]] else {
-      throw F.fail("trackerLists", "a list of tracker lists")
+      throw F.fail(D.Key.trackerLists.fullName, "a list of tracker lists")
     }
     var lists: [TrackerList.Identity] = []
     for (index, entry) in entries.enumerated() {
-      let place = "trackerLists[\(index)]."
+      typealias E = D.TrackerListKey
       lists.append(
         TrackerList.Identity(
-          name: try F.string(entry, "name", in: place),
-          path: try F.string(entry, "path", in: place),
-          sha256: try F.string(entry, "sha256", in: place),
-          date: try F.string(entry, "date", in: place)))
+          name: try F.string(entry, E.name, at: index),
+          path: try F.string(entry, E.path, at: index),
+          sha256: try F.string(entry, E.sha256, at: index),
+          date: try F.string(entry, E.date, at: index)))
     }
     return lists
   }
 
   static func addressDatabases(_ root: [String: Any]) throws(Problem) -> [AddressDatabaseIdentity] {
-    guard let value = root["addressDatabases"] else { return [] }
+    guard let value = root[D.Key.addressDatabases] else { return [] }
     guard let entries = value as? [[String: Any]] else {
-      throw F.fail("addressDatabases", "a list of address databases")
+      throw F.fail(D.Key.addressDatabases.fullName, "a list of address databases")
     }
     var databases: [AddressDatabaseIdentity] = []
     for (index, entry) in entries.enumerated() {
-      let place = "addressDatabases[\(index)]."
+      typealias E = D.AddressDatabaseKey
       databases.append(
         AddressDatabaseIdentity(
-          name: try F.string(entry, "name", in: place),
-          path: try F.string(entry, "path", in: place),
-          sha256: try F.string(entry, "sha256", in: place),
-          built: try F.string(entry, "built", in: place)))
+          name: try F.string(entry, E.name, at: index),
+          path: try F.string(entry, E.path, at: index),
+          sha256: try F.string(entry, E.sha256, at: index),
+          built: try F.string(entry, E.built, at: index)))
     }
     return databases
   }
@@ -269,26 +273,26 @@ public struct EvidenceSessionRecord: Sendable {
   static func serverScans(_ root: [String: Any], sessionID: Int64) throws(Problem) -> [(
     file: String, scan: StoredServerScan
   )] {
-    guard let value = root["serverScans"] else { return [] }
+    guard let value = root[D.Key.serverScans] else { return [] }
     guard let entries = value as? [[String: Any]] else {
-      throw F.fail("serverScans", "a list of server scans")
+      throw F.fail(D.Key.serverScans.fullName, "a list of server scans")
     }
     var scans: [(file: String, scan: StoredServerScan)] = []
     for (index, entry) in entries.enumerated() {
-      let place = "serverScans[\(index)]."
-      let file = try F.string(entry, "file", in: place)
+      typealias E = D.ServerScanKey
+      let file = try F.string(entry, E.file, at: index)
       guard file == EvidenceBundle.serverScanName(index) else {
-        throw F.fail(place + "file", EvidenceBundle.serverScanName(index))
+        throw F.fail(F.name(E.file, at: index), EvidenceBundle.serverScanName(index))
       }
       scans.append(
         (
           file,
           StoredServerScan(
             sessionID: sessionID,
-            storedAt: try F.instant(try F.string(entry, "storedAt", in: place), place + "storedAt"),
-            tool: try F.string(entry, "tool", in: place),
-            fileName: try F.string(entry, "fileName", in: place),
-            sha256: try F.string(entry, "sha256", in: place), output: Data())
+            storedAt: try F.instant(entry, E.storedAt, at: index),
+            tool: try F.string(entry, E.tool, at: index),
+            fileName: try F.string(entry, E.fileName, at: index),
+            sha256: try F.string(entry, E.sha256, at: index), output: Data())
         ))
     }
     return scans
@@ -297,72 +301,73 @@ public struct EvidenceSessionRecord: Sendable {
   static func publicSuffixList(_ root: [String: Any], formatVersion: Int) throws(Problem)
     -> PublicSuffixListIdentity?
   {
-    guard let value = root["publicSuffixList"], !(value is NSNull) else { return nil }
+    guard let value = root[D.Key.publicSuffixList], !(value is NSNull) else { return nil }
     guard let object = value as? [String: Any] else {
-      throw F.fail("publicSuffixList", "the public suffix list's path and SHA-256")
+      throw F.fail(D.Key.publicSuffixList.fullName, "the public suffix list's path and SHA-256")
     }
     return PublicSuffixListIdentity(
-      path: try F.string(object, "path", in: "publicSuffixList."),
-      sha256: try F.string(object, "sha256", in: "publicSuffixList."),
+      path: try F.string(object, D.PublicSuffixListKey.path),
+      sha256: try F.string(object, D.PublicSuffixListKey.sha256),
       date: formatVersion >= 10
-        ? try F.optionalString(object, "date", in: "publicSuffixList.") : nil)
+        ? try F.optionalString(object, D.PublicSuffixListKey.date) : nil)
   }
 
   static func baseline(_ root: [String: Any]) throws(Problem) -> EvidenceBaseline? {
-    if root["baseline"] is NSNull { return nil }
-    let b = try F.object(root, "baseline", in: "")
-    guard let hosts = b["hosts"] as? [String] else {
-      throw F.fail("baseline.hosts", "a list of host names")
+    if root[D.Key.baseline] is NSNull { return nil }
+    let b = try F.object(root, D.Key.baseline)
+    guard let hosts = b[D.BaselineKey.hosts] as? [String] else {
+      throw F.fail(D.BaselineKey.hosts.fullName, "a list of host names")
     }
     // Format version 4's; an earlier bundle's baseline names no TLS clients.
-    let clients = b["tlsClients"] ?? [String]()
+    let clients = b[D.BaselineKey.tlsClients] ?? [String]()
     guard let tlsClients = clients as? [String] else {
-      throw F.fail("baseline.tlsClients", "a list of JA4 fingerprints")
+      throw F.fail(D.BaselineKey.tlsClients.fullName, "a list of JA4 fingerprints")
     }
     return EvidenceBaseline(
-      sessionID: try F.integer(b, "sessionID", in: "baseline."), hosts: hosts,
+      sessionID: try F.integer(b, D.BaselineKey.sessionID), hosts: hosts,
       tlsClients: tlsClients)
   }
 
-  /// The inspecting proxy's starts a run or an import read (format version 10).
-  static func proxies(_ value: Any?, in path: String) throws(Problem) -> [RecorderRun.ProxyRun] {
+  /// The inspecting proxy's starts a run or an import read (format version 10), under `place`.
+  static func proxies(_ value: Any?, in place: String) throws(Problem) -> [RecorderRun.ProxyRun] {
+    typealias K = D.ProxyKey
     func fail(_ key: String, _ what: String) -> Problem {
-      Problem(description: "session.json's \(path)\(key) is not \(what)")
+      Problem(description: "session.json's \(place)\(key) is not \(what)")
     }
     guard let list = value as? [[String: Any]] else {
-      throw fail("proxies", "a list of the proxy's starts")
+      throw fail(D.RunKey.proxies.rawValue, "a list of the proxy's starts")
     }
     var proxies: [RecorderRun.ProxyRun] = []
     for proxy in list {
-      guard let tool = proxy["tool"] as? String else { throw fail("proxies[].tool", "a string") }
-      guard proxy["version"] as? NSNull != nil || proxy["version"] as? String != nil else {
-        throw fail("proxies[].version", "a string or null")
+      guard let tool = proxy[K.tool] as? String else { throw fail(K.tool.fullName, "a string") }
+      let version = proxy[K.version]
+      guard version as? NSNull != nil || version as? String != nil else {
+        throw fail(K.version.fullName, "a string or null")
       }
-      guard let options = proxy["options"] as? [String: String] else {
-        throw fail("proxies[].options", "an object of options")
+      guard let options = proxy[K.options] as? [String: String] else {
+        throw fail(K.options.fullName, "an object of options")
       }
       proxies.append(
-        RecorderRun.ProxyRun(tool: tool, version: proxy["version"] as? String, options: options))
+        RecorderRun.ProxyRun(tool: tool, version: version as? String, options: options))
     }
     return proxies
   }
 
   /// session.json's testAccount (format version 5): its values, each with its label and category.
-  static func testAccount(
-    _ value: Any?, string: ([String: Any], String, String) throws(Problem) -> String
-  ) throws(Problem) -> [TestDataValue] {
+  static func testAccount(_ value: Any?) throws(Problem) -> [TestDataValue] {
+    typealias K = D.TestValueKey
     guard let value else { return [] }
-    guard let object = value as? [String: Any], let list = object["values"] as? [[String: Any]]
+    guard let object = value as? [String: Any],
+      let list = object[D.TestAccountKey.values] as? [[String: Any]]
     else { throw Problem(description: "session.json's testAccount is not its values' list") }
     var values: [TestDataValue] = []
     for entry in list {
-      let p = "testAccount.values[]."
-      guard let category = TestDataCategory(rawValue: try string(entry, "category", p)) else {
-        throw Problem(description: "session.json's \(p)category is not a category")
+      guard let category = TestDataCategory(rawValue: try F.string(entry, K.category)) else {
+        throw F.fail(K.category.fullName, "a category")
       }
       values.append(
         TestDataValue(
-          label: try string(entry, "label", p), value: try string(entry, "value", p),
+          label: try F.string(entry, K.label), value: try F.string(entry, K.value),
           category: category))
     }
     return values
@@ -370,57 +375,77 @@ public struct EvidenceSessionRecord: Sendable {
 
   /// The certificate scenario session.json states; a document without the key (format version
   /// 2) stated only whether the CA was trusted, which was the system's trust.
-  private static func scenario(
-    _ inspection: [String: Any],
-    bool: (_ o: [String: Any], _ key: String, _ path: String) throws(Problem) -> Bool,
-    optionalString: (_ o: [String: Any], _ key: String, _ path: String) throws(Problem) -> String?
-  ) throws(Problem) -> CertificateScenario? {
-    let path = "session.inspection."
-    guard inspection["certificateScenario"] != nil else {
-      return try bool(inspection, "caTrusted", path) ? .systemTrust : nil
+  private static func scenario(_ inspection: [String: Any]) throws(Problem) -> CertificateScenario?
+  {
+    typealias K = D.InspectionKey
+    guard inspection[K.certificateScenario] != nil else {
+      return try F.bool(inspection, K.caTrusted) ? .systemTrust : nil
     }
-    guard let name = try optionalString(inspection, "certificateScenario", path) else {
-      return nil
-    }
+    guard let name = try F.optionalString(inspection, K.certificateScenario) else { return nil }
     guard let scenario = CertificateScenario(name: name) else {
-      throw Problem(description: "session.json's \(path)certificateScenario is not a scenario")
+      throw F.fail(K.certificateScenario.fullName, "a scenario")
     }
     return scenario
   }
 }
 
-/// session.json's values read strictly: each of the wrong type is a problem that names its key.
+extension Dictionary where Key == String, Value == Any {
+  /// The value of one of the format's keys, as Foundation read it.
+  subscript<K: DocumentKeys>(key: K) -> Any? { self[key.rawValue] }
+}
+
+/// session.json's values read strictly, by their keys: each of the wrong type is a problem that
+/// names its key with its object's place (and its index in a list, where given).
 enum SessionJSONFields {
   typealias Problem = EvidenceSessionRecord.Problem
 
   static func fail(_ key: String, _ what: String) -> Problem {
     Problem(description: "session.json's \(key) is not \(what)")
   }
-  static func object(_ o: [String: Any], _ key: String, in path: String) throws(Problem)
-    -> [String: Any]
+  /// "trackerLists[2].name" for the name of the third tracker list.
+  static func name<K: DocumentKeys>(_ key: K, at index: Int?) -> String {
+    guard let index, let list = K.prefix.range(of: "[]") else { return key.fullName }
+    return K.prefix.replacingCharacters(in: list, with: "[\(index)]") + key.rawValue
+  }
+  static func object<K: DocumentKeys>(_ o: [String: Any], _ key: K, at index: Int? = nil)
+    throws(Problem) -> [String: Any]
   {
-    guard let v = o[key] as? [String: Any] else { throw fail(path + key, "an object") }
+    guard let v = o[key] as? [String: Any] else { throw fail(name(key, at: index), "an object") }
     return v
   }
-  static func string(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> String {
-    guard let v = o[key] as? String else { throw fail(path + key, "a string") }
+  static func string<K: DocumentKeys>(_ o: [String: Any], _ key: K, at index: Int? = nil)
+    throws(Problem) -> String
+  {
+    guard let v = o[key] as? String else { throw fail(name(key, at: index), "a string") }
     return v
   }
-  static func optionalString(_ o: [String: Any], _ key: String, in path: String) throws(Problem)
-    -> String?
+  static func optionalString<K: DocumentKeys>(_ o: [String: Any], _ key: K, at index: Int? = nil)
+    throws(Problem) -> String?
   {
     if o[key] is NSNull { return nil }
-    return try string(o, key, in: path)
+    return try string(o, key, at: index)
   }
-  static func integer(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Int64 {
+  static func integer<K: DocumentKeys>(_ o: [String: Any], _ key: K, at index: Int? = nil)
+    throws(Problem) -> Int64
+  {
     // The document re-derived from these values is compared byte for byte afterwards: a value
     // read here more leniently than it was written is caught there.
-    guard let v = JSONNumber.integer(o[key]) else { throw fail(path + key, "a whole number") }
+    guard let v = JSONNumber.integer(o[key]) else {
+      throw fail(name(key, at: index), "a whole number")
+    }
     return Int64(v)
   }
-  static func bool(_ o: [String: Any], _ key: String, in path: String) throws(Problem) -> Bool {
-    guard let v = o[key] as? Bool else { throw fail(path + key, "true or false") }
+  static func bool<K: DocumentKeys>(_ o: [String: Any], _ key: K, at index: Int? = nil)
+    throws(Problem) -> Bool
+  {
+    guard let v = o[key] as? Bool else { throw fail(name(key, at: index), "true or false") }
     return v
+  }
+  /// An instant of the key, as export writes it.
+  static func instant<K: DocumentKeys>(_ o: [String: Any], _ key: K, at index: Int? = nil)
+    throws(Problem) -> Date
+  {
+    try instant(try string(o, key, at: index), name(key, at: index))
   }
   static func instant(_ text: String, _ key: String) throws(Problem) -> Date {
     guard let date = Instant.parseWritten(text) else {

@@ -205,39 +205,41 @@ extension EvidenceTestLog {
 extension EvidenceTestLog {
   /// session.json's `testLog`.
   public var json: JSONValue {
-    .object([
-      "note": .string(TestLogWording.note),
-      "steps": .array(
+    .fields([
+      SessionDocument.TestLogKey.note: .string(TestLogWording.note),
+      .steps: .array(
         steps.map {
-          .object([
-            "at": .optional($0.at.map(Instant.rfc3339)), "step": .string($0.kind.rawValue),
-            "statement": .string($0.statement),
+          .fields([
+            SessionDocument.StepKey.at: .optional($0.at.map(Instant.rfc3339)),
+            .step: .string($0.kind.rawValue), .statement: .string($0.statement),
           ])
         }),
-      "tools": .array(tools.map(Self.toolJSON)),
+      .tools: .array(tools.map(Self.toolJSON)),
     ])
   }
 
   static func toolJSON(_ t: Tool) -> JSONValue {
-    .object([
-      "tool": .string(t.name), "version": .optional(t.version), "stage": .string(t.stage.rawValue),
-      "use": .string(t.use),
-      "options": t.options.map { .object($0.mapValues { .string($0) }) } ?? .null,
+    .fields([
+      SessionDocument.ToolKey.tool: .string(t.name), .version: .optional(t.version),
+      .stage: .string(t.stage.rawValue), .use: .string(t.use),
+      .options: t.options.map { .object($0.mapValues { .string($0) }) } ?? .null,
     ])
   }
 
   /// The exporter's libraries as session.json states them (its `testLog.tools` of the stage
   /// `libraries`): what verify takes as stated. Strict: an entry of another shape is a problem.
   public static func statedLibraries(_ testLog: Any?) -> [Tool]? {
-    guard let object = testLog as? [String: Any], let tools = object["tools"] as? [[String: Any]]
+    typealias K = SessionDocument.ToolKey
+    guard let object = testLog as? [String: Any],
+      let tools = object[SessionDocument.TestLogKey.tools.rawValue] as? [[String: Any]]
     else { return nil }
     var libraries: [Tool] = []
-    for tool in tools where tool["stage"] as? String == Stage.libraries.rawValue {
-      guard let name = tool["tool"] as? String, let use = tool["use"] as? String,
-        tool["version"] as? NSNull != nil || tool["version"] as? String != nil
+    for tool in tools where tool[K.stage.rawValue] as? String == Stage.libraries.rawValue {
+      let version = tool[K.version.rawValue]
+      guard let name = tool[K.tool.rawValue] as? String, let use = tool[K.use.rawValue] as? String,
+        version as? NSNull != nil || version as? String != nil
       else { return nil }
-      libraries.append(
-        Tool(name: name, version: tool["version"] as? String, stage: .libraries, use: use))
+      libraries.append(Tool(name: name, version: version as? String, stage: .libraries, use: use))
     }
     return libraries
   }

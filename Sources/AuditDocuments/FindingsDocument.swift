@@ -19,9 +19,9 @@ public enum FindingsDocument {
   /// A verdict's stretches not recorded: how many, and their length to the millisecond (null
   /// while one still goes on).
   public static func unrecordedJSON(_ u: SessionCoverage.Unrecorded) -> JSONValue {
-    .object([
-      "stretches": .int(u.stretches),
-      "seconds": u.seconds.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
+    .fields([
+      SessionDocument.NotRecordedKey.stretches: .int(u.stretches),
+      .seconds: u.seconds.map { .double(($0 * 1000).rounded() / 1000) } ?? .null,
     ])
   }
 
