@@ -93,12 +93,13 @@ extension EvidenceBundle {
   }
 
   public static func flowsDocument(sessionID: Int64, flowCount: Int) -> StreamedJSONObject {
-    StreamedJSONObject(
+    typealias K = FlowsDocument.Key
+    return StreamedJSONObject(
       fields: [
-        "formatVersion": .int(formatVersion), "sessionID": .int(sessionID),
-        "flowCount": .int(flowCount),
+        K.formatVersion.rawValue: .int(formatVersion), K.sessionID.rawValue: .int(sessionID),
+        K.flowCount.rawValue: .int(flowCount),
       ],
-      streamedKey: "flows")
+      streamedKey: K.flows.rawValue)
   }
 
   /// The flow's name's registrable domain, as the bundle holds them.

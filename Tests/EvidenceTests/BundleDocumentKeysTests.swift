@@ -59,12 +59,30 @@ final class BundleDocumentKeysTests: XCTestCase {
   /// path in a row's first column (`session.id`, `.name` after it), or a key named in the row of
   /// the object it belongs to.
   func testTheFormatDocumentationListsTheKeysOfSessionJSON() throws {
-    let rows = try documentedRows(of: "session.json")
-    let table = Self.paths(SessionDocument.Key.self)
+    try assertDocumented(try documentedRows(of: "session.json"), SessionDocument.Key.self)
+  }
+
+  func testTheFormatDocumentationListsTheKeysOfAFlowOfFlowsJSON() throws {
+    try assertDocumented(try documentedRows(of: "flows.json"), EvidenceFlowRecord.Key.self)
+  }
+
+  func testTheSampleFlowsJSONHasTheKeysOfItsTable() throws {
+    let problems = DocumentShape.problems(
+      of: try sampleDocument("flows.json"), as: FlowsDocument.Key.self)
+    XCTAssertEqual(problems.map(\.description), [])
+  }
+
+  func assertDocumented(
+    _ rows: [DocumentedRow], _ keys: any DocumentKeys.Type, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
+    let table = Self.paths(keys)
     let tablePaths = Set(table.map(\.path))
     for row in rows {
       for path in row.paths {
-        XCTAssertTrue(tablePaths.contains(path), "docs name \(path), which session.json lacks")
+        XCTAssertTrue(
+          tablePaths.contains(path), "docs name \(path), which the table lacks", file: file,
+          line: line)
       }
     }
     for (path, name) in table {
@@ -78,7 +96,8 @@ final class BundleDocumentKeysTests: XCTestCase {
       }
       let nearest = parents.max { $0.1.count < $1.1.count }?.0
       let words = nearest.map { Self.words($0.text) } ?? []
-      XCTAssertTrue(words.contains(name), "docs/bundle-format.md does not name \(path)")
+      XCTAssertTrue(
+        words.contains(name), "docs/bundle-format.md does not name \(path)", file: file, line: line)
     }
   }
 
