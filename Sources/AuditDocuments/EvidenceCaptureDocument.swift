@@ -27,12 +27,12 @@ public struct EvidencePacketTally: Sendable, Hashable {
   }
 
   public var json: JSONValue {
-    .object([
-      "recorded": .int(recorded), "written": .int(written),
-      "withoutBytes": .object(
+    .fields([
+      CaptureDocument.TallyKey.recorded: .int(recorded), .written: .int(written),
+      .withoutBytes: .fields(
         Dictionary(
           uniqueKeysWithValues: EvidenceMissingReason.allCases.map {
-            ($0.rawValue, JSONValue.int(withoutBytes[$0] ?? 0))
+            ($0, JSONValue.int(withoutBytes[$0] ?? 0))
           })),
     ])
   }
@@ -97,34 +97,35 @@ public struct EvidenceCaptureDocument: Sendable, Hashable {
 
   /// The document, its flows streamed.
   public var document: StreamedJSONObject {
+    typealias K = CaptureDocument.Key
     var fields: [String: JSONValue] = [
-      "formatVersion": .int(EvidenceBundle.formatVersion),
-      "sessionID": .int(sessionID),
-      "file": .string(Self.fileName), "fileFormat": .string("pcapng"),
-      "linkType": .int(Self.linkType),
-      "packets": packets.json,
-      "writtenOutsideSession": .object([
-        "beforeStart": .int(beforeStart), "afterEnd": .int(afterEnd),
+      K.formatVersion.rawValue: .int(EvidenceBundle.formatVersion),
+      K.sessionID.rawValue: .int(sessionID),
+      K.file.rawValue: .string(Self.fileName), K.fileFormat.rawValue: .string("pcapng"),
+      K.linkType.rawValue: .int(Self.linkType),
+      K.packets.rawValue: packets.json,
+      K.writtenOutsideSession.rawValue: .fields([
+        CaptureDocument.OutsideKey.beforeStart: .int(beforeStart), .afterEnd: .int(afterEnd),
       ]),
-      "sourceFiles": .array(
+      K.sourceFiles.rawValue: .array(
         sourceFiles.map {
-          .object([
-            "sequence": .int($0.sequence), "name": .string(Self.sourceName($0.sequence)),
-            "status": .string($0.status.rawValue),
-            "packets": .int($0.packets), "written": .int($0.written),
+          .fields([
+            CaptureDocument.SourceFileKey.sequence: .int($0.sequence),
+            .name: .string(Self.sourceName($0.sequence)), .status: .string($0.status.rawValue),
+            .packets: .int($0.packets), .written: .int($0.written),
           ])
         }),
-      "contents": .string(EvidenceNotes.captureContents),
-      "coverage": .strings(coverage),
-      "packetComments": .string(EvidenceNotes.packetComments),
+      K.contents.rawValue: .string(EvidenceNotes.captureContents),
+      K.coverage.rawValue: .strings(coverage),
+      K.packetComments.rawValue: .string(EvidenceNotes.packetComments),
     ]
-    if let snaplen { fields["snaplen"] = .int(snaplen) }
-    return StreamedJSONObject(fields: fields, streamedKey: "flows")
+    if let snaplen { fields[K.snaplen] = .int(snaplen) }
+    return StreamedJSONObject(fields: fields, streamedKey: K.flows.rawValue)
   }
 
   public static func flowEntry(id: Int64, tally: EvidencePacketTally) -> JSONValue {
     guard case .object(var object) = tally.json else { return .null }
-    object["id"] = .int(id)
+    object[CaptureDocument.FlowKey.id] = .int(id)
     return .object(object)
   }
 
@@ -242,13 +243,15 @@ public struct EvidenceManifest: Sendable, Hashable {
   }
 
   public var json: JSONValue {
-    .object([
-      "formatVersion": .int(EvidenceBundle.formatVersion), "sessionID": .int(sessionID),
-      "exportedAt": .string(Instant.rfc3339(exportedAt)), "algorithm": .string("SHA-256"),
-      "files": .array(
+    .fields([
+      ManifestDocument.Key.formatVersion: .int(EvidenceBundle.formatVersion),
+      .sessionID: .int(sessionID), .exportedAt: .string(Instant.rfc3339(exportedAt)),
+      .algorithm: .string("SHA-256"),
+      .files: .array(
         entries.map {
-          .object([
-            "name": .string($0.name), "byteCount": .int($0.byteCount), "sha256": .string($0.sha256),
+          .fields([
+            ManifestDocument.FileKey.name: .string($0.name), .byteCount: .int($0.byteCount),
+            .sha256: .string($0.sha256),
           ])
         }),
     ])

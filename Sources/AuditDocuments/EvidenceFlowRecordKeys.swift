@@ -139,7 +139,7 @@ extension EvidenceFlowRecord {
 
 /// flows.json around its flows.
 public enum FlowsDocument {
-  public enum Key: String, DocumentKeys {
+  public enum Key: String, CodingKey, DocumentKeys {
     case formatVersion, sessionID, flowCount, flows
     public static let prefix = ""
     public var form: DocumentForm {

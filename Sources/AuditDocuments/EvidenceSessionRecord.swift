@@ -389,11 +389,6 @@ public struct EvidenceSessionRecord: Sendable {
   }
 }
 
-extension Dictionary where Key == String, Value == Any {
-  /// The value of one of the format's keys, as Foundation read it.
-  subscript<K: DocumentKeys>(key: K) -> Any? { self[key.rawValue] }
-}
-
 /// session.json's values read strictly, by their keys: each of the wrong type is a problem that
 /// names its key with its object's place (and its index in a list, where given).
 enum SessionJSONFields {

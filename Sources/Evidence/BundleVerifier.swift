@@ -68,7 +68,7 @@ public enum BundleVerifier {
     // The manifest.
     guard let manifestData = reading.documents[EvidenceBundle.manifestName],
       let manifest = try? JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
-      let files = manifest["files"] as? [[String: Any]]
+      let files = manifest[ManifestDocument.Key.files] as? [[String: Any]]
     else {
       return checks + [
         Check(statement: VerifyWording.manifestThere, problems: [VerifyWording.manifestMissing])
@@ -195,10 +195,11 @@ public enum BundleVerifier {
   ) {
     var problems: [String] = []
     var listed = Set<String>()
+    typealias K = ManifestDocument.FileKey
     for file in files {
-      guard let name = file["name"] as? String,
-        let size = JSONNumber.integer(file["byteCount"]).flatMap({ UInt64(exactly: $0) }),
-        let sha = file["sha256"] as? String
+      guard let name = file[K.name] as? String,
+        let size = JSONNumber.integer(file[K.byteCount]).flatMap({ UInt64(exactly: $0) }),
+        let sha = file[K.sha256] as? String
       else {
         problems.append(VerifyWording.entryIncomplete)
         continue
@@ -217,7 +218,8 @@ public enum BundleVerifier {
     let entries = reading.archive.entries.map(\.name)
     let signed = entries.contains(EvidenceBundle.signatureName)
     let order =
-      files.compactMap { $0["name"] as? String } + [EvidenceBundle.manifestName]
+      files.compactMap { $0[ManifestDocument.FileKey.name] as? String }
+      + [EvidenceBundle.manifestName]
       + (signed ? [EvidenceBundle.signatureName] : [])
     if entries != order { problems.append(VerifyWording.orderDiffers) }
     return (

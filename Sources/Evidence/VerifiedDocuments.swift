@@ -58,6 +58,7 @@ struct VerifiedFindings: Decodable {
 struct VerifiedCapture: Decodable {
   /// Packets the history holds whose bytes are not in the capture, by why.
   struct WithoutBytes: Decodable {
+    typealias CodingKeys = EvidenceMissingReason
     let captureFileMissing: Int, notCaptured: Int, recordUnreadable: Int
     var total: Int { captureFileMissing + notCaptured + recordUnreadable }
     var byReason: [EvidenceMissingReason: Int] {
@@ -68,20 +69,28 @@ struct VerifiedCapture: Decodable {
     }
   }
   struct Packets: Decodable {
+    typealias CodingKeys = CaptureDocument.TallyKey
     let written: Int?
     let recorded: Int?
     let withoutBytes: WithoutBytes?
   }
   struct Flow: Decodable {
+    typealias CodingKeys = CaptureDocument.FlowKey
     let id: Int64
     let recorded: Int?, written: Int?
     let withoutBytes: WithoutBytes?
   }
   struct SourceFile: Decodable {
+    typealias CodingKeys = CaptureDocument.SourceFileKey
     let packets: Int?, written: Int?
     let sequence: UInt32?, status: String?
+    /// Derived from the sequence: the form check compares it.
+    let name: String?
   }
-  struct OutsideSession: Decodable { let beforeStart: Int, afterEnd: Int }
+  struct OutsideSession: Decodable {
+    typealias CodingKeys = CaptureDocument.OutsideKey
+    let beforeStart: Int, afterEnd: Int
+  }
   let packets: Packets
   let flows: [Flow]
   let sourceFiles: [SourceFile]?
@@ -89,9 +98,6 @@ struct VerifiedCapture: Decodable {
   let sessionID: Int64?
   let snaplen: UInt32?
   let coverage: [String]?
-  enum CodingKeys: String, CodingKey {
-    case packets, flows, sessionID, sourceFiles, writtenOutsideSession, snaplen, coverage
-  }
 
   /// What the report is drawn from, as capture.json states it.
   var summary: EvidenceCaptureSummary? {
@@ -107,7 +113,7 @@ struct VerifiedCapture: Decodable {
   }
 
   init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let c = try decoder.container(keyedBy: CaptureDocument.Key.self)
     writtenOutsideSession = try? c.decode(OutsideSession.self, forKey: .writtenOutsideSession)
     packets = try c.decode(Packets.self, forKey: .packets)
     sourceFiles = try? c.decode([SourceFile].self, forKey: .sourceFiles)
@@ -147,9 +153,8 @@ struct VerifiedCapture: Decodable {
 struct VerifiedFlows: Decodable {
   let flows: [EvidenceFlowRecord.Decoded]
   let sessionID: Int64?, flowCount: Int?
-  enum CodingKeys: String, CodingKey { case flows, sessionID, flowCount }
   init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let c = try decoder.container(keyedBy: FlowsDocument.Key.self)
     flows = try c.decode([EvidenceFlowRecord.Decoded].self, forKey: .flows)
     sessionID = try? c.decode(Int64.self, forKey: .sessionID)
     flowCount = try? c.decode(Int.self, forKey: .flowCount)

@@ -72,6 +72,28 @@ final class BundleDocumentKeysTests: XCTestCase {
     XCTAssertEqual(problems.map(\.description), [])
   }
 
+  func testTheFormatDocumentationListsTheKeysOfCaptureJSON() throws {
+    try assertDocumented(
+      try documentedRows(of: "capture.pcapng and capture.json"), CaptureDocument.Key.self)
+  }
+
+  func testTheFormatDocumentationListsTheKeysOfManifestJSON() throws {
+    let words = Self.words(try section("manifest.json"))
+    for (path, name) in Self.paths(ManifestDocument.Key.self) {
+      XCTAssertTrue(words.contains(name), "docs/bundle-format.md does not name \(path)")
+    }
+  }
+
+  func testTheSampleCaptureAndManifestHaveTheKeysOfTheirTables() throws {
+    XCTAssertEqual(
+      DocumentShape.problems(of: try sampleDocument("capture.json"), as: CaptureDocument.Key.self)
+        .map(\.description), [])
+    XCTAssertEqual(
+      DocumentShape.problems(
+        of: try sampleDocument("manifest.json"), as: ManifestDocument.Key.self
+      ).map(\.description), [])
+  }
+
   func assertDocumented(
     _ rows: [DocumentedRow], _ keys: any DocumentKeys.Type, file: StaticString = #filePath,
     line: UInt = #line
@@ -108,10 +130,7 @@ final class BundleDocumentKeysTests: XCTestCase {
 
   /// The rows of the table under "## NAME": the paths of its first column and the whole row.
   func documentedRows(of name: String) throws -> [DocumentedRow] {
-    let text = try String(
-      contentsOf: Self.repository.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
-    let section = try XCTUnwrap(text.components(separatedBy: "\n## \(name)\n").dropFirst().first)
-    let body = section.components(separatedBy: "\n## ").first ?? section
+    let body = try section(name)
     var rows: [DocumentedRow] = []
     for line in body.split(separator: "\n") where line.hasPrefix("| `") {
       let first = line.dropFirst(2).prefix { $0 != "|" }
@@ -131,17 +150,31 @@ final class BundleDocumentKeysTests: XCTestCase {
     return rows
   }
 
+  /// The text under "## NAME" of docs/bundle-format.md, to the next heading of its level.
+  func section(_ name: String) throws -> String {
+    let text = try String(
+      contentsOf: Self.repository.appendingPathComponent("docs/bundle-format.md"), encoding: .utf8)
+    let section = try XCTUnwrap(text.components(separatedBy: "\n## \(name)\n").dropFirst().first)
+    return section.components(separatedBy: "\n## ").first ?? section
+  }
+
   static func words(_ text: String) -> Set<String> {
     Set(text.split { !$0.isLetter && !$0.isNumber }.map(String.init))
   }
 
-  /// Every key of the table with its path, lists left out ("session.markers.at").
+  /// Every key of the table with its path, lists left out ("session.markers.at"); the keys of an
+  /// object met again (a tally, a proxy's start) only where it is first met.
   static func paths(_ keys: any DocumentKeys.Type, under prefix: String = "") -> [(
     path: String, name: String
   )] {
-    keys.table.flatMap { name, form in
-      let path = prefix.isEmpty ? name : prefix + "." + name
-      return [(path, name)] + (form.keys.map { paths($0, under: path) } ?? [])
+    var met: Set<ObjectIdentifier> = []
+    func walk(_ keys: any DocumentKeys.Type, _ prefix: String) -> [(path: String, name: String)] {
+      guard met.insert(ObjectIdentifier(keys)).inserted else { return [] }
+      return keys.table.flatMap { name, form in
+        let path = prefix.isEmpty ? name : prefix + "." + name
+        return [(path, name)] + (form.keys.map { walk($0, path) } ?? [])
+      }
     }
+    return walk(keys, prefix)
   }
 }

@@ -50,6 +50,11 @@ extension JSONValue {
   }
 }
 
+extension Dictionary where Key == String, Value == Any {
+  /// The value of one of the format's keys, as Foundation read it.
+  public subscript<K: DocumentKeys>(key: K) -> Any? { self[key.rawValue] }
+}
+
 extension Dictionary where Key == String, Value == JSONValue {
   /// The value of one of the format's keys.
   public subscript<K: DocumentKeys>(key: K) -> JSONValue? {
