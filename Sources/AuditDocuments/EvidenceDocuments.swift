@@ -117,74 +117,82 @@ extension EvidenceBundle {
   }
 
   public var findingsDocument: StreamedJSONObject {
+    typealias F = FindingsDocument
     let requirements: [JSONValue] = assessment.requirements.map { r in
       let ids = { (list: [Finding]) in FindingsDocument.identifiers(of: list, in: self.findings)
       }
       var coverage: JSONValue = .null
       if let c = r.coverage {
         // One check is named as a string, as before several could be cited; several as a list.
-        let checks: (String, JSONValue) =
-          c.checks.count == 1
-          ? ("check", .string(c.checks[0].rawValue))
-          : ("checks", .strings(c.checks.map(\.rawValue)))
-        coverage = .object([
-          checks.0: checks.1, "flagged": .int(c.flagged),
-          "satisfied": .int(c.satisfied),
-          "notAssessed": .int(c.unassessed), "notApplicable": .int(c.notApplicable),
-        ])
+        var fields: [F.RequirementCoverageKey: JSONValue] = [
+          .flagged: .int(c.flagged), .satisfied: .int(c.satisfied),
+          .notAssessed: .int(c.unassessed), .notApplicable: .int(c.notApplicable),
+        ]
+        if c.checks.count == 1 {
+          fields[.check] = .string(c.checks[0].rawValue)
+        } else {
+          fields[.checks] = .strings(c.checks.map(\.rawValue))
+        }
+        coverage = .fields(fields)
       }
-      var fields: [String: JSONValue] = [
-        "id": .string(r.requirement.id), "title": .string(r.requirement.title),
-        "aspect": .object([
-          "number": .int(r.requirement.aspect.number), "name": .string(r.requirement.aspect.name),
+      var fields: [F.RequirementKey: JSONValue] = [
+        .id: .string(r.requirement.id), .title: .string(r.requirement.title),
+        .aspect: .fields([
+          F.AspectKey.number: .int(r.requirement.aspect.number),
+          .name: .string(r.requirement.aspect.name),
         ]),
-        "testDepth": .optional(r.requirement.testDepth?.rawValue),
-        "rule": .string(r.requirement.rule.name),
-        "verdict": .string(r.verdict.key), "statement": .string(EvidenceWording.verdict(r)),
-        "toolCoverage": .optional(r.requirement.toolCoverage),
-        "contraryFindingIDs": .strings(ids(r.contraryFindings)),
-        "supportingFindingIDs": .strings(ids(r.supportingFindings)),
-        "coverage": coverage,
+        .testDepth: .optional(r.requirement.testDepth?.rawValue),
+        .rule: .string(r.requirement.rule.name),
+        .verdict: .string(r.verdict.key), .statement: .string(EvidenceWording.verdict(r)),
+        .toolCoverage: .optional(r.requirement.toolCoverage),
+        .contraryFindingIDs: .strings(ids(r.contraryFindings)),
+        .supportingFindingIDs: .strings(ids(r.supportingFindings)),
+        .coverage: coverage,
       ]
       // Only where stretches were not recorded: the bundles of sessions recorded throughout keep
       // their bytes.
       if let unrecorded = r.onlyWhereRecorded {
-        fields["onlyWhereRecorded"] = FindingsDocument.unrecordedJSON(unrecorded)
+        fields[.onlyWhereRecorded] = FindingsDocument.unrecordedJSON(unrecorded)
       }
-      return .object(fields)
+      return .fields(fields)
     }
     let checks = FindingsDocument.checksJSON(assessment, withFlowIDs: true)
     func source(_ s: CatalogueSource) -> JSONValue {
-      .object([
-        "document": .string(s.document), "title": .string(s.title), "version": .string(s.version),
-        "date": .string(s.date), "sha256": .optional(s.sha256), "url": .optional(s.url),
+      .fields([
+        F.SourceKey.document: .string(s.document), .title: .string(s.title),
+        .version: .string(s.version), .date: .string(s.date), .sha256: .optional(s.sha256),
+        .url: .optional(s.url),
       ])
     }
+    typealias K = F.Key
     return StreamedJSONObject(
       fields: [
-        "formatVersion": .int(Self.formatVersion),
-        "sessionID": .int(session.id),
-        "catalogue": .object([
-          "identifier": .string(catalogue.identifier), "source": source(catalogue.source),
-          "tls": .object([
-            "minimumVersion": .string(minimum.catalogueText ?? minimum.name),
-            "source": source(catalogue.tlsSource),
+        K.formatVersion.rawValue: .int(Self.formatVersion),
+        K.sessionID.rawValue: .int(session.id),
+        K.catalogue.rawValue: .fields([
+          F.CatalogueKey.identifier: .string(catalogue.identifier),
+          .source: source(catalogue.source),
+          .tls: .fields([
+            F.TLSPolicyKey.minimumVersion: .string(minimum.catalogueText ?? minimum.name),
+            .source: source(catalogue.tlsSource),
           ]),
         ]),
-        "requirements": .array(requirements),
-        "checks": checks,
-        "verdictsNote": .string(EvidenceWording.verdictsNote),
-      ], streamedKey: "findings")
+        K.requirements.rawValue: .array(requirements),
+        K.checks.rawValue: checks,
+        K.verdictsNote.rawValue: .string(EvidenceWording.verdictsNote),
+      ], streamedKey: K.findings.rawValue)
   }
 
   public func findingEntry(_ index: Int) -> JSONValue {
+    typealias K = FindingsDocument.FindingKey
     let finding = findings[index]
     var object = FindingsDocument.evidenceJSON(finding.evidence)
-    object["id"] = .string(FindingsDocument.identifier(index))
-    object["statement"] = .string(EvidenceWording.statement(of: finding.evidence, minimum: minimum))
-    object["flowIDs"] = .ints(finding.flowIDs)
-    object["alsoContactedInBaseline"] = baselineHosts[index].map(JSONValue.strings) ?? .null
-    object["earlierReadings"] = .array(
+    object[K.id] = .string(FindingsDocument.identifier(index))
+    object[K.statement] = .string(
+      EvidenceWording.statement(of: finding.evidence, minimum: minimum))
+    object[K.flowIDs] = .ints(finding.flowIDs)
+    object[K.alsoContactedInBaseline] = baselineHosts[index].map(JSONValue.strings) ?? .null
+    object[K.earlierReadings] = .array(
       earlierReadings[index].map(FindingsDocument.earlierReadingJSON))
     return .object(object)
   }

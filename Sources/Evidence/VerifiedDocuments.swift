@@ -12,9 +12,8 @@ struct VerifiedFindings: Decodable {
   struct Finding: Decodable {
     let id: String?
     let flowIDs: [Int64]?
-    enum CodingKeys: String, CodingKey { case id, flowIDs }
     init(from decoder: Decoder) throws {
-      let c = try decoder.container(keyedBy: CodingKeys.self)
+      let c = try decoder.container(keyedBy: FindingsDocument.FindingKey.self)
       id = try? c.decode(String.self, forKey: .id)
       flowIDs = try? c.decode([Int64].self, forKey: .flowIDs)
     }
@@ -23,11 +22,8 @@ struct VerifiedFindings: Decodable {
     let id: String?
     let verdict: String?
     let contraryFindingIDs: [String], supportingFindingIDs: [String]
-    enum CodingKeys: String, CodingKey {
-      case id, verdict, contraryFindingIDs, supportingFindingIDs
-    }
     init(from decoder: Decoder) throws {
-      let c = try decoder.container(keyedBy: CodingKeys.self)
+      let c = try decoder.container(keyedBy: FindingsDocument.RequirementKey.self)
       id = try? c.decode(String.self, forKey: .id)
       verdict = try? c.decode(String.self, forKey: .verdict)
       contraryFindingIDs = (try? c.decode([String].self, forKey: .contraryFindingIDs)) ?? []
@@ -35,17 +31,27 @@ struct VerifiedFindings: Decodable {
     }
   }
   struct Catalogue: Decodable {
-    struct Source: Decodable { let sha256: String? }
+    struct Source: Decodable {
+      let sha256: String?
+      init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: FindingsDocument.SourceKey.self)
+        sha256 = try c.decodeIfPresent(String.self, forKey: .sha256)
+      }
+    }
     let identifier: String?
     let source: Source?
+    init(from decoder: Decoder) throws {
+      let c = try decoder.container(keyedBy: FindingsDocument.CatalogueKey.self)
+      identifier = try c.decodeIfPresent(String.self, forKey: .identifier)
+      source = try c.decodeIfPresent(Source.self, forKey: .source)
+    }
   }
   let findings: [Finding]
   let requirements: [Requirement]
   let sessionID: Int64?
   let catalogue: Catalogue?
-  enum CodingKeys: String, CodingKey { case findings, requirements, sessionID, catalogue }
   init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let c = try decoder.container(keyedBy: FindingsDocument.Key.self)
     catalogue = try? c.decode(Catalogue.self, forKey: .catalogue)
     findings = try c.decode([Finding].self, forKey: .findings)
     requirements = (try? c.decode([Requirement].self, forKey: .requirements)) ?? []

@@ -94,6 +94,16 @@ final class BundleDocumentKeysTests: XCTestCase {
       ).map(\.description), [])
   }
 
+  func testTheFormatDocumentationListsTheKeysOfFindingsJSON() throws {
+    try assertDocumented(try documentedRows(of: "findings.json"), FindingsDocument.Key.self)
+  }
+
+  func testTheSampleFindingsJSONHasTheKeysOfItsTable() throws {
+    XCTAssertEqual(
+      DocumentShape.problems(of: try sampleDocument("findings.json"), as: FindingsDocument.Key.self)
+        .map(\.description), [])
+  }
+
   func assertDocumented(
     _ rows: [DocumentedRow], _ keys: any DocumentKeys.Type, file: StaticString = #filePath,
     line: UInt = #line

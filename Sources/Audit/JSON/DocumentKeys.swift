@@ -31,6 +31,8 @@ public indirect enum DocumentForm: Sendable {
   /// An object whose keys are data, not the format's (a proxy's options), each value of the form.
   case map(DocumentForm)
   case array(DocumentForm)
+  /// A value of one of these forms (an item's `value`: a code in hex or a number).
+  case oneOf([DocumentForm])
   /// The value, or null.
   case orNull(DocumentForm)
   /// Written only in some documents (said in the format's documentation): a reader takes its

@@ -41,6 +41,13 @@ public enum DocumentShape {
     case .orNull(let inner):
       if value is NSNull { return }
       check(value, inner, path, into: &problems, limit: limit)
+    case .oneOf(let forms):
+      let each = forms.map { form in
+        var found: [Problem] = []
+        check(value, form, path, into: &found, limit: limit)
+        return found
+      }
+      if !each.contains(where: \.isEmpty) { problems += each.first ?? [] }
     case .leftOut(let inner):
       // Whether it may be absent is its object's to say (checkFields).
       check(value, inner, path, into: &problems, limit: limit)
