@@ -10,35 +10,92 @@ import Foundation
 public enum EvidenceExchangesDocument {
   public static let fileName = "exchanges.json"
 
+  /// exchanges.json's keys, object by object, each with its value's form: what its writer and
+  /// verify's reader (`Decoded`) name keys through, and what docs/bundle-format.md lists.
+  public enum DocumentKey: String, CodingKey, DocumentKeys {
+    case formatVersion, sessionID, exchangeCount, coordinateTolerance, note, exchanges
+    public static let prefix = ""
+    public var form: DocumentForm {
+      switch self {
+      case .formatVersion, .sessionID, .exchangeCount: .integer
+      case .coordinateTolerance: .number
+      case .note: .string
+      case .exchanges: .array(.object(Key.self))
+      }
+    }
+  }
+
+  /// An exchange's keys.
+  public enum Key: String, CodingKey, DocumentKeys {
+    case id, flowID, source, kind, start, end, method, scheme, host, port, path, httpVersion,
+      fromClient, status, request, response, queryNames, headerNames, jsonKeys, matches
+    public static let prefix = "exchanges[]."
+    public var form: DocumentForm {
+      switch self {
+      case .id: .integer
+      case .flowID, .port, .status: DocumentForm.integer.orNull
+      case .source, .kind, .method, .scheme, .host, .path, .httpVersion: .string
+      case .start: .instant
+      case .end: DocumentForm.instant.orNull
+      case .fromClient: .boolean
+      case .request, .response: DocumentForm.object(BodyKey.self).orNull
+      case .queryNames, .headerNames, .jsonKeys: .array(.string)
+      case .matches: .array(.object(MatchKey.self))
+      }
+    }
+  }
+
+  /// A request's or response's body: what was sent and kept of it, never the content.
+  public enum BodyKey: String, CodingKey, DocumentKeys {
+    case contentType, sentBytes, keptBytes, sha256, encoding, decoding, decodingNote, complete
+    public static let prefix = "exchanges[].request."
+    public var form: DocumentForm {
+      switch self {
+      case .contentType, .encoding, .decodingNote: DocumentForm.string.orNull
+      case .sentBytes, .keptBytes: .integer
+      case .sha256, .decoding: .string
+      case .complete: .boolean
+      }
+    }
+  }
+
+  /// Which of the test account's values an exchange sent, in which form, where.
+  public enum MatchKey: String, CodingKey, DocumentKeys {
+    case label, form, place, name
+    public static let prefix = "exchanges[].matches[]."
+    public var form: DocumentForm { self == .name ? DocumentForm.string.orNull : .string }
+  }
+
   public static func document(sessionID: Int64, content: SessionContent) -> StreamedJSONObject {
-    StreamedJSONObject(
+    typealias K = DocumentKey
+    return StreamedJSONObject(
       fields: [
-        "formatVersion": .int(EvidenceBundle.formatVersion), "sessionID": .int(sessionID),
-        "exchangeCount": .int(content.exchanges.count),
-        "coordinateTolerance": .double(TestDataValue.coordinateTolerance),
-        "note": .string(ContentWording.exchangesNote),
+        K.formatVersion.rawValue: .int(EvidenceBundle.formatVersion),
+        K.sessionID.rawValue: .int(sessionID),
+        K.exchangeCount.rawValue: .int(content.exchanges.count),
+        K.coordinateTolerance.rawValue: .double(TestDataValue.coordinateTolerance),
+        K.note.rawValue: .string(ContentWording.exchangesNote),
       ],
-      streamedKey: "exchanges")
+      streamedKey: K.exchanges.rawValue)
   }
 
   public static func entry(_ r: ExchangeRecord) -> JSONValue {
-    .object([
-      "id": .int(r.exchangeID), "flowID": r.flowID.map { .int($0) } ?? .null,
-      "source": .string(r.source.rawValue), "kind": .string(r.kind.rawValue),
-      "start": .string(Instant.rfc3339(r.start)),
-      "end": .optional(r.end.map(Instant.rfc3339)),
-      "method": .string(r.method), "scheme": .string(r.scheme), "host": .string(r.host),
-      "port": r.port.map { .int($0) } ?? .null, "path": .string(r.path),
-      "httpVersion": .string(r.httpVersion), "fromClient": .bool(r.fromClient),
-      "status": r.status.map { .int($0) } ?? .null,
-      "request": r.request.map(bodyJSON) ?? .null, "response": r.response.map(bodyJSON) ?? .null,
-      "queryNames": .strings(r.queryNames), "headerNames": .strings(r.headerNames),
-      "jsonKeys": .strings(r.jsonKeys),
-      "matches": .array(
+    .fields([
+      Key.id: .int(r.exchangeID), .flowID: r.flowID.map { .int($0) } ?? .null,
+      .source: .string(r.source.rawValue), .kind: .string(r.kind.rawValue),
+      .start: .string(Instant.rfc3339(r.start)), .end: .optional(r.end.map(Instant.rfc3339)),
+      .method: .string(r.method), .scheme: .string(r.scheme), .host: .string(r.host),
+      .port: r.port.map { .int($0) } ?? .null, .path: .string(r.path),
+      .httpVersion: .string(r.httpVersion), .fromClient: .bool(r.fromClient),
+      .status: r.status.map { .int($0) } ?? .null,
+      .request: r.request.map(bodyJSON) ?? .null, .response: r.response.map(bodyJSON) ?? .null,
+      .queryNames: .strings(r.queryNames), .headerNames: .strings(r.headerNames),
+      .jsonKeys: .strings(r.jsonKeys),
+      .matches: .array(
         r.matches.map {
-          .object([
-            "label": .string($0.label), "form": .string($0.form.rawValue),
-            "place": .string($0.place.part.rawValue), "name": .optional($0.place.name),
+          .fields([
+            MatchKey.label: .string($0.label), .form: .string($0.form.rawValue),
+            .place: .string($0.place.part.rawValue), .name: .optional($0.place.name),
           ])
         }),
     ])
@@ -54,11 +111,11 @@ public enum EvidenceExchangesDocument {
       decoding = "notDecoded"
       note = why
     }
-    return .object([
-      "contentType": .optional(b.contentType), "sentBytes": .int(b.sentBytes),
-      "keptBytes": .int(b.keptBytes), "sha256": .string(b.sha256),
-      "encoding": .optional(b.encoding), "decoding": .string(decoding),
-      "decodingNote": .optional(note), "complete": .bool(b.isComplete),
+    return .fields([
+      BodyKey.contentType: .optional(b.contentType), .sentBytes: .int(b.sentBytes),
+      .keptBytes: .int(b.keptBytes), .sha256: .string(b.sha256),
+      .encoding: .optional(b.encoding), .decoding: .string(decoding),
+      .decodingNote: .optional(note), .complete: .bool(b.isComplete),
     ])
   }
 
@@ -67,6 +124,7 @@ public enum EvidenceExchangesDocument {
     public let record: ExchangeRecord
 
     struct Body: Decodable {
+      typealias CodingKeys = BodyKey
       let contentType: String?
       let sentBytes: Int
       let keptBytes: Int
@@ -89,16 +147,12 @@ public enum EvidenceExchangesDocument {
       }
     }
     struct Match: Decodable {
+      typealias CodingKeys = MatchKey
       let label: String
       let form: String
       let place: String
       let name: String?
     }
-    enum Key: String, CodingKey {
-      case id, flowID, source, kind, start, end, method, scheme, host, port, path, httpVersion,
-        fromClient, status, request, response, queryNames, headerNames, jsonKeys, matches
-    }
-
     public init(from decoder: Decoder) throws {
       let c = try decoder.container(keyedBy: Key.self)
       func fail(_ key: Key, _ what: String) -> DecodingError {

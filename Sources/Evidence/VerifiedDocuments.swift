@@ -171,9 +171,8 @@ struct VerifiedFlows: Decodable {
 struct VerifiedExchanges: Decodable {
   let exchanges: [EvidenceExchangesDocument.Decoded]
   let sessionID: Int64?, exchangeCount: Int?
-  enum CodingKeys: String, CodingKey { case exchanges, sessionID, exchangeCount }
   init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let c = try decoder.container(keyedBy: EvidenceExchangesDocument.DocumentKey.self)
     exchanges = try c.decode([EvidenceExchangesDocument.Decoded].self, forKey: .exchanges)
     sessionID = try? c.decode(Int64.self, forKey: .sessionID)
     exchangeCount = try? c.decode(Int.self, forKey: .exchangeCount)

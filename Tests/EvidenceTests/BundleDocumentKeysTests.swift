@@ -104,6 +104,22 @@ final class BundleDocumentKeysTests: XCTestCase {
         .map(\.description), [])
   }
 
+  func testTheFormatDocumentationListsTheKeysOfExchangesJSON() throws {
+    try assertDocumented(
+      try documentedRows(of: "exchanges.json"), EvidenceExchangesDocument.Key.self)
+    let words = Self.words(try section("exchanges.json"))
+    for key in EvidenceExchangesDocument.DocumentKey.allCases {
+      XCTAssertTrue(words.contains(key.rawValue), "docs/bundle-format.md does not name \(key)")
+    }
+  }
+
+  func testTheSampleExchangesJSONHasTheKeysOfItsTable() throws {
+    XCTAssertEqual(
+      DocumentShape.problems(
+        of: try sampleDocument("exchanges.json"), as: EvidenceExchangesDocument.DocumentKey.self
+      ).map(\.description), [])
+  }
+
   func assertDocumented(
     _ rows: [DocumentedRow], _ keys: any DocumentKeys.Type, file: StaticString = #filePath,
     line: UInt = #line
