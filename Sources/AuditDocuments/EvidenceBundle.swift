@@ -289,6 +289,13 @@ public struct EvidenceBundle: Sendable {
     (documentNames + captureNames).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
   public static let manifestName = "manifest.json"
+  /// Each JSON document's table of keys, by its file name.
+  public static let documentKeys: [String: any DocumentKeys.Type] = [
+    sessionName: SessionDocument.Key.self, flowsName: FlowsDocument.Key.self,
+    findingsName: FindingsDocument.Key.self, captureJSONName: CaptureDocument.Key.self,
+    exchangesName: EvidenceExchangesDocument.DocumentKey.self,
+    manifestName: ManifestDocument.Key.self,
+  ]
   /// An Ed25519 signature of manifest.json, after it, when the bundle was signed.
   public static let signatureName = "signature.json"
 

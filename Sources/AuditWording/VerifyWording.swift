@@ -289,6 +289,11 @@ public enum VerifyWording {
       "flow \(flow)'s alsoContactedInBaseline is \(text(stated)); session.json's baseline hosts give \(text(rederived))"
   }
 
+  /// Where a document departs from its table of keys: "capture.json's coverage is missing".
+  public static func keyProblem(_ name: String, _ problem: String) -> String {
+    "\(name)'s \(TerminalText.inline(problem))"
+  }
+
   public static func documentDiffers(_ name: String) -> String {
     "\(name) is not the document the flows and the session give: its bytes differ from those re-derived"
   }

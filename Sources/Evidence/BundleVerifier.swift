@@ -98,9 +98,17 @@ public enum BundleVerifier {
       reading.captureRead?.readable == true, let captureDoc = reading.captureReading?.outline,
       reading.exchangesRead?.readable ?? true
     else {
+      // Where one is JSON but not of the format's form, its keys say where.
+      let named = [
+        (EvidenceBundle.flowsName, reading.flowsRead),
+        (EvidenceBundle.findingsName, reading.findingsRead),
+        (EvidenceBundle.captureJSONName, reading.captureRead),
+        (EvidenceBundle.exchangesName, reading.exchangesRead ?? (nil, true)),
+      ].filter { $0.1?.readable != true }.flatMap { keyProblems(of: $0.0, in: reading) }
       return checks + [
         Check(
-          statement: VerifyWording.documentsReadable, problems: [VerifyWording.documentUnreadable])
+          statement: VerifyWording.documentsReadable,
+          problems: named.isEmpty ? [VerifyWording.documentUnreadable] : named)
       ]
     }
     let citations = Dictionary(
@@ -122,7 +130,8 @@ public enum BundleVerifier {
     checks.append(
       formCheck(
         capture: captureDoc.document(flows: reading.captureFlows.items), flows: flowsReading,
-        sessionID: flowsReading.outline?.sessionID, digests: reading.digests))
+        sessionID: flowsReading.outline?.sessionID, digests: reading.digests,
+        keyProblems: { keyProblems(of: $0, in: reading) }))
     trace?.mark("wrote capture.json and flows.json again from their values")
     // The findings and verdicts, re-derived from flows.json and session.json.
     checks.append(
@@ -135,7 +144,8 @@ public enum BundleVerifier {
         scanFiles: reading.documents.filter { EvidenceBundle.isServerScanName($0.key) },
         findings: findings, findingCount: reading.findingList.items.count,
         capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
-        digests: reading.digests, exchanges: reading.exchangeList.items))
+        digests: reading.digests, exchanges: reading.exchangeList.items,
+        keyProblems: { keyProblems(of: $0, in: reading) }))
     trace?.mark("re-derived the findings and verdicts, drew the report again")
     if let check = contentCheck(reading) {
       checks.append(check)
@@ -389,7 +399,8 @@ public enum BundleVerifier {
     registrations: [String: AddressRegistration] = [:], scanFiles: [String: Data] = [:],
     findings: VerifiedFindings,
     findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
-    digests: [String: (UInt64, String)], exchanges: [ExchangeRecord] = []
+    digests: [String: (UInt64, String)], exchanges: [ExchangeRecord] = [],
+    keyProblems: (String) -> [String] = { _ in [] }
   ) -> Check {
     let statement = VerifyWording.rederivedStatement
     guard let session else {
@@ -458,7 +469,7 @@ public enum BundleVerifier {
     problems += findingProblems(
       rederived, verdicts: verdicts, findings: findings, findingCount: findingCount, flows: flows,
       citations: citations, baselineClaims: baselineClaims)
-    problems += documentProblems(rederived, digests: digests)
+    problems += documentProblems(rederived, digests: digests, keyProblems: keyProblems)
     let coverage = CoverageWording.lines(
       rederived.bundle.coverage, open: rederived.bundle.session.isOpen, instant: Instant.rfc3339)
     if captureCoverage != coverage { problems.append(VerifyWording.captureCoverageDiffers) }
@@ -547,7 +558,8 @@ public enum BundleVerifier {
   /// findings.json, session.json and exchanges.json against the bytes export writes from the
   /// re-derived values.
   static func documentProblems(
-    _ rederived: EvidenceRederivation, digests: [String: (UInt64, String)]
+    _ rederived: EvidenceRederivation, digests: [String: (UInt64, String)],
+    keyProblems: (String) -> [String] = { _ in [] }
   ) -> [String] {
     var problems: [String] = []
     for (name, bytes) in [
@@ -559,9 +571,27 @@ public enum BundleVerifier {
       bytes.withUnsafeBytes { digest.update($0) }
       if let stated = digests[name]?.1, stated != digest.finalHex() {
         problems.append(VerifyWording.documentDiffers(name))
+        problems += keyProblems(name)
       }
     }
     return problems
+  }
+
+  /// Where a JSON document whose bytes are not export's departs from its table of keys: a key
+  /// missing, one the format does not have, a value of another form (at most five, each by its
+  /// path). A document streamed past is read again for this, when it is at most 16 MiB.
+  static func keyProblems(of name: String, in reading: BundleReading) -> [String] {
+    guard let keys = EvidenceBundle.documentKeys[name] else { return [] }
+    var data = reading.documents[name]
+    if data == nil, let entry = reading.archive.entries.first(where: { $0.name == name }),
+      entry.size <= 16 << 20
+    {
+      data = try? reading.archive.data(entry)
+    }
+    guard let data, let object = try? JSONSerialization.jsonObject(with: data) else { return [] }
+    return DocumentShape.problems(of: object, as: keys, limit: 5).map {
+      VerifyWording.keyProblem(name, $0.description)
+    }
   }
 
   /// Each flow of a recorded session was written by a run its coverage lists (the first three
@@ -577,7 +607,7 @@ public enum BundleVerifier {
 
   static func formCheck(
     capture: EvidenceCaptureDocument?, flows: FlowsJSONReading, sessionID: Int64?,
-    digests: [String: (UInt64, String)]
+    digests: [String: (UInt64, String)], keyProblems: (String) -> [String] = { _ in [] }
   ) -> Check {
     var problems: [String] = []
     func differs(_ name: String, _ write: (([UInt8]) -> Void) -> Void) {
@@ -585,6 +615,7 @@ public enum BundleVerifier {
       write { bytes in bytes.withUnsafeBytes { digest.update($0) } }
       if digests[name]?.1 != digest.finalHex() {
         problems.append(VerifyWording.formDiffers(name))
+        problems += keyProblems(name)
       }
     }
     if let capture {
@@ -599,6 +630,7 @@ public enum BundleVerifier {
       }
     } else {
       problems.append(VerifyWording.formDiffers(EvidenceBundle.captureJSONName))
+      problems += keyProblems(EvidenceBundle.captureJSONName)
     }
     if let sessionID {
       let records = flows.records
@@ -617,6 +649,7 @@ public enum BundleVerifier {
       }
     } else {
       problems.append(VerifyWording.formDiffers(EvidenceBundle.flowsName))
+      problems += keyProblems(EvidenceBundle.flowsName)
     }
     return Check(statement: VerifyWording.formStatement, problems: problems)
   }

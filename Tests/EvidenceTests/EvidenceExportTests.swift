@@ -587,6 +587,42 @@ final class EvidenceExportTests: XCTestCase {
     }
   }
 
+  /// Where a document is JSON but not of the format's form, verify names the key that departs,
+  /// from the document's table: a key missing, one the format lacks, a value of another form.
+  func testVerifyNamesTheKeyThatDepartsFromTheDocumentsTable() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let edit =
+      "d = json.loads(orig); {}; data = json.dumps(d, indent=2, sort_keys=True).encode() + b'\\n'"
+    let cases: [(entry: String, code: String, named: String)] = [
+      ("capture.json", "del d['coverage']", "capture.json's coverage is missing"),
+      (
+        "capture.json", "d['flows'][1]['written'] = 'all'",
+        "capture.json's flows[1].written is not a whole number"
+      ),
+      (
+        "session.json", "d['session']['device']['serial'] = 'R58M'",
+        "session.json's session.device.serial is not a key of the format"
+      ),
+      (
+        "findings.json", "d['findings'][0]['tls'] = []",
+        "findings.json's findings[0].tls is not an object"
+      ),
+      (
+        "flows.json", "d['flows'][2]['peers'][0]['port'] = '443'",
+        "flows.json's flows[2].peers[0].port is not a whole number"
+      ),
+    ]
+    for (index, (entry, code, named)) in cases.enumerated() {
+      let copy = dir.url.appendingPathComponent("keys-\(index).zip")
+      try self.copy(
+        of: url, to: copy, replacing: entry,
+        python: edit.replacingOccurrences(of: "{}", with: code))
+      let problems = BundleVerifier.verify(copy).filter { !$0.holds }.flatMap(\.problems)
+      XCTAssertTrue(problems.contains(named), "\(index): \(problems)")
+    }
+  }
+
   /// Page 1 of report.pdf cites the SHA-256 of every other file, as manifest.json lists them; a
   /// packet changed with the manifest recomputed then no longer matches the report verify draws.
   func testTheFirstPageCitesTheManifestsDigestsAndAChangedPacketNoLongerMatchesIt() throws {
