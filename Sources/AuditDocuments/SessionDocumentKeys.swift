@@ -5,7 +5,7 @@ import Audit
 /// take them from. The forms are format version 10's; the reader takes earlier versions' absent
 /// keys where it says so.
 public enum SessionDocument {
-  public enum Key: String, DocumentKeys {
+  public enum Key: String, CodingKey, DocumentKeys {
     case formatVersion, exportedAt, exportedWith, project, session, contents, testAccount
     case attribution, publicSuffixList, addressDatabases, serverScans, trackerLists, testLog
     case baseline
@@ -47,7 +47,7 @@ public enum SessionDocument {
     public var form: DocumentForm { self == .pattern ? .string : DocumentForm.string.orNull }
   }
 
-  public enum SessionKey: String, DocumentKeys {
+  public enum SessionKey: String, CodingKey, DocumentKeys {
     case id, name, kind, release, startedAt, endedAt, notes, device, recordedWith, capture
     case inspection, markers, recording
     public static let prefix = "session."

@@ -183,15 +183,15 @@ struct VerifiedExchanges: Decodable {
 /// it does not read as its type.
 struct VerifiedSessionFacts: Decodable {
   let sessionID: Int64?, exportedAt: String?, startedAt: String?, endedAt: String?
-  enum CodingKeys: String, CodingKey { case sessionID, exportedAt, session }
-  enum SessionKeys: String, CodingKey { case id, startedAt, endedAt }
+  /// session.json's keys, or else manifest.json's.
   init(from decoder: Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    exportedAt = try? c.decode(String.self, forKey: .exportedAt)
-    let session = try? c.nestedContainer(keyedBy: SessionKeys.self, forKey: .session)
+    let s = try decoder.container(keyedBy: SessionDocument.Key.self)
+    let m = try decoder.container(keyedBy: ManifestDocument.Key.self)
+    exportedAt = try? s.decode(String.self, forKey: .exportedAt)
+    let session = try? s.nestedContainer(keyedBy: SessionDocument.SessionKey.self, forKey: .session)
     sessionID =
       (try? session?.decode(Int64.self, forKey: .id))
-      ?? (try? c.decode(Int64.self, forKey: .sessionID))
+      ?? (try? m.decode(Int64.self, forKey: .sessionID))
     startedAt = try? session?.decode(String.self, forKey: .startedAt)
     endedAt = try? session?.decode(String.self, forKey: .endedAt)
   }
