@@ -25,8 +25,6 @@ public indirect enum DocumentForm: Sendable {
   case boolean
   /// An RFC 3339 instant as export writes it.
   case instant
-  /// One of these names.
-  case name([String])
   case object(any DocumentKeys.Type)
   /// An object whose keys are data, not the format's (a proxy's options), each value of the form.
   case map(DocumentForm)

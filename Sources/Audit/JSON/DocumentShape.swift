@@ -22,13 +22,13 @@ public enum DocumentShape {
     }
   }
 
-  /// The problems of `object` as an object of `keys`, at most `limit` of them.
-  public static func problems<K: DocumentKeys>(
-    of object: Any, as keys: K.Type, at path: String = "", limit: Int = 20
-  ) -> [Problem] {
+  /// The problems of `object` as a document of `keys`, at most `limit` of them.
+  public static func problems<K: DocumentKeys>(of object: Any, as keys: K.Type, limit: Int = 20)
+    -> [Problem]
+  {
     var problems: [Problem] = []
-    check(object, .object(keys), path.isEmpty ? "" : path, into: &problems, limit: limit)
-    return problems
+    check(object, .object(keys), "", into: &problems, limit: limit)
+    return Array(problems.prefix(limit))
   }
 
   private static func check(
@@ -51,7 +51,7 @@ public enum DocumentShape {
     case .leftOut(let inner):
       // Whether it may be absent is its object's to say (checkFields).
       check(value, inner, path, into: &problems, limit: limit)
-    case .string, .instant, .name:
+    case .string, .instant:
       guard let text = value as? String else { return fail("a string") }
       if case .instant = form, Instant.parseWritten(text) == nil {
         fail("an instant as export writes it")
