@@ -34,6 +34,26 @@ final class JSONSyntaxTests: XCTestCase {
     XCTAssertNil(JSONSyntax.problem(in: Data(#"{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}"#.utf8)))
   }
 
+  /// Names are looked through in a list while an object has few, in a set beyond: a name written
+  /// twice is found either way, and names that differ only in length or in their last byte are
+  /// two names, escaped or not ("\u0061" is written otherwise than "a").
+  func testANameWrittenTwiceIsFoundAmongFewNamesOrMany() {
+    for count in [1, 31, 32, 33, 200] {
+      let names = (0..<count).map { "\"k\($0)\": \($0)" }
+      let object = "{" + names.joined(separator: ", ")
+      XCTAssertNil(JSONSyntax.problem(in: Data((object + "}").utf8)), "\(count) names")
+      for again in [0, count - 1] {
+        let text = object + ", \"k\(again)\": 0}"
+        XCTAssertEqual(
+          JSONSyntax.problem(in: Data(text.utf8)),
+          "a member named twice at byte \(object.utf8.count + 2)",
+          "\(count) names, k\(again) again")
+      }
+    }
+    XCTAssertNil(
+      JSONSyntax.problem(in: Data(#"{"a": 1, "ab": 2, "b": 3, "\u0061": 4, "": 5}"#.utf8)))
+  }
+
   func testWhatFoundationForgivesOrRFC8259RefusesIsNamedWithItsByte() {
     XCTAssertEqual(
       JSONSyntax.problem(in: Data(#"{"a": 1,}"#.utf8)),
