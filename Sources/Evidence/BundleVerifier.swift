@@ -97,20 +97,7 @@ public enum BundleVerifier {
       reading.findingsRead?.readable == true, let findings = reading.findingsReading?.outline,
       reading.captureRead?.readable == true, let captureDoc = reading.captureReading?.outline,
       reading.exchangesRead?.readable ?? true
-    else {
-      // Where one is JSON but not of the format's form, its keys say where.
-      let named = [
-        (EvidenceBundle.flowsName, reading.flowsRead),
-        (EvidenceBundle.findingsName, reading.findingsRead),
-        (EvidenceBundle.captureJSONName, reading.captureRead),
-        (EvidenceBundle.exchangesName, reading.exchangesRead ?? (nil, true)),
-      ].filter { $0.1?.readable != true }.flatMap { keyProblems(of: $0.0, in: reading) }
-      return checks + [
-        Check(
-          statement: VerifyWording.documentsReadable,
-          problems: named.isEmpty ? [VerifyWording.documentUnreadable] : named)
-      ]
-    }
+    else { return checks + [unreadableDocumentsCheck(reading)] }
     let citations = Dictionary(
       flowsReading.flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
     checks.append(captureCheck(reading.capture, captureDoc, reading: reading, flows: flowsReading))
@@ -575,6 +562,20 @@ public enum BundleVerifier {
       }
     }
     return problems
+  }
+
+  /// The streamed documents could not all be read as the format's: where one is JSON but not of
+  /// the format's form, its keys say where.
+  static func unreadableDocumentsCheck(_ reading: BundleReading) -> Check {
+    let named = [
+      (EvidenceBundle.flowsName, reading.flowsRead),
+      (EvidenceBundle.findingsName, reading.findingsRead),
+      (EvidenceBundle.captureJSONName, reading.captureRead),
+      (EvidenceBundle.exchangesName, reading.exchangesRead ?? (nil, true)),
+    ].filter { $0.1?.readable != true }.flatMap { keyProblems(of: $0.0, in: reading) }
+    return Check(
+      statement: VerifyWording.documentsReadable,
+      problems: named.isEmpty ? [VerifyWording.documentUnreadable] : named)
   }
 
   /// Where a JSON document whose bytes are not export's departs from its table of keys: a key
