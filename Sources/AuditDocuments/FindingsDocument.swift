@@ -57,7 +57,7 @@ public enum FindingsDocument {
         .fields([TestDataKey.label: .string($0.label), .category: .string($0.category.rawValue)])
       } ?? .null,
     ]
-    return Dictionary(uniqueKeysWithValues: fields.map { ($0.key.rawValue, $0.value) })
+    return [String: JSONValue](fields: fields)
   }
 
   /// A TLS parameter finding's parameter: what it is (its code and IANA name), how the document

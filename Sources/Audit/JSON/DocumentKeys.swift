@@ -46,7 +46,7 @@ public indirect enum DocumentForm: Sendable {
 extension JSONValue {
   /// An object of the format's keys.
   public static func fields<K: DocumentKeys>(_ values: [K: JSONValue]) -> JSONValue {
-    .object(Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) }))
+    .object([String: JSONValue](fields: values))
   }
 }
 
@@ -56,6 +56,11 @@ extension Dictionary where Key == String, Value == Any {
 }
 
 extension Dictionary where Key == String, Value == JSONValue {
+  /// The members of an object of the format's keys, by their names.
+  public init<K: DocumentKeys>(fields: [K: JSONValue]) {
+    self.init(uniqueKeysWithValues: fields.map { ($0.key.rawValue, $0.value) })
+  }
+
   /// The value of one of the format's keys.
   public subscript<K: DocumentKeys>(key: K) -> JSONValue? {
     get { self[key.rawValue] }
