@@ -9,19 +9,24 @@ struct LabCapture {
   let process: RunningProcess
   /// The pcap files it writes, as they are now.
   let files: () -> [String]
+  /// Whether it is tcpdump, which says at its end how many packets the kernel dropped.
+  var isTcpdump = false
 
   /// tcpdump on `interface`, in `namespace` (else here), writing packets as they come.
   static func tcpdump(
     in namespace: NetworkNamespace?, interface: String = "lo", to path: String, filter: String
   ) throws -> LabCapture {
+    // A loopback frame takes a 64 KiB slot of the kernel's ring: libpcap's default 2 MiB holds
+    // about 30 of them, which a loaded machine overruns (the recorder's own 32 MiB, here too).
     let arguments = [
-      "tcpdump", "-i", interface, "-U", "--immediate-mode", "-n", "-w", path, filter,
+      "tcpdump", "-i", interface, "-U", "--immediate-mode", "-B", "32768", "-n", "-w", path,
+      filter,
     ]
     let process =
       try namespace?.start(arguments)
       ?? RunningProcess(try XCTUnwrap(ExternalTool.which("tcpdump")), Array(arguments.dropFirst()))
     try process.waitForOutput(containing: "listening on")
-    return LabCapture(process: process, files: { [path] })
+    return LabCapture(process: process, files: { [path] }, isTcpdump: true)
   }
 
   /// `tunnelvision record ARGUMENTS --store STORE`, in `namespace` (else here), once it holds the
@@ -53,7 +58,7 @@ struct LabCapture {
   }
 
   /// Ends it with SIGINT once its files hold `connections` TCP connections, each closed, and
-  /// `datagrams` UDP datagrams.
+  /// `datagrams` UDP datagrams; fails when tcpdump says the kernel dropped packets.
   @discardableResult
   func end(afterClosing connections: Int, datagrams: Int = 0) throws -> (
     status: Int32, output: String, error: String
@@ -61,10 +66,21 @@ struct LabCapture {
     do {
       try Readiness.waitForClosedConnections(connections, datagrams: datagrams, in: files)
     } catch {
-      process.end(SIGINT)
-      throw error
+      let ended = process.end(SIGINT)
+      throw Readiness.NotReady(description: "\(error) \(dropped(ended.error) ?? "")")
     }
-    return process.end(SIGINT)
+    let ended = process.end(SIGINT)
+    if let dropped = dropped(ended.error) { throw Readiness.NotReady(description: dropped) }
+    return ended
+  }
+
+  /// tcpdump's own line on the packets the kernel dropped, when it dropped any.
+  func dropped(_ error: String) -> String? {
+    guard isTcpdump,
+      let line = error.split(separator: "\n").first(where: { $0.hasSuffix("dropped by kernel") }),
+      !line.hasPrefix("0 ")
+    else { return nil }
+    return "tcpdump: \(line)"
   }
 }
 
