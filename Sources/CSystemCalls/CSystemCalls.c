@@ -15,3 +15,9 @@ int tv_file_status(const char *path, struct tv_file_status *status) {
   status->birth_nanoseconds = x.stx_btime.tv_nsec;
   return 0;
 }
+
+int tv_set_direct_io(int fd, int on) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0) return -1;
+  return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}

@@ -1,6 +1,7 @@
 import CChecksum
 import CZlib
 import Foundation
+import SystemCalls
 
 /// zlib's raw deflate (windowBits −15, what ZIP wants), and CRC-32 (folded by carry-less
 /// multiplication where the processor can: under a third of zlib's time on the capture).
@@ -29,12 +30,12 @@ enum Deflate {
 final class DeflateStream {
   private var stream = z_stream()
   private var output = Data()
-  private let file: FileHandle?
+  private let file: SequentialFileOutput?
   private var written: UInt64 = 0
   private var chunk = [UInt8](repeating: 0, count: 1 << 16)
   private var finished = false
 
-  init(level: Int32, into file: FileHandle? = nil) throws {
+  init(level: Int32, into file: SequentialFileOutput? = nil) throws {
     self.file = file
     guard
       deflateInit2_(
@@ -85,7 +86,7 @@ final class DeflateStream {
       if let file {
         if produced > 0 {
           try chunk.withUnsafeBytes {
-            try file.write(contentsOf: UnsafeRawBufferPointer(rebasing: $0[0..<produced]))
+            try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<produced]))
           }
         }
         written += UInt64(produced)

@@ -98,6 +98,7 @@ final class EvidenceBundleArchive {
     let first = zip
     // The first archive goes once its capture is copied, or if copying it fails.
     defer { first.abandon() }
+    try first.settle()
     zip = try ZipArchiveWriter.Archive(url: url, modified: modified, zip64Threshold: zip64Threshold)
     archived = []
     try add(countedJSON)

@@ -5,15 +5,16 @@ import AuditWording
 import Capture
 import Crypto
 import Foundation
+import SystemCalls
 
 /// A file written in order through a buffer, hashed and counted as it goes.
 public final class EvidenceFileWriter {
   /// The name the manifest gives it.
   public let name: String
-  private var handle: FileHandle?
+  private var output: SequentialFileOutput?
   private var choice: TargetChoice?
   /// False when the bytes go into a file someone else owns (an archive's entry).
-  private var ownsHandle = true
+  private var ownsOutput = true
   private var buffer = Data()
   private let fingerprint: WrittenFile.Fingerprint
   static let bufferLimit = 1 << 20
@@ -24,7 +25,7 @@ public final class EvidenceFileWriter {
     name = url.lastPathComponent
     fingerprint = try WrittenFile.Fingerprint(
       deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
-    handle = try Self.create(url)
+    output = try Self.create(url)
     buffer.reserveCapacity(Self.bufferLimit)
   }
 
@@ -32,7 +33,7 @@ public final class EvidenceFileWriter {
   /// of them when there are fewer): a file to own and close, or one that stays open (an archive
   /// the bytes are an entry of).
   public typealias TargetChoice = (_ firstBytes: Data) throws -> (
-    handle: FileHandle, closeWhenFinished: Bool
+    output: SequentialFileOutput, closeWhenFinished: Bool
   )
 
   public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
@@ -44,16 +45,15 @@ public final class EvidenceFileWriter {
 
   /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
   /// when it is written under a temporary name) and the directory.
-  static func create(_ url: URL, shown: URL? = nil) throws -> FileHandle {
-    guard FileManager.default.createFile(atPath: url.path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: url.path)
-    else {
+  static func create(_ url: URL, shown: URL? = nil) throws -> SequentialFileOutput {
+    switch SequentialFileOutput.create(path: url.path) {
+    case .success(let output): return output
+    case .failure(let error):
       let name = shown ?? url
       throw EvidenceWriteError(
-        "\(name.lastPathComponent) could not be created in \(name.deletingLastPathComponent().path)"
+        "\(name.lastPathComponent) could not be created in \(name.deletingLastPathComponent().path): \(error)"
       )
     }
-    return handle
   }
 
   public func write(_ text: String) throws { try write(Data(text.utf8)) }
@@ -81,14 +81,14 @@ public final class EvidenceFileWriter {
   private func flush() throws {
     guard !buffer.isEmpty else { return }
     try fingerprint.add(buffer)
-    if handle == nil, let choose = choice {
+    if output == nil, let choose = choice {
       let chosen = try choose(buffer)
-      handle = chosen.handle
-      ownsHandle = chosen.closeWhenFinished
+      output = chosen.output
+      ownsOutput = chosen.closeWhenFinished
       choice = nil
     }
-    do { try handle?.write(contentsOf: buffer) } catch {
-      throw EvidenceWriteError("\(name) could not be written: \(SystemErrorText.reason(error))")
+    do { try buffer.withUnsafeBytes { try output?.write($0) } } catch {
+      throw EvidenceWriteError("\(name) could not be written: \(error)")
     }
     buffer.removeAll(keepingCapacity: true)
   }
@@ -98,15 +98,19 @@ public final class EvidenceFileWriter {
 
   /// Closes the file; returns its manifest entry and its CRC-32.
   public func finishFile() throws -> WrittenFile {
-    if buffer.isEmpty, handle == nil, let choose = choice {
+    if buffer.isEmpty, output == nil, let choose = choice {
       // Nothing was written: the target is still chosen, so that an empty file exists.
       let chosen = try choose(buffer)
-      handle = chosen.handle
-      ownsHandle = chosen.closeWhenFinished
+      output = chosen.output
+      ownsOutput = chosen.closeWhenFinished
       choice = nil
     }
     try flush()
-    if ownsHandle { try handle?.close() }
+    if ownsOutput {
+      do { try output?.finish() } catch {
+        throw EvidenceWriteError("\(name) could not be written: \(error)")
+      }
+    }
     return try fingerprint.file(named: name)
   }
 }
@@ -130,7 +134,7 @@ public struct WrittenFile: Sendable, Hashable {
     private let digest = SHA256Digest()
     private var count: UInt64 = 0
     private var crc: UInt32 = 0
-    private let deflater: (stream: DeflateStream, file: FileHandle, url: URL)?
+    private let deflater: (stream: DeflateStream, file: SequentialFileOutput, url: URL)?
 
     init(deflatingInto url: URL?) throws {
       guard let url else {
@@ -159,7 +163,7 @@ public struct WrittenFile: Sendable, Hashable {
       if let deflater {
         do {
           let count = try deflater.stream.finishFile()
-          try deflater.file.close()
+          try deflater.file.finish()
           deflated = DeflatedFile(url: deflater.url, count: count)
         } catch { throw Self.deflateFailed(deflater.url, error) }
       }

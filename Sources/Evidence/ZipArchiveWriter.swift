@@ -87,7 +87,7 @@ public enum ZipArchiveWriter {
   public final class Archive {
     let url: URL
     let partial: URL
-    let out: FileHandle
+    let out: SequentialFileOutput
     let time: UInt16, date: UInt16
     let zip64Threshold: UInt64
     var offset: UInt64 = 0
@@ -105,7 +105,7 @@ public enum ZipArchiveWriter {
 
     /// Removes what was written; nothing is left.
     public func abandon() {
-      try? out.close()
+      out.close()
       try? FileManager.default.removeItem(at: partial)
     }
 
@@ -128,7 +128,7 @@ public enum ZipArchiveWriter {
           entry.name, .stored, crc: crc, size: UInt64(range.count),
           compressedSize: UInt64(range.count),
           sizes64: UInt64(range.count) >= zip64Threshold)
-        try out.write(contentsOf: header)
+        try write(header)
         try copy(from: input, at: range.lowerBound, count: UInt64(range.count), to: out)
         record(
           entry.name, .stored, crc: crc, size: UInt64(range.count),
@@ -171,7 +171,7 @@ public enum ZipArchiveWriter {
       let header = localHeader(
         entry.name, method, crc: crc, size: size, compressedSize: compressedSize,
         sizes64: size >= zip64Threshold || compressedSize >= zip64Threshold)
-      try out.write(contentsOf: header)
+      try write(header)
       if let deflatedFile {
         guard let deflatedInput = FileHandle(forReadingAtPath: deflatedFile.url.path) else {
           throw EvidenceWriteError("\(deflatedFile.url.lastPathComponent) could not be read")
@@ -179,7 +179,7 @@ public enum ZipArchiveWriter {
         defer { try? deflatedInput.close() }
         try copy(from: deflatedInput, at: 0, count: deflatedFile.count, to: out)
       } else if let compressed {
-        try out.write(contentsOf: compressed)
+        try write(compressed)
       } else {
         try copy(from: input, at: 0, count: size, to: out)
       }
@@ -280,7 +280,7 @@ public enum ZipArchiveWriter {
       precondition(open == nil, "an entry is still being streamed into the archive")
       let sizes64 = sizeBound >= zip64Threshold
       let header = localHeader(name, .stored, crc: 0, size: 0, compressedSize: 0, sizes64: sizes64)
-      try out.write(contentsOf: header)
+      try write(header)
       let entry = OpenEntry(
         name: name, headerOffset: offset, sizes64: sizes64,
         dataOffset: offset + UInt64(header.count))
@@ -289,7 +289,13 @@ public enum ZipArchiveWriter {
     }
 
     /// The archive's file, where an open entry's bytes go.
-    public var output: FileHandle { out }
+    public var output: SequentialFileOutput { out }
+
+    func write(_ data: Data) throws { try data.withUnsafeBytes { try out.write($0) } }
+
+    /// Everything written so far put in the file, which is closed: the archive is read, not
+    /// written, from here on (a first archive whose capture entry a second one copies).
+    public func settle() throws { try out.finish() }
 
     /// Finishes the stored entry `writer` wrote (its `finishFile()` result): the header is
     /// written again with the CRC-32 and sizes.
@@ -302,14 +308,8 @@ public enum ZipArchiveWriter {
       let header = localHeader(
         entry.name, .stored, crc: written.crc32, size: size, compressedSize: size,
         sizes64: entry.sizes64)
-      let wrote = valueOrErrno {
-        header.withUnsafeBytes {
-          pwrite(out.fileDescriptor, $0.baseAddress, $0.count, off_t(entry.headerOffset))
-        }
-      }
-      guard case .success(header.count) = wrote else {
-        throw EvidenceWriteError(
-          "\(entry.name)'s header could not be written: \(wrote.errorText)")
+      do { try header.withUnsafeBytes { try out.overwrite($0, at: entry.headerOffset) } } catch {
+        throw EvidenceWriteError("\(entry.name)'s header could not be written: \(error)")
       }
       open = nil
       record(
@@ -321,7 +321,7 @@ public enum ZipArchiveWriter {
     public func finish() throws {
       precondition(open == nil, "an entry is still being streamed into the archive")
       let centralOffset = offset
-      try out.write(contentsOf: central)
+      try write(central)
       let needs64 =
         centralOffset >= zip64Threshold || UInt64(central.count) >= zip64Threshold
         || count >= 0xFFFF
@@ -351,8 +351,8 @@ public enum ZipArchiveWriter {
       end.appendInteger(needs64 ? UInt32.max : UInt32(central.count), endianness: .little)
       end.appendInteger(needs64 ? UInt32.max : UInt32(centralOffset), endianness: .little)
       end.appendInteger(UInt16(0), endianness: .little)
-      try out.write(contentsOf: end)
-      try out.close()
+      try write(end)
+      try out.finish()
       do { try AtomicRename.rename(partial, to: url) } catch {
         try? FileManager.default.removeItem(at: partial)
         throw EvidenceWriteError(error.description)
@@ -360,30 +360,12 @@ public enum ZipArchiveWriter {
     }
   }
 
-  /// A stored entry's bytes, copied by the kernel (`sendfile`) from one file to the other.
-  static func copy(from input: FileHandle, at start: UInt64, count: UInt64, to out: FileHandle)
-    throws
-  {
-    var inputOffset = off_t(start)
-    var remaining = Int(count)
-    while remaining > 0 {
-      let copied = sendfile(
-        out.fileDescriptor, input.fileDescriptor, &inputOffset, min(remaining, 1 << 30))
-      if copied > 0 {
-        remaining -= copied
-        continue
-      }
-      // Not supported between these files, or interrupted: the ordinary way for the rest.
-      try input.seek(toOffset: UInt64(inputOffset))
-      while remaining > 0, let data = try input.read(upToCount: min(chunk, remaining)),
-        !data.isEmpty
-      {
-        try out.write(contentsOf: data)
-        remaining -= data.count
-      }
-      guard remaining == 0 else {
-        throw EvidenceWriteError("a file ended while it was being copied into the archive")
-      }
+  /// A stored entry's bytes, read from one file straight into the archive's buffer.
+  static func copy(
+    from input: FileHandle, at start: UInt64, count: UInt64, to out: SequentialFileOutput
+  ) throws {
+    guard try out.copy(from: input.fileDescriptor, at: start, count: count) == count else {
+      throw EvidenceWriteError("a file ended while it was being copied into the archive")
     }
   }
 

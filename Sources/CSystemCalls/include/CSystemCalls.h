@@ -13,3 +13,8 @@ struct tv_file_status {
 
 // 0, or -1 with errno set.
 int tv_file_status(const char *path, struct tv_file_status *status);
+
+// Turns direct I/O (O_DIRECT: writes go from the caller's buffer to the device, past the page
+// cache) on or off for an open file: 0, or -1 with errno set (EINVAL where the file system has no
+// direct I/O). O_DIRECT is declared only under _GNU_SOURCE.
+int tv_set_direct_io(int fd, int on);

@@ -1,0 +1,192 @@
+import CSystemCalls
+import Glibc
+
+/// A new file written from its start to its end through one aligned buffer, straight to the
+/// device where the file system allows it (O_DIRECT), else through the page cache. A large file
+/// written once (an archive, a capture) then takes no fresh page-cache memory, whose first touch is
+/// most of a buffered write's time on a virtual machine (docs/performance.md). Bytes already
+/// written can be written over (a header whose sizes are known only at the end).
+public final class SequentialFileOutput {
+  /// What direct I/O aligns buffers, offsets and lengths to.
+  public static let blockSize = 4096
+  static let capacity = 1 << 20
+  public let fileDescriptor: Int32
+  private let buffer: UnsafeMutableRawPointer
+  private var used = 0
+  /// Bytes handed to the file: a multiple of the block size while the writes are direct.
+  private var flushed: UInt64 = 0
+  public private(set) var isDirect: Bool
+  private var isClosed = false
+
+  /// How many bytes were written so far.
+  public var position: UInt64 { flushed + UInt64(used) }
+
+  /// A new empty file at `path` (replacing one there), open for writing.
+  public static func create(path: String, direct: Bool = true) -> Result<
+    SequentialFileOutput, Errno
+  > {
+    valueOrErrno { open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }.map {
+      SequentialFileOutput(fileDescriptor: $0, direct: direct)
+    }
+  }
+
+  /// Takes `fileDescriptor`, an empty file open for reading and writing (a header written over
+  /// is read back whole blocks at a time), and closes it when finished.
+  public init(fileDescriptor: Int32, direct: Bool = true) {
+    self.fileDescriptor = fileDescriptor
+    buffer = .allocate(byteCount: Self.capacity, alignment: Self.blockSize)
+    isDirect = direct && tv_set_direct_io(fileDescriptor, 1) == 0
+  }
+
+  deinit {
+    buffer.deallocate()
+    if !isClosed { Glibc.close(fileDescriptor) }
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+    guard var at = bytes.baseAddress else { return }
+    var left = bytes.count
+    while left > 0 {
+      let n = min(left, Self.capacity - used)
+      (buffer + used).copyMemory(from: at, byteCount: n)
+      used += n
+      at += n
+      left -= n
+      if used == Self.capacity { try flush() }
+    }
+  }
+
+  /// Up to `count` bytes of `input` from `offset`, read straight into the buffer: how many there
+  /// were before the input's end.
+  public func copy(from input: Int32, at offset: UInt64, count: UInt64) throws(Errno) -> UInt64 {
+    var copied: UInt64 = 0
+    while copied < count {
+      let n = min(Int(clamping: count - copied), Self.capacity - used)
+      let read = try valueOrErrno { pread(input, buffer + used, n, off_t(offset + copied)) }.get()
+      if read == 0 { break }
+      used += read
+      copied += UInt64(read)
+      if used == Self.capacity { try flush() }
+    }
+    return copied
+  }
+
+  /// Writes `bytes` over bytes already written at `offset`.
+  public func overwrite(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(Errno) {
+    precondition(offset + UInt64(bytes.count) <= position, "only written bytes can be written over")
+    guard let base = bytes.baseAddress else { return }
+    var count = bytes.count
+    if offset + UInt64(count) > flushed {
+      let from = max(offset, flushed)
+      let skip = Int(from - offset)
+      (buffer + Int(from - flushed)).copyMemory(from: base + skip, byteCount: count - skip)
+      count = skip
+    }
+    guard count > 0 else { return }
+    guard isDirect else { return try writeFully(base, count, at: offset) }
+    // A direct write covers whole blocks: those holding the bytes are read, changed, written.
+    let block = UInt64(Self.blockSize)
+    let first = offset / block * block
+    let length = Int((offset + UInt64(count) + block - 1) / block * block - first)
+    let blocks = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: Self.blockSize)
+    defer { blocks.deallocate() }
+    var read = 0
+    while read < length {
+      let n = try valueOrErrno {
+        pread(fileDescriptor, blocks + read, length - read, off_t(first) + off_t(read))
+      }.get()
+      guard n > 0 else { throw Errno(rawValue: EIO) }
+      read += n
+    }
+    (blocks + Int(offset - first)).copyMemory(from: base, byteCount: count)
+    try writeFully(blocks, length, at: first)
+  }
+
+  /// Puts every byte written so far in the file, for another process to read. A direct write
+  /// takes whole blocks: the last, partly filled one is written padded and the file cut back to
+  /// its length, and that block's bytes stay in the buffer to be written again, fuller, later.
+  public func push() throws(Errno) {
+    guard isDirect else { return try flush() }
+    let whole = used / Self.blockSize * Self.blockSize
+    if whole > 0 {
+      try writeFully(buffer, whole, at: flushed)
+      flushed += UInt64(whole)
+      used -= whole
+      if used > 0 { buffer.copyMemory(from: buffer + whole, byteCount: used) }
+    }
+    guard used > 0 else { return }
+    let length = position
+    (buffer + used).initializeMemory(as: UInt8.self, repeating: 0, count: Self.blockSize - used)
+    try writeFully(buffer, Self.blockSize, at: flushed)
+    if isDirect {
+      try nothingOrErrno { ftruncate(fileDescriptor, off_t(length)) }.get()
+    } else {
+      // The page cache took the block after all (and may have written it only in part): the
+      // file holds the bytes now, padded; cut back, and the buffer starts after them.
+      try nothingOrErrno { ftruncate(fileDescriptor, off_t(length)) }.get()
+      flushed = length
+      used = 0
+    }
+  }
+
+  /// Writes what is left and closes the file.
+  public func finish() throws(Errno) {
+    if used > 0 {
+      let length = position
+      var count = used
+      if isDirect {
+        let block = Self.blockSize
+        count = (used + block - 1) / block * block
+        (buffer + used).initializeMemory(as: UInt8.self, repeating: 0, count: count - used)
+      }
+      try writeFully(buffer, count, at: flushed)
+      if count != used {
+        try nothingOrErrno { ftruncate(fileDescriptor, off_t(length)) }.get()
+      }
+      flushed = length
+      used = 0
+    }
+    isClosed = true
+    try nothingOrErrno(retryOnInterrupt: false) { Glibc.close(fileDescriptor) }.get()
+  }
+
+  /// Closes the file as it is, what is still in the buffer not written.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    Glibc.close(fileDescriptor)
+  }
+
+  private func flush() throws(Errno) {
+    try writeFully(buffer, used, at: flushed)
+    flushed += UInt64(used)
+    used = 0
+  }
+
+  private func writeFully(_ bytes: UnsafeRawPointer, _ count: Int, at offset: UInt64) throws(Errno)
+  {
+    var done = 0
+    while done < count {
+      switch valueOrErrno({
+        pwrite(fileDescriptor, bytes + done, count - done, off_t(offset) + off_t(done))
+      }) {
+      case .success(let n) where n > 0:
+        done += n
+        // A short direct write leaves the rest unaligned: the page cache takes it.
+        if isDirect && n % Self.blockSize != 0 { stopDirect() }
+      case .success:
+        throw Errno(rawValue: EIO)
+      case .failure(let error) where error.rawValue == EINVAL && isDirect:
+        // The file system refused direct I/O after all: the page cache from here on.
+        stopDirect()
+      case .failure(let error):
+        throw error
+      }
+    }
+  }
+
+  private func stopDirect() {
+    isDirect = false
+    _ = tv_set_direct_io(fileDescriptor, 0)
+  }
+}
