@@ -27,27 +27,30 @@ public final class PcapWriter {
   public let rotationBytes: UInt64
   public let snaplen: UInt32
   private let nextSequence: () throws -> UInt32
-  private var handle: FileHandle?
-  /// Records not yet written: bytes appended in place (a `Data` took a fifth of an import's
-  /// writing in its small appends).
-  private var buffer: [UInt8] = []
-  private let bufferLimit = 1 << 20
+  /// Whether files are written past the page cache (SequentialFileOutput).
+  private let direct: Bool
+  private var output: SequentialFileOutput?
+  /// The record being made: its header and bytes, appended in place.
+  private var record: [UInt8] = []
   public private(set) var currentSequence: UInt32?
   /// Bytes of the current file, written and buffered.
   private var fileLength: UInt64 = 0
   /// Whether the current file holds any record yet.
   public var currentFileHasRecords: Bool {
-    handle != nil && fileLength > UInt64(PcapFormat.globalHeaderLength)
+    output != nil && fileLength > UInt64(PcapFormat.globalHeaderLength)
   }
 
   public init(
     directory: URL, rotationBytes: UInt64 = PcapWriter.defaultRotationBytes,
-    snaplen: UInt32 = PcapFormat.defaultSnaplen, nextSequence: @escaping () throws -> UInt32
+    snaplen: UInt32 = PcapFormat.defaultSnaplen, direct: Bool = true,
+    nextSequence: @escaping () throws -> UInt32
   ) {
     self.directory = directory
     self.rotationBytes = rotationBytes
     self.snaplen = snaplen
+    self.direct = direct
     self.nextSequence = nextSequence
+    record.reserveCapacity(PcapFormat.recordHeaderLength + Int(snaplen))
   }
 
   deinit { try? close() }
@@ -57,7 +60,7 @@ public final class PcapWriter {
   public func write(_ datagram: Data, at date: Date) throws -> CaptureLocation {
     let captured = UInt32(min(datagram.count, Int(snaplen)))
     let recordLength = UInt64(PcapFormat.recordHeaderLength) + UInt64(captured)
-    if handle == nil
+    if output == nil
       || (fileLength + recordLength > rotationBytes
         && fileLength > UInt64(PcapFormat.globalHeaderLength))
     {
@@ -65,13 +68,14 @@ public final class PcapWriter {
     }
     let offset = fileLength
     let micros = Instant.microseconds(date)
-    buffer.appendInteger(UInt32(truncatingIfNeeded: micros / 1_000_000), endianness: .little)
-    buffer.appendInteger(UInt32(truncatingIfNeeded: micros % 1_000_000), endianness: .little)
-    buffer.appendInteger(captured, endianness: .little)
-    buffer.appendInteger(UInt32(truncatingIfNeeded: datagram.count), endianness: .little)
-    datagram.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(Int(captured))) }
+    record.removeAll(keepingCapacity: true)
+    record.appendInteger(UInt32(truncatingIfNeeded: micros / 1_000_000), endianness: .little)
+    record.appendInteger(UInt32(truncatingIfNeeded: micros % 1_000_000), endianness: .little)
+    record.appendInteger(captured, endianness: .little)
+    record.appendInteger(UInt32(truncatingIfNeeded: datagram.count), endianness: .little)
+    datagram.withUnsafeBytes { record.append(contentsOf: $0.prefix(Int(captured))) }
+    try write(record)
     fileLength += recordLength
-    if buffer.count >= bufferLimit { try flush() }
     return CaptureLocation(fileSequence: currentSequence!, offset: offset)
   }
 
@@ -80,39 +84,30 @@ public final class PcapWriter {
     try close()
     let sequence = try nextSequence()
     let url = directory.appendingPathComponent(CaptureFileName.of(sequence: sequence))
-    guard FileManager.default.createFile(atPath: url.path, contents: nil),
-      let handle = FileHandle(forWritingAtPath: url.path)
-    else {
-      throw WriterError.cannotCreate(url.path)
+    switch SequentialFileOutput.create(path: url.path, direct: direct) {
+    case .success(let output): self.output = output
+    case .failure(let errno): throw WriterError.cannotCreate("\(url.path): \(errno)")
     }
-    self.handle = handle
     currentSequence = sequence
-    buffer.removeAll(keepingCapacity: true)
-    buffer.reserveCapacity(bufferLimit + Int(PcapFormat.recordHeaderLength) + Int(snaplen))
-    buffer.append(contentsOf: PcapFormat.globalHeader(snaplen: snaplen))
-    fileLength = UInt64(buffer.count)
+    let header = PcapFormat.globalHeader(snaplen: snaplen)
+    try write(header)
+    fileLength = UInt64(header.count)
   }
 
-  public func flush() throws {
-    guard let handle, !buffer.isEmpty else { return }
-    var written = 0
-    while written < buffer.count {
-      let wrote = valueOrErrno {
-        buffer.withUnsafeBytes {
-          Glibc.write(handle.fileDescriptor, $0.baseAddress! + written, $0.count - written)
-        }
-      }
-      switch wrote {
-      case .success(let count): written += count
-      case .failure(let errno): throw WriterError.writeFailed(errno.description)
-      }
+  private func write(_ bytes: some ContiguousBytes) throws {
+    do { try bytes.withUnsafeBytes { try output?.write($0) } } catch {
+      throw WriterError.writeFailed("\(error)")
     }
-    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Every record written so far is in the file, for another process to read.
+  public func flush() throws {
+    do { try output?.push() } catch { throw WriterError.writeFailed(error.description) }
   }
 
   public func close() throws {
-    try flush()
-    try handle?.close()
-    handle = nil
+    guard let output else { return }
+    self.output = nil
+    do { try output.finish() } catch { throw WriterError.writeFailed(error.description) }
   }
 }

@@ -103,8 +103,8 @@ public final class SequentialFileOutput {
   }
 
   /// Puts every byte written so far in the file, for another process to read. A direct write
-  /// takes whole blocks: the last, partly filled one is written padded and the file cut back to
-  /// its length, and that block's bytes stay in the buffer to be written again, fuller, later.
+  /// takes whole blocks: the last, partly filled block goes through the page cache, and its bytes
+  /// stay in the buffer to be written again, fuller, later.
   public func push() throws(Errno) {
     guard isDirect else { return try flush() }
     let whole = used / Self.blockSize * Self.blockSize
@@ -115,37 +115,21 @@ public final class SequentialFileOutput {
       if used > 0 { buffer.copyMemory(from: buffer + whole, byteCount: used) }
     }
     guard used > 0 else { return }
-    let length = position
-    (buffer + used).initializeMemory(as: UInt8.self, repeating: 0, count: Self.blockSize - used)
-    try writeFully(buffer, Self.blockSize, at: flushed)
-    if isDirect {
-      try nothingOrErrno { ftruncate(fileDescriptor, off_t(length)) }.get()
-    } else {
-      // The page cache took the block after all (and may have written it only in part): the
-      // file holds the bytes now, padded; cut back, and the buffer starts after them.
-      try nothingOrErrno { ftruncate(fileDescriptor, off_t(length)) }.get()
-      flushed = length
+    isDirect = false
+    _ = tv_set_direct_io(fileDescriptor, 0)
+    try writeFully(buffer, used, at: flushed)
+    isDirect = tv_set_direct_io(fileDescriptor, 1) == 0
+    if !isDirect {
+      flushed += UInt64(used)
       used = 0
     }
   }
 
   /// Writes what is left and closes the file.
   public func finish() throws(Errno) {
-    if used > 0 {
-      let length = position
-      var count = used
-      if isDirect {
-        let block = Self.blockSize
-        count = (used + block - 1) / block * block
-        (buffer + used).initializeMemory(as: UInt8.self, repeating: 0, count: count - used)
-      }
-      try writeFully(buffer, count, at: flushed)
-      if count != used {
-        try nothingOrErrno { ftruncate(fileDescriptor, off_t(length)) }.get()
-      }
-      flushed = length
-      used = 0
-    }
+    try push()
+    flushed = position
+    used = 0
     isClosed = true
     try nothingOrErrno(retryOnInterrupt: false) { Glibc.close(fileDescriptor) }.get()
   }
