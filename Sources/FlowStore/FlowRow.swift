@@ -96,7 +96,32 @@ enum FlowRow {
 
   static func codes(from text: String?) -> [UInt16] {
     guard let text, !text.isEmpty else { return [] }
-    return text.split(separator: ",").compactMap { UInt16($0) }
+    var codes: [UInt16] = []
+    var value: UInt32 = 0
+    var digits = 0
+    // The text `codes(_:)` writes, read a byte at a time (splitting it into Substrings was a
+    // tenth of an export's reading): a piece that is not a decimal number up to 65535 is left out.
+    func end() {
+      if digits > 0 && value <= UInt32(UInt16.max) { codes.append(UInt16(value)) }
+      value = 0
+      digits = 0
+    }
+    var valid = true
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: ",") {
+        if valid { end() }
+        value = 0
+        digits = 0
+        valid = true
+      } else if valid, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        value = min(value * 10 + UInt32(byte - UInt8(ascii: "0")), 1 << 20)
+        digits += 1
+      } else {
+        valid = false
+      }
+    }
+    if valid { end() }
+    return codes
   }
 
   /// Reads a row selected with `FlowColumn.selectList` (the chain is filled in afterwards).
@@ -119,8 +144,8 @@ enum FlowRow {
       offer = ClientTLSOffer(
         versionsForm: form, versions: versions, alpn: names(.clientAlpn),
         droppedALPNCount: row.int(.clientAlpnDropped), encryptedClientHello: row.bool(.clientEch),
-        cipherSuites: codes(from: row.optionalString(.clientCipherSuites)),
-        extensions: codes(from: row.optionalString(.clientExtensions)),
+        cipherSuites: shared.codes(row.optionalString(.clientCipherSuites)),
+        extensions: shared.codes(row.optionalString(.clientExtensions)),
         ja4: row.optionalString(.clientJa4).map(shared.string))
     }
     var answer: ServerTLSAnswer?
@@ -138,7 +163,7 @@ enum FlowRow {
           signatureScheme: row.optionalInt64(.serverSignature).map {
             UInt16(truncatingIfNeeded: $0)
           },
-          extensions: row.optionalString(.serverExtensions).map { codes(from: $0) },
+          extensions: row.optionalString(.serverExtensions).map { shared.codes($0) },
           compressionMethod: row.optionalInt64(.serverCompression).map {
             UInt8(truncatingIfNeeded: $0)
           }))
@@ -219,6 +244,7 @@ final class SharedValues {
   private var strings: [String: String] = [:]
   private var lists: [String: [String]] = [:]
   private var versionLists: [String: [TLSProtocolVersion]] = [:]
+  private var codeLists: [String: [UInt16]] = [:]
   let limit: Int
 
   init(limit: Int = 4096) { self.limit = limit }
@@ -237,6 +263,12 @@ final class SharedValues {
 
   func versions(_ text: String, _ make: (String) -> [TLSProtocolVersion]) -> [TLSProtocolVersion] {
     Self.shared(text, in: &versionLists, limit: limit, make)
+  }
+
+  /// A list of code points (cipher suites, extensions), read once per distinct text.
+  func codes(_ text: String?) -> [UInt16] {
+    guard let text, !text.isEmpty else { return [] }
+    return Self.shared(text, in: &codeLists, limit: limit) { FlowRow.codes(from: $0) }
   }
 
   private static func shared<T>(
