@@ -19,8 +19,18 @@ extension EvidenceFlowRecord {
     /// databases stated it; empty without one.
     public let registrations: [String: AddressRegistration]
 
+    /// Read from a `Decoder` by way of the tree it gives (a whole flows.json decoded at once).
     public init(from decoder: Decoder) throws {
-      let c = try decoder.container(keyedBy: Key.self)
+      try self.init(JSONMembers(JSONTree(from: decoder)))
+    }
+
+    /// A flow's bytes, parsed and read (verify's way, a flow at a time).
+    public static func read(_ bytes: [UInt8]) throws -> Decoded {
+      try Decoded(JSONMembers(JSONTree.parse(bytes)))
+    }
+
+    /// Read from the flow's object as parsed.
+    public init(_ c: JSONMembers<Key>) throws {
       let firstSeen = try c.instant(.firstSeen)
       let lastSeen = try c.instant(.lastSeen)
       let (peers, registrations) = try Self.peers(c)
@@ -78,14 +88,12 @@ extension EvidenceFlowRecord {
       try c.require(duration == expected, .durationSeconds, "is not lastSeen less firstSeen")
     }
 
-    private static func peers(_ c: KeyedDecodingContainer<Key>) throws -> (
+    private static func peers(_ c: JSONMembers<Key>) throws -> (
       FlowPeers, [String: AddressRegistration]
     ) {
-      var list = try c.nestedUnkeyedContainer(forKey: .peers)
       var ends: [FlowEndpoint] = []
       var registrations: [String: AddressRegistration] = [:]
-      while !list.isAtEnd {
-        let peer = try list.nestedContainer(keyedBy: PeerKey.self)
+      for peer in try c.nestedObjects(keyedBy: PeerKey.self, forKey: .peers) {
         let end = FlowEndpoint(
           address: try peer.decode(String.self, forKey: .address),
           port: try peer.decode(UInt16.self, forKey: .port))
@@ -107,14 +115,13 @@ extension EvidenceFlowRecord {
       return (peers, registrations)
     }
 
-    private static func clientTLS(_ c: KeyedDecodingContainer<Key>) throws -> ClientTLSOffer? {
+    private static func clientTLS(_ c: JSONMembers<Key>) throws -> ClientTLSOffer? {
       guard let o = try c.nestedContainerIfPresent(ClientKey.self, .clientTLS) else { return nil }
       return ClientTLSOffer(
         versionsForm: try o.named(.versionsForm),
         versions: try o.decode([String].self, forKey: .versions).map {
           guard let version = TLSProtocolVersion(name: $0) else {
-            throw DecodingError.dataCorruptedError(
-              forKey: .versions, in: o, debugDescription: "“\($0)” is not a TLS version")
+            throw o.corrupt(.versions, "“\($0)” is not a TLS version")
           }
           return version
         },
@@ -131,18 +138,17 @@ extension EvidenceFlowRecord {
 
     /// A TLS code as the record writes it ("0x002F").
     private static func code<K: CodingKey>(
-      _ text: String, _ key: K, in o: KeyedDecodingContainer<K>
+      _ text: String, _ key: K, in o: JSONMembers<K>
     ) throws -> UInt16 {
       guard text.hasPrefix("0x"), text.count == 6, let value = UInt16(text.dropFirst(2), radix: 16),
         EvidenceFlowRecord.cipherSuiteText(value) == text
       else {
-        throw DecodingError.dataCorruptedError(
-          forKey: key, in: o, debugDescription: "“\(text)” is not a TLS code")
+        throw o.corrupt(key, "“\(text)” is not a TLS code")
       }
       return value
     }
 
-    private static func serverKey(_ c: KeyedDecodingContainer<Key>) throws
+    private static func serverKey(_ c: JSONMembers<Key>) throws
       -> CertificateKeyReading?
     {
       guard c.contains(.serverKey),
@@ -155,7 +161,7 @@ extension EvidenceFlowRecord {
         signature: try o.decode(String.self, forKey: .signature), source: try o.named(.source))
     }
 
-    private static func serverTLS(_ c: KeyedDecodingContainer<Key>) throws -> ServerTLSAnswer? {
+    private static func serverTLS(_ c: JSONMembers<Key>) throws -> ServerTLSAnswer? {
       guard let o = try c.nestedContainerIfPresent(ServerKey.self, .serverTLS) else { return nil }
       switch try o.decode(String.self, forKey: .answer) {
       case "negotiated":
@@ -180,19 +186,16 @@ extension EvidenceFlowRecord {
       case "refused":
         return .refused(alert: try o.decode(UInt8.self, forKey: .alert))
       case let other:
-        throw DecodingError.dataCorruptedError(
-          forKey: .answer, in: o, debugDescription: "“\(other)” is not an answer")
+        throw o.corrupt(.answer, "“\(other)” is not an answer")
       }
     }
 
-    private static func streamConflicts(_ c: KeyedDecodingContainer<Key>) throws
+    private static func streamConflicts(_ c: JSONMembers<Key>) throws
       -> [StreamConflict]
     {
       guard c.contains(.streamConflicts) else { return [] }
-      var list = try c.nestedUnkeyedContainer(forKey: .streamConflicts)
       var conflicts: [StreamConflict] = []
-      while !list.isAtEnd {
-        let o = try list.nestedContainer(keyedBy: ConflictKey.self)
+      for o in try c.nestedObjects(keyedBy: ConflictKey.self, forKey: .streamConflicts) {
         let from = try o.decode(String.self, forKey: .from)
         try o.require(from == "device" || from == "server", .from, "is neither device nor server")
         let first = try o.decode(Int.self, forKey: .firstByte)
@@ -204,7 +207,7 @@ extension EvidenceFlowRecord {
       return conflicts
     }
 
-    private static func quic(_ c: KeyedDecodingContainer<Key>) throws -> QUICReading? {
+    private static func quic(_ c: JSONMembers<Key>) throws -> QUICReading? {
       guard let o = try c.nestedContainerIfPresent(QUICKey.self, .quic) else { return nil }
       let reading = QUICReading(
         version: try o.decode(UInt32.self, forKey: .versionValue), end: try o.named(.end))
@@ -214,7 +217,7 @@ extension EvidenceFlowRecord {
       return reading
     }
 
-    private static func certificate(_ c: KeyedDecodingContainer<Key>) throws
+    private static func certificate(_ c: JSONMembers<Key>) throws
       -> CertificateVisibility
     {
       let o = try c.nestedContainer(keyedBy: CertificateKey.self, forKey: .serverCertificate)
@@ -228,16 +231,14 @@ extension EvidenceFlowRecord {
       case "presented":
         let chain = try o.decode([String].self, forKey: .chain).map {
           guard let der = Data(base64Encoded: $0) else {
-            throw DecodingError.dataCorruptedError(
-              forKey: .chain, in: o, debugDescription: "a certificate is not Base64")
+            throw o.corrupt(.chain, "a certificate is not Base64")
           }
           return der
         }
         visibility = .presented(
           chain: chain, chainIsComplete: try o.decode(Bool.self, forKey: .chainIsComplete))
       case let other:
-        throw DecodingError.dataCorruptedError(
-          forKey: .visibility, in: o, debugDescription: "“\(other)” is not a visibility")
+        throw o.corrupt(.visibility, "“\(other)” is not a visibility")
       }
       return visibility
     }
@@ -285,40 +286,42 @@ extension FlowName.Origin: NamedInDocuments {
   var name: String { rawValue }
 }
 
-extension KeyedDecodingContainer {
-  fileprivate func named<T: NamedInDocuments>(_ key: Key) throws -> T {
+extension JSONMembers {
+  fileprivate func named<T: NamedInDocuments>(_ key: K) throws -> T {
     let text = try decode(String.self, forKey: key)
     guard let value = T(documentName: text) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "“\(text)” is not a name the format defines")
+      throw corrupt(key, "“\(text)” is not a name the format defines")
     }
     return value
   }
 
-  fileprivate func optionalNamed<T: NamedInDocuments>(_ key: Key) throws -> T? {
+  fileprivate func optionalNamed<T: NamedInDocuments>(_ key: K) throws -> T? {
     try decode(String?.self, forKey: key) == nil ? nil : try named(key)
   }
 
   /// An instant as the documents write it, to the microsecond, in UTC.
-  fileprivate func instant(_ key: Key) throws -> Date {
+  fileprivate func instant(_ key: K) throws -> Date {
     let text = try decode(String.self, forKey: key)
     guard let date = Instant.parseWritten(text) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "“\(text)” is not an instant as written")
+      throw corrupt(key, "“\(text)” is not an instant as written")
     }
     return date
   }
 
   /// The nested object, or nil where the member is null (it must be there).
-  fileprivate func nestedContainerIfPresent<N: CodingKey>(_ type: N.Type, _ key: Key) throws
-    -> KeyedDecodingContainer<N>?
+  fileprivate func nestedContainerIfPresent<N: CodingKey>(_ type: N.Type, _ key: K) throws
+    -> JSONMembers<N>?
   {
     try decodeNil(forKey: key) ? nil : try nestedContainer(keyedBy: type, forKey: key)
   }
 
-  fileprivate func require(_ holds: Bool, _ key: Key, _ otherwise: String) throws {
-    guard holds else {
-      throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: otherwise)
-    }
+  fileprivate func require(_ holds: Bool, _ key: K, _ otherwise: String) throws {
+    guard holds else { throw corrupt(key, otherwise) }
+  }
+
+  /// What a member holds that the format does not allow.
+  fileprivate func corrupt(_ key: K, _ why: String) -> DecodingError {
+    DecodingError.dataCorrupted(
+      DecodingError.Context(codingPath: [key], debugDescription: "\(key.stringValue): \(why)"))
   }
 }

@@ -676,7 +676,9 @@ public enum BundleVerifier {
   /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.
   static func decodeFlows(_ data: Data) -> [EvidenceFlowRecord.Decoded]? {
     let flows = Collected<EvidenceFlowRecord.Decoded>()
-    let reading = StreamedArrayReading(key: "flows", elements: \VerifiedFlows.flows) {
+    let reading = StreamedArrayReading(
+      key: "flows", elements: \VerifiedFlows.flows, read: EvidenceFlowRecord.Decoded.read
+    ) {
       flows.items.append($0)
     }
     reading.feed(data)

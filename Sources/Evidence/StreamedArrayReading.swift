@@ -19,12 +19,18 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   private var firstFault: JSONSyntax.Failure?
   private var undecodable = false
   private let decoder = JSONDecoder()
+  /// How an element's bytes are read, where not by `JSONDecoder`.
+  private let read: (([UInt8]) throws -> Element)?
   /// The document without its array's elements, once `finish` decoded it.
   private(set) var outline: Outline?
 
-  init(key: String, elements: @escaping (Outline) -> [Element], each: @escaping (Element) -> Void) {
+  init(
+    key: String, elements: @escaping (Outline) -> [Element],
+    read: (([UInt8]) throws -> Element)? = nil, each: @escaping (Element) -> Void
+  ) {
     stream = JSONArrayStream(key: key)
     self.elements = elements
+    self.read = read
     self.each = each
   }
 
@@ -35,7 +41,9 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
     if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: 2) {
       firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
     }
-    guard !undecodable, let decoded = try? decoder.decode(Element.self, from: data) else {
+    guard !undecodable,
+      let decoded = try? (read.map { try $0(bytes) } ?? decoder.decode(Element.self, from: data))
+    else {
       undecodable = true
       return
     }
@@ -84,7 +92,9 @@ final class FlowsJSONReading {
 
   init(csv: CSVRows?) {
     self.csv = FlowsCSVComparison(csv)
-    reading = StreamedArrayReading(key: "flows", elements: \.flows) { [unowned self] in
+    reading = StreamedArrayReading(
+      key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.read
+    ) { [unowned self] in
       self.take($0)
     }
   }

@@ -17,8 +17,14 @@ final class EvidenceFlowRecordDecodingTests: XCTestCase {
     return String(decoding: writer.bytes, as: UTF8.self)
   }
 
+  /// As verify reads a flow (parsed into a tree); `JSONDecoder` (a whole flows.json decoded at
+  /// once) must read it alike.
   func decoded(_ text: String) throws -> EvidenceFlowRecord.Decoded {
-    try JSONDecoder().decode(EvidenceFlowRecord.Decoded.self, from: Data(text.utf8))
+    let record = try EvidenceFlowRecord.Decoded.read(Array(text.utf8))
+    let byDecoder = try JSONDecoder().decode(EvidenceFlowRecord.Decoded.self, from: Data(text.utf8))
+    XCTAssertEqual(byDecoder.flow, record.flow)
+    XCTAssertEqual(byDecoder.findingIDs, record.findingIDs)
+    return record
   }
 
   func testEveryReadingWrittenToFlowsJSONReadsBackAsTheFlowItWas() throws {
@@ -62,7 +68,10 @@ final class EvidenceFlowRecordDecodingTests: XCTestCase {
       (#""lastByte": 111"#, #""lastByte": 109"#, "a last byte before the first"),
     ] {
       XCTAssertTrue(text.contains(from), "the fixture holds \(from)")
-      XCTAssertThrowsError(try decoded(text.replacingOccurrences(of: from, with: to)), what)
+      let altered = text.replacingOccurrences(of: from, with: to)
+      XCTAssertThrowsError(try EvidenceFlowRecord.Decoded.read(Array(altered.utf8)), what)
+      XCTAssertThrowsError(
+        try JSONDecoder().decode(EvidenceFlowRecord.Decoded.self, from: Data(altered.utf8)), what)
     }
   }
 

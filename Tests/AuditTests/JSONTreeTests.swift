@@ -1,0 +1,104 @@
+import Audit
+import Foundation
+import XCTest
+
+/// The tree reader reads values as Foundation's `JSONDecoder` reads them (verify reads
+/// flows.json's flows with the one and the rest of the bundle with the other).
+final class JSONTreeTests: XCTestCase {
+  enum Key: String, CodingKey { case v }
+
+  struct Held<T: Decodable>: Decodable { let v: T }
+
+  /// The value of `{"v": text}` as `T`, by each reader; nil where it refuses.
+  func both<T: Decodable & JSONTreeDecodable & Equatable>(_: T.Type, _ text: String) -> (T?, T?) {
+    let document = "{\"v\":\(text)}"
+    let byDecoder = try? JSONDecoder().decode(Held<T>.self, from: Data(document.utf8)).v
+    let byTree = try? JSONMembers<Key>(JSONTree.parse(Array(document.utf8))).decode(
+      T.self, forKey: .v)
+    return (byDecoder, byTree)
+  }
+
+  func testNumbersReadAsJSONDecoderReadsThemIntoEachType() {
+    let numbers = [
+      "1", "1.0", "1e2", "1E2", "-0", "1.5", "-1", "9223372036854775807", "9223372036854775808",
+      "1.0e0", "0.0", "-0.0", "100000000000000000000", "65535", "65536", "255", "256", "2e1",
+      "4294967295", "4294967296", "\"1\"", "true", "null",
+    ]
+    for text in numbers {
+      let int64 = both(Int64.self, text)
+      XCTAssertEqual(int64.0, int64.1, "Int64 \(text)")
+      let uint64 = both(UInt64.self, text)
+      XCTAssertEqual(uint64.0, uint64.1, "UInt64 \(text)")
+      let uint32 = both(UInt32.self, text)
+      XCTAssertEqual(uint32.0, uint32.1, "UInt32 \(text)")
+      let uint16 = both(UInt16.self, text)
+      XCTAssertEqual(uint16.0, uint16.1, "UInt16 \(text)")
+      let uint8 = both(UInt8.self, text)
+      XCTAssertEqual(uint8.0, uint8.1, "UInt8 \(text)")
+      let int = both(Int.self, text)
+      XCTAssertEqual(int.0, int.1, "Int \(text)")
+    }
+    for text in numbers + ["1e400", "-1e400", "5e-324", "1e-400", "0e-400", "0.000", "2.5e-3"] {
+      let double = both(Double.self, text)
+      XCTAssertEqual(double.0, double.1, "Double \(text)")
+    }
+  }
+
+  func testStringsBooleansNullsAndListsReadAsJSONDecoderReadsThem() {
+    for text in [
+      "\"a\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud83d\\ude00\"", "\"a\\u0000b\"", "\"\\u00e9\"",
+      "\"é\"", "\"\\/\\b\\f\\n\\r\\t\\\"\\\\\"", "1", "null", "true", "[\"a\"]",
+    ] {
+      let string = both(String.self, text)
+      XCTAssertEqual(string.0, string.1, "String \(text)")
+      let optional = both(String?.self, text)
+      XCTAssertEqual(optional.0, optional.1, "String? \(text)")
+    }
+    for text in ["true", "false", "1", "\"true\"", "null"] {
+      let bool = both(Bool.self, text)
+      XCTAssertEqual(bool.0, bool.1, "Bool \(text)")
+    }
+    for text in ["[]", "[\"a\",\"b\"]", "[\"a\",null]", "\"x\"", "[1]", "null"] {
+      let list = both([String].self, text)
+      XCTAssertEqual(list.0, list.1, "[String] \(text)")
+    }
+  }
+
+  func testMembersMissingOrNullAndNamedTwiceReadAsAKeyedContainerReadsThem() throws {
+    let missing = try JSONMembers<Key>(JSONTree.parse(Array("{}".utf8)))
+    XCTAssertFalse(missing.contains(.v))
+    XCTAssertThrowsError(try missing.decode(String?.self, forKey: .v), "decode needs the member")
+    XCTAssertNil(try missing.decodeIfPresent(String.self, forKey: .v))
+    XCTAssertThrowsError(try missing.decodeNil(forKey: .v))
+    let null = try JSONMembers<Key>(JSONTree.parse(Array("{\"v\":null}".utf8)))
+    XCTAssertTrue(try null.decodeNil(forKey: .v))
+    XCTAssertNil(try null.decode(String?.self, forKey: .v))
+    XCTAssertNil(try null.decodeIfPresent(String.self, forKey: .v))
+    let twice = #"{"v":"a","v":"b"}"#
+    XCTAssertEqual(
+      try JSONMembers<Key>(JSONTree.parse(Array(twice.utf8))).decode(String.self, forKey: .v),
+      try JSONDecoder().decode(Held<String>.self, from: Data(twice.utf8)).v)
+  }
+
+  func testWhatIsNotOneJSONValueIsRefused() {
+    for text in [
+      "", "{", "[,]", "{,}", "[1,,2]", "{\"a\":1,,}", "01", "1.", ".5", "-", "1e", "tru", "nul",
+      "\"a", "\"\u{1}\"",
+      "[1] 2", "{\"a\" 1}", "\"\\x\"", "\"\\u12\"", "+1",
+    ] {
+      XCTAssertThrowsError(try JSONTree.parse(Array(text.utf8)), text)
+      XCTAssertThrowsError(try JSONDecoder().decode(JSONTree.self, from: Data(text.utf8)), text)
+    }
+    XCTAssertThrowsError(try JSONTree.parse([0x22, 0xFF, 0x22]), "bytes that are not UTF-8")
+    let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+    XCTAssertThrowsError(try JSONTree.parse(Array(deep.utf8)), "nested too deep for the stack")
+    // A comma before the end, as JSONDecoder forgives it.
+    XCTAssertEqual(try JSONTree.parse(Array("[1,]".utf8)), .array([.number("1")]))
+    XCTAssertEqual(
+      try JSONDecoder().decode(JSONTree.self, from: Data("[1,]".utf8)), .array([.number("1")]))
+    XCTAssertEqual(try JSONTree.parse(Array("{\"a\":1 , }".utf8)), .object([("a", .number("1"))]))
+    XCTAssertEqual(
+      try JSONTree.parse(Array(" {\"a\": [1, -2.5e3, true, null, \"x\"]} ".utf8)),
+      .object([("a", .array([.number("1"), .number("-2.5e3"), .bool(true), .null, .string("x")]))]))
+  }
+}
