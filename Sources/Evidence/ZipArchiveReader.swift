@@ -6,6 +6,7 @@ import Bytes
 import CZlib
 import Crypto
 import Foundation
+import SystemCalls
 
 /// Reads a ZIP's central directory (ZIP64 too) and streams each entry's bytes, checking its
 /// CRC-32. What `verify` opens an archive an auditor received with.
@@ -354,15 +355,20 @@ public final class ZipArchiveReader {
         "\(entry.name) uses compression method \(entry.method), which is neither stored nor deflate"
       )
     }
-    try input.seek(toOffset: dataOffset)
-    return try EntryStream(entry, input)
+    try input.close()
+    guard case .success(let reader) = SequentialFileInput.open(path: url.path) else {
+      throw EvidenceWriteError("\(url.path) cannot be opened")
+    }
+    return try EntryStream(entry, reader, at: dataOffset)
   }
 
   /// An entry's bytes as they are asked for: read (and inflated) a piece at a time, counted and
   /// their CRC-32 computed; at its end, a size or CRC-32 other than the directory's is an error.
   public final class EntryStream {
     private let entry: Entry
-    private let input: FileHandle
+    private let input: SequentialFileInput
+    /// Where the entry's next bytes are in the archive.
+    private var position: UInt64
     private var remaining: UInt64
     private var produced: UInt64 = 0
     private var crc: UInt32 = 0
@@ -376,9 +382,10 @@ public final class ZipArchiveReader {
     private var endOfStream = false
     static let pieceLength = 1 << 20
 
-    init(_ entry: Entry, _ input: FileHandle) throws {
+    init(_ entry: Entry, _ input: SequentialFileInput, at position: UInt64) throws {
       self.entry = entry
       self.input = input
+      self.position = position
       remaining = entry.compressedSize
       chunk = Data(count: Int(min(entry.size, UInt64(Self.pieceLength - 1))) + 1)
       if entry.method == 8 {
@@ -392,7 +399,6 @@ public final class ZipArchiveReader {
 
     deinit {
       if inflating { inflateEnd(&stream) }
-      try? input.close()
     }
 
     /// The next piece, or nil at the entry's end.
@@ -421,8 +427,11 @@ public final class ZipArchiveReader {
 
     private func read() throws -> Data? {
       guard remaining > 0 else { return nil }
-      let data = try input.read(upToCount: Int(min(remaining, UInt64(Self.pieceLength)))) ?? Data()
+      let data = try input.read(
+        at: position, count: Int(min(remaining, UInt64(Self.pieceLength)))
+      ) { Data($0) }
       guard !data.isEmpty else { throw EvidenceWriteError("\(entry.name) ends early") }
+      position += UInt64(data.count)
       remaining -= UInt64(data.count)
       return data
     }
