@@ -9,13 +9,15 @@ final class JSONTreeTests: XCTestCase {
 
   struct Held<T: Decodable>: Decodable { let v: T }
 
-  /// The value of `{"v": text}` as `T`, by each reader; nil where it refuses.
-  func both<T: Decodable & JSONTreeDecodable & Equatable>(_: T.Type, _ text: String) -> (T?, T?) {
+  /// `{"v": text}` read as `T` by each reader: the same value, or refused by both.
+  func agree<T: Decodable & JSONTreeDecodable & Equatable>(
+    _: T.Type, _ text: String, file: StaticString = #filePath, line: UInt = #line
+  ) {
     let document = "{\"v\":\(text)}"
     let byDecoder = try? JSONDecoder().decode(Held<T>.self, from: Data(document.utf8)).v
     let byTree = try? JSONMembers<Key>(JSONTree.parse(Array(document.utf8))).decode(
       T.self, forKey: .v)
-    return (byDecoder, byTree)
+    XCTAssertEqual(byDecoder, byTree, "\(T.self) \(text)", file: file, line: line)
   }
 
   func testNumbersReadAsJSONDecoderReadsThemIntoEachType() {
@@ -25,22 +27,15 @@ final class JSONTreeTests: XCTestCase {
       "4294967295", "4294967296", "\"1\"", "true", "null",
     ]
     for text in numbers {
-      let int64 = both(Int64.self, text)
-      XCTAssertEqual(int64.0, int64.1, "Int64 \(text)")
-      let uint64 = both(UInt64.self, text)
-      XCTAssertEqual(uint64.0, uint64.1, "UInt64 \(text)")
-      let uint32 = both(UInt32.self, text)
-      XCTAssertEqual(uint32.0, uint32.1, "UInt32 \(text)")
-      let uint16 = both(UInt16.self, text)
-      XCTAssertEqual(uint16.0, uint16.1, "UInt16 \(text)")
-      let uint8 = both(UInt8.self, text)
-      XCTAssertEqual(uint8.0, uint8.1, "UInt8 \(text)")
-      let int = both(Int.self, text)
-      XCTAssertEqual(int.0, int.1, "Int \(text)")
+      agree(Int64.self, text)
+      agree(UInt64.self, text)
+      agree(UInt32.self, text)
+      agree(UInt16.self, text)
+      agree(UInt8.self, text)
+      agree(Int.self, text)
     }
     for text in numbers + ["1e400", "-1e400", "5e-324", "1e-400", "0e-400", "0.000", "2.5e-3"] {
-      let double = both(Double.self, text)
-      XCTAssertEqual(double.0, double.1, "Double \(text)")
+      agree(Double.self, text)
     }
   }
 
@@ -49,18 +44,14 @@ final class JSONTreeTests: XCTestCase {
       "\"a\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud83d\\ude00\"", "\"a\\u0000b\"", "\"\\u00e9\"",
       "\"é\"", "\"\\/\\b\\f\\n\\r\\t\\\"\\\\\"", "1", "null", "true", "[\"a\"]",
     ] {
-      let string = both(String.self, text)
-      XCTAssertEqual(string.0, string.1, "String \(text)")
-      let optional = both(String?.self, text)
-      XCTAssertEqual(optional.0, optional.1, "String? \(text)")
+      agree(String.self, text)
+      agree(String?.self, text)
     }
     for text in ["true", "false", "1", "\"true\"", "null"] {
-      let bool = both(Bool.self, text)
-      XCTAssertEqual(bool.0, bool.1, "Bool \(text)")
+      agree(Bool.self, text)
     }
     for text in ["[]", "[\"a\",\"b\"]", "[\"a\",null]", "\"x\"", "[1]", "null"] {
-      let list = both([String].self, text)
-      XCTAssertEqual(list.0, list.1, "[String] \(text)")
+      agree([String].self, text)
     }
   }
 
