@@ -17,7 +17,9 @@ public final class EvidenceFileWriter {
   private var ownsOutput = true
   private var buffer = Data()
   private let fingerprint: WrittenFile.Fingerprint
-  static let bufferLimit = 1 << 20
+  /// As much as the archive's probe reads (the first flush chooses the target from it), and
+  /// no more: every writer open at once holds its buffer.
+  static let bufferLimit = ZipArchiveWriter.probeLength
 
   /// `deflating`: the bytes deflated as they are written, so that the archive need not read the
   /// file again nor deflate it on the thread that assembles it.

@@ -6,7 +6,7 @@ import Glibc
 /// once (an archive to verify) then fills no fresh page-cache memory, which on a virtual machine
 /// costs more than the reading (docs/performance.md).
 public final class SequentialFileInput {
-  static let capacity = 1 << 20
+  static let capacity = 256 << 10
   public let fileDescriptor: Int32
   private let buffer: UnsafeMutableRawPointer
   /// The file's bytes the buffer holds: from `windowStart`, `windowCount` of them.

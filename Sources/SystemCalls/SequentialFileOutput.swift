@@ -9,7 +9,8 @@ import Glibc
 public final class SequentialFileOutput {
   /// What direct I/O aligns buffers, offsets and lengths to.
   public static let blockSize = 4096
-  static let capacity = 1 << 20
+  /// A few writers are open at once (a document, its deflated copy, the archive): each holds one.
+  static let capacity = 256 << 10
   public let fileDescriptor: Int32
   private let buffer: UnsafeMutableRawPointer
   private var used = 0
