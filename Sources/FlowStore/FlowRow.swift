@@ -241,21 +241,19 @@ extension SQLiteRow {
 /// share their text instead of each holding its own (1.5 MB of 20 000 small strings and lists
 /// otherwise). Bounded: past `limit` distinct values, new ones are no longer kept.
 final class SharedValues {
-  private var strings: [String: String] = [:]
   private var lists: [String: [String]] = [:]
   private var versionLists: [String: [TLSProtocolVersion]] = [:]
   private var codeLists: [String: [UInt16]] = [:]
+  /// The texts themselves, held once as verify holds a flow's names.
+  private let names: FlowPartsSharing
   let limit: Int
 
-  init(limit: Int = 4096) { self.limit = limit }
-
-  func string(_ text: String) -> String {
-    // Up to 15 UTF-8 bytes a String holds its text inline: nothing to share.
-    guard text.utf8.count > 15 else { return text }
-    if let kept = strings[text] { return kept }
-    if strings.count < limit { strings[text] = text }
-    return text
+  init(limit: Int = 4096) {
+    self.limit = limit
+    names = FlowPartsSharing(limit: limit)
   }
+
+  func string(_ text: String) -> String { names.name(text) }
 
   func list(_ text: String, _ make: (String) -> [String]) -> [String] {
     Self.shared(text, in: &lists, limit: limit, make)
