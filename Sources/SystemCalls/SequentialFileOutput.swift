@@ -1,20 +1,31 @@
 import CSystemCalls
+import Dispatch
 import Glibc
 
-/// A new file written from its start to its end through one aligned buffer, straight to the
+/// A new file written from its start to its end through aligned buffers, straight to the
 /// device where the file system allows it (O_DIRECT), else through the page cache. A large file
 /// written once (an archive, a capture) then takes no fresh page-cache memory, whose first touch is
 /// most of a buffered write's time on a virtual machine (docs/performance.md). Bytes already
 /// written can be written over (a header whose sizes are known only at the end).
+///
+/// A full buffer is written behind: handed to a queue of the file's own while the caller fills a
+/// second buffer, so that a direct write's wait for the device overlaps the work that makes the
+/// next bytes. A failed write is thrown by the next call that writes, pushes or finishes.
 public final class SequentialFileOutput {
   /// What direct I/O aligns buffers, offsets and lengths to.
   public static let blockSize = 4096
-  /// A few writers are open at once (a document, its deflated copy, the archive): each holds one.
+  /// A few writers are open at once (a document, its deflated copy, the archive): each holds two.
   static let capacity = 256 << 10
   public let fileDescriptor: Int32
-  private let buffer: UnsafeMutableRawPointer
+  private var buffer: UnsafeMutableRawPointer
+  /// The buffer written behind, or free for the next one to be.
+  private var spare: UnsafeMutableRawPointer
   private var used = 0
-  /// Bytes handed to the file: a multiple of the block size while the writes are direct.
+  private let writer = DispatchQueue(label: "SequentialFileOutput")
+  /// The write behind, while there is one: what it ended in, once it ended.
+  private var behind: (done: DispatchSemaphore, write: WriteBehind)?
+  /// Bytes handed to the file (or to the write behind): a multiple of the block size while the
+  /// writes are direct.
   private var flushed: UInt64 = 0
   public private(set) var isDirect: Bool
   private var isClosed = false
@@ -36,11 +47,14 @@ public final class SequentialFileOutput {
   public init(fileDescriptor: Int32, direct: Bool = true) {
     self.fileDescriptor = fileDescriptor
     buffer = .allocate(byteCount: Self.capacity, alignment: Self.blockSize)
+    spare = .allocate(byteCount: Self.capacity, alignment: Self.blockSize)
     isDirect = direct && tv_set_direct_io(fileDescriptor, 1) == 0
   }
 
   deinit {
+    _ = try? settle()
     buffer.deallocate()
+    spare.deallocate()
     if !isClosed { Glibc.close(fileDescriptor) }
   }
 
@@ -84,6 +98,7 @@ public final class SequentialFileOutput {
       count = skip
     }
     guard count > 0 else { return }
+    try settle()
     guard isDirect else { return try writeFully(base, count, at: offset) }
     // A direct write covers whole blocks: those holding the bytes are read, changed, written.
     let block = UInt64(Self.blockSize)
@@ -107,7 +122,8 @@ public final class SequentialFileOutput {
   /// takes whole blocks: the last, partly filled block goes through the page cache, and its bytes
   /// stay in the buffer to be written again, fuller, later.
   public func push() throws(Errno) {
-    guard isDirect else { return try flush() }
+    try settle()
+    guard isDirect else { return try writeFully(bufferWritten()) }
     let whole = used / Self.blockSize * Self.blockSize
     if whole > 0 {
       try writeFully(buffer, whole, at: flushed)
@@ -138,40 +154,110 @@ public final class SequentialFileOutput {
   /// Closes the file as it is, what is still in the buffer not written.
   public func close() {
     guard !isClosed else { return }
+    _ = try? settle()
     isClosed = true
     Glibc.close(fileDescriptor)
   }
 
+  /// The full buffer handed to the writer queue, once the write before it ended; filling goes on
+  /// in the other buffer.
   private func flush() throws(Errno) {
-    try writeFully(buffer, used, at: flushed)
+    try settle()
+    let write = WriteBehind(
+      fileDescriptor: fileDescriptor, bytes: buffer, count: used, offset: flushed, direct: isDirect)
+    let done = DispatchSemaphore(value: 0)
+    writer.async {
+      write.run()
+      done.signal()
+    }
+    behind = (done, write)
+    swap(&buffer, &spare)
     flushed += UInt64(used)
     used = 0
   }
 
-  private func writeFully(_ bytes: UnsafeRawPointer, _ count: Int, at offset: UInt64) throws(Errno)
-  {
-    var done = 0
-    while done < count {
-      switch valueOrErrno({
-        pwrite(fileDescriptor, bytes + done, count - done, off_t(offset) + off_t(done))
-      }) {
-      case .success(let n) where n > 0:
-        done += n
-        // A short direct write leaves the rest unaligned: the page cache takes it.
-        if isDirect && n % Self.blockSize != 0 { stopDirect() }
-      case .success:
-        throw Errno(rawValue: EIO)
-      case .failure(let error) where error.rawValue == EINVAL && isDirect:
-        // The file system refused direct I/O after all: the page cache from here on.
-        stopDirect()
-      case .failure(let error):
-        throw error
-      }
+  /// Waits for the write behind, if there is one, and takes what it ended in.
+  private func settle() throws(Errno) {
+    guard let (done, write) = behind else { return }
+    done.wait()
+    behind = nil
+    switch write.result {
+    case .success(let stillDirect): if isDirect && !stillDirect { stopDirect() }
+    case .failure(let error): throw error
+    case nil: throw Errno(rawValue: EIO)
     }
   }
 
-  private func stopDirect() {
-    isDirect = false
-    _ = tv_set_direct_io(fileDescriptor, 0)
+  /// The buffer's bytes written at their place, the buffer emptied.
+  private func bufferWritten() -> (UnsafeRawPointer, Int, UInt64) {
+    defer {
+      flushed += UInt64(used)
+      used = 0
+    }
+    return (UnsafeRawPointer(buffer), used, flushed)
+  }
+
+  private func writeFully(_ piece: (UnsafeRawPointer, Int, UInt64)) throws(Errno) {
+    try writeFully(piece.0, piece.1, at: piece.2)
+  }
+
+  private func writeFully(_ bytes: UnsafeRawPointer, _ count: Int, at offset: UInt64) throws(Errno)
+  {
+    let stillDirect = try Self.write(fileDescriptor, bytes, count, at: offset, direct: isDirect)
+      .get()
+    if isDirect && !stillDirect { stopDirect() }
+  }
+
+  /// Every byte written, past short writes; whether the file is still written direct after (a
+  /// short direct write leaves the rest unaligned, and a file system may refuse direct I/O after
+  /// all: the page cache from there on).
+  fileprivate static func write(
+    _ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, at offset: UInt64, direct: Bool
+  ) -> Result<Bool, Errno> {
+    var direct = direct
+    var done = 0
+    while done < count {
+      switch valueOrErrno({ pwrite(fd, bytes + done, count - done, off_t(offset) + off_t(done)) }) {
+      case .success(let n) where n > 0:
+        done += n
+        if direct && n % blockSize != 0 { direct = stopDirect(fd) }
+      case .success:
+        return .failure(Errno(rawValue: EIO))
+      case .failure(let error) where error.rawValue == EINVAL && direct:
+        direct = stopDirect(fd)
+      case .failure(let error):
+        return .failure(error)
+      }
+    }
+    return .success(direct)
+  }
+
+  private func stopDirect() { isDirect = Self.stopDirect(fileDescriptor) }
+
+  private static func stopDirect(_ fd: Int32) -> Bool {
+    _ = tv_set_direct_io(fd, 0)
+    return false
+  }
+}
+
+/// One buffer written behind, and what that ended in: handed to the writer queue and read back
+/// only after its semaphore is signalled, so never touched by two threads at once.
+private final class WriteBehind: @unchecked Sendable {
+  let fileDescriptor: Int32
+  let bytes: UnsafeRawPointer
+  let count: Int
+  let offset: UInt64
+  let direct: Bool
+  var result: Result<Bool, Errno>?
+
+  init(fileDescriptor: Int32, bytes: UnsafeRawPointer, count: Int, offset: UInt64, direct: Bool) {
+    (self.fileDescriptor, self.bytes, self.count, self.offset) = (
+      fileDescriptor, bytes, count, offset
+    )
+    self.direct = direct
+  }
+
+  func run() {
+    result = SequentialFileOutput.write(fileDescriptor, bytes, count, at: offset, direct: direct)
   }
 }

@@ -96,6 +96,14 @@ final class SequentialFileOutputTests: XCTestCase {
       XCTAssertEqual($0 as? Errno, Errno(rawValue: ENOSPC))
     }
     output.close()
+    // One buffer full and a little more: the full one is written behind, and its failure is what
+    // finishing throws, not lost.
+    let behind = try SequentialFileOutput.create(path: "/dev/full").get()
+    let little = [UInt8](repeating: 2, count: (256 << 10) + 10)
+    try little.withUnsafeBytes { try behind.write($0) }
+    XCTAssertThrowsError(try behind.finish()) {
+      XCTAssertEqual($0 as? Errno, Errno(rawValue: ENOSPC))
+    }
     XCTAssertEqual(
       SequentialFileOutput.create(path: directory.appendingPathComponent("no/such").path).map {
         $0.position
