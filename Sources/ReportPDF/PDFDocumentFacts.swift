@@ -157,6 +157,8 @@ enum PDFDocumentFacts {
     let head = Array("<< /Type /StructElem\n".utf8)
     let object = Array(" 0 obj\n".utf8)
     let tail = Array("\nendobj".utf8)
+    let newline: [UInt8] = [0x0A]
+    let type = Array("/S /".utf8)
     var found: [(number: Int, body: String)] = []
     var ordinals: [String: Int] = [:]
     bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -188,19 +190,24 @@ enum PDFDocumentFacts {
         let numberEnd = start - object.count
         var digits = numberEnd
         while digits > 0, (0x30...0x39).contains(raw[digits - 1]) { digits -= 1 }
-        let dictionary = String(decoding: raw[start..<end], as: UTF8.self)
+        // The line after the head names the type: "   /S /H2". Only a marked element's
+        // dictionary is made a string (a table's elements are most of them, none marked).
+        let line = start + head.count
         guard let number = Int(String(decoding: raw[digits..<numberEnd], as: UTF8.self)),
-          let typeLine = dictionary.split(separator: "\n").dropFirst().first,
-          typeLine.drop(while: { $0 == " " }).hasPrefix("/S /")
+          let lineEnd = find(newline, from: line), lineEnd < end
         else { continue }
-        let type = String(typeLine.drop(while: { $0 == " " }).dropFirst(4))
-        let ordinal = ordinals[type, default: 0]
-        ordinals[type] = ordinal + 1
-        guard let language = languages[type]?[ordinal],
-          let line = dictionary.range(of: String(typeLine) + "\n")
-        else { continue }
-        var body = dictionary
-        body.insert(contentsOf: "   /Lang (\(language))\n", at: line.upperBound)
+        var typeAt = line
+        while typeAt < lineEnd, raw[typeAt] == 0x20 { typeAt += 1 }
+        guard lineEnd - typeAt >= type.count, memcmp(base + typeAt, type, type.count) == 0 else {
+          continue
+        }
+        let name = String(decoding: raw[(typeAt + type.count)..<lineEnd], as: UTF8.self)
+        let ordinal = ordinals[name, default: 0]
+        ordinals[name] = ordinal + 1
+        guard let language = languages[name]?[ordinal] else { continue }
+        let body =
+          String(decoding: raw[start...lineEnd], as: UTF8.self) + "   /Lang (\(language))\n"
+          + String(decoding: raw[(lineEnd + 1)..<end], as: UTF8.self)
         found.append((number, body))
       }
     }
