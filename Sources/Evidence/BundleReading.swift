@@ -34,7 +34,16 @@ struct BundleReading {
   init(_ archive: ZipArchiveReader) {
     self.archive = archive
     var oversized = Set<String>()
-    for entry in archive.entries {
+    // capture.pcapng, most of the archive's bytes, is hashed and scanned on a second thread
+    // while this one inflates and parses the documents (each entry's stream opens the archive
+    // anew, so the two share nothing); its problem takes its place in order.
+    let captureAt = CaptureEntryReading.single(in: archive)
+    let captureSide = captureAt.map { at in
+      Alongside { CaptureEntryReading(archive, archive.entries[at]) }
+    }
+    var problemsAt: [Int: [String]] = [:]
+    for (index, entry) in archive.entries.enumerated() where index != captureAt {
+      let before = problems.count
       let digest = SHA256Digest()
       var count: UInt64 = 0
       do {
@@ -49,6 +58,13 @@ struct BundleReading {
         // Read to the end but damaged: its digest still goes to the manifest's check.
         if count == entry.size { digests[entry.name] = (count, digest.finalHex()) }
       }
+      problemsAt[index] = Array(problems[before...])
+    }
+    if let captureAt, let side = captureSide?.value {
+      capture = side.scan
+      if let digest = side.digest { digests[archive.entries[captureAt].name] = digest }
+      problemsAt[captureAt] = side.problem.map { [$0] } ?? []
+      problems = archive.entries.indices.flatMap { problemsAt[$0] ?? [] }
     }
     flowsRead = flowsReading?.finish()
     captureRead = captureReading?.finish()
@@ -114,5 +130,36 @@ struct BundleReading {
       let stream = try? archive.stream(entry)
     else { return nil }
     return CSVRows { (try? stream.next()) ?? nil }
+  }
+}
+
+/// capture.pcapng read on a thread of its own: its size and SHA-256, the pcapng scan of it, and
+/// what was wrong reading it. Only one such entry is read so (more are read in turn, as any other).
+private struct CaptureEntryReading {
+  var scan = PcapngScan()
+  var digest: (UInt64, String)?
+  var problem: String?
+
+  static func single(in archive: ZipArchiveReader) -> Int? {
+    let at = archive.entries.indices.filter {
+      archive.entries[$0].name == EvidenceCaptureDocument.fileName
+    }
+    return at.count == 1 ? at[0] : nil
+  }
+
+  init(_ archive: ZipArchiveReader, _ entry: ZipArchiveReader.Entry) {
+    let hash = SHA256Digest()
+    var count: UInt64 = 0
+    do {
+      try archive.read(entry) { chunk in
+        hash.update(chunk)
+        count += UInt64(chunk.count)
+        scan.feed(chunk)
+      }
+      digest = (count, hash.finalHex())
+    } catch {
+      problem = "\(error)"
+      if count == entry.size { digest = (count, hash.finalHex()) }
+    }
   }
 }

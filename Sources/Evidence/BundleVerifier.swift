@@ -113,27 +113,30 @@ public enum BundleVerifier {
     checks.append(flowsReading.csv.check(flowCount: flowsReading.flows.count))
     trace?.mark("resolved the identifiers; the documents' agreement; flows.csv")
     // capture.json and flows.json written again from the values they hold: every key, type and
-    // form of theirs is then the format's, or the bytes differ.
-    checks.append(
+    // form of theirs is then the format's, or the bytes differ. On another thread, while this
+    // one re-derives the findings and verdicts from flows.json and session.json; neither
+    // changes what the reading holds.
+    let form = Alongside {
       formCheck(
         capture: captureDoc.document(flows: reading.captureFlows.items), flows: flowsReading,
         sessionID: flowsReading.outline?.sessionID, digests: reading.digests,
-        keyProblems: { keyProblems(of: $0, in: reading) }))
-    trace?.mark("wrote capture.json and flows.json again from their values")
-    // The findings and verdicts, re-derived from flows.json and session.json.
-    checks.append(
-      rederivationCheck(
-        session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
-        baselineClaims: flowsReading.baselineClaims, citations: citations,
-        registrableDomains: RegistrableDomains.stated(
-          flowsReading.records, flowsReading.registrableDomains),
-        registrations: flowsReading.registrations,
-        scanFiles: reading.documents.filter { EvidenceBundle.isServerScanName($0.key) },
-        findings: findings, findingCount: reading.findingList.items.count,
-        capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
-        digests: reading.digests, exchanges: reading.exchangeList.items,
-        keyProblems: { keyProblems(of: $0, in: reading) }))
-    trace?.mark("re-derived the findings and verdicts, drew the report again")
+        keyProblems: { keyProblems(of: $0, in: reading) })
+    }
+    let rederivation = rederivationCheck(
+      session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
+      baselineClaims: flowsReading.baselineClaims, citations: citations,
+      registrableDomains: RegistrableDomains.stated(
+        flowsReading.records, flowsReading.registrableDomains),
+      registrations: flowsReading.registrations,
+      scanFiles: reading.documents.filter { EvidenceBundle.isServerScanName($0.key) },
+      findings: findings, findingCount: reading.findingList.items.count,
+      capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
+      digests: reading.digests, exchanges: reading.exchangeList.items,
+      keyProblems: { keyProblems(of: $0, in: reading) })
+    checks += [form.value, rederivation]
+    trace?.mark(
+      "re-derived the findings, verdicts and report; wrote capture.json and flows.json again alongside"
+    )
     if let check = contentCheck(reading) {
       checks.append(check)
       trace?.mark("searched content.har again for the test account's values")
