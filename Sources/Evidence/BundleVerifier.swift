@@ -135,7 +135,7 @@ public enum BundleVerifier {
       keyProblems: { keyProblems(of: $0, in: reading) })
     checks += [form.value, rederivation]
     trace?.mark(
-      "re-derived the findings, verdicts and report; wrote capture.json and flows.json again alongside"
+      "re-derived the findings and verdicts, redrew the report; form check alongside"
     )
     if let check = contentCheck(reading) {
       checks.append(check)
