@@ -171,8 +171,13 @@ public enum CaptureImporter {
           ids.append(try store.upsertFlow(stored, session: session.id))
         }
         var clock = start
+        // The rows go in on another thread while this one reads the capture again and writes
+        // its files; the store is asked for a file's sequence number through the same queue.
+        let rows = PacketRowsBehind(store)
+        // Whatever ends the reading, no batch is still going in when the transaction ends.
+        defer { _ = try? rows.sync { _ in } }
         let writer = PcapWriter(directory: store.capturesDirectory, rotationBytes: rotationBytes) {
-          let sequence = try store.claimCaptureFileSequence(at: clock)
+          let sequence = try rows.sync { try $0.claimCaptureFileSequence(at: clock) }
           created.append(
             store.capturesDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence)))
           return sequence
@@ -212,10 +217,12 @@ public enum CaptureImporter {
               flowID: ids[flow], date: date, direction: outbound ? .outbound : .inbound,
               length: dissected.datagram.count, tcpFlags: dissected.tcpFlags, location: location))
           if pending.count >= 20_000 {
-            try store.appendPackets(pending)
+            rows.append(pending)
             pending.removeAll(keepingCapacity: true)
           }
         }
+        // Every batch in (or the first failure thrown) before the store is used here again.
+        try rows.sync { _ in }
         guard imported == analysis.packetCount, assignment.flows.count == ids.count,
           Self.same(assignment.flows, analysed)
         else {

@@ -1,0 +1,38 @@
+import Audit
+import Dispatch
+import FlowStore
+
+/// An import's packet rows inserted on a queue of their own while the capture is read again and
+/// its files written on the importing thread. The store is touched by one thread at a time:
+/// batches run on the queue in order, and anything else the import asks of the store goes
+/// through `sync`, after the batches handed over before it.
+final class PacketRowsBehind: @unchecked Sendable {
+  private let store: FlowStore
+  private let queue = DispatchQueue(label: "tunnelvision.import-rows")
+  /// At most two batches wait: memory stays bounded however fast the capture is read.
+  private let room = DispatchSemaphore(value: 2)
+  /// The first batch's failure; the batches after it are not inserted. Touched on the queue only.
+  private var failure: Error?
+
+  init(_ store: FlowStore) { self.store = store }
+
+  /// Hands `packets` over to be inserted after the batches before them.
+  func append(_ packets: [StoredPacket]) {
+    room.wait()
+    queue.async {
+      if self.failure == nil {
+        do { try self.store.appendPackets(packets) } catch { self.failure = error }
+      }
+      self.room.signal()
+    }
+  }
+
+  /// `body` given the store once every batch handed over is inserted; the first batch's
+  /// failure is thrown instead.
+  func sync<T>(_ body: (FlowStore) throws -> T) throws -> T {
+    try queue.sync {
+      if let failure { throw failure }
+      return try body(store)
+    }
+  }
+}
