@@ -200,22 +200,45 @@ extension FlowStore {
 
   // MARK: Packets
 
-  /// Appends packets in one transaction.
+  /// Appends packets in one transaction, in their order (their ids follow it), several rows to
+  /// a statement: fewer statements looked up, stepped and reset for the same rows.
   public func appendPackets(_ packets: [StoredPacket]) throws {
     try transaction {
-      for packet in packets {
-        try db.run(
-          """
-          INSERT INTO packets (flow_id, ts, direction, length, tcp_flags, file_seq, file_offset)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
-          """,
-          [
-            .integer(packet.flowID), .integer(Instant.nanoseconds(packet.date)),
-            .int(packet.direction.rawValue), .int(packet.length), .int(packet.tcpFlags),
-            .int(packet.location.fileSequence), .integer(Int64(packet.location.offset)),
-          ])
+      var at = 0
+      while at < packets.count {
+        let rows = packets[at..<min(at + Self.packetRowsPerStatement, packets.count)]
+        let statement = try db.statement(
+          rows.count == Self.packetRowsPerStatement
+            ? Self.fullPacketInsert : Self.packetInsert(rows: rows.count))
+        defer { statement.reset() }
+        var column: Int32 = 0
+        func bind(_ value: Int64) throws {
+          column += 1
+          try statement.bind(value, at: column)
+        }
+        for packet in rows {
+          try bind(packet.flowID)
+          try bind(Instant.nanoseconds(packet.date))
+          try bind(Int64(packet.direction.rawValue))
+          try bind(Int64(packet.length))
+          try bind(Int64(packet.tcpFlags))
+          try bind(Int64(packet.location.fileSequence))
+          try bind(Int64(packet.location.offset))
+        }
+        while try statement.step() {}
+        at += rows.count
       }
     }
+  }
+
+  static let packetRowsPerStatement = 64
+  static let fullPacketInsert = packetInsert(rows: packetRowsPerStatement)
+
+  /// The insert of `rows` packets; one text for each count, so that the statement cache holds
+  /// at most `packetRowsPerStatement` of them.
+  static func packetInsert(rows: Int) -> String {
+    "INSERT INTO packets (flow_id, ts, direction, length, tcp_flags, file_seq, file_offset) VALUES "
+      + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
   }
 
   /// A flow's packets, in the order they were stamped.

@@ -198,6 +198,12 @@ public final class SQLiteStatement {
     }
   }
 
+  /// One integer bound, at a 1-based parameter index.
+  func bind(_ value: Int64, at index: Int32) throws {
+    let rc = sqlite3_bind_int64(handle, index, value)
+    guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql) }
+  }
+
   /// True while there is a row.
   func step() throws -> Bool {
     let rc = sqlite3_step(handle)
