@@ -626,11 +626,8 @@ public enum BundleVerifier {
       differs(EvidenceBundle.captureJSONName) { sink in
         capture.document.write(
           count: capture.flows.count,
-          element: { i, w in
-            w.value(
-              EvidenceCaptureDocument.flowEntry(
-                id: capture.flows[i].id, tally: capture.flows[i].tally))
-          }, to: sink)
+          element: { i, w in capture.flows[i].tally.write(id: capture.flows[i].id, to: &w) },
+          to: sink)
       }
     } else {
       problems.append(VerifyWording.formDiffers(EvidenceBundle.captureJSONName))

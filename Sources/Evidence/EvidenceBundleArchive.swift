@@ -43,11 +43,10 @@ final class EvidenceBundleArchive {
 
   /// capture.json of a capture document, written into the folder.
   func captureJSON(_ document: EvidenceCaptureDocument) throws -> WrittenFile {
-    try EvidenceExporter.streamed(
-      document.document, name: EvidenceBundle.captureJSONName, into: folder,
-      elements: document.flows.lazy.map {
-        EvidenceCaptureDocument.flowEntry(id: $0.id, tally: $0.tally)
-      })
+    let json = try StreamedDocumentWriter(
+      document.document, url: folder.appendingPathComponent(EvidenceBundle.captureJSONName))
+    for flow in document.flows { try json.append { flow.tally.write(id: flow.id, to: &$0) } }
+    return try json.finish()
   }
 
   /// Slices the capture and gives capture.json and capture.pcapng, in that order. The capture is

@@ -26,6 +26,25 @@ final class EvidenceCaptureForecastTests: XCTestCase {
     ).summary
   }
 
+  func testATallyWrittenMemberByMemberIsItsValueSerializedWithOrWithoutAFlowsID() {
+    let tallies = [
+      EvidencePacketTally(),
+      EvidencePacketTally(written: 7, withoutBytes: [.recordUnreadable: 2]),
+      EvidencePacketTally(
+        written: 1, withoutBytes: [.notCaptured: 3, .captureFileMissing: 40, .recordUnreadable: 5]),
+    ]
+    for (index, tally) in tallies.enumerated() {
+      let id = Int64(index * 1000 + 7)
+      guard case .object(var entry) = tally.json else { return XCTFail("not an object") }
+      entry[CaptureDocument.FlowKey.id.rawValue] = .int(id)
+      for (written, value) in [(nil, tally.json), (id, JSONValue.object(entry))] {
+        var w = JSONWriter(indent: 2)
+        tally.write(id: written, to: &w)
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), value.serialized(indent: 2))
+      }
+    }
+  }
+
   func testPacketsNeverCapturedOrInAMissingOrUnreadableFileAreCountedByReason() {
     let s = summary(
       [(nil, 3, 0, 0), (1, 4, 0, 0), (2, 5, 1, 0), (3, 6, 0, 2)],
