@@ -1,6 +1,5 @@
 import Audit
 import AuditDocuments
-import AuditRules
 import AuditScreens
 import AuditWording
 import Foundation
@@ -9,6 +8,8 @@ import ReportLayout
 import ReportModel
 import TestSupport
 import XCTest
+
+@testable import AuditRules
 
 final class FindingsClassifierTests: XCTestCase {
   let project = AuditProject(
@@ -82,6 +83,37 @@ final class FindingsClassifierTests: XCTestCase {
     XCTAssertEqual(result.consent.satisfiedFlowIDs, [2, 3])
     XCTAssertEqual(
       result.pinning.unassessed, [UnassessedFlows(gap: .noInspectionOutcome, flowIDs: [1, 4])])
+  }
+
+  func testFlowsClassifiedInPartsGiveWhatTheyGiveInOneInTheSameOrder() {
+    // Hosts and outcomes that recur across the parts' boundaries: a finding first seen in the
+    // first part takes flows from the second, and gaps come back in later parts.
+    var many: [StoredFlow] = []
+    for k in 0..<700 {
+      for (i, base) in flows().enumerated() {
+        let id = Int64(k * 4 + i + 1)
+        var flow = FlowFixture.tcp(
+          id: id, port: i == 1 ? 80 : 443, at: Double((k * 4 + i) % 997) + Double(k) / 1000,
+          sni: base.sni.map { k % 3 == 0 ? $0 : "h\(k % 11).\($0)" },
+          status: k % 5 == 0 ? .notInspectable : base.tlsStatus)
+        flow.streamOpening = base.streamOpening
+        flow.serverTLS = base.serverTLS
+        flow.dnsName = base.dnsName
+        many.append(flow)
+      }
+    }
+    func classified(_ parts: Int) -> SessionFindings {
+      FindingsClassifier.classify(
+        flows: many, project: project, session: session(), markers: consent, policy: policy,
+        runs: [], baseline: nil, trackers: nil, content: nil, serverScans: [], parts: parts)
+    }
+    let whole = classified(1)
+    XCTAssertGreaterThan(whole.findings.count, 10)
+    XCTAssertEqual(
+      FindingsClassifier.classify(
+        flows: many, project: project, session: session(), markers: consent, policy: policy),
+      whole)
+    for parts in [2, 3, 7] { XCTAssertEqual(classified(parts), whole, "\(parts) parts") }
   }
 
   func testAPolicyExistsOnlyForAPublishedMinimum() {

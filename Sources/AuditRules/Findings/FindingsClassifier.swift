@@ -1,4 +1,5 @@
 import Audit
+import Dispatch
 
 /// What a session's flows prove, and how far each check got.
 public struct SessionFindings: Sendable, Hashable {
@@ -39,29 +40,88 @@ public enum FindingsClassifier {
     baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
     content: SessionContent? = nil, serverScans: [ServerScanRun] = []
   ) -> SessionFindings {
+    classify(
+      flows: flows, project: project, session: session, markers: markers, policy: policy,
+      runs: runs, baseline: baseline, trackers: trackers, content: content,
+      serverScans: serverScans, parts: flows.count < flowsWorthTwoParts ? 1 : 2)
+  }
+
+  /// Fewer flows than this are classified in one part: a thread started costs more.
+  static let flowsWorthTwoParts = 1_000
+
+  /// As above, the flows in `parts` parts (any number gives the same).
+  static func classify(
+    flows: [StoredFlow], project: AuditProject, session: AuditSession,
+    markers: [SessionMarker], policy: FindingsPolicy, runs: [RecorderRun],
+    baseline: TLSClientBaseline?, trackers: TrackerLists?, content: SessionContent?,
+    serverScans: [ServerScanRun], parts count: Int
+  ) -> SessionFindings {
     let ordered = flows.inSessionOrder()
     let context = CheckContext(
       project: project, session: session, markers: markers, policy: policy, runs: runs,
       baseline: baseline, trackers: trackers, content: content, serverScans: serverScans)
     let checks = FindingsChecks.all
-    var findings = FindingAccumulator()
-    var coverage = Array(repeating: CoverageAccumulator(), count: checks.count)
-    for flow in ordered {
+    // Every check of a flow is decided by the flow and the context alone, so the flows are
+    // classified in parts, one on each core, and the parts' findings and coverage joined in
+    // order: what the sequence would have found, where it would have found it.
+    let size = max(1, (ordered.count + count - 1) / max(1, count))
+    let parts = stride(from: 0, to: max(ordered.count, 1), by: size).map {
+      ordered[min($0, ordered.count)..<min($0 + size, ordered.count)]
+    }
+    var classified = Array(repeating: Classified(checks: checks.count), count: parts.count)
+    classified.withUnsafeMutableBufferPointer { results in
+      let results = UncheckedResults(results)
+      DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+        results.buffer[part] = Self.classify(parts[part], checks: checks, in: context)
+      }
+    }
+    // Joined in place: the first part's arrays, held once, take the others'.
+    var joined = classified.removeFirst()
+    for part in classified { joined.append(part) }
+    classified = []
+    return SessionFindings(
+      findings: joined.findings.findings, flowIDs: ordered.map(\.id),
+      coverages: Dictionary(
+        uniqueKeysWithValues: zip(checks, joined.coverage).map { ($0.check, $1.coverage) }))
+  }
+
+  private static func classify(
+    _ flows: ArraySlice<StoredFlow>, checks: [any FindingsCheckRule.Type], in context: CheckContext
+  ) -> Classified {
+    var part = Classified(checks: checks.count)
+    for flow in flows {
       for (index, check) in checks.enumerated() {
         switch check.outcome(of: flow, in: context) {
-        case .finding(let evidence): findings.add(evidence, flow.id)
-        case .findings(let evidence): for each in evidence { findings.add(each, flow.id) }
-        case .satisfied: coverage[index].satisfied.append(flow.id)
-        case .notAssessed(let gap): coverage[index].unassessed(gap, flow.id)
-        case .notApplicable: coverage[index].notApplicable.append(flow.id)
+        case .finding(let evidence): part.findings.add(evidence, flow.id)
+        case .findings(let evidence): for each in evidence { part.findings.add(each, flow.id) }
+        case .satisfied: part.coverage[index].satisfied.append(flow.id)
+        case .notAssessed(let gap): part.coverage[index].unassessed(gap, flow.id)
+        case .notApplicable: part.coverage[index].notApplicable.append(flow.id)
         }
       }
     }
-    return SessionFindings(
-      findings: findings.findings, flowIDs: ordered.map(\.id),
-      coverages: Dictionary(
-        uniqueKeysWithValues: zip(checks, coverage).map { ($0.check, $1.coverage) }))
+    return part
   }
+}
+
+/// What one part of the flows gave: its findings, and each check's coverage.
+private struct Classified {
+  var findings = FindingAccumulator()
+  var coverage: [CoverageAccumulator]
+
+  init(checks: Int) { coverage = Array(repeating: CoverageAccumulator(), count: checks) }
+
+  /// `later` (the flows after this part's) after this part.
+  mutating func append(_ later: Classified) {
+    findings.append(later.findings)
+    for index in coverage.indices { coverage[index].append(later.coverage[index]) }
+  }
+}
+
+/// The parts' results, each written by its own iteration only.
+private struct UncheckedResults: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<Classified>
+  init(_ buffer: UnsafeMutableBufferPointer<Classified>) { self.buffer = buffer }
 }
 
 private struct FindingAccumulator {
@@ -74,6 +134,14 @@ private struct FindingAccumulator {
   }
 
   var findings: [Finding] { order.map { Finding(evidence: $0, flowIDs: flows[$0]!) } }
+
+  /// `later`'s findings after these: one seen here keeps its place and takes its flows after.
+  mutating func append(_ later: FindingAccumulator) {
+    for evidence in later.order {
+      if flows[evidence] == nil { order.append(evidence) }
+      flows[evidence, default: []] += later.flows[evidence]!
+    }
+  }
 }
 
 private struct CoverageAccumulator {
@@ -85,6 +153,16 @@ private struct CoverageAccumulator {
   mutating func unassessed(_ gap: AnyCheckGap, _ flow: Int64) {
     if gapFlows[gap] == nil { gaps.append(gap) }
     gapFlows[gap, default: []].append(flow)
+  }
+
+  /// `later`'s flows after these, a gap seen here keeping its place.
+  mutating func append(_ later: CoverageAccumulator) {
+    satisfied += later.satisfied
+    notApplicable += later.notApplicable
+    for gap in later.gaps {
+      if gapFlows[gap] == nil { gaps.append(gap) }
+      gapFlows[gap, default: []] += later.gapFlows[gap]!
+    }
   }
 
   var coverage: CheckCoverage<AnyCheckGap> {
