@@ -52,12 +52,30 @@ final class CSVRows {
     var quoted = false
     var afterQuote = false
     func endCell() {
-      if !sawBytesThatAreNotUTF8, String(validating: cell, as: UTF8.self) == nil {
+      if let text = String(validating: cell, as: UTF8.self) {
+        row.append(text)
+      } else {
         sawBytesThatAreNotUTF8 = true
+        row.append(String(decoding: cell, as: UTF8.self))
       }
-      row.append(String(decoding: cell, as: UTF8.self))
       cell.removeAll(keepingCapacity: true)
       afterQuote = false
+    }
+    // After a byte of a cell, the bytes that follow in the buffer and mean nothing but themselves
+    // (in a quoted cell all but a quote; in another, all but a comma, CR and LF) taken at once.
+    func takeRun(quoted: Bool) {
+      var end = position
+      if quoted {
+        while end < buffer.count, buffer[end] != UInt8(ascii: "\"") { end += 1 }
+      } else {
+        while end < buffer.count, buffer[end] != UInt8(ascii: ","), buffer[end] != 0x0D,
+          buffer[end] != 0x0A
+        {
+          end += 1
+        }
+      }
+      cell.append(contentsOf: buffer[position..<end])
+      position = end
     }
     while let byte = peek() {
       position += 1
@@ -75,6 +93,7 @@ final class CSVRows {
           }
         } else {
           cell.append(byte)
+          takeRun(quoted: true)
         }
         continue
       }
@@ -86,7 +105,9 @@ final class CSVRows {
         if !wasCR { sawLineEndOtherThanCRLF = true }
         endCell()
         return row
-      default: cell.append(byte)
+      default:
+        cell.append(byte)
+        takeRun(quoted: false)
       }
     }
     // The last record, without a line feed after it (nothing but CR at the end is no record).

@@ -20,10 +20,11 @@ final class CSVRowsTests: XCTestCase {
 
   func testRowsAreTheSameWhereverThePiecesEnd() {
     let text =
-      "id,name,note\r\n1,\"a, b\",\"say \"\"hi\"\"\"\r\n2,Größe,\"two\r\nlines\"\r\n3,,\r\n4,\"\",last"
+      "id,name,note\r\n1,\"a, b\",\"say \"\"hi\"\"\"\r\n2,Größe,\"two\r\nlines\"\r\n3,,\r\n"
+      + "5,x\"y,\"q\"z and more\r\n4,\"\",last"
     let expected: [[String]] = [
       ["id", "name", "note"], ["1", "a, b", "say \"hi\""], ["2", "Größe", "two\r\nlines"],
-      ["3", "", ""], ["4", "", "last"],
+      ["3", "", ""], ["5", "x\"y", "qz and more"], ["4", "", "last"],
     ]
     for size in [1, 2, 3, 5, 8, 64] {
       let (rows, notUTF8) = rows(Array(text.utf8), pieces: size)
