@@ -44,20 +44,11 @@ struct BundleReading {
     var problemsAt: [Int: [String]] = [:]
     for (index, entry) in archive.entries.enumerated() where index != captureAt {
       let before = problems.count
-      let digest = SHA256Digest()
-      var count: UInt64 = 0
-      do {
-        try archive.read(entry) { chunk in
-          digest.update(chunk)
-          count += UInt64(chunk.count)
-          feed(entry, chunk, count: count, oversized: &oversized)
-        }
-        digests[entry.name] = (count, digest.finalHex())
-      } catch {
-        problems.append("\(error)")
-        // Read to the end but damaged: its digest still goes to the manifest's check.
-        if count == entry.size { digests[entry.name] = (count, digest.finalHex()) }
+      let read = Self.read(entry, of: archive) { chunk, count in
+        feed(entry, chunk, count: count, oversized: &oversized)
       }
+      if let digest = read.digest { digests[entry.name] = digest }
+      if let problem = read.problem { problems.append(problem) }
       problemsAt[index] = Array(problems[before...])
     }
     if let captureAt, let side = captureSide?.value {
@@ -70,6 +61,27 @@ struct BundleReading {
     captureRead = captureReading?.finish()
     findingsRead = findingsReading?.finish()
     exchangesRead = exchangesReading?.finish()
+  }
+
+  /// An entry read to its end, each chunk handed to `feed` with the count so far: its size and
+  /// SHA-256 (also when it is damaged but was read to the end: the manifest's check takes it),
+  /// and what was wrong.
+  static func read(
+    _ entry: ZipArchiveReader.Entry, of archive: ZipArchiveReader,
+    _ feed: (Data, UInt64) -> Void
+  ) -> (digest: (UInt64, String)?, problem: String?) {
+    let hash = SHA256Digest()
+    var count: UInt64 = 0
+    do {
+      try archive.read(entry) { chunk in
+        hash.update(chunk)
+        count += UInt64(chunk.count)
+        feed(chunk, count)
+      }
+      return ((count, hash.finalHex()), nil)
+    } catch {
+      return (count == entry.size ? (count, hash.finalHex()) : nil, "\(error)")
+    }
   }
 
   private mutating func feed(
@@ -148,18 +160,8 @@ private struct CaptureEntryReading {
   }
 
   init(_ archive: ZipArchiveReader, _ entry: ZipArchiveReader.Entry) {
-    let hash = SHA256Digest()
-    var count: UInt64 = 0
-    do {
-      try archive.read(entry) { chunk in
-        hash.update(chunk)
-        count += UInt64(chunk.count)
-        scan.feed(chunk)
-      }
-      digest = (count, hash.finalHex())
-    } catch {
-      problem = "\(error)"
-      if count == entry.size { digest = (count, hash.finalHex()) }
-    }
+    var scan = PcapngScan()
+    (digest, problem) = BundleReading.read(entry, of: archive) { chunk, _ in scan.feed(chunk) }
+    self.scan = scan
   }
 }
