@@ -181,10 +181,12 @@ public final class FlowStore {
   /// Turns SQLite's errors into the store's.
   func wrap<T>(_ body: () throws -> T) throws -> T { try Self.wrap(databaseURL.path, body) }
 
-  /// SQLite's errors as the store's, for the database at `path` (a `FlowReader`'s too).
-  static func wrap<T>(_ path: String, _ body: () throws -> T) throws -> T {
+  /// SQLite's errors as the store's, for the database at `path` (a `FlowReader`'s too): the path
+  /// made only for an error (a URL's path is made anew each time it is asked for, and the store is
+  /// asked something for every connection a recorder writes).
+  static func wrap<T>(_ path: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as SQLiteError {
-      throw FlowStoreError.of(error, path: path)
+      throw FlowStoreError.of(error, path: path())
     }
   }
 
