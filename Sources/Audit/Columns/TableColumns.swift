@@ -24,18 +24,25 @@ extension TableColumns {
 }
 
 /// One row's values, a place per column of `Column`: filled by column, read in the columns' order.
+/// Inlinable, so that the modules that fill rows get it specialized for their columns and values:
+/// generic, each subscript went through the column's and the value's witnesses, most of the time
+/// a recorder spent making a connection's row.
 public struct ColumnValues<Column: TableColumns, Value> {
-  public private(set) var values: [Value]
+  @usableFromInline var storage: [Value]
 
-  public init(filledWith value: Value) {
-    values = Array(repeating: value, count: Column.allCases.count)
+  public var values: [Value] { storage }
+
+  @inlinable public init(filledWith value: Value) {
+    storage = Array(repeating: value, count: Column.allCases.count)
   }
 
-  public subscript(column: Column) -> Value {
-    get { values[column.rawValue] }
-    set { values[column.rawValue] = newValue }
+  @inlinable public subscript(column: Column) -> Value {
+    get { storage[column.rawValue] }
+    set { storage[column.rawValue] = newValue }
   }
 
   /// The values of `columns`, in their order.
-  public func values(of columns: [Column]) -> [Value] { columns.map { values[$0.rawValue] } }
+  @inlinable public func values(of columns: [Column]) -> [Value] {
+    columns.map { storage[$0.rawValue] }
+  }
 }
