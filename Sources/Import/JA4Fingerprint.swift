@@ -30,16 +30,29 @@ enum JA4Fingerprint {
       String(transport.rawValue) + versionText(version) + (hello.hasServerName ? "d" : "i")
       + twoDigits(hello.cipherSuites.count) + twoDigits(hello.extensions.count)
       + alpnText(hello.firstALPN)
-    let b =
-      hello.cipherSuites.isEmpty
-      ? zero : truncatedHash(hello.cipherSuites.sorted().map(hex).joined(separator: ","))
-    let hashed = hello.extensions.filter { $0 != 0x0000 && $0 != 0x0010 }.sorted()
-    var text = hashed.map(hex).joined(separator: ",")
+    var text: [UInt8] = []
+    appendList(hello.cipherSuites.sorted(), to: &text)
+    let b = text.isEmpty ? zero : truncatedHash(text)
+    text.removeAll(keepingCapacity: true)
+    appendList(hello.extensions.filter { $0 != 0x0000 && $0 != 0x0010 }.sorted(), to: &text)
     if !hello.signatureAlgorithms.isEmpty {
-      text += "_" + hello.signatureAlgorithms.map(hex).joined(separator: ",")
+      text.append(UInt8(ascii: "_"))
+      appendList(hello.signatureAlgorithms, to: &text)
     }
     let c = text.isEmpty ? zero : truncatedHash(text)
     return a + "_" + b + "_" + c
+  }
+
+  /// The values as four lower-case hex digits each, comma-separated, as bytes: the text that is
+  /// hashed, made without a string per value (a connection's hello holds some forty of them).
+  static func appendList(_ values: [UInt16], to text: inout [UInt8]) {
+    let digits = Array("0123456789abcdef".utf8)
+    for (index, value) in values.enumerated() {
+      if index > 0 { text.append(UInt8(ascii: ",")) }
+      for shift in stride(from: 12, through: 0, by: -4) {
+        text.append(digits[Int(value >> UInt16(shift)) & 0xF])
+      }
+    }
   }
 
   private static let zero = "000000000000"
@@ -76,12 +89,9 @@ enum JA4Fingerprint {
     return String([a, b])
   }
 
-  static func hex(_ value: UInt16) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 4 - digits.count) + digits
-  }
-
-  static func truncatedHash(_ text: String) -> String {
-    String(SHA256Digest.hex(of: Data(text.utf8)).prefix(12))
+  static func truncatedHash(_ text: [UInt8]) -> String {
+    let digest = SHA256Digest()
+    text.withUnsafeBytes { digest.update($0) }
+    return String(digest.finalHex().prefix(12))
   }
 }
