@@ -33,6 +33,16 @@ enum FlowColumn: Int, TableColumns {
   /// What `upsertFlow` writes: all but the row's key and the audit session, which the store tags.
   static let written = allCases.filter { $0 != .id && $0 != .auditSessionId }
 
+  /// What a row keeps from its insert on: the capture session, the connection's ends, when it began
+  /// and the row it continues. An update that finds them as they are sets the others alone, so the
+  /// indexes over these are left untouched (most of what updating a row cost).
+  static let kept: [FlowColumn] = [
+    .session, .protocol, .addrA, .portA, .addrB, .portB, .firstSeen, .continuedFrom,
+  ]
+
+  /// What an update of a row whose `kept` columns are unchanged sets.
+  static let updated = written.filter { !kept.contains($0) }
+
   /// Every column, for a SELECT whose rows `FlowRow.flow(from:)` reads.
   static let selectList = allCases.map(\.name).joined(separator: ", ")
 }

@@ -87,14 +87,20 @@ extension FlowStore {
   /// Returns the id.
   @discardableResult
   public func upsertFlow(_ flow: StoredFlow, session: Int64?) throws -> Int64 {
-    let values = FlowRow.values(of: flow).values(of: FlowColumn.written)
+    let row = FlowRow.values(of: flow)
     return try wrap {
       let id: Int64
       if flow.id == 0 {
-        try db.run(Self.insertFlow, values + [.int(session)])
+        try db.run(Self.insertFlow, row.values(of: FlowColumn.written) + [.int(session)])
         id = db.lastInsertRowID
       } else {
-        try db.run(Self.updateFlow, values + [.integer(flow.id)])
+        try db.run(
+          Self.updateFlowKeeping,
+          row.values(of: FlowColumn.updated) + [.integer(flow.id)]
+            + row.values(of: FlowColumn.kept))
+        if db.changes == 0 {
+          try db.run(Self.updateFlow, row.values(of: FlowColumn.written) + [.integer(flow.id)])
+        }
         id = flow.id
         try db.run("DELETE FROM flow_certificates WHERE flow_id = ?", [.integer(id)])
       }
@@ -146,6 +152,12 @@ extension FlowStore {
   private static let updateFlow = """
     UPDATE flows SET \(FlowColumn.written.map { "\($0.name) = ?" }.joined(separator: ", ")) \
     WHERE id = ?
+    """
+
+  /// The update of a row whose `kept` columns are as they were (no row changed: they were not).
+  private static let updateFlowKeeping = """
+    UPDATE flows SET \(FlowColumn.updated.map { "\($0.name) = ?" }.joined(separator: ", ")) \
+    WHERE id = ? AND \(FlowColumn.kept.map { "\($0.name) IS ?" }.joined(separator: " AND "))
     """
 
   public func flow(id: Int64) throws -> StoredFlow? {

@@ -81,6 +81,26 @@ final class FlowHistoryTests: StoreTestCase {
     }
   }
 
+  func testAnUpdateWritesEveryColumnThoseARowKeepsFromItsInsertAsMuchAsTheOthers() throws {
+    for flow in FlowFixture.everyReading {
+      var expected = flow
+      expected.id = try write(flow)
+      expected.captureSessionID = capture
+      expected.lastSeen = flow.lastSeen.addingTimeInterval(5)
+      expected.packetCount += 1
+      _ = try store.upsertFlow(expected)
+      XCTAssertEqual(try store.flow(id: expected.id), expected, "its ends and start as they were")
+      let earlier = try write(FlowFixture.tcp(at: 0, sourcePort: 40000))
+      expected.firstSeen = flow.firstSeen.addingTimeInterval(-1)
+      expected.peers = FlowPeers(
+        FlowEndpoint(address: "10.0.0.9", port: 40001),
+        FlowEndpoint(address: "192.0.2.7", port: 8443))
+      expected.continuedFrom = earlier
+      _ = try store.upsertFlow(expected)
+      XCTAssertEqual(try store.flow(id: expected.id), expected, "its ends and start changed")
+    }
+  }
+
   func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
