@@ -11,7 +11,7 @@ final class FrameQueue: @unchecked Sendable {
   private var takerWaits = false, giverWaits = false
   let capacity: Int
 
-  init(capacity: Int = 4096) { self.capacity = capacity }
+  init(capacity: Int = 8192) { self.capacity = capacity }
 
   func give(_ frame: DecodedFrame) {
     condition.lock()
