@@ -46,7 +46,6 @@ enum JA4Fingerprint {
   /// The values as four lower-case hex digits each, comma-separated, as bytes: the text that is
   /// hashed, made without a string per value (a connection's hello holds some forty of them).
   static func appendList(_ values: [UInt16], to text: inout [UInt8]) {
-    let digits = Array("0123456789abcdef".utf8)
     for (index, value) in values.enumerated() {
       if index > 0 { text.append(UInt8(ascii: ",")) }
       for shift in stride(from: 12, through: 0, by: -4) {
@@ -56,6 +55,7 @@ enum JA4Fingerprint {
   }
 
   private static let zero = "000000000000"
+  private static let digits = Array("0123456789abcdef".utf8)
 
   static func versionText(_ version: UInt16) -> String {
     switch version {
