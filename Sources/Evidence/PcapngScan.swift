@@ -17,8 +17,11 @@ struct PcapngScan {
   private(set) var commentTexts: [Int64: String] = [:]
   private var offset: UInt64 = 0
   private var sawHeader = false
-  /// Each comment read, and the flow it names.
-  private var seenComments: [Data: Int64?] = [:]
+  /// A flow's first comment, found again by its bytes' hash (and then compared with
+  /// `commentTexts`): the comment itself is held once, there.
+  private var firstComments: [Int: Int64] = [:]
+  /// Every other comment read (naming no flow, not UTF-8, a flow's second), and the flow it names.
+  private var otherComments: [Data: Int64?] = [:]
   /// Packets per flow, by the flow their comment names.
   private(set) var packetsByFlow: [Int64: Int] = [:]
   private var lastFlow: Int64?
@@ -123,16 +126,24 @@ struct PcapngScan {
         })
     if !sameAsLast {
       lastComment = Array(comment)
-      let key = Data(comment)
-      if let known = seenComments[key] {
+      var hasher = Hasher()
+      hasher.combine(bytes: comment)
+      let hash = hasher.finalize()
+      if let flow = firstComments[hash], commentTexts[flow]?.utf8.elementsEqual(comment) == true {
+        lastFlow = flow
+      } else if let known = otherComments[Data(comment)] {
         lastFlow = known
       } else if let text = String(validating: comment, as: UTF8.self) {
         lastFlow = note(text)
-        seenComments[key] = lastFlow
+        if let flow = lastFlow, commentTexts[flow] == text, firstComments[hash] == nil {
+          firstComments[hash] = flow
+        } else {
+          otherComments[Data(comment)] = lastFlow
+        }
       } else {
         problems.append("the packet comment at offset \(offset) is not UTF-8")
         lastFlow = nil
-        seenComments[key] = .some(nil)
+        otherComments[Data(comment)] = .some(nil)
       }
     }
     if let lastFlow { packetsByFlow[lastFlow, default: 0] += 1 }

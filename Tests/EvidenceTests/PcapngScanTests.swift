@@ -71,6 +71,28 @@ final class PcapngScanTests: XCTestCase {
     }
   }
 
+  /// A flow's packets under two comments that take turns: each packet counted for the flow, the
+  /// first comment kept as its text, the difference named once however often the second recurs.
+  func testAFlowsSecondCommentIsNamedOnceAndEveryPacketCounted() {
+    var capture =
+      PcapngBlocks.sectionHeader(application: "t") + PcapngBlocks.interface(snaplen: 65_535)
+    let first = EvidenceCaptureDocument.packetComment(flowID: 4, findingIDs: ["F1"])
+    let second = EvidenceCaptureDocument.packetComment(flowID: 4, findingIDs: ["F2"])
+    let other = EvidenceCaptureDocument.packetComment(flowID: 5, findingIDs: [])
+    for i in 0..<30 {
+      capture += enhancedPacket([UInt8(i), 1, 2], comment: [first, other, second][i % 3])
+    }
+    for pieces in [5, 64, capture.count] {
+      let s = scan(capture, pieces: pieces)
+      XCTAssertEqual(s.packetsByFlow, [4: 20, 5: 10], "pieces of \(pieces)")
+      XCTAssertEqual(s.commentTexts, [4: first, 5: other], "pieces of \(pieces)")
+      XCTAssertEqual(s.comments, [4: ["F1", "F2"], 5: []], "pieces of \(pieces)")
+      XCTAssertEqual(
+        s.problems, ["packets of flow 4 carry different comments (findings F1 and F2)"],
+        "pieces of \(pieces)")
+    }
+  }
+
   func testACaptureWithoutASectionHeaderOrWithAnImpossibleBlockIsNamed() {
     let packet = enhancedPacket([1, 2, 3, 4], comment: "flow=1")
     XCTAssertEqual(
