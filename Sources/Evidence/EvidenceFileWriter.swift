@@ -58,26 +58,43 @@ public final class EvidenceFileWriter {
     }
   }
 
-  public func write(_ text: String) throws { try write(Data(text.utf8)) }
-
-  public func write(_ data: Data) throws {
-    buffer.append(data)
-    if buffer.count >= Self.bufferLimit { try flush() }
+  public func write(_ text: String) throws {
+    var text = text
+    try text.withUTF8 { try append(UnsafeRawBufferPointer($0)) }
   }
 
-  public func write(_ bytes: [UInt8]) throws {
-    buffer.append(contentsOf: bytes)
-    if buffer.count >= Self.bufferLimit { try flush() }
-  }
+  public func write(_ data: Data) throws { try data.withUnsafeBytes { try append($0) } }
 
-  /// `count` bytes made in place at the buffer's end by `fill` (a block built where it is written).
+  public func write(_ bytes: [UInt8]) throws { try bytes.withUnsafeBytes { try append($0) } }
+
+  /// `count` bytes made in place at the buffer's end by `fill` (a block built where it is written);
+  /// made aside first when they would not fit in the buffer's room.
   public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
     let start = buffer.count
+    guard start + count <= Self.bufferLimit else {
+      let block = [UInt8](unsafeUninitializedCapacity: count) { bytes, made in
+        fill(UnsafeMutableRawBufferPointer(bytes))
+        made = count
+      }
+      return try write(block)
+    }
     buffer.count = start + count
     buffer.withUnsafeMutableBytes {
       fill(UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count]))
     }
-    if buffer.count >= Self.bufferLimit { try flush() }
+    if buffer.count == Self.bufferLimit { try flush() }
+  }
+
+  /// The bytes taken into the buffer as far as it has room, flushed each time it is full: it
+  /// never grows past its size (a buffer let grow doubles, and every writer open holds one).
+  private func append(_ bytes: UnsafeRawBufferPointer) throws {
+    var taken = 0
+    while taken < bytes.count {
+      let part = min(bytes.count - taken, Self.bufferLimit - buffer.count)
+      buffer.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + taken, count: part)
+      taken += part
+      if buffer.count == Self.bufferLimit { try flush() }
+    }
   }
 
   private func flush() throws {
