@@ -46,6 +46,45 @@ struct HostTable: Sendable, Hashable {
     place(entries.count - 1)
   }
 
+  /// The same table over bytes of its own: each entry's rule line, or its host alone for a plain
+  /// rule, appended to `kept` (once for entries of one line), the places in it rewritten. The
+  /// slots hold the entries' indices, which stay, so they are kept as they are.
+  func keeping(_ bytes: UnsafeBufferPointer<UInt8>, in kept: inout [UInt8]) -> HostTable {
+    var table = self
+    table.entries = []
+    table.entries.reserveCapacity(entries.count)
+    var lastLine: (start: Int32, end: Int32, at: Int)?
+    for entry in entries {
+      let host = Int(entry.hostStart)..<Int(entry.hostEnd)
+      let line = Int(entry.lineStart)..<Int(entry.lineEnd)
+      guard !line.isEmpty, line.contains(host.lowerBound), host.upperBound <= line.upperBound
+      else {
+        let at = kept.count
+        kept.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[host]))
+        // A line outside the host (none is made so) is kept after it.
+        let lineAt = kept.count
+        kept.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[line]))
+        table.entries.append(
+          Entry(
+            hostStart: Int32(at), hostEnd: Int32(at + host.count),
+            lineStart: line.isEmpty ? 0 : Int32(lineAt),
+            lineEnd: line.isEmpty ? 0 : Int32(lineAt + line.count), hash: entry.hash))
+        continue
+      }
+      if lastLine?.start != entry.lineStart || lastLine?.end != entry.lineEnd {
+        lastLine = (entry.lineStart, entry.lineEnd, kept.count)
+        kept.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[line]))
+      }
+      let at = lastLine!.at
+      table.entries.append(
+        Entry(
+          hostStart: Int32(at + host.lowerBound - line.lowerBound),
+          hostEnd: Int32(at + host.upperBound - line.lowerBound), lineStart: Int32(at),
+          lineEnd: Int32(at + line.count), hash: entry.hash))
+    }
+    return table
+  }
+
   /// The entry for the host `query` (lower case), in a list of `bytes`.
   func entry(_ query: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Entry? {
     let hash = Self.hash(query, 0, query.count)

@@ -37,7 +37,9 @@ public struct TrackerList: Sendable, Hashable {
     }
   }
   public let identity: Identity
-  /// The list's bytes, kept whole: the rules are places in them.
+  /// The bytes of the list's host rules (their lines, or the host of a plain rule): the rules
+  /// are places in them. The rest of the list (comments, element hiding, URL patterns, half of
+  /// EasyList) is not kept.
   private let bytes: [UInt8]
   /// The hosts the list names (lower-cased on comparison), each with the rule that names it:
   /// the line, or none for the plain `||host^` (written again when cited).
@@ -62,8 +64,14 @@ public struct TrackerList: Sendable, Hashable {
   public init(identity: Identity, text: String) {
     self.identity = identity
     var text = text
-    bytes = text.withUTF8 { Array($0) }
-    (rules, exceptions, linesNotRead) = bytes.withUnsafeBufferPointer { Self.read($0) }
+    (bytes, rules, exceptions, linesNotRead) = text.withUTF8 { whole in
+      let (rules, exceptions, linesNotRead) = Self.read(whole)
+      var kept: [UInt8] = []
+      let keptRules = rules.keeping(whole, in: &kept)
+      let keptExceptions = exceptions.keeping(whole, in: &kept)
+      // Copied once more to lose the room the array grew by.
+      return (kept.withUnsafeBufferPointer { Array($0) }, keptRules, keptExceptions, linesNotRead)
+    }
   }
 
   public static func == (a: TrackerList, b: TrackerList) -> Bool {

@@ -1,6 +1,7 @@
 import Audit
 import AuditRules
 import AuditWording
+import Foundation
 import XCTest
 
 /// #44.3: a hosts file's line naming several hosts flagged none, a name with a trailing dot matched
@@ -77,6 +78,38 @@ final class TrackerListReadingTests: XCTestCase {
       "example", "cond.example", "path.example", "racker.example",
     ] {
       XCTAssertNil(l.match(host), host)
+    }
+  }
+
+  /// The installed EasyPrivacy and EasyList, read as every command reads them: each host of a
+  /// `||host^` line is matched, citing a line the list holds that names it. (The list keeps only
+  /// its rules' bytes; a place computed wrong in them would cite something else.)
+  func testEveryHostRuleOfTheInstalledListsIsCitedAsAWholeLineOfTheList() throws {
+    let directory =
+      "/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets/thirdparties/easylist"
+    for file in ["easyprivacy.txt", "easylist.txt"] {
+      let path = "\(directory)/\(file)"
+      guard let data = FileManager.default.contents(atPath: path) else {
+        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("\(path) is missing") }
+        continue
+      }
+      let text = String(decoding: data, as: UTF8.self)
+      let lines = text.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" }
+        .map(String.init)
+      let held = Set(lines)
+      let l = list(text)
+      var matched = 0
+      for line in lines where line.hasPrefix("||") {
+        let rest = line.dropFirst(2)
+        guard let caret = rest.firstIndex(of: "^") else { continue }
+        let host = String(rest[..<caret])
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || "-._".contains($0) }),
+          let match = l.match(host)
+        else { continue }
+        matched += 1
+        XCTAssertTrue(held.contains(match.rule), "\(file): \(host) cites “\(match.rule)”")
+      }
+      XCTAssertGreaterThan(matched, 10_000, file)
     }
   }
 }
