@@ -170,7 +170,7 @@ let package = Package(
       name: "EvidenceTests",
       dependencies: [
         "Evidence", "CChecksum", "ReportPDF", "ReportModel", "ReportContent", "ReportLayout",
-        "Capture", "Crypto", "FlowStore",
+        "Capture", "Crypto", "FlowStore", "SystemCalls",
         "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens", "Sample",
         "TestSupport",
       ], exclude: ["Golden"]),
