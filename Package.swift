@@ -170,7 +170,7 @@ let package = Package(
       name: "EvidenceTests",
       dependencies: [
         "Evidence", "CChecksum", "ReportPDF", "ReportModel", "ReportContent", "ReportLayout",
-        "Capture", "Crypto", "FlowStore", "SystemCalls",
+        "Capture", "Crypto", "FlowStore", "SystemCalls", "TrackerRules",
         "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens", "Sample",
         "TestSupport",
       ], exclude: ["Golden"]),

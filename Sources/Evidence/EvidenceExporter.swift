@@ -45,6 +45,7 @@ public final class EvidenceExporter {
   public let temporaryDirectory: URL
   public var report: EvidenceReportRendering?
   /// The tracker lists the session's hosts are compared with; nil: none installed or given.
+  /// `export` lets them go once it has classified the session.
   public var trackers: TrackerLists?
   /// The public suffix list the flows' registrable domains come from; nil: none.
   public var publicSuffixList: PublicSuffixList?
@@ -158,6 +159,9 @@ public final class EvidenceExporter {
     phaseStart = Date()
     let (bundle, check) = try bundle(
       sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
+    // The bundle keeps the lists' identities only; their rules are megabytes the files to write
+    // do not need.
+    trackers = nil
     phase("read the history and classified")
     let captures = try capturesDirectory()
     let fm = FileManager.default

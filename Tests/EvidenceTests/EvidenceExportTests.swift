@@ -12,6 +12,7 @@ import ReportLayout
 import ReportModel
 import Sample
 import TestSupport
+import TrackerRules
 import XCTest
 
 @testable import Evidence
@@ -200,6 +201,38 @@ final class EvidenceExportTests: XCTestCase {
     let b = try Data(contentsOf: export(store, into: dir, name: "b.zip").url)
     XCTAssertEqual(a, b)
     XCTAssertEqual(SHA256Digest.hex(of: a), SHA256Digest.hex(of: b))
+  }
+
+  /// The lists' rules serve the classification only: the export lets them go before it writes
+  /// the files, and the findings still cite the list and the rule that matched.
+  func testAnExportCitesTheTrackerListsRulesAndLetsTheListsGoOnceItHasClassified() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.trackers = TrackerLists([
+      TrackerList(
+        identity: TrackerList.Identity(
+          name: "Lab list", path: "/lab.txt", sha256: String(repeating: "0", count: 64),
+          date: "2026-10-01"), text: "||example-cdn.net^\n")
+    ])
+    let url = try exporter.export(
+      sessionID: try laterSession(store).id, exportedWith: "t", now: Self.exportedAt,
+      destination: dir.url.appendingPathComponent("bundle.zip")
+    ).url
+    XCTAssertTrue(exporter.trackers == nil, "the exporter still holds the lists")
+    let archive = try ZipArchiveReader(url: url)
+    let findings = try XCTUnwrap(
+      JSONSerialization.jsonObject(
+        with: archive.data(XCTUnwrap(archive.entries.first { $0.name == "findings.json" })))
+        as? [String: Any])
+    let cited = (findings["findings"] as? [[String: Any]] ?? []).compactMap {
+      $0["tracker"] as? [String: String]
+    }
+    XCTAssertFalse(cited.isEmpty)
+    for tracker in cited {
+      XCTAssertEqual(
+        tracker, ["list": "Lab list", "date": "2026-10-01", "rule": "||example-cdn.net^"])
+    }
   }
 
   /// An export killed while it wrote leaves its directory under TMPDIR (a bundle's deflated
