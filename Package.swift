@@ -126,7 +126,7 @@ let package = Package(
         "ReportPDF", "FlowStore", "Capture", "Crypto", "Evidence", "Sample",
         "Import", "Record", "ContentMatching",
       ]),
-    .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI"]),
+    .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI", "SystemCalls"]),
     // The benchmark, beside the product and not in its command tree: `make bench`.
     .target(
       name: "TunnelVisionBench",

@@ -2,6 +2,10 @@
 #include "CSystemCalls.h"
 
 #include <fcntl.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 int tv_file_status(const char *path, struct tv_file_status *status) {
@@ -20,4 +24,19 @@ int tv_set_direct_io(int fd, int on) {
   int flags = fcntl(fd, F_GETFL);
   if (flags < 0) return -1;
   return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}
+
+int tv_use_one_malloc_arena(void) { return mallopt(M_ARENA_MAX, 1); }
+
+int tv_malloc_arena_count(void) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *stream = open_memstream(&text, &size);
+  if (stream == NULL) return -1;
+  int failed = malloc_info(0, stream);
+  fclose(stream);
+  int count = 0;
+  for (char *at = text; !failed && (at = strstr(at, "<heap nr=")) != NULL; at++) count++;
+  free(text);
+  return failed ? -1 : count;
 }

@@ -18,3 +18,11 @@ int tv_file_status(const char *path, struct tv_file_status *status);
 // cache) on or off for an open file: 0, or -1 with errno set (EINVAL where the file system has no
 // direct I/O). O_DIRECT is declared only under _GNU_SOURCE.
 int tv_set_direct_io(int fd, int on);
+
+// Has every thread allocate from the one malloc arena (mallopt M_ARENA_MAX): glibc otherwise gives
+// each thread that allocates an arena of its own, whose freed memory no other thread reuses.
+// 1 when set, 0 when not. mallopt is declared in <malloc.h>, which Swift's Glibc module leaves out.
+int tv_use_one_malloc_arena(void);
+
+// How many malloc arenas the process has (malloc_info's heaps), or -1 when it cannot be read.
+int tv_malloc_arena_count(void);
