@@ -130,8 +130,10 @@ public struct EvidenceBundle: Sendable {
       throw .sessionOfAnotherProject(sessionProjectID: session.projectID, projectID: project.id)
     }
     guard !session.isOpen else { throw .sessionStillOpen }
-    var seen = Set<Int64>()
-    for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
+    do {
+      var seen = Set<Int64>()
+      for flow in flows where !seen.insert(flow.id).inserted { throw .duplicateFlow(id: flow.id) }
+    }
     self.project = project
     self.session = session
     self.markers = markers
@@ -163,10 +165,11 @@ public struct EvidenceBundle: Sendable {
     hostInventory = EvidenceHostInventory.tally(
       ordered, project: project, domains: registrableDomains, trackers: trackers,
       registrations: addressRegistrations, findingIDs: ids)
-    var flowFacts: [Int64: ([String], Date, IPProtocolNumber, FlowPeers)] = [:]
-    for flow in ordered {
-      flowFacts[flow.id] = (Self.subjectNames(flow), flow.firstSeen, flow.ipProtocol, flow.peers)
-    }
+    // Where each flow is, not what a finding needs of it: a session's findings cite nearly every
+    // flow, and a table of those facts is megabytes at the export's peak.
+    var positions: [Int64: Int] = [:]
+    positions.reserveCapacity(ordered.count)
+    for (position, flow) in ordered.enumerated() { positions[flow.id] = position }
     findingSubjects = assessment.findings.findings.map { finding in
       var names: [String] = []
       var seen = Set<String>()
@@ -174,10 +177,12 @@ public struct EvidenceBundle: Sendable {
       var protocols = Set<IPProtocolNumber>()
       var ports: Set<UInt16>?
       for id in finding.flowIDs {
-        guard let (flowNames, date, ipProtocol, peers) = flowFacts[id] else { continue }
-        for name in flowNames where seen.insert(name).inserted { names.append(name) }
-        first = min(first ?? date, date)
-        protocols.insert(ipProtocol)
+        guard let position = positions[id] else { continue }
+        let flow = ordered[position]
+        let peers = flow.peers
+        for name in Self.subjectNames(flow) where seen.insert(name).inserted { names.append(name) }
+        first = min(first ?? flow.firstSeen, flow.firstSeen)
+        protocols.insert(flow.ipProtocol)
         ports = (ports ?? [peers.a.port, peers.b.port]).intersection([peers.a.port, peers.b.port])
       }
       return (names, first, Self.service(protocols, ports ?? []))
