@@ -1111,6 +1111,41 @@ final class EvidenceExportTests: XCTestCase {
       }, "\(problems)")
   }
 
+  /// The packets' comments against flows.json, each byte count kept: a flow's comment naming
+  /// another finding, one naming a flow the bundle does not hold, one whose findings come in
+  /// another order than export writes them.
+  func testVerifyComparesThePacketCommentsWithTheFlowsTheyName() throws {
+    let (dir, store) = try copyOfStore()
+    let url = try export(store, into: dir).url
+    let copy = dir.url.appendingPathComponent("citations.zip")
+    try self.copy(
+      of: url, to: copy, replacing: "capture.pcapng",
+      python: #"""
+        import re
+        data=orig
+        one=re.search(rb'flow=(\d+) findings=F(\d+)(?![,\d])', data)
+        other=one.group(2)[:-1] + b'%d' % ((int(one.group(2)[-1:]) + 1) % 10)
+        data=re.sub(rb'flow=' + one.group(1) + rb' findings=F' + one.group(2) + rb'(?![,\d])',
+                    b'flow=' + one.group(1) + b' findings=F' + other, data)
+        two=re.search(rb'flow=(\d+) findings=(F\d+),(F\d+)(?![,\d])', data)
+        data=data.replace(two.group(0), b'flow=' + two.group(1) + b' findings=' + two.group(3) + b',' + two.group(2))
+        last=max(int(f) for f in re.findall(rb'flow=(\d+) ', data))
+        gone=re.compile(rb'flow=%d findings=' % last)
+        data=gone.sub(b'flow=' + b'9' * len(b'%d' % last) + b' findings=', data)
+        """#)
+    let problems = BundleVerifier.verify(copy).filter { !$0.holds }.flatMap(\.problems)
+    XCTAssertTrue(
+      problems.contains { $0.hasPrefix("packets of flow ") && $0.contains(" cite findings ") },
+      "\(problems)")
+    XCTAssertTrue(
+      problems.contains {
+        $0.hasPrefix("a packet comment cites flow 9")
+          && $0.hasSuffix("which flows.json does not hold")
+      }, "\(problems)")
+    XCTAssertTrue(
+      problems.contains { $0.contains("are not commented as flows.json gives") }, "\(problems)")
+  }
+
   func testAForcedZIP64ArchiveIsReadByUnzipAndPython() throws {
     let (dir, store) = try copyOfStore()
     let exporter = EvidenceExporter(
