@@ -137,6 +137,10 @@ struct BundleReading {
     }
   }
 
+  /// What the scan of capture.pcapng gathered per flow (its comments, its packets) let go once
+  /// the checks that compare it have run: megabytes a session's re-derivation does not need.
+  mutating func forgetCaptureScan() { capture = PcapngScan() }
+
   private func csvRows() -> CSVRows? {
     guard let entry = archive.entries.first(where: { $0.name == EvidenceBundle.flowsCSVName }),
       let stream = try? archive.stream(entry)

@@ -58,15 +58,15 @@ public enum BundleVerifier {
     do { archive = try ZipArchiveReader(url: url, zip64Threshold: zip64Threshold) } catch {
       return [Check(statement: VerifyWording.notAZip, problems: ["\(error)"])]
     }
-    let reading = BundleReading(archive)
+    var read = BundleReading(archive)
     trace?.mark("read the archive: each entry inflated and hashed, the documents parsed")
     var checks = [
       Check(
-        statement: VerifyWording.entriesRead(archive.entries.count), problems: reading.problems),
+        statement: VerifyWording.entriesRead(archive.entries.count), problems: read.problems),
       Check(statement: VerifyWording.layout, problems: archive.layoutProblems),
     ]
     // The manifest.
-    guard let manifestData = reading.documents[EvidenceBundle.manifestName],
+    guard let manifestData = read.documents[EvidenceBundle.manifestName],
       let manifest = try? JSONSerialization.jsonObject(with: manifestData) as? [String: Any],
       let files = manifest[ManifestDocument.Key.files] as? [[String: Any]]
     else {
@@ -81,31 +81,33 @@ public enum BundleVerifier {
           problems: [VerifyWording.tooManyFiles(files.count)])
       ]
     }
-    let (manifestCheck, listed) = manifestCheck(files, reading: reading)
+    let (manifestCheck, listed) = manifestCheck(files, reading: read)
     checks += [manifestCheck, fileSetCheck(listed: listed, archive: archive)]
     let signatureEntry = archive.entries.contains { $0.name == EvidenceBundle.signatureName }
     if let check = signatureCheck(
-      reading.documents[EvidenceBundle.signatureName] ?? (signatureEntry ? Data() : nil),
+      read.documents[EvidenceBundle.signatureName] ?? (signatureEntry ? Data() : nil),
       manifest: manifestData, trustedKey: trustedKey, standing: &standing)
     {
       checks.append(check)
     }
-    checks.append(syntaxCheck(reading))
+    checks.append(syntaxCheck(read))
     trace?.mark("checked the manifest, the files, the signature and the syntax")
     // The documents.
-    guard let flowsReading = reading.flowsReading, reading.flowsRead?.readable == true,
-      reading.findingsRead?.readable == true, let findings = reading.findingsReading?.outline,
-      reading.captureRead?.readable == true, let captureDoc = reading.captureReading?.outline,
-      reading.exchangesRead?.readable ?? true
-    else { return checks + [unreadableDocumentsCheck(reading)] }
+    guard let flowsReading = read.flowsReading, read.flowsRead?.readable == true,
+      read.findingsRead?.readable == true, let findings = read.findingsReading?.outline,
+      read.captureRead?.readable == true, let captureDoc = read.captureReading?.outline,
+      read.exchangesRead?.readable ?? true
+    else { return checks + [unreadableDocumentsCheck(read)] }
     let citations = Dictionary(
       flowsReading.flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
-    checks.append(captureCheck(reading.capture, captureDoc, reading: reading, flows: flowsReading))
+    checks.append(captureCheck(read.capture, captureDoc, reading: read, flows: flowsReading))
     trace?.mark("checked capture.pcapng against capture.json")
     checks.append(
       identifierCheck(
         flows: flowsReading.flows.map(\.id), citations: citations,
-        findings: reading.findingList.items, outline: findings, reading: reading))
+        findings: read.findingList.items, outline: findings, reading: read))
+    read.forgetCaptureScan()
+    let reading = read
     checks.append(
       agreementCheck(
         manifest: manifestData, session: reading.documents[EvidenceBundle.sessionName],
