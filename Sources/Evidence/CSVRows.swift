@@ -11,7 +11,8 @@ import Foundation
 final class CSVRows {
   private var buffer: [UInt8] = []
   private var position = 0
-  private let source: () -> Data?
+  /// nil once it gave its last: what it holds (an archive entry's inflater and buffers) let go.
+  private var source: (() -> Data?)?
   private var exhausted = false
   /// Whether a cell read so far held bytes that are not UTF-8.
   private(set) var sawBytesThatAreNotUTF8 = false
@@ -36,8 +37,10 @@ final class CSVRows {
       buffer.removeAll(keepingCapacity: true)
       position = 0
       while buffer.isEmpty {
-        guard let more = source() else {
+        guard let more = source?() else {
           exhausted = true
+          source = nil
+          buffer = []
           break
         }
         buffer.append(contentsOf: more)

@@ -118,6 +118,13 @@ struct JSONArrayStream {
     phase = .after
   }
 
+  /// After `finish`: the skeleton handed over and let go (a document's outline can be megabytes
+  /// of text, findings.json's flow IDs).
+  mutating func takeSkeleton() -> [UInt8] {
+    defer { skeleton = [] }
+    return skeleton
+  }
+
   /// Where a byte of the skeleton lies in the document.
   func documentOffset(ofSkeletonByte at: Int) -> Int {
     guard let start = arrayStart, at > start else { return at }

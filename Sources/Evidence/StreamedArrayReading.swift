@@ -54,7 +54,7 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   /// whether every element and the rest of it could be decoded.
   func finish() -> (syntax: String?, readable: Bool) {
     stream.finish(element)
-    let skeleton = Data(stream.skeleton)
+    let skeleton = Data(stream.takeSkeleton())
     guard stream.foundArray else {
       outline = try? decoder.decode(Outline.self, from: skeleton)
       outline.map(elements)?.forEach(each)

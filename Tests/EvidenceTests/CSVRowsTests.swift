@@ -48,4 +48,25 @@ final class CSVRowsTests: XCTestCase {
       rows(Array("é,€,😀\r\n".utf8), pieces: 1).notUTF8,
       "multi-byte sequences cut between pieces are still UTF-8")
   }
+
+  /// The source holds an archive entry's inflater and buffers: once it has given its last bytes,
+  /// the rows let it go.
+  func testWhatTheRowsArePulledFromIsLetGoOnceItHasGivenItsLast() {
+    final class Source {
+      var pieces = [Data("a,b\r\n".utf8), Data("c,d\r\n".utf8)]
+      func next() -> Data? { pieces.isEmpty ? nil : pieces.removeFirst() }
+    }
+    weak var source: Source?
+    let rows: CSVRows = {
+      let pulled = Source()
+      source = pulled
+      return CSVRows { pulled.next() }
+    }()
+    XCTAssertEqual(rows.next(), ["a", "b"])
+    XCTAssertNotNil(source, "more may come")
+    XCTAssertEqual(rows.next(), ["c", "d"])
+    XCTAssertNil(rows.next())
+    XCTAssertNil(source)
+    XCTAssertNil(rows.next(), "and nothing is pulled again")
+  }
 }

@@ -35,6 +35,15 @@ final class JSONArrayStreamTests: XCTestCase {
     return (elements, String(decoding: stream.skeleton, as: UTF8.self), stream)
   }
 
+  /// The skeleton is handed over once the document has ended, and not kept beside its outline.
+  func testTheSkeletonIsHandedOverAndNotKept() {
+    var (_, skeleton, stream) = streamed(
+      #"{"checks": [1, 2], "flows": [{"n": 1}], "z": 2}"#, size: 5)
+    XCTAssertEqual(String(decoding: stream.takeSkeleton(), as: UTF8.self), skeleton)
+    XCTAssertEqual(skeleton, #"{"checks": [1, 2], "flows": [], "z": 2}"#)
+    XCTAssertTrue(stream.skeleton.isEmpty)
+  }
+
   func testTheElementsAreThoseTheWholeDocumentGivesWhereverTheChunksEnd() {
     let text =
       #"{"a": {"flows": [9]}, "flows": [ {"n": "x]}\"[{"}, [1, [2]], "s\\", 3.5e2, true , null ], "z": "]"}"#
