@@ -10,6 +10,20 @@ import PackageDescription
 //     ReportPDF draws them.
 //   Crypto (SHA-256, Ed25519), Bytes (integers in bytes) and SystemCalls (Errno) stand alone.
 //   C shims at the bottom: CSQLite, CCairoPango, CZlib, CCrypto, CPcap; CChecksum, C of our own (CRC-32).
+// Release builds put the code the commands run side by side, so that a process maps the pages of
+// that code and not of all that lies beside it (docs/performance.md, "Hot code together"): each
+// function in a section of its own, and lld placing first those that Sources/tunnelvision/
+// hot-functions.order names (scripts/hot-functions.sh writes it from profiles of the commands).
+let packageDirectory = String(#filePath.dropLast("Package.swift".count))
+let hotCodeTogether: [LinkerSetting] = [
+  .unsafeFlags(
+    [
+      "-use-ld=lld", "-Xlinker",
+      "--symbol-ordering-file=\(packageDirectory)Sources/tunnelvision/hot-functions.order",
+      "-Xlinker", "--no-warn-symbol-ordering",
+    ], .when(configuration: .release))
+]
+
 let package = Package(
   name: "TunnelVisionEvidence",
   platforms: [.macOS(.v13)],
@@ -126,7 +140,9 @@ let package = Package(
         "ReportPDF", "FlowStore", "Capture", "Crypto", "Evidence", "Sample",
         "Import", "Record", "ContentMatching",
       ]),
-    .executableTarget(name: "tunnelvision", dependencies: ["TunnelVisionCLI", "SystemCalls"]),
+    .executableTarget(
+      name: "tunnelvision", dependencies: ["TunnelVisionCLI", "SystemCalls"],
+      exclude: ["hot-functions.order"], linkerSettings: hotCodeTogether),
     // The benchmark, beside the product and not in its command tree: `make bench`.
     .target(
       name: "TunnelVisionBench",
@@ -193,3 +209,9 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where target.type == .regular || target.type == .executable {
+  target.swiftSettings =
+    (target.swiftSettings ?? [])
+    + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+}

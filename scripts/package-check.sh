@@ -13,6 +13,9 @@ for p in lintian man-db; do
     break
   }
 done
+# The release link as Package.swift asks: the functions the commands
+# run placed first (docs/performance.md, "Hot code together").
+scripts/hot-functions.py --check .build/release/tunnelvision Sources/tunnelvision/hot-functions.order
 deb=$(scripts/deb.sh | tail -1)
 lintian --fail-on error "$deb"
 files=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\.||' | grep -v '/$')
