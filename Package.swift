@@ -13,14 +13,15 @@ import PackageDescription
 // Release builds put the code the commands run side by side, so that a process maps the pages of
 // that code and not of all that lies beside it (docs/performance.md, "Hot code together"): each
 // function in a section of its own, and lld placing first those that Sources/tunnelvision/
-// hot-functions.order names (scripts/hot-functions.sh writes it from profiles of the commands).
+// hot-functions.order names (scripts/hot-functions.sh writes it from profiles of the commands);
+// and relative relocations packed (DT_RELR, glibc 2.36 on), instead of a 2 MB table kept mapped.
 let packageDirectory = String(#filePath.dropLast("Package.swift".count))
 let hotCodeTogether: [LinkerSetting] = [
   .unsafeFlags(
     [
       "-use-ld=lld", "-Xlinker",
       "--symbol-ordering-file=\(packageDirectory)Sources/tunnelvision/hot-functions.order",
-      "-Xlinker", "--no-warn-symbol-ordering",
+      "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
     ], .when(configuration: .release))
 ]
 

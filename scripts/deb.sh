@@ -25,6 +25,10 @@ depends=$(readelf -d "$binary" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | while re
   dpkg -S "$path" 2>/dev/null || dpkg -S "$real" 2>/dev/null || dpkg -S "${path#/usr}" 2>/dev/null
 done | cut -d: -f1 | sort -u | paste -sd, - | sed 's/,/, /g')
 [ -n "$depends" ] || { echo "No package found for the libraries $binary links." >&2; exit 1; }
+# Packed relative relocations (DT_RELR, Package.swift's release link) load with glibc 2.36 on.
+if readelf -V "$binary" | grep -q GLIBC_ABI_DT_RELR; then
+  depends=$(sed -E 's/(^|, )libc6(,|$)/\1libc6 (>= 2.36)\2/' <<<"$depends")
+fi
 doc="$stage/usr/share/doc/tunnelvision"
 install -d "$doc" "$stage/DEBIAN"
 cat > "$doc/copyright" <<COPYRIGHT

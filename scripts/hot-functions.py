@@ -60,9 +60,11 @@ def symbol(name):
 
 
 def check(binary, order_file):
-    """Fails unless `binary` was linked as Package.swift asks for a release: the functions the
-    order file names found and placed at the start of .text."""
+    """Fails unless `binary` was linked as Package.swift asks for a release: relative relocations
+    packed, and the functions the order file names found and placed at the start of .text."""
     sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True).stdout
+    if ".relr.dyn" not in sections:
+        sys.exit(f"{binary}: no .relr.dyn: its relative relocations are not packed.")
     text = next(
         (int(f[3], 16), int(f[5], 16))
         for f in (line.replace("[ ", "[").split() for line in sections.splitlines())
@@ -98,7 +100,7 @@ def check(binary, order_file):
         )
     print(
         f"{binary}: {len(found)} of {len(ordered)} hot functions found, {hot} of the first "
-        f"{len(first)} in .text hot."
+        f"{len(first)} in .text hot; relative relocations packed."
     )
 
 

@@ -13,7 +13,7 @@ for p in lintian man-db; do
     break
   }
 done
-# The release link as Package.swift asks: the functions the commands
+# The release link as Package.swift asks: relative relocations packed, the functions the commands
 # run placed first (docs/performance.md, "Hot code together").
 scripts/hot-functions.py --check .build/release/tunnelvision Sources/tunnelvision/hot-functions.order
 deb=$(scripts/deb.sh | tail -1)
