@@ -9,19 +9,20 @@ import Foundation
 public struct EvidenceRederivation: Sendable {
   public let bundle: EvidenceBundle
 
-  /// `trackers`: the lists session.json names, read again (the same bytes).
+  /// `trackers`: the lists session.json names, read again (the same bytes). `holdingFlows:
+  /// false`: the bundle keeps what the flows prove, not the flows (as export's does).
   public init(
     record: EvidenceSessionRecord, flows: [StoredFlow], catalogue: RequirementCatalogue,
     trackers: TrackerLists? = nil, registrableDomains: RegistrableDomains = RegistrableDomains(),
     addressRegistrations: AddressRegistrations = AddressRegistrations(),
     serverScans: [StoredServerScan] = [],
-    exchanges: [ExchangeRecord] = [], includesContent: Bool = false
+    exchanges: [ExchangeRecord] = [], includesContent: Bool = false, holdingFlows: Bool = true
   ) throws(EvidenceBundleError) {
     var bundle = try EvidenceBundle(
       project: record.project, session: record.session, markers: record.markers, flows: flows,
       catalogue: catalogue, exportedWith: record.exportedWith, exportedAt: record.exportedAt,
       baseline: record.baseline, runs: record.runs, runsNotKept: record.runsNotKept,
-      trackers: trackers, publicSuffixList: record.publicSuffixList,
+      holdingFlows: holdingFlows, trackers: trackers, publicSuffixList: record.publicSuffixList,
       registrableDomains: registrableDomains, addressRegistrations: addressRegistrations,
       serverScans: serverScans,
       content: SessionContent(values: record.testAccount, exchanges: exchanges))
@@ -42,15 +43,18 @@ public struct EvidenceRederivation: Sendable {
     return out
   }
 
-  /// findings.json as export writes it.
-  public var findingsJSON: [UInt8] {
+  /// findings.json as export writes it, handed to `take` a finding at a time: the whole
+  /// document (megabytes) is never held.
+  public func findingsJSON(_ take: ([UInt8]) -> Void) {
     let document = bundle.findingsDocument
-    var out = document.prefix
+    take(document.prefix)
+    var entry: [UInt8] = []
     for index in bundle.findings.indices {
-      document.append(bundle.findingEntry(index), first: index == 0, to: &out)
+      entry.removeAll(keepingCapacity: true)
+      document.append(bundle.findingEntry(index), first: index == 0, to: &entry)
+      take(entry)
     }
-    out += document.suffix(empty: bundle.findings.isEmpty)
-    return out
+    take(document.suffix(empty: bundle.findings.isEmpty))
   }
 
   /// session.json as export writes it.

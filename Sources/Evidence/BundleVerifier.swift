@@ -124,7 +124,7 @@ public enum BundleVerifier {
         sessionID: flowsReading.outline?.sessionID, digests: reading.digests,
         keyProblems: { keyProblems(of: $0, in: reading) })
     }
-    let rederivation = rederivationCheck(
+    let rederived = rederive(
       session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
       baselineClaims: flowsReading.baselineClaims, citations: citations,
       registrableDomains: RegistrableDomains.stated(
@@ -132,10 +132,15 @@ public enum BundleVerifier {
       registrations: flowsReading.registrations,
       scanFiles: reading.documents.filter { EvidenceBundle.isServerScanName($0.key) },
       findings: findings, findingCount: reading.findingList.items.count,
-      capture: captureDoc.summary, captureCoverage: captureDoc.coverage,
+      captureCoverage: captureDoc.coverage,
       digests: reading.digests, exchanges: reading.exchangeList.items,
       keyProblems: { keyProblems(of: $0, in: reading) })
-    checks += [form.value, rederivation]
+    // The flows go before the report is drawn again: it needs the re-derived bundle alone, and
+    // the form check (the flows' other reader) has run.
+    checks.append(form.value)
+    flowsReading.forgetRecords()
+    checks.append(
+      rederivationCheck(rederived, capture: captureDoc.summary, digests: reading.digests))
     trace?.mark(
       "re-derived the findings and verdicts, redrew the report; form check alongside"
     )
@@ -383,65 +388,113 @@ public enum BundleVerifier {
     return Check(statement: DocumentAgreement.statement, problems: agreement.problems)
   }
 
-  /// findings.json and session.json against what this tool derives from the flows and from
-  /// session.json's project, session and markers, with the catalogue it carries.
+  /// What re-deriving gives before report.pdf is drawn again: a check already decided (the
+  /// session unreadable, the bundle not re-derivable), or the bundle re-derived, without its
+  /// flows, and the problems found so far.
+  enum Rederived {
+    case decided(Check)
+    case derived(EvidenceRederivation, problems: [String], catalogue: String)
+  }
+
+  /// The re-derivation's second part: report.pdf drawn again from the same values and
+  /// capture.json's counts, once the flows may be let go.
   static func rederivationCheck(
-    session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
-    registrableDomains: RegistrableDomains = RegistrableDomains(),
-    registrations: [String: AddressRegistration] = [:], scanFiles: [String: Data] = [:],
-    findings: VerifiedFindings,
-    findingCount: Int, capture: EvidenceCaptureSummary?, captureCoverage: [String]? = nil,
-    digests: [String: (UInt64, String)], exchanges: [ExchangeRecord] = [],
-    keyProblems: (String) -> [String] = { _ in [] }
+    _ rederived: Rederived, capture: EvidenceCaptureSummary?,
+    digests: [String: (UInt64, String)]
   ) -> Check {
+    let rederivation: EvidenceRederivation
+    var problems: [String]
+    let catalogue: String
+    switch rederived {
+    case .decided(let check): return check
+    case .derived(let derived, let found, let identifier):
+      (rederivation, problems, catalogue) = (derived, found, identifier)
+    }
+    // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
+    if let stated = digests[EvidenceBundle.reportName]?.1 {
+      // The first page cites the other files' digests: those the archive's entries have.
+      let cited = EvidenceBundle.reportCitedNames.map {
+        EvidenceReportDigest(name: $0, sha256: digests[$0]?.1 ?? "")
+      }
+      if let capture, let drawn = redrawnReportDigest(rederivation.bundle, capture, citing: cited) {
+        if drawn != stated {
+          problems.append(VerifyWording.documentDiffers(EvidenceBundle.reportName))
+        }
+      } else {
+        problems.append(VerifyWording.reportNotRedrawn)
+      }
+    }
+    return Check(
+      statement: VerifyWording.rederived(
+        findings: rederivation.bundle.findings.count, verdicts: rederivation.verdicts.count,
+        catalogue: catalogue),
+      problems: problems)
+  }
+
+  /// findings.json and session.json against what this tool derives from the flows and from
+  /// session.json's project, session and markers, with the catalogue it carries: the
+  /// re-derivation's first part, all that needs the flows.
+  static func rederive(
+    session: Data?, flows: [StoredFlow], baselineClaims: [Bool?], citations: [Int64: [String]],
+    registrableDomains: RegistrableDomains, registrations: [String: AddressRegistration],
+    scanFiles: [String: Data], findings: VerifiedFindings, findingCount: Int,
+    captureCoverage: [String]?, digests: [String: (UInt64, String)], exchanges: [ExchangeRecord],
+    keyProblems: (String) -> [String]
+  ) -> Rederived {
     let statement = VerifyWording.rederivedStatement
     guard let session else {
-      return Check(statement: statement, problems: [VerifyWording.sessionMissing])
+      return .decided(Check(statement: statement, problems: [VerifyWording.sessionMissing]))
     }
     let record: EvidenceSessionRecord
     do { record = try EvidenceSessionRecord(session) } catch {
-      return Check(statement: statement, problems: [error.description])
+      return .decided(Check(statement: statement, problems: [error.description]))
     }
     if let stated = findings.catalogue?.identifier, stated != record.catalogueIdentifier {
-      return Check(
-        statement: statement,
-        problems: [
-          VerifyWording.catalogueDiffers(stated: stated, session: record.catalogueIdentifier)
-        ])
+      return .decided(
+        Check(
+          statement: statement,
+          problems: [
+            VerifyWording.catalogueDiffers(stated: stated, session: record.catalogueIdentifier)
+          ]))
     }
     if (try? RequirementCatalogueLibrary.catalogue(identifier: record.catalogueIdentifier)) != nil,
       EvidenceRederivation.catalogue(
         identifier: record.catalogueIdentifier, sourceSHA256: findings.catalogue?.source?.sha256)
         == nil
     {
-      return Check(
-        statement: statement,
-        problems: [VerifyWording.catalogueSourceDiffers(record.catalogueIdentifier)])
+      return .decided(
+        Check(
+          statement: statement,
+          problems: [VerifyWording.catalogueSourceDiffers(record.catalogueIdentifier)]))
     }
     guard
       let catalogue = EvidenceRederivation.catalogue(
         identifier: record.catalogueIdentifier, sourceSHA256: findings.catalogue?.source?.sha256)
     else {
-      return Check(
-        statement: VerifyWording.notRederived(catalogue: record.catalogueIdentifier),
-        problems: [], made: false)
+      return .decided(
+        Check(
+          statement: VerifyWording.notRederived(catalogue: record.catalogueIdentifier),
+          problems: [], made: false))
     }
     guard record.formatVersion == EvidenceBundle.formatVersion else {
-      return Check(
-        statement: VerifyWording.notRederived(
-          formatVersion: record.formatVersion, current: EvidenceBundle.formatVersion),
-        problems: [], made: false)
+      return .decided(
+        Check(
+          statement: VerifyWording.notRederived(
+            formatVersion: record.formatVersion, current: EvidenceBundle.formatVersion),
+          problems: [], made: false))
     }
     guard record.exportedWith == ToolVersion.exportedWith else {
-      return Check(
-        statement: VerifyWording.notRederived(exportedWith: record.exportedWith),
-        problems: [], made: false)
+      return .decided(
+        Check(
+          statement: VerifyWording.notRederived(exportedWith: record.exportedWith),
+          problems: [], made: false))
     }
     let (trackers, missingList) = TrackerListLoader.again(record.trackerLists)
     if let missingList {
-      return Check(
-        statement: VerifyWording.notRederived(trackerList: missingList), problems: [],
-        made: false)
+      return .decided(
+        Check(
+          statement: VerifyWording.notRederived(trackerList: missingList), problems: [],
+          made: false))
     }
     let (scans, scanProblems) = serverScans(record, files: scanFiles)
     let rederived: EvidenceRederivation
@@ -452,9 +505,10 @@ public enum BundleVerifier {
         addressRegistrations: AddressRegistrations.stated(
           flows, databases: record.addressDatabases, registrations),
         serverScans: scans, exchanges: exchanges,
-        includesContent: digests[EvidenceContentHAR.fileName] != nil)
+        includesContent: digests[EvidenceContentHAR.fileName] != nil, holdingFlows: false)
     } catch {
-      return Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")])
+      return .decided(
+        Check(statement: statement, problems: [VerifyWording.notABundle("\(error)")]))
     }
     var problems = scanProblems + runProblems(flows, coverage: rederived.bundle.coverage)
     let verdicts = rederived.verdicts
@@ -465,25 +519,7 @@ public enum BundleVerifier {
     let coverage = CoverageWording.lines(
       rederived.bundle.coverage, open: rederived.bundle.session.isOpen, instant: Instant.rfc3339)
     if captureCoverage != coverage { problems.append(VerifyWording.captureCoverageDiffers) }
-    // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
-    if let stated = digests[EvidenceBundle.reportName]?.1 {
-      // The first page cites the other files' digests: those the archive's entries have.
-      let cited = EvidenceBundle.reportCitedNames.map {
-        EvidenceReportDigest(name: $0, sha256: digests[$0]?.1 ?? "")
-      }
-      if let capture, let drawn = redrawnReportDigest(rederived.bundle, capture, citing: cited) {
-        if drawn != stated {
-          problems.append(VerifyWording.documentDiffers(EvidenceBundle.reportName))
-        }
-      } else {
-        problems.append(VerifyWording.reportNotRedrawn)
-      }
-    }
-    return Check(
-      statement: VerifyWording.rederived(
-        findings: rederived.bundle.findings.count, verdicts: verdicts.count,
-        catalogue: record.catalogueIdentifier),
-      problems: problems)
+    return .derived(rederived, problems: problems, catalogue: record.catalogueIdentifier)
   }
 
   /// The scans session.json names, each with its file's bytes: a file missing, or other bytes
@@ -554,13 +590,15 @@ public enum BundleVerifier {
     keyProblems: (String) -> [String] = { _ in [] }
   ) -> [String] {
     var problems: [String] = []
-    for (name, bytes) in [
+    // Each document made and hashed in turn; findings.json a finding at a time.
+    let documents: [(String, (([UInt8]) -> Void) -> Void)] = [
       (EvidenceBundle.findingsName, rederived.findingsJSON),
-      (EvidenceBundle.sessionName, rederived.sessionJSON),
-      (EvidenceBundle.exchangesName, rederived.exchangesJSON),
-    ] {
+      (EvidenceBundle.sessionName, { $0(rederived.sessionJSON) }),
+      (EvidenceBundle.exchangesName, { $0(rederived.exchangesJSON) }),
+    ]
+    for (name, write) in documents {
       let digest = SHA256Digest()
-      bytes.withUnsafeBytes { digest.update($0) }
+      write { piece in piece.withUnsafeBytes { digest.update($0) } }
       if let stated = digests[name]?.1, stated != digest.finalHex() {
         problems.append(VerifyWording.documentDiffers(name))
         problems += keyProblems(name)

@@ -81,6 +81,12 @@ final class FlowsJSONReading {
   /// gathered in pieces while they are read, then one array of exactly their number. (An array
   /// grown by doubling held 32 768 flows' room for 20 000: six megabytes of a verify's peak.)
   private(set) var records: [StoredFlow] = []
+  /// Lets the flows go (with the findings each cites): verify draws the report again without
+  /// them, and they are 500 bytes a flow.
+  func forgetRecords() {
+    records = []
+    citations = []
+  }
   private var pieces: [[StoredFlow]] = []
   private static let pieceLength = 1024
   private var citations: [[String]] = []

@@ -1,4 +1,5 @@
 import Audit
+import AuditDocuments
 import AuditRules
 import AuditWording
 import Foundation
@@ -43,5 +44,40 @@ final class BundleVerifierTests: XCTestCase {
     XCTAssertEqual(
       BundleVerifier.runProblems(
         flows, coverage: SessionCoverage(basis: .imported, runs: [], gaps: [])), [])
+  }
+
+  /// verify re-derives without holding the flows, lets flows.json's go, and only then draws the
+  /// report again: what it re-derives and draws must not need them.
+  func testTheRederivationHoldsNoFlowsAndTheReportIsDrawnAgainWithoutThem() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let read = BundleReading(
+      try ZipArchiveReader(
+        url: repository.appendingPathComponent("Samples/example-health-2.4.0-evidence.zip")))
+    let flows = try XCTUnwrap(read.flowsReading)
+    let findings = try XCTUnwrap(read.findingsReading?.outline)
+    let capture = try XCTUnwrap(read.captureReading?.outline)
+    XCTAssertFalse(flows.records.isEmpty)
+    let rederived = BundleVerifier.rederive(
+      session: read.documents[EvidenceBundle.sessionName], flows: flows.records,
+      baselineClaims: flows.baselineClaims,
+      citations: Dictionary(flows.flows.map { ($0.id, $0.findingIDs) }) { a, _ in a },
+      registrableDomains: RegistrableDomains.stated(flows.records, flows.registrableDomains),
+      registrations: flows.registrations, scanFiles: [:], findings: findings,
+      findingCount: read.findingList.items.count, captureCoverage: capture.coverage,
+      digests: read.digests, exchanges: read.exchangeList.items, keyProblems: { _ in [] })
+    guard case .derived(let rederivation, let problems, _) = rederived else {
+      return XCTFail("the sample bundle was not re-derived: \(rederived)")
+    }
+    XCTAssertEqual(problems, [])
+    XCTAssertFalse(rederivation.bundle.holdsFlows)
+    XCTAssertEqual(rederivation.bundle.flows.count, 0)
+    XCTAssertEqual(rederivation.bundle.flowIDs, flows.records.map(\.id))
+    flows.forgetRecords()
+    XCTAssertEqual(flows.records.count, 0)
+    let check = BundleVerifier.rederivationCheck(
+      rederived, capture: capture.summary, digests: read.digests)
+    XCTAssertEqual(check.problems, [])
+    XCTAssertTrue(check.made)
   }
 }
