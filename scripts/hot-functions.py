@@ -80,10 +80,10 @@ def check(binary, order_file):
             addresses[fields[2]] = int(fields[0], 16)
     with open(order_file) as names:
         ordered = [name.strip() for name in names if name.strip()]
-    found = [addresses[name] for name in ordered if name in addresses]
-    if len(found) < 0.8 * len(ordered):
+    found = sum(1 for name in ordered if name in addresses)
+    if found < 0.8 * len(ordered):
         sys.exit(
-            f"{order_file}: only {len(found)} of its {len(ordered)} functions are in {binary}: "
+            f"{order_file}: only {found} of its {len(ordered)} functions are in {binary}: "
             "run scripts/hot-functions.sh to write it again."
         )
     named = set(ordered)
@@ -99,7 +99,7 @@ def check(binary, order_file):
             "the hot functions were not placed first."
         )
     print(
-        f"{binary}: {len(found)} of {len(ordered)} hot functions found, {hot} of the first "
+        f"{binary}: {found} of {len(ordered)} hot functions found, {hot} of the first "
         f"{len(first)} in .text hot; relative relocations packed."
     )
 

@@ -3,14 +3,16 @@
 # `flows` and `--help` run, from callgrind profiles of the release build on the benchmark's
 # workload at a tenth. Run it when those commands change much; a stale list only costs memory
 # (the names it lacks are linked where they fall), never correctness. Needs valgrind; takes
-# about three minutes. docs/performance.md, "Hot code together".
+# about a minute and a half. docs/performance.md, "Hot code together".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "hot-functions.sh needs valgrind (apt install valgrind)." >&2; exit 1; }
 swift build -c release --static-swift-stdlib --product tunnelvision
 swift build -c release --static-swift-stdlib --product tunnelvision-bench
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+kept=""
+# The profiles and the benchmark's workload go, however the script ends.
+trap 'rm -rf "$work" ${kept:+"$kept"}' EXIT
 # Valgrind reads the symbol table, not this toolchain's DWARF 5: profile a copy without it.
 objcopy --strip-debug .build/release/tunnelvision "$work/tunnelvision"
 kept=$(.build/release/tunnelvision-bench --scale 0.1 --repeat 1 --keep 2>&1 >/dev/null \
@@ -35,5 +37,4 @@ profile record --store "$work/record" record --read "$capture" --quiet --json
 profile flows --store "$work/import" flows
 profile help --help
 scripts/hot-functions.py tunnelvision "$work"/*.callgrind > Sources/tunnelvision/hot-functions.order
-rm -rf "$kept"
 echo "Wrote Sources/tunnelvision/hot-functions.order ($(wc -l < Sources/tunnelvision/hot-functions.order) functions)." >&2

@@ -81,12 +81,6 @@ final class FlowsJSONReading {
   /// gathered in pieces while they are read, then one array of exactly their number. (An array
   /// grown by doubling held 32 768 flows' room for 20 000: six megabytes of a verify's peak.)
   private(set) var records: [StoredFlow] = []
-  /// Lets the flows go (with the findings each cites): verify draws the report again without
-  /// them, and they are 500 bytes a flow.
-  func forgetRecords() {
-    records = []
-    citations = []
-  }
   private var pieces: [[StoredFlow]] = []
   private static let pieceLength = 1024
   private var citations: [[String]] = []
@@ -112,6 +106,13 @@ final class FlowsJSONReading {
   }
 
   func feed(_ chunk: Data) { reading.feed(chunk) }
+
+  /// Lets the flows go (with the findings each cites): verify draws the report again without
+  /// them, and they are 500 bytes a flow.
+  func forgetRecords() {
+    records = []
+    citations = []
+  }
 
   func finish() -> (syntax: String?, readable: Bool) {
     let finished = reading.finish()
