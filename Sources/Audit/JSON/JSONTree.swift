@@ -6,7 +6,7 @@ import Foundation
 /// reads (a string must be UTF-8 without a lone surrogate; the first of two members of one name
 /// counts; a comma may end a list or an object); the strict syntax check (`JSONSyntax`) is
 /// separate.
-public indirect enum JSONTree: Sendable, Equatable {
+public enum JSONTree: Sendable, Equatable {
   case null
   case bool(Bool)
   case number(String)

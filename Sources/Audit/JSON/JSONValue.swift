@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value, written deterministically: keys sorted by their UTF-8 bytes, strings escaped
 /// as RFC 8259 requires, two spaces of indentation.
-public indirect enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
   case integer(Int64)
