@@ -118,7 +118,9 @@ struct BundleReading {
     case EvidenceBundle.flowsName:
       // Each flow is compared with its row of flows.csv, pulled from its own entry alongside
       // (wherever it lies in the archive).
-      if flowsReading == nil { flowsReading = FlowsJSONReading(csv: csvRows()) }
+      if flowsReading == nil {
+        flowsReading = FlowsJSONReading(csv: csvRows(), expected: expectedFlows(in: entry))
+      }
       flowsReading!.feed(chunk)
     default:
       guard let limit = BundleVerifier.wholeDocumentLimit(entry.name) else { return }
@@ -140,6 +142,15 @@ struct BundleReading {
   /// What the scan of capture.pcapng gathered per flow (its comments, its packets) let go once
   /// the checks that compare it have run: megabytes a session's re-derivation does not need.
   mutating func forgetCaptureScan() { capture = PcapngScan() }
+
+  /// How many flows flows.json holds, as capture.json (before it in a bundle's order) lists them;
+  /// never more than one per `bytesPerFlow` of the entry, whatever capture.json says.
+  private func expectedFlows(in entry: ZipArchiveReader.Entry) -> Int {
+    Int(min(UInt64(captureFlows.items.count), entry.size / Self.bytesPerFlow))
+  }
+
+  /// Fewer bytes than the smallest flow flows.json can hold (a flow of the sample's takes 1 KB).
+  static let bytesPerFlow: UInt64 = 256
 
   private func csvRows() -> CSVRows? {
     guard let entry = archive.entries.first(where: { $0.name == EvidenceBundle.flowsCSVName }),

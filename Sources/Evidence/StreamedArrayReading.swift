@@ -78,9 +78,12 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
 final class FlowsJSONReading {
   private(set) var csv: FlowsCSVComparison
   /// The flows as the store held them, to re-derive the findings from, and the findings each cites:
-  /// gathered in pieces while they are read, then one array of exactly their number. (An array
-  /// grown by doubling held 32 768 flows' room for 20 000: six megabytes of a verify's peak.)
+  /// into room for as many as capture.json lists, read before; any beyond it gathered in pieces,
+  /// then one array of exactly their number. (An array grown by doubling held 32 768 flows' room
+  /// for 20 000: six megabytes of a verify's peak. Pieces copied at the end held 20 000 twice, for
+  /// a moment: nine more.)
   private(set) var records: [StoredFlow] = []
+  private let expected: Int
   private var pieces: [[StoredFlow]] = []
   private static let pieceLength = 1024
   private var citations: [[String]] = []
@@ -96,8 +99,11 @@ final class FlowsJSONReading {
   /// The flows' parts alike, held once (an app's few ClientHellos across 20 000 flows).
   private let sharing = FlowPartsSharing()
 
-  init(csv: CSVRows?) {
+  /// `expected`: how many flows to make room for before the first is read.
+  init(csv: CSVRows?, expected: Int = 0) {
     self.csv = FlowsCSVComparison(csv)
+    self.expected = expected
+    records.reserveCapacity(expected)
     reading = StreamedArrayReading(
       key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.read
     ) { [unowned self] in
@@ -131,14 +137,22 @@ final class FlowsJSONReading {
 
   private func take(_ record: EvidenceFlowRecord.Decoded) {
     csv.compare(record)
-    if pieces.last.map({ $0.count == Self.pieceLength }) ?? true {
-      pieces.append([])
-      pieces[pieces.count - 1].reserveCapacity(Self.pieceLength)
+    if records.count < expected {
+      records.append(sharing.share(record.flow))
+    } else {
+      piece(sharing.share(record.flow))
     }
-    pieces[pieces.count - 1].append(sharing.share(record.flow))
     citations.append(sharing.list(record.findingIDs))
     baselineClaims.append(record.alsoContactedInBaseline)
     registrableDomains.append(record.registrableDomain.map(sharing.name))
     registrations.merge(record.registrations) { first, _ in first }
+  }
+
+  private func piece(_ flow: StoredFlow) {
+    if pieces.last.map({ $0.count == Self.pieceLength }) ?? true {
+      pieces.append([])
+      pieces[pieces.count - 1].reserveCapacity(Self.pieceLength)
+    }
+    pieces[pieces.count - 1].append(flow)
   }
 }

@@ -136,4 +136,28 @@ final class JSONArrayStreamTests: XCTestCase {
     XCTAssertGreaterThan(valid, 20, "some mutations stay valid JSON")
     XCTAssertGreaterThan(invalid, 200)
   }
+  /// verify makes room for as many flows as capture.json lists before flows.json is read: the
+  /// sample's flows come out whole and in order whether that room is none, too little, exact or
+  /// too much (a capture.json that miscounts).
+  func testTheFlowsAreReadWholeWhateverRoomWasMadeForThem() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Samples/example-health-2.4.0-evidence.zip")
+    let archive = try ZipArchiveReader(url: url)
+    let data = try archive.data(try XCTUnwrap(archive.entries.first { $0.name == "flows.json" }))
+    let whole = try XCTUnwrap(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["flows"] as? [[String: Any]]
+    )
+    let ids = whole.compactMap { ($0["id"] as? NSNumber)?.int64Value }
+    XCTAssertEqual(ids.count, 35)
+    for expected in [0, 1, 10, 35, 100] {
+      let reading = FlowsJSONReading(csv: nil, expected: expected)
+      for start in stride(from: 0, to: data.count, by: 4096) {
+        reading.feed(data[start..<min(start + 4096, data.count)])
+      }
+      XCTAssertTrue(reading.finish().readable, "room for \(expected)")
+      XCTAssertEqual(reading.records.map(\.id), ids, "room for \(expected)")
+      XCTAssertEqual(reading.flows.map(\.id), ids, "room for \(expected)")
+    }
+  }
 }
