@@ -83,7 +83,6 @@ final class FlowsJSONReading {
   /// for 20 000: six megabytes of a verify's peak. Pieces copied at the end held 20 000 twice, for
   /// a moment: nine more.)
   private(set) var records: [StoredFlow] = []
-  private let expected: Int
   private var pieces: [[StoredFlow]] = []
   private static let pieceLength = 1024
   private var citations: [[String]] = []
@@ -102,7 +101,6 @@ final class FlowsJSONReading {
   /// `expected`: how many flows to make room for before the first is read.
   init(csv: CSVRows?, expected: Int = 0) {
     self.csv = FlowsCSVComparison(csv)
-    self.expected = expected
     records.reserveCapacity(expected)
     reading = StreamedArrayReading(
       key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.read
@@ -137,11 +135,9 @@ final class FlowsJSONReading {
 
   private func take(_ record: EvidenceFlowRecord.Decoded) {
     csv.compare(record)
-    if records.count < expected {
-      records.append(sharing.share(record.flow))
-    } else {
-      piece(sharing.share(record.flow))
-    }
+    // Into the room made, never growing it; past it, into pieces.
+    let flow = sharing.share(record.flow)
+    if records.count < records.capacity { records.append(flow) } else { piece(flow) }
     citations.append(sharing.list(record.findingIDs))
     baselineClaims.append(record.alsoContactedInBaseline)
     registrableDomains.append(record.registrableDomain.map(sharing.name))

@@ -396,7 +396,6 @@ extension FlowStore {
   /// The flows with `openedIn` filled in for each that continues a row.
   public func withOpenings(_ flows: consuming [StoredFlow]) throws -> [StoredFlow] {
     // In place: a mapped copy held a session's flows twice (20,000 of them, 9.9 MB each time).
-    var flows = flows
     for index in flows.indices {
       if let earlier = flows[index].continuedFrom {
         flows[index].openedIn = try opening(from: earlier)
