@@ -98,9 +98,9 @@ public struct CheckCoverageReport: Sendable, Hashable {
   }
   public let check: FindingsCheck
   public let flaggedFlowIDs: [Int64]
-  public let satisfiedFlowIDs: [Int64]
+  public let satisfiedFlowIDs: FlowIDList
   public let unassessed: [Reason]
-  public let notApplicableFlowIDs: [Int64]
+  public let notApplicableFlowIDs: FlowIDList
   public var unassessedCount: Int { unassessed.reduce(0) { $0 + $1.flowIDs.count } }
   public var total: Int {
     flaggedFlowIDs.count + satisfiedFlowIDs.count + unassessedCount + notApplicableFlowIDs.count

@@ -78,14 +78,15 @@ public struct UnassessedFlows<Gap: Sendable & Hashable>: Sendable, Hashable {
 /// findings, the three lists add up to the session's flows.
 public struct CheckCoverage<Gap: Sendable & Hashable>: Sendable, Hashable {
   /// Looked at, nothing to report.
-  public let satisfiedFlowIDs: [Int64]
+  public let satisfiedFlowIDs: FlowIDList
   /// Applicable, could not be looked at: why. In the order the reasons first appeared.
   public let unassessed: [UnassessedFlows<Gap>]
   /// Not what this check looks at.
-  public let notApplicableFlowIDs: [Int64]
+  public let notApplicableFlowIDs: FlowIDList
 
   public init(
-    satisfiedFlowIDs: [Int64], unassessed: [UnassessedFlows<Gap>], notApplicableFlowIDs: [Int64]
+    satisfiedFlowIDs: FlowIDList, unassessed: [UnassessedFlows<Gap>],
+    notApplicableFlowIDs: FlowIDList
   ) {
     self.satisfiedFlowIDs = satisfiedFlowIDs
     self.unassessed = unassessed

@@ -177,8 +177,8 @@ struct FindingAccumulator {
 }
 
 private struct CoverageAccumulator {
-  var satisfied: [Int64] = []
-  var notApplicable: [Int64] = []
+  var satisfied = FlowIDList()
+  var notApplicable = FlowIDList()
   private var gaps: [AnyCheckGap] = []
   private var gapFlows: [AnyCheckGap: [Int64]] = [:]
 
@@ -189,8 +189,8 @@ private struct CoverageAccumulator {
 
   /// `later`'s flows after these, a gap seen here keeping its place.
   mutating func append(_ later: CoverageAccumulator) {
-    satisfied += later.satisfied
-    notApplicable += later.notApplicable
+    satisfied.append(contentsOf: later.satisfied)
+    notApplicable.append(contentsOf: later.notApplicable)
     for gap in later.gaps {
       if gapFlows[gap] == nil { gaps.append(gap) }
       gapFlows[gap, default: []] += later.gapFlows[gap]!
