@@ -47,7 +47,7 @@ public struct EvidenceRederivation: Sendable {
   /// document (megabytes) is never held.
   public func findingsJSON(_ take: ([UInt8]) -> Void) {
     let document = bundle.findingsDocument
-    take(document.prefix)
+    document.writePrefix(to: take)
     var entry: [UInt8] = []
     for index in bundle.findings.indices {
       entry.removeAll(keepingCapacity: true)

@@ -16,7 +16,7 @@ final class StreamedDocumentWriter {
   init(_ document: StreamedJSONObject, url: URL) throws {
     self.document = document
     file = try EvidenceFileWriter(url: url, deflating: true)
-    try file.write(document.prefix)
+    try document.writePrefix(to: file.write)
   }
 
   func append(_ element: JSONValue) throws { try append { $0.value(element) } }

@@ -67,6 +67,47 @@ final class JSONValueTests: XCTestCase {
       "{\n  \"Beta\": 4,\n  \"alpha\": 5,\n  \"mid\": 3,\n  \"zeta\": 4\n}")
   }
 
+  /// findings.json's prefix is handed over in pieces: joined, they are the bytes written whole,
+  /// and none is much longer than the limit (a piece ends after the item that reached it).
+  func testAValueDrainedInPiecesIsTheValueWrittenWhole() {
+    let checks = JSONValue.object(
+      Dictionary(
+        uniqueKeysWithValues: (0..<20).map { check in
+          (
+            "check\(check)",
+            JSONValue.object([
+              "reasons": .array(
+                (0..<3).map { reason in
+                  .object(["flowIDs": .ints(Array(Int64(0)..<Int64(50 + check * reason)))])
+                }),
+              "satisfied": .int(check),
+            ])
+          )
+        }))
+    let document = StreamedJSONObject(
+      fields: ["checks": checks, "formatVersion": .int(1)], streamedKey: "findings")
+    var whole = Array("{\n  \"checks\": ".utf8)
+    JSONText.append(checks, to: &whole, indent: 2)
+    whole += Array(",\n  \"findings\": [".utf8)
+    for limit in [1, 64, 1_000, .max] {
+      var writer = JSONWriter(indent: 2)
+      var pieces: [[UInt8]] = []
+      writer.value(checks, drainingAt: limit) { pieces.append($0) }
+      pieces.append(writer.bytes)
+      var text: [UInt8] = []
+      JSONText.append(checks, to: &text, indent: 2)
+      XCTAssertEqual(Array(pieces.joined()), text, "drained at \(limit)")
+      if limit == 1_000 {
+        XCTAssertGreaterThan(pieces.count, 10)
+        XCTAssertLessThan(pieces.map(\.count).max() ?? 0, 1_000 + 300)
+      }
+    }
+    var prefix: [UInt8] = []
+    document.writePrefix { prefix += $0 }
+    XCTAssertEqual(String(decoding: prefix, as: UTF8.self), String(decoding: whole, as: UTF8.self))
+    XCTAssertEqual(document.prefix, whole)
+  }
+
   func testStringsAreEscapedSoThatAnIndependentParserReadsThemBack() throws {
     let nasty = "quote \" backslash \\ newline \n tab \t bell \u{07} nul \u{00} emoji 🩺 ünïcödé"
     let text = JSONValue.array([.string(nasty)]).serialized()

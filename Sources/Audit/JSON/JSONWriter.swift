@@ -87,7 +87,19 @@ public struct JSONWriter {
   }
 
   /// A whole value: arrays in order, a dictionary's members in the UTF-8 order of their keys.
-  public mutating func value(_ value: JSONValue) {
+  public mutating func value(_ value: JSONValue) { write(value, drainingAt: .max) { _ in } }
+
+  /// A whole value, its bytes so far handed to `sink` after an item or a member once they reach
+  /// `limit`: a value of megabytes (findings.json's checks) is not held as text whole.
+  public mutating func value(
+    _ value: JSONValue, drainingAt limit: Int, into sink: ([UInt8]) throws -> Void
+  ) rethrows {
+    try write(value, drainingAt: limit, sink)
+  }
+
+  private mutating func write(
+    _ value: JSONValue, drainingAt limit: Int, _ sink: ([UInt8]) throws -> Void
+  ) rethrows {
     switch value {
     case .null: null()
     case .bool(let b): bool(b)
@@ -96,7 +108,10 @@ public struct JSONWriter {
     case .string(let s): string(s)
     case .array(let items):
       beginArray()
-      for item in items { self.value(item) }
+      for item in items {
+        try write(item, drainingAt: limit, sink)
+        try drain(at: limit, sink)
+      }
       endArray()
     case .object(let members):
       // Keys and values of one dictionary come in the same order: sort positions, not pairs.
@@ -105,10 +120,17 @@ public struct JSONWriter {
       beginObject()
       for n in orders.order(of: keys) {
         key(keys[n])
-        self.value(values[n])
+        try write(values[n], drainingAt: limit, sink)
+        try drain(at: limit, sink)
       }
       endObject()
     }
+  }
+
+  private mutating func drain(at limit: Int, _ sink: ([UInt8]) throws -> Void) rethrows {
+    guard bytes.count >= limit else { return }
+    try sink(bytes)
+    bytes.removeAll(keepingCapacity: true)
   }
 
   // MARK: Layout
