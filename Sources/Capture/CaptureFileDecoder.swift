@@ -11,7 +11,7 @@ public struct DecodedFrame: Sendable {
   /// Microseconds since the epoch.
   public let microseconds: Int64
   public let linkType: UInt32
-  public let data: Data
+  public let data: [UInt8]
   public let originalLength: UInt32
   /// The section header's hardware, OS and application options, if the file is pcapng.
   public let section: Int
@@ -19,7 +19,7 @@ public struct DecodedFrame: Sendable {
   public var offset: UInt64 = 0
 
   public init(
-    microseconds: Int64, linkType: UInt32, data: Data, originalLength: UInt32, section: Int = 0,
+    microseconds: Int64, linkType: UInt32, data: [UInt8], originalLength: UInt32, section: Int = 0,
     offset: UInt64 = 0
   ) {
     self.microseconds = microseconds
@@ -161,16 +161,18 @@ public struct CaptureFileDecoder {
     sections = [CaptureSectionInfo()]
     while true {
       let offset = r.offset
-      guard let record = try r.read(16) else {
+      // A record header read whole holds its four fields.
+      guard
+        let (seconds, fraction, included, original) = try r.read(
+          16,
+          { record in
+            let field = { (at: Int) in record.integer(at: at, endianness: order, as: UInt32.self)! }
+            return (Int64(field(0)), Int64(field(4)), Int(field(8)), field(12))
+          })
+      else {
         if r.offset < r.size { damage(at: offset) }
         return
       }
-      // A record header read whole holds its four fields.
-      let field = { (at: Int) in record.integer(at: at, endianness: order, as: UInt32.self)! }
-      let seconds = Int64(field(0))
-      let fraction = Int64(field(4))
-      let included = Int(field(8))
-      let original = field(12)
       guard included <= Self.maximumFrame else {
         throw CaptureFileError(
           offset: offset, reason: "a record claims \(included) bytes, more than any frame can have")
@@ -184,7 +186,7 @@ public struct CaptureFileDecoder {
           microseconds: CaptureTimestamp.microseconds(
             seconds: seconds, fraction: fraction, perSecond: nanos ? 1_000_000_000 : 1_000_000),
           linkType: linkType,
-          data: Data(data), originalLength: original, section: 0, offset: offset))
+          data: data, originalLength: original, section: 0, offset: offset))
     }
   }
 
@@ -262,7 +264,7 @@ public struct CaptureFileDecoder {
         let captured = min(original, length - 16)
         try body(
           DecodedFrame(
-            microseconds: 0, linkType: first.linkType, data: Data(block[12..<(12 + captured)]),
+            microseconds: 0, linkType: first.linkType, data: Array(block[12..<(12 + captured)]),
             originalLength: UInt32(original), section: sections.count - 1, offset: offset))
       default:
         continue
@@ -355,7 +357,7 @@ public struct CaptureFileDecoder {
       : CaptureTimestamp.impossible
     return DecodedFrame(
       microseconds: microseconds, linkType: described.linkType,
-      data: Data(block[28..<(28 + captured)]), originalLength: original,
+      data: Array(block[28..<(28 + captured)]), originalLength: original,
       section: sections.count - 1, offset: offset)
   }
 
@@ -462,6 +464,16 @@ struct ChunkReader {
   mutating func peek(_ count: Int) throws -> [UInt8]? {
     guard try fill(count) else { return nil }
     return Array(buffer[position..<(position + count)])
+  }
+
+  /// `body` given the next `count` bytes where they lie in the window, without copying them.
+  mutating func read<T>(_ count: Int, _ body: (ArraySlice<UInt8>) -> T) throws -> T? {
+    guard try fill(count) else { return nil }
+    defer {
+      position += count
+      offset += UInt64(count)
+    }
+    return body(buffer[position..<(position + count)])
   }
 
   mutating func read(_ count: Int) throws -> [UInt8]? {

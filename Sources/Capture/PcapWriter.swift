@@ -57,7 +57,11 @@ public final class PcapWriter {
 
   /// Writes one IP datagram stamped `date`; returns where its record is.
   @discardableResult
-  public func write(_ datagram: Data, at date: Date) throws -> CaptureLocation {
+  public func write(_ datagram: some ContiguousBytes, at date: Date) throws -> CaptureLocation {
+    try datagram.withUnsafeBytes { try write(datagram: $0, at: date) }
+  }
+
+  private func write(datagram: UnsafeRawBufferPointer, at date: Date) throws -> CaptureLocation {
     let captured = UInt32(min(datagram.count, Int(snaplen)))
     let recordLength = UInt64(PcapFormat.recordHeaderLength) + UInt64(captured)
     if output == nil
@@ -73,7 +77,7 @@ public final class PcapWriter {
     record.appendInteger(UInt32(truncatingIfNeeded: micros % 1_000_000), endianness: .little)
     record.appendInteger(captured, endianness: .little)
     record.appendInteger(UInt32(truncatingIfNeeded: datagram.count), endianness: .little)
-    datagram.withUnsafeBytes { record.append(contentsOf: $0.prefix(Int(captured))) }
+    record.append(contentsOf: datagram.prefix(Int(captured)))
     try write(record)
     fileLength += recordLength
     return CaptureLocation(fileSequence: currentSequence!, offset: offset)

@@ -25,7 +25,7 @@ struct CaptureAnalyser {
   /// The frame's packet, if it is one to import (read whole, and taken at a time the history can
   /// hold: from 1970 to 2262, which covers any capture), else why not.
   static func importable(_ frame: DecodedFrame) -> DissectResult {
-    let result = PacketDissector.dissect([UInt8](frame.data), linkType: frame.linkType)
+    let result = PacketDissector.dissect(frame.data, linkType: frame.linkType)
     guard case .packet = result, !Instant.storableMicroseconds.contains(frame.microseconds) else {
       return result
     }

@@ -209,7 +209,7 @@ public enum CaptureImporter {
           imported += 1
           let date = Instant.date(microseconds: frame.microseconds)
           clock = date
-          let location = try writer.write(Data(dissected.datagram), at: date)
+          let location = try writer.write(dissected.datagram, at: date)
           // Directions relative to the device, which the analysis settled for each flow.
           let outbound = dissected.source == devices[flow]
           pending.append(

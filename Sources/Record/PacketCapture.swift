@@ -130,7 +130,8 @@ public final class PacketCapture: @unchecked Sendable {
               microseconds: CaptureTimestamp.microseconds(
                 seconds: Int64(h.ts.tv_sec), fraction: Int64(h.ts.tv_usec), perSecond: 1_000_000),
               linkType: context.pointee.linkType,
-              data: Data(bytes: bytes, count: Int(h.caplen)), originalLength: h.len)
+              data: Array(UnsafeBufferPointer(start: bytes, count: Int(h.caplen))),
+              originalLength: h.len)
             context.pointee.body(frame)
           }, UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: UInt8.self))
       }

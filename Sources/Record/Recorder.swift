@@ -305,7 +305,7 @@ public final class Recorder: @unchecked Sendable {
       }
     }
     rows[slot].last = date
-    let location = try writer.write(Data(packet.datagram), at: date)
+    let location = try writer.write(packet.datagram, at: date)
     pending.append(
       StoredPacket(
         flowID: rows[slot].id, date: date, direction: packet.outbound ? .outbound : .inbound,
