@@ -26,7 +26,7 @@ int tv_set_direct_io(int fd, int on) {
   return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
 }
 
-int tv_use_one_malloc_arena(void) { return mallopt(M_ARENA_MAX, 1); }
+int tv_limit_malloc_arenas(int most) { return mallopt(M_ARENA_MAX, most); }
 
 int tv_malloc_arena_count(void) {
   char *text = NULL;

@@ -2,10 +2,13 @@ import CSystemCalls
 
 /// How the process's threads share malloc's memory.
 public enum MallocArenas {
-  /// Every thread allocates from one arena. An export or a verify hands its work between two
-  /// cores and the queues that write behind them; with an arena each, what one thread frees stays
-  /// resident for that thread alone. Called before any thread but the main one starts.
-  public static func useOne() { _ = tv_use_one_malloc_arena() }
+  /// Threads allocate from at most `most` arenas. With one, an export or a verify that hands its
+  /// work between two cores and the queues writing behind them keeps no arena's freed memory for
+  /// one thread alone; with an arena each, threads allocating at once do not wait on each other's
+  /// lock. Called before any thread but the main one allocates: glibc settles the limit then.
+  public static func limit(to most: Int) {
+    _ = tv_limit_malloc_arenas(Int32(clamping: max(most, 1)))
+  }
 
   /// The arenas the process has now; nil when glibc does not say.
   public static var count: Int? {

@@ -46,6 +46,10 @@ package struct CommandDefinition {
   package var options: [OptionDefinition] = []
   package var subcommands: [CommandDefinition] = []
   package var run: ((ParsedCommand, CommandContext) throws -> Void)? = nil
+  /// The malloc arenas the command's threads share (`MallocArenas`): one, so that memory freed on
+  /// one core is reused on the other, unless the command's threads allocate at once and its memory
+  /// is not held to a bound.
+  package var mallocArenas = 1
 
   package init(
     name: String, abstract: String, discussion: String? = nil, usage: String? = nil,

@@ -7,6 +7,7 @@ import Crypto
 import FlowStore
 import Foundation
 import ReportPDF
+import SystemCalls
 
 /// The `tunnelvision` command tree, and the one place errors become sentences and exit codes:
 /// 0 success, 1 a refused operation, 2 a usage error.
@@ -95,6 +96,7 @@ public enum TunnelVisionCommand {
         context.standardOutput(ArgumentParser.help(command, path: parsed.path, global: global))
         return exitSuccess
       }
+      MallocArenas.limit(to: command.mallocArenas)
       try command.run!(parsed, context)
       return exitSuccess
     } catch let error as UsageError {

@@ -1,8 +1,5 @@
 import Foundation
-import SystemCalls
 import TunnelVisionCLI
-
-MallocArenas.useOne()
 
 setlocale(LC_NUMERIC, "C")
 // Private by default: the store, its captures, bundles, reports and temporary files hold a health

@@ -19,10 +19,11 @@ int tv_file_status(const char *path, struct tv_file_status *status);
 // direct I/O). O_DIRECT is declared only under _GNU_SOURCE.
 int tv_set_direct_io(int fd, int on);
 
-// Has every thread allocate from the one malloc arena (mallopt M_ARENA_MAX): glibc otherwise gives
-// each thread that allocates an arena of its own, whose freed memory no other thread reuses.
-// 1 when set, 0 when not. mallopt is declared in <malloc.h>, which Swift's Glibc module leaves out.
-int tv_use_one_malloc_arena(void);
+// Has the process's threads allocate from at most `most` malloc arenas (mallopt M_ARENA_MAX, at
+// least 1): glibc otherwise gives each thread that allocates an arena of its own, whose freed memory
+// no other thread reuses. 1 when set, 0 when not. mallopt is declared in <malloc.h>, which Swift's
+// Glibc module leaves out.
+int tv_limit_malloc_arenas(int most);
 
 // How many malloc arenas the process has (malloc_info's heaps), or -1 when it cannot be read.
 int tv_malloc_arena_count(void);
