@@ -26,8 +26,11 @@ extension EvidenceFlowRecord {
 
     /// A flow's bytes, parsed and read (verify's way, a flow at a time).
     public static func read(_ bytes: [UInt8]) throws -> Decoded {
-      try Decoded(JSONMembers(JSONTree.parse(bytes)))
+      try Decoded(JSONTree.parse(bytes))
     }
+
+    /// A flow's object as parsed.
+    public init(_ tree: JSONTree) throws { try self.init(JSONMembers(tree)) }
 
     /// Read from the flow's object as parsed.
     public init(_ c: JSONMembers<Key>) throws {

@@ -717,7 +717,7 @@ public enum BundleVerifier {
   static func decodeFlows(_ data: Data) -> [EvidenceFlowRecord.Decoded]? {
     let flows = Collected<EvidenceFlowRecord.Decoded>()
     let reading = StreamedArrayReading(
-      key: "flows", elements: \VerifiedFlows.flows, read: EvidenceFlowRecord.Decoded.read
+      key: "flows", elements: \VerifiedFlows.flows, read: EvidenceFlowRecord.Decoded.init
     ) {
       flows.items.append($0)
     }

@@ -19,14 +19,14 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   private var firstFault: JSONSyntax.Failure?
   private var undecodable = false
   private let decoder = JSONDecoder()
-  /// How an element's bytes are read, where not by `JSONDecoder`.
-  private let read: (([UInt8]) throws -> Element)?
+  /// How an element is read from its parsed tree, where not by `JSONDecoder`.
+  private let read: ((JSONTree) throws -> Element)?
   /// The document without its array's elements, once `finish` decoded it.
   private(set) var outline: Outline?
 
   init(
     key: String, elements: @escaping (Outline) -> [Element],
-    read: (([UInt8]) throws -> Element)? = nil, each: @escaping (Element) -> Void
+    read: ((JSONTree) throws -> Element)? = nil, each: @escaping (Element) -> Void
   ) {
     stream = JSONArrayStream(key: key)
     self.elements = elements
@@ -37,13 +37,26 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   func feed(_ chunk: Data) { stream.feed(chunk, element) }
 
   private func element(_ bytes: [UInt8], at: Int) {
+    // Parsed as strictly as the syntax check reads, an element is one it would find nothing
+    // wrong with: it is parsed once. Otherwise the check says what is wrong, and the element is
+    // read as a decoder reads it.
+    if let read, let tree = try? JSONTree.parse(bytes, strictlyAt: Self.elementDepth) {
+      return take(try? read(tree))
+    }
     let data = Data(bytes)
-    if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: 2) {
+    if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: Self.elementDepth) {
       firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
     }
-    guard !undecodable,
-      let decoded = try? (read.map { try $0(bytes) } ?? decoder.decode(Element.self, from: data))
-    else {
+    take(
+      try? (read.map { try $0(JSONTree.parse(bytes)) } ?? decoder.decode(Element.self, from: data)))
+  }
+
+  /// How deep an element lies: in the array of the document's object.
+  private static var elementDepth: Int { 2 }
+
+  /// An element decoded handed over, unless one before it could not be decoded.
+  private func take(_ decoded: Element?) {
+    guard !undecodable, let decoded else {
       undecodable = true
       return
     }
@@ -103,7 +116,7 @@ final class FlowsJSONReading {
     self.csv = FlowsCSVComparison(csv)
     records.reserveCapacity(expected)
     reading = StreamedArrayReading(
-      key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.read
+      key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.init
     ) { [unowned self] in
       self.take($0)
     }

@@ -92,4 +92,26 @@ final class JSONTreeTests: XCTestCase {
       try JSONTree.parse(Array(" {\"a\": [1, -2.5e3, true, null, \"x\"]} ".utf8)),
       .object([("a", .array([.number("1"), .number("-2.5e3"), .bool(true), .null, .string("x")]))]))
   }
+
+  /// Parsed strictly, what JSONDecoder forgives and the syntax check does not is refused, and
+  /// what is parsed is the tree the forgiving parse gives.
+  func testAStrictParseRefusesWhatTheSyntaxCheckWouldName() throws {
+    for text in [
+      "[1,]", "{\"a\":1 , }", "{\"a\":1,\"a\":2}", "{\"a\":1,\"\\u0061\":2}",
+      "[{\"b\":[1,]}]",
+    ] {
+      XCTAssertNoThrow(try JSONTree.parse(Array(text.utf8)), text)
+      XCTAssertThrowsError(try JSONTree.parse(Array(text.utf8), strictlyAt: 0), text)
+    }
+    // Nesting counts from where the value lies, as the check counts it: 511 levels fit at the
+    // top, not two levels down.
+    let deep = String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
+    XCTAssertNoThrow(try JSONTree.parse(Array(deep.utf8), strictlyAt: 0))
+    XCTAssertNil(JSONSyntax.failure(in: Data(deep.utf8), depth: 0))
+    XCTAssertThrowsError(try JSONTree.parse(Array(deep.utf8), strictlyAt: 2))
+    XCTAssertNotNil(JSONSyntax.failure(in: Data(deep.utf8), depth: 2))
+    let text = #" {"a": [1, -2.5e3, true, null, "x\u00e9"], "b": {}} "#
+    XCTAssertEqual(
+      try JSONTree.parse(Array(text.utf8), strictlyAt: 2), try JSONTree.parse(Array(text.utf8)))
+  }
 }

@@ -136,4 +136,25 @@ final class JSONSyntaxTests: XCTestCase {
     XCTAssertGreaterThan(python.filter { $0 }.count, 10, "some mutations stay valid JSON")
     XCTAssertGreaterThan(python.filter { !$0 }.count, 100)
   }
+
+  /// verify takes a flow that parses strictly as one the syntax check would find nothing wrong
+  /// with, and checks only the others: on mutations of a real flow, valid and invalid, a strict
+  /// parse never accepts what the check refuses at the depth a flow lies at.
+  func testWhatParsesStrictlyTheSyntaxCheckAccepts() throws {
+    var writer = JSONWriter()
+    EvidenceFlowRecord.write(
+      FlowFixture.tcp(id: 1, sni: "api.example-health.de"), findingIDs: ["F-1"], to: &writer)
+    var parsed = 0
+    var refused = 0
+    for bytes in JSONMutations.of(writer.bytes, count: 2_000, seed: 11) {
+      guard (try? JSONTree.parse(bytes, strictlyAt: 2)) != nil else { continue }
+      parsed += 1
+      if let failure = JSONSyntax.failure(in: Data(bytes), depth: 2) {
+        refused += 1
+        XCTFail("\(String(decoding: bytes, as: UTF8.self)): \(failure.reason) at \(failure.at)")
+      }
+    }
+    XCTAssertEqual(refused, 0)
+    XCTAssertGreaterThan(parsed, 50, "some mutations stay valid JSON")
+  }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// generic `Codable` path was most of verify's time on flows.json. It reads what `JSONDecoder`
 /// reads (a string must be UTF-8 without a lone surrogate; the first of two members of one name
 /// counts; a comma may end a list or an object); the strict syntax check (`JSONSyntax`) is
-/// separate.
+/// separate. Parsed strictly, a value is refused where that check might refuse it.
 public enum JSONTree: Sendable, Equatable {
   case null
   case bool(Bool)
@@ -34,19 +34,39 @@ public enum JSONTree: Sendable, Equatable {
 
   /// The one value `bytes` hold (white space around it allowed).
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Unreadable) -> JSONTree {
-    var parser = Parser(bytes: bytes)
-    parser.space()
-    let value = try parser.value(depth: 0)
-    parser.space()
-    guard parser.at == bytes.count else { throw Unreadable() }
-    return value
+    try parse(bytes, Parser.Rules())
   }
 
   public static func parse(_ bytes: [UInt8]) throws(Unreadable) -> JSONTree {
+    try parse(bytes, Parser.Rules())
+  }
+
+  /// The value parsed only where `JSONSyntax` would find nothing wrong with it `depth` levels deep
+  /// in a larger document: no comma before a closing bracket or brace, no member named twice (as
+  /// read: an escape spelling a name again counts too), no lone surrogate escaped. A value refused
+  /// here may still be one the syntax check and `parse` accept: ask them.
+  public static func parse(_ bytes: [UInt8], strictlyAt depth: Int) throws(Unreadable) -> JSONTree {
+    try parse(bytes, Parser.Rules(strict: true, depth: depth))
+  }
+
+  static func parse(_ bytes: [UInt8], _ rules: Parser.Rules) throws(Unreadable) -> JSONTree {
     let result = bytes.withUnsafeBufferPointer { buffer -> Result<JSONTree, Unreadable> in
-      do throws(Unreadable) { return .success(try parse(buffer)) } catch { return .failure(error) }
+      do throws(Unreadable) { return .success(try parse(buffer, rules)) } catch {
+        return .failure(error)
+      }
     }
     return try result.get()
+  }
+
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ rules: Parser.Rules) throws(Unreadable)
+    -> JSONTree
+  {
+    var parser = Parser(bytes: bytes, rules: rules)
+    parser.space()
+    let value = try parser.value(depth: rules.depth)
+    parser.space()
+    guard parser.at == bytes.count else { throw Unreadable() }
+    return value
   }
 
   /// Deeper than this, a value is refused rather than parsed on the stack.
@@ -54,7 +74,15 @@ public enum JSONTree: Sendable, Equatable {
 
   struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
+    var rules = Rules()
     var at = 0
+
+    struct Rules {
+      /// Whether what `JSONDecoder` forgives and `JSONSyntax` does not is refused.
+      var strict = false
+      /// How deep the value lies in a larger document, for the bound on nesting.
+      var depth = 0
+    }
 
     mutating func space() {
       while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
@@ -107,12 +135,19 @@ public enum JSONTree: Sendable, Equatable {
         at += 1
         space()
         let value = try value(depth: depth + 1)
-        if !members.contains(where: { $0.key == key }) { members.append((key, value)) }
+        if !members.contains(where: { $0.key == key }) {
+          members.append((key, value))
+        } else if rules.strict {
+          throw Unreadable()
+        }
         space()
         guard at < bytes.count else { throw Unreadable() }
         if bytes[at] == UInt8(ascii: ",") {
           at += 1
-          if closes(UInt8(ascii: "}")) { return .object(members) }
+          if closes(UInt8(ascii: "}")) {
+            if rules.strict { throw Unreadable() }
+            return .object(members)
+          }
           continue
         }
         guard bytes[at] == UInt8(ascii: "}") else { throw Unreadable() }
@@ -136,7 +171,10 @@ public enum JSONTree: Sendable, Equatable {
         guard at < bytes.count else { throw Unreadable() }
         if bytes[at] == UInt8(ascii: ",") {
           at += 1
-          if closes(UInt8(ascii: "]")) { return .array(elements) }
+          if closes(UInt8(ascii: "]")) {
+            if rules.strict { throw Unreadable() }
+            return .array(elements)
+          }
           continue
         }
         guard bytes[at] == UInt8(ascii: "]") else { throw Unreadable() }
