@@ -997,10 +997,16 @@ struct EvidenceReportContent {
     ]
     // A reason that kept several checks from the same connections is said once, naming them.
     var reasons: [(names: [String], sentence: String, count: Int)] = []
-    var seen: [String: Int] = [:]
+    // Keyed by the sentence and the connections as values: written out as text, the lists of
+    // ids were a tenth of drawing the report again.
+    struct Reason: Hashable {
+      let sentence: String
+      let flowIDs: [Int64]
+    }
+    var seen: [Reason: Int] = [:]
     for report in reports {
       for gap in report.unassessed {
-        let key = "\(gap.sentence)\u{0}\(gap.flowIDs.sorted())"
+        let key = Reason(sentence: gap.sentence, flowIDs: gap.flowIDs.sorted())
         if let at = seen[key] {
           reasons[at].names.append(EvidenceWording.checkName(report.check))
         } else {
