@@ -55,7 +55,11 @@ final class CSVRows {
     var quoted = false
     var afterQuote = false
     func endCell() {
-      if let text = String(validating: cell, as: UTF8.self) {
+      // ASCII needs no validating (nearly every cell is); validating asks the runtime for the
+      // generic decoder's metadata for every cell.
+      if cell.allSatisfy({ $0 < 0x80 }) {
+        row.append(String(decoding: cell, as: UTF8.self))
+      } else if let text = String(validating: cell, as: UTF8.self) {
         row.append(text)
       } else {
         sawBytesThatAreNotUTF8 = true
