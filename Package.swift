@@ -142,7 +142,7 @@ let package = Package(
         "Import", "Record", "ContentMatching",
       ]),
     .executableTarget(
-      name: "tunnelvision", dependencies: ["TunnelVisionCLI", "SystemCalls"],
+      name: "tunnelvision", dependencies: ["TunnelVisionCLI"],
       exclude: ["hot-functions.order"], linkerSettings: hotCodeTogether),
     // The benchmark, beside the product and not in its command tree: `make bench`.
     .target(
