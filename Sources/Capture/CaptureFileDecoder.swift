@@ -119,13 +119,12 @@ public struct CaptureFileDecoder {
   public struct OutOfOrder: Error {}
 
   public mutating func decode(_ url: URL, _ body: (DecodedFrame) throws -> Void) throws {
-    guard let handle = FileHandle(forReadingAtPath: url.path) else {
+    guard case .success(let input) = ReadAheadFileInput.open(path: url.path),
+      case .success(let size) = valueOrErrno({ lseek(input.fileDescriptor, 0, SEEK_END) })
+    else {
       throw CaptureFileError(offset: 0, reason: "the file cannot be opened")
     }
-    defer { try? handle.close() }
-    let size = try handle.seekToEnd()
-    try handle.seek(toOffset: 0)
-    var reader = ChunkReader(handle: handle, size: size)
+    var reader = ChunkReader(input: input, size: UInt64(size))
     damagedRecords = 0
     damaged = []
     let digest = hashing ? BackgroundDigest() : nil
@@ -399,7 +398,7 @@ public struct CaptureFileDecoder {
 
 /// Reads a file in order through a 1 MiB window.
 struct ChunkReader {
-  let handle: FileHandle
+  let input: ReadAheadFileInput
   let size: UInt64
   /// Every byte read from the file, in order, when the caller asked for the file's digest.
   var digest: BackgroundDigest?
@@ -410,10 +409,13 @@ struct ChunkReader {
   /// for a 229 MB file once the allocator gave such buffers back each time).
   private var buffer: [UInt8] = []
   private var position = 0, end = 0
+  /// What the input's last piece holds beyond the window's end, and where that lies in the file.
+  private var piece = UnsafeRawBufferPointer(start: nil, count: 0)
+  private var pieceOffset: UInt64 = 0
   static let window = 1 << 20
 
-  init(handle: FileHandle, size: UInt64) {
-    self.handle = handle
+  init(input: ReadAheadFileInput, size: UInt64) {
+    self.input = input
     self.size = size
   }
 
@@ -432,23 +434,22 @@ struct ChunkReader {
     let wanted = max(count, Int(min(UInt64(Self.window), size)))
     if buffer.count < wanted { buffer += [UInt8](repeating: 0, count: wanted - buffer.count) }
     while end < count {
-      let read = valueOrErrno {
-        buffer.withUnsafeMutableBytes {
-          Glibc.read(handle.fileDescriptor, $0.baseAddress! + end, $0.count - end)
+      if piece.isEmpty {
+        do { piece = try input.nextPiece() } catch {
+          throw CaptureFileError(
+            offset: pieceOffset, reason: "the file could not be read (\(error))")
         }
+        if piece.isEmpty { return false }
       }
-      guard case .success(let got) = read else {
-        throw CaptureFileError(
-          offset: offset + UInt64(end),
-          reason: "the file could not be read (\(read.errorText))")
+      let taken = UnsafeRawBufferPointer(rebasing: piece.prefix(buffer.count - end))
+      buffer.withUnsafeMutableBytes {
+        $0.baseAddress!.advanced(by: end).copyMemory(
+          from: taken.baseAddress!, byteCount: taken.count)
       }
-      if got == 0 { return false }
-      if let digest {
-        buffer.withUnsafeBytes {
-          digest.update(UnsafeRawBufferPointer(rebasing: $0[end..<(end + got)]))
-        }
-      }
-      end += got
+      digest?.update(taken)
+      end += taken.count
+      pieceOffset += UInt64(taken.count)
+      piece = UnsafeRawBufferPointer(rebasing: piece.dropFirst(taken.count))
     }
     return true
   }
