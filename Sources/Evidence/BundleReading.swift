@@ -22,6 +22,14 @@ struct BundleReading {
     StreamedArrayReading<VerifiedFindings, VerifiedFindings.Finding>?
   /// capture.json's flows, decoded one at a time (decoded whole, 20,000 of them took 22 MB).
   let captureFlows = Collected<VerifiedCapture.Flow>()
+  /// How many flows capture.json lists, as read before flows.json: counted here while the
+  /// capture's thread decodes them (its list is not to be touched meanwhile).
+  private var captureFlowsListed: Int {
+    captureJSONCount == nil ? captureFlows.items.count : captureFlowsCounted
+  }
+  private var captureFlowsCounted = 0
+  /// capture.json's array, its elements only counted, while the capture's thread decodes them.
+  private var captureJSONCount: JSONArrayStream?
   /// findings.json's findings, one at a time (as dictionaries, 2,414 of them took 10 MB).
   let findingList = Collected<VerifiedFindings.Finding>()
   private(set) var exchangesReading:
@@ -38,9 +46,21 @@ struct BundleReading {
     // while this one inflates and parses the documents (each entry's stream opens the archive
     // anew, so the two share nothing); its problem takes its place in order.
     let captureAt = CaptureEntryReading.single(in: archive)
-    let captureSide = captureAt.map { at in
-      Alongside { CaptureEntryReading(archive, archive.entries[at]) }
+    // capture.json too, read again there once capture.pcapng is: its flows decoded on that
+    // thread while this one reads flows.json, which needs only their count, counted here.
+    let captureJSONAt = captureAt.flatMap { _ in
+      CaptureEntryReading.single(EvidenceBundle.captureJSONName, in: archive)
     }
+    let captureFlows = self.captureFlows
+    let captureSide = captureAt.map { at in
+      Alongside {
+        (
+          CaptureEntryReading(archive, archive.entries[at]),
+          captureJSONAt.map { CaptureJSONReading(archive, archive.entries[$0], into: captureFlows) }
+        )
+      }
+    }
+    if captureJSONAt != nil { captureJSONCount = JSONArrayStream(key: "flows") }
     var problemsAt: [Int: [String]] = [:]
     for (index, entry) in archive.entries.enumerated() where index != captureAt {
       let before = problems.count
@@ -51,11 +71,24 @@ struct BundleReading {
       if let problem = read.problem { problems.append(problem) }
       problemsAt[index] = Array(problems[before...])
     }
-    if let captureAt, let side = captureSide?.value {
+    if let captureAt, let (side, json) = captureSide?.value {
       capture = side.scan
       if let digest = side.digest { digests[archive.entries[captureAt].name] = digest }
       problemsAt[captureAt] = side.problem.map { [$0] } ?? []
       problems = archive.entries.indices.flatMap { problemsAt[$0] ?? [] }
+      if let json, let at = captureJSONAt {
+        captureJSONCount = nil
+        let entry = archive.entries[at]
+        if json.digest?.1 == digests[entry.name]?.1 {
+          captureReading = json.reading
+        } else {
+          // Other bytes than this thread read (the archive changed meanwhile): read here.
+          captureFlows.items = []
+          _ = Self.read(entry, of: archive) { chunk, count in
+            feed(entry, chunk, count: count, oversized: &oversized)
+          }
+        }
+      }
     }
     flowsRead = flowsReading?.finish()
     captureRead = captureReading?.finish()
@@ -91,6 +124,8 @@ struct BundleReading {
     switch entry.name {
     case EvidenceCaptureDocument.fileName:
       capture.feed(chunk)
+    case EvidenceBundle.captureJSONName where captureJSONCount != nil:
+      captureJSONCount!.feed(chunk) { _, _ in captureFlowsCounted += 1 }
     case EvidenceBundle.captureJSONName:
       if captureReading == nil {
         let flows = captureFlows
@@ -146,7 +181,7 @@ struct BundleReading {
   /// How many flows flows.json holds, as capture.json (before it in a bundle's order) lists them;
   /// never more than one per `bytesPerFlow` of the entry, whatever capture.json says.
   private func expectedFlows(in entry: ZipArchiveReader.Entry) -> Int {
-    Int(min(UInt64(captureFlows.items.count), entry.size / Self.bytesPerFlow))
+    Int(min(UInt64(captureFlowsListed), entry.size / Self.bytesPerFlow))
   }
 
   /// Fewer bytes than the smallest flow flows.json can hold (a flow of the sample's takes 1 KB).
@@ -167,10 +202,11 @@ private struct CaptureEntryReading {
   var digest: (UInt64, String)?
   var problem: String?
 
-  static func single(in archive: ZipArchiveReader) -> Int? {
-    let at = archive.entries.indices.filter {
-      archive.entries[$0].name == EvidenceCaptureDocument.fileName
-    }
+  /// The index of the archive's one entry named `name`; nil when there is none or more.
+  static func single(
+    _ name: String = EvidenceCaptureDocument.fileName, in archive: ZipArchiveReader
+  ) -> Int? {
+    let at = archive.entries.indices.filter { archive.entries[$0].name == name }
     return at.count == 1 ? at[0] : nil
   }
 
@@ -178,5 +214,23 @@ private struct CaptureEntryReading {
     var scan = PcapngScan()
     (digest, problem) = BundleReading.read(entry, of: archive) { chunk, _ in scan.feed(chunk) }
     self.scan = scan
+  }
+}
+
+/// capture.json read on the capture's thread: its flows decoded into `flows` a record at a time,
+/// the reading (its outline and verdict, once finished), and the digest of the bytes it read.
+private struct CaptureJSONReading {
+  let reading: StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>
+  let digest: (UInt64, String)?
+
+  init(
+    _ archive: ZipArchiveReader, _ entry: ZipArchiveReader.Entry,
+    into flows: Collected<VerifiedCapture.Flow>
+  ) {
+    let reading = StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>(
+      key: "flows", elements: \.flows
+    ) { flows.items.append($0) }
+    digest = BundleReading.read(entry, of: archive) { chunk, _ in reading.feed(chunk) }.digest
+    self.reading = reading
   }
 }

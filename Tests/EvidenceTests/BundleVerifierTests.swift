@@ -80,4 +80,24 @@ final class BundleVerifierTests: XCTestCase {
     XCTAssertEqual(check.problems, [])
     XCTAssertTrue(check.made)
   }
+
+  /// capture.json's flows are decoded on capture.pcapng's thread while flows.json is read here:
+  /// they are the flows its entry holds, in order.
+  func testCaptureJSONsFlowsReadAlongsideAreTheFlowsItsEntryHolds() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let archive = try ZipArchiveReader(
+      url: repository.appendingPathComponent("Samples/example-health-2.4.0-evidence.zip"))
+    let read = BundleReading(archive)
+    let entry = try XCTUnwrap(archive.entries.first { $0.name == EvidenceBundle.captureJSONName })
+    var whole = Data()
+    try archive.read(entry) { whole.append($0) }
+    let stated = try JSONDecoder().decode(VerifiedCapture.self, from: whole).flows
+    XCTAssertGreaterThan(stated.count, 10)
+    XCTAssertEqual(read.captureFlows.items.map(\.id), stated.map(\.id))
+    XCTAssertEqual(read.captureFlows.items.map(\.recorded), stated.map(\.recorded))
+    XCTAssertEqual(read.captureRead?.readable, true)
+    XCTAssertNil(read.captureRead?.syntax ?? nil)
+    XCTAssertNotNil(read.captureReading?.outline)
+  }
 }
