@@ -32,7 +32,15 @@ public struct FlowEndpoint: Sendable, Hashable, Comparable {
   public static func < (lhs: FlowEndpoint, rhs: FlowEndpoint) -> Bool {
     (lhs.address, lhs.port) < (rhs.address, rhs.port)
   }
-  public var text: String { address.contains(":") ? "[\(address)]:\(port)" : "\(address):\(port)" }
+  public var text: String {
+    Self.isIPv6(address) ? "[\(address)]:\(port)" : "\(address):\(port)"
+  }
+
+  /// Whether an address as written is IPv6 (it has a colon): looked for as a byte, which
+  /// `contains(":")` hands to Foundation's string search, a CFString for every address.
+  public static func isIPv6(_ address: String) -> Bool {
+    address.utf8.contains(UInt8(ascii: ":"))
+  }
 }
 
 /// The canonical endpoint pair: the lower endpoint first. It does not know which end is the device.

@@ -9,14 +9,14 @@ import Foundation
 enum AddressKind {
   /// A multicast or broadcast address: a group, never one host's.
   static func isGroup(_ address: String) -> Bool {
-    if address.contains(":") { return address.lowercased().hasPrefix("ff") }
+    if FlowEndpoint.isIPv6(address) { return address.lowercased().hasPrefix("ff") }
     let parts = address.split(separator: ".").compactMap { Int($0) }
     guard parts.count == 4 else { return false }
     return (224...239).contains(parts[0]) || parts == [255, 255, 255, 255]
   }
 
   static func isPrivate(_ address: String) -> Bool {
-    if address.contains(":") {
+    if FlowEndpoint.isIPv6(address) {
       let lower = address.lowercased()
       return lower.hasPrefix("fc") || lower.hasPrefix("fd") || lower.hasPrefix("fe80")
         || lower == "::1"
