@@ -477,14 +477,7 @@ struct ChunkReader {
     return body(buffer[position..<(position + count)])
   }
 
-  mutating func read(_ count: Int) throws -> [UInt8]? {
-    guard try fill(count) else { return nil }
-    defer {
-      position += count
-      offset += UInt64(count)
-    }
-    return Array(buffer[position..<(position + count)])
-  }
+  mutating func read(_ count: Int) throws -> [UInt8]? { try read(count) { Array($0) } }
 }
 
 /// A pcapng interface as its description block declares it: what its packets' times and links are.

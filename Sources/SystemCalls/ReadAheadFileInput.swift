@@ -71,32 +71,10 @@ public final class ReadAheadFileInput: @unchecked Sendable {
     let (index, offset) = (next, nextOffset)
     nextOffset += UInt64(Self.pieceSize)
     queue.async {
-      self.results[index] = self.read(into: self.buffers[index], at: offset)
+      self.results[index] = SequentialFileInput.read(
+        self.fileDescriptor, into: self.buffers[index], count: Self.pieceSize, at: offset,
+        direct: &self.isDirect)
       self.ready[index].signal()
     }
-  }
-
-  /// A whole piece, or fewer bytes at the file's end.
-  private func read(into buffer: UnsafeMutableRawPointer, at offset: UInt64) -> Result<Int, Errno> {
-    var got = 0
-    while got < Self.pieceSize {
-      switch valueOrErrno({
-        pread(fileDescriptor, buffer + got, Self.pieceSize - got, off_t(offset) + off_t(got))
-      }) {
-      case .success(0):
-        return .success(got)
-      case .success(let n):
-        got += n
-        // A short direct read ends at the file's end.
-        if isDirect && n % SequentialFileOutput.blockSize != 0 { return .success(got) }
-      case .failure(let error) where error.rawValue == EINVAL && isDirect:
-        // The file system refused direct I/O after all: the page cache from here on.
-        isDirect = false
-        _ = tv_set_direct_io(fileDescriptor, 0)
-      case .failure(let error):
-        return .failure(error)
-      }
-    }
-    return .success(got)
   }
 }

@@ -52,26 +52,37 @@ public final class SequentialFileInput {
   private func fill(from offset: UInt64) throws(Errno) {
     let block = UInt64(SequentialFileOutput.blockSize)
     let start = isDirect ? offset / block * block : offset
+    windowCount = try Self.read(
+      fileDescriptor, into: buffer, count: Self.capacity, at: start, direct: &isDirect
+    ).get()
+    windowStart = start
+  }
+
+  /// Up to `count` bytes of the file at `offset` into `buffer`: all of them, or fewer at the
+  /// file's end. Direct I/O the file system refuses after all is turned off, and the rest read
+  /// through the page cache.
+  static func read(
+    _ fileDescriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: UInt64,
+    direct isDirect: inout Bool
+  ) -> Result<Int, Errno> {
     var got = 0
-    reading: while got < Self.capacity {
+    while got < count {
       switch valueOrErrno({
-        pread(fileDescriptor, buffer + got, Self.capacity - got, off_t(start) + off_t(got))
+        pread(fileDescriptor, buffer + got, count - got, off_t(offset) + off_t(got))
       }) {
       case .success(0):
-        break reading
+        return .success(got)
       case .success(let n):
         got += n
         // A short direct read ends at the file's end.
-        if isDirect && n % SequentialFileOutput.blockSize != 0 { break reading }
+        if isDirect && n % SequentialFileOutput.blockSize != 0 { return .success(got) }
       case .failure(let error) where error.rawValue == EINVAL && isDirect:
-        // The file system refused direct I/O after all: the page cache from here on.
         isDirect = false
         _ = tv_set_direct_io(fileDescriptor, 0)
       case .failure(let error):
-        throw error
+        return .failure(error)
       }
     }
-    windowStart = start
-    windowCount = got
+    return .success(got)
   }
 }
