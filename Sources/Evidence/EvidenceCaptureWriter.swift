@@ -27,9 +27,13 @@ public struct EvidenceCapture: Sendable, Hashable {
 public enum EvidenceCaptureWriter {
   /// The session's time window in microseconds, as capture records carry time.
   static func window(of bundle: EvidenceBundle) -> (start: Int64, end: Int64) {
+    window(of: bundle.session)
+  }
+
+  static func window(of session: AuditSession) -> (start: Int64, end: Int64) {
     (
-      Instant.microseconds(bundle.session.startedAt),
-      bundle.session.endedAt.map(Instant.microseconds) ?? Int64.max
+      Instant.microseconds(session.startedAt),
+      session.endedAt.map(Instant.microseconds) ?? Int64.max
     )
   }
 

@@ -62,6 +62,8 @@ public final class EvidenceExporter {
   /// Where `report` has the export copy report.pdf, and the timing of the last one drawn.
   private var keptReport: URL?
   private var reportTiming = EvidenceReportRenderer.Timing()
+  /// The session's packet counts, being read while `bundle` classifies (the export's way).
+  private var countsAhead: PacketCountsAhead?
   /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
   public var trace: ((String, TimeInterval) -> Void)?
   private var phaseStart = Date()
@@ -97,12 +99,16 @@ public final class EvidenceExporter {
   /// end whether the history changed since.
   /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
   /// from the history one at a time as flows.json and flows.csv are written.
-  public func bundle(sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true)
-    throws(EvidenceExportError) -> (EvidenceBundle, HistoryCheck)
-  {
+  /// `countingAhead` (the export's way too): the session's packet counts are read on another
+  /// thread meanwhile (`PacketCountsAhead`), for the slicing.
+  public func bundle(
+    sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true,
+    countingAhead: Bool = false
+  ) throws(EvidenceExportError) -> (EvidenceBundle, HistoryCheck) {
     func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
       do { return try body() } catch { throw .historyUnreadable("\(error)") }
     }
+    countsAhead = nil
     let mark = try history { try store.historyMark() }
     guard let session = try history({ try store.auditSession(id: sessionID) }) else {
       throw .sessionNotFound
@@ -116,6 +122,7 @@ public final class EvidenceExporter {
     let check = HistoryCheck(
       sessionID: sessionID, mark: mark,
       fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
+    if countingAhead { countsAhead = PacketCountsAhead(store: store, session: session) }
     let flows = try history {
       try store.withOpenings(try store.flows(inAuditSession: sessionID))
     }
@@ -158,7 +165,8 @@ public final class EvidenceExporter {
     if let destination { try Self.requireDirectory(of: destination) }
     phaseStart = Date()
     let (bundle, check) = try bundle(
-      sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false)
+      sessionID: sessionID, exportedWith: exportedWith, now: now, holdingFlows: false,
+      countingAhead: true)
     // The bundle keeps the lists' identities only; their rules are megabytes the files to write
     // do not need.
     trackers = nil
@@ -233,7 +241,9 @@ public final class EvidenceExporter {
     of bundle: EvidenceBundle, into zip: EvidenceBundleArchive, second: SecondCore,
     captures: URL, application: String
   ) throws -> (EvidenceCapture, [WrittenFile]) {
-    let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+    let counts =
+      try countsAhead?.counts() ?? EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+    countsAhead = nil
     let forecast = try EvidenceCaptureWriter.forecast(
       for: bundle, counts: counts, from: store, captureDirectory: captures)
     second.handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))

@@ -3,7 +3,8 @@ import AuditRules
 import Foundation
 
 /// A read-only connection of its own to a store's history, for a thread other than the one the
-/// store's connection belongs to: a session's flows one at a time, none of them kept.
+/// store's connection belongs to: a session's flows one at a time, none of them kept, and its
+/// packet counts.
 public final class FlowReader {
   let db: SQLiteConnection
   let path: String
@@ -22,6 +23,15 @@ public final class FlowReader {
     try FlowStore.wrap(path) {
       try FlowStore.forEachFlow(
         on: db, FlowStore.sessionFlowsSQL, [.integer(id), .int(Int.max)], body)
+    }
+  }
+
+  /// `FlowStore.packetCounts(inAuditSession:start:end:)`, read on this connection.
+  public func packetCounts(inAuditSession id: Int64, start: Int64, end: Int64) throws
+    -> [SessionPacketCount]
+  {
+    try FlowStore.wrap(path) {
+      try FlowStore.packetCounts(on: db, inAuditSession: id, start: start, end: end)
     }
   }
 }

@@ -407,6 +407,13 @@ extension FlowStore {
   public func packetCounts(inAuditSession id: Int64, start: Int64 = .min, end: Int64 = .max) throws
     -> [SessionPacketCount]
   {
+    try wrap { try Self.packetCounts(on: db, inAuditSession: id, start: start, end: end) }
+  }
+
+  /// `packetCounts(inAuditSession:start:end:)` on a connection of its own (a `FlowReader`'s).
+  static func packetCounts(
+    on db: SQLiteConnection, inAuditSession id: Int64, start: Int64, end: Int64
+  ) throws -> [SessionPacketCount] {
     // A record's microseconds are its nanoseconds divided down: before `start` is before
     // start × 1000 ns, after `end` is from (end + 1) × 1000 ns on.
     let before = start.multipliedReportingOverflow(by: 1_000)
@@ -420,26 +427,24 @@ extension FlowStore {
       let file: UInt32?
     }
     var sums: [Key: (packets: Int, before: Int, after: Int)] = [:]
-    try wrap {
-      try db.query(
-        """
-        SELECT \(PacketColumn.selectList(of: "p"))
-        FROM flows f JOIN packets p ON p.flow_id = f.id
-        WHERE f.audit_session_id = ?
-        """, [.integer(id)]
-      ) { row in
-        let sequence = row.int64(column: PacketColumn.fileSeq)
-        let offset = row.int64(column: PacketColumn.fileOffset)
-        let ts = row.int64(column: PacketColumn.ts)
-        let key = Key(
-          flow: row.int64(column: PacketColumn.flowId),
-          file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
-        var sum = sums[key] ?? (0, 0, 0)
-        sum.packets += 1
-        if ts < beforeNanoseconds { sum.before += 1 }
-        if ts >= afterNanoseconds { sum.after += 1 }
-        sums[key] = sum
-      }
+    try db.query(
+      """
+      SELECT \(PacketColumn.selectList(of: "p"))
+      FROM flows f JOIN packets p ON p.flow_id = f.id
+      WHERE f.audit_session_id = ?
+      """, [.integer(id)]
+    ) { row in
+      let sequence = row.int64(column: PacketColumn.fileSeq)
+      let offset = row.int64(column: PacketColumn.fileOffset)
+      let ts = row.int64(column: PacketColumn.ts)
+      let key = Key(
+        flow: row.int64(column: PacketColumn.flowId),
+        file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
+      var sum = sums[key] ?? (0, 0, 0)
+      sum.packets += 1
+      if ts < beforeNanoseconds { sum.before += 1 }
+      if ts >= afterNanoseconds { sum.after += 1 }
+      sums[key] = sum
     }
     // By flow, then file, the never-captured first.
     return sums.keys.sorted {

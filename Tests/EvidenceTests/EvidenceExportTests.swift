@@ -1417,6 +1417,29 @@ final class EvidenceExportTests: XCTestCase {
       "the sample has a removed file")
   }
 
+  func testThePacketCountsReadAheadOnAnotherThreadAreTheHistorysOwn() throws {
+    let (dir, store) = try copyOfStore()
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    let session = try laterSession(store)
+    let (bundle, _) = try exporter.bundle(
+      sessionID: session.id, exportedWith: "t", now: Self.exportedAt)
+    let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+    XCTAssertFalse(counts.isEmpty)
+    XCTAssertEqual(
+      try PacketCountsAhead(store: store, session: session).counts(), counts,
+      "per flow and file, dated against the session's window, in the same order")
+    // The same session ending a second after it started: most of its packets come after.
+    let shortened = AuditSession(
+      id: session.id, projectID: session.projectID, kind: session.kind,
+      environment: session.environment, inspection: session.inspection,
+      startedAt: session.startedAt, endedAt: session.startedAt.addingTimeInterval(1),
+      notes: session.notes)
+    let afterEnd = try PacketCountsAhead(store: store, session: shortened).counts().map(\.afterEnd)
+    XCTAssertEqual(counts.map(\.afterEnd).reduce(0, +), 0)
+    XCTAssertGreaterThan(afterEnd.reduce(0, +), 0, "dated against the session it is given")
+  }
+
   func testTheReportIsDrawnOnceFromAForecastThatCountsWhatTheCaptureHolds() throws {
     // The sample has packets never captured, in a removed file, and in a record cut short:
     // the forecast sees each from the history and the files' sizes.

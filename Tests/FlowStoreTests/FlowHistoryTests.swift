@@ -145,6 +145,11 @@ final class FlowHistoryTests: StoreTestCase {
       window.map(\.afterEnd), [0, 0, 0, 2, 0],
       "the two at 6 s and 7 s are after 5 s; the one at 5 s is not")
     XCTAssertEqual(
+      try FlowReader(store: store).packetCounts(
+        inAuditSession: s.id, start: Instant.microseconds(FlowFixture.at(2)),
+        end: Instant.microseconds(FlowFixture.at(5))), window,
+      "a reader's connection of its own counts as the store does")
+    XCTAssertEqual(
       try store.capturedPackets(inAuditSession: s.id, fileSequence: 1, outside: 24...500).map(
         \.offset), [900],
       "only packets outside the middle")
