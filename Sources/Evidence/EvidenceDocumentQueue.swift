@@ -5,14 +5,16 @@ import AuditWording
 import Crypto
 import Foundation
 
-/// The four documents as jobs either core can take: the second core starts on them, the first
+/// The five documents as jobs either core can take: the second core starts on them, the first
 /// takes what is left once the capture is sliced, so that the report (drawn on the second core)
-/// need not wait for all four.
+/// need not wait for all of them.
 final class EvidenceDocumentQueue: @unchecked Sendable {
-  /// The largest first.
-  static let order = [
-    EvidenceBundle.flowsName, EvidenceBundle.findingsName, EvidenceBundle.exchangesName,
-    EvidenceBundle.sessionName, EvidenceBundle.flowsCSVName,
+  /// The largest first. flows.json and flows.csv are one job, one reading of the flows for both:
+  /// the first core slices the capture meanwhile, so the two were written one after the other on
+  /// the second core anyway, each reading the flows from the history.
+  static let jobs = [
+    [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName], [EvidenceBundle.findingsName],
+    [EvidenceBundle.exchangesName], [EvidenceBundle.sessionName],
   ]
 
   struct Done {
@@ -24,8 +26,8 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
   private let bundle: EvidenceBundle
   private let folder: URL
   private let flows: EvidenceExporter.FlowSource
-  private var pending = EvidenceDocumentQueue.order
-  private var done: [String: Done] = [:]
+  private var pending = EvidenceDocumentQueue.jobs
+  private var done: [[String]: (files: Result<[WrittenFile], Error>, Done)] = [:]
   private let lock = NSLock()
   private let running = DispatchGroup()
 
@@ -35,35 +37,42 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     self.flows = flows
   }
 
-  /// Writes the next document not yet taken; false when none is left.
+  /// Writes the next job not yet taken; false when none is left.
   func writeNext(onSecondCore: Bool) -> Bool {
     lock.lock()
     guard !pending.isEmpty else {
       lock.unlock()
       return false
     }
-    let name = pending.removeFirst()
+    let job = pending.removeFirst()
     running.enter()
     lock.unlock()
     let start = Date()
-    let file = Result {
-      try EvidenceExporter.writeDocument(name, of: bundle, flows: flows, into: folder)
+    let files = Result {
+      try EvidenceExporter.writeDocuments(job, of: bundle, flows: flows, into: folder)
     }
+    let seconds = Date().timeIntervalSince(start)
     lock.lock()
-    done[name] = Done(
-      file: file, seconds: Date().timeIntervalSince(start), onSecondCore: onSecondCore)
+    done[job] = (
+      files, Done(file: files.map { $0[0] }, seconds: seconds, onSecondCore: onSecondCore)
+    )
     lock.unlock()
     running.leave()
     return true
   }
 
-  /// Writes what is left, waits for what the other core took, and gives the files in `order`
-  /// (or the first failure) with how each was made.
-  func finish() throws -> [(name: String, done: Done)] {
+  /// Writes what is left, waits for what the other core took, and gives the files in the jobs'
+  /// order (or the first failure), each job with how it was made under its documents' names.
+  func finish() throws -> (files: [WrittenFile], jobs: [(names: [String], done: Done)]) {
     while writeNext(onSecondCore: false) {}
     running.wait()
-    let all = Self.order.map { ($0, done[$0]!) }
-    for (_, d) in all { _ = try d.file.get() }
-    return all
+    var files: [WrittenFile] = []
+    var jobs: [(names: [String], done: Done)] = []
+    for job in Self.jobs {
+      let (written, how) = done[job]!
+      files += try written.get()
+      jobs.append((job, how))
+    }
+    return (files, jobs)
   }
 }

@@ -259,12 +259,13 @@ public final class EvidenceExporter {
   func documentsWritten(_ documents: EvidenceDocumentQueue, of bundle: EvidenceBundle, folder: URL)
     throws -> [WrittenFile]
   {
-    let written = try documents.finish()
-    for (name, done) in written {
+    let (files, jobs) = try documents.finish()
+    for (names, done) in jobs {
       trace?(
-        "  \(name) written \(done.onSecondCore ? "on the second core" : "here")", done.seconds)
+        "  \(names.joined(separator: " and ")) written \(done.onSecondCore ? "on the second core" : "here")",
+        done.seconds)
     }
-    return try written.map { try $0.done.file.get() } + writeFilesLeft(of: bundle, into: folder)
+    return try files + writeFilesLeft(of: bundle, into: folder)
   }
 
   /// Every file not archived yet, in the archive's order: those before report.pdf while the
@@ -577,39 +578,49 @@ public final class EvidenceExporter {
     }
   }
 
-  /// One of the four documents: session.json whole; flows.json, flows.csv and findings.json
-  /// flow by flow (finding by finding). flows.json and flows.csv each read the flows (again):
-  /// written on different cores, the two take less time than one pass writing both.
-  static func writeDocument(
-    _ name: String, of bundle: EvidenceBundle, flows: FlowSource, into folder: URL
-  ) throws -> WrittenFile {
+  /// The documents of one job (`EvidenceDocumentQueue.jobs`), in its order.
+  static func writeDocuments(
+    _ names: [String], of bundle: EvidenceBundle, flows: FlowSource, into folder: URL
+  ) throws -> [WrittenFile] {
+    if names == [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName] {
+      return try writeFlows(of: bundle, flows: flows, into: folder)
+    }
+    return try names.map { try writeDocument($0, of: bundle, into: folder) }
+  }
+
+  /// flows.json and flows.csv, flow by flow, from one reading of the flows.
+  static func writeFlows(of bundle: EvidenceBundle, flows: FlowSource, into folder: URL) throws
+    -> [WrittenFile]
+  {
+    let json = try StreamedDocumentWriter(
+      bundle.flowsDocument, url: folder.appendingPathComponent(EvidenceBundle.flowsName))
+    let csv = try EvidenceFileWriter(
+      url: folder.appendingPathComponent(EvidenceBundle.flowsCSVName), deflating: true)
+    try csv.write(EvidenceFlowsCSV.headerLine)
+    var row: [UInt8] = []
+    try flows { flow in
+      let domain = bundle.registrableDomain(of: flow)
+      try json.append { bundle.writeFlowEntry(flow, registrableDomain: domain, to: &$0) }
+      row.removeAll(keepingCapacity: true)
+      EvidenceFlowsCSV.appendRow(
+        flow, findingIDs: bundle.findingIDs(ofFlow: flow.id), registrableDomain: domain,
+        registrations: bundle.addressRegistrations, to: &row)
+      try csv.write(row)
+    }
+    return [try json.finish(), try csv.finishFile()]
+  }
+
+  /// One of the documents that do not list the flows: session.json whole; findings.json and
+  /// exchanges.json finding by finding (exchange by exchange).
+  static func writeDocument(_ name: String, of bundle: EvidenceBundle, into folder: URL) throws
+    -> WrittenFile
+  {
     switch name {
     case EvidenceBundle.sessionName:
       let session = try EvidenceFileWriter(
         url: folder.appendingPathComponent(name), deflating: true)
       try session.write(bundle.sessionDocument.serialized() + "\n")
       return try session.finishFile()
-    case EvidenceBundle.flowsName:
-      let json = try StreamedDocumentWriter(
-        bundle.flowsDocument, url: folder.appendingPathComponent(name))
-      try flows { flow in
-        let domain = bundle.registrableDomain(of: flow)
-        try json.append { bundle.writeFlowEntry(flow, registrableDomain: domain, to: &$0) }
-      }
-      return try json.finish()
-    case EvidenceBundle.flowsCSVName:
-      let csv = try EvidenceFileWriter(url: folder.appendingPathComponent(name), deflating: true)
-      try csv.write(EvidenceFlowsCSV.headerLine)
-      var row: [UInt8] = []
-      try flows {
-        row.removeAll(keepingCapacity: true)
-        EvidenceFlowsCSV.appendRow(
-          $0, findingIDs: bundle.findingIDs(ofFlow: $0.id),
-          registrableDomain: bundle.registrableDomain(of: $0),
-          registrations: bundle.addressRegistrations, to: &row)
-        try csv.write(row)
-      }
-      return try csv.finishFile()
     case EvidenceBundle.findingsName:
       return try streamed(
         bundle.findingsDocument, name: name, into: folder,

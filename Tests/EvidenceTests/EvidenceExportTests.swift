@@ -1440,6 +1440,36 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertGreaterThan(afterEnd.reduce(0, +), 0, "dated against the session it is given")
   }
 
+  func testFlowsJSONAndFlowsCSVAreWrittenFromOneReadingOfTheFlowsAsExportWritesThem() throws {
+    let (dir, store) = try copyOfStore()
+    let exported = try export(store, into: dir)
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(exported.url, into: out)
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    let (bundle, _) = try exporter.bundle(
+      sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
+      now: Self.exportedAt, holdingFlows: false)
+    let source = exporter.flowSource(for: bundle)
+    var readings = 0
+    let folder = dir.url.appendingPathComponent("documents")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let files = try EvidenceExporter.writeDocuments(
+      [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName], of: bundle,
+      flows: { body in
+        readings += 1
+        try source(body)
+      }, into: folder)
+    XCTAssertEqual(readings, 1, "the flows read once for both")
+    XCTAssertEqual(
+      files.map(\.entry.name), [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName])
+    for name in [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName] {
+      XCTAssertEqual(
+        try Data(contentsOf: folder.appendingPathComponent(name)),
+        try Data(contentsOf: out.appendingPathComponent(name)), "\(name): the bytes exported")
+    }
+  }
+
   func testTheReportIsDrawnOnceFromAForecastThatCountsWhatTheCaptureHolds() throws {
     // The sample has packets never captured, in a removed file, and in a record cut short:
     // the forecast sees each from the history and the files' sizes.
