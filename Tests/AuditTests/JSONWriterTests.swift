@@ -114,6 +114,19 @@ final class JSONWriterTests: XCTestCase {
     }
   }
 
+  func testIntegersAreTheirDecimalDigitsToTheEdgesOfSixtyFourBits() {
+    var values: [Int64] = [
+      0, 1, 9, 10, 11, 99, 100, 1_000_000, -1, -9, -10, -100, .max, .max - 1, .min, .min + 1,
+    ]
+    for _ in 0..<2_000 { values.append(Int64.random(in: .min ... .max, using: &random)) }
+    for _ in 0..<2_000 { values.append(Int64.random(in: -100_000...100_000, using: &random)) }
+    for value in values {
+      var writer = JSONWriter()
+      writer.int(value)
+      XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), "\(value)")
+    }
+  }
+
   func testWhatIsWrittenIsAppendedAfterWhatTheBytesHeld() {
     var out = Array("prefix ".utf8)
     JSONText.write(to: &out, indent: 2) {

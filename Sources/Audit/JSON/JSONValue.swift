@@ -114,12 +114,24 @@ public enum JSONText {
   }
   private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
+  /// The decimal digits, least significant first into a buffer of 20 and then appended: no
+  /// string is made for each of the millions of numbers a bundle's documents hold.
   static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
     if value >= 0 && value < 10 {
       out.append(UInt8(ascii: "0") + UInt8(value))
       return
     }
-    out.append(contentsOf: String(value).utf8)
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var at = digits.count
+      repeat {
+        at -= 1
+        digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+    }
   }
 
   /// A finite double in the shortest form that reads back as the same value.
