@@ -17,8 +17,8 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     [EvidenceBundle.exchangesName], [EvidenceBundle.sessionName],
   ]
 
+  /// How a job was done, for the trace.
   struct Done {
-    let file: Result<WrittenFile, Error>
     let seconds: TimeInterval
     let onSecondCore: Bool
   }
@@ -53,9 +53,7 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     }
     let seconds = Date().timeIntervalSince(start)
     lock.lock()
-    done[job] = (
-      files, Done(file: files.map { $0[0] }, seconds: seconds, onSecondCore: onSecondCore)
-    )
+    done[job] = (files, Done(seconds: seconds, onSecondCore: onSecondCore))
     lock.unlock()
     running.leave()
     return true
