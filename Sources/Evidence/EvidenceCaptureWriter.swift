@@ -45,6 +45,24 @@ public enum EvidenceCaptureWriter {
     return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
   }
 
+  /// The session's packet counts, read on a connection of their own on another thread (`Alongside`)
+  /// while the exporting thread reads the session's flows and classifies them: the second core is
+  /// idle then, and the counts (400 000 packet rows stepped through on the bench's workload) are
+  /// what the slicing starts with. Started once the history's fingerprint is taken, so that a
+  /// change after it is one the final check finds.
+  static func packetCountsAhead(store: FlowStore, session: AuditSession)
+    -> Alongside<Result<[SessionPacketCount], Error>>
+  {
+    let (start, end) = window(of: session)
+    // The connection is opened here and used on the reading thread alone from then on.
+    let reader = Result { try FlowReader(store: store) }
+    return Alongside {
+      reader.flatMap { reader in
+        Result { try reader.packetCounts(inAuditSession: session.id, start: start, end: end) }
+      }
+    }
+  }
+
   /// capture.json as it will be, from the counts, each file's header and size, and the packets at
   /// the files' edges: no record is read.
   public static func forecast(

@@ -63,7 +63,7 @@ public final class EvidenceExporter {
   private var keptReport: URL?
   private var reportTiming = EvidenceReportRenderer.Timing()
   /// The session's packet counts, being read while `bundle` classifies (the export's way).
-  private var countsAhead: PacketCountsAhead?
+  private var countsAhead: Alongside<Result<[SessionPacketCount], Error>>?
   /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
   public var trace: ((String, TimeInterval) -> Void)?
   private var phaseStart = Date()
@@ -100,7 +100,7 @@ public final class EvidenceExporter {
   /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
   /// from the history one at a time as flows.json and flows.csv are written.
   /// `countingAhead` (the export's way too): the session's packet counts are read on another
-  /// thread meanwhile (`PacketCountsAhead`), for the slicing.
+  /// thread meanwhile (`EvidenceCaptureWriter.packetCountsAhead`), for the slicing.
   public func bundle(
     sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true,
     countingAhead: Bool = false
@@ -122,7 +122,9 @@ public final class EvidenceExporter {
     let check = HistoryCheck(
       sessionID: sessionID, mark: mark,
       fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
-    if countingAhead { countsAhead = PacketCountsAhead(store: store, session: session) }
+    if countingAhead {
+      countsAhead = EvidenceCaptureWriter.packetCountsAhead(store: store, session: session)
+    }
     let flows = try history {
       try store.withOpenings(try store.flows(inAuditSession: sessionID))
     }
@@ -242,7 +244,7 @@ public final class EvidenceExporter {
     captures: URL, application: String
   ) throws -> (EvidenceCapture, [WrittenFile]) {
     let counts =
-      try countsAhead?.counts() ?? EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+      try countsAhead?.value.get() ?? EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
     countsAhead = nil
     let forecast = try EvidenceCaptureWriter.forecast(
       for: bundle, counts: counts, from: store, captureDirectory: captures)

@@ -1427,7 +1427,8 @@ final class EvidenceExportTests: XCTestCase {
     let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
     XCTAssertFalse(counts.isEmpty)
     XCTAssertEqual(
-      try PacketCountsAhead(store: store, session: session).counts(), counts,
+      try EvidenceCaptureWriter.packetCountsAhead(store: store, session: session).value.get(),
+      counts,
       "per flow and file, dated against the session's window, in the same order")
     // The same session ending a second after it started: most of its packets come after.
     let shortened = AuditSession(
@@ -1435,7 +1436,8 @@ final class EvidenceExportTests: XCTestCase {
       environment: session.environment, inspection: session.inspection,
       startedAt: session.startedAt, endedAt: session.startedAt.addingTimeInterval(1),
       notes: session.notes)
-    let afterEnd = try PacketCountsAhead(store: store, session: shortened).counts().map(\.afterEnd)
+    let afterEnd = try EvidenceCaptureWriter.packetCountsAhead(store: store, session: shortened)
+      .value.get().map(\.afterEnd)
     XCTAssertEqual(counts.map(\.afterEnd).reduce(0, +), 0)
     XCTAssertGreaterThan(afterEnd.reduce(0, +), 0, "dated against the session it is given")
   }
