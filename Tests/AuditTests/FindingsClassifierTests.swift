@@ -114,6 +114,87 @@ final class FindingsClassifierTests: XCTestCase {
         flows: many, project: project, session: session(), markers: consent, policy: policy),
       whole)
     for parts in [2, 3, 7] { XCTAssertEqual(classified(parts), whole, "\(parts) parts") }
+    // A part of one flow is run one flow at a time; the others `flowsAtATime` at a time.
+    XCTAssertEqual(classified(many.count), whole, "one flow at a time")
+  }
+
+  /// The summary as sets of ids count it: each flow once, flagged before not assessed before
+  /// looked at, a finding's flows only where they are the session's.
+  func summaryBySets(_ findings: SessionFindings, _ checks: [FindingsCheck]) -> [Int] {
+    let others = checks.contains { !FindingsChecks.supplementary.contains($0) }
+    var flagged = Set<Int64>()
+    var unassessed = Set<Int64>()
+    var satisfied = Set<Int64>()
+    for check in checks {
+      flagged.formUnion(findings.flaggedFlowIDs(of: check))
+      let coverage = findings.coverage(of: check)
+      if !(others && FindingsChecks.supplementary.contains(check)) {
+        unassessed.formUnion(coverage.unassessed.flatMap(\.flowIDs))
+      }
+      satisfied.formUnion(coverage.satisfiedFlowIDs)
+    }
+    unassessed.subtract(flagged)
+    satisfied.subtract(flagged.union(unassessed))
+    return [flagged.count, satisfied.count, unassessed.count]
+  }
+
+  /// Every share-th of the ids, from a place that differs between shares: lists that overlap.
+  func some(_ ids: [Int64], _ share: Int) -> [Int64] {
+    var chosen: [Int64] = []
+    for (index, id) in ids.enumerated() where index % share == 0 || index % (share + 2) == 1 {
+      chosen.append(id)
+    }
+    return chosen
+  }
+
+  /// Findings and coverage of `checks` over flows of the ids, a gap's flows with `beyond` too, a
+  /// finding's with `stray`.
+  func findings(_ ids: [Int64], _ checks: [FindingsCheck], beyond: [Int64], stray: Int64)
+    -> SessionFindings
+  {
+    let gap = AnyCheckGap(TLSVersionGap.serverAnswerNotRead)
+    var coverages: [FindingsCheck: CheckCoverage<AnyCheckGap>] = [:]
+    for (index, check) in checks.enumerated() {
+      coverages[check] = CheckCoverage(
+        satisfiedFlowIDs: FlowIDList(some(ids, 2 + index)),
+        unassessed: [UnassessedFlows(gap: gap, flowIDs: some(ids, 3 + index) + beyond)],
+        notApplicableFlowIDs: FlowIDList())
+    }
+    // `stray`: as a document read from elsewhere may hold.
+    let weak = Finding(
+      evidence: FindingEvidence(kind: .weakTLSVersion, host: "a"), flowIDs: some(ids, 5))
+    let clear = Finding(
+      evidence: FindingEvidence(kind: .cleartextTraffic, host: "b"),
+      flowIDs: some(ids, 7) + [stray])
+    return SessionFindings(findings: [weak, clear], flowIDs: ids, coverages: coverages)
+  }
+
+  func testTheCoverageSummaryCountsAlikeWhetherTheIdsLieCloseTogetherOrFarApart() {
+    var checks: [FindingsCheck] = [.tlsVersion, .encryption]
+    if let supplementary = FindingsChecks.supplementary.sorted(by: { "\($0)" < "\($1)" }).first {
+      checks.append(supplementary)
+    }
+    let count = 600
+    // Close together, with a gap's flow far beyond them or none; a million apart; across the
+    // whole of Int64; one far from the others.
+    let close = (0..<count).map { Int64($0) + 1 }
+    // A finding's flow that is not the session's lies between its flows or beyond them.
+    let cases: [(ids: [Int64], beyond: [Int64], stray: Int64)] = [
+      (close, [], 617), (close.filter { $0 % 10 != 0 }, [], 20), (close, [700_000], 20),
+      ((0..<count).map { Int64($0) * 1_000_000 }, [5], 7),
+      ((0..<count).map { Int64.min &+ Int64($0) &* (Int64.max / 300) }, [5], 7),
+      ([9_000_000_000] + close.dropFirst(), [5], 7),
+    ]
+    for (index, testCase) in cases.enumerated() {
+      let findings = findings(
+        testCase.ids, checks, beyond: testCase.beyond, stray: testCase.stray)
+      for subset in [checks, [checks[0]], Array(checks.dropFirst())] {
+        let summary = findings.summary(of: subset)
+        XCTAssertEqual(
+          [summary.flagged, summary.satisfied, summary.unassessed],
+          summaryBySets(findings, subset), "case \(index), \(subset)")
+      }
+    }
   }
 
   func testAPolicyExistsOnlyForAPublishedMinimum() {

@@ -118,24 +118,47 @@ public struct SessionAssessment: Sendable, Hashable {
 extension SessionFindings {
   /// The coverage of one or more checks, each flow counted once (`CheckCoverageSummary`).
   public func summary(of checks: [FindingsCheck]) -> CheckCoverageSummary {
-    var flagged = Set<Int64>()
-    var unassessed = Set<Int64>()
-    var satisfied = Set<Int64>()
+    let counts =
+      FlowIDBits.spanning(flowIDs).flatMap { bits in tally(checks, in: { bits.empty() }) }
+      ?? tally(checks, in: { Set<Int64>() })!
+    return CheckCoverageSummary(
+      checks: checks, flagged: counts.flagged, satisfied: counts.satisfied,
+      unassessed: counts.unassessed,
+      notApplicable: flowIDs.count - counts.flagged - counts.unassessed - counts.satisfied)
+  }
+
+  /// The counts of `summary(of:)` in `M`s made by `empty`; nil when one cannot hold an id.
+  private func tally<M: FlowIDMembership>(_ checks: [FindingsCheck], in empty: () -> M)
+    -> (flagged: Int, satisfied: Int, unassessed: Int)?
+  {
+    func adding<S: Sequence<Int64>>(_ ids: S, to membership: inout M) -> Bool {
+      for id in ids where !membership.insert(id) { return false }
+      return true
+    }
+    var classified = empty()
+    var flagged = empty()
+    var unassessed = empty()
+    var satisfied = empty()
     let others = checks.contains { !FindingsChecks.supplementary.contains($0) }
+    guard adding(flowIDs, to: &classified) else { return nil }
+    for finding in findings where checks.contains(finding.kind.check) {
+      guard adding(finding.flowIDs, to: &flagged) else { return nil }
+    }
+    // A finding's flows count as flagged where they are the session's (`flaggedFlowIDs`).
+    flagged.formIntersection(classified)
     for check in checks {
       let coverage = coverage(of: check)
-      flagged.formUnion(flaggedFlowIDs(of: check))
       if !(others && FindingsChecks.supplementary.contains(check)) {
-        unassessed.formUnion(coverage.unassessed.flatMap(\.flowIDs))
+        for gap in coverage.unassessed {
+          guard adding(gap.flowIDs, to: &unassessed) else { return nil }
+        }
       }
-      satisfied.formUnion(coverage.satisfiedFlowIDs)
+      guard adding(coverage.satisfiedFlowIDs, to: &satisfied) else { return nil }
     }
     unassessed.subtract(flagged)
-    satisfied.subtract(flagged.union(unassessed))
-    return CheckCoverageSummary(
-      checks: checks, flagged: flagged.count, satisfied: satisfied.count,
-      unassessed: unassessed.count,
-      notApplicable: flowIDs.count - flagged.count - unassessed.count - satisfied.count)
+    satisfied.subtract(flagged)
+    satisfied.subtract(unassessed)
+    return (flagged.count, satisfied.count, unassessed.count)
   }
 
   public func summary(of check: FindingsCheck) -> CheckCoverageSummary { summary(of: [check]) }

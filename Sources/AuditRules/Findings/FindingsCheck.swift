@@ -184,6 +184,15 @@ extension FindingsCheckRule {
     }
   }
 
+  /// The outcomes of the flows, in their order, in place of those `outcomes` held.
+  static func outcomes(
+    of flows: ArraySlice<StoredFlow>, in context: CheckContext,
+    into outcomes: inout [CheckOutcome<AnyCheckGap>]
+  ) {
+    outcomes.removeAll(keepingCapacity: true)
+    for flow in flows { outcomes.append(outcome(of: flow, in: context)) }
+  }
+
   /// This check's coverage of a session, its reasons in their own type.
   public static func coverage(in findings: SessionFindings) -> CheckCoverage<Gap> {
     let erased = findings.coverage(of: check)

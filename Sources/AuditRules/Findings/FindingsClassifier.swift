@@ -85,20 +85,34 @@ public enum FindingsClassifier {
         uniqueKeysWithValues: zip(checks, joined.coverage).map { ($0.check, $1.coverage) }))
   }
 
+  /// Flows a check is run over at a time: each check's type is opened once for them, where
+  /// opening it for every flow looked its outcome's generic type up again each time.
+  static let flowsAtATime = 64
+
   private static func classify(
     _ flows: ArraySlice<StoredFlow>, checks: [any FindingsCheckRule.Type], in context: CheckContext
   ) -> Classified {
     var part = Classified(checks: checks.count)
-    for flow in flows {
+    var outcomes: [[CheckOutcome<AnyCheckGap>]] = Array(repeating: [], count: checks.count)
+    var start = flows.startIndex
+    while start < flows.endIndex {
+      let some = flows[start..<min(start + flowsAtATime, flows.endIndex)]
       for (index, check) in checks.enumerated() {
-        switch check.outcome(of: flow, in: context) {
-        case .finding(let evidence): part.findings.add(evidence, flow.id)
-        case .findings(let evidence): for each in evidence { part.findings.add(each, flow.id) }
-        case .satisfied: part.coverage[index].satisfied.append(flow.id)
-        case .notAssessed(let gap): part.coverage[index].unassessed(gap, flow.id)
-        case .notApplicable: part.coverage[index].notApplicable.append(flow.id)
+        check.outcomes(of: some, in: context, into: &outcomes[index])
+      }
+      // In the order of the flows, each flow's in the order of the checks, as one at a time.
+      for (offset, flow) in some.enumerated() {
+        for index in checks.indices {
+          switch outcomes[index][offset] {
+          case .finding(let evidence): part.findings.add(evidence, flow.id)
+          case .findings(let evidence): for each in evidence { part.findings.add(each, flow.id) }
+          case .satisfied: part.coverage[index].satisfied.append(flow.id)
+          case .notAssessed(let gap): part.coverage[index].unassessed(gap, flow.id)
+          case .notApplicable: part.coverage[index].notApplicable.append(flow.id)
+          }
         }
       }
+      start = some.endIndex
     }
     return part
   }
