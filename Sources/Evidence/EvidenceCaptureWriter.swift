@@ -45,21 +45,33 @@ public enum EvidenceCaptureWriter {
     return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
   }
 
-  /// The session's packet counts, read on a connection of their own on another thread (`Alongside`)
-  /// while the exporting thread reads the session's flows and classifies them: the second core is
-  /// idle then, and the counts (400 000 packet rows stepped through on the bench's workload) are
-  /// what the slicing starts with. Started once the history's fingerprint is taken, so that a
-  /// change after it is one the final check finds.
-  static func packetCountsAhead(store: FlowStore, session: AuditSession)
-    -> Alongside<Result<[SessionPacketCount], Error>>
-  {
+  /// The session's fingerprint and then its packet counts, read on a connection of their own on
+  /// another thread (`Alongside`) while the exporting thread reads the session's flows and
+  /// classifies them: the second core is idle then, and the counts (400 000 packet rows stepped
+  /// through on the bench's workload) are what the slicing starts with. Both are read in one read
+  /// transaction whose first read is made before this returns: every read of the exporting thread
+  /// comes after the fingerprint's history, so a change after it is one the final check finds.
+  static func historyAhead(store: FlowStore, session: AuditSession) -> Alongside<HistoryAhead> {
     let (start, end) = window(of: session)
     // The connection is opened here and used on the reading thread alone from then on.
-    let reader = Result { try FlowReader(store: store) }
+    let reader = Result {
+      let reader = try FlowReader(store: store)
+      try reader.beginSnapshot()
+      return reader
+    }
     return Alongside {
-      reader.flatMap { reader in
-        Result { try reader.packetCounts(inAuditSession: session.id, start: start, end: end) }
+      let fingerprint = reader.flatMap { reader in
+        Result { try reader.fingerprint(ofAuditSession: session.id) }
       }
+      let counts = reader.flatMap { reader in
+        Result {
+          let counts = try reader.packetCounts(
+            inAuditSession: session.id, start: start, end: end)
+          try reader.endSnapshot()
+          return counts
+        }
+      }
+      return HistoryAhead(fingerprint: fingerprint, counts: counts)
     }
   }
 
@@ -355,4 +367,10 @@ struct PacketComments {
     }
     return try bytes[start[flow]..<end[flow]].withUnsafeBytes(body)
   }
+}
+
+/// What `EvidenceCaptureWriter.historyAhead` read: the session's fingerprint, its packet counts.
+struct HistoryAhead {
+  let fingerprint: Result<String, Error>
+  let counts: Result<[SessionPacketCount], Error>
 }

@@ -62,8 +62,9 @@ public final class EvidenceExporter {
   /// Where `report` has the export copy report.pdf, and the timing of the last one drawn.
   private var keptReport: URL?
   private var reportTiming = EvidenceReportRenderer.Timing()
-  /// The session's packet counts, being read while `bundle` classifies (the export's way).
-  private var countsAhead: Alongside<Result<[SessionPacketCount], Error>>?
+  /// The session's fingerprint and packet counts, being read while `bundle` classifies (the
+  /// export's way).
+  private var historyAhead: Alongside<HistoryAhead>?
   /// Told each phase's name and wall time, when set (`TUNNELVISION_TRACE=1` on the command line).
   public var trace: ((String, TimeInterval) -> Void)?
   private var phaseStart = Date()
@@ -99,8 +100,9 @@ public final class EvidenceExporter {
   /// end whether the history changed since.
   /// `holdingFlows: false` (the export's way): the flows are assessed and let go, and read again
   /// from the history one at a time as flows.json and flows.csv are written.
-  /// `countingAhead` (the export's way too): the session's packet counts are read on another
-  /// thread meanwhile (`EvidenceCaptureWriter.packetCountsAhead`), for the slicing.
+  /// `countingAhead` (the export's way too): the session's fingerprint and packet counts are read
+  /// on another thread meanwhile (`EvidenceCaptureWriter.historyAhead`), the counts for the
+  /// slicing.
   public func bundle(
     sessionID: Int64, exportedWith: String, now: Date, holdingFlows: Bool = true,
     countingAhead: Bool = false
@@ -108,7 +110,7 @@ public final class EvidenceExporter {
     func history<T>(_ body: () throws -> T) throws(EvidenceExportError) -> T {
       do { return try body() } catch { throw .historyUnreadable("\(error)") }
     }
-    countsAhead = nil
+    historyAhead = nil
     let mark = try history { try store.historyMark() }
     guard let session = try history({ try store.auditSession(id: sessionID) }) else {
       throw .sessionNotFound
@@ -119,11 +121,11 @@ public final class EvidenceExporter {
     }
     let catalogue: RequirementCatalogue
     do { catalogue = try self.catalogue(project) } catch { throw .catalogue(error) }
-    let check = HistoryCheck(
-      sessionID: sessionID, mark: mark,
-      fingerprint: try history { try store.auditSessionFingerprint(id: sessionID) })
-    if countingAhead {
-      countsAhead = EvidenceCaptureWriter.packetCountsAhead(store: store, session: session)
+    let ahead =
+      countingAhead
+      ? EvidenceCaptureWriter.historyAhead(store: store, session: session) : nil
+    let fingerprint = try history {
+      try ahead == nil ? store.auditSessionFingerprint(id: sessionID) : nil
     }
     let flows = try history {
       try store.withOpenings(try store.flows(inAuditSession: sessionID))
@@ -139,6 +141,7 @@ public final class EvidenceExporter {
     let importProxies = try history {
       session.source == nil ? [] : try store.importProxyStarts(inAuditSession: sessionID)
     }
+    let made: EvidenceBundle
     do {
       var bundle = try EvidenceBundle(
         project: project, session: session, markers: markers, flows: flows, catalogue: catalogue,
@@ -152,13 +155,18 @@ public final class EvidenceExporter {
       bundle.importProxies = importProxies
       bundle.exportLibraries = ExportLibraries.stated(
         publicSuffixList: publicSuffixList != nil, addressDatabases: !addressDatabases.isEmpty)
-      return (bundle, check)
+      made = bundle
     } catch {
       switch error {
       case .sessionStillOpen: throw .sessionStillOpen
       case .sessionOfAnotherProject, .duplicateFlow: throw .historyUnreadable("\(error)")
       }
     }
+    historyAhead = ahead
+    let check = HistoryCheck(
+      sessionID: sessionID, mark: mark,
+      fingerprint: try history { try fingerprint ?? ahead!.value.fingerprint.get() })
+    return (made, check)
   }
 
   public func export(sessionID: Int64, exportedWith: String, now: Date, destination: URL? = nil)
@@ -244,8 +252,9 @@ public final class EvidenceExporter {
     captures: URL, application: String
   ) throws -> (EvidenceCapture, [WrittenFile]) {
     let counts =
-      try countsAhead?.value.get() ?? EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
-    countsAhead = nil
+      try historyAhead?.value.counts.get()
+      ?? EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
+    historyAhead = nil
     let forecast = try EvidenceCaptureWriter.forecast(
       for: bundle, counts: counts, from: store, captureDirectory: captures)
     second.handOver(report != nil ? .success(forecast.summary) : .failure(CancellationError()))

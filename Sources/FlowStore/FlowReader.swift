@@ -26,6 +26,25 @@ public final class FlowReader {
     }
   }
 
+  /// Begins a read transaction: from its first read on, everything this connection reads is the
+  /// history as it stood then, whatever is committed meanwhile.
+  public func beginSnapshot() throws {
+    try FlowStore.wrap(path) {
+      try db.execute("BEGIN")
+      _ = try db.firstRow("SELECT count(*) FROM audit_sessions") { $0.int64(0) }
+    }
+  }
+
+  /// Ends the read transaction `beginSnapshot` began.
+  public func endSnapshot() throws {
+    try FlowStore.wrap(path) { try db.execute("COMMIT") }
+  }
+
+  /// `FlowStore.auditSessionFingerprint(id:)`, read on this connection.
+  public func fingerprint(ofAuditSession id: Int64) throws -> String {
+    try FlowStore.wrap(path) { try FlowStore.auditSessionFingerprint(on: db, id: id) }
+  }
+
   /// `FlowStore.packetCounts(inAuditSession:start:end:)`, read on this connection.
   public func packetCounts(inAuditSession id: Int64, start: Int64, end: Int64) throws
     -> [SessionPacketCount]

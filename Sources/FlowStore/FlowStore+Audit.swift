@@ -526,28 +526,31 @@ extension FlowStore {
   /// What an export reads of a session, summed up: if it differs before and after, the history
   /// changed under the export.
   public func auditSessionFingerprint(id: Int64) throws -> String {
-    try wrap {
-      func summed<C: QueryColumns>(_: C.Type, _ from: String) throws -> String? {
-        try db.firstRow("SELECT \(C.selectList) \(from)", [.integer(id)]) { row in
-          C.allCases.map { String(row.int64(column: $0)) }.joined(separator: "|")
-        }
+    try wrap { try Self.auditSessionFingerprint(on: db, id: id) }
+  }
+
+  /// `auditSessionFingerprint(id:)`, read on the connection given (a `FlowReader`'s).
+  static func auditSessionFingerprint(on db: SQLiteConnection, id: Int64) throws -> String {
+    func summed<C: QueryColumns>(_: C.Type, _ from: String) throws -> String? {
+      try db.firstRow("SELECT \(C.selectList) \(from)", [.integer(id)]) { row in
+        C.allCases.map { String(row.int64(column: $0)) }.joined(separator: "|")
       }
-      let session =
-        try db.firstRow(
-          "SELECT \(SessionFingerprint.selectList) FROM audit_sessions WHERE id = ?",
-          [.integer(id)]
-        ) {
-          "\($0.int64(column: SessionFingerprint.endedAt))|\($0.string(column: SessionFingerprint.notes).utf8.count)"
-        } ?? "gone"
-      let flows = try summed(FlowsFingerprint.self, "FROM flows WHERE audit_session_id = ?") ?? ""
-      let packets =
-        try summed(
-          PacketsFingerprint.self,
-          "FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?") ?? ""
-      let markers =
-        try summed(MarkersFingerprint.self, "FROM audit_markers WHERE session_id = ?") ?? ""
-      return [session, flows, packets, markers].joined(separator: "/")
     }
+    let session =
+      try db.firstRow(
+        "SELECT \(SessionFingerprint.selectList) FROM audit_sessions WHERE id = ?",
+        [.integer(id)]
+      ) {
+        "\($0.int64(column: SessionFingerprint.endedAt))|\($0.string(column: SessionFingerprint.notes).utf8.count)"
+      } ?? "gone"
+    let flows = try summed(FlowsFingerprint.self, "FROM flows WHERE audit_session_id = ?") ?? ""
+    let packets =
+      try summed(
+        PacketsFingerprint.self,
+        "FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?") ?? ""
+    let markers =
+      try summed(MarkersFingerprint.self, "FROM audit_markers WHERE session_id = ?") ?? ""
+    return [session, flows, packets, markers].joined(separator: "/")
   }
 }
 

@@ -1417,7 +1417,7 @@ final class EvidenceExportTests: XCTestCase {
       "the sample has a removed file")
   }
 
-  func testThePacketCountsReadAheadOnAnotherThreadAreTheHistorysOwn() throws {
+  func testTheFingerprintAndPacketCountsReadAheadOnAnotherThreadAreTheHistorysOwn() throws {
     let (dir, store) = try copyOfStore()
     let exporter = EvidenceExporter(
       store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
@@ -1426,18 +1426,19 @@ final class EvidenceExportTests: XCTestCase {
       sessionID: session.id, exportedWith: "t", now: Self.exportedAt)
     let counts = try EvidenceCaptureWriter.packetCounts(for: bundle, from: store)
     XCTAssertFalse(counts.isEmpty)
+    let ahead = EvidenceCaptureWriter.historyAhead(store: store, session: session).value
     XCTAssertEqual(
-      try EvidenceCaptureWriter.packetCountsAhead(store: store, session: session).value.get(),
-      counts,
+      try ahead.counts.get(), counts,
       "per flow and file, dated against the session's window, in the same order")
+    XCTAssertEqual(try ahead.fingerprint.get(), try store.auditSessionFingerprint(id: session.id))
     // The same session ending a second after it started: most of its packets come after.
     let shortened = AuditSession(
       id: session.id, projectID: session.projectID, kind: session.kind,
       environment: session.environment, inspection: session.inspection,
       startedAt: session.startedAt, endedAt: session.startedAt.addingTimeInterval(1),
       notes: session.notes)
-    let afterEnd = try EvidenceCaptureWriter.packetCountsAhead(store: store, session: shortened)
-      .value.get().map(\.afterEnd)
+    let afterEnd = try EvidenceCaptureWriter.historyAhead(store: store, session: shortened)
+      .value.counts.get().map(\.afterEnd)
     XCTAssertEqual(counts.map(\.afterEnd).reduce(0, +), 0)
     XCTAssertGreaterThan(afterEnd.reduce(0, +), 0, "dated against the session it is given")
   }

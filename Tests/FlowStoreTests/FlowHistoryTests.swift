@@ -101,6 +101,23 @@ final class FlowHistoryTests: StoreTestCase {
     }
   }
 
+  func testAReadersSnapshotReadsTheFingerprintAsTheHistoryStoodWhenItBegan() throws {
+    let s = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
+    _ = try write(FlowFixture.tcp(at: 1))
+    let before = try store.auditSessionFingerprint(id: s.id)
+    let reader = try FlowReader(store: store)
+    try reader.beginSnapshot()
+    _ = try store.addMarker(.consentGiven, toSession: s.id, at: FlowFixture.at(2))
+    let after = try store.auditSessionFingerprint(id: s.id)
+    XCTAssertNotEqual(after, before, "a marker is part of the fingerprint")
+    XCTAssertEqual(
+      try reader.fingerprint(ofAuditSession: s.id), before,
+      "the history as it stood when the snapshot began, the marker committed since")
+    try reader.endSnapshot()
+    XCTAssertEqual(try reader.fingerprint(ofAuditSession: s.id), after)
+  }
+
   func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
