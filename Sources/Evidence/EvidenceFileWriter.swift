@@ -15,7 +15,12 @@ public final class EvidenceFileWriter {
   private var choice: TargetChoice?
   /// False when the bytes go into a file someone else owns (an archive's entry).
   private var ownsOutput = true
-  private var buffer = Data()
+  /// The bytes not flushed yet: `used` of them, at the start of memory of `bufferLimit` bytes
+  /// held from the first write to the last. Not a `Data`: each packet's block made at its end
+  /// zeroed its room and checked its storage first, a tenth of an export's slicing thread.
+  private let buffer = UnsafeMutableRawBufferPointer.allocate(
+    byteCount: EvidenceFileWriter.bufferLimit, alignment: 16)
+  private var used = 0
   private let fingerprint: WrittenFile.Fingerprint
   /// As much as the archive's probe reads (the first flush chooses the target from it), and
   /// no more: every writer open at once holds its buffer.
@@ -28,8 +33,9 @@ public final class EvidenceFileWriter {
     fingerprint = try WrittenFile.Fingerprint(
       deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
     output = try Self.create(url)
-    buffer.reserveCapacity(Self.bufferLimit)
   }
+
+  deinit { buffer.deallocate() }
 
   /// Where the bytes go, chosen once the first of them are known (up to the buffer's size, or all
   /// of them when there are fewer): a file to own and close, or one that stays open (an archive
@@ -42,7 +48,6 @@ public final class EvidenceFileWriter {
     self.name = name
     choice = choose
     fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
-    buffer.reserveCapacity(Self.bufferLimit)
   }
 
   /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
@@ -70,7 +75,7 @@ public final class EvidenceFileWriter {
   /// `count` bytes made in place at the buffer's end by `fill` (a block built where it is written);
   /// made aside first when they would not fit in the buffer's room.
   public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
-    let start = buffer.count
+    let start = used
     guard start + count <= Self.bufferLimit else {
       let block = [UInt8](unsafeUninitializedCapacity: count) { bytes, made in
         fill(UnsafeMutableRawBufferPointer(bytes))
@@ -78,11 +83,9 @@ public final class EvidenceFileWriter {
       }
       return try write(block)
     }
-    buffer.count = start + count
-    buffer.withUnsafeMutableBytes {
-      fill(UnsafeMutableRawBufferPointer(rebasing: $0[start..<start + count]))
-    }
-    if buffer.count == Self.bufferLimit { try flush() }
+    fill(UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + count]))
+    used = start + count
+    if used == Self.bufferLimit { try flush() }
   }
 
   /// The bytes taken into the buffer as far as it has room, flushed each time it is full: it
@@ -90,26 +93,31 @@ public final class EvidenceFileWriter {
   private func append(_ bytes: UnsafeRawBufferPointer) throws {
     var taken = 0
     while taken < bytes.count {
-      let part = min(bytes.count - taken, Self.bufferLimit - buffer.count)
-      buffer.append(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + taken, count: part)
+      let part = min(bytes.count - taken, Self.bufferLimit - used)
+      UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + part]).copyMemory(
+        from: UnsafeRawBufferPointer(rebasing: bytes[taken..<taken + part]))
+      used += part
       taken += part
-      if buffer.count == Self.bufferLimit { try flush() }
+      if used == Self.bufferLimit { try flush() }
     }
   }
 
+  /// The bytes not flushed yet.
+  private var pending: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[..<used]) }
+
   private func flush() throws {
-    guard !buffer.isEmpty else { return }
-    try fingerprint.add(buffer)
+    guard used > 0 else { return }
+    try fingerprint.add(pending)
     if output == nil, let choose = choice {
-      let chosen = try choose(buffer)
+      let chosen = try choose(Data(pending))
       output = chosen.output
       ownsOutput = chosen.closeWhenFinished
       choice = nil
     }
-    do { try buffer.withUnsafeBytes { try output?.write($0) } } catch {
+    do { try output?.write(pending) } catch {
       throw EvidenceWriteError("\(name) could not be written: \(error)")
     }
-    buffer.removeAll(keepingCapacity: true)
+    used = 0
   }
 
   /// Closes the file; returns its manifest entry.
@@ -117,9 +125,9 @@ public final class EvidenceFileWriter {
 
   /// Closes the file; returns its manifest entry and its CRC-32.
   public func finishFile() throws -> WrittenFile {
-    if buffer.isEmpty, output == nil, let choose = choice {
+    if used == 0, output == nil, let choose = choice {
       // Nothing was written: the target is still chosen, so that an empty file exists.
-      let chosen = try choose(buffer)
+      let chosen = try choose(Data())
       output = chosen.output
       ownsOutput = chosen.closeWhenFinished
       choice = nil
@@ -166,12 +174,14 @@ public struct WrittenFile: Sendable, Hashable {
       )
     }
 
-    func add(_ data: Data) throws {
-      digest.update(data)
-      crc = Deflate.crc32(crc, data)
-      count += UInt64(data.count)
+    func add(_ data: Data) throws { try data.withUnsafeBytes { try add($0) } }
+
+    func add(_ bytes: UnsafeRawBufferPointer) throws {
+      digest.update(bytes)
+      crc = Deflate.crc32(crc, bytes)
+      count += UInt64(bytes.count)
       if let deflater {
-        do { try data.withUnsafeBytes { try deflater.stream.append($0) } } catch {
+        do { try deflater.stream.append(bytes) } catch {
           throw Self.deflateFailed(deflater.url, error)
         }
       }

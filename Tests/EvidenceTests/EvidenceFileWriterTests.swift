@@ -61,12 +61,14 @@ final class EvidenceFileWriterTests: XCTestCase {
   }
 
   /// The archive chooses an entry's method from its first bytes: exactly one bufferful of them,
-  /// however the writes fell (a write that went past the buffer's end used to be given whole).
+  /// however the writes fell (a write that went past the buffer's end used to be given whole);
+  /// none, for a file nothing was written to.
   func testTheTargetIsChosenFromExactlyTheFirstBufferfulOfBytes() throws {
     let dir = TemporaryDirectory("file-writer-choice")
     let limit = EvidenceFileWriter.bufferLimit
     for (pieces, expected) in [
       ([200_000, 100_000], limit), ([limit], limit), ([limit + 1], limit), ([1_000], 1_000),
+      ([], 0),
     ] {
       var chosenFrom: Data?
       let url = dir.url.appendingPathComponent("entry")
