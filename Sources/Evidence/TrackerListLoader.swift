@@ -1,7 +1,6 @@
 import Audit
 import AuditRules
 import Crypto
-import Dispatch
 import Foundation
 
 /// Finds and reads tracker lists: those Debian installs (EasyPrivacy and EasyList, in the uBlock
@@ -80,23 +79,14 @@ public enum TrackerListLoader {
       paths.append(path)
     }
     guard !paths.isEmpty else { return nil }
-    // Read side by side, one list on each core; the first failure in the order given is said.
-    let toRead = paths
-    var results = [Result<TrackerList, Failure>?](repeating: nil, count: toRead.count)
-    results.withUnsafeMutableBufferPointer { buffer in
-      let results = LoadedLists(buffer: buffer)
-      DispatchQueue.concurrentPerform(iterations: toRead.count) { index in
-        results.buffer[index] = Result { () throws(Failure) in try load(toRead[index]) }
-      }
+    // Those after the first read on another thread while this one reads the first; the first
+    // failure in the order given is said.
+    let ahead = paths.dropFirst().map { path in
+      Alongside { Result { () throws(Failure) in try load(path) } }
     }
-    var lists: [TrackerList] = []
-    for result in results { lists.append(try result!.get()) }
+    var lists = [try load(paths[0])]
+    for list in ahead { lists.append(try list.value.get()) }
     return TrackerLists(lists)
-  }
-
-  /// The lists' results, each written by its own iteration only.
-  private struct LoadedLists: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<Result<TrackerList, Failure>?>
   }
 
   /// The lists a bundle was exported with, read again from where they were: nil (with the reason)
