@@ -54,11 +54,17 @@ public final class CaptureFileReader {
     snaplen = snap == 0 || snap > PcapFormat.maximumSnaplen ? PcapFormat.maximumSnaplen : snap
   }
 
-  deinit { close(descriptor) }
+  deinit {
+    close(descriptor)
+    window.deallocate()
+  }
 
   /// Records are read through a window of the file: reading a session's packets by ascending
-  /// offset takes one `pread` per MiB instead of two per packet.
-  private var window: [UInt8] = []
+  /// offset takes one `pread` per MiB instead of two per packet. The window is the reader's own
+  /// memory, not an array: a record is read in place millions of times per export.
+  private var window = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+  /// How many of the window's bytes hold the file's, from `windowStart`.
+  private var windowCount = 0
   private var windowStart: UInt64 = 0
   /// The window starts small (one record read alone costs little) and doubles up to 1 MiB: a
   /// larger one falls out of the CPU's caches and costs more than the calls it saves.
@@ -67,20 +73,22 @@ public final class CaptureFileReader {
 
   /// Makes sure `count` bytes at `offset` lie in the window; false if the file ends first.
   private func load(_ count: Int, at offset: UInt64) -> Bool {
-    if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(window.count) {
+    if offset < windowStart || offset + UInt64(count) > windowStart + UInt64(windowCount) {
       let length = Int(min(UInt64(max(windowSize, count)), fileSize - min(offset, fileSize)))
       windowSize = min(windowSize * 2, Self.maximumWindow)
-      if window.count != length { window = [UInt8](repeating: 0, count: length) }
-      let got = window.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress, length, off_t(offset))
+      if length > window.count {
+        window.deallocate()
+        window = .allocate(byteCount: length, alignment: 16)
       }
+      let got = pread(descriptor, window.baseAddress, length, off_t(offset))
       guard got == length else {
-        window = []
+        windowCount = 0
         return false
       }
       windowStart = offset
+      windowCount = length
     }
-    return offset + UInt64(count) <= windowStart + UInt64(window.count)
+    return offset + UInt64(count) <= windowStart + UInt64(windowCount)
   }
 
   /// Where a record lies in the reader's window, with its original length and time: its bytes
@@ -100,12 +108,10 @@ public final class CaptureFileReader {
     let headerLength = PcapFormat.recordHeaderLength
     guard load(headerLength, at: offset) else { throw .recordUnreadable(.recordCutShort(offset)) }
     // The header's four fields, read in place (`load` made sure the window holds them).
-    let order = self.order
-    let (seconds, fraction, included, original) = window.withUnsafeBytes { all in
-      let raw = UnsafeRawBufferPointer(rebasing: all[Int(offset - windowStart)...])
-      let field = { (at: Int) in raw.integer(at: at, endianness: order, as: UInt32.self)! }
-      return (field(0), field(4), field(8), field(12))
-    }
+    let raw = UnsafeRawBufferPointer(
+      rebasing: window[Int(offset - windowStart)..<windowCount])
+    let field = { (at: Int) in raw.integer(at: at, endianness: self.order, as: UInt32.self)! }
+    let (seconds, fraction, included, original) = (field(0), field(4), field(8), field(12))
     guard included <= snaplen else {
       throw .recordUnreadable(
         .recordLargerThanSnaplen(offset: offset, length: included, snaplen: snaplen))
@@ -126,9 +132,7 @@ public final class CaptureFileReader {
   public func withBytes<R>(of span: RecordSpan, _ body: (UnsafeRawBufferPointer) throws -> R)
     rethrows -> R
   {
-    try window.withUnsafeBytes {
-      try body(UnsafeRawBufferPointer(rebasing: $0[span.start..<span.start + span.count]))
-    }
+    try body(UnsafeRawBufferPointer(rebasing: window[span.start..<span.start + span.count]))
   }
 
   public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {
