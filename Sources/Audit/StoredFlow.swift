@@ -570,6 +570,10 @@ extension Array where Element == StoredFlow {
   /// already, and then they are returned as they are, not copied.
   public func inSessionOrder() -> [StoredFlow] {
     let precedes = { (a: StoredFlow, b: StoredFlow) in (a.firstSeen, a.id) < (b.firstSeen, b.id) }
-    return zip(self, dropFirst()).allSatisfy { !precedes($1, $0) } ? self : sorted(by: precedes)
+    // Compared by their keys in place: walking pairs of flows copied each flow twice.
+    let inOrder = indices.dropFirst().allSatisfy {
+      (self[$0 - 1].firstSeen, self[$0 - 1].id) <= (self[$0].firstSeen, self[$0].id)
+    }
+    return inOrder ? self : sorted(by: precedes)
   }
 }

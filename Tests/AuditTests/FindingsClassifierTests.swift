@@ -85,6 +85,21 @@ final class FindingsClassifierTests: XCTestCase {
       result.pinning.unassessed, [UnassessedFlows(gap: .noInspectionOutcome, flowIDs: [1, 4])])
   }
 
+  func testFlowsThatBeganAtTheSameInstantComeInTheOrderOfTheirIds() {
+    // In the order of their first packets, not of their ids where two began together.
+    let flows = [
+      FlowFixture.tcp(id: 6, at: 30, sni: "c.example.com"),
+      FlowFixture.tcp(id: 7, at: 40, sni: "a.example.com"),
+      FlowFixture.tcp(id: 5, at: 40, sni: "b.example.com"),
+    ]
+    XCTAssertEqual(flows.inSessionOrder().map(\.id), [6, 5, 7])
+    XCTAssertEqual([flows[0], flows[2], flows[1]].inSessionOrder().map(\.id), [6, 5, 7])
+    XCTAssertEqual([flows[1], flows[2], flows[0]].inSessionOrder().map(\.id), [6, 5, 7])
+    let result = FindingsClassifier.classify(
+      flows: flows, project: project, session: session(), markers: consent, policy: policy)
+    XCTAssertEqual(result.flowIDs, [6, 5, 7])
+  }
+
   func testFlowsClassifiedInPartsGiveWhatTheyGiveInOneInTheSameOrder() {
     // Hosts and outcomes that recur across the parts' boundaries: a finding first seen in the
     // first part takes flows from the second, and gaps come back in later parts.

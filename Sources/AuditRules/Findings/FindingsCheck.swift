@@ -173,8 +173,12 @@ public protocol FindingsCheckRule: Sendable {
 extension FindingsCheckRule {
   public static var gapsCountBesideOtherChecks: Bool { true }
 
-  /// The outcome with its reason as any check's, for the classifier's lists.
-  static func outcome(of flow: StoredFlow, in context: CheckContext) -> CheckOutcome<AnyCheckGap> {
+  /// The outcome with its reason as any check's, for the classifier's lists. The assessments'
+  /// initialisers take the flow `borrowing`: an initialiser takes its arguments owned, and each
+  /// flow was copied for each check.
+  static func outcome(of flow: inout StoredFlow, in context: CheckContext)
+    -> CheckOutcome<AnyCheckGap>
+  {
     switch assess(flow, in: context) {
     case .finding(let evidence): return .finding(evidence)
     case .findings(let evidence): return .findings(evidence)
@@ -186,11 +190,13 @@ extension FindingsCheckRule {
 
   /// The outcomes of the flows, in their order, in place of those `outcomes` held.
   static func outcomes(
-    of flows: ArraySlice<StoredFlow>, in context: CheckContext,
+    of flows: inout [StoredFlow], in context: CheckContext,
     into outcomes: inout [CheckOutcome<AnyCheckGap>]
   ) {
     outcomes.removeAll(keepingCapacity: true)
-    for flow in flows { outcomes.append(outcome(of: flow, in: context)) }
+    // Lent in place (inout): read from an array or a slice, each flow was copied for each check
+    // (a retain per field) and let go.
+    for index in flows.indices { outcomes.append(outcome(of: &flows[index], in: context)) }
   }
 
   /// This check's coverage of a session, its reasons in their own type.

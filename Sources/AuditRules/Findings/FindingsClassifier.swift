@@ -96,23 +96,24 @@ public enum FindingsClassifier {
     var outcomes: [[CheckOutcome<AnyCheckGap>]] = Array(repeating: [], count: checks.count)
     var start = flows.startIndex
     while start < flows.endIndex {
-      let some = flows[start..<min(start + flowsAtATime, flows.endIndex)]
+      var some = Array(flows[start..<min(start + flowsAtATime, flows.endIndex)])
       for (index, check) in checks.enumerated() {
-        check.outcomes(of: some, in: context, into: &outcomes[index])
+        check.outcomes(of: &some, in: context, into: &outcomes[index])
       }
       // In the order of the flows, each flow's in the order of the checks, as one at a time.
-      for (offset, flow) in some.enumerated() {
+      for offset in some.indices {
+        let id = some[offset].id
         for index in checks.indices {
           switch outcomes[index][offset] {
-          case .finding(let evidence): part.findings.add(evidence, flow.id)
-          case .findings(let evidence): for each in evidence { part.findings.add(each, flow.id) }
-          case .satisfied: part.coverage[index].satisfied.append(flow.id)
-          case .notAssessed(let gap): part.coverage[index].unassessed(gap, flow.id)
-          case .notApplicable: part.coverage[index].notApplicable.append(flow.id)
+          case .finding(let evidence): part.findings.add(evidence, id)
+          case .findings(let evidence): for each in evidence { part.findings.add(each, id) }
+          case .satisfied: part.coverage[index].satisfied.append(id)
+          case .notAssessed(let gap): part.coverage[index].unassessed(gap, id)
+          case .notApplicable: part.coverage[index].notApplicable.append(id)
           }
         }
       }
-      start = some.endIndex
+      start += some.count
     }
     return part
   }

@@ -16,7 +16,7 @@ public enum InfrastructureService: String, Sendable, Hashable, CaseIterable {
   /// mDNS (5353), LLMNR (5355), SSDP (1900), and any datagram to a multicast or broadcast address.
   case localDiscovery
 
-  public init?(of flow: StoredFlow) {
+  public init?(of flow: borrowing StoredFlow) {
     let peers = flow.peers
     let addresses = [peers.a.address, peers.b.address]
     let groupAddressed = addresses.contains(where: Self.isGroupAddress)

@@ -35,7 +35,9 @@ public enum ProxyCertificateReading: Sendable, Hashable {
 
   /// `log`: what the recorder that recorded the flow made of its inspection log (nil for an
   /// imported session, whose log was read whole at the import).
-  public init(of flow: StoredFlow, conditions: InspectionConditions, log: InspectionLogReading?) {
+  public init(
+    of flow: borrowing StoredFlow, conditions: InspectionConditions, log: InspectionLogReading?
+  ) {
     let outcome = flow.inspectionOutcome
     let signOfTLS =
       flow.streamOpening == .tlsHandshake || flow.clientTLS != nil || flow.serverTLS != nil

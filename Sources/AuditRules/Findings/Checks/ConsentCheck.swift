@@ -22,7 +22,9 @@ public enum ConsentAssessment: Sendable, Hashable {
   case notAssessed(ConsentGap)
   case notApplicable
 
-  public init(of flow: StoredFlow, sessionKind: AuditSessionKind, consent: ConsentInterval?) {
+  public init(
+    of flow: borrowing StoredFlow, sessionKind: AuditSessionKind, consent: ConsentInterval?
+  ) {
     // A name looked up is the device's activity; an address configured or a neighbour found is
     // the network's, consent or not.
     if sessionKind == .baseline

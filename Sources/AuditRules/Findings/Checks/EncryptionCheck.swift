@@ -67,7 +67,7 @@ public enum EncryptionAssessment: Sendable, Hashable {
   case notAssessed(EncryptionGap)
   case notApplicable
 
-  public init(of flow: StoredFlow) {
+  public init(of flow: borrowing StoredFlow) {
     if flow.streamOpening == .httpRequest {
       self = .cleartext(.http)
       return

@@ -90,7 +90,7 @@ public enum HostAssessment: Sendable, Hashable {
   case notAssessed(HostGap)
   case infrastructure(InfrastructureService)
 
-  public init(of flow: StoredFlow, project: AuditProject) {
+  public init(of flow: borrowing StoredFlow, project: AuditProject) {
     if let service = InfrastructureService(of: flow) {
       self = .infrastructure(service)
       return

@@ -59,7 +59,8 @@ public enum PinningAssessment: Sendable, Hashable {
   case notApplicable
 
   public init(
-    of flow: StoredFlow, conditions: InspectionConditions, log: InspectionLogReading? = nil
+    of flow: borrowing StoredFlow, conditions: InspectionConditions,
+    log: InspectionLogReading? = nil
   ) {
     switch ProxyCertificateReading(of: flow, conditions: conditions, log: log) {
     case .notApplicable: self = .notApplicable

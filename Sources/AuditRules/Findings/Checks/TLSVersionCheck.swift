@@ -62,7 +62,7 @@ public struct TLSVersionObservation: Sendable, Hashable {
 
   /// The reading `TLSVersionAssessment` judges, without a minimum: a negotiated version
   /// (published or not), or TLS 1.3 from a QUIC version the server answered with.
-  public init?(of flow: StoredFlow) {
+  public init?(of flow: borrowing StoredFlow) {
     switch flow.serverTLS {
     case .negotiated(let handshake)?:
       self.init(
@@ -103,7 +103,7 @@ public enum TLSVersionAssessment: Sendable, Hashable {
   case notAssessed(TLSVersionGap)
   case notApplicable
 
-  public init(of flow: StoredFlow, minimum: TLSProtocolVersion) {
+  public init(of flow: borrowing StoredFlow, minimum: TLSProtocolVersion) {
     switch flow.serverTLS {
     case .refused(let alert)?:
       self = .notAssessed(.serverRefused(alert: alert))
