@@ -27,8 +27,10 @@ final class EvidenceBundleArchive {
     zip = try ZipArchiveWriter.Archive(url: url, modified: modified, zip64Threshold: zip64Threshold)
   }
 
-  /// A file of the bundle's folder, as it was written (deflated already, when it was).
+  /// A file of the bundle's folder, as it was written (deflated already, when it was; deflated
+  /// now, when it was written to be deflated as it is archived).
   func add(_ file: WrittenFile) throws {
+    let file = try file.deflatedNow(in: folder)
     try zip.add(
       ZipArchiveWriter.Entry(
         name: file.entry.name, url: folder.appendingPathComponent(file.entry.name),

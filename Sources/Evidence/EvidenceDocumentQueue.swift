@@ -26,15 +26,21 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
   private let bundle: EvidenceBundle
   private let folder: URL
   private let flows: EvidenceExporter.FlowSource
+  private let deflation: EvidenceFileWriter.Deflation
   private var pending = EvidenceDocumentQueue.jobs
   private var done: [[String]: (files: Result<[WrittenFile], Error>, Done)] = [:]
   private let lock = NSLock()
   private let running = DispatchGroup()
 
-  init(bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource) {
+  /// `deflation`: when the documents are deflated for the archive.
+  init(
+    bundle: EvidenceBundle, folder: URL, flows: @escaping EvidenceExporter.FlowSource,
+    deflation: EvidenceFileWriter.Deflation
+  ) {
     self.bundle = bundle
     self.folder = folder
     self.flows = flows
+    self.deflation = deflation
   }
 
   /// Writes the next job not yet taken; false when none is left.
@@ -49,7 +55,8 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     lock.unlock()
     let start = Date()
     let files = Result {
-      try EvidenceExporter.writeDocuments(job, of: bundle, flows: flows, into: folder)
+      try EvidenceExporter.writeDocuments(
+        job, of: bundle, flows: flows, into: folder, deflation: deflation)
     }
     let seconds = Date().timeIntervalSince(start)
     lock.lock()

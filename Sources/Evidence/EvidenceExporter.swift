@@ -218,8 +218,11 @@ public final class EvidenceExporter {
     let second = SecondCore()
     let group = DispatchGroup()
     let report = self.report
+    // With a report, the documents are deflated as they are archived, on this thread while the
+    // second core draws: the report waits for their digests, not for their deflated bytes.
     let documents = EvidenceDocumentQueue(
-      bundle: bundle, folder: folder, flows: flowSource(for: bundle))
+      bundle: bundle, folder: folder, flows: flowSource(for: bundle),
+      deflation: report == nil ? .asWritten : .whenArchived)
     DispatchQueue.global().async(group: group) {
       Self.secondCore(
         second, documents: documents, report: report, bundle: bundle, folder: folder)
@@ -591,22 +594,27 @@ public final class EvidenceExporter {
 
   /// The documents of one job (`EvidenceDocumentQueue.jobs`), in its order.
   static func writeDocuments(
-    _ names: [String], of bundle: EvidenceBundle, flows: FlowSource, into folder: URL
+    _ names: [String], of bundle: EvidenceBundle, flows: FlowSource, into folder: URL,
+    deflation: EvidenceFileWriter.Deflation = .asWritten
   ) throws -> [WrittenFile] {
     if names == [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName] {
-      return try writeFlows(of: bundle, flows: flows, into: folder)
+      return try writeFlows(of: bundle, flows: flows, into: folder, deflation: deflation)
     }
-    return try names.map { try writeDocument($0, of: bundle, into: folder) }
+    return try names.map {
+      try writeDocument($0, of: bundle, into: folder, deflation: deflation)
+    }
   }
 
   /// flows.json and flows.csv, flow by flow, from one reading of the flows.
-  static func writeFlows(of bundle: EvidenceBundle, flows: FlowSource, into folder: URL) throws
-    -> [WrittenFile]
-  {
+  static func writeFlows(
+    of bundle: EvidenceBundle, flows: FlowSource, into folder: URL,
+    deflation: EvidenceFileWriter.Deflation = .asWritten
+  ) throws -> [WrittenFile] {
     let json = try StreamedDocumentWriter(
-      bundle.flowsDocument, url: folder.appendingPathComponent(EvidenceBundle.flowsName))
+      bundle.flowsDocument, url: folder.appendingPathComponent(EvidenceBundle.flowsName),
+      deflation: deflation)
     let csv = try EvidenceFileWriter(
-      url: folder.appendingPathComponent(EvidenceBundle.flowsCSVName), deflating: true)
+      url: folder.appendingPathComponent(EvidenceBundle.flowsCSVName), deflation: deflation)
     try csv.write(EvidenceFlowsCSV.headerLine)
     var row: [UInt8] = []
     try flows { flow in
@@ -623,22 +631,23 @@ public final class EvidenceExporter {
 
   /// One of the documents that do not list the flows: session.json whole; findings.json and
   /// exchanges.json finding by finding (exchange by exchange).
-  static func writeDocument(_ name: String, of bundle: EvidenceBundle, into folder: URL) throws
-    -> WrittenFile
-  {
+  static func writeDocument(
+    _ name: String, of bundle: EvidenceBundle, into folder: URL,
+    deflation: EvidenceFileWriter.Deflation = .asWritten
+  ) throws -> WrittenFile {
     switch name {
     case EvidenceBundle.sessionName:
       let session = try EvidenceFileWriter(
-        url: folder.appendingPathComponent(name), deflating: true)
+        url: folder.appendingPathComponent(name), deflation: deflation)
       try session.write(bundle.sessionDocument.serialized() + "\n")
       return try session.finishFile()
     case EvidenceBundle.findingsName:
       return try streamed(
-        bundle.findingsDocument, name: name, into: folder,
+        bundle.findingsDocument, name: name, into: folder, deflation: deflation,
         elements: bundle.findings.indices.lazy.map(bundle.findingEntry))
     case EvidenceBundle.exchangesName:
       return try streamed(
-        bundle.exchangesDocument, name: name, into: folder,
+        bundle.exchangesDocument, name: name, into: folder, deflation: deflation,
         elements: bundle.content.exchanges.lazy.map(EvidenceExchangesDocument.entry))
     default:
       preconditionFailure("\(name) is not one of the bundle's documents")
@@ -646,10 +655,12 @@ public final class EvidenceExporter {
   }
 
   static func streamed<S: Sequence>(
-    _ document: StreamedJSONObject, name: String, into folder: URL, elements: S
+    _ document: StreamedJSONObject, name: String, into folder: URL,
+    deflation: EvidenceFileWriter.Deflation = .asWritten, elements: S
   ) throws -> WrittenFile
   where S.Element == JSONValue {
-    let json = try StreamedDocumentWriter(document, url: folder.appendingPathComponent(name))
+    let json = try StreamedDocumentWriter(
+      document, url: folder.appendingPathComponent(name), deflation: deflation)
     for element in elements { try json.append(element) }
     return try json.finish()
   }

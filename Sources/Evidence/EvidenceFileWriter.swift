@@ -26,12 +26,28 @@ public final class EvidenceFileWriter {
   /// no more: every writer open at once holds its buffer.
   static let bufferLimit = ZipArchiveWriter.probeLength
 
-  /// `deflating`: the bytes deflated as they are written, so that the archive need not read the
-  /// file again nor deflate it on the thread that assembles it.
-  public init(url: URL, deflating: Bool = false) throws {
+  /// When a file of the bundle is deflated for the archive.
+  public enum Deflation: Sendable {
+    /// Not here: the archive stores it, or deflates it if its probe says so.
+    case none
+    /// As it is written, so that the archive need not read the file again nor deflate it on the
+    /// thread that assembles it.
+    case asWritten
+    /// When the archive takes it, read back once: the thread writing it is free sooner, where
+    /// what waits for it needs its digest, not its deflated bytes (the report, drawn meanwhile).
+    case whenArchived
+  }
+
+  /// `deflating`: the bytes deflated as they are written (`Deflation.asWritten`).
+  public convenience init(url: URL, deflating: Bool = false) throws {
+    try self.init(url: url, deflation: deflating ? .asWritten : .none)
+  }
+
+  public init(url: URL, deflation: Deflation) throws {
     name = url.lastPathComponent
     fingerprint = try WrittenFile.Fingerprint(
-      deflatingInto: deflating ? DeflatedFile.url(of: url) : nil)
+      deflatingInto: deflation == .asWritten ? DeflatedFile.url(of: url) : nil,
+      later: deflation == .whenArchived)
     output = try Self.create(url)
   }
 
@@ -47,7 +63,7 @@ public final class EvidenceFileWriter {
   public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
     self.name = name
     choice = choose
-    fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
+    fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil, later: false)
   }
 
   /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
@@ -154,6 +170,8 @@ public struct WrittenFile: Sendable, Hashable {
   public let crc32: UInt32
   /// The file deflated, when it was deflated as it was written.
   public var deflated: DeflatedFile? = nil
+  /// Written plain, to be deflated when the archive takes it (`deflatedNow(in:)`).
+  public var deflatesWhenArchived = false
 
   /// What is made of a file's bytes as they go by: size, SHA-256, CRC-32 and, if asked, the
   /// bytes deflated into a file. One pass, whether the bytes are being written or read back.
@@ -161,17 +179,12 @@ public struct WrittenFile: Sendable, Hashable {
     private let digest = SHA256Digest()
     private var count: UInt64 = 0
     private var crc: UInt32 = 0
-    private let deflater: (stream: DeflateStream, file: SequentialFileOutput, url: URL)?
+    private let deflater: FileDeflater?
+    private let later: Bool
 
-    init(deflatingInto url: URL?) throws {
-      guard let url else {
-        deflater = nil
-        return
-      }
-      let handle = try EvidenceFileWriter.create(url)
-      deflater = (
-        try DeflateStream(level: ZipArchiveWriter.deflateLevel, into: handle), handle, url
-      )
+    init(deflatingInto url: URL?, later: Bool) throws {
+      self.later = later
+      deflater = try url.map(FileDeflater.init)
     }
 
     func add(_ data: Data) throws { try data.withUnsafeBytes { try add($0) } }
@@ -180,33 +193,64 @@ public struct WrittenFile: Sendable, Hashable {
       digest.update(bytes)
       crc = Deflate.crc32(crc, bytes)
       count += UInt64(bytes.count)
-      if let deflater {
-        do { try deflater.stream.append(bytes) } catch {
-          throw Self.deflateFailed(deflater.url, error)
-        }
-      }
+      try deflater?.add(bytes)
     }
 
     func file(named name: String) throws -> WrittenFile {
-      var deflated: DeflatedFile?
-      if let deflater {
-        do {
-          let count = try deflater.stream.finishFile()
-          try deflater.file.finish()
-          deflated = DeflatedFile(url: deflater.url, count: count)
-        } catch { throw Self.deflateFailed(deflater.url, error) }
-      }
-      return WrittenFile(
+      WrittenFile(
         entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()),
-        crc32: crc,
-        deflated: deflated)
+        crc32: crc, deflated: try deflater?.finish(), deflatesWhenArchived: later)
+    }
+  }
+
+  /// Bytes deflated into a file as they go by.
+  struct FileDeflater {
+    private let stream: DeflateStream
+    private let file: SequentialFileOutput
+    private let url: URL
+
+    init(into url: URL) throws {
+      file = try EvidenceFileWriter.create(url)
+      stream = try DeflateStream(level: ZipArchiveWriter.deflateLevel, into: file)
+      self.url = url
     }
 
-    static func deflateFailed(_ url: URL, _ error: Error) -> EvidenceWriteError {
+    func add(_ bytes: UnsafeRawBufferPointer) throws {
+      do { try stream.append(bytes) } catch { throw failed(error) }
+    }
+
+    func finish() throws -> DeflatedFile {
+      do {
+        let count = try stream.finishFile()
+        try file.finish()
+        return DeflatedFile(url: url, count: count)
+      } catch { throw failed(error) }
+    }
+
+    private func failed(_ error: Error) -> EvidenceWriteError {
       error as? EvidenceWriteError
         ?? EvidenceWriteError(
           "\(url.lastPathComponent) could not be written: \(SystemErrorText.reason(error))")
     }
+  }
+
+  /// This file, written plain into `folder` to be deflated when archived, deflated now: read
+  /// back once into its deflated copy, as writing it deflating would have made it.
+  func deflatedNow(in folder: URL) throws -> WrittenFile {
+    guard deflatesWhenArchived else { return self }
+    let url = folder.appendingPathComponent(entry.name)
+    guard let handle = FileHandle(forReadingAtPath: url.path) else {
+      throw EvidenceWriteError("\(entry.name) could not be read back to be deflated")
+    }
+    defer { try? handle.close() }
+    let deflater = try FileDeflater(into: DeflatedFile.url(of: url))
+    while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty {
+      try data.withUnsafeBytes { try deflater.add($0) }
+    }
+    var file = self
+    file.deflated = try deflater.finish()
+    file.deflatesWhenArchived = false
+    return file
   }
 
   /// A file already on disk (report.pdf, drawn by Cairo), read once for the same facts, deflated.
@@ -215,7 +259,7 @@ public struct WrittenFile: Sendable, Hashable {
       throw EvidenceWriteError("\(url.lastPathComponent) was not written")
     }
     defer { try? handle.close() }
-    let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url))
+    let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url), later: false)
     while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty {
       try fingerprint.add(data)
     }

@@ -5,7 +5,8 @@ import AuditWording
 import Crypto
 import Foundation
 
-/// A JSON document whose array is written an element at a time, deflated as it goes.
+/// A JSON document whose array is written an element at a time, deflated as it goes (or when
+/// archived).
 final class StreamedDocumentWriter {
   private let document: StreamedJSONObject
   private let file: EvidenceFileWriter
@@ -13,9 +14,12 @@ final class StreamedDocumentWriter {
   private var bytes: [UInt8] = []
   private let orders = JSONKeyOrders()
 
-  init(_ document: StreamedJSONObject, url: URL) throws {
+  init(
+    _ document: StreamedJSONObject, url: URL,
+    deflation: EvidenceFileWriter.Deflation = .asWritten
+  ) throws {
     self.document = document
-    file = try EvidenceFileWriter(url: url, deflating: true)
+    file = try EvidenceFileWriter(url: url, deflation: deflation)
     try document.writePrefix(to: file.write)
   }
 

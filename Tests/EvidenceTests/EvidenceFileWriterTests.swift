@@ -16,8 +16,10 @@ final class EvidenceFileWriterTests: XCTestCase {
 
   /// The same bytes written once whole and then in pieces of many sizes, through each of the
   /// writer's four ways of writing.
-  func written(_ url: URL, in pieces: [Int]) throws -> WrittenFile {
-    let writer = try EvidenceFileWriter(url: url, deflating: true)
+  func written(
+    _ url: URL, in pieces: [Int], deflation: EvidenceFileWriter.Deflation = .asWritten
+  ) throws -> WrittenFile {
+    let writer = try EvidenceFileWriter(url: url, deflation: deflation)
     var at = 0
     var way = 0
     while at < bytes.count {
@@ -58,6 +60,51 @@ final class EvidenceFileWriterTests: XCTestCase {
     }
     XCTAssertEqual(whole.entry.sha256, SHA256Digest.hex(of: Data(bytes)))
     XCTAssertEqual(whole.entry.byteCount, UInt64(bytes.count))
+  }
+
+  /// A file written plain to be deflated when archived is, once deflated, the file written
+  /// deflating: the same entry, CRC-32 and deflated bytes. Nothing is deflated before.
+  func testAFileDeflatedWhenArchivedIsTheFileDeflatedAsItWasWritten() throws {
+    let dir = TemporaryDirectory("file-writer-later")
+    let early = try written(dir.url.appendingPathComponent("early.json"), in: [bytes.count])
+    let laterURL = dir.url.appendingPathComponent("later.json")
+    let later = try written(laterURL, in: [1, 7, 4_093], deflation: .whenArchived)
+    XCTAssertTrue(later.deflatesWhenArchived)
+    XCTAssertNil(later.deflated)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: DeflatedFile.url(of: laterURL).path))
+    let deflated = try later.deflatedNow(in: dir.url)
+    XCTAssertFalse(deflated.deflatesWhenArchived)
+    XCTAssertEqual(deflated.entry.sha256, early.entry.sha256)
+    XCTAssertEqual(deflated.crc32, early.crc32)
+    XCTAssertEqual(deflated.deflated?.count, early.deflated?.count)
+    XCTAssertEqual(
+      try Data(contentsOf: DeflatedFile.url(of: laterURL)),
+      try Data(contentsOf: DeflatedFile.url(of: dir.url.appendingPathComponent("early.json"))))
+    XCTAssertEqual(try deflated.deflatedNow(in: dir.url), deflated, "deflated once only")
+    // Inflated again by Python's zlib, the deflated copy is the file.
+    let check = try XCTUnwrap(
+      ExternalTool.run(
+        "python3",
+        [
+          "-c",
+          "import sys, zlib; a = open(sys.argv[1], 'rb').read(); "
+            + "b = zlib.decompress(open(sys.argv[2], 'rb').read(), -15); "
+            + "sys.exit(0 if a == b else 1)",
+          laterURL.path, DeflatedFile.url(of: laterURL).path,
+        ]))
+    XCTAssertEqual(check.status, 0, check.error)
+  }
+
+  /// The plain file gone before the archive takes it: the error names it, nothing is made.
+  func testAFileGoneBeforeItIsDeflatedIsNamed() throws {
+    let dir = TemporaryDirectory("file-writer-gone")
+    let url = dir.url.appendingPathComponent("flows.json")
+    let later = try written(url, in: [bytes.count], deflation: .whenArchived)
+    try FileManager.default.removeItem(at: url)
+    XCTAssertThrowsError(try later.deflatedNow(in: dir.url)) { error in
+      XCTAssertEqual("\(error)", "flows.json could not be read back to be deflated")
+    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: DeflatedFile.url(of: url).path))
   }
 
   /// The archive chooses an entry's method from its first bytes: exactly one bufferful of them,
