@@ -483,16 +483,23 @@ extension FlowStore {
   /// the session's packets alone (0.024 s against 0.045 s for a 64 MB file); the caller keeps
   /// those of the flows it holds.
   public func forEachPacket(
-    inFile fileSequence: UInt32, _ body: (SessionCapturedPacket) throws -> Void
+    inFile fileSequence: UInt32, _ body: (FilePacket) throws -> Void
   ) throws {
     try wrap {
       try db.query(
         """
-        SELECT \(PacketColumn.selectList(of: "p")) FROM packets p
+        SELECT \(PacketPlaceColumn.selectList(of: "p")) FROM packets p
         WHERE p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
         ORDER BY p.file_offset
         """, [.int(fileSequence)]
-      ) { try body(Self.capturedPacket($0)) }
+      ) { row in
+        try body(
+          FilePacket(
+            flowID: row.int64(column: PacketPlaceColumn.flowId),
+            direction: PacketDirection(rawValue: row.int(column: PacketPlaceColumn.direction))
+              ?? .outbound,
+            offset: UInt64(row.int64(column: PacketPlaceColumn.fileOffset))))
+      }
     }
   }
 

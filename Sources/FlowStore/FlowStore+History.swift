@@ -18,6 +18,14 @@ public struct SessionCapturedPacket: Sendable, Hashable {
   }
 }
 
+/// A packet of a capture file as slicing reads it: whose it is, which way it went, and where its
+/// record starts.
+public struct FilePacket: Sendable, Hashable {
+  public let flowID: Int64
+  public let direction: PacketDirection
+  public let offset: UInt64
+}
+
 extension FlowStore {
   // MARK: Capture sessions and files
 

@@ -30,6 +30,12 @@ enum PacketColumn: Int, TableColumns {
   case flowId, ts, direction, length, tcpFlags, fileSeq, fileOffset
 }
 
+/// The columns of `packets` that say where a packet of a capture file is and whose it is: all a
+/// capture's slicing reads of each of its packets.
+enum PacketPlaceColumn: Int, TableColumns {
+  case flowId, direction, fileOffset
+}
+
 /// The columns of `audit_markers`.
 enum MarkerColumn: Int, TableColumns {
   case id, sessionId, ts, kind, label

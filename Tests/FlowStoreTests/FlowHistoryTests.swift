@@ -118,6 +118,30 @@ final class FlowHistoryTests: StoreTestCase {
     XCTAssertEqual(try reader.fingerprint(ofAuditSession: s.id), after)
   }
 
+  func testAFilesPacketsComeByOffsetWithTheirFlowAndDirectionWhateverTheirSession() throws {
+    let a = try write(FlowFixture.tcp(at: 1))
+    let b = try write(FlowFixture.tcp(at: 2))
+    func packet(_ flow: Int64, _ direction: PacketDirection, _ file: UInt32, _ offset: UInt64)
+      -> StoredPacket
+    {
+      StoredPacket(
+        flowID: flow, date: FlowFixture.at(Double(offset)), direction: direction, length: 60,
+        tcpFlags: 0x18, location: CaptureLocation(fileSequence: file, offset: offset))
+    }
+    try store.appendPackets([
+      packet(a, .outbound, 1, 900), packet(b, .inbound, 1, 24), packet(a, .inbound, 2, 24),
+      packet(a, .outbound, 0, 0), packet(b, .outbound, 1, 400),
+    ])
+    var read: [FilePacket] = []
+    try store.forEachPacket(inFile: 1) { read.append($0) }
+    XCTAssertEqual(
+      read.map { "\($0.flowID) \($0.direction) \($0.offset)" },
+      ["\(b) inbound 24", "\(b) outbound 400", "\(a) outbound 900"])
+    read = []
+    try store.forEachPacket(inFile: 0) { read.append($0) }
+    XCTAssertEqual(read, [], "a packet never written to a file is in none")
+  }
+
   func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
