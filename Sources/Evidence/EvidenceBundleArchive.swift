@@ -64,7 +64,9 @@ final class EvidenceBundleArchive {
   ) throws -> (EvidenceCapture, [WrittenFile]) {
     var streamed: (entry: ZipArchiveWriter.Archive.OpenEntry, forecastJSON: WrittenFile)?
     let folder = self.folder
-    let sink = try EvidenceFileWriter(name: EvidenceCaptureDocument.fileName) {
+    let sink = try EvidenceFileWriter(
+      name: EvidenceCaptureDocument.fileName, hashingAlongside: true
+    ) {
       [unowned self] first in
       if ZipArchiveWriter.probeSaysDeflate(first.prefix(ZipArchiveWriter.probeLength)) {
         return (

@@ -18,10 +18,14 @@ public final class EvidenceFileWriter {
   /// The bytes not flushed yet: `used` of them, at the start of memory of `bufferLimit` bytes
   /// held from the first write to the last. Not a `Data`: each packet's block made at its end
   /// zeroed its room and checked its storage first, a tenth of an export's slicing thread.
-  private let buffer = UnsafeMutableRawBufferPointer.allocate(
+  private var buffer = UnsafeMutableRawBufferPointer.allocate(
     byteCount: EvidenceFileWriter.bufferLimit, alignment: 16)
   private var used = 0
   private let fingerprint: WrittenFile.Fingerprint
+  /// With `hashingAlongside`: the thread that hashes and writes each bufferful while the next is
+  /// filled in `spare`'s memory, and the first failure it met.
+  private var alongside: (worker: PieceWorker, spare: UnsafeMutableRawBufferPointer)?
+  private let failureAlongside = FailureAlongside()
   /// As much as the archive's probe reads (the first flush chooses the target from it), and
   /// no more: every writer open at once holds its buffer.
   static let bufferLimit = ZipArchiveWriter.probeLength
@@ -51,7 +55,14 @@ public final class EvidenceFileWriter {
     output = try Self.create(url)
   }
 
-  deinit { buffer.deallocate() }
+  deinit {
+    if let (worker, spare) = alongside {
+      worker.finish()
+      worker.stop()
+      spare.deallocate()
+    }
+    buffer.deallocate()
+  }
 
   /// Where the bytes go, chosen once the first of them are known (up to the buffer's size, or all
   /// of them when there are fewer): a file to own and close, or one that stays open (an archive
@@ -60,10 +71,19 @@ public final class EvidenceFileWriter {
     output: SequentialFileOutput, closeWhenFinished: Bool
   )
 
-  public init(name: String, choosingTarget choose: @escaping TargetChoice) throws {
+  /// `hashingAlongside`: each bufferful hashed and written on a thread of its own while the next
+  /// is filled (the capture: its SHA-256 is a third of the slicing thread's time).
+  public init(
+    name: String, hashingAlongside: Bool = false, choosingTarget choose: @escaping TargetChoice
+  ) throws {
     self.name = name
     choice = choose
     fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil, later: false)
+    if hashingAlongside {
+      alongside = (
+        PieceWorker(), .allocate(byteCount: EvidenceFileWriter.bufferLimit, alignment: 16)
+      )
+    }
   }
 
   /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
@@ -123,18 +143,52 @@ public final class EvidenceFileWriter {
 
   private func flush() throws {
     guard used > 0 else { return }
-    try fingerprint.add(pending)
     if output == nil, let choose = choice {
       let chosen = try choose(Data(pending))
       output = chosen.output
       ownsOutput = chosen.closeWhenFinished
       choice = nil
     }
-    do { try output?.write(pending) } catch {
-      throw EvidenceWriteError("\(name) could not be written: \(error)")
+    guard let (worker, spare) = alongside else {
+      try Self.hashAndWrite(pending, fingerprint, output, name)
+      used = 0
+      return
     }
+    // The bufferful before is done (and its memory free to fill again) once this one is handed
+    // over; a failure it met stops the writing here. The piece holds no reference to the writer.
+    try settleAlongside()
+    let (piece, fingerprint, output, name, failure) = (
+      pending, fingerprint, output, name, failureAlongside
+    )
+    worker.handOver {
+      do { try Self.hashAndWrite(piece, fingerprint, output, name) } catch {
+        failure.error = error
+      }
+    }
+    alongside = (worker, buffer)
+    buffer = spare
     used = 0
   }
+
+  private static func hashAndWrite(
+    _ bytes: UnsafeRawBufferPointer, _ fingerprint: WrittenFile.Fingerprint,
+    _ output: SequentialFileOutput?, _ name: String
+  ) throws {
+    try fingerprint.add(bytes)
+    do { try output?.write(bytes) } catch {
+      throw EvidenceWriteError("\(name) could not be written: \(error)")
+    }
+  }
+
+  /// Waits for the bytes handed to the thread alongside; throws what it met.
+  private func settleAlongside() throws {
+    guard let (worker, _) = alongside else { return }
+    worker.finish()
+    if let error = failureAlongside.error { throw error }
+  }
+
+  /// The first failure of the thread alongside, read once it is done.
+  private final class FailureAlongside: @unchecked Sendable { var error: Error? }
 
   /// Closes the file; returns its manifest entry.
   public func finish() throws -> EvidenceManifest.Entry { try finishFile().entry }
@@ -149,6 +203,7 @@ public final class EvidenceFileWriter {
       choice = nil
     }
     try flush()
+    try settleAlongside()
     if ownsOutput {
       do { try output?.finish() } catch {
         throw EvidenceWriteError("\(name) could not be written: \(error)")

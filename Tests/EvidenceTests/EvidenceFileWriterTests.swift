@@ -107,6 +107,75 @@ final class EvidenceFileWriterTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: DeflatedFile.url(of: url).path))
   }
 
+  /// Hashed and written on a thread alongside, each bufferful while the next is filled: the same
+  /// file, digest, CRC-32 and count, and the target chosen from the same first bytes, whatever
+  /// the writes' sizes.
+  func testAFileHashedAlongsideIsTheFileHashedInTurn() throws {
+    let dir = TemporaryDirectory("file-writer-alongside")
+    let whole = try written(dir.url.appendingPathComponent("whole.json"), in: [bytes.count])
+    let limit = EvidenceFileWriter.bufferLimit
+    for (index, pieces) in [[1, 7, 4_093], [limit - 1, 2], [limit + 5, 100], [bytes.count]]
+      .enumerated()
+    {
+      let url = dir.url.appendingPathComponent("alongside\(index)")
+      var chosenFrom: Data?
+      let writer = try EvidenceFileWriter(name: "entry", hashingAlongside: true) { first in
+        chosenFrom = first
+        return (try SequentialFileOutput.create(path: url.path).get(), true)
+      }
+      var at = 0
+      var way = 0
+      while at < bytes.count {
+        let part = Array(bytes[at..<min(bytes.count, at + pieces[way % pieces.count])])
+        if way % 2 == 0 {
+          try writer.write(part)
+        } else {
+          try writer.write(count: part.count) { out in
+            part.withUnsafeBytes { out.copyMemory(from: $0) }
+          }
+        }
+        at += part.count
+        way += 1
+      }
+      let file = try writer.finishFile()
+      XCTAssertEqual(try Data(contentsOf: url), Data(bytes), "pieces \(pieces)")
+      XCTAssertEqual(chosenFrom, Data(bytes[0..<limit]), "pieces \(pieces)")
+      XCTAssertEqual(file.entry.sha256, whole.entry.sha256, "pieces \(pieces)")
+      XCTAssertEqual(file.entry.byteCount, whole.entry.byteCount, "pieces \(pieces)")
+      XCTAssertEqual(file.crc32, whole.crc32, "pieces \(pieces)")
+    }
+  }
+
+  /// A disk that refuses the bytes written alongside (/dev/full): the writing stops with the
+  /// failure, naming the file, at the next bufferful or at the end, never lost.
+  func testAFailureAlongsideIsThrownNotLost() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/full") else {
+      throw XCTSkip("/dev/full is not there")
+    }
+    let limit = EvidenceFileWriter.bufferLimit
+    // Eight bufferfuls: the disk refuses them before the end, and the writes stop there.
+    for (count, stopsWriting) in [(limit + 10, false), (8 * limit, true)] {
+      let writer = try EvidenceFileWriter(name: "capture.pcapng", hashingAlongside: true) { _ in
+        (try SequentialFileOutput.create(path: "/dev/full").get(), true)
+      }
+      var failure: Error?
+      var thrownByWrite = false
+      do {
+        var at = 0
+        while at < count {
+          thrownByWrite = true
+          try writer.write(Array(bytes[0..<min(4_096, count - at)]))
+          thrownByWrite = false
+          at += 4_096
+        }
+        _ = try writer.finishFile()
+      } catch { failure = error }
+      let error = try XCTUnwrap(failure, "\(count) bytes")
+      XCTAssertTrue("\(error)".hasPrefix("capture.pcapng could not be written"), "\(error)")
+      XCTAssertEqual(thrownByWrite, stopsWriting, "\(count) bytes")
+    }
+  }
+
   /// The archive chooses an entry's method from its first bytes: exactly one bufferful of them,
   /// however the writes fell (a write that went past the buffer's end used to be given whole);
   /// none, for a file nothing was written to.
