@@ -108,7 +108,9 @@ public enum EvidenceFlowRecord {
       w.key(ClientKey.alpn)
       w.strings(offer.alpn)
       w.key(ClientKey.cipherSuites)
-      w.strings(offer.cipherSuites.map(cipherSuiteText))
+      w.beginArray()
+      for suite in offer.cipherSuites { w.string(cipherSuiteText(suite)) }
+      w.endArray()
       w.key(ClientKey.droppedALPNCount)
       w.int(offer.droppedALPNCount)
       w.key(ClientKey.encryptedClientHello)
