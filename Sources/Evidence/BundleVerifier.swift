@@ -390,10 +390,14 @@ public enum BundleVerifier {
 
   /// What re-deriving gives before report.pdf is drawn again: a check already decided (the
   /// session unreadable, the bundle not re-derivable), or the bundle re-derived, without its
-  /// flows, and the problems found so far.
+  /// flows, and the problems found so far: those before the documents' and those after, the
+  /// documents (findings.json, session.json, exchanges.json written again) being compared on
+  /// another thread while the report is drawn.
   enum Rederived {
     case decided(Check)
-    case derived(EvidenceRederivation, problems: [String], catalogue: String)
+    case derived(
+      EvidenceRederivation, problems: [String], documents: Alongside<[String]>,
+      problemsAfter: [String], catalogue: String)
   }
 
   /// The re-derivation's second part: report.pdf drawn again from the same values and
@@ -402,14 +406,24 @@ public enum BundleVerifier {
     _ rederived: Rederived, capture: EvidenceCaptureSummary?,
     digests: [String: (UInt64, String)]
   ) -> Check {
-    let rederivation: EvidenceRederivation
-    var problems: [String]
-    let catalogue: String
     switch rederived {
     case .decided(let check): return check
-    case .derived(let derived, let found, let identifier):
-      (rederivation, problems, catalogue) = (derived, found, identifier)
+    case .derived(let rederivation, let found, let documents, let after, let catalogue):
+      let report = reportProblems(rederivation, capture: capture, digests: digests)
+      return Check(
+        statement: VerifyWording.rederived(
+          findings: rederivation.bundle.findings.count, verdicts: rederivation.verdicts.count,
+          catalogue: catalogue),
+        problems: found + documents.value + after + report)
     }
+  }
+
+  /// report.pdf drawn again: a problem when it cannot be, or when its bytes differ.
+  static func reportProblems(
+    _ rederivation: EvidenceRederivation, capture: EvidenceCaptureSummary?,
+    digests: [String: (UInt64, String)]
+  ) -> [String] {
+    var problems: [String] = []
     // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
     if let stated = digests[EvidenceBundle.reportName]?.1 {
       // The first page cites the other files' digests: those the archive's entries have.
@@ -424,11 +438,7 @@ public enum BundleVerifier {
         problems.append(VerifyWording.reportNotRedrawn)
       }
     }
-    return Check(
-      statement: VerifyWording.rederived(
-        findings: rederivation.bundle.findings.count, verdicts: rederivation.verdicts.count,
-        catalogue: catalogue),
-      problems: problems)
+    return problems
   }
 
   /// findings.json and session.json against what this tool derives from the flows and from
@@ -439,7 +449,7 @@ public enum BundleVerifier {
     registrableDomains: RegistrableDomains, registrations: [String: AddressRegistration],
     scanFiles: [String: Data], findings: VerifiedFindings, findingCount: Int,
     captureCoverage: [String]?, digests: [String: (UInt64, String)], exchanges: [ExchangeRecord],
-    keyProblems: (String) -> [String]
+    keyProblems: @escaping (String) -> [String]
   ) -> Rederived {
     let statement = VerifyWording.rederivedStatement
     guard let session else {
@@ -515,11 +525,16 @@ public enum BundleVerifier {
     problems += findingProblems(
       rederived, verdicts: verdicts, findings: findings, findingCount: findingCount, flows: flows,
       citations: citations, baselineClaims: baselineClaims)
-    problems += documentProblems(rederived, digests: digests, keyProblems: keyProblems)
+    let documents = Alongside {
+      documentProblems(rederived, digests: digests, keyProblems: keyProblems)
+    }
+    var after: [String] = []
     let coverage = CoverageWording.lines(
       rederived.bundle.coverage, open: rederived.bundle.session.isOpen, instant: Instant.rfc3339)
-    if captureCoverage != coverage { problems.append(VerifyWording.captureCoverageDiffers) }
-    return .derived(rederived, problems: problems, catalogue: record.catalogueIdentifier)
+    if captureCoverage != coverage { after.append(VerifyWording.captureCoverageDiffers) }
+    return .derived(
+      rederived, problems: problems, documents: documents, problemsAfter: after,
+      catalogue: record.catalogueIdentifier)
   }
 
   /// The scans session.json names, each with its file's bytes: a file missing, or other bytes

@@ -66,10 +66,13 @@ final class BundleVerifierTests: XCTestCase {
       registrations: flows.registrations, scanFiles: [:], findings: findings,
       findingCount: read.findingList.items.count, captureCoverage: capture.coverage,
       digests: read.digests, exchanges: read.exchangeList.items, keyProblems: { _ in [] })
-    guard case .derived(let rederivation, let problems, _) = rederived else {
+    guard case .derived(let rederivation, let problems, let documents, let after, _) = rederived
+    else {
       return XCTFail("the sample bundle was not re-derived: \(rederived)")
     }
     XCTAssertEqual(problems, [])
+    XCTAssertEqual(after, [])
+    XCTAssertEqual(documents.value, [], "the documents written again are the bundle's")
     XCTAssertFalse(rederivation.bundle.holdsFlows)
     XCTAssertEqual(rederivation.bundle.flows.count, 0)
     XCTAssertEqual(rederivation.bundle.flowIDs, flows.records.map(\.id))
