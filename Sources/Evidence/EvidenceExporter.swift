@@ -356,7 +356,8 @@ public final class EvidenceExporter {
     if withContent { files.append(try writeContentHAR(of: bundle, into: folder)) }
     for (index, scan) in bundle.serverScans.enumerated() {
       let writer = try EvidenceFileWriter(
-        url: folder.appendingPathComponent(EvidenceBundle.serverScanName(index)), deflating: true)
+        url: folder.appendingPathComponent(EvidenceBundle.serverScanName(index)),
+        deflation: .asWritten)
       try writer.write(scan.output)
       files.append(try writer.finishFile())
     }
@@ -383,7 +384,7 @@ public final class EvidenceExporter {
   /// content.har: the session's exchanges from the store, an entry at a time.
   func writeContentHAR(of bundle: EvidenceBundle, into folder: URL) throws -> WrittenFile {
     let writer = try EvidenceFileWriter(
-      url: folder.appendingPathComponent(EvidenceContentHAR.fileName), deflating: true)
+      url: folder.appendingPathComponent(EvidenceContentHAR.fileName), deflation: .asWritten)
     try writer.write(EvidenceContentHAR.prefix(toolVersion: ToolVersion.current))
     var first = true
     try store.forEachExchange(inAuditSession: bundle.session.id) { exchange in
@@ -498,7 +499,7 @@ public final class EvidenceExporter {
   /// manifest.json, written into the folder (deflated, as the archive takes it).
   static func write(_ manifest: EvidenceManifest, into folder: URL) throws -> WrittenFile {
     let writer = try EvidenceFileWriter(
-      url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflating: true)
+      url: folder.appendingPathComponent(EvidenceBundle.manifestName), deflation: .asWritten)
     try writer.write(manifest.text)
     return try writer.finishFile()
   }
@@ -608,7 +609,7 @@ public final class EvidenceExporter {
   /// flows.json and flows.csv, flow by flow, from one reading of the flows.
   static func writeFlows(
     of bundle: EvidenceBundle, flows: FlowSource, into folder: URL,
-    deflation: EvidenceFileWriter.Deflation = .asWritten
+    deflation: EvidenceFileWriter.Deflation
   ) throws -> [WrittenFile] {
     let json = try StreamedDocumentWriter(
       bundle.flowsDocument, url: folder.appendingPathComponent(EvidenceBundle.flowsName),
@@ -633,7 +634,7 @@ public final class EvidenceExporter {
   /// exchanges.json finding by finding (exchange by exchange).
   static func writeDocument(
     _ name: String, of bundle: EvidenceBundle, into folder: URL,
-    deflation: EvidenceFileWriter.Deflation = .asWritten
+    deflation: EvidenceFileWriter.Deflation
   ) throws -> WrittenFile {
     switch name {
     case EvidenceBundle.sessionName:
@@ -656,7 +657,7 @@ public final class EvidenceExporter {
 
   static func streamed<S: Sequence>(
     _ document: StreamedJSONObject, name: String, into folder: URL,
-    deflation: EvidenceFileWriter.Deflation = .asWritten, elements: S
+    deflation: EvidenceFileWriter.Deflation, elements: S
   ) throws -> WrittenFile
   where S.Element == JSONValue {
     let json = try StreamedDocumentWriter(

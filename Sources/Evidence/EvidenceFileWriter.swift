@@ -26,6 +26,7 @@ public final class EvidenceFileWriter {
   /// filled in `spare`'s memory, and the first failure it met.
   private var alongside: (worker: PieceWorker, spare: UnsafeMutableRawBufferPointer)?
   private let failureAlongside = FailureAlongside()
+  private var deflatesWhenArchived = false
   /// As much as the archive's probe reads (the first flush chooses the target from it), and
   /// no more: every writer open at once holds its buffer.
   static let bufferLimit = ZipArchiveWriter.probeLength
@@ -42,16 +43,11 @@ public final class EvidenceFileWriter {
     case whenArchived
   }
 
-  /// `deflating`: the bytes deflated as they are written (`Deflation.asWritten`).
-  public convenience init(url: URL, deflating: Bool = false) throws {
-    try self.init(url: url, deflation: deflating ? .asWritten : .none)
-  }
-
-  public init(url: URL, deflation: Deflation) throws {
+  public init(url: URL, deflation: Deflation = .none) throws {
     name = url.lastPathComponent
     fingerprint = try WrittenFile.Fingerprint(
-      deflatingInto: deflation == .asWritten ? DeflatedFile.url(of: url) : nil,
-      later: deflation == .whenArchived)
+      deflatingInto: deflation == .asWritten ? DeflatedFile.url(of: url) : nil)
+    deflatesWhenArchived = deflation == .whenArchived
     output = try Self.create(url)
   }
 
@@ -78,7 +74,7 @@ public final class EvidenceFileWriter {
   ) throws {
     self.name = name
     choice = choose
-    fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil, later: false)
+    fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
     if hashingAlongside {
       alongside = (
         PieceWorker(), .allocate(byteCount: EvidenceFileWriter.bufferLimit, alignment: 16)
@@ -209,7 +205,9 @@ public final class EvidenceFileWriter {
         throw EvidenceWriteError("\(name) could not be written: \(error)")
       }
     }
-    return try fingerprint.file(named: name)
+    var file = try fingerprint.file(named: name)
+    file.deflatesWhenArchived = deflatesWhenArchived
+    return file
   }
 }
 
@@ -235,12 +233,8 @@ public struct WrittenFile: Sendable, Hashable {
     private var count: UInt64 = 0
     private var crc: UInt32 = 0
     private let deflater: FileDeflater?
-    private let later: Bool
 
-    init(deflatingInto url: URL?, later: Bool) throws {
-      self.later = later
-      deflater = try url.map(FileDeflater.init)
-    }
+    init(deflatingInto url: URL?) throws { deflater = try url.map(FileDeflater.init) }
 
     func add(_ data: Data) throws { try data.withUnsafeBytes { try add($0) } }
 
@@ -254,7 +248,7 @@ public struct WrittenFile: Sendable, Hashable {
     func file(named name: String) throws -> WrittenFile {
       WrittenFile(
         entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()),
-        crc32: crc, deflated: try deflater?.finish(), deflatesWhenArchived: later)
+        crc32: crc, deflated: try deflater?.finish())
     }
   }
 
@@ -314,7 +308,7 @@ public struct WrittenFile: Sendable, Hashable {
       throw EvidenceWriteError("\(url.lastPathComponent) was not written")
     }
     defer { try? handle.close() }
-    let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url), later: false)
+    let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url))
     while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty {
       try fingerprint.add(data)
     }

@@ -11,7 +11,7 @@ final class ZipArchiveWriterTests: XCTestCase {
     let dir = TemporaryDirectory("zip")
     func written(_ name: String, _ bytes: Data) throws -> WrittenFile {
       let writer = try EvidenceFileWriter(
-        url: dir.url.appendingPathComponent(name), deflating: true)
+        url: dir.url.appendingPathComponent(name), deflation: .asWritten)
       // In pieces, as the documents are written.
       for start in stride(from: 0, to: bytes.count, by: 70_000) {
         try writer.write(bytes[start..<min(start + 70_000, bytes.count)])
