@@ -40,3 +40,8 @@ int tv_malloc_arena_count(void) {
   free(text);
   return failed ? -1 : count;
 }
+
+size_t tv_malloc_in_use(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}

@@ -15,4 +15,7 @@ public enum MallocArenas {
     let count = tv_malloc_arena_count()
     return count < 0 ? nil : Int(count)
   }
+
+  /// The bytes malloc has handed out and not had back, in all arenas.
+  public static var bytesInUse: Int { Int(tv_malloc_in_use()) }
 }

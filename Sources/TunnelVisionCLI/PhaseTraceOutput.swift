@@ -15,8 +15,8 @@ extension CommandContext {
   }
 }
 
-/// This process's resident memory now and at its peak, from /proc/self/status (Linux), and its
-/// malloc arenas, for the trace.
+/// This process's resident memory now and at its peak, from /proc/self/status (Linux), what
+/// malloc has handed out, and its arenas, for the trace.
 enum ResidentMemory {
   static func status() -> String? {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
@@ -32,6 +32,8 @@ enum ResidentMemory {
     }
     guard let now = kB("VmRSS"), let peak = kB("VmHWM") else { return nil }
     let arenas = MallocArenas.count.map { ", \($0) malloc arena\($0 == 1 ? "" : "s")" } ?? ""
-    return String(format: "resident %.1f MiB, peak %.1f MiB", now / 1024, peak / 1024) + arenas
+    return String(
+      format: "resident %.1f MiB, peak %.1f MiB, malloc %.1f MiB in use", now / 1024, peak / 1024,
+      Double(MallocArenas.bytesInUse) / 1_048_576) + arenas
   }
 }

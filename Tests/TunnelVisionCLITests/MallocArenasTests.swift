@@ -23,7 +23,9 @@ final class MallocArenasTests: XCTestCase {
     // The documents are written on a second thread while the capture is sliced on this one.
     XCTAssertTrue(
       phases.contains { $0.contains("archived the entries before report.pdf") }, export.error)
-    for phase in phases { XCTAssertTrue(phase.hasSuffix(", 1 malloc arena)"), String(phase)) }
+    for phase in phases {
+      XCTAssertTrue(phase.hasSuffix(" MiB in use, 1 malloc arena)"), String(phase))
+    }
   }
 
   func testAnImportWritesItsPacketRowsFromAnArenaOfTheirOwn() throws {

@@ -1,4 +1,5 @@
 #include <stdint.h>
+#include <stddef.h>
 
 // What the store reads of a file in its capture directory, by statx(2) without following a
 // symbolic link: glibc declares statx only under _GNU_SOURCE, which Swift's Glibc module lacks.
@@ -27,3 +28,7 @@ int tv_limit_malloc_arenas(int most);
 
 // How many malloc arenas the process has (malloc_info's heaps), or -1 when it cannot be read.
 int tv_malloc_arena_count(void);
+
+// The bytes malloc has handed out and not had back (mallinfo2's uordblks and hblkhd): what the
+// process holds, apart from what freed memory malloc keeps.
+size_t tv_malloc_in_use(void);
