@@ -18,13 +18,25 @@ public final class FlowPartsSharing {
   public func share(_ flow: StoredFlow) -> StoredFlow {
     var shared = flow
     shared.peers = Self.kept(flow.peers, in: &peers, limit: limit)
-    shared.clientTLS = flow.clientTLS.map { Self.kept($0, in: &offers, limit: limit) }
-    shared.serverTLS = flow.serverTLS.map { Self.kept($0, in: &answers, limit: limit) }
+    shared.clientTLS = flow.clientTLS.map(offer)
+    shared.serverTLS = flow.serverTLS.map(answer)
     shared.serverCertificate = Self.kept(flow.serverCertificate, in: &certificates, limit: limit)
-    shared.serverKey = flow.serverKey.map { Self.kept($0, in: &keys, limit: limit) }
+    shared.serverKey = flow.serverKey.map(key)
     shared.sni = flow.sni.map { name($0) }
     shared.dnsName = flow.dnsName.map { name($0) }
     return shared
+  }
+
+  /// A ClientHello's offer, a server's answer, a certificate's key, each held once: a reader of
+  /// rows swaps each for the first equal one, and the flows share its reference.
+  public func offer(_ offer: ClientTLSOffer) -> ClientTLSOffer {
+    Self.kept(offer, in: &offers, limit: limit)
+  }
+  public func answer(_ answer: ServerTLSAnswer) -> ServerTLSAnswer {
+    Self.kept(answer, in: &answers, limit: limit)
+  }
+  public func key(_ key: CertificateKeyReading) -> CertificateKeyReading {
+    Self.kept(key, in: &keys, limit: limit)
   }
 
   /// A name held once; up to 15 UTF-8 bytes a String holds its text inline, nothing to share.

@@ -178,32 +178,43 @@ public struct ClientTLSOffer: Sendable, Hashable {
     case upTo = 2
     public var name: String { self == .listed ? "listed" : "upTo" }
   }
-  public let versionsForm: VersionsForm
-  public let versions: [TLSProtocolVersion]
-  public let alpn: [String]
+  /// What the hello held, behind one reference: a session's flows share their app's few offers
+  /// (`FlowPartsSharing`), a pointer each.
+  private struct Fields: Sendable, Hashable {
+    let versionsForm: VersionsForm
+    let versions: [TLSProtocolVersion]
+    let alpn: [String]
+    let droppedALPNCount: Int
+    let encryptedClientHello: Bool
+    let cipherSuites: [UInt16]
+    let extensions: [UInt16]
+    let ja4: String?
+  }
+  private let fields: Indirect<Fields>
+
+  public var versionsForm: VersionsForm { fields.value.versionsForm }
+  public var versions: [TLSProtocolVersion] { fields.value.versions }
+  public var alpn: [String] { fields.value.alpn }
   /// ALPN identifiers that could not be kept as text (or past the bound).
-  public let droppedALPNCount: Int
-  public let encryptedClientHello: Bool
+  public var droppedALPNCount: Int { fields.value.droppedALPNCount }
+  public var encryptedClientHello: Bool { fields.value.encryptedClientHello }
   /// The cipher suites and extensions offered, in the order sent, GREASE left out; empty when
   /// not read (a store written before they were kept).
-  public let cipherSuites: [UInt16]
-  public let extensions: [UInt16]
+  public var cipherSuites: [UInt16] { fields.value.cipherSuites }
+  public var extensions: [UInt16] { fields.value.extensions }
   /// The JA4 fingerprint of the ClientHello (FoxIO's): which TLS client made it.
-  public let ja4: String?
+  public var ja4: String? { fields.value.ja4 }
 
   public init(
     versionsForm: VersionsForm, versions: [TLSProtocolVersion], alpn: [String] = [],
     droppedALPNCount: Int = 0, encryptedClientHello: Bool = false, cipherSuites: [UInt16] = [],
     extensions: [UInt16] = [], ja4: String? = nil
   ) {
-    self.cipherSuites = cipherSuites
-    self.extensions = extensions
-    self.ja4 = ja4
-    self.versionsForm = versionsForm
-    self.versions = versions
-    self.alpn = alpn
-    self.droppedALPNCount = droppedALPNCount
-    self.encryptedClientHello = encryptedClientHello
+    fields = Indirect(
+      Fields(
+        versionsForm: versionsForm, versions: versions, alpn: alpn,
+        droppedALPNCount: droppedALPNCount, encryptedClientHello: encryptedClientHello,
+        cipherSuites: cipherSuites, extensions: extensions, ja4: ja4))
   }
 }
 
@@ -240,7 +251,8 @@ public struct ServerTLSHandshake: Sendable, Hashable {
 }
 
 public enum ServerTLSAnswer: Sendable, Hashable {
-  case negotiated(ServerTLSHandshake)
+  /// Behind a reference, as a client's offer is (`ClientTLSOffer`).
+  indirect case negotiated(ServerTLSHandshake)
   /// An alert instead of a ServerHello.
   case refused(alert: UInt8)
 
@@ -402,31 +414,51 @@ public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
 
 /// A flow of the history, with every reading the store keeps.
 public struct StoredFlow: Sendable, Hashable, Identifiable {
+  // Declared widest first and the one-byte readings after the nine-byte ones, so that a flow
+  // wastes little in padding: a session's flows are held together while they are classified.
   public var id: Int64
   /// The capture session (the store opening) the flow was recorded in.
   public var captureSessionID: Int64
-  public var ipProtocol: IPProtocolNumber
-  public var peers: FlowPeers
   public var firstSeen: Date
   public var lastSeen: Date
   /// Relative to the device.
   public var bytesOut: UInt64
   public var bytesIn: UInt64
   public var packetCount: Int
+  /// The name the ClientHello announced (server_name), as read.
+  public var sni: String?
+  /// The name DNS gave the address (its other names: `dnsOtherNames`).
+  public var dnsName: String?
+  /// The host of the HTTP CONNECT the flow opened with (to an explicit proxy), as read.
+  public var connectHost: String?
+  /// The Host header of the first request read in the clear (its name, normalised, no port).
+  public var httpHost: String?
+  /// The address's other names from DNS.
+  public var dnsOtherNames: [String]
+  /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
+  /// every other flow.
+  public var dnsQuestions: [String]
+  /// Where the stream carried two different copies of the same bytes (at most one per
+  /// direction): what was read of it is the first copy's.
+  public var streamConflicts: [StreamConflict] = []
+  public var clientTLS: ClientTLSOffer?
+  /// The key and signature of the server's own certificate, where read.
+  public var serverKey: CertificateKeyReading?
+  public var peers: FlowPeers
+  public var quic: QUICReading?
+  public var serverTLS: ServerTLSAnswer?
+  public var ipProtocol: IPProtocolNumber
   public var tlsStatus: TLSInspectionStatus
   /// What the status was decided from; nil in a store written before it was kept.
   public var tlsStatusBasis: TLSStatusBasis?
-  /// The name the ClientHello announced (server_name), as read.
-  public var sni: String?
-  /// The name DNS gave the address, and the address's other names.
-  public var dnsName: String?
-  public var dnsOtherNames: [String]
-  /// The host of the HTTP CONNECT the flow opened with (to an explicit proxy), as read.
-  public var connectHost: String?
   public var streamOpening: StreamOpening?
-  public var clientTLS: ClientTLSOffer?
-  public var serverTLS: ServerTLSAnswer?
-  public var quic: QUICReading?
+  /// A TCP connection whose first packet captured was neither a SYN nor a SYN-ACK: it began
+  /// before the capture or the recording did, and what its opening said (its name among it) is
+  /// not in this row, unless the row continues one that holds it (`continuedFrom`).
+  public var beganBeforeCapture: Bool
+  /// Whether the server asked for a client certificate and the client sent one; nil where not
+  /// read (TLS 1.3, a resumed session, a handshake not read to the server's hello done).
+  public var clientAuthentication: ClientAuthentication?
   public var serverCertificate: CertificateVisibility
   public var auditSessionID: Int64?
   /// The row this one continues: the same connection, its packets before a session's edge.
@@ -436,24 +468,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   /// reads it with the flows, and flows.json states it, so that a finding resting on what was
   /// read before says where.
   public var openedIn: ConnectionOpening?
-  /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
-  /// every other flow.
-  public var dnsQuestions: [String]
-  /// The key and signature of the server's own certificate, where read.
-  public var serverKey: CertificateKeyReading?
-  /// The Host header of the first request read in the clear (its name, normalised, no port).
-  public var httpHost: String?
-  /// A TCP connection whose first packet captured was neither a SYN nor a SYN-ACK: it began
-  /// before the capture or the recording did, and what its opening said (its name among it) is
-  /// not in this row, unless the row continues one that holds it (`continuedFrom`).
-  public var beganBeforeCapture: Bool
-  /// Where the stream carried two different copies of the same bytes (at most one per
-  /// direction): what was read of it is the first copy's.
-  public var streamConflicts: [StreamConflict] = []
-  /// Whether the server asked for a client certificate and the client sent one; nil where not
-  /// read (TLS 1.3, a resumed session, a handshake not read to the server's hello done).
-  public var clientAuthentication: ClientAuthentication?
-
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
     firstSeen: Date, lastSeen: Date, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,

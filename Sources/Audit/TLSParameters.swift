@@ -26,25 +26,32 @@ public struct ServerTLSParameters: Sendable, Hashable {
 
 /// The public key of the server's own certificate and how the certificate was signed.
 public struct CertificateKeyReading: Sendable, Hashable {
+  /// Behind one reference, as a client's offer is (`ClientTLSOffer`).
+  private struct Fields: Sendable, Hashable {
+    let algorithm: String
+    let bits: Int
+    let curve: String?
+    let signature: String
+    let source: TLSReadingSource
+  }
+  private let fields: Indirect<Fields>
+
   /// "RSA", "EC", "DSA", "Ed25519", "Ed448", or the algorithm's object identifier.
-  public var algorithm: String
+  public var algorithm: String { fields.value.algorithm }
   /// The key's size: an RSA or DSA modulus, an EC curve's order.
-  public var bits: Int
+  public var bits: Int { fields.value.bits }
   /// An EC key's named curve ("prime256v1", "brainpoolP256r1"), as OpenSSL names it.
-  public var curve: String?
+  public var curve: String? { fields.value.curve }
   /// The certificate's signature algorithm, as OpenSSL names it ("sha256WithRSAEncryption").
-  public var signature: String
+  public var signature: String { fields.value.signature }
   /// Which connection's certificate it is.
-  public var source: TLSReadingSource
+  public var source: TLSReadingSource { fields.value.source }
 
   public init(
     algorithm: String, bits: Int, curve: String? = nil, signature: String,
     source: TLSReadingSource
   ) {
-    self.algorithm = algorithm
-    self.bits = bits
-    self.curve = curve
-    self.signature = signature
-    self.source = source
+    fields = Indirect(
+      Fields(algorithm: algorithm, bits: bits, curve: curve, signature: signature, source: source))
   }
 }

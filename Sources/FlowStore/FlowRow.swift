@@ -141,12 +141,13 @@ enum FlowRow {
       let versions = shared.versions(row.string(.clientVersions)) {
         $0.split(separator: ",").compactMap { UInt16($0) }.map(TLSProtocolVersion.init(rawValue:))
       }
-      offer = ClientTLSOffer(
-        versionsForm: form, versions: versions, alpn: names(.clientAlpn),
-        droppedALPNCount: row.int(.clientAlpnDropped), encryptedClientHello: row.bool(.clientEch),
-        cipherSuites: shared.codes(row.optionalString(.clientCipherSuites)),
-        extensions: shared.codes(row.optionalString(.clientExtensions)),
-        ja4: row.optionalString(.clientJa4).map(shared.string))
+      offer = shared.parts.offer(
+        ClientTLSOffer(
+          versionsForm: form, versions: versions, alpn: names(.clientAlpn),
+          droppedALPNCount: row.int(.clientAlpnDropped), encryptedClientHello: row.bool(.clientEch),
+          cipherSuites: shared.codes(row.optionalString(.clientCipherSuites)),
+          extensions: shared.codes(row.optionalString(.clientExtensions)),
+          ja4: row.optionalString(.clientJa4).map(shared.string)))
     }
     var answer: ServerTLSAnswer?
     switch row.optionalInt64(.serverAnswer) {
@@ -172,6 +173,7 @@ enum FlowRow {
     default:
       answer = nil
     }
+    answer = answer.map(shared.parts.answer)
     var quic: QUICReading?
     if let version = row.optionalInt64(.quicVersion),
       let end = QUICReading.End(rawValue: row.int(.quicEnd))
@@ -211,11 +213,12 @@ enum FlowRow {
       }, connectHost: optionalString(.connectHost),
       continuedFrom: row.optionalInt64(.continuedFrom), dnsQuestions: names(.dnsQuestions),
       serverKey: row.optionalString(.certKeyAlgorithm).map {
-        CertificateKeyReading(
-          algorithm: shared.string($0), bits: row.int(.certKeyBits),
-          curve: row.optionalString(.certKeyCurve).map(shared.string),
-          signature: shared.string(row.string(.certSignature)),
-          source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello)
+        shared.parts.key(
+          CertificateKeyReading(
+            algorithm: shared.string($0), bits: row.int(.certKeyBits),
+            curve: row.optionalString(.certKeyCurve).map(shared.string),
+            signature: shared.string(row.string(.certSignature)),
+            source: TLSReadingSource(rawValue: row.int(.certKeySource)) ?? .serverHello))
       }, httpHost: optionalString(.httpHost), beganBeforeCapture: row.bool(.beganBeforeCapture))
     flow.streamConflicts = names(.streamConflicts).compactMap(StreamConflict.init(text:))
     flow.clientAuthentication = row.optionalString(.clientAuthentication).flatMap(
@@ -244,16 +247,16 @@ final class SharedValues {
   private var lists: [String: [String]] = [:]
   private var versionLists: [String: [TLSProtocolVersion]] = [:]
   private var codeLists: [String: [UInt16]] = [:]
-  /// The texts themselves, held once as verify holds a flow's names.
-  private let names: FlowPartsSharing
+  /// The texts themselves and the TLS readings, held once as verify holds a flow's parts.
+  let parts: FlowPartsSharing
   let limit: Int
 
   init(limit: Int = 4096) {
     self.limit = limit
-    names = FlowPartsSharing(limit: limit)
+    parts = FlowPartsSharing(limit: limit)
   }
 
-  func string(_ text: String) -> String { names.name(text) }
+  func string(_ text: String) -> String { parts.name(text) }
 
   func list(_ text: String, _ make: (String) -> [String]) -> [String] {
     Self.shared(text, in: &lists, limit: limit, make)

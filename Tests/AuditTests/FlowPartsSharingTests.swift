@@ -37,4 +37,28 @@ final class FlowPartsSharingTests: XCTestCase {
       place(sharing.list(["F1", "F2"])), place(sharing.list(["F1", "F2"].map { $0 })))
     XCTAssertEqual(sharing.list([]), [])
   }
+
+  func testAFlowHoldsItsTLSReadingsByReferenceSoThatItTakesAFewHundredBytes() {
+    // 496 bytes while the offer, the server's answer and its key were held inline.
+    XCTAssertLessThanOrEqual(MemoryLayout<StoredFlow>.stride, 320)
+    XCTAssertEqual(MemoryLayout<ClientTLSOffer?>.size, MemoryLayout<Int>.size)
+    XCTAssertEqual(MemoryLayout<CertificateKeyReading?>.size, MemoryLayout<Int>.size)
+  }
+
+  func testReadingsMadeApartAreEqualByWhatTheyHoldAndHashAlike() {
+    func key(_ bits: Int) -> CertificateKeyReading {
+      CertificateKeyReading(
+        algorithm: "EC", bits: bits, curve: "prime256v1", signature: "ecdsa-with-SHA256",
+        source: .serverHello)
+    }
+    XCTAssertEqual(key(256), key(256))
+    XCTAssertEqual(key(256).hashValue, key(256).hashValue)
+    XCTAssertNotEqual(key(256), key(384))
+    let offer = { (ja4: String) in
+      ClientTLSOffer(versionsForm: .listed, versions: [.tls13], cipherSuites: [0x1301], ja4: ja4)
+    }
+    XCTAssertEqual(offer("t13d0101h2_a"), offer("t13d0101h2_a"))
+    XCTAssertEqual(Set([offer("t13d0101h2_a"), offer("t13d0101h2_a")]).count, 1)
+    XCTAssertNotEqual(offer("t13d0101h2_a"), offer("t13d0101h2_b"))
+  }
 }
