@@ -61,7 +61,7 @@ public struct EvidenceBundle: Sendable {
   public let exportedWith: String
   public let exportedAt: Date
   /// "F1", "F2"… of the findings each flow proves.
-  public let findingIDsByFlow: [Int64: [String]]
+  public let citations: FindingCitations
   /// Every host contacted, with what the bundle says of it: the report's host inventory.
   public let hostInventory: EvidenceHostInventory
   /// By finding (in `findings`' order): the names of its connections, or their two ends when
@@ -155,16 +155,11 @@ public struct EvidenceBundle: Sendable {
       runs: coverage.runs, baseline: baseline?.clientBaseline, trackers: trackers,
       content: content, serverScans: ServerScanReport.runs(serverScans), recording: coverage)
     trackerLists = trackers?.lists.map(\.identity) ?? []
-    var ids: [Int64: [String]] = [:]
-    for (index, finding) in assessment.findings.findings.enumerated() {
-      for flow in finding.flowIDs {
-        ids[flow, default: []].append(FindingsDocument.identifier(index))
-      }
-    }
-    findingIDsByFlow = ids
+    let citations = FindingCitations(assessment.findings.findings)
+    self.citations = citations
     hostInventory = EvidenceHostInventory.tally(
       ordered, project: project, domains: registrableDomains, trackers: trackers,
-      registrations: addressRegistrations, findingIDs: ids)
+      registrations: addressRegistrations, citations: citations)
     // Where each flow is, not what a finding needs of it: a session's findings cite nearly every
     // flow, and a table of those facts is megabytes at the export's peak.
     var positions: [Int64: Int] = [:]
@@ -231,7 +226,7 @@ public struct EvidenceBundle: Sendable {
   public var catalogue: RequirementCatalogue { assessment.catalogue }
   public var minimum: TLSProtocolVersion { catalogue.policy.minimumTLSVersion }
 
-  public func findingIDs(ofFlow id: Int64) -> [String] { findingIDsByFlow[id] ?? [] }
+  public func findingIDs(ofFlow id: Int64) -> [String] { citations.identifiers(ofFlow: id) }
 
   /// The comment on the packets of flow `id` in capture.pcapng.
   public func packetComment(ofFlow id: Int64) -> String {

@@ -40,13 +40,13 @@ public struct EvidenceHostInventory: Sendable, Hashable {
   public static func tally(
     _ flows: [StoredFlow], project: AuditProject, domains: RegistrableDomains,
     trackers: TrackerLists?, registrations: AddressRegistrations,
-    findingIDs: [Int64: [String]]
+    citations: FindingCitations
   ) -> EvidenceHostInventory {
     var inventory = EvidenceHostInventory()
     var index: [String: Int] = [:]
     var versions: [Set<TLSProtocolVersion>] = []
     var registered: [Set<AddressRegistration>] = []
-    var cited: [Set<String>] = []
+    var cited: [Set<Int32>] = []
     for flow in flows {
       guard let name = flow.name else {
         inventory.unnamedConnections += 1
@@ -79,14 +79,12 @@ public struct EvidenceHostInventory: Sendable, Hashable {
       if let registration = registrations.of(ScanTargets.server(of: flow).address) {
         registered[at].insert(registration)
       }
-      cited[at].formUnion(findingIDs[flow.id] ?? [])
+      cited[at].formUnion(citations.places(ofFlow: flow.id))
     }
     for at in inventory.hosts.indices {
       inventory.hosts[at].versions = versions[at].sorted()
       inventory.hosts[at].registrations = registered[at].sorted()
-      inventory.hosts[at].findingIDs = cited[at].sorted {
-        (Int($0.dropFirst()) ?? 0) < (Int($1.dropFirst()) ?? 0)
-      }
+      inventory.hosts[at].findingIDs = cited[at].sorted().map(citations.identifier)
     }
     return inventory
   }

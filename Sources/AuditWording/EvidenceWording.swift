@@ -94,7 +94,7 @@ public struct CheckCoverageReport: Sendable, Hashable {
   public struct Reason: Sendable, Hashable {
     public let key: String
     public let sentence: String
-    public let flowIDs: [Int64]
+    public let flowIDs: FlowIDList
   }
   public let check: FindingsCheck
   public let flaggedFlowIDs: [Int64]

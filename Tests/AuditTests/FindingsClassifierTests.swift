@@ -172,7 +172,7 @@ final class FindingsClassifierTests: XCTestCase {
     for (index, check) in checks.enumerated() {
       coverages[check] = CheckCoverage(
         satisfiedFlowIDs: FlowIDList(some(ids, 2 + index)),
-        unassessed: [UnassessedFlows(gap: gap, flowIDs: some(ids, 3 + index) + beyond)],
+        unassessed: [UnassessedFlows(gap: gap, flowIDs: FlowIDList(some(ids, 3 + index) + beyond))],
         notApplicableFlowIDs: FlowIDList())
     }
     // `stray`: as a document read from elsewhere may hold.

@@ -18,7 +18,7 @@ public enum JSONValue: Sendable, Hashable {
   public static func strings(_ values: [String]) -> JSONValue {
     .array(values.map(JSONValue.string))
   }
-  public static func ints<I: BinaryInteger>(_ values: [I]) -> JSONValue {
+  public static func ints<S: Sequence>(_ values: S) -> JSONValue where S.Element: BinaryInteger {
     .array(values.map { .integer(Int64($0)) })
   }
 

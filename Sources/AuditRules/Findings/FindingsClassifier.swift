@@ -195,7 +195,7 @@ private struct CoverageAccumulator {
   var satisfied = FlowIDList()
   var notApplicable = FlowIDList()
   private var gaps: [AnyCheckGap] = []
-  private var gapFlows: [AnyCheckGap: [Int64]] = [:]
+  private var gapFlows: [AnyCheckGap: FlowIDList] = [:]
 
   mutating func unassessed(_ gap: AnyCheckGap, _ flow: Int64) {
     if gapFlows[gap] == nil { gaps.append(gap) }
@@ -208,7 +208,7 @@ private struct CoverageAccumulator {
     notApplicable.append(contentsOf: later.notApplicable)
     for gap in later.gaps {
       if gapFlows[gap] == nil { gaps.append(gap) }
-      gapFlows[gap, default: []] += later.gapFlows[gap]!
+      gapFlows[gap, default: []].append(contentsOf: later.gapFlows[gap]!)
     }
   }
 
