@@ -338,7 +338,8 @@ public enum BundleVerifier {
     if reading.captureFlows.items.map(\.id) != flowIDs {
       problems.append(VerifyWording.captureFlowsDiffer)
     }
-    for (flow, cited) in reading.capture.comments.sorted(by: { $0.key < $1.key }) {
+    for flow in reading.capture.commentTexts.keys.sorted() {
+      let cited = reading.capture.citedFindings(ofFlow: flow)
       guard let expected = citations[flow] else {
         problems.append(VerifyWording.commentCitesMissingFlow(flow))
         continue

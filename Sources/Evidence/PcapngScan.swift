@@ -11,10 +11,12 @@ struct PcapngScan {
   private var buffer = Data()
   private(set) var packets = 0
   private(set) var problems: [String] = []
-  /// flow id → the findings its packets' comments cite.
-  private(set) var comments: [Int64: Set<String>] = [:]
   /// flow id → its packets' comment as written (the first read; a second that differs is named).
+  /// What it cites is read from it again when asked (`citedFindings`): a set per flow held
+  /// 2.5 MB of a 20 000 flows' bundle while it was read.
   private(set) var commentTexts: [Int64: String] = [:]
+  /// flow id → findings a later comment of the flow cites that its first does not.
+  private var moreFindings: [Int64: Set<String>] = [:]
   private var offset: UInt64 = 0
   private var sawHeader = false
   /// A flow's first comment, found again by its bytes' hash (and then compared with
@@ -151,6 +153,35 @@ struct PcapngScan {
 
   /// A comment read for the first time; the flow it names.
   private mutating func note(_ comment: String) -> Int64? {
+    let (named, findings) = Self.read(comment)
+    guard let flow = named else {
+      problems.append("a packet comment does not name its flow: “\(TerminalText.inline(comment))”")
+      return nil
+    }
+    guard commentTexts[flow] != nil else {
+      commentTexts[flow] = comment
+      return flow
+    }
+    // Every packet of a flow carries the same comment: a second one cites other findings.
+    let earlier = citedFindings(ofFlow: flow)
+    if earlier != findings {
+      problems.append(
+        "packets of flow \(flow) carry different comments (findings \(earlier.sorted().joined(separator: ",")) and \(findings.sorted().joined(separator: ",")))"
+      )
+      moreFindings[flow, default: []].formUnion(findings.subtracting(earlier))
+    }
+    return flow
+  }
+
+  /// The findings the comments of flow `id`'s packets cite, all of them together.
+  func citedFindings(ofFlow id: Int64) -> Set<String> {
+    guard let text = commentTexts[id] else { return [] }
+    return Self.read(text).findings.union(moreFindings[id] ?? [])
+  }
+
+  /// The flow a comment names and the findings it cites (those resting on earlier packets among
+  /// them).
+  private static func read(_ comment: String) -> (flow: Int64?, findings: Set<String>) {
     var flow: Int64?
     var findings = Set<String>()
     for part in comment.split(separator: " ") {
@@ -162,19 +193,6 @@ struct PcapngScan {
         findings.formUnion(part.dropFirst(12).split(separator: ",").map(String.init))
       }
     }
-    guard let flow else {
-      problems.append("a packet comment does not name its flow: “\(TerminalText.inline(comment))”")
-      return nil
-    }
-    // Every packet of a flow carries the same comment: a second one cites other findings.
-    if let earlier = comments[flow], earlier != findings {
-      problems.append(
-        "packets of flow \(flow) carry different comments (findings \(earlier.sorted().joined(separator: ",")) and \(findings.sorted().joined(separator: ",")))"
-      )
-    }
-    comments[flow, default: []].formUnion(findings)
-    if commentTexts[flow] == nil { commentTexts[flow] = comment }
-    return flow
+    return (flow, findings)
   }
-
 }
