@@ -416,6 +416,7 @@ public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
 public struct StoredFlow: Sendable, Hashable, Identifiable {
   // Declared widest first and the one-byte readings after the nine-byte ones, so that a flow
   // wastes little in padding: a session's flows are held together while they are classified.
+  // What few flows read (`Seldom`) is behind one reference, nil for most.
   public var id: Int64
   /// The capture session (the store opening) the flow was recorded in.
   public var captureSessionID: Int64
@@ -429,18 +430,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   public var sni: String?
   /// The name DNS gave the address (its other names: `dnsOtherNames`).
   public var dnsName: String?
-  /// The host of the HTTP CONNECT the flow opened with (to an explicit proxy), as read.
-  public var connectHost: String?
-  /// The Host header of the first request read in the clear (its name, normalised, no port).
-  public var httpHost: String?
-  /// The address's other names from DNS.
-  public var dnsOtherNames: [String]
-  /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
-  /// every other flow.
-  public var dnsQuestions: [String]
-  /// Where the stream carried two different copies of the same bytes (at most one per
-  /// direction): what was read of it is the first copy's.
-  public var streamConflicts: [StreamConflict] = []
   public var clientTLS: ClientTLSOffer?
   /// The key and signature of the server's own certificate, where read.
   public var serverKey: CertificateKeyReading?
@@ -456,18 +445,80 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
   /// before the capture or the recording did, and what its opening said (its name among it) is
   /// not in this row, unless the row continues one that holds it (`continuedFrom`).
   public var beganBeforeCapture: Bool
-  /// Whether the server asked for a client certificate and the client sent one; nil where not
-  /// read (TLS 1.3, a resumed session, a handshake not read to the server's hello done).
-  public var clientAuthentication: ClientAuthentication?
   public var serverCertificate: CertificateVisibility
   public var auditSessionID: Int64?
+
+  /// The readings most flows do not have: a DNS exchange's questions and other names, a CONNECT's
+  /// or a request's host, a continued row's origin, conflicts, client authentication.
+  private struct Seldom: Sendable, Hashable {
+    var connectHost: String? = nil
+    var httpHost: String? = nil
+    var dnsOtherNames: [String] = []
+    var dnsQuestions: [String] = []
+    var streamConflicts: [StreamConflict] = []
+    var clientAuthentication: ClientAuthentication? = nil
+    var continuedFrom: Int64? = nil
+    var openedIn: ConnectionOpening? = nil
+  }
+  private var seldom: Indirect<Seldom>?
+
+  private static func held(_ readings: Seldom) -> Indirect<Seldom>? {
+    readings == Seldom() ? nil : Indirect(readings)
+  }
+
+  private mutating func change(_ body: (inout Seldom) -> Void) {
+    var readings = seldom?.value ?? Seldom()
+    body(&readings)
+    seldom = Self.held(readings)
+  }
+
+  /// The host of the HTTP CONNECT the flow opened with (to an explicit proxy), as read.
+  public var connectHost: String? {
+    get { seldom?.value.connectHost }
+    set { change { $0.connectHost = newValue } }
+  }
+  /// The Host header of the first request read in the clear (its name, normalised, no port).
+  public var httpHost: String? {
+    get { seldom?.value.httpHost }
+    set { change { $0.httpHost = newValue } }
+  }
+  /// The address's other names from DNS.
+  public var dnsOtherNames: [String] {
+    get { seldom?.value.dnsOtherNames ?? [] }
+    set { change { $0.dnsOtherNames = newValue } }
+  }
+  /// The names a DNS exchange asked for, in the order first asked (lowercased); empty for
+  /// every other flow.
+  public var dnsQuestions: [String] {
+    get { seldom?.value.dnsQuestions ?? [] }
+    set { change { $0.dnsQuestions = newValue } }
+  }
+  /// Where the stream carried two different copies of the same bytes (at most one per
+  /// direction): what was read of it is the first copy's.
+  public var streamConflicts: [StreamConflict] {
+    get { seldom?.value.streamConflicts ?? [] }
+    set { change { $0.streamConflicts = newValue } }
+  }
+  /// Whether the server asked for a client certificate and the client sent one; nil where not
+  /// read (TLS 1.3, a resumed session, a handshake not read to the server's hello done).
+  public var clientAuthentication: ClientAuthentication? {
+    get { seldom?.value.clientAuthentication }
+    set { change { $0.clientAuthentication = newValue } }
+  }
   /// The row this one continues: the same connection, its packets before a session's edge.
-  public var continuedFrom: Int64?
+  public var continuedFrom: Int64? {
+    get { seldom?.value.continuedFrom }
+    set { change { $0.continuedFrom = newValue } }
+  }
   /// For a row that continues another: the first row of the connection (the one its opening
   /// is in), reached through `continuedFrom`, and that row's session. Not a column: the exporter
   /// reads it with the flows, and flows.json states it, so that a finding resting on what was
   /// read before says where.
-  public var openedIn: ConnectionOpening?
+  public var openedIn: ConnectionOpening? {
+    get { seldom?.value.openedIn }
+    set { change { $0.openedIn = newValue } }
+  }
+
   public init(
     id: Int64 = 0, captureSessionID: Int64 = 0, ipProtocol: IPProtocolNumber, peers: FlowPeers,
     firstSeen: Date, lastSeen: Date, bytesOut: UInt64 = 0, bytesIn: UInt64 = 0,
@@ -481,12 +532,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     serverKey: CertificateKeyReading? = nil, httpHost: String? = nil,
     beganBeforeCapture: Bool = false
   ) {
-    self.httpHost = httpHost
     self.beganBeforeCapture = beganBeforeCapture
     self.serverKey = serverKey
-    self.connectHost = connectHost
-    self.continuedFrom = continuedFrom
-    self.dnsQuestions = dnsQuestions
     self.id = id
     self.captureSessionID = captureSessionID
     self.ipProtocol = ipProtocol
@@ -499,7 +546,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     self.tlsStatus = tlsStatus
     self.sni = sni
     self.dnsName = dnsName
-    self.dnsOtherNames = dnsOtherNames
     self.streamOpening = streamOpening
     self.clientTLS = clientTLS
     self.serverTLS = serverTLS
@@ -507,6 +553,10 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     self.serverCertificate = serverCertificate
     self.auditSessionID = auditSessionID
     self.tlsStatusBasis = tlsStatusBasis
+    seldom = Self.held(
+      Seldom(
+        connectHost: connectHost, httpHost: httpHost, dnsOtherNames: dnsOtherNames,
+        dnsQuestions: dnsQuestions, continuedFrom: continuedFrom))
   }
 
   /// The announced name if there is one (an empty SNI is none), then a CONNECT's host, otherwise

@@ -39,8 +39,9 @@ final class FlowPartsSharingTests: XCTestCase {
   }
 
   func testAFlowHoldsItsTLSReadingsByReferenceSoThatItTakesAFewHundredBytes() {
-    // 496 bytes while the offer, the server's answer and its key were held inline.
-    XCTAssertLessThanOrEqual(MemoryLayout<StoredFlow>.stride, 320)
+    // 496 bytes while the offer, the server's answer, its key and the readings few flows have
+    // were held inline.
+    XCTAssertLessThanOrEqual(MemoryLayout<StoredFlow>.stride, 240)
     XCTAssertEqual(MemoryLayout<ClientTLSOffer?>.size, MemoryLayout<Int>.size)
     XCTAssertEqual(MemoryLayout<CertificateKeyReading?>.size, MemoryLayout<Int>.size)
   }
@@ -60,5 +61,21 @@ final class FlowPartsSharingTests: XCTestCase {
     XCTAssertEqual(offer("t13d0101h2_a"), offer("t13d0101h2_a"))
     XCTAssertEqual(Set([offer("t13d0101h2_a"), offer("t13d0101h2_a")]).count, 1)
     XCTAssertNotEqual(offer("t13d0101h2_a"), offer("t13d0101h2_b"))
+  }
+
+  func testAFlowWhoseSeldomReadingsWereSetAndClearedEqualsOneThatNeverHadThem() {
+    let plain = FlowFixture.everyReading[0]
+    var changed = plain
+    changed.connectHost = "proxy.example"
+    changed.dnsQuestions = ["a.example"]
+    changed.streamConflicts = [StreamConflict(fromDevice: true, firstByte: 1, lastByte: 4)]
+    XCTAssertEqual(changed.connectHost, "proxy.example")
+    XCTAssertEqual(changed.dnsQuestions, ["a.example"])
+    XCTAssertNotEqual(changed, plain)
+    changed.connectHost = plain.connectHost
+    changed.dnsQuestions = plain.dnsQuestions
+    changed.streamConflicts = plain.streamConflicts
+    XCTAssertEqual(changed, plain)
+    XCTAssertEqual(Set([changed, plain]).count, 1)
   }
 }
