@@ -52,20 +52,21 @@ extension FindingEvidence {
 }
 
 public struct Finding: Sendable, Hashable {
-  /// Behind one reference: an assessment lists each requirement's findings, and 390 bytes of
-  /// evidence copied into each list held a megabyte of a session's 2 400 findings.
-  private struct Fields: Sendable, Hashable {
-    let evidence: FindingEvidence
-    let flowIDs: [Int64]
-  }
-  private let fields: Indirect<Fields>
+  /// The evidence behind one reference: an assessment lists each requirement's findings, and
+  /// 390 bytes of evidence copied into each list held a megabyte of a session's 2 400 findings.
+  /// The classifier's accumulator hands over the one it made.
+  private let held: Indirect<FindingEvidence>
   /// What is stated.
-  public var evidence: FindingEvidence { fields.value.evidence }
+  public var evidence: FindingEvidence { held.value }
   /// The flows that prove it, as they happened; never empty.
-  public var flowIDs: [Int64] { fields.value.flowIDs }
+  public let flowIDs: [Int64]
   public init(evidence: FindingEvidence, flowIDs: [Int64]) {
+    self.init(held: Indirect(evidence), flowIDs: flowIDs)
+  }
+  init(held: Indirect<FindingEvidence>, flowIDs: [Int64]) {
     precondition(!flowIDs.isEmpty, "a finding is proved by at least one flow")
-    fields = Indirect(Fields(evidence: evidence, flowIDs: flowIDs))
+    self.held = held
+    self.flowIDs = flowIDs
   }
   public var kind: FindingKind { evidence.kind }
 }
