@@ -31,20 +31,42 @@ public enum EvidenceReportCellStyle: Sendable, Hashable { case text, literal }
 public struct EvidenceReportCell: Sendable, Hashable {
   public let text: String
   public let style: EvidenceReportCellStyle
+  /// What few cells have, behind one reference, nil for the rest: a table of 2 000 hosts held
+  /// 72 bytes a cell until the report was drawn.
+  private let marks: Marks?
   /// The destination this cell links to (a finding identifier), or the one it defines.
-  public let link: String?
-  public let anchor: String?
+  public var link: String? { marks?.link }
+  public var anchor: String? { marks?.anchor }
   /// The language of a text quoted in another than the report's (a German requirement title).
-  public let language: String?
+  public var language: String? { marks?.language }
   public init(
     _ text: String, style: EvidenceReportCellStyle = .text, link: String? = nil,
     anchor: String? = nil, language: String? = nil
   ) {
     self.text = text
     self.style = style
-    self.link = link
-    self.anchor = anchor
-    self.language = language
+    marks =
+      link == nil && anchor == nil && language == nil
+      ? nil : Marks(link: link, anchor: anchor, language: language)
+  }
+
+  private final class Marks: Sendable, Hashable {
+    let link: String?
+    let anchor: String?
+    let language: String?
+    init(link: String?, anchor: String?, language: String?) {
+      self.link = link
+      self.anchor = anchor
+      self.language = language
+    }
+    static func == (a: Marks, b: Marks) -> Bool {
+      (a.link, a.anchor, a.language) == (b.link, b.anchor, b.language)
+    }
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(link)
+      hasher.combine(anchor)
+      hasher.combine(language)
+    }
   }
 }
 
