@@ -98,7 +98,7 @@ public enum BundleVerifier {
       read.captureRead?.readable == true, let captureDoc = read.captureReading?.outline,
       read.exchangesRead?.readable ?? true
     else { return checks + [unreadableDocumentsCheck(read)] }
-    let citations = Dictionary(
+    var citations = Dictionary(
       flowsReading.flows.map { ($0.id, $0.findingIDs) }, uniquingKeysWith: { a, _ in a })
     checks.append(captureCheck(read.capture, captureDoc, reading: read, flows: flowsReading))
     trace?.mark("checked capture.pcapng against capture.json")
@@ -135,10 +135,12 @@ public enum BundleVerifier {
       captureCoverage: captureDoc.coverage,
       digests: reading.digests, exchanges: reading.exchangeList.items,
       keyProblems: { keyProblems(of: $0, in: reading) })
-    // The flows go before the report is drawn again: it needs the re-derived bundle alone, and
-    // the form check (the flows' other reader) has run.
+    // The flows go before the report is drawn again, with what was compared with them: it
+    // needs the re-derived bundle alone, and the form check (their other reader) has run.
     checks.append(form.value)
     flowsReading.forgetRecords()
+    reading.forgetListsCompared()
+    citations = [:]
     checks.append(
       rederivationCheck(rederived, capture: captureDoc.summary, digests: reading.digests))
     trace?.mark(

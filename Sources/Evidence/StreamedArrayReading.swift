@@ -125,7 +125,7 @@ final class FlowsJSONReading {
   func feed(_ chunk: Data) { reading.feed(chunk) }
 
   /// Lets the flows go (with the findings each cites): verify draws the report again without
-  /// them, and they are 500 bytes a flow.
+  /// them, and they are a few hundred bytes a flow.
   func forgetRecords() {
     records = []
     citations = []
