@@ -23,9 +23,10 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     let onSecondCore: Bool
   }
 
-  private let bundle: EvidenceBundle
+  /// Let go once every job is done: the report is drawn after, without the bundle.
+  private var bundle: EvidenceBundle?
   private let folder: URL
-  private let flows: EvidenceExporter.FlowSource
+  private var flows: EvidenceExporter.FlowSource?
   private let deflation: EvidenceFileWriter.Deflation
   private var pending = EvidenceDocumentQueue.jobs
   private var done: [[String]: (files: Result<[WrittenFile], Error>, Done)] = [:]
@@ -56,7 +57,7 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
     let start = Date()
     let files = Result {
       try EvidenceExporter.writeDocuments(
-        job, of: bundle, flows: flows, into: folder, deflation: deflation)
+        job, of: bundle!, flows: flows!, into: folder, deflation: deflation)
     }
     let seconds = Date().timeIntervalSince(start)
     lock.lock()
@@ -71,6 +72,10 @@ final class EvidenceDocumentQueue: @unchecked Sendable {
   func finish() throws -> (files: [WrittenFile], jobs: [(names: [String], done: Done)]) {
     while writeNext(onSecondCore: false) {}
     running.wait()
+    lock.lock()
+    bundle = nil
+    flows = nil
+    lock.unlock()
     var files: [WrittenFile] = []
     var jobs: [(names: [String], done: Done)] = []
     for job in Self.jobs {

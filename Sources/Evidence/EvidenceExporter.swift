@@ -190,9 +190,10 @@ public final class EvidenceExporter {
       if !succeeded { try? fm.removeItem(at: archive) }
     }
     do {
+      // Handed over: the bundle is let go before the report is drawn, the export's peak.
       let result = try writeBundle(
-        bundle, check: check, folder: folder, archive: destination ?? archive, captures: captures,
-        exportedWith: exportedWith, now: now)
+        consume bundle, check: check, folder: folder, archive: destination ?? archive,
+        captures: captures, exportedWith: exportedWith, now: now)
       succeeded = true
       return result
     } catch {
@@ -205,7 +206,7 @@ public final class EvidenceExporter {
   /// archive afterwards would cost as much as writing it), the history checked again before the
   /// manifest is written.
   func writeBundle(
-    _ bundle: EvidenceBundle, check: HistoryCheck, folder: URL, archive final: URL,
+    _ bundle: consuming EvidenceBundle, check: HistoryCheck, folder: URL, archive final: URL,
     captures: URL, exportedWith: String, now: Date
   ) throws -> EvidenceExportResult {
     // Two cores, two lines of work. This thread reads the history's packet counts, forecasts
@@ -214,18 +215,19 @@ public final class EvidenceExporter {
     // being sliced, then writes such documents as are left; this thread takes the rest once
     // the capture is done. The report is drawn once every other file's digest is known (its
     // first page cites them). If the capture counts otherwise than forecast, the report is
-    // laid out again from what it does count.
+    // laid out again from what it does count, before it is drawn. Neither core holds the bundle
+    // while the report is drawn: what the archive's end needs of it is kept apart (`Kept`).
     let second = SecondCore()
     let group = DispatchGroup()
     let report = self.report
     // With a report, the documents are deflated as they are archived, on this thread while the
     // second core draws: the report waits for their digests, not for their deflated bytes.
     let documents = EvidenceDocumentQueue(
-      bundle: bundle, folder: folder, flows: flowSource(for: bundle),
+      bundle: copy bundle, folder: folder, flows: flowSource(for: copy bundle),
       deflation: report == nil ? .asWritten : .whenArchived)
+    second.bundle = copy bundle
     DispatchQueue.global().async(group: group) {
-      Self.secondCore(
-        second, documents: documents, report: report, bundle: bundle, folder: folder)
+      Self.secondCore(second, documents: documents, report: report, folder: folder)
     }
     defer {
       second.release()
@@ -238,14 +240,32 @@ public final class EvidenceExporter {
     var (capture, files) = try sliceCapture(
       of: bundle, into: zip, second: second, captures: captures, application: exportedWith)
     files += try documentsWritten(documents, of: bundle, folder: folder)
+    let kept = Kept(bundle)
+    _ = consume bundle
     let digests = try Self.citedDigests(files)
-    second.handOver(digests)
+    second.handOver(digests, captured: capture.document.summary)
     phase("wrote the documents left")
     let manifest = try archiveTheRest(
-      files, into: zip, second: second, group: group, bundle: bundle,
-      capture: capture.document.summary, digests: digests, folder: folder, check: check, now: now)
+      files, into: zip, second: second, group: group, sessionID: kept.sessionID,
+      folder: folder, check: check, now: now)
     zipFinished = true
-    return try self.result(final, manifest: manifest, bundle: bundle, capture: capture.document)
+    return try self.result(final, manifest: manifest, kept: kept, capture: capture.document)
+  }
+
+  /// What the archive's end and the export's result need of the bundle, kept so that the bundle
+  /// itself can go before the report is drawn.
+  struct Kept {
+    let sessionID: Int64
+    let flowCount: Int
+    let findingCount: Int
+    let registrations: AddressRegistrations
+
+    init(_ bundle: borrowing EvidenceBundle) {
+      sessionID = bundle.session.id
+      flowCount = bundle.flowCount
+      findingCount = bundle.findings.count
+      registrations = bundle.addressRegistrations
+    }
   }
 
   /// The capture sliced into the archive (capture.pcapng straight in, capture.json beside it),
@@ -287,18 +307,15 @@ public final class EvidenceExporter {
   /// history is checked again, the manifest and its signature.
   fileprivate func archiveTheRest(
     _ files: [WrittenFile], into zip: EvidenceBundleArchive, second: SecondCore,
-    group: DispatchGroup, bundle: EvidenceBundle, capture: EvidenceCaptureSummary,
-    digests: [EvidenceReportDigest], folder: URL, check: HistoryCheck, now: Date
+    group: DispatchGroup, sessionID: Int64, folder: URL, check: HistoryCheck, now: Date
   ) throws -> EvidenceManifest {
     var files = files
     let (before, laterEntries) = Self.aroundReport(files, archived: zip.archived)
     var after = laterEntries
     for file in before { try zip.add(file) }
-    if let report {
+    if report != nil {
       group.wait()
-      let reportFile = try finishedReport(
-        second, report: report, bundle: bundle, capture: capture, digests: digests,
-        folder: folder)
+      let reportFile = try finishedReport(second, folder: folder)
       files.append(reportFile)
       after.append(reportFile)
     }
@@ -308,7 +325,7 @@ public final class EvidenceExporter {
       throw EvidenceExportError.historyChangedWhileExporting
     }
     let manifest = EvidenceManifest(
-      sessionID: bundle.session.id, exportedAt: now, entries: files.map(\.entry))
+      sessionID: sessionID, exportedAt: now, entries: files.map(\.entry))
     let last = try writeManifestAndSignature(manifest, into: folder)
     for file in after.sorted(by: Self.byName) + last { try zip.add(file) }
     try zip.finish()
@@ -316,15 +333,15 @@ public final class EvidenceExporter {
     return manifest
   }
 
-  /// report.pdf as drawn on the second core (or again, when the capture counted otherwise than
-  /// forecast), kept where `report` asked for a copy.
-  fileprivate func finishedReport(
-    _ second: SecondCore, report: EvidenceReportRendering, bundle: EvidenceBundle,
-    capture: EvidenceCaptureSummary, digests: [EvidenceReportDigest], folder: URL
-  ) throws -> WrittenFile {
+  /// report.pdf as drawn on the second core (laid out again first when the capture counted
+  /// otherwise than forecast), kept where `report` asked for a copy.
+  fileprivate func finishedReport(_ second: SecondCore, folder: URL) throws -> WrittenFile {
     trace?("  of which the report, on the second core", second.reportTiming.total)
-    let file = try reportAsCaptured(
-      second, report: report, bundle: bundle, capture: capture, digests: digests, folder: folder)
+    if second.laidOutAgain {
+      trace?("  the capture counted otherwise than forecast: report.pdf laid out again", 0)
+    }
+    let file = try second.report!.get()
+    reportTiming = second.reportTiming
     if let keptReport {
       try FileManager.default.copyItem(
         at: folder.appendingPathComponent(EvidenceBundle.reportName), to: keptReport)
@@ -334,8 +351,7 @@ public final class EvidenceExporter {
 
   /// What the export says it made: the archive, its size and its files in order.
   func result(
-    _ archive: URL, manifest: EvidenceManifest, bundle: EvidenceBundle,
-    capture: EvidenceCaptureDocument
+    _ archive: URL, manifest: EvidenceManifest, kept: Kept, capture: EvidenceCaptureDocument
   ) throws -> EvidenceExportResult {
     let names =
       manifest.entries.map(\.name) + [EvidenceBundle.manifestName]
@@ -344,9 +360,9 @@ public final class EvidenceExporter {
       (try FileManager.default.attributesOfItem(atPath: archive.path)[.size] as? NSNumber)?
       .uint64Value ?? 0
     return EvidenceExportResult(
-      url: archive, byteCount: size, fileNames: names, flowCount: bundle.flowCount,
-      findingCount: bundle.findings.count, capture: capture, sessionID: bundle.session.id,
-      registrations: bundle.addressRegistrations)
+      url: archive, byteCount: size, fileNames: names, flowCount: kept.flowCount,
+      findingCount: kept.findingCount, capture: capture, sessionID: kept.sessionID,
+      registrations: kept.registrations)
   }
 
   /// The files written after the documents: content.har when asked for, and each kept server
@@ -451,39 +467,31 @@ public final class EvidenceExporter {
   /// this thread has the other files' digests.
   fileprivate static func secondCore(
     _ second: SecondCore, documents: EvidenceDocumentQueue, report: EvidenceReportRendering?,
-    bundle: EvidenceBundle, folder: URL
+    folder: URL
   ) {
+    defer { second.bundle = nil }
     _ = documents.writeNext(onSecondCore: true)
     var drawing: Result<EvidenceReportDrawing, Error>?
     if let report {
       second.forecastMade.wait()
       if case .success(let forecast)? = second.forecast {
-        drawing = Result { try layOut(report, bundle, forecast) }
+        drawing = Result { try layOut(report, second.bundle!, forecast) }
       }
     }
     while documents.writeNext(onSecondCore: true) {}
-    guard let drawing else { return }
+    guard var drawing, let report else { return }
     second.digestsKnown.wait()
-    guard let digests = second.digests else { return }
+    guard let digests = second.digests, let captured = second.captured else { return }
+    // The report states what the capture holds: laid out again when it counts otherwise.
+    if case .success(let forecast)? = second.forecast, forecast != captured {
+      drawing = Result { try layOut(report, second.bundle!, captured) }
+      second.laidOutAgain = true
+    }
+    second.bundle = nil
     second.report = Result {
       second.reportTiming = try draw(try drawing.get(), digests, folder)
       return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
     }
-  }
-
-  /// The report the second core drew from the forecast; laid out and drawn again from the
-  /// capture as written when it counted otherwise (a record unreadable for what only its own
-  /// header says): the report must state what the capture holds.
-  fileprivate func reportAsCaptured(
-    _ second: SecondCore, report: EvidenceReportRendering, bundle: EvidenceBundle,
-    capture: EvidenceCaptureSummary, digests: [EvidenceReportDigest], folder: URL
-  ) throws -> WrittenFile {
-    let drawn = try second.report!.get()
-    reportTiming = second.reportTiming
-    guard try second.forecast!.get() != capture else { return drawn }
-    reportTiming = try Self.draw(try Self.layOut(report, bundle, capture), digests, folder)
-    trace?("  the capture counted otherwise than forecast: report.pdf drawn again", 0)
-    return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
   }
 
   /// The digests report.pdf cites, from the files written before it.
@@ -718,11 +726,17 @@ public final class EvidenceExporter {
 /// What the second core hands over, each field written before the semaphore that announces it
 /// (or before the thread ends) and read after it.
 private final class SecondCore: @unchecked Sendable {
+  /// Set by the exporting thread before the second core starts, let go by the second core once
+  /// the report is laid out for good; the exporting thread no longer reads it.
+  var bundle: EvidenceBundle?
   var forecast: Result<EvidenceCaptureSummary, Error>?
   let forecastMade = DispatchSemaphore(value: 0)
   var report: Result<WrittenFile, Error>?
   var reportTiming = EvidenceReportRenderer.Timing()
   var digests: [EvidenceReportDigest]?
+  /// What the capture counts as written, handed over with the digests.
+  var captured: EvidenceCaptureSummary?
+  var laidOutAgain = false
   let digestsKnown = DispatchSemaphore(value: 0)
   // Set and read by the exporting thread only.
   private var forecastHandedOver = false
@@ -734,8 +748,9 @@ private final class SecondCore: @unchecked Sendable {
     forecastHandedOver = true
   }
 
-  func handOver(_ digests: [EvidenceReportDigest]?) {
+  func handOver(_ digests: [EvidenceReportDigest]?, captured: EvidenceCaptureSummary? = nil) {
     self.digests = digests
+    self.captured = captured
     digestsKnown.signal()
     digestsHandedOver = true
   }

@@ -1352,6 +1352,8 @@ final class EvidenceExportTests: XCTestCase {
   /// and remembers each call.
   final class ReportCalls: @unchecked Sendable {
     var summaries: [EvidenceCaptureSummary] = []
+    /// The summaries of the layouts drawn, in order.
+    var drawn: [EvidenceCaptureSummary] = []
     let lock = NSLock()
     var hook: EvidenceReportRendering {
       { _, summary in
@@ -1359,6 +1361,9 @@ final class EvidenceExportTests: XCTestCase {
         self.summaries.append(summary)
         self.lock.unlock()
         return { digests, folder in
+          self.lock.lock()
+          self.drawn.append(summary)
+          self.lock.unlock()
           let cited = digests.map { "\($0.name)=\($0.sha256)" }.joined(separator: "\n")
           try Data("written=\(summary.packets.written)\n\(cited)".utf8).write(
             to: folder.appendingPathComponent(EvidenceBundle.reportName))
@@ -1512,9 +1517,11 @@ final class EvidenceExportTests: XCTestCase {
 
     let calls = ReportCalls()
     let (result, report) = try exportWithReport(store, into: dir, calls: calls)
-    XCTAssertEqual(calls.summaries.count, 2, "drawn from the forecast, then again from the capture")
+    XCTAssertEqual(
+      calls.summaries.count, 2, "laid out from the forecast, then again from the capture")
     XCTAssertEqual(calls.summaries.first?.packets.written, result.capture.packets.written + 1)
     XCTAssertEqual(calls.summaries.last, result.capture.summary)
+    XCTAssertEqual(calls.drawn, [result.capture.summary], "drawn once, as the capture counts")
     XCTAssertEqual(
       report, "written=\(result.capture.packets.written)",
       "the bundle carries the report of the capture it holds")
