@@ -168,8 +168,11 @@ final class TLSParameterTests: XCTestCase {
     let result = try XCTUnwrap(
       ExternalTool.run(
         "tshark",
-        ["-r", capture, "-Y", filter, "-T", "fields", "-e", "tcp.srcport"]
-          + fields.flatMap { ["-e", $0] }))
+        // The lab's ports read as TLS outright, not left to tshark's guess at each stream.
+        [
+          "-r", capture, "-d", "tcp.port==\(Self.ports.lowerBound)-\(Self.ports.upperBound),tls",
+          "-Y", filter, "-T", "fields", "-e", "tcp.srcport",
+        ] + fields.flatMap { ["-e", $0] }))
     XCTAssertEqual(result.status, 0, result.error)
     var byPort: [Int: [String]] = [:]
     for line in result.output.split(separator: "\n") {
