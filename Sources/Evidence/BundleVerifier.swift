@@ -142,7 +142,7 @@ public enum BundleVerifier {
     reading.forgetListsCompared()
     citations = [:]
     checks.append(
-      rederivationCheck(rederived, capture: captureDoc.summary, digests: reading.digests))
+      rederivationCheck(consume rederived, capture: captureDoc.summary, digests: reading.digests))
     trace?.mark(
       "re-derived the findings and verdicts, redrew the report; form check alongside"
     )
@@ -404,27 +404,30 @@ public enum BundleVerifier {
   }
 
   /// The re-derivation's second part: report.pdf drawn again from the same values and
-  /// capture.json's counts, once the flows may be let go.
+  /// capture.json's counts, once the flows may be let go. The re-derived bundle goes once the
+  /// report is laid out and the documents' check alongside has read it: the drawing is verify's
+  /// resident peak.
   static func rederivationCheck(
-    _ rederived: Rederived, capture: EvidenceCaptureSummary?,
+    _ rederived: consuming Rederived, capture: EvidenceCaptureSummary?,
     digests: [String: (UInt64, String)]
   ) -> Check {
-    switch rederived {
+    switch consume rederived {
     case .decided(let check): return check
     case .derived(let rederivation, let found, let documents, let after, let catalogue):
-      let report = reportProblems(rederivation, capture: capture, digests: digests)
-      return Check(
-        statement: VerifyWording.rederived(
-          findings: rederivation.bundle.findings.count, verdicts: rederivation.verdicts.count,
-          catalogue: catalogue),
-        problems: found + documents.value + after + report)
+      let statement = VerifyWording.rederived(
+        findings: rederivation.bundle.findings.count, verdicts: rederivation.verdicts.count,
+        catalogue: catalogue)
+      let report = reportProblems(
+        consume rederivation, capture: capture, digests: digests, before: { documents.value })
+      return Check(statement: statement, problems: found + documents.value + after + report)
     }
   }
 
   /// report.pdf drawn again: a problem when it cannot be, or when its bytes differ.
+  /// `before`: waited for once the report is laid out, before it is drawn without the bundle.
   static func reportProblems(
-    _ rederivation: EvidenceRederivation, capture: EvidenceCaptureSummary?,
-    digests: [String: (UInt64, String)]
+    _ rederivation: consuming EvidenceRederivation, capture: EvidenceCaptureSummary?,
+    digests: [String: (UInt64, String)], before: () -> Void = {}
   ) -> [String] {
     var problems: [String] = []
     // report.pdf drawn again from the same values and capture.json's counts: the same bytes.
@@ -433,7 +436,11 @@ public enum BundleVerifier {
       let cited = EvidenceBundle.reportCitedNames.map {
         EvidenceReportDigest(name: $0, sha256: digests[$0]?.1 ?? "")
       }
-      if let capture, let drawn = redrawnReportDigest(rederivation.bundle, capture, citing: cited) {
+      let bundle = rederivation.bundle
+      _ = consume rederivation
+      if let capture,
+        let drawn = redrawnReportDigest(consume bundle, capture, citing: cited, before: before)
+      {
         if drawn != stated {
           problems.append(VerifyWording.documentDiffers(EvidenceBundle.reportName))
         }
@@ -716,8 +723,8 @@ public enum BundleVerifier {
   /// The SHA-256 of report.pdf drawn again, in a directory of its own; nil when it cannot be
   /// drawn (no fonts, a capture of another session).
   static func redrawnReportDigest(
-    _ bundle: EvidenceBundle, _ capture: EvidenceCaptureSummary,
-    citing digests: [EvidenceReportDigest]
+    _ bundle: consuming EvidenceBundle, _ capture: EvidenceCaptureSummary,
+    citing digests: [EvidenceReportDigest], before: () -> Void = {}
   ) -> String? {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tunnelvision-verify-\(getpid())-\(UUID().uuidString)")
@@ -725,7 +732,11 @@ public enum BundleVerifier {
     guard
       (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true))
         != nil,
-      (try? EvidenceReportRenderer.render(bundle, capture, citing: digests, into: folder)) != nil,
+      let prepared = try? EvidenceReportRenderer.prepare(bundle, capture)
+    else { return nil }
+    _ = consume bundle
+    before()
+    guard (try? prepared.draw(citing: digests, into: folder)) != nil,
       let data = try? Data(contentsOf: folder.appendingPathComponent(EvidenceBundle.reportName))
     else { return nil }
     return SHA256Digest.hex(of: data)
