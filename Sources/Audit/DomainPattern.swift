@@ -57,6 +57,14 @@ public struct DomainPattern: Sendable, Hashable {
 
   /// Lower case, without a trailing dot: the text a finding cites and a domain is keyed by.
   public static func normalised(host: String) -> String {
+    // Most names are so already: given back as they are, their storage shared. A session's
+    // tallies (hosts, TLS readings, domains, certificates) each keep every host's name.
+    let utf8 = host.utf8
+    if utf8.last != UInt8(ascii: "."),
+      !utf8.contains(where: { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+    {
+      return host
+    }
     var text = host.lowercased()
     while text.hasSuffix(".") && text.count > 1 { text.removeLast() }
     return text

@@ -97,4 +97,13 @@ final class DomainPatternTests: XCTestCase {
       AllowlistPresentation.sentence(for: .wildcardOverTopLevel("com"), pattern: "*.com")
         .contains("at least two labels"))
   }
+
+  func testAHostIsLowerCasedWithoutATrailingDotAndOneAlreadySoIsGivenBackAsItIs() {
+    XCTAssertEqual(DomainPattern.normalised(host: "api.example-health.de"), "api.example-health.de")
+    XCTAssertEqual(DomainPattern.normalised(host: "API.Example.COM."), "api.example.com")
+    XCTAssertEqual(DomainPattern.normalised(host: "example.com.."), "example.com")
+    XCTAssertEqual(DomainPattern.normalised(host: "ÄRZTE.de"), "ärzte.de")
+    XCTAssertEqual(DomainPattern.normalised(host: "."), ".")
+    XCTAssertEqual(DomainPattern.normalised(host: ""), "")
+  }
 }
