@@ -7,7 +7,6 @@ public final class FlowPartsSharing {
   private var answers: [ServerTLSAnswer: ServerTLSAnswer] = [:]
   private var certificates: [CertificateVisibility: CertificateVisibility] = [:]
   private var keys: [CertificateKeyReading: CertificateKeyReading] = [:]
-  private var peers: [FlowPeers: FlowPeers] = [:]
   private var names: [String: String] = [:]
   private var lists: [[String]: [String]] = [:]
   /// How many of each part are kept to share (a session of ever-new parts grows no further).
@@ -17,7 +16,11 @@ public final class FlowPartsSharing {
 
   public func share(_ flow: StoredFlow) -> StoredFlow {
     var shared = flow
-    shared.peers = Self.kept(flow.peers, in: &peers, limit: limit)
+    // Each address as a name: a pair of endpoints is the flow's own (its client port), and a
+    // table of pairs held thousands that no later flow matched.
+    shared.peers = FlowPeers(
+      FlowEndpoint(address: name(flow.peers.a.address), port: flow.peers.a.port),
+      FlowEndpoint(address: name(flow.peers.b.address), port: flow.peers.b.port))
     shared.clientTLS = flow.clientTLS.map(offer)
     shared.serverTLS = flow.serverTLS.map(answer)
     shared.serverCertificate = Self.kept(flow.serverCertificate, in: &certificates, limit: limit)
