@@ -25,8 +25,8 @@ public final class FlowPartsSharing {
     shared.serverTLS = flow.serverTLS.map(answer)
     shared.serverCertificate = Self.kept(flow.serverCertificate, in: &certificates, limit: limit)
     shared.serverKey = flow.serverKey.map(key)
-    shared.sni = flow.sni.map { name($0) }
-    shared.dnsName = flow.dnsName.map { name($0) }
+    shared.sni = flow.sni.map(name)
+    shared.dnsName = flow.dnsName.map(name)
     return shared
   }
 

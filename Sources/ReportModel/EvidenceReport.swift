@@ -31,9 +31,19 @@ public enum EvidenceReportCellStyle: Sendable, Hashable { case text, literal }
 public struct EvidenceReportCell: Sendable, Hashable {
   public let text: String
   public let style: EvidenceReportCellStyle
-  /// What few cells have, behind one reference, nil for the rest: a table of 2 000 hosts held
-  /// 72 bytes a cell until the report was drawn.
-  private let marks: Marks?
+  /// What few cells have, behind one reference (an indirect case), nil for the rest: a table of
+  /// 2 000 hosts held 72 bytes a cell until the report was drawn.
+  private let held: Held?
+  private struct Marks: Sendable, Hashable {
+    let link: String?
+    let anchor: String?
+    let language: String?
+  }
+  private indirect enum Held: Sendable, Hashable { case marks(Marks) }
+  private var marks: Marks? {
+    guard case .marks(let marks)? = held else { return nil }
+    return marks
+  }
   /// The destination this cell links to (a finding identifier), or the one it defines.
   public var link: String? { marks?.link }
   public var anchor: String? { marks?.anchor }
@@ -45,28 +55,9 @@ public struct EvidenceReportCell: Sendable, Hashable {
   ) {
     self.text = text
     self.style = style
-    marks =
+    held =
       link == nil && anchor == nil && language == nil
-      ? nil : Marks(link: link, anchor: anchor, language: language)
-  }
-
-  private final class Marks: Sendable, Hashable {
-    let link: String?
-    let anchor: String?
-    let language: String?
-    init(link: String?, anchor: String?, language: String?) {
-      self.link = link
-      self.anchor = anchor
-      self.language = language
-    }
-    static func == (a: Marks, b: Marks) -> Bool {
-      (a.link, a.anchor, a.language) == (b.link, b.anchor, b.language)
-    }
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(link)
-      hasher.combine(anchor)
-      hasher.combine(language)
-    }
+      ? nil : .marks(Marks(link: link, anchor: anchor, language: language))
   }
 }
 
