@@ -37,7 +37,8 @@ public struct AuditProject: Sendable, Hashable, Identifiable {
 
   /// The first entry that covers the host.
   public func allowlistEntry(matching host: String) -> AllowlistEntry? {
-    allowlist.first { $0.pattern.matches(host) }
+    let candidate = DomainPattern.normalised(host: host)
+    return allowlist.first { $0.pattern.matches(normalised: candidate) }
   }
 }
 

@@ -48,7 +48,11 @@ public struct DomainPattern: Sendable, Hashable {
 
   /// A wildcard covers names below the suffix, never the suffix itself.
   public func matches(_ host: String) -> Bool {
-    let candidate = DomainPattern.normalised(host: host)
+    matches(normalised: DomainPattern.normalised(host: host))
+  }
+
+  /// `matches(_:)` of a name already `normalised`: a list of patterns normalises a host once.
+  func matches(normalised candidate: String) -> Bool {
     switch scope {
     case .exact: return candidate == name
     case .subdomains: return candidate.hasSuffix("." + name)
@@ -59,12 +63,16 @@ public struct DomainPattern: Sendable, Hashable {
   public static func normalised(host: String) -> String {
     // Most names are so already: given back as they are, their storage shared. A session's
     // tallies (hosts, TLS readings, domains, certificates) each keep every host's name.
-    let utf8 = host.utf8
-    if utf8.last != UInt8(ascii: "."),
-      !utf8.contains(where: { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
-    {
-      return host
+    let needsChange = { (byte: UInt8) in
+      byte >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
+    // Scanned in place where the bytes are contiguous (a native string's are): stepping through
+    // `utf8` an index at a time cost more than the rest of matching a host against a pattern.
+    let normal =
+      host.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.last != UInt8(ascii: ".") && !bytes.contains(where: needsChange)
+      } ?? (host.utf8.last != UInt8(ascii: ".") && !host.utf8.contains(where: needsChange))
+    if normal { return host }
     var text = host.lowercased()
     while text.hasSuffix(".") && text.count > 1 { text.removeLast() }
     return text
