@@ -426,7 +426,17 @@ extension FlowStore {
       let flow: Int64
       let file: UInt32?
     }
-    var sums: [Key: (packets: Int, before: Int, after: Int)] = [:]
+    typealias Sum = (packets: Int, before: Int, after: Int)
+    var sums: [Key: Sum] = [:]
+    // The rows come a flow at a time, a file at a time within it: a run of one key is summed
+    // here and added to `sums` when the key changes, not looked up row by row. Any order sums alike.
+    var run: (key: Key, sum: Sum)?
+    func close(_ run: (key: Key, sum: Sum)) {
+      let sum = sums[run.key] ?? (0, 0, 0)
+      sums[run.key] = (
+        sum.packets + run.sum.packets, sum.before + run.sum.before, sum.after + run.sum.after
+      )
+    }
     try db.query(
       """
       SELECT \(PacketColumn.selectList(of: "p"))
@@ -440,12 +450,17 @@ extension FlowStore {
       let key = Key(
         flow: row.int64(column: PacketColumn.flowId),
         file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
-      var sum = sums[key] ?? (0, 0, 0)
+      if let open = run, open.key != key {
+        close(open)
+        run = nil
+      }
+      var sum: Sum = run?.sum ?? (0, 0, 0)
       sum.packets += 1
       if ts < beforeNanoseconds { sum.before += 1 }
       if ts >= afterNanoseconds { sum.after += 1 }
-      sums[key] = sum
+      run = (key, sum)
     }
+    if let open = run { close(open) }
     // By flow, then file, the never-captured first.
     return sums.keys.sorted {
       ($0.flow, $0.file.map { Int64($0) } ?? -1) < ($1.flow, $1.file.map { Int64($0) } ?? -1)

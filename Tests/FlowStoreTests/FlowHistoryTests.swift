@@ -159,6 +159,8 @@ final class FlowHistoryTests: StoreTestCase {
     try store.appendPackets([
       packet(a, 1, 1, 900), packet(a, 2, 1, 24), packet(a, 3, 2, 24), packet(a, 4, 0, 0),
       packet(b, 5, 2, 400), packet(b, 6, 0, 0), packet(b, 7, 0, 0),
+      // Back in file 2 after two never captured: one count of b's packets in file 2, not two.
+      packet(b, 8, 2, 900),
       packet(outside, 201, 3, 24),
     ])
     XCTAssertEqual(
@@ -167,7 +169,7 @@ final class FlowHistoryTests: StoreTestCase {
         SessionPacketCount(flowID: a, fileSequence: 1, packets: 2),
         SessionPacketCount(flowID: a, fileSequence: 2, packets: 1),
         SessionPacketCount(flowID: a, fileSequence: nil, packets: 1),
-        SessionPacketCount(flowID: b, fileSequence: 2, packets: 1),
+        SessionPacketCount(flowID: b, fileSequence: 2, packets: 2),
         SessionPacketCount(flowID: b, fileSequence: nil, packets: 2),
       ])
     XCTAssertEqual(
@@ -183,8 +185,8 @@ final class FlowHistoryTests: StoreTestCase {
     XCTAssertEqual(
       window.map(\.beforeStart), [0, 1, 0, 0, 0], "only the packet at 1 s is before 2 s")
     XCTAssertEqual(
-      window.map(\.afterEnd), [0, 0, 0, 2, 0],
-      "the two at 6 s and 7 s are after 5 s; the one at 5 s is not")
+      window.map(\.afterEnd), [0, 0, 0, 2, 1],
+      "those at 6 s, 7 s and 8 s are after 5 s; the one at 5 s is not")
     XCTAssertEqual(
       try FlowReader(store: store).packetCounts(
         inAuditSession: s.id, start: Instant.microseconds(FlowFixture.at(2)),
@@ -205,7 +207,8 @@ final class FlowHistoryTests: StoreTestCase {
     XCTAssertEqual(
       try store.capturedPackets(inAuditSession: s.id, fileSequence: 0), [],
       "file 0 / offset 0 is never a file")
-    XCTAssertEqual(try store.packets(forFlow: b).map(\.location.isCaptured), [true, false, false])
+    XCTAssertEqual(
+      try store.packets(forFlow: b).map(\.location.isCaptured), [true, false, false, true])
   }
 
   func testACaptureFileSequenceIsNeverClaimedTwice() throws {
