@@ -85,6 +85,30 @@ final class FindingsClassifierTests: XCTestCase {
       result.pinning.unassessed, [UnassessedFlows(gap: .noInspectionOutcome, flowIDs: [1, 4])])
   }
 
+  func testFlowsACheckCouldNotAssessAreListedUnderTheirOwnReasonWhenReasonsAlternate() {
+    // One reason, another, the first again, a third: each reason once, in the order first seen.
+    func tls(_ id: Int64, at seconds: Double, refusedWith alert: UInt8?) -> StoredFlow {
+      var flow = FlowFixture.tcp(id: id, at: seconds, sni: "api.example.com")
+      flow.streamOpening = .tlsHandshake
+      flow.serverTLS = alert.map { .refused(alert: $0) }
+      return flow
+    }
+    let flows = [
+      tls(1, at: 10, refusedWith: 40), tls(2, at: 20, refusedWith: nil),
+      tls(3, at: 30, refusedWith: 40), tls(4, at: 40, refusedWith: 70),
+      tls(5, at: 50, refusedWith: nil),
+    ]
+    let result = FindingsClassifier.classify(
+      flows: flows, project: project, session: session(), markers: consent, policy: policy)
+    XCTAssertEqual(
+      result.tlsVersion.unassessed,
+      [
+        UnassessedFlows(gap: .serverRefused(alert: 40), flowIDs: [1, 3]),
+        UnassessedFlows(gap: .serverAnswerNotRead, flowIDs: [2, 5]),
+        UnassessedFlows(gap: .serverRefused(alert: 70), flowIDs: [4]),
+      ])
+  }
+
   func testFlowsThatBeganAtTheSameInstantComeInTheOrderOfTheirIds() {
     // In the order of their first packets, not of their ids where two began together.
     let flows = [

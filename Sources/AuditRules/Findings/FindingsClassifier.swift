@@ -198,28 +198,44 @@ struct FindingAccumulator {
 private struct CoverageAccumulator {
   var satisfied = FlowIDList()
   var notApplicable = FlowIDList()
+  /// The gaps in the order first seen, each with its flows.
   private var gaps: [AnyCheckGap] = []
-  private var gapFlows: [AnyCheckGap: FlowIDList] = [:]
+  private var gapFlows: [FlowIDList] = []
+  private var places: [AnyCheckGap: Int] = [:]
+  /// The place of the gap last given: the flows a check cannot assess mostly share their reason
+  /// one after another, and comparing with it spares hashing a gap (a key of strings) each time.
+  private var lastPlace = -1
 
   mutating func unassessed(_ gap: AnyCheckGap, _ flow: Int64) {
-    if gapFlows[gap] == nil { gaps.append(gap) }
-    gapFlows[gap, default: []].append(flow)
+    gapFlows[place(of: gap)].append(flow)
+  }
+
+  private mutating func place(of gap: AnyCheckGap) -> Int {
+    if lastPlace >= 0, gaps[lastPlace] == gap { return lastPlace }
+    if let at = places[gap] {
+      lastPlace = at
+    } else {
+      lastPlace = gaps.count
+      places[gap] = lastPlace
+      gaps.append(gap)
+      gapFlows.append([])
+    }
+    return lastPlace
   }
 
   /// `later`'s flows after these, a gap seen here keeping its place.
   mutating func append(_ later: CoverageAccumulator) {
     satisfied.append(contentsOf: later.satisfied)
     notApplicable.append(contentsOf: later.notApplicable)
-    for gap in later.gaps {
-      if gapFlows[gap] == nil { gaps.append(gap) }
-      gapFlows[gap, default: []].append(contentsOf: later.gapFlows[gap]!)
+    for (gap, flows) in zip(later.gaps, later.gapFlows) {
+      gapFlows[place(of: gap)].append(contentsOf: flows)
     }
   }
 
   var coverage: CheckCoverage<AnyCheckGap> {
     CheckCoverage(
       satisfiedFlowIDs: satisfied,
-      unassessed: gaps.map { UnassessedFlows(gap: $0, flowIDs: gapFlows[$0]!) },
+      unassessed: zip(gaps, gapFlows).map { UnassessedFlows(gap: $0, flowIDs: $1) },
       notApplicableFlowIDs: notApplicable)
   }
 }
