@@ -47,7 +47,11 @@ final class JSONWriterTests: XCTestCase {
   }
 
   func testRandomTreesAreLaidOutAsPythonsJSONModuleLaysThemOut() throws {
-    let trees = (0..<300).map { _ in tree(depth: 0) }
+    // And one nested deeper than a line's indentation is kept ready for (64 spaces).
+    let deep = (0..<40).reduce(JSONValue.string("floor")) { inner, level in
+      level % 2 == 0 ? .array([.integer(Int64(level)), inner]) : .object(["k": inner, "n": .null])
+    }
+    let trees = (0..<300).map { _ in tree(depth: 0) } + [deep]
     // One tree a line, each line read by Python and written again with two spaces of indent and sorted keys.
     let lines = trees.map { value -> String in
       var out: [UInt8] = []

@@ -114,6 +114,21 @@ public enum JSONText {
   }
   private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 
+  /// A comma if asked, a new line and `indent` spaces: one append for the three where the
+  /// indentation is of the usual depth (a flow's members are three levels down, one line each).
+  static func appendLineBreak(comma: Bool, indent: Int, to out: inout [UInt8]) {
+    guard indent <= lineBreaks.count - 2 else {
+      if comma { out.append(UInt8(ascii: ",")) }
+      out.append(UInt8(ascii: "\n"))
+      appendSpaces(indent, to: &out)
+      return
+    }
+    lineBreaks.withUnsafeBufferPointer {
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[(comma ? 0 : 1)..<(2 + indent)]))
+    }
+  }
+  private static let lineBreaks = Array(",\n".utf8) + spaces
+
   /// The decimal digits, least significant first into a buffer of 20 and then appended: no
   /// string is made for each of the millions of numbers a bundle's documents hold.
   static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
@@ -143,15 +158,15 @@ public enum JSONText {
 
   public static func appendString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    // Most strings need no escape: append them whole, scanned in place (`withUTF8` makes the copy contiguous if it is not).
-    var text = s
-    let plain = text.withUTF8 { bytes -> Bool in
+    // Most strings need no escape: appended whole, scanned in place where their bytes are
+    // contiguous (a native string's are), without a copy of the string to make them so.
+    let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
       for byte in bytes
       where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
       out.append(contentsOf: bytes)
       return true
     }
-    if plain {
+    if plain == true {
       out.append(UInt8(ascii: "\""))
       return
     }

@@ -145,9 +145,8 @@ public struct JSONWriter {
   /// The next item of the innermost container: a comma after the one before, a new line, indented.
   private mutating func newItem() {
     let index = open.count - 1
-    if open[index].items > 0 { bytes.append(UInt8(ascii: ",")) }
-    bytes.append(UInt8(ascii: "\n"))
-    JSONText.appendSpaces(open[index].indent + 2, to: &bytes)
+    JSONText.appendLineBreak(
+      comma: open[index].items > 0, indent: open[index].indent + 2, to: &bytes)
     open[index].items += 1
   }
 
