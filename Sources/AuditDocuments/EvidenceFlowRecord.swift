@@ -426,9 +426,8 @@ public enum EvidenceFlowsCSV {
   public static func appendLine(_ cells: [String], to out: inout [UInt8]) {
     for (i, cell) in cells.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
-      // Scanned and appended in place (`withUTF8`); a cell that needs quotes is copied byte by byte.
-      var text = cell
-      text.withUTF8 { bytes in
+      // Scanned and appended in place; a cell that needs quotes is copied byte by byte.
+      func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let formula = bytes.first.map(startsFormula) ?? false
         guard
           bytes.contains(where: {
@@ -447,8 +446,14 @@ public enum EvidenceFlowsCSV {
         }
         out.append(UInt8(ascii: "\""))
       }
+      // A native string's bytes are contiguous; another's are made so in a copy.
+      if cell.utf8.withContiguousStorageIfAvailable(append) == nil {
+        var text = cell
+        text.withUTF8(append)
+      }
     }
-    out.append(contentsOf: [0x0D, 0x0A])
+    out.append(0x0D)
+    out.append(0x0A)
   }
 
   /// A cell's text as flows.csv holds it: one that begins as a spreadsheet formula would (=, +,
