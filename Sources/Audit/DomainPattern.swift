@@ -63,16 +63,13 @@ public struct DomainPattern: Sendable, Hashable {
   public static func normalised(host: String) -> String {
     // Most names are so already: given back as they are, their storage shared. A session's
     // tallies (hosts, TLS readings, domains, certificates) each keep every host's name.
-    let needsChange = { (byte: UInt8) in
-      byte >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    func isNormal<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bool {
+      bytes.last != UInt8(ascii: ".")
+        && !bytes.contains { $0 >= 0x80 || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
     }
     // Scanned in place where the bytes are contiguous (a native string's are): stepping through
     // `utf8` an index at a time cost more than the rest of matching a host against a pattern.
-    let normal =
-      host.utf8.withContiguousStorageIfAvailable { bytes in
-        bytes.last != UInt8(ascii: ".") && !bytes.contains(where: needsChange)
-      } ?? (host.utf8.last != UInt8(ascii: ".") && !host.utf8.contains(where: needsChange))
-    if normal { return host }
+    if host.utf8.withContiguousStorageIfAvailable(isNormal) ?? isNormal(host.utf8) { return host }
     var text = host.lowercased()
     while text.hasSuffix(".") && text.count > 1 { text.removeLast() }
     return text

@@ -86,7 +86,8 @@ final class FindingsClassifierTests: XCTestCase {
   }
 
   func testFlowsACheckCouldNotAssessAreListedUnderTheirOwnReasonWhenReasonsAlternate() {
-    // One reason, another, the first again, a third: each reason once, in the order first seen.
+    // A reason, another, the first again, a third, the second again: each listed once, in the
+    // order first seen, with all its flows.
     func tls(_ id: Int64, at seconds: Double, refusedWith alert: UInt8?) -> StoredFlow {
       var flow = FlowFixture.tcp(id: id, at: seconds, sni: "api.example.com")
       flow.streamOpening = .tlsHandshake

@@ -47,7 +47,7 @@ final class JSONWriterTests: XCTestCase {
   }
 
   func testRandomTreesAreLaidOutAsPythonsJSONModuleLaysThemOut() throws {
-    // And one nested deeper than a line's indentation is kept ready for (64 spaces).
+    // And a value nested deeper than the 64 spaces of indentation the writer keeps ready.
     let deep = (0..<40).reduce(JSONValue.string("floor")) { inner, level in
       level % 2 == 0 ? .array([.integer(Int64(level)), inner]) : .object(["k": inner, "n": .null])
     }
