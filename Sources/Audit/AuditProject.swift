@@ -37,8 +37,15 @@ public struct AuditProject: Sendable, Hashable, Identifiable {
 
   /// The first entry that covers the host.
   public func allowlistEntry(matching host: String) -> AllowlistEntry? {
+    allowlist.first(matching: host)
+  }
+}
+
+extension [AllowlistEntry] {
+  /// The first entry that covers the host, normalised once for all the patterns.
+  public func first(matching host: String) -> AllowlistEntry? {
     let candidate = DomainPattern.normalised(host: host)
-    return allowlist.first { $0.pattern.matches(normalised: candidate) }
+    return first { $0.pattern.matches(normalised: candidate) }
   }
 }
 

@@ -17,7 +17,7 @@ public enum AllowlistProposal {
     var covering: [String: Set<String>] = [:]
     for raw in names {
       let name = DomainPattern.normalised(host: raw)
-      guard !name.isEmpty, !allowlist.contains(where: { $0.pattern.matches(name) }) else {
+      guard !name.isEmpty, allowlist.first(matching: name) == nil else {
         continue
       }
       let text: String

@@ -42,7 +42,7 @@ public enum ScanTargets {
   public static func isScannedUnasked(
     _ host: String, allowlist: [AllowlistEntry], trackers: TrackerLists?
   ) -> Bool {
-    allowlist.contains(where: { $0.pattern.matches(host) }) && trackers?.match(host) == nil
+    allowlist.first(matching: host) != nil && trackers?.match(host) == nil
   }
 
   /// A flow's server end: the one with the lower port (a flow does not record which end the
