@@ -37,8 +37,8 @@ public struct RecordingRequest: Sendable {
   }
 }
 
-/// Records a capture into the store as it arrives: every connection written when it opens and
-/// again as it goes, its packets into the store's capture files, each connection let go once no
+/// Records a capture into the store as it arrives: every connection written in the transaction
+/// it opens in and again as it goes, its packets into the store's capture files, each connection let go once no
 /// packet can join it. The store's tagging rule (`upsertFlow`) ties what is written while an
 /// audit session is open to that session; another process opens and ends sessions, and places
 /// markers, while this one runs. What was committed is sound whenever the process ends: packet
@@ -61,6 +61,11 @@ public final class Recorder: @unchecked Sendable {
   private var openSession: OpenSessionStart?
   private var dirty: Set<Int> = []
   private var pending: [StoredPacket] = []
+  /// By pending packet: the slot whose row it joins (its `flowID` is 0 until that row is written).
+  private var pendingSlots: [Int] = []
+  /// Slots whose rows opened in this write and are not in the store yet, in the order they
+  /// opened: each is inserted once, as the write ends, instead of inserted and then updated.
+  private var unwritten: [Int] = []
   private var writer: PcapWriter?
   private var captureSession: Int64 = 0
   /// The clock files are dated by (the machine's, as `run` was given it).
@@ -231,8 +236,8 @@ public final class Recorder: @unchecked Sendable {
     return type == .typeRegular
   }
 
-  /// Writes frames in one transaction: new flows inserted (and tagged) as they open, packets
-  /// appended once their bytes are in the file, flows that changed updated, flows over let go.
+  /// Writes frames in one transaction: new flows tagged as they open and inserted once the frames
+  /// are read, packets appended once their bytes are in the file, flows that changed updated, flows over let go.
   /// Frames go in time order, as import reads them: a stream a little out of step is put in order
   /// within `TimeOrderedFrames.window` frames (`letting` says how many of those held go now); a
   /// frame out of order by more stops the recording, named, after what came before it is written.
@@ -253,12 +258,14 @@ public final class Recorder: @unchecked Sendable {
         outOfOrder = error
       }
       try writer.flush()
+      let inserted = try insertUnwritten()
       try store.appendPackets(pending)
       pending.removeAll(keepingCapacity: true)
+      pendingSlots.removeAll(keepingCapacity: true)
       try joinInspectionLog()
       let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
       try joinExchanges(final: false)
-      try update(dirty.union(over), closing: Set(over))
+      try update(dirty.union(over), closing: Set(over), inserted: inserted)
       for slot in over { release(slot) }
       // A commit is a sign of life as much as the heartbeat: a run killed between two heartbeats
       // still covered what it wrote (a session started after its last heartbeat included).
@@ -287,12 +294,16 @@ public final class Recorder: @unchecked Sendable {
     if packet.opened {
       let flow = tracker.flow(slot)
       var row = ConnectionRow(opening: flow, inScope: scope.tags(flow))
+      if flow.beganBeforeCapture, !unwritten.isEmpty {
+        // The rows opened earlier in this write are among those a predecessor is sought in.
+        try insertUnwritten()
+      }
       if let earlier = try predecessor(of: flow) {
         row.continuedFrom = earlier.id
         row.inherited = earlier
       }
       if slot == rows.count { rows.append(row) } else { rows[slot] = row }
-      try insert(
+      insert(
         slot,
         tagged: SessionTagging.session(
           forPacketAt: date, open: openSession, inScope: row.inScope))
@@ -310,15 +321,33 @@ public final class Recorder: @unchecked Sendable {
       StoredPacket(
         flowID: rows[slot].id, date: date, direction: packet.outbound ? .outbound : .inbound,
         length: packet.datagram.count, tcpFlags: packet.tcpFlags, location: location))
+    pendingSlots.append(slot)
     dirty.insert(packet.slot)
     status.packets += 1
     status.bytes += UInt64(packet.datagram.count)
   }
 
-  /// Writes the slot's row for the first time, tagged.
-  private func insert(_ slot: Int, tagged session: Int64?) throws {
+  /// Tags the slot's new row; it is written when the write ends (`insertUnwritten`).
+  private func insert(_ slot: Int, tagged session: Int64?) {
     rows[slot].session = session
-    rows[slot].id = try store.upsertFlow(flow(slot), session: session)
+    unwritten.append(slot)
+  }
+
+  /// Inserts the rows not written yet as they stand now, in the order they opened, and gives
+  /// their ids to the packets waiting for them. The slots inserted.
+  @discardableResult
+  private func insertUnwritten() throws -> Set<Int> {
+    guard !unwritten.isEmpty else { return [] }
+    for slot in unwritten {
+      rows[slot].id = try store.upsertFlow(flow(slot), session: rows[slot].session)
+    }
+    for index in pending.indices where pending[index].flowID == 0 {
+      pending[index].flowID = rows[pendingSlots[index]].id
+    }
+    let inserted = Set(unwritten)
+    dirty.subtract(inserted)
+    unwritten.removeAll(keepingCapacity: true)
+    return inserted
   }
 
   /// The connection's next packet falls to another session than its row's (one started or
@@ -327,6 +356,8 @@ public final class Recorder: @unchecked Sendable {
   private func continueInNewRow(
     _ slot: Int, at date: Date, tagged session: Int64?, packet: FlowTracker.Packet
   ) throws {
+    // The row it continues has an id, and the rows opened before it keep theirs in order.
+    try insertUnwritten()
     let length = UInt64(packet.datagram.count)
     var before = read(slot)
     before.packetCount -= 1
@@ -342,7 +373,7 @@ public final class Recorder: @unchecked Sendable {
         session: nil)
     }
     rows[slot] = rows[slot].continued(at: date, after: before)
-    try insert(slot, tagged: session)
+    insert(slot, tagged: session)
   }
 
   /// The instant up to which the run has written what it read: now, or for an interface (whose
@@ -458,8 +489,12 @@ public final class Recorder: @unchecked Sendable {
     return true
   }
 
-  private func update(_ slots: Set<Int>, closing: Set<Int> = []) throws {
-    for slot in slots.sorted() where isWritable(rows[slot]) {
+  /// `inserted`: slots just written as they stand, left as they are unless changed since.
+  private func update(_ slots: Set<Int>, closing: Set<Int> = [], inserted: Set<Int> = [])
+    throws
+  {
+    for slot in slots.sorted()
+    where isWritable(rows[slot]) && (dirty.contains(slot) || !inserted.contains(slot)) {
       try store.upsertFlow(flow(slot), session: nil)
     }
     for slot in slots.union(closing).sorted() {
@@ -527,6 +562,7 @@ public final class Recorder: @unchecked Sendable {
     guard let writer else { return }
     try store.transaction {
       openSession = try store.openSessionStart()
+      try insertUnwritten()
       try writer.close()
       try joinInspectionLog(final: true)
       try joinExchanges(final: true)

@@ -644,23 +644,8 @@ extension RecordCommandTests {
     XCTAssertEqual(
       try s.tv("record", "--read", moved, "--inspection-log", log.path, "--quiet").status, 0)
     // The lines come after the first run ended: about its TLS connections.
-    let rows = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [
-          s.store + "/history.sqlite",
-          // The client's end first, the server's (443) second, whichever the row holds first.
-          "SELECT CASE WHEN port_b = 443 THEN addr_a ELSE addr_b END, CASE WHEN port_b = 443 THEN port_a ELSE port_b END, CASE WHEN port_b = 443 THEN addr_b ELSE addr_a END, 443, first_seen, last_seen FROM flows WHERE protocol = 6 AND 443 IN (port_a, port_b) AND audit_session_id = 1 ORDER BY id LIMIT 2",
-        ])
-    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
-    XCTAssertFalse(rows.isEmpty, "the capture has a TLS connection")
-    var lines = ""
-    for row in rows {
-      let start = Double(row[4])! / 1e9
-      let end = Double(row[5])! / 1e9
-      lines +=
-        "{\"format\": 1, \"start\": \(start), \"end\": \(end), \"client\": {\"address\": \"\(row[0])\", \"port\": \(row[1])}, \"proxy\": null, \"server\": {\"address\": \"\(row[2])\", \"port\": \(row[3]), \"peer\": {\"address\": \"\(row[2])\", \"port\": \(row[3])}, \"tlsVersion\": \"TLSv1.3\"}, \"sni\": null, \"clientHandshake\": \"established\", \"requests\": 1}\n"
-    }
+    let (lines, rows) = try inspectionLines(aboutTLSConnectionsIn: s.store, limit: 2)
+    XCTAssertGreaterThan(rows, 0, "the capture has a TLS connection")
     try Data(lines.utf8).write(to: log)
     // A second run, on a capture of nothing, follows the same log from its start.
     let empty = s.dir.url.appendingPathComponent("empty.pcap")
@@ -673,20 +658,125 @@ extension RecordCommandTests {
     let summary = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any])
     let inspection = try XCTUnwrap(summary["inspection"] as? [String: Any])
-    XCTAssertEqual(inspection["joined"] as? Int, rows.count, "\(inspection)")
+    XCTAssertEqual(inspection["joined"] as? Int, rows, "\(inspection)")
     XCTAssertEqual(inspection["unjoined"] as? Int, 0, "\(inspection)")
-    let joined = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [s.store + "/history.sqlite", "SELECT count(*) FROM flows WHERE tls_status_basis = 3"]))
     XCTAssertEqual(
-      joined.output, "\(rows.count)\n", "the earlier run's connections took their outcomes")
+      try flowsWithInspectionOutcomes(in: s.store), rows,
+      "the earlier run's connections took their outcomes")
     // #41.2: the log the restarted recorder found was readable, and nothing says otherwise.
     XCTAssertFalse(again.error.contains("cannot be read"), again.error)
     XCTAssertEqual(try s.tv("session", "end").status, 0)
     let shown = try s.tv("session", "show", "1").output
     XCTAssertFalse(shown.contains("could not be read"), shown)
     XCTAssertFalse(shown.contains("cannot be read"), shown)
+  }
+
+  func testLinesInTheLogBeforeTheirConnectionsArriveGiveThemTheirOutcomes() throws {
+    // A first store learns the capture's TLS connections; a second records the same capture
+    // with the log already holding a line about each. A connection's row is written as the
+    // write it opened in ends, and the lines are joined after that, in the same write: the
+    // outcome must reach the row all the same.
+    let learned = try setUp("record-log-first-learned")
+    XCTAssertEqual(
+      try learned.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let moved = try movedToNow(learned)
+    XCTAssertEqual(try learned.tv("record", "--read", moved, "--quiet").status, 0)
+    let (lines, rows) = try inspectionLines(aboutTLSConnectionsIn: learned.store, limit: 100)
+    XCTAssertGreaterThan(rows, 0, "the capture has a TLS connection")
+    let s = try setUp("record-log-first")
+    XCTAssertEqual(
+      try s.tv(
+        "session", "start", "P", "--version", "1", "--build", "1", "--inspection", "--ca-trusted"
+      ).status, 0)
+    let log = s.dir.url.appendingPathComponent("flows.jsonl")
+    try Data(lines.utf8).write(to: log)
+    // The capture again an hour on: by then every connection of the first is over, let go in
+    // the write that joined its line.
+    let later = s.dir.url.appendingPathComponent("later.pcapng").path
+    let twice = s.dir.url.appendingPathComponent("twice.pcapng").path
+    XCTAssertEqual(try ExternalTool.run("editcap", ["-t", "3600", moved, later])?.status, 0)
+    XCTAssertEqual(try ExternalTool.run("mergecap", ["-w", twice, moved, later])?.status, 0)
+    let recorded = try s.tv("record", "--read", twice, "--inspection-log", log.path, "--json")
+    XCTAssertEqual(recorded.status, 0, recorded.error)
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(recorded.output.utf8)) as? [String: Any])
+    let inspection = try XCTUnwrap(summary["inspection"] as? [String: Any])
+    XCTAssertEqual(inspection["joined"] as? Int, rows, "\(inspection)")
+    XCTAssertEqual(try flowsWithInspectionOutcomes(in: s.store), rows)
+  }
+
+  func testAConnectionAcrossASessionsStartInOneWriteGoesOnInARowThatNamesItsFirst() throws {
+    // The capture is moved so that the session starts between the fifth and sixth packets of
+    // the connection to port 9443 (0.54 ms apart): read from a file, both halves are in one
+    // write, the first row written before the second names it.
+    let s = try setUp("record-session-edge-in-one-write")
+    XCTAssertEqual(
+      try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
+    let started = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3", [s.store + "/history.sqlite", "SELECT started_at FROM audit_sessions"]))
+    let startedAt = try XCTUnwrap(
+      Double(started.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+    let times = try XCTUnwrap(
+      ExternalTool.run(
+        "tshark",
+        [
+          "-r", Self.realCapture.path, "-Y", "tcp.port == 9443", "-T", "fields", "-e",
+          "frame.time_epoch",
+        ])
+    ).output.split(separator: "\n").compactMap { Double($0) }
+    XCTAssertEqual(times.count, 15)
+    let edge = (times[4] + times[5]) / 2
+    let moved = s.dir.url.appendingPathComponent("edge.pcapng").path
+    XCTAssertEqual(
+      try ExternalTool.run(
+        "editcap",
+        ["-t", String(format: "%.6f", startedAt / 1e9 - edge), Self.realCapture.path, moved])?
+        .status, 0)
+    XCTAssertEqual(try s.tv("record", "--read", moved, "--quiet").status, 0)
+    let rows = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          s.store + "/history.sqlite",
+          "SELECT f.id, ifnull(f.audit_session_id, '-'), ifnull(f.continued_from, '-'), f.packet_count, (SELECT count(*) FROM packets p WHERE p.flow_id = f.id) FROM flows f WHERE 9443 IN (f.port_a, f.port_b) ORDER BY f.id",
+        ])
+    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    XCTAssertEqual(rows.count, 2, "\(rows)")
+    guard rows.count == 2 else { return }
+    XCTAssertEqual(Array(rows[0].dropFirst()), ["-", "-", "5", "5"], "\(rows)")
+    XCTAssertEqual(Array(rows[1].dropFirst()), ["1", rows[0][0], "10", "10"], "\(rows)")
+  }
+
+  /// Inspection-log lines (mitmproxy's, as the addon writes them) about the session's first
+  /// `limit` TLS connections in the store, and how many.
+  func inspectionLines(aboutTLSConnectionsIn store: String, limit: Int) throws -> (String, Int) {
+    let rows = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          store + "/history.sqlite",
+          // The client's end first, the server's (443) second, whichever the row holds first.
+          "SELECT CASE WHEN port_b = 443 THEN addr_a ELSE addr_b END, CASE WHEN port_b = 443 THEN port_a ELSE port_b END, CASE WHEN port_b = 443 THEN addr_b ELSE addr_a END, 443, first_seen, last_seen FROM flows WHERE protocol = 6 AND 443 IN (port_a, port_b) AND audit_session_id = 1 ORDER BY id LIMIT \(limit)",
+        ])
+    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    var lines = ""
+    for row in rows {
+      let start = Double(row[4])! / 1e9
+      let end = Double(row[5])! / 1e9
+      lines +=
+        "{\"format\": 1, \"start\": \(start), \"end\": \(end), \"client\": {\"address\": \"\(row[0])\", \"port\": \(row[1])}, \"proxy\": null, \"server\": {\"address\": \"\(row[2])\", \"port\": \(row[3]), \"peer\": {\"address\": \"\(row[2])\", \"port\": \(row[3])}, \"tlsVersion\": \"TLSv1.3\"}, \"sni\": null, \"clientHandshake\": \"established\", \"requests\": 1}\n"
+    }
+    return (lines, rows.count)
+  }
+
+  /// How many of the store's flows have their outcome from an inspection log.
+  func flowsWithInspectionOutcomes(in store: String) throws -> Int? {
+    let counted = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [store + "/history.sqlite", "SELECT count(*) FROM flows WHERE tls_status_basis = 3"]))
+    return Int(counted.output.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 }
 
