@@ -5,9 +5,15 @@ import Foundation
 public final class SHA256Digest {
   private let context: OpaquePointer
 
+  /// Fetched from the provider once: `EVP_sha256()` is fetched again at every init (a JA4
+  /// fingerprint hashes twice per connection). A fetched method is immutable and may be used by
+  /// any thread.
+  nonisolated(unsafe) private static let algorithm: OpaquePointer? = EVP_MD_fetch(
+    nil, "SHA256", nil)
+
   public init() {
     context = EVP_MD_CTX_new()
-    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    EVP_DigestInit_ex(context, Self.algorithm ?? EVP_sha256(), nil)
   }
 
   deinit { EVP_MD_CTX_free(context) }
@@ -29,14 +35,19 @@ public final class SHA256Digest {
   }
 
   public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-    let digits = Array("0123456789abcdef".utf8)
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      out.append(digits[Int(byte >> 4)])
-      out.append(digits[Int(byte & 0x0f)])
+    String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+      var at = 0
+      for byte in bytes {
+        out[at] = hexDigit(byte >> 4)
+        out[at + 1] = hexDigit(byte & 0x0f)
+        at += 2
+      }
+      return at
     }
-    return String(decoding: out, as: UTF8.self)
+  }
+
+  private static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
   }
 
   public static func hex(of data: Data) -> String {
