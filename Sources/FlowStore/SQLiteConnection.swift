@@ -7,7 +7,7 @@ import Foundation
 public final class SQLiteConnection {
   let handle: OpaquePointer
   public let path: String
-  private var statements: [String: SQLiteStatement] = [:]
+  private var statements: [StatementText: SQLiteStatement] = [:]
 
   /// `immutable`: read-only, and the file taken as unchanging (SQLite's immutable=1): no journal
   /// or shared-memory file is made, so a database on a read-only file system can be read.
@@ -59,12 +59,13 @@ public final class SQLiteConnection {
 
   /// A prepared statement, cached by its text.
   public func statement(_ sql: String) throws -> SQLiteStatement {
-    if let cached = statements[sql] {
+    let key = StatementText(sql)
+    if let cached = statements[key] {
       cached.reset()
       return cached
     }
     let statement = try SQLiteStatement(connection: self, sql: sql)
-    statements[sql] = statement
+    statements[key] = statement
     return statement
   }
 
@@ -132,6 +133,29 @@ public final class SQLiteConnection {
       throw error
     }
   }
+}
+
+/// A statement's text as the cache's key: hashed by its length and its first and last bytes,
+/// compared whole. Hashing a whole text (4 kB for 64 packet rows) cost more than its lookup
+/// saved; the texts a connection prepares are few.
+struct StatementText: Hashable {
+  let sql: String
+
+  init(_ sql: String) { self.sql = sql }
+
+  func hash(into hasher: inout Hasher) {
+    var sql = sql
+    sql.withUTF8 { bytes in
+      hasher.combine(bytes.count)
+      let edge = 32
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(edge))))
+      hasher.combine(
+        bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(edge))))
+    }
+  }
+
+  static func == (a: StatementText, b: StatementText) -> Bool { a.sql == b.sql }
 }
 
 extension SQLiteError {
