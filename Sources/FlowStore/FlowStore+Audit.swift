@@ -421,21 +421,16 @@ extension FlowStore {
     let beforeNanoseconds = before.overflow ? Int64.min : before.partialValue
     let afterNanoseconds = after.overflow ? Int64.max : after.partialValue
     // Summed here rather than with GROUP BY: SQLite's temporary B-tree for the grouping cost
-    // more than reading the rows (0.18 s against 0.07 s for 400 000 packets).
-    struct Key: Hashable {
-      let flow: Int64
-      let file: UInt32?
-    }
-    typealias Sum = (packets: Int, before: Int, after: Int)
-    var sums: [Key: Sum] = [:]
-    // The rows come a flow at a time, a file at a time within it: a run of one key is summed
-    // here and added to `sums` when the key changes, not looked up row by row. Any order sums alike.
-    var run: (key: Key, sum: Sum)?
-    func close(_ run: (key: Key, sum: Sum)) {
-      let sum = sums[run.key] ?? (0, 0, 0)
-      sums[run.key] = (
-        sum.packets + run.sum.packets, sum.before + run.sum.before, sum.after + run.sum.after
-      )
+    // more than reading the rows (0.18 s against 0.07 s for 400 000 packets). The rows come a
+    // flow at a time, a file at a time within it: each run of one flow and file is one count,
+    // appended in turn. Should a flow come back to a file, or the rows come in another order,
+    // the counts are put in order and a key's merged.
+    var counts: [SessionPacketCount] = []
+    var inOrder = true
+    var run: SessionPacketCount?
+    func close(_ run: SessionPacketCount) {
+      if let last = counts.last, !Self.precedes(last, run) { inOrder = false }
+      counts.append(run)
     }
     try db.query(
       """
@@ -447,29 +442,44 @@ extension FlowStore {
       let sequence = row.int64(column: PacketColumn.fileSeq)
       let offset = row.int64(column: PacketColumn.fileOffset)
       let ts = row.int64(column: PacketColumn.ts)
-      let key = Key(
-        flow: row.int64(column: PacketColumn.flowId),
-        file: sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence))
-      if let open = run, open.key != key {
+      let flow = row.int64(column: PacketColumn.flowId)
+      let file = sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence)
+      if let open = run, open.flowID != flow || open.fileSequence != file {
         close(open)
         run = nil
       }
-      var sum: Sum = run?.sum ?? (0, 0, 0)
-      sum.packets += 1
-      if ts < beforeNanoseconds { sum.before += 1 }
-      if ts >= afterNanoseconds { sum.after += 1 }
-      run = (key, sum)
+      let sum = run ?? SessionPacketCount(flowID: flow, fileSequence: file, packets: 0)
+      run = SessionPacketCount(
+        flowID: flow, fileSequence: file, packets: sum.packets + 1,
+        beforeStart: sum.beforeStart + (ts < beforeNanoseconds ? 1 : 0),
+        afterEnd: sum.afterEnd + (ts >= afterNanoseconds ? 1 : 0))
     }
     if let open = run { close(open) }
-    // By flow, then file, the never-captured first.
-    return sums.keys.sorted {
-      ($0.flow, $0.file.map { Int64($0) } ?? -1) < ($1.flow, $1.file.map { Int64($0) } ?? -1)
-    }.map { key in
-      let sum = sums[key]!
-      return SessionPacketCount(
-        flowID: key.flow, fileSequence: key.file, packets: sum.packets, beforeStart: sum.before,
-        afterEnd: sum.after)
+    return inOrder ? counts : Self.merged(counts)
+  }
+
+  /// By flow, then file, the never-captured first.
+  static func precedes(_ a: SessionPacketCount, _ b: SessionPacketCount) -> Bool {
+    (a.flowID, a.fileSequence.map { Int64($0) } ?? -1)
+      < (b.flowID, b.fileSequence.map { Int64($0) } ?? -1)
+  }
+
+  /// Counts in order, those of one flow and file summed into one.
+  static func merged(_ counts: [SessionPacketCount]) -> [SessionPacketCount] {
+    var merged: [SessionPacketCount] = []
+    for count in counts.sorted(by: precedes) {
+      if let last = merged.last, last.flowID == count.flowID,
+        last.fileSequence == count.fileSequence
+      {
+        merged[merged.count - 1] = SessionPacketCount(
+          flowID: last.flowID, fileSequence: last.fileSequence,
+          packets: last.packets + count.packets, beforeStart: last.beforeStart + count.beforeStart,
+          afterEnd: last.afterEnd + count.afterEnd)
+      } else {
+        merged.append(count)
+      }
     }
+    return merged
   }
 
   /// The session's packets whose bytes are in one file, by ascending offset; with `outside`, only
