@@ -96,10 +96,12 @@ public final class AddressDatabase {
   }
 
   /// The registrations of every address of the flows, each database completing what the ones
-  /// before it left unstated.
+  /// before it left unstated. Without a database nothing is looked up, and no address is listed
+  /// (as `AddressRegistrations.stated` reads a bundle of none).
   public static func registrations(of flows: [StoredFlow], in databases: [AddressDatabase])
     -> AddressRegistrations
   {
+    guard !databases.isEmpty else { return AddressRegistrations() }
     var map: [String: AddressRegistration] = [:]
     let addresses = AddressRegistrations.addresses(of: flows)
     for address in addresses {

@@ -122,6 +122,14 @@ final class AddressDatabaseTests: XCTestCase {
     XCTAssertEqual(stated.databases.map(\.name), ["Test-Country", "Test-ASN"])
   }
 
+  func testWithoutADatabaseNothingIsLookedUpAsABundleOfNoneIsRead() {
+    var flow = FlowFixture.tcp(serverAddress: "198.51.100.200")
+    flow.id = 1
+    let looked = AddressDatabase.registrations(of: [flow], in: [])
+    XCTAssertEqual(looked.addresses, [])
+    XCTAssertEqual(looked, AddressRegistrations.stated([flow], databases: [], [:]))
+  }
+
   func testAFileThatIsNotADatabaseOrIsNotThereIsRefusedWithItsReason() throws {
     let dir = TemporaryDirectory("address-database-refused")
     let text = dir.url.appendingPathComponent("list.txt").path
