@@ -28,6 +28,8 @@ int tv_set_direct_io(int fd, int on) {
 
 int tv_limit_malloc_arenas(int most) { return mallopt(M_ARENA_MAX, most); }
 
+int tv_malloc_trim(void) { return malloc_trim(0); }
+
 int tv_malloc_arena_count(void) {
   char *text = NULL;
   size_t size = 0;

@@ -8,6 +8,7 @@ import FlowStore
 import Foundation
 import ReportModel
 import ReportPDF
+import SystemCalls
 
 /// A failure of the report hook, kept apart from failures to write.
 struct ReportNotDrawn: Error { let reason: String }
@@ -488,6 +489,7 @@ public final class EvidenceExporter {
       second.laidOutAgain = true
     }
     second.bundle = nil
+    MallocArenas.trim()
     second.report = Result {
       second.reportTiming = try draw(try drawing.get(), digests, folder)
       return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))

@@ -10,6 +10,10 @@ public enum MallocArenas {
     _ = tv_limit_malloc_arenas(Int32(clamping: max(most, 1)))
   }
 
+  /// Gives the pages of memory freed and kept by malloc back to the system: a phase that freed
+  /// much before one that allocates anew leaves the next one's pages to be touched afresh.
+  public static func trim() { _ = tv_malloc_trim() }
+
   /// The arenas the process has now; nil when glibc does not say.
   public static var count: Int? {
     let count = tv_malloc_arena_count()

@@ -26,6 +26,10 @@ int tv_set_direct_io(int fd, int on);
 // Glibc module leaves out.
 int tv_limit_malloc_arenas(int most);
 
+// Gives the pages of freed memory malloc keeps back to the system (malloc_trim(0)); 1 when any
+// were given back.
+int tv_malloc_trim(void);
+
 // How many malloc arenas the process has (malloc_info's heaps), or -1 when it cannot be read.
 int tv_malloc_arena_count(void);
 
