@@ -38,11 +38,11 @@ public struct RecordingRequest: Sendable {
 }
 
 /// Records a capture into the store as it arrives: every connection written in the transaction
-/// it opens in and again as it goes, its packets into the store's capture files, each connection let go once no
-/// packet can join it. The store's tagging rule (`upsertFlow`) ties what is written while an
-/// audit session is open to that session; another process opens and ends sessions, and places
-/// markers, while this one runs. What was committed is sound whenever the process ends: packet
-/// bytes reach their file before the rows that point at them.
+/// it opens in and again as it goes, its packets into the store's capture files, each connection
+/// let go once no packet can join it. The store's tagging rule (`upsertFlow`) ties what is
+/// written while an audit session is open to that session; another process opens and ends
+/// sessions, and places markers, while this one runs. What was committed is sound whenever the
+/// process ends: packet bytes reach their file before the rows that point at them.
 public final class Recorder: @unchecked Sendable {
   /// How long the recorder waits for frames before it writes what it holds: with the hold for
   /// time order, at most a tenth of a second between a packet read and its row committed.
@@ -237,10 +237,11 @@ public final class Recorder: @unchecked Sendable {
   }
 
   /// Writes frames in one transaction: new flows tagged as they open and inserted once the frames
-  /// are read, packets appended once their bytes are in the file, flows that changed updated, flows over let go.
-  /// Frames go in time order, as import reads them: a stream a little out of step is put in order
-  /// within `TimeOrderedFrames.window` frames (`letting` says how many of those held go now); a
-  /// frame out of order by more stops the recording, named, after what came before it is written.
+  /// are read, packets appended once their bytes are in the file, flows that changed updated, flows
+  /// over let go. Frames go in time order, as import reads them: a stream a little out of step is
+  /// put in order within `TimeOrderedFrames.window` frames (`letting` says how many of those held
+  /// go now); a frame out of order by more stops the recording, named, after what came before it is
+  /// written.
   private func write(_ frames: [DecodedFrame], letting held: Release) throws {
     guard let writer else { return }
     var outOfOrder: CaptureFileError?
@@ -294,10 +295,6 @@ public final class Recorder: @unchecked Sendable {
     if packet.opened {
       let flow = tracker.flow(slot)
       var row = ConnectionRow(opening: flow, inScope: scope.tags(flow))
-      if flow.beganBeforeCapture, !unwritten.isEmpty {
-        // The rows opened earlier in this write are among those a predecessor is sought in.
-        try insertUnwritten()
-      }
       if let earlier = try predecessor(of: flow) {
         row.continuedFrom = earlier.id
         row.inherited = earlier
@@ -401,6 +398,8 @@ public final class Recorder: @unchecked Sendable {
   /// The row an earlier run left of a connection first seen mid-stream, if one fits.
   private func predecessor(of flow: StoredFlow) throws -> StoredFlow? {
     guard flow.beganBeforeCapture, flow.ipProtocol == .tcp else { return nil }
+    // The rows opened earlier in this write are among those a predecessor is sought in.
+    try insertUnwritten()
     let candidates = try store.flows(
       withEnds: [flow.peers], from: ConnectionContinuation.earliestLastPacket(before: flow),
       to: Instant.microseconds(flow.firstSeen))

@@ -23,17 +23,19 @@ final class AddressKindTests: XCTestCase {
   }
 
   func testGroupsAndPrivateRangesAreToldByTheirNumbers() {
-    XCTAssertTrue(AddressKind.isGroup("224.0.0.251"))
-    XCTAssertTrue(AddressKind.isGroup("239.255.255.250"))
-    XCTAssertTrue(AddressKind.isGroup("255.255.255.255"))
-    XCTAssertFalse(AddressKind.isGroup("240.0.0.1"))
-    XCTAssertFalse(AddressKind.isGroup("255.255.255.254"))
-    XCTAssertTrue(AddressKind.isGroup("ff02::fb"))
-    XCTAssertTrue(AddressKind.isPrivate("172.16.0.1"))
-    XCTAssertFalse(AddressKind.isPrivate("172.32.0.1"))
-    XCTAssertTrue(AddressKind.isPrivate("100.64.0.1"))
-    XCTAssertFalse(AddressKind.isPrivate("100.128.0.1"))
-    XCTAssertTrue(AddressKind.isPrivate("169.254.3.4"))
-    XCTAssertFalse(AddressKind.isPrivate("93.184.216.34"))
+    let groups = [
+      "224.0.0.251": true, "239.255.255.250": true, "255.255.255.255": true, "240.0.0.1": false,
+      "255.255.255.254": false, "ff02::fb": true,
+    ]
+    for (address, isGroup) in groups {
+      XCTAssertEqual(AddressKind.isGroup(address), isGroup, address)
+    }
+    let privates = [
+      "172.16.0.1": true, "172.32.0.1": false, "100.64.0.1": true, "100.128.0.1": false,
+      "169.254.3.4": true, "93.184.216.34": false,
+    ]
+    for (address, isPrivate) in privates {
+      XCTAssertEqual(AddressKind.isPrivate(address), isPrivate, address)
+    }
   }
 }
