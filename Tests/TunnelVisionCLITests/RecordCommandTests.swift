@@ -748,6 +748,35 @@ extension RecordCommandTests {
     XCTAssertEqual(Array(rows[1].dropFirst()), ["1", rows[0][0], "10", "10"], "\(rows)")
   }
 
+  func testAStrayPacketAfterAConnectionEndedInTheSameWriteContinuesItsRow() throws {
+    // The connection to port 9443 ends (FIN) and its last packet comes again 90 s later: past
+    // the 60 s after which a finished connection's ends make another one, within the 120 s in
+    // which a connection first seen mid-stream continues an earlier row. Read from a file, both
+    // are in one write: the first row must be written before the second looks for it.
+    let s = try setUp("record-stray-packet-in-one-write")
+    let last = s.dir.url.appendingPathComponent("last.pcapng").path
+    let later = s.dir.url.appendingPathComponent("later.pcapng").path
+    let stray = s.dir.url.appendingPathComponent("stray.pcapng").path
+    XCTAssertEqual(
+      try ExternalTool.run("editcap", ["-r", Self.realCapture.path, last, "37"])?.status, 0)
+    XCTAssertEqual(try ExternalTool.run("editcap", ["-t", "90", last, later])?.status, 0)
+    XCTAssertEqual(
+      try ExternalTool.run("mergecap", ["-w", stray, Self.realCapture.path, later])?.status, 0)
+    XCTAssertEqual(try s.tv("record", "--read", stray, "--quiet").status, 0)
+    let rows = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3",
+        [
+          s.store + "/history.sqlite",
+          "SELECT id, ifnull(continued_from, '-'), packet_count FROM flows WHERE 9443 IN (port_a, port_b) ORDER BY id",
+        ])
+    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    XCTAssertEqual(rows.count, 2, "\(rows)")
+    guard rows.count == 2 else { return }
+    XCTAssertEqual(Array(rows[0].dropFirst()), ["-", "15"], "\(rows)")
+    XCTAssertEqual(Array(rows[1].dropFirst()), [rows[0][0], "1"], "\(rows)")
+  }
+
   /// Inspection-log lines (mitmproxy's, as the addon writes them) about the session's first
   /// `limit` TLS connections in the store, and how many.
   func inspectionLines(aboutTLSConnectionsIn store: String, limit: Int) throws -> (String, Int) {
