@@ -266,7 +266,8 @@ public final class Recorder: @unchecked Sendable {
       try joinInspectionLog()
       let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
       try joinExchanges(final: false)
-      try update(dirty.union(over), closing: Set(over), inserted: inserted)
+      // A row inserted as it stands is not written again unless it changed since (is dirty).
+      try update(dirty.union(over.filter { !inserted.contains($0) }), closing: Set(over))
       for slot in over { release(slot) }
       // A commit is a sign of life as much as the heartbeat: a run killed between two heartbeats
       // still covered what it wrote (a session started after its last heartbeat included).
@@ -488,12 +489,8 @@ public final class Recorder: @unchecked Sendable {
     return true
   }
 
-  /// `inserted`: slots just written as they stand, left as they are unless changed since.
-  private func update(_ slots: Set<Int>, closing: Set<Int> = [], inserted: Set<Int> = [])
-    throws
-  {
-    for slot in slots.sorted()
-    where isWritable(rows[slot]) && (dirty.contains(slot) || !inserted.contains(slot)) {
+  private func update(_ slots: Set<Int>, closing: Set<Int> = []) throws {
+    for slot in slots.sorted() where isWritable(rows[slot]) {
       try store.upsertFlow(flow(slot), session: nil)
     }
     for slot in slots.union(closing).sorted() {

@@ -29,6 +29,14 @@ final class RecordCommandTests: XCTestCase {
       try XCTUnwrap(ExternalTool.run(binary.path, words + ["--store", store], input: input))
     }
 
+    /// The rows a query of the store's history gives (sqlite3's output), each cell a string.
+    func rows(_ sql: String) throws -> [[String]] {
+      try XCTUnwrap(ExternalTool.run("sqlite3", [store + "/history.sqlite", sql])).output
+        .split(separator: "\n").map {
+          $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        }
+    }
+
     func waitForRecorder(_ timeout: TimeInterval = 10) throws -> RecorderClaim {
       var claim: RecorderClaim?
       // The lock is taken, then the claim written into it.
@@ -283,13 +291,7 @@ final class RecordCommandTests: XCTestCase {
     let recorded = try s.tv("record", "--read", moved, "--device", "10.99.0.2", "--quiet")
     XCTAssertEqual(recorded.status, 0, recorded.error)
     XCTAssertEqual(try s.tv("session", "end").status, 0)
-    let rows = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [s.store + "/history.sqlite", "SELECT addr_a, addr_b, audit_session_id FROM flows"])
-    ).output.split(separator: "\n").map {
-      $0.split(separator: "|", omittingEmptySubsequences: false)
-    }
+    let rows = try s.rows("SELECT addr_a, addr_b, audit_session_id FROM flows")
     let tagged = rows.filter { $0[2] == "1" }
     let untagged = rows.filter { $0[2].isEmpty }
     XCTAssertFalse(tagged.isEmpty)
@@ -644,7 +646,7 @@ extension RecordCommandTests {
     XCTAssertEqual(
       try s.tv("record", "--read", moved, "--inspection-log", log.path, "--quiet").status, 0)
     // The lines come after the first run ended: about its TLS connections.
-    let (lines, rows) = try inspectionLines(aboutTLSConnectionsIn: s.store, limit: 2)
+    let (lines, rows) = try inspectionLines(aboutTLSConnectionsIn: s, limit: 2)
     XCTAssertGreaterThan(rows, 0, "the capture has a TLS connection")
     try Data(lines.utf8).write(to: log)
     // A second run, on a capture of nothing, follows the same log from its start.
@@ -661,7 +663,7 @@ extension RecordCommandTests {
     XCTAssertEqual(inspection["joined"] as? Int, rows, "\(inspection)")
     XCTAssertEqual(inspection["unjoined"] as? Int, 0, "\(inspection)")
     XCTAssertEqual(
-      try flowsWithInspectionOutcomes(in: s.store), rows,
+      try flowsWithInspectionOutcomes(in: s), rows,
       "the earlier run's connections took their outcomes")
     // #41.2: the log the restarted recorder found was readable, and nothing says otherwise.
     XCTAssertFalse(again.error.contains("cannot be read"), again.error)
@@ -681,7 +683,7 @@ extension RecordCommandTests {
       try learned.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
     let moved = try movedToNow(learned)
     XCTAssertEqual(try learned.tv("record", "--read", moved, "--quiet").status, 0)
-    let (lines, rows) = try inspectionLines(aboutTLSConnectionsIn: learned.store, limit: 100)
+    let (lines, rows) = try inspectionLines(aboutTLSConnectionsIn: learned, limit: 100)
     XCTAssertGreaterThan(rows, 0, "the capture has a TLS connection")
     let s = try setUp("record-log-first")
     XCTAssertEqual(
@@ -702,7 +704,7 @@ extension RecordCommandTests {
       JSONSerialization.jsonObject(with: Data(recorded.output.utf8)) as? [String: Any])
     let inspection = try XCTUnwrap(summary["inspection"] as? [String: Any])
     XCTAssertEqual(inspection["joined"] as? Int, rows, "\(inspection)")
-    XCTAssertEqual(try flowsWithInspectionOutcomes(in: s.store), rows)
+    XCTAssertEqual(try flowsWithInspectionOutcomes(in: s), rows)
   }
 
   func testAConnectionAcrossASessionsStartInOneWriteGoesOnInARowThatNamesItsFirst() throws {
@@ -712,11 +714,8 @@ extension RecordCommandTests {
     let s = try setUp("record-session-edge-in-one-write")
     XCTAssertEqual(
       try s.tv("session", "start", "P", "--version", "1", "--build", "1").status, 0)
-    let started = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3", [s.store + "/history.sqlite", "SELECT started_at FROM audit_sessions"]))
     let startedAt = try XCTUnwrap(
-      Double(started.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+      s.rows("SELECT started_at FROM audit_sessions").first.flatMap { Double($0[0]) })
     let times = try XCTUnwrap(
       ExternalTool.run(
         "tshark",
@@ -734,14 +733,9 @@ extension RecordCommandTests {
         ["-t", String(format: "%.6f", startedAt / 1e9 - edge), Self.realCapture.path, moved])?
         .status, 0)
     XCTAssertEqual(try s.tv("record", "--read", moved, "--quiet").status, 0)
-    let rows = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [
-          s.store + "/history.sqlite",
-          "SELECT f.id, ifnull(f.audit_session_id, '-'), ifnull(f.continued_from, '-'), f.packet_count, (SELECT count(*) FROM packets p WHERE p.flow_id = f.id) FROM flows f WHERE 9443 IN (f.port_a, f.port_b) ORDER BY f.id",
-        ])
-    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    let rows = try s.rows(
+      "SELECT f.id, ifnull(f.audit_session_id, '-'), ifnull(f.continued_from, '-'), f.packet_count, (SELECT count(*) FROM packets p WHERE p.flow_id = f.id) FROM flows f WHERE 9443 IN (f.port_a, f.port_b) ORDER BY f.id"
+    )
     XCTAssertEqual(rows.count, 2, "\(rows)")
     guard rows.count == 2 else { return }
     XCTAssertEqual(Array(rows[0].dropFirst()), ["-", "-", "5", "5"], "\(rows)")
@@ -763,14 +757,9 @@ extension RecordCommandTests {
     XCTAssertEqual(
       try ExternalTool.run("mergecap", ["-w", stray, Self.realCapture.path, later])?.status, 0)
     XCTAssertEqual(try s.tv("record", "--read", stray, "--quiet").status, 0)
-    let rows = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [
-          s.store + "/history.sqlite",
-          "SELECT id, ifnull(continued_from, '-'), packet_count FROM flows WHERE 9443 IN (port_a, port_b) ORDER BY id",
-        ])
-    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+    let rows = try s.rows(
+      "SELECT id, ifnull(continued_from, '-'), packet_count FROM flows WHERE 9443 IN (port_a, port_b) ORDER BY id"
+    )
     XCTAssertEqual(rows.count, 2, "\(rows)")
     guard rows.count == 2 else { return }
     XCTAssertEqual(Array(rows[0].dropFirst()), ["-", "15"], "\(rows)")
@@ -779,16 +768,11 @@ extension RecordCommandTests {
 
   /// Inspection-log lines (mitmproxy's, as the addon writes them) about the session's first
   /// `limit` TLS connections in the store, and how many.
-  func inspectionLines(aboutTLSConnectionsIn store: String, limit: Int) throws -> (String, Int) {
-    let rows = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [
-          store + "/history.sqlite",
-          // The client's end first, the server's (443) second, whichever the row holds first.
-          "SELECT CASE WHEN port_b = 443 THEN addr_a ELSE addr_b END, CASE WHEN port_b = 443 THEN port_a ELSE port_b END, CASE WHEN port_b = 443 THEN addr_b ELSE addr_a END, 443, first_seen, last_seen FROM flows WHERE protocol = 6 AND 443 IN (port_a, port_b) AND audit_session_id = 1 ORDER BY id LIMIT \(limit)",
-        ])
-    ).output.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+  func inspectionLines(aboutTLSConnectionsIn s: Setup, limit: Int) throws -> (String, Int) {
+    // The client's end first, the server's (443) second, whichever the row holds first.
+    let rows = try s.rows(
+      "SELECT CASE WHEN port_b = 443 THEN addr_a ELSE addr_b END, CASE WHEN port_b = 443 THEN port_a ELSE port_b END, CASE WHEN port_b = 443 THEN addr_b ELSE addr_a END, 443, first_seen, last_seen FROM flows WHERE protocol = 6 AND 443 IN (port_a, port_b) AND audit_session_id = 1 ORDER BY id LIMIT \(limit)"
+    )
     var lines = ""
     for row in rows {
       let start = Double(row[4])! / 1e9
@@ -800,12 +784,8 @@ extension RecordCommandTests {
   }
 
   /// How many of the store's flows have their outcome from an inspection log.
-  func flowsWithInspectionOutcomes(in store: String) throws -> Int? {
-    let counted = try XCTUnwrap(
-      ExternalTool.run(
-        "sqlite3",
-        [store + "/history.sqlite", "SELECT count(*) FROM flows WHERE tls_status_basis = 3"]))
-    return Int(counted.output.trimmingCharacters(in: .whitespacesAndNewlines))
+  func flowsWithInspectionOutcomes(in s: Setup) throws -> Int? {
+    try s.rows("SELECT count(*) FROM flows WHERE tls_status_basis = 3").first.flatMap { Int($0[0]) }
   }
 }
 
