@@ -6,7 +6,7 @@ import AuditWording
 /// the record is written (`EvidenceFlowRecord.write`) and read back
 /// (`EvidenceFlowRecord.Decoded`) through them, and docs/bundle-format.md lists them.
 extension EvidenceFlowRecord {
-  public enum Key: String, CodingKey, DocumentKeys {
+  public enum Key: String, CodingKey, WrittenKeys {
     case alsoContactedInBaseline, beganBeforeCapture, bytesIn, bytesOut, captureRun,
       clientAuthentication, clientTLS,
       connectHost,
@@ -16,6 +16,7 @@ extension EvidenceFlowRecord {
       serverCertificate
     case serverKey, serverTLS, sni, streamConflicts, streamOpening, tlsStatus, tlsStatusBasis
     public static let prefix = "flows[]."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       switch self {
       case .alsoContactedInBaseline: DocumentForm.boolean.orNull
@@ -41,15 +42,17 @@ extension EvidenceFlowRecord {
       }
     }
   }
-  public enum ConflictKey: String, CodingKey, DocumentKeys {
+  public enum ConflictKey: String, CodingKey, WrittenKeys {
     case firstByte, from, lastByte
     public static let prefix = "flows[].streamConflicts[]."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm { self == .from ? .string : .integer }
   }
-  public enum ClientKey: String, CodingKey, DocumentKeys {
+  public enum ClientKey: String, CodingKey, WrittenKeys {
     case alpn, cipherSuites, droppedALPNCount, encryptedClientHello, extensions, ja4, versions,
       versionsForm
     public static let prefix = "flows[].clientTLS."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       switch self {
       case .alpn, .cipherSuites, .versions: .array(.string)
@@ -61,19 +64,22 @@ extension EvidenceFlowRecord {
       }
     }
   }
-  public enum NameKey: String, CodingKey, DocumentKeys {
+  public enum NameKey: String, CodingKey, WrittenKeys {
     case origin, text
     public static let prefix = "flows[].name."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm { .string }
   }
-  public enum OpeningKey: String, CodingKey, DocumentKeys {
+  public enum OpeningKey: String, CodingKey, WrittenKeys {
     case flowID, session
     public static let prefix = "flows[].openedIn."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm { self == .flowID ? .integer : DocumentForm.integer.orNull }
   }
-  public enum PeerKey: String, CodingKey, DocumentKeys {
+  public enum PeerKey: String, CodingKey, WrittenKeys {
     case address, port, registration
     public static let prefix = "flows[].peers[]."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       switch self {
       case .address: .string
@@ -82,22 +88,25 @@ extension EvidenceFlowRecord {
       }
     }
   }
-  public enum RegistrationKey: String, CodingKey, DocumentKeys {
+  public enum RegistrationKey: String, CodingKey, WrittenKeys {
     case asn, country, organisation
     public static let prefix = "flows[].peers[].registration."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       self == .asn ? DocumentForm.integer.orNull : DocumentForm.string.orNull
     }
   }
-  public enum QUICKey: String, CodingKey, DocumentKeys {
+  public enum QUICKey: String, CodingKey, WrittenKeys {
     case end, version, versionValue
     public static let prefix = "flows[].quic."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm { self == .versionValue ? .integer : .string }
   }
   /// `visibility` always; the chain only for a presented one, the absence for one not sent.
-  public enum CertificateKey: String, CodingKey, DocumentKeys {
+  public enum CertificateKey: String, CodingKey, WrittenKeys {
     case absence, chain, chainIsComplete, visibility
     public static let prefix = "flows[].serverCertificate."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       switch self {
       case .absence: DocumentForm.string.leftOut
@@ -108,10 +117,11 @@ extension EvidenceFlowRecord {
     }
   }
   /// `answer` always; a negotiated answer's readings, or a refusal's alert.
-  public enum ServerKey: String, CodingKey, DocumentKeys {
+  public enum ServerKey: String, CodingKey, WrittenKeys {
     case alert, answer, cipherSuite, compressionMethod, dhPrimeBits, extensions,
       fromHelloRetryRequest, group, signatureScheme, source, version, versionValue
     public static let prefix = "flows[].serverTLS."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       switch self {
       case .answer: .string
@@ -124,9 +134,10 @@ extension EvidenceFlowRecord {
       }
     }
   }
-  public enum ServerKeyKey: String, CodingKey, DocumentKeys {
+  public enum ServerKeyKey: String, CodingKey, WrittenKeys {
     case algorithm, bits, curve, signature, source
     public static let prefix = "flows[].serverKey."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       switch self {
       case .bits: .integer
@@ -146,9 +157,4 @@ public enum FlowsDocument {
       self == .flows ? .array(.object(EvidenceFlowRecord.Key.self)) : .integer
     }
   }
-}
-
-extension JSONWriter {
-  /// A member's key given by one of the record's key enums.
-  public mutating func key<K: CodingKey>(_ key: K) { self.key(key.stringValue) }
 }

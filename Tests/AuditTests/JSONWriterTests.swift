@@ -140,4 +140,46 @@ final class JSONWriterTests: XCTestCase {
     }
     XCTAssertEqual(String(decoding: out, as: UTF8.self), "prefix [\n    1\n  ]")
   }
+
+  /// Each key of a flow's enums, written from its bytes made once, at every depth up to and past
+  /// the indentation those bytes keep, first in its object and after another key.
+  func testAKeyMadeOnceIsWrittenAsTheSameKeyGivenAsText() {
+    func check<K: WrittenKeys>(_: K.Type, file: StaticString = #filePath, line: UInt = #line) {
+      for key in K.allCases {
+        for depth in [0, 1, 2, 30, 31, 32, 33, 40] {
+          for second in [false, true] {
+            func written(_ write: (inout JSONWriter) -> Void) -> String {
+              var writer = JSONWriter(indent: 0)
+              for _ in 0..<depth { writer.beginArray() }
+              writer.beginObject()
+              if second {
+                writer.key("")
+                writer.null()
+              }
+              write(&writer)
+              writer.int(1)
+              writer.endObject()
+              for _ in 0..<depth { writer.endArray() }
+              return String(decoding: writer.bytes, as: UTF8.self)
+            }
+            XCTAssertEqual(
+              written { $0.key(key) }, written { $0.key(key.rawValue) },
+              "\(K.self).\(key) at depth \(depth)", file: file, line: line)
+          }
+        }
+      }
+    }
+    typealias R = EvidenceFlowRecord
+    check(R.Key.self)
+    check(R.ConflictKey.self)
+    check(R.ClientKey.self)
+    check(R.NameKey.self)
+    check(R.OpeningKey.self)
+    check(R.PeerKey.self)
+    check(R.RegistrationKey.self)
+    check(R.QUICKey.self)
+    check(R.CertificateKey.self)
+    check(R.ServerKey.self)
+    check(R.ServerKeyKey.self)
+  }
 }

@@ -87,7 +87,7 @@ public enum JSONText {
   }
 
   /// UTF-8 byte order, compared a buffer at a time.
-  static func precedes(_ a: String, _ b: String) -> Bool {
+  @usableFromInline static func precedes(_ a: String, _ b: String) -> Bool {
     var a = a
     var b = b
     return a.withUTF8 { x in

@@ -6,17 +6,22 @@
 public struct JSONWriter {
   public var bytes: [UInt8]
   /// The open arrays and objects, innermost last.
-  private var open: [Container] = []
+  @usableFromInline var open: [Container] = []
   private let baseIndent: Int
   private let orders: JSONKeyOrders
 
-  private struct Container {
-    let isArray: Bool
-    let indent: Int
-    var items = 0
+  @usableFromInline struct Container {
+    @usableFromInline let isArray: Bool
+    @usableFromInline let indent: Int
+    @usableFromInline var items = 0
     #if DEBUG
-      var lastKey: String?
+      @usableFromInline var lastKey: String?
     #endif
+
+    init(isArray: Bool, indent: Int) {
+      self.isArray = isArray
+      self.indent = indent
+    }
   }
 
   /// `indent`: the indentation of the line the first value starts on (its closing bracket's).
@@ -48,6 +53,31 @@ public struct JSONWriter {
     JSONText.appendString(key, to: &bytes)
     bytes.append(UInt8(ascii: ":"))
     bytes.append(UInt8(ascii: " "))
+  }
+
+  /// A member's key given by one of the record's key enums: made once (`JSONKeyTexts`), its
+  /// indentation with it. Inlinable, to be made for each enum where it is called.
+  @inlinable
+  public mutating func key<K: WrittenKeys>(_ key: K) {
+    precondition(open.last.map { !$0.isArray } ?? false, "a key outside an object")
+    let index = open.count - 1
+    let indent = open[index].indent + 2
+    guard indent <= JSONKeyTexts<K>.deepest else {
+      self.key(key.rawValue)
+      return
+    }
+    #if DEBUG
+      if let last = open[index].lastKey {
+        assert(
+          JSONText.precedes(last, key.rawValue),
+          "\(key.rawValue) is written after \(last), out of the keys' order")
+      }
+      open[index].lastKey = key.rawValue
+    #endif
+    if open[index].items > 0 { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "\n"))
+    open[index].items += 1
+    K.texts.append(key, indent: indent, to: &bytes)
   }
 
   // MARK: Values
