@@ -45,12 +45,13 @@ public enum EvidenceCaptureWriter {
     return try store.packetCounts(inAuditSession: bundle.session.id, start: start, end: end)
   }
 
-  /// The session's fingerprint and then its packet counts, read on a connection of their own on
+  /// The session's packet counts and its fingerprint, read on a connection of their own on
   /// another thread (`Alongside`) while the exporting thread reads the session's flows and
   /// classifies them: the second core is idle then, and the counts (400 000 packet rows stepped
-  /// through on the bench's workload) are what the slicing starts with. Both are read in one read
-  /// transaction whose first read is made before this returns: every read of the exporting thread
-  /// comes after the fingerprint's history, so a change after it is one the final check finds.
+  /// through on the bench's workload, once for both) are what the slicing starts with. Both are
+  /// read in one read transaction whose first read is made before this returns: every read of the
+  /// exporting thread comes after the fingerprint's history, so a change after it is one the
+  /// final check finds.
   static func historyAhead(store: FlowStore, session: AuditSession) -> Alongside<HistoryAhead> {
     let (start, end) = window(of: session)
     // The connection is opened here and used on the reading thread alone from then on.
@@ -60,18 +61,15 @@ public enum EvidenceCaptureWriter {
       return reader
     }
     return Alongside {
-      let fingerprint = reader.flatMap { reader in
-        Result { try reader.fingerprint(ofAuditSession: session.id) }
-      }
-      let counts = reader.flatMap { reader in
+      let read = reader.flatMap { reader in
         Result {
-          let counts = try reader.packetCounts(
+          let read = try reader.packetCountsAndFingerprint(
             inAuditSession: session.id, start: start, end: end)
           try reader.endSnapshot()
-          return counts
+          return read
         }
       }
-      return HistoryAhead(fingerprint: fingerprint, counts: counts)
+      return HistoryAhead(fingerprint: read.map(\.fingerprint), counts: read.map(\.counts))
     }
   }
 

@@ -40,17 +40,18 @@ public final class FlowReader {
     try FlowStore.wrap(path) { try db.execute("COMMIT") }
   }
 
-  /// `FlowStore.auditSessionFingerprint(id:)`, read on this connection.
-  public func fingerprint(ofAuditSession id: Int64) throws -> String {
-    try FlowStore.wrap(path) { try FlowStore.auditSessionFingerprint(on: db, id: id) }
-  }
-
-  /// `FlowStore.packetCounts(inAuditSession:start:end:)`, read on this connection.
-  public func packetCounts(inAuditSession id: Int64, start: Int64, end: Int64) throws
-    -> [SessionPacketCount]
+  /// `FlowStore.packetCounts(inAuditSession:start:end:)` and then
+  /// `FlowStore.auditSessionFingerprint(id:)`, read on this connection, the session's packets read
+  /// once for both.
+  public func packetCountsAndFingerprint(inAuditSession id: Int64, start: Int64, end: Int64)
+    throws -> (counts: [SessionPacketCount], fingerprint: String)
   {
     try FlowStore.wrap(path) {
-      try FlowStore.packetCounts(on: db, inAuditSession: id, start: start, end: end)
+      let pass = try FlowStore.packetPass(on: db, inAuditSession: id, start: start, end: end)
+      return (
+        pass.counts,
+        try FlowStore.auditSessionFingerprint(on: db, id: id, packets: pass.fingerprint)
+      )
     }
   }
 }

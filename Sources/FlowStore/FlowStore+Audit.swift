@@ -414,6 +414,14 @@ extension FlowStore {
   static func packetCounts(
     on db: SQLiteConnection, inAuditSession id: Int64, start: Int64, end: Int64
   ) throws -> [SessionPacketCount] {
+    try packetPass(on: db, inAuditSession: id, start: start, end: end).counts
+  }
+
+  /// The session's packet counts, and what its fingerprint says of its packets, from one pass
+  /// over them: the fingerprint read them all again before.
+  static func packetPass(
+    on db: SQLiteConnection, inAuditSession id: Int64, start: Int64, end: Int64
+  ) throws -> (counts: [SessionPacketCount], fingerprint: String) {
     // A record's microseconds are its nanoseconds divided down: before `start` is before
     // start × 1000 ns, after `end` is from (end + 1) × 1000 ns on.
     let before = start.multipliedReportingOverflow(by: 1_000)
@@ -428,21 +436,25 @@ extension FlowStore {
     var counts: [SessionPacketCount] = []
     var inOrder = true
     var run: SessionPacketCount?
+    var packets: Int64 = 0
+    var highestID: Int64 = 0
     func close(_ run: SessionPacketCount) {
       if let last = counts.last, !Self.precedes(last, run) { inOrder = false }
       counts.append(run)
     }
     try db.query(
       """
-      SELECT \(PacketColumn.selectList(of: "p"))
+      SELECT \(PacketCountColumn.selectList(of: "p"))
       FROM flows f JOIN packets p ON p.flow_id = f.id
       WHERE f.audit_session_id = ?
       """, [.integer(id)]
     ) { row in
-      let sequence = row.int64(column: PacketColumn.fileSeq)
-      let offset = row.int64(column: PacketColumn.fileOffset)
-      let ts = row.int64(column: PacketColumn.ts)
-      let flow = row.int64(column: PacketColumn.flowId)
+      let sequence = row.int64(column: PacketCountColumn.fileSeq)
+      let offset = row.int64(column: PacketCountColumn.fileOffset)
+      let ts = row.int64(column: PacketCountColumn.ts)
+      let flow = row.int64(column: PacketCountColumn.flowId)
+      packets += 1
+      highestID = max(highestID, row.int64(column: PacketCountColumn.id))
       let file = sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence)
       if let open = run, open.flowID != flow || open.fileSequence != file {
         close(open)
@@ -455,7 +467,10 @@ extension FlowStore {
         afterEnd: sum.afterEnd + (ts >= afterNanoseconds ? 1 : 0))
     }
     if let open = run { close(open) }
-    return inOrder ? counts : Self.merged(counts)
+    return (
+      inOrder ? counts : Self.merged(counts),
+      PacketsFingerprint.text(count: packets, highestID: highestID)
+    )
   }
 
   /// By flow, then file, the never-captured first.
@@ -562,7 +577,11 @@ extension FlowStore {
   }
 
   /// `auditSessionFingerprint(id:)`, read on the connection given (a `FlowReader`'s).
-  static func auditSessionFingerprint(on db: SQLiteConnection, id: Int64) throws -> String {
+  /// `packets`: what the fingerprint says of the session's packets, when a pass over them
+  /// (`packetPass`) has said it in the same read transaction.
+  static func auditSessionFingerprint(on db: SQLiteConnection, id: Int64, packets: String? = nil)
+    throws -> String
+  {
     func summed<C: QueryColumns>(_: C.Type, _ from: String) throws -> String? {
       try db.firstRow("SELECT \(C.selectList) \(from)", [.integer(id)]) { row in
         C.allCases.map { String(row.int64(column: $0)) }.joined(separator: "|")
@@ -577,9 +596,17 @@ extension FlowStore {
       } ?? "gone"
     let flows = try summed(FlowsFingerprint.self, "FROM flows WHERE audit_session_id = ?") ?? ""
     let packets =
-      try summed(
-        PacketsFingerprint.self,
-        "FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?") ?? ""
+      try packets
+      ?? db.firstRow(
+        """
+        SELECT \(PacketsFingerprint.selectList)
+        FROM packets p JOIN flows f ON f.id = p.flow_id WHERE f.audit_session_id = ?
+        """, [.integer(id)]
+      ) {
+        PacketsFingerprint.text(
+          count: $0.int64(column: PacketsFingerprint.count),
+          highestID: $0.int64(column: PacketsFingerprint.highestID))
+      } ?? ""
     let markers =
       try summed(MarkersFingerprint.self, "FROM audit_markers WHERE session_id = ?") ?? ""
     return [session, flows, packets, markers].joined(separator: "/")
@@ -609,6 +636,8 @@ enum FlowsFingerprint: Int, QueryColumns {
 enum PacketsFingerprint: Int, QueryColumns {
   case count, highestID
   var expression: String { self == .count ? "count(*)" : "coalesce(max(p.id), 0)" }
+
+  static func text(count: Int64, highestID: Int64) -> String { "\(count)|\(highestID)" }
 }
 
 /// What the fingerprint counts of the session's markers.

@@ -30,6 +30,11 @@ enum PacketColumn: Int, TableColumns {
   case flowId, ts, direction, length, tcpFlags, fileSeq, fileOffset
 }
 
+/// The columns of `packets` a session's packet counts read, and its fingerprint (the highest id).
+enum PacketCountColumn: Int, TableColumns {
+  case id, flowId, ts, fileSeq, fileOffset
+}
+
 /// The columns of `packets` that say where a packet of a capture file is and whose it is: all a
 /// capture's slicing reads of each of its packets.
 enum PacketPlaceColumn: Int, TableColumns {
