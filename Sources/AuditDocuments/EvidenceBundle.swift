@@ -49,9 +49,10 @@ public struct EvidenceBundle: Sendable {
   public let session: AuditSession
   public let markers: [SessionMarker]
   /// In the order they happened (firstSeen, then id); none when the bundle was made not to hold
-  /// them (`holdsFlows`), the exporter reading them again as it writes them.
-  public let flows: [StoredFlow]
-  public let holdsFlows: Bool
+  /// them (`holdsFlows`, a verify's re-derivation) or they were taken out (`takeFlows`, the
+  /// export's writing of flows.json and flows.csv).
+  public private(set) var flows: [StoredFlow]
+  public private(set) var holdsFlows: Bool
   /// The flows' ids, in the same order: what the capture and the counts need of them.
   public let flowIDs: [Int64]
   /// The report's TLS readings, tallied while the flows were at hand.
@@ -107,6 +108,16 @@ public struct EvidenceBundle: Sendable {
 
   /// The test log session.json and the report carry.
   public var testLog: EvidenceTestLog { EvidenceTestLog(self, libraries: exportLibraries) }
+
+  /// The flows, taken out of the bundle, which then holds none: whoever writes them can let each
+  /// go once it is written, while the bundle lives on.
+  public mutating func takeFlows() -> [StoredFlow] {
+    defer {
+      flows = []
+      holdsFlows = false
+    }
+    return flows
+  }
 
   /// `holdingFlows: false`: the flows are assessed and let go, so that a session's size does not
   /// stay in memory while its documents are written.

@@ -1455,10 +1455,10 @@ final class EvidenceExportTests: XCTestCase {
     try unzip(exported.url, into: out)
     let exporter = EvidenceExporter(
       store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-    let (bundle, _) = try exporter.bundle(
+    var (bundle, _) = try exporter.bundle(
       sessionID: try laterSession(store).id, exportedWith: "tunnelvision 0.1.0",
-      now: Self.exportedAt, holdingFlows: false)
-    let source = exporter.flowSource(for: bundle)
+      now: Self.exportedAt)
+    let held = HeldFlows(bundle.takeFlows())
     var readings = 0
     let folder = dir.url.appendingPathComponent("documents")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -1466,7 +1466,7 @@ final class EvidenceExportTests: XCTestCase {
       [EvidenceBundle.flowsName, EvidenceBundle.flowsCSVName], of: bundle,
       flows: { body in
         readings += 1
-        try source(body)
+        try held.drain(body)
       }, into: folder)
     XCTAssertEqual(readings, 1, "the flows read once for both")
     XCTAssertEqual(

@@ -15,9 +15,9 @@ import XCTest
 
 @testable import Evidence
 
-/// The export lets the flows go once they are assessed and reads them again as it writes
-/// flows.json and flows.csv: in the bundle's order, and only the bundle's.
-final class EvidenceFlowSourceTests: XCTestCase {
+/// The export takes the flows out of the bundle it assessed them in and writes flows.json and
+/// flows.csv from them: in the bundle's order, each once, a piece let go as it is written.
+final class HeldFlowsTests: XCTestCase {
   var dir: TemporaryDirectory!
   var store: FlowStore!
   override func tearDown() {
@@ -46,22 +46,20 @@ final class EvidenceFlowSourceTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.error)
   }
 
-  func ids(from exporter: EvidenceExporter, _ bundle: EvidenceBundle) throws -> [Int64] {
+  func drained(_ held: HeldFlows) -> [Int64] {
     var ids: [Int64] = []
-    try exporter.flowSource(for: bundle)({ ids.append($0.id) })
+    held.drain { ids.append($0.id) }
     return ids
   }
 
   override func setUpWithError() throws {
-    dir = TemporaryDirectory("flow-source")
+    dir = TemporaryDirectory("held-flows")
     _ = try SampleWriter.write(
       SampleScenario.plan(SampleOptions()), to: dir.url.appendingPathComponent("store"))
     store = try FlowStore(directory: dir.url.appendingPathComponent("store"))
   }
 
-  func testABundleThatLetItsFlowsGoGetsThemBackInItsOwnOrderEvenWhereTheHistoryOrdersOtherwise()
-    throws
-  {
+  func testTheFlowsTakenFromABundleComeInItsOrderEvenWhereTheHistoryOrdersOtherwise() throws {
     let session = try sessionID()
     let stored = try store.flows(inAuditSession: session)
     // Two flows a nanosecond apart, the later one with the lower id: the history orders them by
@@ -73,43 +71,61 @@ final class EvidenceFlowSourceTests: XCTestCase {
     try sql("UPDATE flows SET first_seen = \(base) WHERE id = \(higher)")
     let exporter = EvidenceExporter(
       store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-    let (bundle, _) = try exporter.bundle(
-      sessionID: session, exportedWith: "t", now: Date(timeIntervalSince1970: 1_791_370_800),
-      holdingFlows: false)
-    XCTAssertTrue(bundle.flows.isEmpty)
-    XCTAssertEqual(bundle.flowCount, stored.count)
+    var (bundle, _) = try exporter.bundle(
+      sessionID: session, exportedWith: "t", now: Date(timeIntervalSince1970: 1_791_370_800))
     let historyOrder = try store.flows(inAuditSession: session).map(\.id)
     XCTAssertNotEqual(
       historyOrder, bundle.flowIDs,
       "the fixture orders two flows otherwise in the history than in the bundle")
     XCTAssertEqual(Set(historyOrder), Set(bundle.flowIDs))
-    XCTAssertEqual(try ids(from: exporter, bundle), bundle.flowIDs)
-    let (holding, _) = try exporter.bundle(
-      sessionID: session, exportedWith: "t", now: Date(timeIntervalSince1970: 1_791_370_800))
-    XCTAssertEqual(holding.flows.map(\.id), bundle.flowIDs)
-    XCTAssertEqual(holding.tlsReadings, bundle.tlsReadings)
-    XCTAssertEqual(holding.flowsDocument.prefix, bundle.flowsDocument.prefix)
+    XCTAssertEqual(bundle.flows.map(\.id), bundle.flowIDs)
+    let tlsReadings = bundle.tlsReadings
+    let prefix = bundle.flowsDocument.prefix
+    let held = HeldFlows(bundle.takeFlows())
+    XCTAssertTrue(bundle.flows.isEmpty, "the bundle holds none once they are taken")
+    XCTAssertFalse(bundle.holdsFlows)
+    XCTAssertEqual(bundle.flowCount, stored.count)
+    XCTAssertEqual(bundle.tlsReadings, tlsReadings)
+    XCTAssertEqual(bundle.flowsDocument.prefix, prefix)
+    XCTAssertEqual(drained(held), bundle.flowIDs)
+    XCTAssertEqual(drained(held), [], "each piece is let go once written")
   }
 
-  func testAFlowGoneFromTheHistoryOrOneNewToTheSessionIsTheHistoryHavingChanged() throws {
+  func testFlowsAcrossSeveralPiecesComeInTheirOrderEachOnce() throws {
+    let flow = try XCTUnwrap(store.flows(inAuditSession: try sessionID()).first)
+    for count in [
+      0, 1, HeldFlows.pieceCount - 1, HeldFlows.pieceCount, 2 * HeldFlows.pieceCount + 3,
+    ] {
+      let ids = (0..<count).map { Int64(1_000 + $0) }
+      let held = HeldFlows(
+        ids.map {
+          var copy = flow
+          copy.id = $0
+          return copy
+        })
+      XCTAssertEqual(drained(held), ids, "\(count) flows")
+      XCTAssertEqual(drained(held), [], "\(count) flows, drained again")
+    }
+  }
+
+  func testAFlowNewToTheSessionWhileItIsExportedIsTheHistoryHavingChanged() throws {
     let session = try sessionID()
-    let exporter = EvidenceExporter(
-      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
-    let (bundle, _) = try exporter.bundle(
-      sessionID: session, exportedWith: "t", now: Date(timeIntervalSince1970: 1_791_370_800),
-      holdingFlows: false)
     let other = try XCTUnwrap(
       store.flows(inAuditSession: session - 1).first
         ?? store.flows(inAuditSession: session + 1).first)
-    try sql("UPDATE flows SET audit_session_id = \(session) WHERE id = \(other.id)")
-    XCTAssertThrowsError(try ids(from: exporter, bundle)) {
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.beforeFinalCheck = {
+      try self.sql("UPDATE flows SET audit_session_id = \(session) WHERE id = \(other.id)")
+    }
+    let destination = dir.url.appendingPathComponent("out.zip")
+    XCTAssertThrowsError(
+      try exporter.export(
+        sessionID: session, exportedWith: "t", now: Date(timeIntervalSince1970: 1_791_370_800),
+        destination: destination)
+    ) {
       XCTAssertEqual($0 as? EvidenceExportError, .historyChangedWhileExporting)
     }
-    try sql("UPDATE flows SET audit_session_id = \(other.auditSessionID!) WHERE id = \(other.id)")
-    XCTAssertEqual(try ids(from: exporter, bundle), bundle.flowIDs)
-    try sql("DELETE FROM flows WHERE id = \(bundle.flowIDs[7])")
-    XCTAssertThrowsError(try ids(from: exporter, bundle)) {
-      XCTAssertEqual($0 as? EvidenceExportError, .historyChangedWhileExporting)
-    }
+    XCTAssertFalse(FileManager.default.fileExists(atPath: destination.path))
   }
 }
