@@ -734,9 +734,9 @@ private final class SecondCore: @unchecked Sendable {
 }
 
 /// The flows the bundle was made from, in its order, for flows.json and flows.csv: held in pieces
-/// that go as they are written. Read again from the history instead, the second core spent a
-/// third of its time before the digests on decoding them a second time; held whole until the
-/// bundle goes, they raised the export's peak by 4 MB.
+/// that go as they are written. Read again from the history instead, a quarter of the second
+/// core's time on those two documents went to decoding the same rows a second time; held whole
+/// until the bundle goes, they raised the export's peak by 4 MB.
 final class HeldFlows: @unchecked Sendable {
   private var pieces: [[StoredFlow]] = []
   static let pieceCount = 512
