@@ -61,8 +61,9 @@ public final class Recorder: @unchecked Sendable {
   private var openSession: OpenSessionStart?
   private var dirty: Set<Int> = []
   private var pending: [StoredPacket] = []
-  /// By pending packet: the slot whose row it joins (its `flowID` is 0 until that row is written).
-  private var pendingSlots: [Int] = []
+  /// The pending packets whose rows are not written yet (their `flowID` is 0): where each is in
+  /// `pending`, and the slot whose row it joins.
+  private var waiting: [(packet: Int, slot: Int)] = []
   /// Slots whose rows opened in this write and are not in the store yet, in the order they
   /// opened: each is inserted once, as the write ends, instead of inserted and then updated.
   private var unwritten: [Int] = []
@@ -262,7 +263,6 @@ public final class Recorder: @unchecked Sendable {
       let inserted = try insertUnwritten()
       try store.appendPackets(pending)
       pending.removeAll(keepingCapacity: true)
-      pendingSlots.removeAll(keepingCapacity: true)
       try joinInspectionLog()
       let over = tracker.lastMicroseconds.map { tracker.over(at: $0) } ?? []
       try joinExchanges(final: false)
@@ -319,7 +319,7 @@ public final class Recorder: @unchecked Sendable {
       StoredPacket(
         flowID: rows[slot].id, date: date, direction: packet.outbound ? .outbound : .inbound,
         length: packet.datagram.count, tcpFlags: packet.tcpFlags, location: location))
-    pendingSlots.append(slot)
+    if rows[slot].id == 0 { waiting.append((pending.count - 1, slot)) }
     dirty.insert(packet.slot)
     status.packets += 1
     status.bytes += UInt64(packet.datagram.count)
@@ -339,9 +339,8 @@ public final class Recorder: @unchecked Sendable {
     for slot in unwritten {
       rows[slot].id = try store.upsertFlow(flow(slot), session: rows[slot].session)
     }
-    for index in pending.indices where pending[index].flowID == 0 {
-      pending[index].flowID = rows[pendingSlots[index]].id
-    }
+    for (packet, slot) in waiting { pending[packet].flowID = rows[slot].id }
+    waiting.removeAll(keepingCapacity: true)
     let inserted = Set(unwritten)
     dirty.subtract(inserted)
     unwritten.removeAll(keepingCapacity: true)

@@ -41,14 +41,7 @@ public struct JSONWriter {
   /// A member's key, in an object. The keys of an object must come in the UTF-8 order of their
   /// bytes, the order every object is written in (checked in debug builds).
   public mutating func key(_ key: String) {
-    precondition(open.last.map { !$0.isArray } ?? false, "a key outside an object")
-    #if DEBUG
-      if let last = open[open.count - 1].lastKey {
-        assert(
-          JSONText.precedes(last, key), "\(key) is written after \(last), out of the keys' order")
-      }
-      open[open.count - 1].lastKey = key
-    #endif
+    _ = enterKey(key)
     newItem()
     JSONText.appendString(key, to: &bytes)
     bytes.append(UInt8(ascii: ":"))
@@ -59,25 +52,33 @@ public struct JSONWriter {
   /// indentation with it. Inlinable, to be made for each enum where it is called.
   @inlinable
   public mutating func key<K: WrittenKeys>(_ key: K) {
-    precondition(open.last.map { !$0.isArray } ?? false, "a key outside an object")
-    let index = open.count - 1
-    let indent = open[index].indent + 2
-    guard indent <= JSONKeyTexts<K>.deepest else {
+    guard let innermost = open.last, innermost.indent + 2 <= JSONKeyTexts<K>.deepest else {
       self.key(key.rawValue)
       return
     }
-    #if DEBUG
-      if let last = open[index].lastKey {
-        assert(
-          JSONText.precedes(last, key.rawValue),
-          "\(key.rawValue) is written after \(last), out of the keys' order")
-      }
-      open[index].lastKey = key.rawValue
-    #endif
+    let index = enterKey(key.rawValue)
+    let indent = innermost.indent + 2
     if open[index].items > 0 { bytes.append(UInt8(ascii: ",")) }
     bytes.append(UInt8(ascii: "\n"))
     open[index].items += 1
     K.texts.append(key, indent: indent, to: &bytes)
+  }
+
+  /// The innermost container, which must be an object, with `key` as its next key: in the UTF-8
+  /// order of the keys before it (checked in debug builds, where alone the key is made).
+  @inlinable
+  mutating func enterKey(_ key: @autoclosure () -> String) -> Int {
+    precondition(open.last.map { !$0.isArray } ?? false, "a key outside an object")
+    let index = open.count - 1
+    #if DEBUG
+      let key = key()
+      if let last = open[index].lastKey {
+        assert(
+          JSONText.precedes(last, key), "\(key) is written after \(last), out of the keys' order")
+      }
+      open[index].lastKey = key
+    #endif
+    return index
   }
 
   // MARK: Values
