@@ -352,12 +352,9 @@ extension FlowStore {
         try db.firstRow(Self.prunableHighestID, [cutoff]) { $0.optionalInt64(0) } ?? nil
       })
     else { return 0 }
-    // Off only between transactions (SQLite ignores the pragma inside one), on again however
-    // this ends: the batches below do what the cascades would.
-    try wrap { try db.execute("PRAGMA foreign_keys = OFF") }
-    defer { try? db.execute("PRAGMA foreign_keys = ON") }
     while true {
-      let (count, last) = try transaction { () -> (Int, Int64?) in
+      // Each batch does what the cascades would.
+      let (count, last) = try transaction(checkingReferences: false) { () -> (Int, Int64?) in
         let ids = try db.rows(
           Self.pruneBatchQuery,
           [.integer(after), .integer(highest), cutoff, .int(captureSession), .int(Self.pruneBatch)]

@@ -202,8 +202,14 @@ public final class FlowStore {
   }
 
   /// Runs `body` in one immediate transaction.
-  public func transaction<T>(_ body: () throws -> T) throws -> T {
-    try wrap { try db.immediateTransaction(body) }
+  /// `checkingReferences` false: SQLite's foreign-key checks (and cascades) off for the
+  /// transaction, for a writer that keeps the references itself. The pragma is set outside the
+  /// transaction, where SQLite heeds it, and on again however it ends; inside another
+  /// transaction it is ignored and the checks stay on.
+  public func transaction<T>(checkingReferences: Bool = true, _ body: () throws -> T) throws -> T {
+    if !checkingReferences { try wrap { try db.execute("PRAGMA foreign_keys = OFF") } }
+    defer { if !checkingReferences { try? db.execute("PRAGMA foreign_keys = ON") } }
+    return try wrap { try db.immediateTransaction(body) }
   }
 
 }

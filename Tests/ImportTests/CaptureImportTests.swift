@@ -409,6 +409,19 @@ final class CaptureImportTests: XCTestCase {
       }
     }
     XCTAssertEqual(index, frames.count)
+    // Written without SQLite's checks of references, every row's references hold.
+    let check = try XCTUnwrap(
+      ExternalTool.run(
+        "sqlite3", [store.databaseURL.path, "PRAGMA foreign_key_check"]))
+    XCTAssertEqual(check.status, 0, check.error)
+    XCTAssertEqual(check.output, "", "rows whose references do not hold")
+    // An import into a project that is not there is refused, inside its transaction.
+    XCTAssertThrowsError(
+      try CaptureImporter.write(
+        analysis, from: url,
+        request: CaptureImportRequest(projectID: project.id + 1, kind: .baseline, toolVersion: "t"),
+        into: store)
+    ) { XCTAssertEqual($0 as? AuditStoreError, .projectNotFound(project.id + 1)) }
     // A second import while a session records is refused.
     _ = try store.startAuditSession(
       AuditSessionDraft(
