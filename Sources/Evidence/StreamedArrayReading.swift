@@ -85,11 +85,13 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   }
 }
 
-/// flows.json as verify reads it: each flow, as soon as it is complete, compared with its row of
-/// flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
+/// flows.json as verify reads it: each flow, as soon as it is complete, handed over to be compared
+/// with its row of flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
 /// flows take half a gigabyte; the document itself is 27 MB.)
 final class FlowsJSONReading {
-  private(set) var csv: FlowsCSVComparison
+  private let csvBehind: FlowsCSVBehind
+  /// flows.csv against the flows handed over so far; once finished, against every flow.
+  var csv: FlowsCSVComparison { csvBehind.finished() }
   /// The flows as the store held them, to re-derive the findings from, and the findings each cites:
   /// into room for as many as capture.json lists, read before; any beyond it gathered in pieces,
   /// then one array of exactly their number. (An array grown by doubling held 32 768 flows' room
@@ -113,7 +115,7 @@ final class FlowsJSONReading {
 
   /// `expected`: how many flows to make room for before the first is read.
   init(csv: CSVRows?, expected: Int = 0) {
-    self.csv = FlowsCSVComparison(csv)
+    csvBehind = FlowsCSVBehind(FlowsCSVComparison(csv))
     records.reserveCapacity(expected)
     reading = StreamedArrayReading(
       key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.init
@@ -147,7 +149,7 @@ final class FlowsJSONReading {
   var outline: VerifiedFlows? { reading.outline }
 
   private func take(_ record: EvidenceFlowRecord.Decoded) {
-    csv.compare(record)
+    csvBehind.compare(record)
     // Into the room made, never growing it; past it, into pieces.
     let flow = sharing.share(record.flow)
     if records.count < records.capacity { records.append(flow) } else { piece(flow) }
