@@ -92,11 +92,12 @@ public enum TrackerListLoader {
   /// The lists a bundle was exported with, read again from where they were: nil (with the reason)
   /// when one is gone or its bytes differ.
   public static func again(_ identities: [TrackerList.Identity]) -> (TrackerLists?, String?) {
+    // Those after the first read on other threads while this one reads the first.
+    let ahead = identities.dropFirst().map { identity in Alongside { try? load(identity.path) } }
     var lists: [TrackerList] = []
-    for identity in identities {
-      guard let list = try? load(identity.path), list.identity.sha256 == identity.sha256 else {
-        return (nil, identity.path)
-      }
+    for (index, identity) in identities.enumerated() {
+      let list = index == 0 ? try? load(identity.path) : ahead[index - 1].value
+      guard let list, list.identity.sha256 == identity.sha256 else { return (nil, identity.path) }
       lists.append(list)
     }
     return (identities.isEmpty ? nil : TrackerLists(lists), nil)

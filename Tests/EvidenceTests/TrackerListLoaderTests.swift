@@ -4,8 +4,9 @@ import XCTest
 
 @testable import Evidence
 
-/// Lists given on the command line are read side by side: they come back in the order given, and
-/// of several that cannot be used the first given is the one said.
+/// Lists given on the command line, and those a bundle names when verify reads them again, are
+/// read side by side: they come back in the order given, and of several that cannot be used the
+/// first given is the one said.
 final class TrackerListLoaderTests: XCTestCase {
   var directory: URL!
 
@@ -55,5 +56,27 @@ final class TrackerListLoaderTests: XCTestCase {
         XCTAssertTrue("\($0)".hasPrefix(said), "\($0)")
       }
     }
+  }
+
+  func testListsReadAgainComeBackInTheOrderNamedAndTheFirstGoneOrChangedIsSaid() throws {
+    var paths: [String] = []
+    for index in 0..<4 {
+      paths.append(
+        try file("list\(index).txt", "! Title: List \(index)\n||tracker\(index).example^\n"))
+    }
+    let identities = try XCTUnwrap(
+      TrackerListLoader.lists(given: paths, shareDirectory: emptyShare)
+    ).lists.map(\.identity)
+    for order in [identities, identities.reversed()] {
+      let (lists, missing) = TrackerListLoader.again(order)
+      XCTAssertNil(missing)
+      XCTAssertEqual(lists?.lists.map(\.identity), order)
+    }
+    try FileManager.default.removeItem(atPath: paths[3])
+    try Data("||changed.example^\n".utf8).write(to: URL(fileURLWithPath: paths[1]))
+    XCTAssertEqual(TrackerListLoader.again(identities).1, paths[1], "changed, before one gone")
+    XCTAssertEqual(
+      TrackerListLoader.again(identities.reversed()).1, paths[3], "gone, before one changed")
+    XCTAssertEqual(TrackerListLoader.again([identities[0], identities[2]]).1, nil)
   }
 }
