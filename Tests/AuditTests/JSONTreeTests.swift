@@ -114,4 +114,25 @@ final class JSONTreeTests: XCTestCase {
     XCTAssertEqual(
       try JSONTree.parse(Array(text.utf8), strictlyAt: 2), try JSONTree.parse(Array(text.utf8)))
   }
+
+  /// Two members are named alike when a lookup would find either by the name: the same text, in
+  /// the same number of bytes. Among forty members as among two.
+  func testMembersAreNamedTwiceWhenALookupWouldFindEither() throws {
+    let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+    for text in [#"{"v": 1, "v": 2}"#, "{\(many), \"k39\": 0}", "{\(many), \"k0\": 0}"] {
+      XCTAssertThrowsError(try JSONTree.parse(Array(text.utf8), strictlyAt: 0), text)
+      guard case .object(let members) = try JSONTree.parse(Array(text.utf8)) else {
+        return XCTFail(text)
+      }
+      XCTAssertEqual(members.count, text.hasPrefix("{\"v\"") ? 1 : 40, "the first kept: \(text)")
+    }
+    XCTAssertNoThrow(try JSONTree.parse(Array("{\(many)}".utf8), strictlyAt: 0))
+    // KELVIN SIGN is canonically the letter K, in three bytes: a lookup of "K" finds the letter.
+    let kelvin = #"{"K": "letter", "\u212A": "sign"}"#
+    let tree = try JSONTree.parse(Array(kelvin.utf8), strictlyAt: 0)
+    guard case .object(let members) = tree else { return XCTFail(kelvin) }
+    XCTAssertEqual(members.count, 2)
+    enum Letter: String, CodingKey { case k = "K" }
+    XCTAssertEqual(try JSONMembers<Letter>(tree).decode(String.self, forKey: .k), "letter")
+  }
 }
