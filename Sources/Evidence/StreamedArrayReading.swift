@@ -86,8 +86,8 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
 }
 
 /// flows.json as verify reads it: each flow, as soon as it is complete, handed over to be compared
-/// with its row of flows.csv; what is kept of it is its id and the findings it cites. (As dictionaries, 20 000
-/// flows take half a gigabyte; the document itself is 27 MB.)
+/// with its row of flows.csv; what is kept of it is its id and the findings it cites. (As
+/// dictionaries, 20 000 flows take half a gigabyte; the document itself is 27 MB.)
 final class FlowsJSONReading {
   private let csvBehind: FlowsCSVBehind
   /// flows.csv against the flows handed over so far; once finished, against every flow.
