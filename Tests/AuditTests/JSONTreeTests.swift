@@ -88,6 +88,14 @@ final class JSONTreeTests: XCTestCase {
     XCTAssertEqual(
       try JSONDecoder().decode(JSONTree.self, from: Data("[1,]".utf8)), .array([.number("1")]))
     XCTAssertEqual(try JSONTree.parse(Array("{\"a\":1 , }".utf8)), .object([("a", .number("1"))]))
+    // White space is the four characters RFC 8259 names, wherever a value may be surrounded.
+    let spaced = "\t{\r\n \"a\"\t: [ 1\r, 2\n]\r\n}\n"
+    XCTAssertEqual(
+      try JSONTree.parse(Array(spaced.utf8), strictlyAt: 0),
+      .object([("a", .array([.number("1"), .number("2")]))]))
+    for other in ["\u{0B}1", "\u{0C}1", "[1\u{0C}]", "{\"a\":\u{A0}1}"] {
+      XCTAssertThrowsError(try JSONTree.parse(Array(other.utf8)), "\(Array(other.unicodeScalars))")
+    }
     XCTAssertEqual(
       try JSONTree.parse(Array(" {\"a\": [1, -2.5e3, true, null, \"x\"]} ".utf8)),
       .object([("a", .array([.number("1"), .number("-2.5e3"), .bool(true), .null, .string("x")]))]))

@@ -85,7 +85,12 @@ public enum JSONTree: Sendable, Equatable {
     }
 
     mutating func space() {
-      while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+      while at < bytes.count {
+        switch bytes[at] {
+        case 0x20, 0x0A, 0x09, 0x0D: at += 1
+        default: return
+        }
+      }
     }
 
     mutating func value(depth: Int) throws(Unreadable) -> JSONTree {
