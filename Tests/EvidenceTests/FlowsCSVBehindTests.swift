@@ -17,8 +17,8 @@ final class FlowsCSVBehindTests: XCTestCase {
     }
     let flows = try XCTUnwrap(BundleVerifier.decodeFlows(try entry("flows.json")))
     XCTAssertEqual(flows.count, 35)
-    // The first cell of rows 4, 5, 6 and 36 (flows 3, 4, 5 and the last) changed: with batches of
-    // four, one batch's last flow, the next one's first and second, and the short last batch's.
+    // The first cell of rows 4, 5, 6 and 36 (flows 3, 4, 5 and 35) changed: in batches of four,
+    // the first batch's last two flows, the second's first, and the short last batch's last.
     var lines = String(decoding: try entry("flows.csv"), as: UTF8.self)
       .components(separatedBy: "\r\n")
     for row in [4, 5, 6, 36] { lines[row - 1] = "9" + lines[row - 1] }
