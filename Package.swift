@@ -95,7 +95,7 @@ let package = Package(
       name: "AuditScreens",
       dependencies: ["Audit", "AuditRules", "AuditWording", "AuditDocuments"]),
     // SHA-256 and Ed25519 through OpenSSL's libcrypto.
-    .target(name: "Crypto", dependencies: ["CCrypto"]),
+    .target(name: "Crypto", dependencies: ["CCrypto", "SystemCalls"]),
     // The test account's values found in what exchanges sent: forms, one automaton, places.
     .target(name: "ContentMatching", dependencies: ["Audit", "AuditRules", "Crypto"]),
     .target(name: "FlowStore", dependencies: ["Audit", "AuditRules", "CSQLite"]),
@@ -124,8 +124,8 @@ let package = Package(
     .target(
       name: "Import",
       dependencies: [
-        "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture", "Crypto", "CCrypto",
-        "CZlib", "CBrotli",
+        "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Capture",
+        "Crypto", "CCrypto", "CZlib", "CBrotli",
       ]),
     // The recorder: packets from libpcap or a capture stream, into the store as they arrive.
     .target(

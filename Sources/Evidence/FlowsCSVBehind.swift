@@ -1,5 +1,5 @@
 import AuditDocuments
-import Dispatch
+import SystemCalls
 
 /// flows.csv compared with flows.json's flows on a thread of its own, a batch at a time and in
 /// the flows' order, while the reading thread goes on parsing flows.json: the comparison was a
@@ -7,9 +7,8 @@ import Dispatch
 final class FlowsCSVBehind: @unchecked Sendable {
   /// Touched on the queue only.
   private var comparison: FlowsCSVComparison
-  private let queue = DispatchQueue(label: "tunnelvision.verify-flows-csv")
-  /// At most two batches wait: the flows handed over are held until they are compared.
-  private let room = DispatchSemaphore(value: 2)
+  /// The flows handed over are held until they are compared.
+  private let behind = InOrderBehind(label: "tunnelvision.verify-flows-csv")
   private var batch: [EvidenceFlowRecord.Decoded] = []
   private let batchLength: Int
 
@@ -27,16 +26,12 @@ final class FlowsCSVBehind: @unchecked Sendable {
   private func handOver() {
     let records = batch
     batch = []
-    room.wait()
-    queue.async {
-      for record in records { self.comparison.compare(record) }
-      self.room.signal()
-    }
+    behind.hand { for record in records { self.comparison.compare(record) } }
   }
 
   /// The comparison once every flow handed over is compared.
   func finished() -> FlowsCSVComparison {
     if !batch.isEmpty { handOver() }
-    return queue.sync { comparison }
+    return behind.sync { comparison }
   }
 }

@@ -79,28 +79,32 @@ public enum TrackerListLoader {
       paths.append(path)
     }
     guard !paths.isEmpty else { return nil }
-    // Those after the first read on another thread while this one reads the first; the first
-    // failure in the order given is said.
-    let ahead = paths.dropFirst().map { path in
-      Alongside { Result { () throws(Failure) in try load(path) } }
-    }
-    var lists = [try load(paths[0])]
-    for list in ahead { lists.append(try list.value.get()) }
-    return TrackerLists(lists)
+    // The first failure in the order given is said.
+    return TrackerLists(
+      try loadSideBySide(paths).map { result throws(Failure) in try result.get() })
   }
 
   /// The lists a bundle was exported with, read again from where they were: nil (with the reason)
   /// when one is gone or its bytes differ.
   public static func again(_ identities: [TrackerList.Identity]) -> (TrackerLists?, String?) {
-    // Those after the first read on other threads while this one reads the first.
-    let ahead = identities.dropFirst().map { identity in Alongside { try? load(identity.path) } }
     var lists: [TrackerList] = []
-    for (index, identity) in identities.enumerated() {
-      let list = index == 0 ? try? load(identity.path) : ahead[index - 1].value
-      guard let list, list.identity.sha256 == identity.sha256 else { return (nil, identity.path) }
+    for (identity, read) in zip(identities, loadSideBySide(identities.map(\.path))) {
+      guard case .success(let list) = read, list.identity.sha256 == identity.sha256 else {
+        return (nil, identity.path)
+      }
       lists.append(list)
     }
     return (identities.isEmpty ? nil : TrackerLists(lists), nil)
+  }
+
+  /// Each list read, in the order given: those after the first on other threads while this one
+  /// reads the first.
+  static func loadSideBySide(_ paths: [String]) -> [Result<TrackerList, Failure>] {
+    let ahead = paths.dropFirst().map { path in
+      Alongside { Result { () throws(Failure) in try load(path) } }
+    }
+    guard let first = paths.first else { return [] }
+    return [Result { () throws(Failure) in try load(first) }] + ahead.map(\.value)
   }
 
   /// A header line's value ("! Title: EasyPrivacy").

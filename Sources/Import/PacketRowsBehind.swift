@@ -1,6 +1,6 @@
 import Audit
-import Dispatch
 import FlowStore
+import SystemCalls
 
 /// An import's packet rows inserted on a queue of their own while the capture is read again and
 /// its files written on the importing thread. The store is touched by one thread at a time:
@@ -8,9 +8,7 @@ import FlowStore
 /// through `sync`, after the batches handed over before it.
 final class PacketRowsBehind: @unchecked Sendable {
   private let store: FlowStore
-  private let queue = DispatchQueue(label: "tunnelvision.import-rows")
-  /// At most two batches wait: memory stays bounded however fast the capture is read.
-  private let room = DispatchSemaphore(value: 2)
+  private let behind = InOrderBehind(label: "tunnelvision.import-rows")
   /// The first batch's failure; the batches after it are not inserted. Touched on the queue only.
   private var failure: Error?
 
@@ -18,19 +16,16 @@ final class PacketRowsBehind: @unchecked Sendable {
 
   /// Hands `packets` over to be inserted after the batches before them.
   func append(_ packets: [StoredPacket]) {
-    room.wait()
-    queue.async {
-      if self.failure == nil {
-        do { try self.store.appendPackets(packets) } catch { self.failure = error }
-      }
-      self.room.signal()
+    behind.hand {
+      guard self.failure == nil else { return }
+      do { try self.store.appendPackets(packets) } catch { self.failure = error }
     }
   }
 
   /// `body` given the store once every batch handed over is inserted; the first batch's
   /// failure is thrown instead.
   func sync<T>(_ body: (FlowStore) throws -> T) throws -> T {
-    try queue.sync {
+    try behind.sync {
       if let failure { throw failure }
       return try body(store)
     }
