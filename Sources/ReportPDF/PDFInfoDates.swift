@@ -65,7 +65,9 @@ enum PDFInfoDates {
     }
     guard !inserts.isEmpty else { return nil }
     inserts.sort()
-    func shifted(_ offset: Int) -> Int { offset + 2 * inserts.filter { base + $0 <= offset }.count }
+    func shifted(_ offset: Int) -> Int {
+      offset + 2 * inserts.reduce(0) { $0 + (base + $1 <= offset ? 1 : 0) }
+    }
     // Rewrite the cross-reference table: "xref\n0 N\n" then N entries of 20 bytes.
     var text = Array(bytes[xrefAt..<startxrefAt])
     guard let headerEnd = index(of: UInt8(ascii: "\n"), in: text, from: 5),
@@ -73,16 +75,17 @@ enum PDFInfoDates {
       subsection.count == 2,
       let count = Int(subsection[1])
     else { return nil }
+    // Each entry's ten digits read and written in place: a report has tens of thousands.
     var entry = headerEnd + 1
     for _ in 0..<count {
-      guard entry + 20 <= text.count,
-        let offset = Int(String(decoding: text[entry..<(entry + 10)], as: UTF8.self))
-      else { return nil }
+      guard entry + 20 <= text.count, var offset = tenDigits(text, at: entry) else { return nil }
       if text[entry + 17] == UInt8(ascii: "n") {
-        let moved = String(shifted(offset))
-        guard moved.count <= 10 else { return nil }
-        let padded = Array((String(repeating: "0", count: 10 - moved.count) + moved).utf8)
-        text.replaceSubrange(entry..<(entry + 10), with: padded)
+        offset = shifted(offset)
+        guard offset < 10_000_000_000 else { return nil }
+        for digit in (entry..<(entry + 10)).reversed() {
+          text[digit] = UInt8(ascii: "0") + UInt8(offset % 10)
+          offset /= 10
+        }
       }
       entry += 20
     }
@@ -98,6 +101,17 @@ enum PDFInfoDates {
     out += text
     out += Array("startxref\n\(shifted(xrefOffset))\n%%EOF\n".utf8)
     return (base + inserts[0], out)
+  }
+
+  /// The number ten ASCII digits at `start` spell; nil when one is not a digit.
+  static func tenDigits(_ bytes: [UInt8], at start: Int) -> Int? {
+    var value = 0
+    for byte in bytes[start..<(start + 10)] {
+      let digit = byte &- UInt8(ascii: "0")
+      guard digit <= 9 else { return nil }
+      value = value * 10 + Int(digit)
+    }
+    return value
   }
 
   static func lastIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
