@@ -55,4 +55,15 @@ public final class SHA256Digest {
     digest.update(data)
     return digest.finalHex()
   }
+
+  /// The digest of the file at `url`, read a piece at a time: a file of megabytes is not held.
+  public static func hex(ofFileAt url: URL, pieceSize: Int = 256 * 1024) throws -> String {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    let digest = SHA256Digest()
+    while let piece = try handle.read(upToCount: pieceSize), !piece.isEmpty {
+      digest.update(piece)
+    }
+    return digest.finalHex()
+  }
 }

@@ -736,10 +736,8 @@ public enum BundleVerifier {
     else { return nil }
     _ = consume bundle
     before()
-    guard (try? prepared.draw(citing: digests, into: folder)) != nil,
-      let data = try? Data(contentsOf: folder.appendingPathComponent(EvidenceBundle.reportName))
-    else { return nil }
-    return SHA256Digest.hex(of: data)
+    guard (try? prepared.draw(citing: digests, into: folder)) != nil else { return nil }
+    return try? SHA256Digest.hex(ofFileAt: folder.appendingPathComponent(EvidenceBundle.reportName))
   }
 
   /// The flows of flows.json, read as verify reads them; nil if the document or a flow cannot be decoded.

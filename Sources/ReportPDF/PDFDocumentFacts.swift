@@ -20,6 +20,9 @@ enum PDFDocumentFacts {
     var elementLanguages: [String: [Int: String]] = [:]
   }
 
+  /// How much of the file is read at a time for its digest and its structure elements.
+  static let pieceSize = 256 * 1024
+
   static func append(_ facts: Facts, toFileAt url: URL) throws {
     let handle = try FileHandle(forUpdating: url)
     defer { try? handle.close() }
@@ -27,6 +30,20 @@ enum PDFDocumentFacts {
     func read(_ offset: Int, _ count: Int) throws -> String {
       try handle.seek(toOffset: UInt64(max(0, offset)))
       return String(decoding: try handle.read(upToCount: count) ?? Data(), as: UTF8.self)
+    }
+    // The file's digest and its marked structure elements, from one reading a piece at a time:
+    // a large report is megabytes, held whole at the export's and verify's peak.
+    func digestAndElements() throws -> (String, [(number: Int, body: String)]) {
+      try handle.seek(toOffset: 0)
+      let digest = SHA256Digest()
+      var elements = PDFStructureElements(marking: facts.elementLanguages)
+      while let piece = try handle.read(upToCount: pieceSize), !piece.isEmpty {
+        piece.withUnsafeBytes {
+          digest.update($0)
+          elements.add($0)
+        }
+      }
+      return (digest.finalHex(), elements.marked)
     }
     let failure = EvidenceReportPDF.DrawError(
       description: "the report's PDF does not end as cairo writes it; its catalogue was not found")
@@ -39,11 +56,10 @@ enum PDFDocumentFacts {
         try read(
           trailer.previous + table.utf8.distance(from: table.startIndex, to: headerEnd) + 1
             + 20 * trailer.root, 10)),
-      case let bytes = try Data(contentsOf: url),
+      case (let digest, let elements) = try digestAndElements(),
       let update = update(
         facts, trailer: trailer, catalog: try read(offset, 64 * 1024), fileSize: size,
-        digest: SHA256Digest.hex(of: bytes),
-        elements: structureElements(in: bytes, marking: facts.elementLanguages))
+        digest: digest, elements: elements)
     else { throw failure }
     try handle.seekToEnd()
     try handle.write(contentsOf: update)
@@ -146,72 +162,4 @@ enum PDFDocumentFacts {
       <?xpacket end="r"?>
       """
   }
-
-  /// The structure elements to write again with their /Lang: cairo's `<< /Type /StructElem /S
-  /// /H2 …` objects, found in the order of their numbers (the order they were opened), the
-  /// marked ones' dictionaries with /Lang added after /S.
-  static func structureElements(in bytes: Data, marking languages: [String: [Int: String]])
-    -> [(number: Int, body: String)]
-  {
-    guard !languages.isEmpty else { return [] }
-    let head = Array("<< /Type /StructElem\n".utf8)
-    let object = Array(" 0 obj\n".utf8)
-    let tail = Array("\nendobj".utf8)
-    let newline: [UInt8] = [0x0A]
-    let type = Array("/S /".utf8)
-    var found: [(number: Int, body: String)] = []
-    var ordinals: [String: Int] = [:]
-    bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-      guard let base = raw.baseAddress else { return }
-      var at = 0
-      // Byte by byte, jumping with memchr to each candidate first byte: most of a PDF is
-      // deflated streams, no text to search as such.
-      func find(_ needle: [UInt8], from start: Int) -> Int? {
-        var from = start
-        while from + needle.count <= raw.count,
-          let hit = memchr(base + from, Int32(needle[0]), raw.count - from)
-        {
-          let index = base.distance(to: UnsafeRawPointer(hit))
-          if index + needle.count <= raw.count,
-            memcmp(base + index, needle, needle.count) == 0
-          {
-            return index
-          }
-          from = index + 1
-        }
-        return nil
-      }
-      while let start = find(head, from: at), let end = find(tail, from: start + head.count) {
-        at = end + tail.count
-        // "N 0 obj" before it: the object's number.
-        guard start > object.count, Array(raw[(start - object.count)..<start]) == object else {
-          continue
-        }
-        let numberEnd = start - object.count
-        var digits = numberEnd
-        while digits > 0, (0x30...0x39).contains(raw[digits - 1]) { digits -= 1 }
-        // The line after the head names the type: "   /S /H2". Only a marked element's
-        // dictionary is made a string (a table's elements are most of them, none marked).
-        let line = start + head.count
-        guard let number = Int(String(decoding: raw[digits..<numberEnd], as: UTF8.self)),
-          let lineEnd = find(newline, from: line), lineEnd < end
-        else { continue }
-        var typeAt = line
-        while typeAt < lineEnd, raw[typeAt] == 0x20 { typeAt += 1 }
-        guard lineEnd - typeAt >= type.count, memcmp(base + typeAt, type, type.count) == 0 else {
-          continue
-        }
-        let name = String(decoding: raw[(typeAt + type.count)..<lineEnd], as: UTF8.self)
-        let ordinal = ordinals[name, default: 0]
-        ordinals[name] = ordinal + 1
-        guard let language = languages[name]?[ordinal] else { continue }
-        let body =
-          String(decoding: raw[start...lineEnd], as: UTF8.self) + "   /Lang (\(language))\n"
-          + String(decoding: raw[(lineEnd + 1)..<end], as: UTF8.self)
-        found.append((number, body))
-      }
-    }
-    return found
-  }
-
 }

@@ -481,3 +481,42 @@ extension EvidenceReportPDFTests {
     XCTAssertLessThanOrEqual(pages, 8)
   }
 }
+
+extension EvidenceReportPDFTests {
+  /// The structure elements to mark, found in the report read a piece at a time, are those found
+  /// in it read whole, whatever the pieces' size: an element, its number or its head may be cut
+  /// anywhere.
+  func testStructureElementsReadInPiecesAreThoseOfTheWholeFile() throws {
+    let raw = try Data(contentsOf: URL(fileURLWithPath: pdf))
+    let languages = [
+      "TD": [0: "u:de", 5: "u:fr", 40: "u:de"], "H1": [1: "u:en"], "P": [2: "u:it"],
+    ]
+    func marked(inPiecesOf size: Int) -> [(number: Int, body: String)] {
+      var elements = PDFStructureElements(marking: languages)
+      raw.withUnsafeBytes { whole in
+        var at = 0
+        while at < whole.count {
+          elements.add(UnsafeRawBufferPointer(rebasing: whole[at..<min(at + size, whole.count)]))
+          at += size
+        }
+      }
+      return elements.marked
+    }
+    let whole = marked(inPiecesOf: raw.count)
+    XCTAssertEqual(whole.count, 5, "each ordinal marked is one of the report's elements")
+    XCTAssertEqual(whole.map(\.number), whole.map(\.number).sorted(), "in the file's order")
+    for element in whole {
+      XCTAssertTrue(element.body.hasPrefix("<< /Type /StructElem\n"), element.body)
+      XCTAssertTrue(element.body.hasSuffix(">>"), element.body)
+      XCTAssertNotNil(
+        element.body.range(
+          of: #"   /S /(TD|H1|P)\n   /Lang \(u:(de|fr|en|it)\)\n"#, options: .regularExpression),
+        element.body)
+    }
+    for size in [1, 2, 7, 20, 21, 22, 33, 4096, 256 * 1024] {
+      XCTAssertEqual(
+        marked(inPiecesOf: size).map { "\($0.number) \($0.body)" },
+        whole.map { "\($0.number) \($0.body)" }, "pieces of \(size) bytes")
+    }
+  }
+}
