@@ -32,7 +32,7 @@ enum PDFDocumentFacts {
       return String(decoding: try handle.read(upToCount: count) ?? Data(), as: UTF8.self)
     }
     // The file's digest and its marked structure elements, from one reading a piece at a time:
-    // a large report is megabytes, held whole at the export's and verify's peak.
+    // a large report is megabytes, which read whole were held at the end of the draw.
     func digestAndElements() throws -> (String, [(number: Int, body: String)]) {
       try handle.seek(toOffset: 0)
       let digest = SHA256Digest()
