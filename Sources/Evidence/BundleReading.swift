@@ -178,12 +178,13 @@ struct BundleReading {
   /// the checks that compare it have run: megabytes a session's re-derivation does not need.
   mutating func forgetCaptureScan() { capture = PcapngScan() }
 
-  /// capture.json's flows and findings.json's findings let go once they are compared: the
-  /// report, drawn again after, needs neither (megabytes of a 20 000 flows' bundle).
-  func forgetListsCompared() {
-    captureFlows.items = []
-    findingList.items = []
-  }
+  /// findings.json's findings let go once their identifiers are resolved: the re-derivation
+  /// compares its findings with findings.json's outline and count.
+  func forgetFindingsListed() { findingList.items = [] }
+
+  /// capture.json's flows let go once capture.json is written again from them, before the
+  /// re-derivation holds its flows beside flows.json's (megabytes of a 20 000 flows' bundle).
+  func forgetCaptureFlows() { captureFlows.items = [] }
 
   /// How many flows flows.json holds, as capture.json (before it in a bundle's order) lists them;
   /// never more than one per `bytesPerFlow` of the entry, whatever capture.json says.

@@ -108,21 +108,34 @@ public enum BundleVerifier {
         findings: read.findingList.items, outline: findings, reading: read))
     read.forgetCaptureScan()
     let reading = read
+    // capture.json and flows.json written again from the values they hold: every key, type and
+    // form of theirs is then the format's, or the bytes differ. capture.json on another thread
+    // while this one checks the documents' agreement; flows.json while it re-derives the findings
+    // and verdicts from flows.json and session.json. Neither changes what the reading holds.
+    let captureForm = Alongside {
+      captureFormProblems(
+        captureDoc.document(flows: reading.captureFlows.items), digests: reading.digests,
+        keyProblems: { keyProblems(of: $0, in: reading) })
+    }
+    // findings.json's list is compared: only its count is needed from here on.
+    let findingCount = reading.findingList.items.count
+    reading.forgetFindingsListed()
     checks.append(
       agreementCheck(
         manifest: manifestData, session: reading.documents[EvidenceBundle.sessionName],
         flows: flowsReading, findings: findings, capture: captureDoc))
     checks.append(flowsReading.csv.check(flowCount: flowsReading.flows.count))
     trace?.mark("resolved the identifiers; the documents' agreement; flows.csv")
-    // capture.json and flows.json written again from the values they hold: every key, type and
-    // form of theirs is then the format's, or the bytes differ. On another thread, while this
-    // one re-derives the findings and verdicts from flows.json and session.json; neither
-    // changes what the reading holds.
+    // capture.json's flows go before the re-derivation holds its own beside flows.json's.
+    let captureProblems = captureForm.value
+    reading.forgetCaptureFlows()
     let form = Alongside {
-      formCheck(
-        capture: captureDoc.document(flows: reading.captureFlows.items), flows: flowsReading,
-        sessionID: flowsReading.outline?.sessionID, digests: reading.digests,
-        keyProblems: { keyProblems(of: $0, in: reading) })
+      Check(
+        statement: VerifyWording.formStatement,
+        problems: captureProblems
+          + flowsFormProblems(
+            flowsReading, sessionID: flowsReading.outline?.sessionID, digests: reading.digests,
+            keyProblems: { keyProblems(of: $0, in: reading) }))
     }
     let rederived = rederive(
       session: reading.documents[EvidenceBundle.sessionName], flows: flowsReading.records,
@@ -131,7 +144,7 @@ public enum BundleVerifier {
         flowsReading.records, flowsReading.registrableDomains),
       registrations: flowsReading.registrations,
       scanFiles: reading.documents.filter { EvidenceBundle.isServerScanName($0.key) },
-      findings: findings, findingCount: reading.findingList.items.count,
+      findings: findings, findingCount: findingCount,
       captureCoverage: captureDoc.coverage,
       digests: reading.digests, exchanges: reading.exchangeList.items,
       keyProblems: { keyProblems(of: $0, in: reading) })
@@ -139,7 +152,6 @@ public enum BundleVerifier {
     // needs the re-derived bundle alone, and the form check (their other reader) has run.
     checks.append(form.value)
     flowsReading.forgetRecords()
-    reading.forgetListsCompared()
     citations = [:]
     checks.append(
       rederivationCheck(consume rederived, capture: captureDoc.summary, digests: reading.digests))
@@ -674,50 +686,54 @@ public enum BundleVerifier {
     }
   }
 
-  static func formCheck(
-    capture: EvidenceCaptureDocument?, flows: FlowsJSONReading, sessionID: Int64?,
-    digests: [String: (UInt64, String)], keyProblems: (String) -> [String] = { _ in [] }
-  ) -> Check {
-    var problems: [String] = []
-    func differs(_ name: String, _ write: (([UInt8]) -> Void) -> Void) {
-      let digest = SHA256Digest()
-      write { bytes in bytes.withUnsafeBytes { digest.update($0) } }
-      if digests[name]?.1 != digest.finalHex() {
-        problems.append(VerifyWording.formDiffers(name))
-        problems += keyProblems(name)
-      }
+  /// The problems of a document written again from the values read of it: none when its bytes
+  /// are those the bundle holds (`digests`), else that its form differs and which keys.
+  static func formProblems(
+    _ name: String, digests: [String: (UInt64, String)], keyProblems: (String) -> [String],
+    write: (([UInt8]) -> Void) -> Void
+  ) -> [String] {
+    let digest = SHA256Digest()
+    write { bytes in bytes.withUnsafeBytes { digest.update($0) } }
+    guard digests[name]?.1 != digest.finalHex() else { return [] }
+    return [VerifyWording.formDiffers(name)] + keyProblems(name)
+  }
+
+  /// capture.json written again from the capture document read of it.
+  static func captureFormProblems(
+    _ capture: EvidenceCaptureDocument?, digests: [String: (UInt64, String)],
+    keyProblems: (String) -> [String] = { _ in [] }
+  ) -> [String] {
+    let name = EvidenceBundle.captureJSONName
+    guard let capture else { return [VerifyWording.formDiffers(name)] + keyProblems(name) }
+    return formProblems(name, digests: digests, keyProblems: keyProblems) { sink in
+      capture.document.write(
+        count: capture.flows.count,
+        element: { i, w in capture.flows[i].tally.write(id: capture.flows[i].id, to: &w) },
+        to: sink)
     }
-    if let capture {
-      differs(EvidenceBundle.captureJSONName) { sink in
-        capture.document.write(
-          count: capture.flows.count,
-          element: { i, w in capture.flows[i].tally.write(id: capture.flows[i].id, to: &w) },
-          to: sink)
-      }
-    } else {
-      problems.append(VerifyWording.formDiffers(EvidenceBundle.captureJSONName))
-      problems += keyProblems(EvidenceBundle.captureJSONName)
+  }
+
+  /// flows.json written again from the flows read of it.
+  static func flowsFormProblems(
+    _ flows: FlowsJSONReading, sessionID: Int64?, digests: [String: (UInt64, String)],
+    keyProblems: (String) -> [String] = { _ in [] }
+  ) -> [String] {
+    let name = EvidenceBundle.flowsName
+    guard let sessionID else { return [VerifyWording.formDiffers(name)] + keyProblems(name) }
+    let records = flows.records
+    let citations = flows.flows
+    let claims = flows.baselineClaims
+    let domains = flows.registrableDomains
+    let registrations = AddressRegistrations(flows.registrations)
+    return formProblems(name, digests: digests, keyProblems: keyProblems) { sink in
+      EvidenceBundle.flowsDocument(sessionID: sessionID, flowCount: records.count).write(
+        count: records.count,
+        element: { i, w in
+          EvidenceFlowRecord.write(
+            records[i], findingIDs: citations[i].findingIDs, alsoContactedInBaseline: claims[i],
+            registrableDomain: domains[i], registrations: registrations, to: &w)
+        }, to: sink)
     }
-    if let sessionID {
-      let records = flows.records
-      let citations = flows.flows
-      let claims = flows.baselineClaims
-      let domains = flows.registrableDomains
-      let registrations = AddressRegistrations(flows.registrations)
-      differs(EvidenceBundle.flowsName) { sink in
-        EvidenceBundle.flowsDocument(sessionID: sessionID, flowCount: records.count).write(
-          count: records.count,
-          element: { i, w in
-            EvidenceFlowRecord.write(
-              records[i], findingIDs: citations[i].findingIDs, alsoContactedInBaseline: claims[i],
-              registrableDomain: domains[i], registrations: registrations, to: &w)
-          }, to: sink)
-      }
-    } else {
-      problems.append(VerifyWording.formDiffers(EvidenceBundle.flowsName))
-      problems += keyProblems(EvidenceBundle.flowsName)
-    }
-    return Check(statement: VerifyWording.formStatement, problems: problems)
   }
 
   /// The SHA-256 of report.pdf drawn again, in a directory of its own; nil when it cannot be

@@ -2,6 +2,7 @@ import Audit
 import AuditDocuments
 import AuditRules
 import AuditWording
+import Crypto
 import Foundation
 import TestSupport
 import XCTest
@@ -102,5 +103,34 @@ final class BundleVerifierTests: XCTestCase {
     XCTAssertEqual(read.captureRead?.readable, true)
     XCTAssertNil(read.captureRead?.syntax ?? nil)
     XCTAssertNotNil(read.captureReading?.outline)
+  }
+}
+
+extension BundleVerifierTests {
+  /// A document written again has no form problem when its bytes, however handed over, are those
+  /// the bundle holds; otherwise its form differs and its keys' problems follow.
+  func testADocumentWrittenAgainDiffersOnlyWhenItsBytesDo() {
+    let bytes = Array("{\n  \"a\": 1\n}\n".utf8)
+    let digests = ["x.json": (UInt64(bytes.count), SHA256Digest.hex(of: Data(bytes)))]
+    func problems(_ write: (([UInt8]) -> Void) -> Void) -> [String] {
+      BundleVerifier.formProblems(
+        "x.json", digests: digests, keyProblems: { ["a key of \($0)"] }, write: write)
+    }
+    XCTAssertEqual(problems { $0(bytes) }, [])
+    XCTAssertEqual(
+      problems {
+        $0(Array(bytes[..<5]))
+        $0(Array(bytes[5...]))
+      }, [])
+    let differs = [VerifyWording.formDiffers("x.json"), "a key of x.json"]
+    XCTAssertEqual(problems { $0(Array("{\"a\":1}\n".utf8)) }, differs)
+    XCTAssertEqual(problems { $0(Array(bytes.dropLast())) }, differs)
+    XCTAssertEqual(
+      BundleVerifier.formProblems("y.json", digests: digests, keyProblems: { _ in [] }) {
+        $0(bytes)
+      }, [VerifyWording.formDiffers("y.json")], "a document the bundle does not hold")
+    XCTAssertEqual(
+      BundleVerifier.captureFormProblems(nil, digests: digests),
+      [VerifyWording.formDiffers(EvidenceBundle.captureJSONName)])
   }
 }
