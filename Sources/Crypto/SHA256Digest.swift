@@ -57,12 +57,19 @@ public final class SHA256Digest {
   }
 
   /// The digest of the file at `url`, read a piece at a time: a file of megabytes is not held.
-  public static func hex(ofFileAt url: URL, pieceSize: Int = 256 * 1024) throws -> String {
+  /// `alongside` is given each piece too, in order.
+  public static func hex(
+    ofFileAt url: URL, pieceSize: Int = 256 * 1024,
+    alongside: (UnsafeRawBufferPointer) -> Void = { _ in }
+  ) throws -> String {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
     let digest = SHA256Digest()
     while let piece = try handle.read(upToCount: pieceSize), !piece.isEmpty {
-      digest.update(piece)
+      piece.withUnsafeBytes {
+        digest.update($0)
+        alongside($0)
+      }
     }
     return digest.finalHex()
   }

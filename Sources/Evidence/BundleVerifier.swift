@@ -695,7 +695,12 @@ public enum BundleVerifier {
     let digest = SHA256Digest()
     write { bytes in bytes.withUnsafeBytes { digest.update($0) } }
     guard digests[name]?.1 != digest.finalHex() else { return [] }
-    return [VerifyWording.formDiffers(name)] + keyProblems(name)
+    return formDiffers(name, keyProblems: keyProblems)
+  }
+
+  /// That a document's form differs, and which of its keys.
+  static func formDiffers(_ name: String, keyProblems: (String) -> [String]) -> [String] {
+    [VerifyWording.formDiffers(name)] + keyProblems(name)
   }
 
   /// capture.json written again from the capture document read of it.
@@ -704,7 +709,7 @@ public enum BundleVerifier {
     keyProblems: (String) -> [String] = { _ in [] }
   ) -> [String] {
     let name = EvidenceBundle.captureJSONName
-    guard let capture else { return [VerifyWording.formDiffers(name)] + keyProblems(name) }
+    guard let capture else { return formDiffers(name, keyProblems: keyProblems) }
     return formProblems(name, digests: digests, keyProblems: keyProblems) { sink in
       capture.document.write(
         count: capture.flows.count,
@@ -719,7 +724,7 @@ public enum BundleVerifier {
     keyProblems: (String) -> [String] = { _ in [] }
   ) -> [String] {
     let name = EvidenceBundle.flowsName
-    guard let sessionID else { return [VerifyWording.formDiffers(name)] + keyProblems(name) }
+    guard let sessionID else { return formDiffers(name, keyProblems: keyProblems) }
     let records = flows.records
     let citations = flows.flows
     let claims = flows.baselineClaims

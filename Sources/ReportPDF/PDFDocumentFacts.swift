@@ -20,9 +20,6 @@ enum PDFDocumentFacts {
     var elementLanguages: [String: [Int: String]] = [:]
   }
 
-  /// How much of the file is read at a time for its digest and its structure elements.
-  static let pieceSize = 256 * 1024
-
   static func append(_ facts: Facts, toFileAt url: URL) throws {
     let handle = try FileHandle(forUpdating: url)
     defer { try? handle.close() }
@@ -34,16 +31,9 @@ enum PDFDocumentFacts {
     // The file's digest and its marked structure elements, from one reading a piece at a time:
     // a large report is megabytes, which read whole were held at the end of the draw.
     func digestAndElements() throws -> (String, [(number: Int, body: String)]) {
-      try handle.seek(toOffset: 0)
-      let digest = SHA256Digest()
       var elements = PDFStructureElements(marking: facts.elementLanguages)
-      while let piece = try handle.read(upToCount: pieceSize), !piece.isEmpty {
-        piece.withUnsafeBytes {
-          digest.update($0)
-          elements.add($0)
-        }
-      }
-      return (digest.finalHex(), elements.marked)
+      let digest = try SHA256Digest.hex(ofFileAt: url) { elements.add($0) }
+      return (digest, elements.marked)
     }
     let failure = EvidenceReportPDF.DrawError(
       description: "the report's PDF does not end as cairo writes it; its catalogue was not found")
