@@ -129,7 +129,9 @@ struct BundleReading {
     case EvidenceBundle.captureJSONName:
       if captureReading == nil {
         let flows = captureFlows
-        captureReading = StreamedArrayReading(key: "flows", elements: \.flows) {
+        captureReading = StreamedArrayReading(
+          key: "flows", elements: \.flows, read: VerifiedCapture.Flow.init
+        ) {
           flows.items.append($0)
         }
       }
@@ -137,7 +139,9 @@ struct BundleReading {
     case EvidenceBundle.findingsName:
       if findingsReading == nil {
         let findings = findingList
-        findingsReading = StreamedArrayReading(key: "findings", elements: \.findings) {
+        findingsReading = StreamedArrayReading(
+          key: "findings", elements: \.findings, read: VerifiedFindings.Finding.init
+        ) {
           findings.items.append($0)
         }
       }
@@ -236,7 +240,7 @@ private struct CaptureJSONReading {
     into flows: Collected<VerifiedCapture.Flow>
   ) {
     let reading = StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>(
-      key: "flows", elements: \.flows
+      key: "flows", elements: \.flows, read: VerifiedCapture.Flow.init
     ) { flows.items.append($0) }
     digest = BundleReading.read(entry, of: archive) { chunk, _ in reading.feed(chunk) }.digest
     self.reading = reading
