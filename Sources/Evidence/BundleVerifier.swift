@@ -430,7 +430,7 @@ public enum BundleVerifier {
         findings: rederivation.bundle.findings.count, verdicts: rederivation.verdicts.count,
         catalogue: catalogue)
       let report = reportProblems(
-        consume rederivation, capture: capture, digests: digests, before: { documents.value })
+        consume rederivation, capture: capture, digests: digests, before: { _ = documents.value })
       return Check(statement: statement, problems: found + documents.value + after + report)
     }
   }
