@@ -149,15 +149,52 @@ public struct TrackerList: Sendable, Hashable {
       bytes[caret - 1] != 0x2E
     else { return nil }
     if caret + 1 < to {
-      guard bytes[caret + 1] == UInt8(ascii: "$") else { return nil }
-      let options = String(
-        decoding: UnsafeBufferPointer(rebasing: bytes[(caret + 2)..<to]), as: UTF8.self)
-      for option in options.split(separator: ",", omittingEmptySubsequences: false)
-      where !narrowingOptions.contains(option.lowercased()) {
+      guard bytes[caret + 1] == UInt8(ascii: "$"), allNarrowing(bytes, caret + 2, to) else {
         return nil
       }
     }
     return (from..<caret, caret + 1 == to)
+  }
+
+  /// Whether each of the comma-separated options in bytes[from..<to] narrows (an empty one does
+  /// not). ASCII options are compared byte by byte, case folded; others as lower-cased Strings
+  /// split by Character, as Unicode has them (a Kelvin sign lowers to "k"; a comma with a mark
+  /// on it separates nothing).
+  static func allNarrowing(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+    let options = UnsafeBufferPointer(rebasing: bytes[from..<to])
+    guard options.allSatisfy({ $0 < 0x80 }) else {
+      return String(decoding: options, as: UTF8.self)
+        .split(separator: ",", omittingEmptySubsequences: false)
+        .allSatisfy { narrowingOptions.contains($0.lowercased()) }
+    }
+    var start = from
+    while true {
+      var end = start
+      while end < to, bytes[end] != UInt8(ascii: ",") { end += 1 }
+      let option = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      guard narrowingOptionBytes.contains(where: { asciiEqualFolded(option, $0) }) else {
+        return false
+      }
+      guard end < to else { return true }
+      start = end + 1
+    }
+  }
+
+  static let narrowingOptionBytes = narrowingOptions.map { Array($0.utf8) }
+
+  /// Whether ASCII `bytes`, upper case letters lowered, are `lower`.
+  static func asciiEqualFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: [UInt8]) -> Bool {
+    guard bytes.count == lower.count else { return false }
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      let folded = byte &- 0x41 < 26 ? byte | 0x20 : byte
+      if folded != lower[index] { return false }
+    }
+    return true
+  }
+
+  static func isHexByte(_ byte: UInt8) -> Bool {
+    byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 6
   }
 
   /// Whether a byte may stand in a host name (letters of either case, digits, '-', '.', '_').
@@ -214,8 +251,20 @@ public struct TrackerList: Sendable, Hashable {
     -> Bool
   {
     var end = from
-    while end < to, bytes[end] != 0x20, bytes[end] != 0x09 { end += 1 }
-    guard end < to, end > from else { return false }
+    var addressBytes = true
+    while end < to, bytes[end] != 0x20, bytes[end] != 0x09 {
+      let byte = bytes[end]
+      if byte < 0x80,
+        !(isHexByte(byte) || byte == 0x3A || byte == 0x2E || byte == 0x2B || byte == 0x2D)
+      {
+        addressBytes = false
+      }
+      end += 1
+    }
+    // Neither form below takes an ASCII byte other than a hex digit, ':', '.' or a sign, with a
+    // mark on it or not: most such lines (element hiding with a blank in it) end here, without a
+    // String made.
+    guard end < to, end > from, addressBytes else { return false }
     let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<end]), as: UTF8.self)
     if field.contains(":") {
       return field.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }

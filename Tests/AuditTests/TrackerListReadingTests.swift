@@ -81,6 +81,43 @@ final class TrackerListReadingTests: XCTestCase {
     }
   }
 
+  /// Options are compared as Unicode lower-cases them, whether a rule's bytes are ASCII or not:
+  /// upper case narrows, a Kelvin sign is a "k", a comma with a mark on it separates nothing, an
+  /// empty option does not narrow.
+  func testARulesOptionsNarrowInAnyCaseAndAnEmptyOneDoesNot() {
+    let l = list(
+      """
+      ||upper.example^$THIRD-PARTY,Script
+      ||kelvin.example^$WEBSOC\u{212A}ET
+      ||mark.example^$script,\u{301}image
+      ||empty.example^$script,
+      ||lead.example^$,script
+      ||other.example^$script,domain=a.example
+      """)
+    XCTAssertEqual(l.match("upper.example")?.rule, "||upper.example^$THIRD-PARTY,Script")
+    XCTAssertEqual(l.match("kelvin.example")?.rule, "||kelvin.example^$WEBSOC\u{212A}ET")
+    for host in ["mark.example", "empty.example", "lead.example", "other.example"] {
+      XCTAssertNil(l.match(host), host)
+    }
+  }
+
+  /// Only a line whose first field reads as an address is counted as a hosts file's not read:
+  /// not element hiding with a blank in it, not a field with other letters than hex digits, not
+  /// fullwidth digits.
+  func testOnlyALineBeginningWithAnAddressIsCountedAsNotRead() {
+    let l = list(
+      """
+      example.com## .ad banner
+      fe80::1 a.tracker.example
+      abc::x a.tracker.example
+      +1.2.3.4 a.tracker.example
+      \u{FF11}.2.3.4 a.tracker.example
+      1.2.3 a.tracker.example
+      dead:beef a.tracker.example
+      """)
+    XCTAssertEqual(l.linesNotRead, [2, 4, 7])
+  }
+
   /// The installed EasyPrivacy and EasyList, read as every command reads them: each host of a
   /// `||host^` line is matched, citing a line the list holds that names it. (The list keeps only
   /// its rules' bytes; a place computed wrong in them would cite something else.)
