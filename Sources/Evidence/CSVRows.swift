@@ -49,6 +49,34 @@ final class CSVRows {
     return position < buffer.count ? buffer[position] : nil
   }
 
+  /// Whether the next record's bytes are `line`'s, taking them when they are. `line` is a whole
+  /// record as export writes one (`EvidenceFlowsCSV.appendLine`, CR LF last): such a record reads
+  /// as its cells, is UTF-8 and ends as export ends its rows, so nothing is learnt by cutting it
+  /// into cells. Otherwise nothing is taken.
+  func take(ifNextRecordIs line: [UInt8]) -> Bool {
+    guard !afterCR, line.count >= 2, line[line.count - 2] == 0x0D, line[line.count - 1] == 0x0A
+    else { return false }
+    if buffer.count - position < line.count, !exhausted {
+      buffer.removeSubrange(0..<position)
+      position = 0
+      while buffer.count < line.count {
+        guard let more = source?() else {
+          exhausted = true
+          source = nil
+          break
+        }
+        buffer.append(contentsOf: more)
+      }
+    }
+    guard buffer.count - position >= line.count else { return false }
+    let same = buffer.withUnsafeBytes { bytes in
+      line.withUnsafeBytes { memcmp(bytes.baseAddress! + position, $0.baseAddress!, line.count) }
+    }
+    guard same == 0 else { return false }
+    position += line.count
+    return true
+  }
+
   func next() -> [String]? {
     var row: [String] = []
     var cell: [UInt8] = []

@@ -11,6 +11,8 @@ struct FlowsCSVComparison {
   private var headerHolds = false
   private var problems: [String] = []
   private var compared = 0
+  /// The row export writes for the flow being compared.
+  private var line: [UInt8] = []
 
   /// nil: flows.csv is not in the archive.
   init(_ rows: CSVRows?) {
@@ -21,7 +23,18 @@ struct FlowsCSVComparison {
   /// The flow against the next row: the row flows.csv must have is the one the export writes
   /// for the flow read back from flows.json.
   mutating func compare(_ record: EvidenceFlowRecord.Decoded) {
-    guard headerHolds, let row = rows?.next() else { return }
+    guard headerHolds, let rows else { return }
+    let expected = EvidenceFlowsCSV.cells(
+      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
+      registrations: AddressRegistrations(record.registrations))
+    // The row export writes, byte for byte, is taken whole; any other is read cell by cell.
+    line.removeAll(keepingCapacity: true)
+    EvidenceFlowsCSV.appendLine(expected, to: &line)
+    if rows.take(ifNextRecordIs: line) {
+      compared += 1
+      return
+    }
+    guard let row = rows.next() else { return }
     defer { compared += 1 }
     let header = EvidenceFlowsCSV.Column.allCases
     guard row.count == header.count else {
@@ -29,9 +42,6 @@ struct FlowsCSVComparison {
         VerifyWording.csvCells(row: compared + 2, count: row.count, expected: header.count))
       return
     }
-    let expected = EvidenceFlowsCSV.cells(
-      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
-      registrations: AddressRegistrations(record.registrations))
     for column in header {
       let cell = EvidenceFlowsCSV.spreadsheetCell(expected[column.rawValue])
       let found = row[column.rawValue]

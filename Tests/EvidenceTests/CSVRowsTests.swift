@@ -49,6 +49,32 @@ final class CSVRowsTests: XCTestCase {
       "multi-byte sequences cut between pieces are still UTF-8")
   }
 
+  /// A record export would write is taken whole wherever the pieces end; any other record, one
+  /// the line only begins, and one without CR LF at the end are left to be read cell by cell.
+  func testARecordIsTakenWholeOnlyWhenItsBytesAreTheLineGiven() {
+    let text = Array("h\r\n1,a\r\n2,b\r\n22,bb\r\n3,c".utf8)
+    for size in [1, 2, 3, 5, 64] {
+      var start = 0
+      let rows = CSVRows {
+        guard start < text.count else { return nil }
+        defer { start += size }
+        return Data(text[start..<min(start + size, text.count)])
+      }
+      XCTAssertEqual(rows.next(), ["h"])
+      XCTAssertTrue(rows.take(ifNextRecordIs: Array("1,a\r\n".utf8)), "pieces of \(size)")
+      XCTAssertFalse(rows.take(ifNextRecordIs: Array("2,x\r\n".utf8)))
+      XCTAssertEqual(rows.next(), ["2", "b"], "pieces of \(size)")
+      XCTAssertFalse(rows.take(ifNextRecordIs: Array("22,bb".utf8)), "not a whole record")
+      XCTAssertFalse(rows.take(ifNextRecordIs: Array("2,b\r\n".utf8)))
+      XCTAssertTrue(rows.take(ifNextRecordIs: Array("22,bb\r\n".utf8)))
+      XCTAssertFalse(rows.take(ifNextRecordIs: Array("3,c\r\n".utf8)), "no CR LF at the end")
+      XCTAssertFalse(rows.sawLineEndOtherThanCRLF)
+      XCTAssertEqual(rows.next(), ["3", "c"])
+      XCTAssertTrue(rows.sawLineEndOtherThanCRLF)
+      XCTAssertNil(rows.next())
+    }
+  }
+
   /// The source holds an archive entry's inflater and buffers: once it has given its last bytes,
   /// the rows let it go.
   func testWhatTheRowsArePulledFromIsLetGoOnceItHasGivenItsLast() {
