@@ -65,10 +65,11 @@ final class RetentionScaleTests: StoreTestCase {
   func testPruningTenTimesTheHistoryTakesAboutTenTimesAsLong() throws {
     let small = try historyStore(10_000)
     let large = try historyStore(100_000)
-    // A second measurement when the first is over the bound: one run in the suite read 1.23 while
-    // 1.00-1.09 is usual here; a regression (each deletion a scan) is over it every time.
+    // Measured again when over the bound, three times at most: one run in the suite read 1.23,
+    // one on a host slowed by others 1.24 and 1.25 (the test 27 s against 11-12 s), while
+    // 1.00-1.09 is usual here; a regression (each deletion a scan) reads 10 and more every time.
     var measured: [String] = []
-    for _ in 0..<2 {
+    for _ in 0..<3 {
       var tenSmall = Double.infinity
       var oneLarge = Double.infinity
       for _ in 0..<7 {
@@ -78,6 +79,6 @@ final class RetentionScaleTests: StoreTestCase {
       if oneLarge / tenSmall <= 1.2 { return }
       measured.append("ten of 10 000: \(tenSmall) s, one of 100 000: \(oneLarge) s")
     }
-    XCTFail("over 1.2 twice: \(measured.joined(separator: "; "))")
+    XCTFail("over 1.2 three times: \(measured.joined(separator: "; "))")
   }
 }
