@@ -127,14 +127,7 @@ struct BundleReading {
     case EvidenceBundle.captureJSONName where captureJSONCount != nil:
       captureJSONCount!.feed(chunk) { _, _ in captureFlowsCounted += 1 }
     case EvidenceBundle.captureJSONName:
-      if captureReading == nil {
-        let flows = captureFlows
-        captureReading = StreamedArrayReading(
-          key: "flows", elements: \.flows, read: VerifiedCapture.Flow.init
-        ) {
-          flows.items.append($0)
-        }
-      }
+      if captureReading == nil { captureReading = CaptureJSONReading.reading(into: captureFlows) }
       captureReading!.feed(chunk)
     case EvidenceBundle.findingsName:
       if findingsReading == nil {
@@ -239,10 +232,18 @@ private struct CaptureJSONReading {
     _ archive: ZipArchiveReader, _ entry: ZipArchiveReader.Entry,
     into flows: Collected<VerifiedCapture.Flow>
   ) {
-    let reading = StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>(
-      key: "flows", elements: \.flows, read: VerifiedCapture.Flow.init
-    ) { flows.items.append($0) }
+    let reading = Self.reading(into: flows)
     digest = BundleReading.read(entry, of: archive) { chunk, _ in reading.feed(chunk) }.digest
     self.reading = reading
+  }
+
+  /// capture.json's flows read as they are inflated, each decoded from its parsed tree into
+  /// `flows`: on the capture's thread, or on the reading thread when the archive changed.
+  static func reading(into flows: Collected<VerifiedCapture.Flow>)
+    -> StreamedArrayReading<VerifiedCapture, VerifiedCapture.Flow>
+  {
+    StreamedArrayReading(key: "flows", elements: \.flows, read: VerifiedCapture.Flow.init) {
+      flows.items.append($0)
+    }
   }
 }

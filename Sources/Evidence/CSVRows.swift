@@ -33,20 +33,25 @@ final class CSVRows {
 
   /// The byte at the position, pulling more once the buffer is used up; nil at the end.
   private func peek() -> UInt8? {
-    if position == buffer.count, !exhausted {
-      buffer.removeAll(keepingCapacity: true)
-      position = 0
-      while buffer.isEmpty {
-        guard let more = source?() else {
-          exhausted = true
-          source = nil
-          buffer = []
-          break
-        }
-        buffer.append(contentsOf: more)
-      }
-    }
+    if position == buffer.count { pull(toHold: 1) }
     return position < buffer.count ? buffer[position] : nil
+  }
+
+  /// The bytes not read yet moved to the buffer's start, and more pulled until it holds `count`
+  /// or the source has given its last (then let go, and the buffer with it once it is empty).
+  private func pull(toHold count: Int) {
+    guard !exhausted else { return }
+    buffer.removeSubrange(0..<position)
+    position = 0
+    while buffer.count < count {
+      guard let more = source?() else {
+        exhausted = true
+        source = nil
+        if buffer.isEmpty { buffer = [] }
+        return
+      }
+      buffer.append(contentsOf: more)
+    }
   }
 
   /// Whether the next record's bytes are `line`'s, taking them when they are. `line` is a whole
@@ -56,18 +61,7 @@ final class CSVRows {
   func take(ifNextRecordIs line: [UInt8]) -> Bool {
     guard !afterCR, line.count >= 2, line[line.count - 2] == 0x0D, line[line.count - 1] == 0x0A
     else { return false }
-    if buffer.count - position < line.count, !exhausted {
-      buffer.removeSubrange(0..<position)
-      position = 0
-      while buffer.count < line.count {
-        guard let more = source?() else {
-          exhausted = true
-          source = nil
-          break
-        }
-        buffer.append(contentsOf: more)
-      }
-    }
+    if buffer.count - position < line.count { pull(toHold: line.count) }
     guard buffer.count - position >= line.count else { return false }
     let same = buffer.withUnsafeBytes { bytes in
       line.withUnsafeBytes { memcmp(bytes.baseAddress! + position, $0.baseAddress!, line.count) }

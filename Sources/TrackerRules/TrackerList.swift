@@ -185,10 +185,8 @@ public struct TrackerList: Sendable, Hashable {
   /// Whether ASCII `bytes`, upper case letters lowered, are `lower`.
   static func asciiEqualFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: [UInt8]) -> Bool {
     guard bytes.count == lower.count else { return false }
-    for index in 0..<bytes.count {
-      let byte = bytes[index]
-      let folded = byte &- 0x41 < 26 ? byte | 0x20 : byte
-      if folded != lower[index] { return false }
+    for index in 0..<bytes.count where HostTable.lower(bytes[index]) != lower[index] {
+      return false
     }
     return true
   }
