@@ -33,7 +33,7 @@ public struct EvidenceExportResult: Sendable, Equatable {
 public typealias EvidenceReportRendering =
   @Sendable (EvidenceBundle, EvidenceCaptureSummary) throws -> EvidenceReportDrawing
 public typealias EvidenceReportDrawing =
-  ([EvidenceReportDigest], URL) throws -> EvidenceReportRenderer.Timing
+  ([EvidenceReportDigest], URL) throws -> EvidenceReportRenderer.Drawn
 
 /// Reads a closed session out of the history and makes its bundle: the documents and the report
 /// are written (and hashed, and deflated) into a folder of its own temporary directory, the
@@ -489,8 +489,10 @@ public final class EvidenceExporter {
     second.bundle = nil
     MallocArenas.trim()
     second.report = Result {
-      second.reportTiming = try draw(try drawing.get(), digests, folder)
-      return try WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
+      let drawn = try draw(try drawing.get(), digests, folder)
+      second.reportTiming = drawn.timing
+      return try drawn.file
+        ?? WrittenFile.reading(folder.appendingPathComponent(EvidenceBundle.reportName))
     }
   }
 
@@ -659,7 +661,7 @@ public final class EvidenceExporter {
 
   private static func draw(
     _ drawing: EvidenceReportDrawing, _ digests: [EvidenceReportDigest], _ folder: URL
-  ) throws -> EvidenceReportRenderer.Timing {
+  ) throws -> EvidenceReportRenderer.Drawn {
     do { return try drawing(digests, folder) } catch { throw reportFailure(error) }
   }
 

@@ -245,6 +245,18 @@ public struct WrittenFile: Sendable, Hashable {
       try deflater?.add(bytes)
     }
 
+    /// The bytes of the file at `url` from `offset` to its end.
+    func add(fileAt url: URL, from offset: UInt64) throws {
+      guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        throw EvidenceWriteError("\(url.lastPathComponent) was not written")
+      }
+      defer { try? handle.close() }
+      try handle.seek(toOffset: offset)
+      while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty {
+        try add(data)
+      }
+    }
+
     func file(named name: String) throws -> WrittenFile {
       WrittenFile(
         entry: EvidenceManifest.Entry(name: name, byteCount: count, sha256: digest.finalHex()),
@@ -304,14 +316,8 @@ public struct WrittenFile: Sendable, Hashable {
 
   /// A file already on disk (report.pdf, drawn by Cairo), read once for the same facts, deflated.
   static func reading(_ url: URL) throws -> WrittenFile {
-    guard let handle = FileHandle(forReadingAtPath: url.path) else {
-      throw EvidenceWriteError("\(url.lastPathComponent) was not written")
-    }
-    defer { try? handle.close() }
     let fingerprint = try Fingerprint(deflatingInto: DeflatedFile.url(of: url))
-    while let data = try handle.read(upToCount: EvidenceFileWriter.bufferLimit), !data.isEmpty {
-      try fingerprint.add(data)
-    }
+    try fingerprint.add(fileAt: url, from: 0)
     return try fingerprint.file(named: url.lastPathComponent)
   }
 }

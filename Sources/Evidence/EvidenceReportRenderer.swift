@@ -34,13 +34,45 @@ public enum EvidenceReportRenderer {
       citing digests: [EvidenceReportDigest], into folder: URL,
       fileName: String = EvidenceBundle.reportName
     ) throws -> Timing {
+      try draw(citing: digests, into: folder, fileName: fileName, fingerprint: nil)
+    }
+
+    /// Writes `report.pdf` into the folder, and makes its facts as the archive needs them while
+    /// cairo writes it, on another thread: what reading it back afterwards would make.
+    func drawFingerprinted(citing digests: [EvidenceReportDigest], into folder: URL) throws
+      -> Drawn
+    {
+      let url = folder.appendingPathComponent(EvidenceBundle.reportName)
+      let fingerprint = try FingerprintAlongside(deflating: url)
+      let timing = try draw(
+        citing: digests, into: folder, fileName: EvidenceBundle.reportName,
+        fingerprint: fingerprint)
+      return Drawn(timing: timing, file: try fingerprint.file(at: url))
+    }
+
+    private func draw(
+      citing digests: [EvidenceReportDigest], into folder: URL, fileName: String,
+      fingerprint: FingerprintAlongside?
+    ) throws -> Timing {
       let start = Date()
       try EvidenceReportPDF.write(
         layout.with(try layout.report.citing(digests)), typography: typography,
         metadata: metadata,
-        to: folder.appendingPathComponent(fileName))
+        to: folder.appendingPathComponent(fileName), settled: fingerprint.map { $0.take })
       return Timing(
         layout: layoutSeconds, drawing: Date().timeIntervalSince(start), pages: layout.pageCount)
+    }
+  }
+
+  /// report.pdf drawn for a bundle: how long it took, and the file's facts when they were made
+  /// as it was drawn (else the exporter reads it back for them).
+  public struct Drawn {
+    public var timing: Timing
+    public var file: WrittenFile?
+
+    public init(timing: Timing, file: WrittenFile? = nil) {
+      self.timing = timing
+      self.file = file
     }
   }
 
@@ -78,6 +110,6 @@ public enum EvidenceReportRenderer {
   /// The exporter's hook.
   public static let forExporter: EvidenceReportRendering = { bundle, capture in
     let prepared = try prepare(bundle, capture)
-    return { digests, folder in try prepared.draw(citing: digests, into: folder) }
+    return { digests, folder in try prepared.drawFingerprinted(citing: digests, into: folder) }
   }
 }

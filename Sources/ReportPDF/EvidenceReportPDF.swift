@@ -32,13 +32,17 @@ public enum EvidenceReportPDF {
 
   public struct DrawError: Error, CustomStringConvertible { public let description: String }
 
+  /// `settled`, if given, is handed the bytes of the file that stay as cairo writes them, in
+  /// order, as cairo writes them; it returns how many it was handed.
+  @discardableResult
   public static func write(
     _ layout: some EvidenceReportPages, typography: EvidenceReportTypography, metadata: Metadata,
-    to url: URL
-  ) throws {
+    to url: URL, settled: ((UnsafeRawBufferPointer) -> Void)? = nil
+  ) throws -> Int {
     setlocale(LC_NUMERIC, "C")
     let geometry = layout.geometry
     let sink = try PDFFileSink(url: url)
+    sink.settled = settled
     var sinkClosed = false
     defer { if !sinkClosed { try? sink.close() } }
     guard
@@ -91,6 +95,7 @@ public enum EvidenceReportPDF {
         creator: metadata.creator, created: metadata.createdText,
         elementLanguages: tags.languages),
       toFileAt: url)
+    return sink.settledBytes.count
   }
 
   static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {

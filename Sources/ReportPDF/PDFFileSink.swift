@@ -12,6 +12,9 @@ final class PDFFileSink {
   let url: URL
   /// The first error: what errno said.
   private(set) var failure: String?
+  /// Given the bytes that stay as written (`PDFSettledBytes`) as they are written, if set.
+  var settled: ((UnsafeRawBufferPointer) -> Void)?
+  private(set) var settledBytes = PDFSettledBytes()
 
   init(url: URL) throws {
     guard let file = fopen(url.path, "wb") else {
@@ -27,6 +30,9 @@ final class PDFFileSink {
   func write(_ bytes: UnsafePointer<UInt8>?, _ count: Int) {
     guard failure == nil, let bytes, count > 0 else { return }
     if fwrite(bytes, 1, count, file) != count { failure = Errno.current.description }
+    if let settled {
+      settledBytes.take(UnsafeRawBufferPointer(start: bytes, count: count), settled)
+    }
   }
 
   /// Flushes and closes the file (fclose(3)); throws the first failure.

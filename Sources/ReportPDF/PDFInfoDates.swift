@@ -10,6 +10,8 @@ import Foundation
 enum PDFInfoDates {
   /// How far before the cross-reference table the Info dictionary is looked for first.
   static let infoReach = 64 * 1024
+  /// The keys whose values get the prefix: the file is changed from the first of them on.
+  static let dateKeys = ["/CreationDate (", "/ModDate ("].map { Array($0.utf8) }
 
   /// Puts the prefix into the file at `url`, in place.
   static func addPrefix(inFileAt url: URL) throws {
@@ -57,9 +59,9 @@ enum PDFInfoDates {
     // The places to insert "D:" (in the tail), before xref.
     var inserts: [Int] = []
     let beforeTable = Array(bytes[..<xrefAt])
-    for key in ["/CreationDate (", "/ModDate ("] {
-      if let at = lastIndex(of: Array(key.utf8), in: beforeTable) {
-        let value = at + key.utf8.count
+    for key in dateKeys {
+      if let at = lastIndex(of: key, in: beforeTable) {
+        let value = at + key.count
         if !bytes[value...].starts(with: Array("D:".utf8)) { inserts.append(value) }
       }
     }

@@ -1367,7 +1367,7 @@ final class EvidenceExportTests: XCTestCase {
           let cited = digests.map { "\($0.name)=\($0.sha256)" }.joined(separator: "\n")
           try Data("written=\(summary.packets.written)\n\(cited)".utf8).write(
             to: folder.appendingPathComponent(EvidenceBundle.reportName))
-          return EvidenceReportRenderer.Timing()
+          return EvidenceReportRenderer.Drawn(timing: .init())
         }
       }
     }
