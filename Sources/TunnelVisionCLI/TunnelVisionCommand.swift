@@ -63,10 +63,10 @@ public enum TunnelVisionCommand {
       run: { parsed, context in
         if parsed.flag("generate-manual") {
           return context.standardOutput(
-            CommandReference.manual(root, global: global, environment: environment))
+            CommandReference.manual(Self.root, global: global, environment: environment))
         }
         if let shell = parsed.value("generate-completion-script") {
-          guard let script = CommandReference.completion(shell: shell, root, global: global)
+          guard let script = CommandReference.completion(shell: shell, Self.root, global: global)
           else {
             throw UsageError(
               message: "--generate-completion-script takes bash, zsh or fish, not '\(shell)'",
