@@ -99,6 +99,23 @@ public struct EvidenceReportLayout: EvidenceReportPages {
   /// Each page in order, made as it is handed over: its marks are let go when `body` returns.
   public func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E) {
     let paginator = Paginator(geometry: geometry, measuring: measuring, title: report.footer)
+    try forEachPage(footers: paginator, body)
+  }
+
+  /// The pages without their footers: their units' measurements are replayed from the tape, and
+  /// nothing but the line heights is asked of the measurer.
+  public func forEachUnfootedPage(_ body: (EvidenceReportPage) -> Void) {
+    forEachPage(footers: nil, body)
+  }
+
+  public func footer(ofPage number: Int) -> [EvidenceReportMark] {
+    Paginator(geometry: geometry, measuring: measuring, title: report.footer).footer(
+      page: number, of: pageCount)
+  }
+
+  private func forEachPage<E: Error>(
+    footers paginator: Paginator?, _ body: (EvidenceReportPage) throws(E) -> Void
+  ) throws(E) {
     let replay = MeasurementTape.Replay(tape, base: measuring)
     var builder = UnitBuilder(
       measuring: replay, body: geometry.bodyFrame, labelWidth: labelColumnWidth, shapes: tableShapes
@@ -113,7 +130,8 @@ public struct EvidenceReportLayout: EvidenceReportPages {
     func handOver() throws(E) {
       try body(
         EvidenceReportPage(
-          number: page + 1, body: marks, footer: paginator.footer(page: page + 1, of: total),
+          number: page + 1, body: marks,
+          footer: paginator?.footer(page: page + 1, of: total) ?? [],
           sectionsStarting: sections))
       marks.removeAll(keepingCapacity: true)
       sections = []

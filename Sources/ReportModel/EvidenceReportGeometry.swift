@@ -136,6 +136,12 @@ public struct EvidenceReportPage: Sendable, Hashable {
     self.footer = footer
     self.sectionsStarting = sectionsStarting
   }
+
+  /// The same page with `footer`.
+  public func footed(_ footer: [EvidenceReportMark]) -> EvidenceReportPage {
+    EvidenceReportPage(
+      number: number, body: body, footer: footer, sectionsStarting: sectionsStarting)
+  }
 }
 
 /// Whoever measures text: Pango for the PDF, five points a character for the tests.
@@ -151,4 +157,10 @@ public protocol EvidenceReportPages {
   var geometry: EvidenceReportPageGeometry { get }
   var pageCount: Int { get }
   func forEachPage<E: Error>(_ body: (EvidenceReportPage) throws(E) -> Void) throws(E)
+  /// Each page as `forEachPage` hands it over but for its footer, which is left empty: the
+  /// footer alone measures text (`footer(ofPage:)`), so the rest may be made on another thread
+  /// than the one that measures and draws.
+  func forEachUnfootedPage(_ body: (EvidenceReportPage) -> Void)
+  /// The footer of page `number` (from 1).
+  func footer(ofPage number: Int) -> [EvidenceReportMark]
 }

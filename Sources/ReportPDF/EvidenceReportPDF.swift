@@ -70,8 +70,8 @@ public enum EvidenceReportPDF {
       cr: cr, surface: surface, typography: typography, faces: faces,
       shaped: ShapedLines(context: typography.context, reusable: pango),
       runs: MonospaceRuns(context: typography.context, descriptions: faces.descriptions))
-    // Each page drawn as soon as it is made: no more than a page of marks is held.
-    layout.forEachPage { drawer.draw($0) }
+    // Each page drawn as soon as it is made: no more than a few pages of marks are held.
+    PagesAhead.forEach(of: layout) { drawer.draw($0) }
     var tags = drawer.tags
     tags.closeAll(keeping: 0)
     let status = cairo_status(cr)

@@ -520,3 +520,22 @@ extension EvidenceReportPDFTests {
     }
   }
 }
+
+extension EvidenceReportPDFTests {
+  /// The pages made on a thread of their own, their footers on the drawing one, are the pages
+  /// made in turn: the same marks in the same order, however many wait to be drawn.
+  func testPagesMadeAheadAreThePagesMadeInTurn() throws {
+    let (layout, _) = try layout()
+    let inTurn = layout.pages
+    XCTAssertGreaterThan(inTurn.count, 1)
+    var unfooted: [EvidenceReportPage] = []
+    layout.forEachUnfootedPage { unfooted.append($0) }
+    XCTAssertEqual(unfooted.map(\.footer), inTurn.map { _ in [] }, "no footer is measured")
+    XCTAssertEqual(unfooted.map { $0.footed(layout.footer(ofPage: $0.number)) }, inTurn)
+    for ahead in [1, 2, 5] {
+      var drawn: [EvidenceReportPage] = []
+      PagesAhead.forEach(of: layout, ahead: ahead) { drawn.append($0) }
+      XCTAssertEqual(drawn, inTurn, "\(ahead) ahead")
+    }
+  }
+}
