@@ -1213,6 +1213,39 @@ final class EvidenceExportTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: destination), try Data(contentsOf: undisturbed.url))
   }
 
+  /// A file of the folder goes once it is in the archive (its deflated copy with it): before
+  /// the history's last check only those after report.pdf are left, not yet archived.
+  func testAFileIsLetGoOnceItIsArchived() throws {
+    let (dir, store) = try copyOfStore()
+    let session = try laterSession(store)
+    let exporter = EvidenceExporter(
+      store: store, temporaryDirectory: dir.url.appendingPathComponent("tmp"))
+    exporter.report = ReportCalls().hook
+    var left: [String] = []
+    exporter.beforeFinalCheck = {
+      let fm = FileManager.default
+      for folder in try fm.contentsOfDirectory(atPath: exporter.temporaryDirectory.path) {
+        let url = exporter.temporaryDirectory.appendingPathComponent(folder)
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { continue }
+        left += try fm.contentsOfDirectory(atPath: url.path)
+      }
+    }
+    let result = try exporter.export(
+      sessionID: session.id, exportedWith: "t", now: Self.exportedAt,
+      destination: dir.url.appendingPathComponent("bundle.zip"))
+    XCTAssertEqual(
+      left.sorted(),
+      ["report.pdf", "report.pdf.deflate", "session.json"], "what is not in the archive yet")
+    let out = dir.url.appendingPathComponent("out")
+    try unzip(result.url, into: out)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
+      (EvidenceBundle.reportCitedNames + [EvidenceBundle.reportName, EvidenceBundle.manifestName])
+        .sorted())
+  }
+
   func testEveryExportFailureIsReachableAndLeavesNothing() throws {
     let (dir, store) = try copyOfStore()
     let session = try laterSession(store)
