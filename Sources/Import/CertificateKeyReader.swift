@@ -23,7 +23,11 @@ enum CertificateKeyReader {
         var name = [CChar](repeating: 0, count: 80)
         var length = 0
         if EVP_PKEY_get_utf8_string_param(key, "group", &name, name.count, &length) == 1 {
-          curve = String(cString: name)
+          curve = String(
+            decoding: name.prefix(min(length, name.count)).prefix { $0 != 0 }.map {
+              UInt8(bitPattern: $0)
+            },
+            as: UTF8.self)
         }
       case EVP_PKEY_DSA: algorithm = "DSA"
       case EVP_PKEY_ED25519: algorithm = "Ed25519"
