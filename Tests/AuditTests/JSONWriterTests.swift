@@ -131,6 +131,49 @@ final class JSONWriterTests: XCTestCase {
     }
   }
 
+  /// The writer gathers bytes in a buffer of its own before its array: strings of every length
+  /// around that buffer's, after prefixes that end anywhere in it, are the bytes written
+  /// straight to an array; what `bytes` reads, or is changed to, midway includes every byte so far.
+  func testBytesGatheredInTheWritersBufferAreTheBytesWrittenStraightToAnArray() {
+    // Plain text is put whole, text with escapes a byte at a time.
+    for unit in ["aé🩺x", "aé\"\n🩺"] {
+      for length in [0, 1, 100, 511, 512, 513, 1_023, 1_100, 4_000] {
+        let text = String(
+          String(repeating: unit, count: length / unit.utf8.count + 1).prefix(length))
+        for prefix in [0, 1, 7, 300, 505, 511, 512, 513] {
+          for readMidway in [false, true] {
+            check(text, after: prefix, readMidway: readMidway)
+          }
+        }
+      }
+    }
+    func check(_ text: String, after prefix: Int, readMidway: Bool) {
+      var writer = JSONWriter(bytes: Array("<".utf8))
+      var expected = Array("<[".utf8)
+      writer.beginArray()
+      for n in 0..<prefix {
+        writer.int(n % 10)
+        expected += Array("\(n > 0 ? "," : "")\n  \(n % 10)".utf8)
+      }
+      if readMidway { XCTAssertEqual(writer.bytes, expected, "read after \(prefix) items") }
+      writer.string(text)
+      expected += Array("\(prefix > 0 ? "," : "")\n  ".utf8)
+      JSONText.appendString(text, to: &expected)
+      writer.bytes.append(UInt8(ascii: "|"))
+      writer.int(-42)
+      writer.endArray()
+      expected += Array("|,\n  -42\n]".utf8)
+      XCTAssertEqual(
+        String(decoding: writer.bytes, as: UTF8.self), String(decoding: expected, as: UTF8.self),
+        "a string of \(text.utf8.count) bytes after \(prefix) items")
+    }
+    var replaced = JSONWriter()
+    replaced.string(String(repeating: "x", count: 300))
+    replaced.bytes = Array("new".utf8)
+    replaced.null()
+    XCTAssertEqual(String(decoding: replaced.bytes, as: UTF8.self), "newnull")
+  }
+
   func testWhatIsWrittenIsAppendedAfterWhatTheBytesHeld() {
     var out = Array("prefix ".utf8)
     JSONText.write(to: &out, indent: 2) {

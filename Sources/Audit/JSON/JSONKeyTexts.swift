@@ -46,12 +46,10 @@ public struct JSONKeyTexts<Key: DocumentKeys>: Sendable {
 
   /// `key` indented by `indent` (at most `deepest`), quoted, and `": "`, appended to `out`.
   @inlinable
-  func append(_ key: Key, indent: Int, to out: inout [UInt8]) {
+  func append(_ key: Key, indent: Int, to out: inout some JSONBytesOutput) {
     let tag = Self.tag(of: key)
     bytes.withUnsafeBufferPointer {
-      out.append(
-        contentsOf: UnsafeBufferPointer(
-          rebasing: $0[(starts[tag] + Self.deepest - indent)..<ends[tag]]))
+      out.put(UnsafeBufferPointer(rebasing: $0[(starts[tag] + Self.deepest - indent)..<ends[tag]]))
     }
   }
 }

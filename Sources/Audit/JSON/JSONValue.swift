@@ -60,6 +60,25 @@ public final class JSONKeyOrders {
   }
 }
 
+/// Where JSON's bytes go: an array, or a writer's buffer of its own (`JSONWriter`).
+public protocol JSONBytesOutput {
+  mutating func put(_ byte: UInt8)
+  mutating func put(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension JSONBytesOutput {
+  @inlinable public mutating func put(_ text: StaticString) {
+    text.withUTF8Buffer { put($0) }
+  }
+}
+
+extension Array: JSONBytesOutput where Element == UInt8 {
+  @inlinable public mutating func put(_ byte: UInt8) { append(byte) }
+  @inlinable public mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    append(contentsOf: bytes)
+  }
+}
+
 /// JSON written as UTF-8 bytes: a document of twenty thousand flows is some 27 MB of text, and
 /// bytes are appended several times faster than a String grows.
 public enum JSONText {
@@ -102,13 +121,11 @@ public enum JSONText {
     }
   }
 
-  static func appendSpaces(_ count: Int, to out: inout [UInt8]) {
+  static func appendSpaces(_ count: Int, to out: inout some JSONBytesOutput) {
     var left = count
     while left > 0 {
       let piece = min(left, spaces.count)
-      spaces.withUnsafeBufferPointer {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<piece]))
-      }
+      spaces.withUnsafeBufferPointer { out.put(UnsafeBufferPointer(rebasing: $0[..<piece])) }
       left -= piece
     }
   }
@@ -116,27 +133,27 @@ public enum JSONText {
 
   /// A comma if asked, a new line and `indent` spaces: one append for the three where the
   /// indentation is of the usual depth (a flow's members are three levels down, one line each).
-  static func appendLineBreak(comma: Bool, indent: Int, to out: inout [UInt8]) {
+  static func appendLineBreak(comma: Bool, indent: Int, to out: inout some JSONBytesOutput) {
     guard indent <= lineBreaks.count - 2 else {
-      if comma { out.append(UInt8(ascii: ",")) }
-      out.append(UInt8(ascii: "\n"))
+      if comma { out.put(UInt8(ascii: ",")) }
+      out.put(UInt8(ascii: "\n"))
       appendSpaces(indent, to: &out)
       return
     }
     lineBreaks.withUnsafeBufferPointer {
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[(comma ? 0 : 1)..<(2 + indent)]))
+      out.put(UnsafeBufferPointer(rebasing: $0[(comma ? 0 : 1)..<(2 + indent)]))
     }
   }
   private static let lineBreaks = Array(",\n".utf8) + spaces
 
   /// The decimal digits, least significant first into a buffer of 20 and then appended: no
   /// string is made for each of the millions of numbers a bundle's documents hold.
-  static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+  static func appendInteger(_ value: Int64, to out: inout some JSONBytesOutput) {
     if value >= 0 && value < 10 {
-      out.append(UInt8(ascii: "0") + UInt8(value))
+      out.put(UInt8(ascii: "0") + UInt8(value))
       return
     }
-    if value < 0 { out.append(UInt8(ascii: "-")) }
+    if value < 0 { out.put(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
       var at = digits.count
@@ -145,7 +162,7 @@ public enum JSONText {
         digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[at...]))
+      out.put(UnsafeBufferPointer(rebasing: digits[at...]))
     }
   }
 
@@ -156,39 +173,39 @@ public enum JSONText {
     return "\(d)"
   }
 
-  public static func appendString(_ s: String, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
+  public static func appendString(_ s: String, to out: inout some JSONBytesOutput) {
+    out.put(UInt8(ascii: "\""))
     // Most strings need no escape: appended whole, scanned in place where their bytes are
     // contiguous (a native string's are), without a copy of the string to make them so.
     let plain = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
       for byte in bytes
       where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-      out.append(contentsOf: bytes)
+      out.put(bytes)
       return true
     }
     if plain == true {
-      out.append(UInt8(ascii: "\""))
+      out.put(UInt8(ascii: "\""))
       return
     }
     for byte in s.utf8 {
       switch byte {
-      case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
-      case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
-      case 0x0A: out.append(contentsOf: "\\n".utf8)
-      case 0x0D: out.append(contentsOf: "\\r".utf8)
-      case 0x09: out.append(contentsOf: "\\t".utf8)
-      case 0x08: out.append(contentsOf: "\\b".utf8)
-      case 0x0C: out.append(contentsOf: "\\f".utf8)
+      case UInt8(ascii: "\""): out.put("\\\"")
+      case UInt8(ascii: "\\"): out.put("\\\\")
+      case 0x0A: out.put("\\n")
+      case 0x0D: out.put("\\r")
+      case 0x09: out.put("\\t")
+      case 0x08: out.put("\\b")
+      case 0x0C: out.put("\\f")
       case ..<0x20:
         let hex = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: "\\u00".utf8)
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0f)])
+        out.put("\\u00")
+        out.put(hex[Int(byte >> 4)])
+        out.put(hex[Int(byte & 0x0f)])
       default:
         // Bytes of a multi-byte sequence are never below 0x80, so they pass whole.
-        out.append(byte)
+        out.put(byte)
       }
     }
-    out.append(UInt8(ascii: "\""))
+    out.put(UInt8(ascii: "\""))
   }
 }

@@ -3,8 +3,26 @@
 /// bytes around a document's streamed array are `StreamedJSONObject`'s. A `JSONValue` is written
 /// through it (`value(_:)`); a record written twenty thousand times (a flow of flows.json) calls it
 /// member by member, with no value tree built and let go for each.
-public struct JSONWriter {
-  public var bytes: [UInt8]
+public struct JSONWriter: JSONBytesOutput {
+  /// The bytes written so far. The writer gathers them a few hundred at a time in a buffer of its
+  /// own (`pending`) and adds them to the array a bufferful at a time: an array's append, made for
+  /// every key, bracket and value, was a fifth of writing flows.json.
+  public var bytes: [UInt8] {
+    mutating get {
+      settle()
+      return written
+    }
+    set {
+      pending.count = 0
+      written = newValue
+    }
+    _modify {
+      settle()
+      yield &written
+    }
+  }
+  @usableFromInline var written: [UInt8]
+  @usableFromInline var pending = Pending()
   /// The open arrays and objects, innermost last.
   @usableFromInline var open: [Container] = []
   private let baseIndent: Int
@@ -26,7 +44,7 @@ public struct JSONWriter {
 
   /// `indent`: the indentation of the line the first value starts on (its closing bracket's).
   public init(bytes: [UInt8] = [], indent: Int = 0, orders: JSONKeyOrders? = nil) {
-    self.bytes = bytes
+    written = bytes
     baseIndent = indent
     self.orders = orders ?? JSONKeyOrders()
   }
@@ -43,9 +61,9 @@ public struct JSONWriter {
   public mutating func key(_ key: String) {
     _ = enterKey(key)
     newItem()
-    JSONText.appendString(key, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    bytes.append(UInt8(ascii: " "))
+    JSONText.appendString(key, to: &self)
+    put(UInt8(ascii: ":"))
+    put(UInt8(ascii: " "))
   }
 
   /// A member's key given by one of the record's key enums: made once (`JSONKeyTexts`), its
@@ -58,10 +76,10 @@ public struct JSONWriter {
     }
     let index = enterKey(key.rawValue)
     let indent = innermost.indent + 2
-    if open[index].items > 0 { bytes.append(UInt8(ascii: ",")) }
-    bytes.append(UInt8(ascii: "\n"))
+    if open[index].items > 0 { put(UInt8(ascii: ",")) }
+    put(UInt8(ascii: "\n"))
     open[index].items += 1
-    K.texts.append(key, indent: indent, to: &bytes)
+    K.texts.append(key, indent: indent, to: &self)
   }
 
   /// The innermost container, which must be an object, with `key` as its next key: in the UTF-8
@@ -85,23 +103,24 @@ public struct JSONWriter {
 
   public mutating func null() {
     startValue()
-    bytes.append(contentsOf: "null".utf8)
+    put("null")
   }
   public mutating func bool(_ value: Bool) {
     startValue()
-    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    put(value ? "true" : "false")
   }
   public mutating func int<I: BinaryInteger>(_ value: I) {
     startValue()
-    JSONText.appendInteger(Int64(value), to: &bytes)
+    JSONText.appendInteger(Int64(value), to: &self)
   }
   public mutating func double(_ value: Double) {
     startValue()
-    bytes.append(contentsOf: JSONText.number(value).utf8)
+    var text = JSONText.number(value)
+    text.withUTF8 { put($0) }
   }
   public mutating func string(_ value: String) {
     startValue()
-    JSONText.appendString(value, to: &bytes)
+    JSONText.appendString(value, to: &self)
   }
   public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
 
@@ -159,9 +178,51 @@ public struct JSONWriter {
   }
 
   private mutating func drain(at limit: Int, _ sink: ([UInt8]) throws -> Void) rethrows {
-    guard bytes.count >= limit else { return }
-    try sink(bytes)
-    bytes.removeAll(keepingCapacity: true)
+    guard written.count + pending.count >= limit else { return }
+    settle()
+    try sink(written)
+    written.removeAll(keepingCapacity: true)
+  }
+
+  // MARK: Bytes
+
+  /// Up to `capacity` bytes not added to `written` yet, held in the writer itself.
+  @usableFromInline struct Pending {
+    @usableFromInline static var capacity: Int { 512 }
+    @usableFromInline var count = 0
+    @usableFromInline var storage = InlineArray<512, UInt8>(repeating: 0)
+    @usableFromInline init() {}
+  }
+
+  /// The bytes pending added to `written`.
+  @usableFromInline mutating func settle() {
+    guard pending.count > 0 else { return }
+    let count = pending.count
+    withUnsafeBytes(of: &pending.storage) {
+      written.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count]))
+    }
+    pending.count = 0
+  }
+
+  @inlinable public mutating func put(_ byte: UInt8) {
+    if pending.count == Pending.capacity { settle() }
+    let at = pending.count
+    withUnsafeMutableBytes(of: &pending.storage) { $0[at] = byte }
+    pending.count = at + 1
+  }
+
+  @inlinable public mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let count = bytes.count
+    if pending.count + count > Pending.capacity {
+      settle()
+      guard count <= Pending.capacity else { return written.append(contentsOf: bytes) }
+    }
+    guard let source = bytes.baseAddress else { return }
+    let at = pending.count
+    withUnsafeMutableBytes(of: &pending.storage) {
+      $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: count)
+    }
+    pending.count = at + count
   }
 
   // MARK: Layout
@@ -177,23 +238,23 @@ public struct JSONWriter {
   private mutating func newItem() {
     let index = open.count - 1
     JSONText.appendLineBreak(
-      comma: open[index].items > 0, indent: open[index].indent + 2, to: &bytes)
+      comma: open[index].items > 0, indent: open[index].indent + 2, to: &self)
     open[index].items += 1
   }
 
   private mutating func begin(isArray: Bool, _ bracket: Unicode.Scalar) {
     startValue()
     let indent = self.indent
-    bytes.append(UInt8(ascii: bracket))
+    put(UInt8(ascii: bracket))
     open.append(Container(isArray: isArray, indent: indent))
   }
 
   private mutating func end(_ bracket: Unicode.Scalar) {
     let container = open.removeLast()
     if container.items > 0 {
-      bytes.append(UInt8(ascii: "\n"))
-      JSONText.appendSpaces(container.indent, to: &bytes)
+      put(UInt8(ascii: "\n"))
+      JSONText.appendSpaces(container.indent, to: &self)
     }
-    bytes.append(UInt8(ascii: bracket))
+    put(UInt8(ascii: bracket))
   }
 }
