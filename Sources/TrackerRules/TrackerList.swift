@@ -37,20 +37,15 @@ public struct TrackerList: Sendable, Hashable {
     }
   }
   public let identity: Identity
-  /// The bytes of the list's host rules (their lines, or the host of a plain rule): the rules
-  /// are places in them. The rest of the list (comments, element hiding, URL patterns, half of
-  /// EasyList) is not kept.
-  private let bytes: [UInt8]
-  /// The hosts the list names (lower-cased on comparison), each with the rule that names it:
-  /// the line, or none for the plain `||host^` (written again when cited).
-  private let rules: HostTable
-  /// Hosts a rule excepts (`@@||host^`).
-  private let exceptions: HostTable
+  /// What a host is matched against, behind one reference: a list read for each host a session
+  /// names was otherwise copied array by array, ten references retained and released each time.
+  let tables: TrackerListTables
+
   /// The numbers (from 1) of the lines that look like a hosts file's (they begin with an address)
   /// and could not be read as one: another address than a sinkhole's, a name that is not a host.
   public let linesNotRead: [Int]
 
-  public var ruleCount: Int { rules.count }
+  public var ruleCount: Int { tables.rules.count }
 
   /// Options of a host rule that narrow which requests it blocks, not which hosts: the host is
   /// still one the list names as tracking. Any other option (`domain=`, `denyallow=`, `csp`,
@@ -64,18 +59,23 @@ public struct TrackerList: Sendable, Hashable {
   public init(identity: Identity, text: String) {
     self.identity = identity
     var text = text
-    (bytes, rules, exceptions, linesNotRead) = text.withUTF8 { whole in
+    (tables, linesNotRead) = text.withUTF8 { whole in
       let (rules, exceptions, linesNotRead) = Self.read(whole)
       var kept: [UInt8] = []
       let keptRules = rules.keeping(whole, in: &kept)
       let keptExceptions = exceptions.keeping(whole, in: &kept)
       // Copied once more to lose the room the array grew by.
-      return (kept.withUnsafeBufferPointer { Array($0) }, keptRules, keptExceptions, linesNotRead)
+      return (
+        TrackerListTables(
+          bytes: kept.withUnsafeBufferPointer { Array($0) }, rules: keptRules,
+          exceptions: keptExceptions),
+        linesNotRead
+      )
     }
   }
 
   public static func == (a: TrackerList, b: TrackerList) -> Bool {
-    a.identity == b.identity && a.bytes == b.bytes
+    a.identity == b.identity && a.tables.bytes == b.tables.bytes
   }
 
   public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
@@ -299,8 +299,45 @@ public struct TrackerList: Sendable, Hashable {
   /// The rule naming the host or a domain it is under (`||example.com^` names every host below
   /// it), unless an exception covers it.
   public func match(_ host: String) -> TrackerMatch? {
-    let name = Array(DomainPattern.normalised(host: host).utf8)
-    let rule: String? = bytes.withUnsafeBufferPointer { list in
+    Self.match(normalised: Array(DomainPattern.normalised(host: host).utf8), in: self)
+  }
+
+  /// `match(_:)` of a host normalised already (`DomainPattern.normalised(host:)`, as UTF-8), of
+  /// the list where it lies: only its tables' reference is taken, not a copy of the list.
+  static func match(normalised name: [UInt8], in list: UnsafePointer<TrackerList>) -> TrackerMatch?
+  {
+    guard let rule = list.pointee.tables.rule(naming: name) else { return nil }
+    return TrackerMatch(
+      list: list.pointee.identity.name, date: list.pointee.identity.date, rule: rule)
+  }
+
+  static func match(normalised name: [UInt8], in list: TrackerList) -> TrackerMatch? {
+    withUnsafePointer(to: list) { match(normalised: name, in: $0) }
+  }
+}
+
+/// What a list's hosts are matched against (`TrackerList.tables`).
+final class TrackerListTables: Sendable {
+  /// The bytes of the list's host rules (their lines, or the host of a plain rule): the rules
+  /// are places in them. The rest of the list (comments, element hiding, URL patterns, half of
+  /// EasyList) is not kept.
+  let bytes: [UInt8]
+  /// The hosts the list names (lower-cased on comparison), each with the rule that names it:
+  /// the line, or none for the plain `||host^` (written again when cited).
+  let rules: HostTable
+  /// Hosts a rule excepts (`@@||host^`).
+  let exceptions: HostTable
+
+  init(bytes: [UInt8], rules: HostTable, exceptions: HostTable) {
+    (self.bytes, self.rules, self.exceptions) = (bytes, rules, exceptions)
+  }
+}
+
+extension TrackerListTables {
+  /// The rule naming the host (normalised, as UTF-8) or a domain it is under, unless an exception
+  /// covers it: the rule's line, or `||host^` for a plain one.
+  func rule(naming name: [UInt8]) -> String? {
+    bytes.withUnsafeBufferPointer { list in
       name.withUnsafeBufferPointer { query in
         var from = 0
         var found: String?
@@ -321,7 +358,6 @@ public struct TrackerList: Sendable, Hashable {
         return found
       }
     }
-    return rule.map { TrackerMatch(list: identity.name, date: identity.date, rule: $0) }
   }
 }
 
@@ -330,8 +366,17 @@ public struct TrackerList: Sendable, Hashable {
 public struct TrackerLists: Sendable, Hashable {
   public let lists: [TrackerList]
   public init(_ lists: [TrackerList]) { self.lists = lists }
+  /// The first list's match. The host is normalised once for all, and each list is read where it
+  /// is: a list copied out of the array for each host retained and released every array it holds.
   public func match(_ host: String) -> TrackerMatch? {
-    for list in lists { if let found = list.match(host) { return found } }
-    return nil
+    let name = Array(DomainPattern.normalised(host: host).utf8)
+    return lists.withUnsafeBufferPointer { lists in
+      for index in lists.indices {
+        if let found = TrackerList.match(normalised: name, in: lists.baseAddress! + index) {
+          return found
+        }
+      }
+      return nil
+    }
   }
 }
