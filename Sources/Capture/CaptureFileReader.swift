@@ -132,7 +132,14 @@ public final class CaptureFileReader {
   public func withBytes<R>(of span: RecordSpan, _ body: (UnsafeRawBufferPointer) throws -> R)
     rethrows -> R
   {
-    try body(UnsafeRawBufferPointer(rebasing: window[span.start..<span.start + span.count]))
+    try body(bytes(of: span))
+  }
+
+  /// The record's bytes where they lie in the window: valid until the reader next reads (a
+  /// `locate`) or goes. Not a closure: slicing writes 400 000 records, and a generic call from
+  /// another module with its closure retained what it captured each time.
+  public func bytes(of span: RecordSpan) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: window[span.start..<span.start + span.count])
   }
 
   public func record(at offset: UInt64) throws(CaptureLibraryError) -> CaptureRecord {

@@ -276,17 +276,16 @@ public enum EvidenceCaptureWriter {
       }
       if let file {
         // The block is made in the writer's buffer, the record's bytes copied once, from the
-        // reader's window.
+        // reader's window (read again only at the next record's `locate`).
+        let bytes = reader.bytes(of: record)
         try comments.withComment(at: at, of: packet.flowID, in: bundle) { comment in
-          try reader.withBytes(of: record) { bytes in
-            try file.write(
-              count: PcapngBlocks.enhancedPacketLength(count: bytes.count, comment: comment.count)
-            ) {
-              PcapngBlocks.enhancedPacket(
-                into: $0, bytes, originalLength: record.originalLength,
-                microseconds: record.microseconds,
-                outbound: packet.direction == .outbound, comment: comment)
-            }
+          try file.write(
+            count: PcapngBlocks.enhancedPacketLength(count: bytes.count, comment: comment.count)
+          ) {
+            PcapngBlocks.enhancedPacket(
+              into: $0, bytes, originalLength: record.originalLength,
+              microseconds: record.microseconds,
+              outbound: packet.direction == .outbound, comment: comment)
           }
         }
       }
