@@ -319,7 +319,7 @@ public enum EvidenceFlowsCSV {
   /// The row as UTF-8 bytes, appended: flows.csv is written so, 20 000 rows without a String each.
   public static func appendRow(
     _ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil,
-    registrations: AddressRegistrations = AddressRegistrations(), to out: inout [UInt8]
+    registrations: AddressRegistrations = AddressRegistrations(), to out: inout some JSONBytesOutput
   ) {
     appendLine(
       cells(
@@ -423,9 +423,9 @@ public enum EvidenceFlowsCSV {
 
   /// The line as UTF-8 bytes, cut and quoted on bytes: a comma, a quote, CR or LF is never part
   /// of a longer UTF-8 sequence.
-  public static func appendLine(_ cells: [String], to out: inout [UInt8]) {
+  public static func appendLine(_ cells: [String], to out: inout some JSONBytesOutput) {
     for (i, cell) in cells.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
+      if i > 0 { out.put(UInt8(ascii: ",")) }
       // Scanned and appended in place; a cell that needs quotes is copied byte by byte.
       func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         let formula = bytes.first.map(startsFormula) ?? false
@@ -434,17 +434,17 @@ public enum EvidenceFlowsCSV {
             $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
           })
         else {
-          if formula { out.append(UInt8(ascii: "'")) }
-          out.append(contentsOf: bytes)
+          if formula { out.put(UInt8(ascii: "'")) }
+          out.put(bytes)
           return
         }
-        out.append(UInt8(ascii: "\""))
-        if formula { out.append(UInt8(ascii: "'")) }
+        out.put(UInt8(ascii: "\""))
+        if formula { out.put(UInt8(ascii: "'")) }
         for byte in bytes {
-          out.append(byte)
-          if byte == UInt8(ascii: "\"") { out.append(byte) }
+          out.put(byte)
+          if byte == UInt8(ascii: "\"") { out.put(byte) }
         }
-        out.append(UInt8(ascii: "\""))
+        out.put(UInt8(ascii: "\""))
       }
       // A native string's bytes are contiguous; another's are made so in a copy.
       if cell.utf8.withContiguousStorageIfAvailable(append) == nil {
@@ -452,8 +452,8 @@ public enum EvidenceFlowsCSV {
         text.withUTF8(append)
       }
     }
-    out.append(0x0D)
-    out.append(0x0A)
+    out.put(0x0D)
+    out.put(0x0A)
   }
 
   /// A cell's text as flows.csv holds it: one that begins as a spreadsheet formula would (=, +,

@@ -597,15 +597,15 @@ public final class EvidenceExporter {
     let csv = try EvidenceFileWriter(
       url: folder.appendingPathComponent(EvidenceBundle.flowsCSVName), deflation: deflation)
     try csv.write(EvidenceFlowsCSV.headerLine)
-    var row: [UInt8] = []
+    var row = GatheredBytes()
     try flows { flow in
       let domain = bundle.registrableDomain(of: flow)
       try json.append { bundle.writeFlowEntry(flow, registrableDomain: domain, to: &$0) }
-      row.removeAll(keepingCapacity: true)
+      row.bytes.removeAll(keepingCapacity: true)
       EvidenceFlowsCSV.appendRow(
         flow, findingIDs: bundle.findingIDs(ofFlow: flow.id), registrableDomain: domain,
         registrations: bundle.addressRegistrations, to: &row)
-      try csv.write(row)
+      try csv.write(row.bytes)
     }
     return [try json.finish(), try csv.finishFile()]
   }

@@ -4,25 +4,14 @@
 /// through it (`value(_:)`); a record written twenty thousand times (a flow of flows.json) calls it
 /// member by member, with no value tree built and let go for each.
 public struct JSONWriter: JSONBytesOutput {
-  /// The bytes written so far. The writer gathers them a few hundred at a time in a buffer of its
-  /// own (`pending`) and adds them to the array a bufferful at a time: an array's append, made for
-  /// every key, bracket and value, was a fifth of writing flows.json.
+  /// The bytes written so far (`GatheredBytes`: an array's append for every key, bracket and
+  /// value was a fifth of writing flows.json).
   public var bytes: [UInt8] {
-    mutating get {
-      settle()
-      return written
-    }
-    set {
-      pending.count = 0
-      written = newValue
-    }
-    _modify {
-      settle()
-      yield &written
-    }
+    mutating get { out.bytes }
+    set { out.bytes = newValue }
+    _modify { yield &out.bytes }
   }
-  @usableFromInline var written: [UInt8]
-  @usableFromInline var pending = Pending()
+  @usableFromInline var out: GatheredBytes
   /// The open arrays and objects, innermost last.
   @usableFromInline var open: [Container] = []
   private let baseIndent: Int
@@ -44,7 +33,7 @@ public struct JSONWriter: JSONBytesOutput {
 
   /// `indent`: the indentation of the line the first value starts on (its closing bracket's).
   public init(bytes: [UInt8] = [], indent: Int = 0, orders: JSONKeyOrders? = nil) {
-    written = bytes
+    out = GatheredBytes(bytes)
     baseIndent = indent
     self.orders = orders ?? JSONKeyOrders()
   }
@@ -178,52 +167,13 @@ public struct JSONWriter: JSONBytesOutput {
   }
 
   private mutating func drain(at limit: Int, _ sink: ([UInt8]) throws -> Void) rethrows {
-    guard written.count + pending.count >= limit else { return }
-    settle()
-    try sink(written)
-    written.removeAll(keepingCapacity: true)
+    guard out.count >= limit else { return }
+    try sink(out.bytes)
+    out.bytes.removeAll(keepingCapacity: true)
   }
 
-  // MARK: Bytes
-
-  /// Up to `capacity` bytes not added to `written` yet, held in the writer itself.
-  @usableFromInline struct Pending {
-    @usableFromInline static var capacity: Int { 512 }
-    @usableFromInline var count = 0
-    @usableFromInline var storage = InlineArray<512, UInt8>(repeating: 0)
-    @usableFromInline init() {}
-  }
-
-  /// The bytes pending added to `written`.
-  @usableFromInline mutating func settle() {
-    guard pending.count > 0 else { return }
-    let count = pending.count
-    withUnsafeBytes(of: &pending.storage) {
-      written.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<count]))
-    }
-    pending.count = 0
-  }
-
-  @inlinable public mutating func put(_ byte: UInt8) {
-    if pending.count == Pending.capacity { settle() }
-    let at = pending.count
-    withUnsafeMutableBytes(of: &pending.storage) { $0[at] = byte }
-    pending.count = at + 1
-  }
-
-  @inlinable public mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let count = bytes.count
-    if pending.count + count > Pending.capacity {
-      settle()
-      guard count <= Pending.capacity else { return written.append(contentsOf: bytes) }
-    }
-    guard let source = bytes.baseAddress else { return }
-    let at = pending.count
-    withUnsafeMutableBytes(of: &pending.storage) {
-      $0.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: count)
-    }
-    pending.count = at + count
-  }
+  @inlinable public mutating func put(_ byte: UInt8) { out.put(byte) }
+  @inlinable public mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) { out.put(bytes) }
 
   // MARK: Layout
 
