@@ -39,7 +39,10 @@ public struct FlowEndpoint: Sendable, Hashable, Comparable {
   /// Whether an address as written is IPv6 (it has a colon): looked for as a byte, which
   /// `contains(":")` hands to Foundation's string search, a CFString for every address.
   public static func isIPv6(_ address: String) -> Bool {
-    address.utf8.contains(UInt8(ascii: ":"))
+    // Scanned where the bytes lie (a native string's are contiguous), not through the view's
+    // iterator a byte at a time.
+    address.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: ":")) }
+      ?? address.utf8.contains(UInt8(ascii: ":"))
   }
 }
 

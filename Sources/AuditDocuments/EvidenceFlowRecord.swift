@@ -367,13 +367,13 @@ public enum EvidenceFlowsCSV {
     row[.connectHost] = f.connectHost ?? ""
     row[.httpHost] = f.httpHost ?? ""
     row[.dnsName] = f.dnsName ?? ""
-    row[.dnsOtherNames] = f.dnsOtherNames.joined(separator: " ")
+    row[.dnsOtherNames] = spaced(f.dnsOtherNames)
     row[.streamOpening] = f.streamOpening?.name ?? ""
     row[.beganBeforeCapture] = f.beganBeforeCapture ? "true" : "false"
     if let offer = f.clientTLS {
       row[.clientVersionsForm] = offer.versionsForm.name
-      row[.clientVersions] = offer.versions.map(\.compactName).joined(separator: " ")
-      row[.alpn] = offer.alpn.joined(separator: " ")
+      row[.clientVersions] = spaced(offer.versions.map(\.compactName))
+      row[.alpn] = spaced(offer.alpn)
       row[.droppedALPNCount] = String(offer.droppedALPNCount)
       row[.encryptedClientHello] = offer.encryptedClientHello ? "true" : "false"
       row[.ja4] = offer.ja4 ?? ""
@@ -410,8 +410,18 @@ public enum EvidenceFlowsCSV {
       row[.certificateKey] = TLSRegistry.keyText(key)
       row[.certificateSignature] = key.signature
     }
-    row[.findingIDs] = findingIDs.joined(separator: " ")
+    row[.findingIDs] = spaced(findingIDs)
     return row.values
+  }
+
+  /// Values in one cell, a space between: most lists of a flow are empty or of one value, which
+  /// `joined` made a new string of all the same.
+  static func spaced(_ values: [String]) -> String {
+    switch values.count {
+    case 0: ""
+    case 1: values[0]
+    default: values.joined(separator: " ")
+    }
   }
 
   /// Cells quoted when they hold a comma, a quote, CR or LF; quotes doubled; the line ends CRLF.
