@@ -136,8 +136,8 @@ public final class CaptureFileReader {
   }
 
   /// The record's bytes where they lie in the window: valid until the reader next reads (a
-  /// `locate`) or goes. Not a closure: slicing writes 400 000 records, and a generic call from
-  /// another module with its closure retained what it captured each time.
+  /// `locate`) or goes. Not a closure: slicing takes every record of a session, and a generic
+  /// call from another module retained what its closure captured each time.
   public func bytes(of span: RecordSpan) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(rebasing: window[span.start..<span.start + span.count])
   }

@@ -32,8 +32,9 @@ public enum EvidenceReportPDF {
 
   public struct DrawError: Error, CustomStringConvertible { public let description: String }
 
-  /// `settled`, if given, is handed the bytes of the file that stay as cairo writes them, in
-  /// order, as cairo writes them; it returns how many it was handed.
+  /// `settled`, if given, is handed the file's bytes that no edit after cairo changes
+  /// (`PDFSettledBytes`), in order, a bufferful at a time while cairo writes; the count of them is
+  /// returned.
   @discardableResult
   public static func write(
     _ layout: some EvidenceReportPages, typography: EvidenceReportTypography, metadata: Metadata,

@@ -68,7 +68,7 @@ final class PDFFileSink {
 
   /// cairo's write callback (`cairo_write_func_t`), its closure this sink. The sink is used as
   /// the surface holds it, not retained and released for each of cairo's writes (a word or a
-  /// number at a time: tens of thousands a page).
+  /// number at a time).
   static let callback: cairo_write_func_t = { closure, data, length in
     Unmanaged<PDFFileSink>.fromOpaque(closure!)._withUnsafeGuaranteedRef {
       $0.write(data, Int(length))

@@ -3,7 +3,7 @@ import ReportModel
 
 /// The report's pages made on a thread of their own, a few ahead of the one drawn: the drawing
 /// (cairo's) is the longest step of an export's end, and making a page's units again from the
-/// measurements taped (`EvidenceReportLayout`) was a tenth of it. The footers, which Pango
+/// measurements taped (`EvidenceReportLayout`) need not wait for it. The footers, which Pango
 /// measures, are made on the drawing thread: Pango's context is not to be used by two threads.
 enum PagesAhead {
   /// Each page of `layout`, footed, handed to `body` in order on the calling thread.

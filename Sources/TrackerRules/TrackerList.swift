@@ -38,7 +38,7 @@ public struct TrackerList: Sendable, Hashable {
   }
   public let identity: Identity
   /// What a host is matched against, behind one reference: a list read for each host a session
-  /// names was otherwise copied array by array, ten references retained and released each time.
+  /// names was otherwise copied array by array, each reference retained and released each time.
   let tables: TrackerListTables
 
   /// The numbers (from 1) of the lines that look like a hosts file's (they begin with an address)

@@ -4,8 +4,8 @@
 /// through it (`value(_:)`); a record written twenty thousand times (a flow of flows.json) calls it
 /// member by member, with no value tree built and let go for each.
 public struct JSONWriter: JSONBytesOutput {
-  /// The bytes written so far (`GatheredBytes`: an array's append for every key, bracket and
-  /// value was a fifth of writing flows.json).
+  /// The bytes written so far, gathered (`GatheredBytes`) rather than appended to an array for
+  /// every key, bracket and value.
   public var bytes: [UInt8] {
     mutating get { out.bytes }
     set { out.bytes = newValue }
