@@ -398,7 +398,7 @@ extension EvidenceBundleTests {
     var extra = FlowFixture.tcp(id: 10, at: 30, sni: "API.example.com", sourcePort: 50_010)
     extra.serverTLS = .negotiated(
       version: .tls13, cipherSuite: 0x1301, fromHelloRetryRequest: false, source: .serverHello)
-    let flows = try flows() + [extra]
+    let flows = flows() + [extra]
     let trackers = SessionAssessmentTests.trackers
     let b = try EvidenceBundle(
       project: project, session: session(), markers: markers, flows: flows, catalogue: catalogue,
