@@ -28,10 +28,10 @@ final class EvidenceBundleArchive {
   }
 
   /// A file of the bundle's folder, as it was written (deflated already, when it was; deflated
-  /// now, when it was written to be deflated as it is archived).
-  /// Once archived, the file and its deflated copy are let go: while the report is still drawn,
-  /// not with the folder at the export's end, where freeing their blocks (a discard for each, on
-  /// a file system mounted with it) waited for the device.
+  /// now, when it was written to be deflated as it is archived). Once archived, the file and its
+  /// deflated copy are let go: while the report is still drawn, not with the folder at the
+  /// export's end, where freeing their blocks (a discard each, on a file system mounted with it)
+  /// waited for the device.
   func add(_ file: WrittenFile) throws {
     let file = try file.deflatedNow(in: folder)
     let url = folder.appendingPathComponent(file.entry.name)

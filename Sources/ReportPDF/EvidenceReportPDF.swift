@@ -33,13 +33,11 @@ public enum EvidenceReportPDF {
   public struct DrawError: Error, CustomStringConvertible { public let description: String }
 
   /// `settled`, if given, is handed the file's bytes that no edit after cairo changes
-  /// (`PDFSettledBytes`), in order, a bufferful at a time while cairo writes; the count of them is
-  /// returned.
-  @discardableResult
+  /// (`PDFSettledBytes`), in order, a bufferful at a time while cairo writes.
   public static func write(
     _ layout: some EvidenceReportPages, typography: EvidenceReportTypography, metadata: Metadata,
     to url: URL, settled: ((UnsafeRawBufferPointer) -> Void)? = nil
-  ) throws -> Int {
+  ) throws {
     setlocale(LC_NUMERIC, "C")
     let geometry = layout.geometry
     let sink = try PDFFileSink(url: url)
@@ -96,7 +94,6 @@ public enum EvidenceReportPDF {
         creator: metadata.creator, created: metadata.createdText,
         elementLanguages: tags.languages),
       toFileAt: url)
-    return sink.settledBytes.count
   }
 
   static func color(_ style: EvidenceReportTextStyle) -> (Double, Double, Double) {

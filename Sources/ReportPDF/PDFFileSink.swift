@@ -15,7 +15,7 @@ final class PDFFileSink {
   private(set) var failure: String?
   /// Given the bytes that stay as written (`PDFSettledBytes`) a bufferful at a time, if set.
   var settled: ((UnsafeRawBufferPointer) -> Void)?
-  private(set) var settledBytes = PDFSettledBytes()
+  private var settledBytes = PDFSettledBytes()
   private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
   private var used = 0
 

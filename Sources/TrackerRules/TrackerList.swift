@@ -299,7 +299,9 @@ public struct TrackerList: Sendable, Hashable {
   /// The rule naming the host or a domain it is under (`||example.com^` names every host below
   /// it), unless an exception covers it.
   public func match(_ host: String) -> TrackerMatch? {
-    Self.match(normalised: Array(DomainPattern.normalised(host: host).utf8), in: self)
+    withUnsafePointer(to: self) {
+      Self.match(normalised: Array(DomainPattern.normalised(host: host).utf8), in: $0)
+    }
   }
 
   /// `match(_:)` of a host normalised already (`DomainPattern.normalised(host:)`, as UTF-8), of
@@ -309,10 +311,6 @@ public struct TrackerList: Sendable, Hashable {
     guard let rule = list.pointee.tables.rule(naming: name) else { return nil }
     return TrackerMatch(
       list: list.pointee.identity.name, date: list.pointee.identity.date, rule: rule)
-  }
-
-  static func match(normalised name: [UInt8], in list: TrackerList) -> TrackerMatch? {
-    withUnsafePointer(to: list) { match(normalised: name, in: $0) }
   }
 }
 

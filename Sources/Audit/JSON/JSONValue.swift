@@ -60,7 +60,8 @@ public final class JSONKeyOrders {
   }
 }
 
-/// Where JSON's bytes go: an array, or a writer's buffer of its own (`JSONWriter`).
+/// Where written bytes go (JSON's, flows.csv's rows): an array, or bytes gathered first
+/// (`GatheredBytes`, as `JSONWriter` holds them).
 public protocol JSONBytesOutput {
   mutating func put(_ byte: UInt8)
   mutating func put(_ bytes: UnsafeBufferPointer<UInt8>)
