@@ -180,19 +180,36 @@ struct PcapngScan {
   }
 
   /// The flow a comment names and the findings it cites (those resting on earlier packets among
-  /// them).
-  private static func read(_ comment: String) -> (flow: Int64?, findings: Set<String>) {
+  /// them): its words are those between spaces, read as bytes (split and compared as characters,
+  /// a comment cost thirty times as much, and a 20 000 flows' capture has a comment per flow).
+  static func read(_ comment: String) -> (flow: Int64?, findings: Set<String>) {
     var flow: Int64?
     var findings = Set<String>()
-    for part in comment.split(separator: " ") {
-      if part.hasPrefix("flow=") { flow = Int64(part.dropFirst(5)) }
-      if part.hasPrefix("findings=") {
-        findings.formUnion(part.dropFirst(9).split(separator: ",").map(String.init))
-      }
-      if part.hasPrefix("readEarlier=") {
-        findings.formUnion(part.dropFirst(12).split(separator: ",").map(String.init))
+    var comment = comment
+    comment.withUTF8 { bytes in
+      for word in bytes.split(separator: UInt8(ascii: " ")) {
+        if let number = value(of: "flow=", in: word) {
+          flow = Int64(String(decoding: number, as: UTF8.self))
+        }
+        for key: StaticString in ["findings=", "readEarlier="] {
+          guard let list = value(of: key, in: word) else { continue }
+          for id in list.split(separator: UInt8(ascii: ",")) {
+            findings.insert(String(decoding: id, as: UTF8.self))
+          }
+        }
       }
     }
     return (flow, findings)
+  }
+
+  /// What follows `key` in `word`, when the word begins with it.
+  private static func value(
+    of key: StaticString, in word: Slice<UnsafeBufferPointer<UInt8>>
+  ) -> Slice<UnsafeBufferPointer<UInt8>>? {
+    let length = key.utf8CodeUnitCount
+    guard word.count >= length,
+      memcmp(key.utf8Start, word.base.baseAddress! + word.startIndex, length) == 0
+    else { return nil }
+    return word.dropFirst(length)
   }
 }

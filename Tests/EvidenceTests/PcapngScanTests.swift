@@ -79,6 +79,27 @@ final class PcapngScanTests: XCTestCase {
 
   /// A flow's packets under two comments that take turns: each packet counted for the flow, the
   /// first comment kept as its text, the difference named once however often the second recurs.
+  func testACommentsFlowAndFindingsAreReadFromItsWordsAlone() {
+    let cases: [(String, Int64?, Set<String>)] = [
+      ("flow=23 findings=F1,F3,F4", 23, ["F1", "F3", "F4"]),
+      ("flow=21 findings= readEarlier=F1,F2 openedIn=20 session=none", 21, ["F1", "F2"]),
+      ("findings=F2 flow=7", 7, ["F2"]),
+      ("flow=5  findings=F1,,F2,", 5, ["F1", "F2"]),
+      ("flow=1 flow=2", 2, []),
+      ("flow=3 findings=Fé,F2", 3, ["Fé", "F2"]),
+      ("xflow=5 findingsX=F1 readEarlier", nil, []),
+      ("flow= findings=", nil, []),
+      ("flow=9x findings=F1", nil, ["F1"]),
+      ("flow=-4 readEarlier=F9", -4, ["F9"]),
+      ("", nil, []),
+    ]
+    for (comment, flow, findings) in cases {
+      let read = PcapngScan.read(comment)
+      XCTAssertEqual(read.flow, flow, comment)
+      XCTAssertEqual(read.findings, findings, comment)
+    }
+  }
+
   func testAFlowsSecondCommentIsNamedOnceAndEveryPacketCounted() {
     var capture =
       PcapngBlocks.sectionHeader(application: "t") + PcapngBlocks.interface(snaplen: 65_535)
