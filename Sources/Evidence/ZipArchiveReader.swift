@@ -356,17 +356,33 @@ public final class ZipArchiveReader {
       )
     }
     try input.close()
-    guard case .success(let reader) = SequentialFileInput.open(path: url.path) else {
-      throw EvidenceWriteError("\(url.path) cannot be opened")
+    // A large stored entry (capture.pcapng) is read ahead: its next piece comes from the device
+    // while this one is hashed and scanned.
+    let source: EntryStream.Source
+    if entry.method == 0 && entry.compressedSize >= UInt64(EntryStream.pieceLength) {
+      guard case .success(let reader) = ReadAheadFileInput.open(path: url.path, from: dataOffset)
+      else { throw EvidenceWriteError("\(url.path) cannot be opened") }
+      source = .ahead(reader)
+    } else {
+      guard case .success(let reader) = SequentialFileInput.open(path: url.path) else {
+        throw EvidenceWriteError("\(url.path) cannot be opened")
+      }
+      source = .sequential(reader)
     }
-    return try EntryStream(entry, reader, at: dataOffset)
+    return try EntryStream(entry, source, at: dataOffset)
   }
 
   /// An entry's bytes as they are asked for: read (and inflated) a piece at a time, counted and
   /// their CRC-32 computed; at its end, a size or CRC-32 other than the directory's is an error.
   public final class EntryStream {
+    /// Where the bytes come from: pieces read when asked for, or read ahead from the entry's
+    /// start on.
+    enum Source {
+      case sequential(SequentialFileInput)
+      case ahead(ReadAheadFileInput)
+    }
     private let entry: Entry
-    private let input: SequentialFileInput
+    private let input: Source
     /// Where the entry's next bytes are in the archive.
     private var position: UInt64
     private var remaining: UInt64
@@ -382,7 +398,7 @@ public final class ZipArchiveReader {
     private var endOfStream = false
     static let pieceLength = 1 << 20
 
-    init(_ entry: Entry, _ input: SequentialFileInput, at position: UInt64) throws {
+    init(_ entry: Entry, _ input: Source, at position: UInt64) throws {
       self.entry = entry
       self.input = input
       self.position = position
@@ -427,9 +443,12 @@ public final class ZipArchiveReader {
 
     private func read() throws -> Data? {
       guard remaining > 0 else { return nil }
-      let data = try input.read(
-        at: position, count: Int(min(remaining, UInt64(Self.pieceLength)))
-      ) { Data($0) }
+      let count = Int(min(remaining, UInt64(Self.pieceLength)))
+      let data: Data
+      switch input {
+      case .sequential(let input): data = try input.read(at: position, count: count) { Data($0) }
+      case .ahead(let input): data = Data(try input.nextPiece().prefix(count))
+      }
       guard !data.isEmpty else { throw EvidenceWriteError("\(entry.name) ends early") }
       position += UInt64(data.count)
       remaining -= UInt64(data.count)

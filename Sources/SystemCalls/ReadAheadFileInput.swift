@@ -23,17 +23,26 @@ public final class ReadAheadFileInput: @unchecked Sendable {
   private var nextOffset: UInt64 = 0
   private var started = false
   private var ended = false
+  /// The bytes of the first piece before the offset asked for: the reads start at a block's
+  /// beginning, as direct I/O wants.
+  private var skip: Int
 
-  /// The file at `path`, open for reading.
-  public static func open(path: String) -> Result<ReadAheadFileInput, Errno> {
+  /// The file at `path`, open for reading from `offset` on.
+  public static func open(path: String, from offset: UInt64 = 0) -> Result<
+    ReadAheadFileInput, Errno
+  > {
     valueOrErrno { Glibc.open(path, O_RDONLY | O_CLOEXEC) }.map {
-      ReadAheadFileInput(fileDescriptor: $0)
+      ReadAheadFileInput(fileDescriptor: $0, from: offset)
     }
   }
 
-  /// Takes `fileDescriptor`, open for reading, and closes it at the end.
-  public init(fileDescriptor: Int32) {
+  /// Takes `fileDescriptor`, open for reading, and closes it at the end; its pieces start at
+  /// `offset`.
+  public init(fileDescriptor: Int32, from offset: UInt64 = 0) {
     self.fileDescriptor = fileDescriptor
+    let block = UInt64(SequentialFileOutput.blockSize)
+    nextOffset = offset / block * block
+    skip = Int(offset - nextOffset)
     buffers = (0..<2).map { _ in
       .allocate(byteCount: Self.pieceSize, alignment: SequentialFileOutput.blockSize)
     }
@@ -46,7 +55,8 @@ public final class ReadAheadFileInput: @unchecked Sendable {
     Glibc.close(fileDescriptor)
   }
 
-  /// The file's next piece (empty at its end), valid until the next call.
+  /// The file's next piece (empty at its end), valid until the next call: at most `pieceSize`
+  /// bytes, the first fewer by as many as its offset lies past a block's start.
   public func nextPiece() throws(Errno) -> UnsafeRawBufferPointer {
     if ended { return UnsafeRawBufferPointer(start: nil, count: 0) }
     if !started {
@@ -63,7 +73,9 @@ public final class ReadAheadFileInput: @unchecked Sendable {
       next = 1 - taken
       readNext()
     }
-    return UnsafeRawBufferPointer(start: buffers[taken], count: count)
+    let skipped = min(skip, count)
+    skip = 0
+    return UnsafeRawBufferPointer(start: buffers[taken] + skipped, count: count - skipped)
   }
 
   /// Reads the piece at `nextOffset` into buffer `next` on the reading's queue.

@@ -37,6 +37,22 @@ final class ReadAheadFileInputTests: XCTestCase {
       XCTAssertEqual(pieces, (size + piece - 1) / piece, "\(size) bytes")
       XCTAssertEqual(try input.nextPiece().count, 0, "past the end of \(size) bytes")
     }
+    // From an offset on: the first piece is short by as much as the offset lies past a block's
+    // start, and the bytes joined are the file's from there.
+    let size = 3 * piece + 4_097
+    let bytes = SequentialFileOutputTests.pattern(size, seed: 5)
+    let path = dir.appendingPathComponent("from-offsets").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    for offset in [0, 1, 4_095, 4_096, 4_097, piece - 1, piece + 5, size - 1, size, size + 9] {
+      let input = try ReadAheadFileInput.open(path: path, from: UInt64(offset)).get()
+      var read: [UInt8] = []
+      while true {
+        let next = try input.nextPiece()
+        if next.isEmpty { break }
+        read += next
+      }
+      XCTAssertTrue(read == Array(bytes[min(offset, size)...]), "from \(offset)")
+    }
     XCTAssertEqual(
       ReadAheadFileInput.open(path: dir.appendingPathComponent("gone").path).map {
         $0.fileDescriptor >= 0
