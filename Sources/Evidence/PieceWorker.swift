@@ -1,12 +1,12 @@
 import Foundation
 
 /// A thread of its own that does pieces of work one at a time, in the order handed over: the
-/// caller hands a piece over and goes on, and waits only to hand over the next before the last
-/// is done (`handOver`), or for all of it (`finish`). A thread, not a dispatch queue: the pieces
-/// must not wait for a worker of a pool whose workers may all be waiting themselves.
+/// caller hands a piece over and goes on, and waits only to hand over more than `depth` pieces
+/// not yet done (`handOver`), or for all of them (`finish`). A thread, not a dispatch queue: the
+/// pieces must not wait for a worker of a pool whose workers may all be waiting themselves.
 final class PieceWorker: @unchecked Sendable {
   private let condition = NSCondition()
-  private var piece: (() -> Void)?
+  private var pieces: [() -> Void] = []
   private var working = false
   private var stopped = false
 
@@ -18,19 +18,30 @@ final class PieceWorker: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// Waits for the piece before to be done, then hands this one over.
-  func handOver(_ work: @escaping () -> Void) {
+  /// Waits until fewer than `depth` pieces handed over are not done (by default: every one is
+  /// done), then hands this one over.
+  func handOver(depth: Int = 1, _ work: @escaping () -> Void) {
     condition.lock()
-    while piece != nil || working { condition.wait() }
-    piece = work
+    while undone >= depth { condition.wait() }
+    pieces.append(work)
     condition.broadcast()
     condition.unlock()
   }
 
+  /// How many pieces handed over are not done yet: those handed over before them are (and what
+  /// they wrote is then seen by the caller).
+  var notDone: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return undone
+  }
+
+  private var undone: Int { pieces.count + (working ? 1 : 0) }
+
   /// Waits for every piece handed over to be done.
   func finish() {
     condition.lock()
-    while piece != nil || working { condition.wait() }
+    while undone > 0 { condition.wait() }
     condition.unlock()
   }
 
@@ -45,12 +56,12 @@ final class PieceWorker: @unchecked Sendable {
   private func run() {
     while true {
       condition.lock()
-      while piece == nil && !stopped { condition.wait() }
-      guard let work = piece else {
+      while pieces.isEmpty && !stopped { condition.wait() }
+      guard !pieces.isEmpty else {
         condition.unlock()
         return
       }
-      piece = nil
+      let work = pieces.removeFirst()
       working = true
       condition.unlock()
       work()

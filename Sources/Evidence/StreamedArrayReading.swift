@@ -23,20 +23,107 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   private let read: ((JSONTree) throws -> Element)?
   /// The document without its array's elements, once `finish` decoded it.
   private(set) var outline: Outline?
+  /// Where elements are parsed and decoded in batches, every other batch on a thread of its own
+  /// while this one reads the document on and decodes the next (`decodingAlongside`).
+  private let worker: PieceWorker?
+  private var gathering = ElementBatch()
+  /// The batches not handed to `each` yet, in order, and those of them handed to the worker.
+  private var waiting: [ElementBatch] = []
+  private var withWorker: [ElementBatch] = []
+  static var batchLength: Int { 32 }
 
+  /// Elements' bytes and where each begins in the document, and, once decoded, what reading
+  /// each gave (nil when it could not be read), or nil when the strict parse refused it.
+  private final class ElementBatch: @unchecked Sendable {
+    var elements: [(bytes: [UInt8], at: Int)] = []
+    var decoded: [Element??] = []
+
+    func decode(_ read: (JSONTree) throws -> Element) {
+      decoded = elements.map { element -> Element?? in
+        guard
+          let tree = try? JSONTree.parse(
+            element.bytes, strictlyAt: StreamedArrayReading.elementDepth)
+        else { return nil }
+        return .some(try? read(tree))
+      }
+    }
+  }
+
+  /// `decodingAlongside`: the elements (when `read` reads them) are parsed and decoded on a
+  /// second thread too, handed to `each` in order all the same.
   init(
     key: String, elements: @escaping (Outline) -> [Element],
-    read: ((JSONTree) throws -> Element)? = nil, each: @escaping (Element) -> Void
+    read: ((JSONTree) throws -> Element)? = nil, decodingAlongside: Bool = false,
+    each: @escaping (Element) -> Void
   ) {
     stream = JSONArrayStream(key: key)
     self.elements = elements
     self.read = read
     self.each = each
+    worker = decodingAlongside && read != nil ? PieceWorker() : nil
   }
+
+  deinit { worker?.stop() }
 
   func feed(_ chunk: Data) { stream.feed(chunk, element) }
 
   private func element(_ bytes: [UInt8], at: Int) {
+    guard let read, worker != nil else { return decodeHere(bytes, at: at) }
+    gathering.elements.append((bytes, at))
+    guard gathering.elements.count == Self.batchLength else { return }
+    handOver(read)
+  }
+
+  /// The batch gathered to the worker while it has fewer than two to do, else decoded here;
+  /// then those decoded handed over in order, up to the first the worker has not done.
+  private func handOver(_ read: @escaping (JSONTree) throws -> Element) {
+    let batch = gathering
+    gathering = ElementBatch()
+    waiting.append(batch)
+    if worker!.notDone < Self.workerDepth {
+      withWorker.append(batch)
+      worker!.handOver(depth: Self.workerDepth) { batch.decode(read) }
+    } else {
+      batch.decode(read)
+    }
+    // However far this thread runs ahead, it holds few batches.
+    if waiting.count > Self.batchesAhead { worker!.finish() }
+    takeDecoded()
+  }
+
+  static var workerDepth: Int { 2 }
+  static var batchesAhead: Int { 8 }
+
+  private func takeDecoded() {
+    // The worker does its batches in order: all but the last `notDone` are done.
+    let done = withWorker.count - worker!.notDone
+    withWorker.removeFirst(done)
+    while let first = waiting.first, first !== withWorker.first {
+      waiting.removeFirst()
+      take(first)
+    }
+  }
+
+  /// A batch's elements handed over in order; one the strict parse refused read here as before.
+  private func take(_ batch: ElementBatch) {
+    for (element, decoded) in zip(batch.elements, batch.decoded) {
+      if let parsed = decoded {
+        take(parsed)
+      } else {
+        decodeHere(element.bytes, at: element.at)
+      }
+    }
+  }
+
+  /// The batches left, in order, before the document's end is read.
+  private func drain() {
+    guard let read, worker != nil else { return }
+    if !gathering.elements.isEmpty { handOver(read) }
+    worker!.finish()
+    takeDecoded()
+  }
+
+  private func decodeHere(_ bytes: [UInt8], at: Int) {
     // Parsed as strictly as the syntax check reads, an element is one it would find nothing
     // wrong with: it is parsed once. Otherwise the check says what is wrong, and the element is
     // read as a decoder reads it.
@@ -52,7 +139,7 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   }
 
   /// How deep an element lies: in the array of the document's object.
-  private static var elementDepth: Int { 2 }
+  fileprivate static var elementDepth: Int { 2 }
 
   /// An element decoded handed over, unless one before it could not be decoded.
   private func take(_ decoded: Element?) {
@@ -67,6 +154,8 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   /// whether every element and the rest of it could be decoded.
   func finish() -> (syntax: String?, readable: Bool) {
     stream.finish(element)
+    drain()
+    worker?.stop()
     let skeleton = Data(stream.takeSkeleton())
     guard stream.foundArray else {
       outline = try? decoder.decode(Outline.self, from: skeleton)
@@ -118,7 +207,8 @@ final class FlowsJSONReading {
     csvBehind = FlowsCSVBehind(FlowsCSVComparison(csv))
     records.reserveCapacity(expected)
     reading = StreamedArrayReading(
-      key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.init
+      key: "flows", elements: \.flows, read: EvidenceFlowRecord.Decoded.init,
+      decodingAlongside: true
     ) { [unowned self] in
       self.take($0)
     }

@@ -63,6 +63,74 @@ final class JSONArrayStreamTests: XCTestCase {
     }
   }
 
+  /// Strings of quotes, backslashes and brackets, escaped as a writer escapes them, cut anywhere:
+  /// each element comes out as written.
+  func testElementsWithEscapedStringsComeOutWholeWhereverTheChunksEnd() throws {
+    var generator = SampleRandom(seed: 21)
+    let alphabet: [Character] = ["a", "\"", "\\", "]", "}", "[", "{", ",", " ", "é", "\n"]
+    var elements: [String] = []
+    for index in 0..<60 {
+      let text = String(
+        (0..<Int(generator.next() % 12)).map { _ in
+          alphabet[Int(generator.next() % UInt64(alphabet.count))]
+        })
+      let json = String(
+        decoding: try JSONSerialization.data(withJSONObject: [text], options: .fragmentsAllowed),
+        as: UTF8.self)
+      let string = String(json.dropFirst().dropLast())
+      elements.append(index % 3 == 0 ? string : #"{"s": \#(string), "a": [\#(string)]}"#)
+    }
+    let text = #"{"flows": ["# + elements.joined(separator: ", ") + "]}"
+    for size in [1, 2, 3, 7, 16, 4096] {
+      let (streamedElements, skeleton, stream) = streamed(text, size: size)
+      XCTAssertEqual(streamedElements, elements, "chunks of \(size)")
+      XCTAssertEqual(skeleton, #"{"flows": []}"#, "chunks of \(size)")
+      XCTAssertEqual(stream.faults.count, 0, "chunks of \(size)")
+    }
+  }
+
+  struct Numbered: Decodable, Equatable { let n: Int }
+  struct Numbers: Decodable { let items: [Numbered] }
+
+  /// What the elements give read on a second thread too, in batches: the same elements handed
+  /// over in the same order, and the same verdict, with batches cut anywhere, an element only a
+  /// lenient parse reads and one that cannot be read among them.
+  func testElementsDecodedAlongsideAreHandedOverAsWhenDecodedHere() {
+    func read(_ tree: JSONTree) throws -> Numbered {
+      guard case .object(let members) = tree, let value = members.first?.value,
+        case .number(let text) = value, let n = Int(text)
+      else { throw JSONTree.Unreadable() }
+      return Numbered(n: n)
+    }
+    func reading(_ text: String, alongside: Bool) -> ([Numbered], String?, Bool) {
+      var handed: [Numbered] = []
+      let reading = StreamedArrayReading<Numbers, Numbered>(
+        key: "items", elements: \.items, read: read, decodingAlongside: alongside
+      ) { handed.append($0) }
+      let bytes = Array(text.utf8)
+      for start in stride(from: 0, to: bytes.count, by: 97) {
+        reading.feed(Data(bytes[start..<min(start + 97, bytes.count)]))
+      }
+      let (syntax, readable) = reading.finish()
+      return (handed, syntax, readable)
+    }
+    let batch = StreamedArrayReading<Numbers, Numbered>.batchLength
+    for count in [0, 1, batch - 1, batch, batch + 1, 2 * batch + 1, 10 * batch + 3] {
+      for odd in [nil, #"{"n": 5,}"#, #"{"n": "five"}"#] {
+        var items = (0..<count).map { #"{"n": \#($0)}"# }
+        if let odd, count > 2 { items[count / 2] = odd }
+        let text = #"{"items": ["# + items.joined(separator: ", ") + "]}"
+        let here = reading(text, alongside: false)
+        let alongside = reading(text, alongside: true)
+        let label = "\(count) elements, \(odd ?? "none odd")"
+        XCTAssertEqual(alongside.0, here.0, label)
+        XCTAssertEqual(alongside.1, here.1, label)
+        XCTAssertEqual(alongside.2, here.2, label)
+        if odd == nil { XCTAssertEqual(here.0.map(\.n), Array(0..<count), label) }
+      }
+    }
+  }
+
   func testADocumentWithoutTheArrayIsKeptWholeAndHandsNothingOver() {
     for text in [#"[1, 2]"#, #"{"other": [1]}"#, #"{"flows": 3}"#, #"{"flows": "[1]"}"#, #"  "#] {
       let (elements, skeleton, stream) = streamed(text, size: 3)
