@@ -74,31 +74,50 @@ struct JSONArrayStream {
   /// Moves `i` past the element's bytes in `bytes`; true when the element ended (a number or a
   /// literal ends before what follows it, which is left to read).
   private mutating func scanElement(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Bool {
-    while i < bytes.count {
-      let b = bytes[i]
+    // The state in locals, and a string's bytes run through up to its next quote or backslash:
+    // a flow is mostly strings, and the scan read and wrote its fields at every byte.
+    var at = i
+    var inString = self.inString
+    var escaped = self.escaped
+    var depth = elementDepth
+    defer {
+      i = at
+      self.inString = inString
+      self.escaped = escaped
+      elementDepth = depth
+    }
+    let count = bytes.count
+    while at < count {
       if inString {
-        i += 1
         if escaped {
           escaped = false
-        } else if b == UInt8(ascii: "\\") {
-          escaped = true
-        } else if b == UInt8(ascii: "\"") {
-          inString = false
-          if elementDepth == 0 { return true }
+          at += 1
+          continue
         }
+        while at < count, bytes[at] != UInt8(ascii: "\""), bytes[at] != UInt8(ascii: "\\") {
+          at += 1
+        }
+        guard at < count else { return false }
+        at += 1
+        if bytes[at - 1] == UInt8(ascii: "\\") {
+          escaped = true
+          continue
+        }
+        inString = false
+        if depth == 0 { return true }
         continue
       }
-      if elementDepth == 0 && (b == UInt8(ascii: ",") || b == UInt8(ascii: "]") || Self.isSpace(b))
-      {
+      let b = bytes[at]
+      if depth == 0 && (b == UInt8(ascii: ",") || b == UInt8(ascii: "]") || Self.isSpace(b)) {
         return true
       }
-      i += 1
+      at += 1
       switch b {
       case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "{"), UInt8(ascii: "["): elementDepth += 1
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        elementDepth -= 1
-        if elementDepth == 0 { return true }
+        depth -= 1
+        if depth == 0 { return true }
       default: break
       }
     }
