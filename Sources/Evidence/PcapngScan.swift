@@ -37,84 +37,116 @@ struct PcapngScan {
   private(set) var uncommented = 0
 
   mutating func feed(_ chunk: Data) {
+    chunk.withUnsafeBytes { feed($0) }
+  }
+
+  /// The piece read in place, but for a block begun in the piece before: that one is completed
+  /// in `buffer` from this piece's first bytes and read alone. (Each piece appended to `buffer`
+  /// whole was a second copy of the capture, a tenth of the capture's thread in verify.)
+  mutating func feed(_ piece: UnsafeRawBufferPointer) {
     // After a fault in the blocks' framing, nothing further can be told apart: the rest is not read.
     guard !lost else { return }
-    buffer.append(chunk)
-    // Read in place: a Data subscript per byte cost verify a tenth of its time.
-    let bytes = buffer
-    let used = bytes.withUnsafeBytes { raw -> Int in
-      // Every field is read inside the bytes held (a block's framing is checked before its fields).
-      func u16(_ i: Int) -> Int { Int(raw.integer(at: i, endianness: .little, as: UInt16.self)!) }
-      func u32(_ i: Int) -> UInt32 { raw.integer(at: i, endianness: .little, as: UInt32.self)! }
-      var at = 0
-      while raw.count - at >= 12 {
-        let type = u32(at)
-        let length = Int(u32(at + 4))
-        if !sawHeader && type != 0x0A0D_0D0A {
-          problems.append("capture.pcapng does not begin with a section header")
-          lost = true
-          return raw.count
-        }
-        sawHeader = true
-        guard length >= 12, length % 4 == 0, length < 1 << 26 else {
-          problems.append("capture.pcapng has a block claiming \(length) bytes at offset \(offset)")
-          lost = true
-          return raw.count
-        }
-        guard raw.count - at >= length else { break }
-        // Export writes a section header, one interface and packets: nothing else, framed alike.
-        guard u32(at + length - 4) == UInt32(length) else {
-          problems.append(
-            "capture.pcapng's block at offset \(offset) ends with a length other than the \(length) it begins with"
-          )
-          lost = true
-          return raw.count
-        }
-        switch type {
-        case 0x0A0D_0D0A, 6: break
-        case 1: interfaces += 1
-        default:
-          problems.append(
-            "capture.pcapng holds a block of type 0x\(String(type, radix: 16)) at offset \(offset), which export does not write"
-          )
-        }
-        if type == 6, length < 32 {
-          // Shorter than the fields every Enhanced Packet Block has.
-          problems.append(
-            "capture.pcapng has a packet block of \(length) bytes at offset \(offset), too short for one"
-          )
-          lost = true
-          return raw.count
-        }
-        if type == 6 {
-          packets += 1
-          if Int(u32(at + 8)) >= interfaces {
-            problems.append(
-              "the packet at offset \(offset) names interface \(u32(at + 8)), which capture.pcapng does not describe"
-            )
-          }
-          let captured = Int(u32(at + 20))
-          var option = at + 28 + ((captured + 3) & ~3)
-          var commented = false
-          while option + 4 <= at + length - 4 {
-            let code = u16(option)
-            let size = u16(option + 2)
-            if code == 0 || option + 4 + size > at + length - 4 { break }
-            if code == 1 {
-              commented = true
-              count(
-                comment: UnsafeRawBufferPointer(rebasing: raw[(option + 4)..<(option + 4 + size)]))
-            }
-            option += 4 + ((size + 3) & ~3)
-          }
-          if !commented { uncommented += 1 }
-        }
-        at += length
-        offset += UInt64(length)
+    var rest = piece
+    if !buffer.isEmpty {
+      // Its type and length first, then as many bytes as that length says (when it is one a
+      // block may have: else reading the twelve says what is wrong).
+      guard complete(upTo: 12, from: &rest) else { return }
+      let length = buffer.withUnsafeBytes {
+        Int($0.integer(at: 4, endianness: .little, as: UInt32.self)!)
       }
-      return at
+      if length >= 12, length % 4 == 0, length < 1 << 26 {
+        guard complete(upTo: length, from: &rest) else { return }
+      }
+      let held = buffer
+      _ = held.withUnsafeBytes { scanBlocks($0) }
+      buffer = Data()
+      if lost { return }
     }
-    buffer = used == buffer.count ? Data() : Data(buffer[(buffer.startIndex + used)...])
+    let used = scanBlocks(rest)
+    if used < rest.count { buffer = Data(rest[used...]) }
+  }
+
+  /// Whether `buffer` holds `count` bytes, taken from the start of `rest` as far as needed.
+  private mutating func complete(upTo count: Int, from rest: inout UnsafeRawBufferPointer) -> Bool {
+    let taken = min(max(0, count - buffer.count), rest.count)
+    buffer.append(contentsOf: rest[..<taken])
+    rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+    return buffer.count >= count
+  }
+
+  /// Reads the whole blocks at the start of `raw`: how many bytes they take (all of them once
+  /// the framing is lost).
+  private mutating func scanBlocks(_ raw: UnsafeRawBufferPointer) -> Int {
+    // Every field is read inside the bytes held (a block's framing is checked before its fields).
+    func u16(_ i: Int) -> Int { Int(raw.integer(at: i, endianness: .little, as: UInt16.self)!) }
+    func u32(_ i: Int) -> UInt32 { raw.integer(at: i, endianness: .little, as: UInt32.self)! }
+    var at = 0
+    while raw.count - at >= 12 {
+      let type = u32(at)
+      let length = Int(u32(at + 4))
+      if !sawHeader && type != 0x0A0D_0D0A {
+        problems.append("capture.pcapng does not begin with a section header")
+        lost = true
+        return raw.count
+      }
+      sawHeader = true
+      guard length >= 12, length % 4 == 0, length < 1 << 26 else {
+        problems.append("capture.pcapng has a block claiming \(length) bytes at offset \(offset)")
+        lost = true
+        return raw.count
+      }
+      guard raw.count - at >= length else { break }
+      // Export writes a section header, one interface and packets: nothing else, framed alike.
+      guard u32(at + length - 4) == UInt32(length) else {
+        problems.append(
+          "capture.pcapng's block at offset \(offset) ends with a length other than the \(length) it begins with"
+        )
+        lost = true
+        return raw.count
+      }
+      switch type {
+      case 0x0A0D_0D0A, 6: break
+      case 1: interfaces += 1
+      default:
+        problems.append(
+          "capture.pcapng holds a block of type 0x\(String(type, radix: 16)) at offset \(offset), which export does not write"
+        )
+      }
+      if type == 6, length < 32 {
+        // Shorter than the fields every Enhanced Packet Block has.
+        problems.append(
+          "capture.pcapng has a packet block of \(length) bytes at offset \(offset), too short for one"
+        )
+        lost = true
+        return raw.count
+      }
+      if type == 6 {
+        packets += 1
+        if Int(u32(at + 8)) >= interfaces {
+          problems.append(
+            "the packet at offset \(offset) names interface \(u32(at + 8)), which capture.pcapng does not describe"
+          )
+        }
+        let captured = Int(u32(at + 20))
+        var option = at + 28 + ((captured + 3) & ~3)
+        var commented = false
+        while option + 4 <= at + length - 4 {
+          let code = u16(option)
+          let size = u16(option + 2)
+          if code == 0 || option + 4 + size > at + length - 4 { break }
+          if code == 1 {
+            commented = true
+            count(
+              comment: UnsafeRawBufferPointer(rebasing: raw[(option + 4)..<(option + 4 + size)]))
+          }
+          option += 4 + ((size + 3) & ~3)
+        }
+        if !commented { uncommented += 1 }
+      }
+      at += length
+      offset += UInt64(length)
+    }
+    return at
   }
 
   /// A packet's comment: the flow it names counted. A flow's packets all carry the same comment,

@@ -137,7 +137,7 @@ final class PcapngScanTests: XCTestCase {
 
   /// A seeded mutator over a valid capture: whatever the bytes and the pieces, counts and
   /// sentences, never a read outside the bytes (a debug build checks every load).
-  func testTwoThousandMutatedCapturesAreReadWithoutACrash() {
+  func testTwoThousandMutatedCapturesAreReadWithoutACrashAndAsWhole() {
     var capture =
       PcapngBlocks.sectionHeader(application: "t") + PcapngBlocks.interface(snaplen: 65_535)
     for i in 0..<12 {
@@ -164,6 +164,12 @@ final class PcapngScanTests: XCTestCase {
       let s = scan(mutated, pieces: 1 + random(97))
       XCTAssertLessThanOrEqual(s.packets, 12 + 4)
       if !s.problems.isEmpty { faults += 1 }
+      // In pieces as whole: the same count and the same problems, at the same offsets.
+      let whole = scan(mutated, pieces: max(1, mutated.count))
+      XCTAssertEqual(s.packets, whole.packets)
+      XCTAssertEqual(s.uncommented, whole.uncommented)
+      XCTAssertEqual(s.problems, whole.problems)
+      XCTAssertEqual(cited(s), cited(whole))
     }
     XCTAssertGreaterThan(faults, 100, "the mutations are seen")
   }
