@@ -11,8 +11,8 @@ struct FlowsCSVComparison {
   private var headerHolds = false
   private var problems: [String] = []
   private var compared = 0
-  /// The row export writes for the flow being compared.
-  private var line: [UInt8] = []
+  /// The row export writes for the flow being compared, gathered as export gathers it.
+  private var line = GatheredBytes()
 
   /// nil: flows.csv is not in the archive.
   init(_ rows: CSVRows?) {
@@ -28,9 +28,9 @@ struct FlowsCSVComparison {
       record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
       registrations: AddressRegistrations(record.registrations))
     // The row export writes, byte for byte, is taken whole; any other is read cell by cell.
-    line.removeAll(keepingCapacity: true)
+    line.bytes.removeAll(keepingCapacity: true)
     EvidenceFlowsCSV.appendLine(expected, to: &line)
-    if rows.take(ifNextRecordIs: line) {
+    if rows.take(ifNextRecordIs: line.bytes) {
       compared += 1
       return
     }
