@@ -42,7 +42,7 @@ struct PcapngScan {
 
   /// The piece read in place, but for a block begun in the piece before: that one is completed
   /// in `buffer` from this piece's first bytes and read alone. (Each piece appended to `buffer`
-  /// whole was a second copy of the capture, a tenth of the capture's thread in verify.)
+  /// whole was a second copy of the whole capture.)
   mutating func feed(_ piece: UnsafeRawBufferPointer) {
     // After a fault in the blocks' framing, nothing further can be told apart: the rest is not read.
     guard !lost else { return }

@@ -23,8 +23,9 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   private let read: ((JSONTree) throws -> Element)?
   /// The document without its array's elements, once `finish` decoded it.
   private(set) var outline: Outline?
-  /// Where elements are parsed and decoded in batches, every other batch on a thread of its own
-  /// while this one reads the document on and decodes the next (`decodingAlongside`).
+  /// Where elements are parsed and decoded in batches while this thread reads the document on
+  /// (`decodingAlongside`): a batch goes to it while it has fewer than `workerDepth` to do, and
+  /// is decoded here otherwise.
   private let worker: PieceWorker?
   private var gathering = ElementBatch()
   /// The batches not handed to `each` yet, in order, and those of them handed to the worker.
