@@ -256,6 +256,26 @@ final class EvidenceReportPDFTests: XCTestCase {
     }
   }
 
+  /// A line's items shaped and summed measure what a layout of the line measures, to the Pango
+  /// unit, in every style: kerning pairs, ligatures, digits, accents, a combining mark, scripts
+  /// the fonts lack (shaped as unknown glyphs), right-to-left text, an emoji, nothing at all.
+  func testALineShapedItemByItemIsAsWideAsItsLayout() throws {
+    let typography = try EvidenceReportTypography(fontsDirectory: ReportFonts.directory())
+    let texts = [
+      "", " ", "AV To Wa fi fl ffi", "api.example-health.de", "TLS_AES_128_GCM_SHA256",
+      "2026-10-07T09:00:00Z", "Müller straße Ærø œ", "e\u{301}te\u{301}", "中文 テスト",
+      "مرحبا بالعالم", "שלום world", "👩‍⚕️ health", "a  b   c", "'quoted' \"double\" (x) [y]",
+      String(repeating: "long-host-name.", count: 30),
+    ]
+    for style in EvidenceReportTextStyle.allCases {
+      for text in texts {
+        XCTAssertEqual(
+          typography.shapedUnits(text, style), typography.layoutUnits(text, style),
+          "\(style): \(text)")
+      }
+    }
+  }
+
   func testTheMeasurerBreaksLinesNoWiderThanAsked() throws {
     let (_, typography) = try layout()
     let text =
