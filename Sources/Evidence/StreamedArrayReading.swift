@@ -40,13 +40,7 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
     var decoded: [Element??] = []
 
     func decode(_ read: (JSONTree) throws -> Element) {
-      decoded = elements.map { element -> Element?? in
-        guard
-          let tree = try? JSONTree.parse(
-            element.bytes, strictlyAt: StreamedArrayReading.elementDepth)
-        else { return nil }
-        return .some(try? read(tree))
-      }
+      decoded = elements.map { StreamedArrayReading.readStrictly($0.bytes, read) }
     }
   }
 
@@ -124,13 +118,20 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
     takeDecoded()
   }
 
+  /// The element parsed as strictly as the syntax check reads and then read (nil inside when it
+  /// cannot be); nil when the strict parse refuses it.
+  fileprivate static func readStrictly(_ bytes: [UInt8], _ read: (JSONTree) throws -> Element)
+    -> Element??
+  {
+    guard let tree = try? JSONTree.parse(bytes, strictlyAt: elementDepth) else { return nil }
+    return .some(try? read(tree))
+  }
+
   private func decodeHere(_ bytes: [UInt8], at: Int) {
     // Parsed as strictly as the syntax check reads, an element is one it would find nothing
     // wrong with: it is parsed once. Otherwise the check says what is wrong, and the element is
     // read as a decoder reads it.
-    if let read, let tree = try? JSONTree.parse(bytes, strictlyAt: Self.elementDepth) {
-      return take(try? read(tree))
-    }
+    if let read, let decoded = Self.readStrictly(bytes, read) { return take(decoded) }
     let data = Data(bytes)
     if firstFault == nil, let fault = JSONSyntax.failure(in: data, depth: Self.elementDepth) {
       firstFault = JSONSyntax.Failure(reason: fault.reason, at: at + fault.at)
@@ -140,7 +141,7 @@ final class StreamedArrayReading<Outline: Decodable, Element: Decodable> {
   }
 
   /// How deep an element lies: in the array of the document's object.
-  fileprivate static var elementDepth: Int { 2 }
+  private static var elementDepth: Int { 2 }
 
   /// An element decoded handed over, unless one before it could not be decoded.
   private func take(_ decoded: Element?) {
