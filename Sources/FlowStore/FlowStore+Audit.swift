@@ -503,7 +503,9 @@ extension FlowStore {
   public func capturedPackets(
     inAuditSession id: Int64, fileSequence: UInt32, outside middle: ClosedRange<UInt64>? = nil
   ) throws -> [SessionCapturedPacket] {
-    // Without a middle to leave out, an empty one (1...0 matches no offset).
+    // Without a middle to leave out, an empty one (1...0 matches no offset). Written as two
+    // ranges: SQLite reads the index only at the file's edges, where NOT (a middle) read every
+    // packet of the file.
     let low = middle.map { Int64(clamping: $0.lowerBound) } ?? 1
     let high = middle.map { Int64(clamping: $0.upperBound) } ?? 0
     return try wrap {
@@ -512,7 +514,7 @@ extension FlowStore {
         SELECT \(PacketColumn.selectList(of: "p"))
         FROM packets p JOIN flows f ON f.id = p.flow_id
         WHERE f.audit_session_id = ? AND p.file_seq = ? AND NOT (p.file_seq = 0 AND p.file_offset = 0)
-          AND NOT (p.file_offset >= ? AND p.file_offset <= ?)
+          AND (p.file_offset < ? OR p.file_offset > ?)
         ORDER BY p.file_offset
         """, [.integer(id), .int(fileSequence), .integer(low), .integer(high)], Self.capturedPacket)
     }
