@@ -84,8 +84,10 @@ public final class EvidenceFileWriter {
 
   /// A new empty file at `url`, open for writing; an error names `shown` (the file it stands for,
   /// when it is written under a temporary name) and the directory.
-  static func create(_ url: URL, shown: URL? = nil) throws -> SequentialFileOutput {
-    switch SequentialFileOutput.create(path: url.path) {
+  static func create(
+    _ url: URL, shown: URL? = nil, capacity: Int = SequentialFileOutput.defaultCapacity
+  ) throws -> SequentialFileOutput {
+    switch SequentialFileOutput.create(path: url.path, capacity: capacity) {
     case .success(let output): return output
     case .failure(let error):
       let name = shown ?? url

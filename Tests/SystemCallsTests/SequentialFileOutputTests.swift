@@ -32,11 +32,20 @@ final class SequentialFileOutputTests: XCTestCase {
     try Data(copied).write(to: source)
     let input = open(source.path, O_RDONLY)
     defer { close(input) }
+    // The default buffers, an archive's, and an odd size (rounded up to two blocks).
+    for capacity in [SequentialFileOutput.defaultCapacity, 1 << 20, 5_000] {
+      try writePiecesCopiesAndBytesOver(from: input, copied, capacity: capacity)
+    }
+  }
+
+  func writePiecesCopiesAndBytesOver(from input: Int32, _ copied: [UInt8], capacity: Int) throws {
     for direct in [true, false] {
-      let path = directory.appendingPathComponent("out-\(direct)").path
-      let output = try SequentialFileOutput.create(path: path, direct: direct).get()
+      let path = directory.appendingPathComponent("out-\(direct)-\(capacity)").path
+      let output = try SequentialFileOutput.create(path: path, direct: direct, capacity: capacity)
+        .get()
+      let startedDirect = output.isDirect
       var expected: [UInt8] = []
-      // Odd pieces across the buffer's 1 MiB boundaries.
+      // Odd pieces across the buffers' boundaries.
       for (i, size) in [1, 4095, 4097, 700_001, 3, 1_048_576, 12_345].enumerated() {
         let piece = Self.pattern(size, seed: UInt32(i + 1))
         try piece.withUnsafeBytes { try output.write($0) }
@@ -50,6 +59,8 @@ final class SequentialFileOutputTests: XCTestCase {
       // Over bytes long in the file, over the file's end and the buffer, and in the buffer.
       let position = Int(output.position)
       XCTAssertEqual(position, expected.count)
+      // Whole blocks a write, whatever size was asked for: still direct where it began so.
+      XCTAssertEqual(output.isDirect, startedDirect, "capacity \(capacity)")
       for offset in [5, 4094, 2_097_150, position - 30] {
         let patch = Self.pattern(20, seed: UInt32(offset))
         try patch.withUnsafeBytes { try output.overwrite($0, at: UInt64(offset)) }
@@ -57,8 +68,8 @@ final class SequentialFileOutputTests: XCTestCase {
       }
       try output.finish()
       let written = try XCTUnwrap(FileManager.default.contents(atPath: path))
-      XCTAssertEqual(written.count, expected.count, "direct: \(direct)")
-      XCTAssertTrue(written.elementsEqual(expected), "direct: \(direct)")
+      XCTAssertEqual(written.count, expected.count, "direct: \(direct), capacity \(capacity)")
+      XCTAssertTrue(written.elementsEqual(expected), "direct: \(direct), capacity \(capacity)")
     }
   }
 
