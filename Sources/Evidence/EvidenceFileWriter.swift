@@ -18,8 +18,8 @@ public final class EvidenceFileWriter {
   /// The bytes not flushed yet: `used` of them, at the start of memory of `bufferLimit` bytes
   /// held from the first write to the last. Not a `Data`: each packet's block made at its end
   /// zeroed its room and checked its storage first, a tenth of an export's slicing thread.
-  private var buffer = UnsafeMutableRawBufferPointer.allocate(
-    byteCount: EvidenceFileWriter.bufferLimit, alignment: 16)
+  private var buffer: UnsafeMutableRawBufferPointer
+  private let bufferLimit: Int
   private var used = 0
   private let fingerprint: WrittenFile.Fingerprint
   /// With `hashingAlongside`: the thread that hashes and writes each bufferful while the next is
@@ -30,6 +30,9 @@ public final class EvidenceFileWriter {
   /// As much as the archive's probe reads (the first flush chooses the target from it), and
   /// no more: every writer open at once holds its buffer.
   static let bufferLimit = ZipArchiveWriter.probeLength
+  /// A writer hashing alongside (the capture, one at a time) hands over larger pieces: a quarter
+  /// of the hand-overs between the two threads, each a wait and a wake-up.
+  static let alongsideBufferLimit = 1 << 20
 
   /// When a file of the bundle is deflated for the archive.
   public enum Deflation: Sendable {
@@ -48,6 +51,8 @@ public final class EvidenceFileWriter {
     fingerprint = try WrittenFile.Fingerprint(
       deflatingInto: deflation == .asWritten ? DeflatedFile.url(of: url) : nil)
     deflatesWhenArchived = deflation == .whenArchived
+    bufferLimit = Self.bufferLimit
+    buffer = .allocate(byteCount: bufferLimit, alignment: 16)
     output = try Self.create(url)
   }
 
@@ -74,11 +79,11 @@ public final class EvidenceFileWriter {
   ) throws {
     self.name = name
     choice = choose
+    bufferLimit = hashingAlongside ? Self.alongsideBufferLimit : Self.bufferLimit
+    buffer = .allocate(byteCount: bufferLimit, alignment: 16)
     fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
     if hashingAlongside {
-      alongside = (
-        PieceWorker(), .allocate(byteCount: EvidenceFileWriter.bufferLimit, alignment: 16)
-      )
+      alongside = (PieceWorker(), .allocate(byteCount: bufferLimit, alignment: 16))
     }
   }
 
@@ -110,7 +115,7 @@ public final class EvidenceFileWriter {
   /// made aside first when they would not fit in the buffer's room.
   public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
     let start = used
-    guard start + count <= Self.bufferLimit else {
+    guard start + count <= bufferLimit else {
       let block = [UInt8](unsafeUninitializedCapacity: count) { bytes, made in
         fill(UnsafeMutableRawBufferPointer(bytes))
         made = count
@@ -119,7 +124,7 @@ public final class EvidenceFileWriter {
     }
     fill(UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + count]))
     used = start + count
-    if used == Self.bufferLimit { try flush() }
+    if used == bufferLimit { try flush() }
   }
 
   /// The bytes taken into the buffer as far as it has room, flushed each time it is full: it
@@ -127,12 +132,12 @@ public final class EvidenceFileWriter {
   private func append(_ bytes: UnsafeRawBufferPointer) throws {
     var taken = 0
     while taken < bytes.count {
-      let part = min(bytes.count - taken, Self.bufferLimit - used)
+      let part = min(bytes.count - taken, bufferLimit - used)
       UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + part]).copyMemory(
         from: UnsafeRawBufferPointer(rebasing: bytes[taken..<taken + part]))
       used += part
       taken += part
-      if used == Self.bufferLimit { try flush() }
+      if used == bufferLimit { try flush() }
     }
   }
 

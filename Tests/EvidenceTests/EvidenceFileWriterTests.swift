@@ -9,7 +9,7 @@ import XCTest
 /// The writer every file of a bundle goes through: what it writes does not depend on the sizes of
 /// the writes, and its buffer holds one bufferful, never more.
 final class EvidenceFileWriterTests: XCTestCase {
-  /// Text that deflates, 2.6 buffers long: the writes cross every buffer's end.
+  /// Text that deflates, 4.2 buffers long: the writes cross every buffer's end.
   let bytes: [UInt8] = Array(
     (0..<24_000).map { "{\"flow\": \($0), \"host\": \"api\($0 % 97).example.com\"},\n" }
       .joined().utf8)
@@ -112,8 +112,12 @@ final class EvidenceFileWriterTests: XCTestCase {
   /// the writes' sizes.
   func testAFileHashedAlongsideIsTheFileHashedInTurn() throws {
     let dir = TemporaryDirectory("file-writer-alongside")
-    let whole = try written(dir.url.appendingPathComponent("whole.json"), in: [bytes.count])
-    let limit = EvidenceFileWriter.bufferLimit
+    // A writer alongside holds larger buffers: the text three times over crosses three ends.
+    let bytes = self.bytes + self.bytes + self.bytes
+    let wholeWriter = try EvidenceFileWriter(url: dir.url.appendingPathComponent("whole.json"))
+    try wholeWriter.write(bytes)
+    let whole = try wholeWriter.finishFile()
+    let limit = EvidenceFileWriter.alongsideBufferLimit
     for (index, pieces) in [[1, 7, 4_093], [limit - 1, 2], [limit + 5, 100], [bytes.count]]
       .enumerated()
     {
@@ -152,7 +156,7 @@ final class EvidenceFileWriterTests: XCTestCase {
     guard FileManager.default.fileExists(atPath: "/dev/full") else {
       throw XCTSkip("/dev/full is not there")
     }
-    let limit = EvidenceFileWriter.bufferLimit
+    let limit = EvidenceFileWriter.alongsideBufferLimit
     // Eight bufferfuls: the disk refuses them before the end, and the writes stop there.
     for (count, stopsWriting) in [(limit + 10, false), (8 * limit, true)] {
       let writer = try EvidenceFileWriter(name: "capture.pcapng", hashingAlongside: true) { _ in
