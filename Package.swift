@@ -25,6 +25,12 @@ let hotCodeTogether: [LinkerSetting] = [
     ], .when(configuration: .release))
 ]
 
+// CFixedPoint's __snprintf_chk in the executables' dynamic symbols, so that the libraries' calls
+// reach it (SwiftPM exports an executable's symbols today; this says it for the one relied on).
+let fixedPointFirst: [LinkerSetting] = [
+  .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=__snprintf_chk"])
+]
+
 let package = Package(
   name: "TunnelVisionEvidence",
   platforms: [.macOS(.v13)],
@@ -104,10 +110,12 @@ let package = Package(
       dependencies: [
         "SystemCalls", "Bytes", "Audit", "AuditRules", "AuditWording", "FlowStore", "Crypto",
       ]),
+    // printf's fixed-point digits from a double's exact value: what Cairo writes a page with.
+    .target(name: "CFixedPoint"),
     .target(
       name: "ReportPDF",
       dependencies: [
-        "SystemCalls", "ReportModel", "Crypto", "CCairoPango",
+        "SystemCalls", "ReportModel", "Crypto", "CCairoPango", "CFixedPoint",
       ]),
     .target(
       name: "Evidence",
@@ -143,7 +151,7 @@ let package = Package(
       ]),
     .executableTarget(
       name: "tunnelvision", dependencies: ["TunnelVisionCLI"],
-      exclude: ["hot-functions.order"], linkerSettings: hotCodeTogether),
+      exclude: ["hot-functions.order"], linkerSettings: hotCodeTogether + fixedPointFirst),
     // The benchmark, beside the product and not in its command tree: `make bench`.
     .target(
       name: "TunnelVisionBench",
@@ -154,7 +162,8 @@ let package = Package(
         "Evidence", "FlowStore", "Sample",
       ]),
     .executableTarget(
-      name: "tunnelvision-bench", dependencies: ["TunnelVisionBench", "TunnelVisionCLI"]),
+      name: "tunnelvision-bench", dependencies: ["TunnelVisionBench", "TunnelVisionCLI"],
+      linkerSettings: fixedPointFirst),
 
     // Helpers the tests share: temporary directories, golden files, external tools.
     .target(
@@ -186,7 +195,8 @@ let package = Package(
     .testTarget(
       name: "EvidenceTests",
       dependencies: [
-        "Evidence", "CChecksum", "ReportPDF", "ReportModel", "ReportContent", "ReportLayout",
+        "Evidence", "CChecksum", "CFixedPoint", "ReportPDF", "ReportModel", "ReportContent",
+        "ReportLayout",
         "Capture", "Crypto", "FlowStore", "SystemCalls", "TrackerRules",
         "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens", "Sample",
         "TestSupport",
