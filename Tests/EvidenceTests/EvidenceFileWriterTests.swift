@@ -102,7 +102,8 @@ final class EvidenceFileWriterTests: XCTestCase {
     let later = try written(url, in: [bytes.count], deflation: .whenArchived)
     try FileManager.default.removeItem(at: url)
     XCTAssertThrowsError(try later.deflatedNow(in: dir.url)) { error in
-      XCTAssertEqual("\(error)", "flows.json could not be read back to be deflated")
+      XCTAssertEqual(
+        "\(error)", "flows.json could not be read back to be deflated: No such file or directory")
     }
     XCTAssertFalse(FileManager.default.fileExists(atPath: DeflatedFile.url(of: url).path))
   }
