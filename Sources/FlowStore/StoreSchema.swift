@@ -288,6 +288,15 @@ enum StoreSchema {
       CREATE INDEX proxy_starts_run ON proxy_starts(capture_session_id, id);
       """
     ),
+    (
+      15, "the packet indexes hold what an export reads of each packet, its row not read",
+      """
+      DROP INDEX packets_file;
+      CREATE INDEX packets_file ON packets(file_seq, file_offset, flow_id, direction);
+      DROP INDEX packets_flow;
+      CREATE INDEX packets_flow ON packets(flow_id, ts, file_seq, file_offset);
+      """
+    ),
   ]
 
   static var currentVersion: Int { migrations.last!.version }

@@ -102,7 +102,8 @@ final class FlowStoreIndexTests: StoreTestCase {
     let lines = evidence.split(separator: "\n")
     let flows = try XCTUnwrap(lines.firstIndex { $0.contains("flows_audit_session") }, evidence)
     let packets = try XCTUnwrap(
-      lines.firstIndex { $0.contains("SEARCH p USING INDEX packets_flow (flow_id=?)") }, evidence)
+      lines.firstIndex { $0.contains("SEARCH p USING COVERING INDEX packets_flow (flow_id=?)") },
+      evidence)
     XCTAssertLessThan(flows, packets, evidence)
   }
 
