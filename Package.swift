@@ -200,7 +200,7 @@ let package = Package(
         "Capture", "Crypto", "FlowStore", "SystemCalls", "TrackerRules",
         "Audit", "AuditRules", "AuditWording", "AuditDocuments", "AuditScreens", "Sample",
         "TestSupport",
-      ], exclude: ["Golden"]),
+      ], exclude: ["Golden"], linkerSettings: fixedPointFirst),
     .testTarget(
       name: "ImportTests",
       dependencies: [

@@ -4,8 +4,10 @@
 // formats itself are answered here, every other call goes to glibc unchanged. The executable
 // exports its symbols, so this __snprintf_chk is the one the libraries' fortified snprintf
 // calls reach.
+#define _GNU_SOURCE
 #include "fixed_point.h"
 
+#include <dlfcn.h>
 #include <fenv.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -161,4 +163,8 @@ int tv_snprintf_precision_double(char *out, size_t capacity, const char *format,
 
 int tv_snprintf_int(char *out, size_t capacity, const char *format, int value) {
   return __snprintf_chk(out, capacity, 1, capacity, format, value);
+}
+
+int tv_fixed_point_reaches_libraries(void) {
+  return dlsym(RTLD_DEFAULT, "__snprintf_chk") == (void *)__snprintf_chk;
 }

@@ -1,4 +1,5 @@
 import CCairoPango
+import CFixedPoint
 import Crypto
 import Foundation
 import ReportModel
@@ -10,6 +11,9 @@ public enum EvidenceReportPDF {
   /// The Cairo and Pango that draw the report, as they state their versions.
   public static var cairoVersion: String? { cairo_version_string().map { String(cString: $0) } }
   public static var pangoVersion: String? { pango_version_string().map { String(cString: $0) } }
+  /// Whether Cairo's numbers are formatted by CFixedPoint (the executable exports its
+  /// __snprintf_chk) rather than by glibc: the same digits, sooner.
+  public static var numbersFormattedHere: Bool { tv_fixed_point_reaches_libraries() != 0 }
 
   public struct Metadata: Sendable {
     public let title: String

@@ -601,7 +601,7 @@ struct BenchResult {
       }
       notes.append([
         "report layout / drawing", w.label,
-        "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s",
+        "\(Self.f(w.layout)) / \(Self.f(w.drawing)) s, \(w.pages) pages, \(Self.f(Double(w.pages) / max(w.layout + w.drawing, 1e-6), 0)) pages/s, Cairo's numbers formatted by \(EvidenceReportPDF.numbersFormattedHere ? "CFixedPoint" : "glibc")",
       ])
       if let m = w.matching {
         notes.append([
@@ -668,6 +668,7 @@ struct BenchResult {
               "pages": .int(w.pages), "layoutSeconds": .double(w.layout),
               "drawingSeconds": .double(w.drawing),
               "pagesPerSecond": .double(Double(w.pages) / max(w.layout + w.drawing, 1e-6)),
+              "numbersFormattedHere": .bool(EvidenceReportPDF.numbersFormattedHere),
             ]),
             "matching": w.matching.map { m in
               .object([

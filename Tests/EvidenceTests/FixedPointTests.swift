@@ -1,5 +1,6 @@
 import CFixedPoint
 import Foundation
+import ReportPDF
 import XCTest
 
 /// Cairo's numbers go through this target's fortified snprintf: every digit must be glibc's.
@@ -88,6 +89,12 @@ final class FixedPointTests: XCTestCase {
     }
     XCTAssertEqual(tv_fixed_point(nil, 0, 1e19, 6), -1, "2^63 and more is glibc's")
     XCTAssertEqual(tv_fixed_point(nil, 0, .nan, 6), -1)
+  }
+
+  /// The test binary exports CFixedPoint's __snprintf_chk as the executables do: Cairo's calls in
+  /// every report these tests draw go through it.
+  func testTheLibrariesCallsReachIt() {
+    XCTAssertTrue(EvidenceReportPDF.numbersFormattedHere)
   }
 
   func testIntegersAreGlibcs() {

@@ -16,4 +16,8 @@ int tv_snprintf_precision_double(char *out, size_t capacity, const char *format,
                                  double value);
 int tv_snprintf_int(char *out, size_t capacity, const char *format, int value);
 
+/// Whether the libraries' fortified snprintf calls reach this target's __snprintf_chk: the
+/// executable exports it (else they reach glibc's, with the same digits, more slowly).
+int tv_fixed_point_reaches_libraries(void);
+
 #endif
