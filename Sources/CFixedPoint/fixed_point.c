@@ -35,6 +35,18 @@ static int emit(char *out, size_t capacity, const char *text, int length) {
   return length;
 }
 
+/// `value`'s decimal digits at `out`; how many.
+static int decimal(char *out, uint64_t value) {
+  char digits[20];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  for (int i = 0; i < count; i++) out[i] = digits[count - 1 - i];
+  return count;
+}
+
 int tv_fixed_point(char *out, size_t capacity, double value, int precision) {
   if (precision < 0 || precision > 18) return -1;
   uint64_t bits;
@@ -73,13 +85,7 @@ int tv_fixed_point(char *out, size_t capacity, double value, int precision) {
   char text[48];
   int at = 0;
   if (negative) text[at++] = '-';
-  char digits[24];
-  int count = 0;
-  do {
-    digits[count++] = (char)('0' + whole % 10);
-    whole /= 10;
-  } while (whole > 0);
-  while (count > 0) text[at++] = digits[--count];
+  at += decimal(text + at, whole);
   if (precision > 0) {
     text[at++] = '.';
     for (int i = precision - 1; i >= 0; i--) {
@@ -135,15 +141,8 @@ int __snprintf_chk(char *s, size_t maxlen, int flag, size_t slen, const char *fo
       va_end(copy);
       char text[16];
       int at = 0;
-      unsigned int magnitude = value < 0 ? 0u - (unsigned int)value : (unsigned int)value;
-      char digits[12];
-      int count = 0;
-      do {
-        digits[count++] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-      } while (magnitude > 0);
       if (value < 0) text[at++] = '-';
-      while (count > 0) text[at++] = digits[--count];
+      at += decimal(text + at, value < 0 ? 0u - (unsigned int)value : (unsigned int)value);
       written = emit(s, maxlen, text, at);
     }
   }
