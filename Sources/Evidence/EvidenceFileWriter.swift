@@ -22,8 +22,8 @@ public final class EvidenceFileWriter {
   private let bufferLimit: Int
   private var used = 0
   private let fingerprint: WrittenFile.Fingerprint
-  /// With `hashingAlongside`: the thread that hashes and writes each bufferful while the next is
-  /// filled in `spare`'s memory, and the first failure it met.
+  /// With `hashingAlongside`: the thread that hashes each bufferful while the next is filled in
+  /// `spare`'s memory, and the first failure it met.
   private var alongside: (worker: PieceWorker, spare: UnsafeMutableRawBufferPointer)?
   private let failureAlongside = FailureAlongside()
   private var deflatesWhenArchived = false
@@ -72,8 +72,8 @@ public final class EvidenceFileWriter {
     output: SequentialFileOutput, closeWhenFinished: Bool
   )
 
-  /// `hashingAlongside`: each bufferful hashed and written on a thread of its own while the next
-  /// is filled (the capture: its SHA-256 is a third of the slicing thread's time).
+  /// `hashingAlongside`: each bufferful hashed on a thread of its own while the next is filled
+  /// (the capture: its SHA-256 is a third of the slicing thread's time).
   public init(
     name: String, hashingAlongside: Bool = false, choosingTarget choose: @escaping TargetChoice
   ) throws {
@@ -157,16 +157,15 @@ public final class EvidenceFileWriter {
       used = 0
       return
     }
-    // The bufferful before is done (and its memory free to fill again) once this one is handed
-    // over; a failure it met stops the writing here. The piece holds no reference to the writer.
+    // The bufferful before is hashed (and its memory free to fill again) once this one is handed
+    // over; a failure it met stops the writing here. This one is written here and hashed there:
+    // the hashing thread is the slower of the two, this one waits for it, so the copy into the
+    // output's buffer is this thread's. The piece holds no reference to the writer.
     try settleAlongside()
-    let (piece, fingerprint, output, name, failure) = (
-      pending, fingerprint, output, name, failureAlongside
-    )
+    try Self.write(pending, output, name)
+    let (piece, fingerprint, failure) = (pending, fingerprint, failureAlongside)
     worker.handOver {
-      do { try Self.hashAndWrite(piece, fingerprint, output, name) } catch {
-        failure.error = error
-      }
+      do { try fingerprint.add(piece) } catch { failure.error = error }
     }
     alongside = (worker, buffer)
     buffer = spare
@@ -178,6 +177,12 @@ public final class EvidenceFileWriter {
     _ output: SequentialFileOutput?, _ name: String
   ) throws {
     try fingerprint.add(bytes)
+    try write(bytes, output, name)
+  }
+
+  private static func write(
+    _ bytes: UnsafeRawBufferPointer, _ output: SequentialFileOutput?, _ name: String
+  ) throws {
     do { try output?.write(bytes) } catch {
       throw EvidenceWriteError("\(name) could not be written: \(error)")
     }

@@ -151,15 +151,17 @@ final class EvidenceFileWriterTests: XCTestCase {
     }
   }
 
-  /// A disk that refuses the bytes written alongside (/dev/full): the writing stops with the
-  /// failure, naming the file, at the next bufferful or at the end, never lost.
+  /// A disk that refuses the bytes of a writer hashing alongside (/dev/full): the writing stops
+  /// with the failure, naming the file, at a write once the output has written behind, or at the
+  /// end, never lost.
   func testAFailureAlongsideIsThrownNotLost() throws {
     guard FileManager.default.fileExists(atPath: "/dev/full") else {
       throw XCTSkip("/dev/full is not there")
     }
     let limit = EvidenceFileWriter.alongsideBufferLimit
-    // Eight bufferfuls: the disk refuses them before the end, and the writes stop there.
-    for (count, stopsWriting) in [(limit + 10, false), (8 * limit, true)] {
+    // Fewer bytes than the output holds: refused at the end. Eight bufferfuls: refused before
+    // the end, and the writes stop there.
+    for (count, stopsWriting) in [(4_000, false), (8 * limit, true)] {
       let writer = try EvidenceFileWriter(name: "capture.pcapng", hashingAlongside: true) { _ in
         (try SequentialFileOutput.create(path: "/dev/full").get(), true)
       }
