@@ -15,11 +15,12 @@ public final class EvidenceFileWriter {
   private var choice: TargetChoice?
   /// False when the bytes go into a file someone else owns (an archive's entry).
   private var ownsOutput = true
-  /// The bytes not flushed yet: `used` of them, at the start of memory of `bufferLimit` bytes
-  /// held from the first write to the last. Not a `Data`: each packet's block made at its end
+  /// The bytes not flushed yet: `used` of them, at the start of memory of `capacity` bytes held
+  /// from the first write to the last. Not a `Data`: each packet's block made at its end
   /// zeroed its room and checked its storage first, a tenth of an export's slicing thread.
   private var buffer: UnsafeMutableRawBufferPointer
-  private let bufferLimit: Int
+  /// The buffer's bytes: `bufferLimit`, or `alongsideBufferLimit` for a writer hashing alongside.
+  private let capacity: Int
   private var used = 0
   private let fingerprint: WrittenFile.Fingerprint
   /// With `hashingAlongside`: the thread that hashes each bufferful while the next is filled in
@@ -51,8 +52,8 @@ public final class EvidenceFileWriter {
     fingerprint = try WrittenFile.Fingerprint(
       deflatingInto: deflation == .asWritten ? DeflatedFile.url(of: url) : nil)
     deflatesWhenArchived = deflation == .whenArchived
-    bufferLimit = Self.bufferLimit
-    buffer = .allocate(byteCount: bufferLimit, alignment: 16)
+    capacity = Self.bufferLimit
+    buffer = .allocate(byteCount: capacity, alignment: 16)
     output = try Self.create(url)
   }
 
@@ -79,11 +80,11 @@ public final class EvidenceFileWriter {
   ) throws {
     self.name = name
     choice = choose
-    bufferLimit = hashingAlongside ? Self.alongsideBufferLimit : Self.bufferLimit
-    buffer = .allocate(byteCount: bufferLimit, alignment: 16)
+    capacity = hashingAlongside ? Self.alongsideBufferLimit : Self.bufferLimit
+    buffer = .allocate(byteCount: capacity, alignment: 16)
     fingerprint = try WrittenFile.Fingerprint(deflatingInto: nil)
     if hashingAlongside {
-      alongside = (PieceWorker(), .allocate(byteCount: bufferLimit, alignment: 16))
+      alongside = (PieceWorker(), .allocate(byteCount: capacity, alignment: 16))
     }
   }
 
@@ -115,7 +116,7 @@ public final class EvidenceFileWriter {
   /// made aside first when they would not fit in the buffer's room.
   public func write(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Void) throws {
     let start = used
-    guard start + count <= bufferLimit else {
+    guard start + count <= capacity else {
       let block = [UInt8](unsafeUninitializedCapacity: count) { bytes, made in
         fill(UnsafeMutableRawBufferPointer(bytes))
         made = count
@@ -124,7 +125,7 @@ public final class EvidenceFileWriter {
     }
     fill(UnsafeMutableRawBufferPointer(rebasing: buffer[start..<start + count]))
     used = start + count
-    if used == bufferLimit { try flush() }
+    if used == capacity { try flush() }
   }
 
   /// The bytes taken into the buffer as far as it has room, flushed each time it is full: it
@@ -132,12 +133,12 @@ public final class EvidenceFileWriter {
   private func append(_ bytes: UnsafeRawBufferPointer) throws {
     var taken = 0
     while taken < bytes.count {
-      let part = min(bytes.count - taken, bufferLimit - used)
+      let part = min(bytes.count - taken, capacity - used)
       UnsafeMutableRawBufferPointer(rebasing: buffer[used..<used + part]).copyMemory(
         from: UnsafeRawBufferPointer(rebasing: bytes[taken..<taken + part]))
       used += part
       taken += part
-      if used == bufferLimit { try flush() }
+      if used == capacity { try flush() }
     }
   }
 
