@@ -134,7 +134,8 @@ final class FlowHistoryTests: StoreTestCase {
     }
     try store.appendPackets([
       packet(a, .outbound, 1, 900), packet(b, .inbound, 1, 24), packet(a, .inbound, 2, 24),
-      packet(a, .outbound, 0, 0), packet(b, .outbound, 1, 400),
+      packet(a, .outbound, 0, 0), packet(b, .outbound, 1, 400), packet(b, .inbound, 0, 24),
+      packet(b, .outbound, 2, 0),
     ])
     var read: [FilePacket] = []
     try store.forEachPacket(inFile: 1) { read.append($0) }
@@ -143,7 +144,15 @@ final class FlowHistoryTests: StoreTestCase {
       ["\(b) inbound 24", "\(b) outbound 400", "\(a) outbound 900"])
     read = []
     try store.forEachPacket(inFile: 0) { read.append($0) }
-    XCTAssertEqual(read, [], "a packet never written to a file is in none")
+    XCTAssertEqual(
+      read.map { "\($0.flowID) \($0.direction) \($0.offset)" }, ["\(b) inbound 24"],
+      "a packet never written to a file (file 0, offset 0) is in none; file 0's others are in it")
+    read = []
+    try store.forEachPacket(inFile: 2) { read.append($0) }
+    XCTAssertEqual(
+      read.map { "\($0.flowID) \($0.direction) \($0.offset)" },
+      ["\(b) outbound 0", "\(a) inbound 24"],
+      "offset 0 of any other file is handed over, for the reader to find it is no record")
   }
 
   func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
