@@ -245,6 +245,13 @@ public struct EvidenceBundle: Sendable {
       flowID: id, findingIDs: findingIDs(ofFlow: id), openedOutside: continuing[id]?.opening)
   }
 
+  /// The same comment appended as UTF-8 bytes.
+  public func appendPacketComment(ofFlow id: Int64, to bytes: inout [UInt8]) {
+    EvidenceCaptureDocument.appendPacketComment(
+      flowID: id, findingIDs: findingIDs(ofFlow: id), openedOutside: continuing[id]?.opening,
+      to: &bytes)
+  }
+
   /// "Example Health – 2.4.0 (187) – session 3": the bundle's name, safe as a file name.
   public var fileStem: String { Self.fileStem(projectName: project.name, session: session) }
 

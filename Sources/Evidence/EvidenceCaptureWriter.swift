@@ -149,10 +149,13 @@ public enum EvidenceCaptureWriter {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
         ?? 0
     }
-    let longestComment =
-      bundle.flowIDs.map {
-        bundle.packetComment(ofFlow: $0).utf8.count
-      }.max() ?? 0
+    var longestComment = 0
+    var comment: [UInt8] = []
+    for id in bundle.flowIDs {
+      comment.removeAll(keepingCapacity: true)
+      bundle.appendPacketComment(ofFlow: id, to: &comment)
+      longestComment = max(longestComment, comment.count)
+    }
     let packets = counts.reduce(0) { $0 + $1.packets }
     return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
   }
@@ -359,10 +362,13 @@ struct PacketComments {
   ) rethrows -> R {
     if start[flow] < 0 {
       start[flow] = bytes.count
-      bytes.append(contentsOf: bundle.packetComment(ofFlow: flowID).utf8)
+      bundle.appendPacketComment(ofFlow: flowID, to: &bytes)
       end[flow] = bytes.count
     }
-    return try bytes[start[flow]..<end[flow]].withUnsafeBytes(body)
+    // The whole buffer's bytes, then the comment's among them: a slice of the array retained and
+    // released its buffer for each of the session's packets.
+    let (from, to) = (start[flow], end[flow])
+    return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[from..<to])) }
   }
 }
 

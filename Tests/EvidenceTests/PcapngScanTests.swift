@@ -51,6 +51,33 @@ final class PcapngScanTests: XCTestCase {
     return scan
   }
 
+  /// A packet's comment in its two forms, appended as bytes after what is there already, and
+  /// the string made from the same bytes.
+  func testAPacketCommentNamesItsFlowAndFindingsOrWhereTheyWereReadEarlier() {
+    let cases: [(Int64, [String], ConnectionOpening?, String)] = [
+      (7, ["F1", "F2"], nil, "flow=7 findings=F1,F2"),
+      (-3, [], nil, "flow=-3 findings="),
+      (
+        38, ["F3", "F4"], ConnectionOpening(flowID: 32, session: 2),
+        "flow=38 findings= readEarlier=F3,F4 openedIn=32 session=2"
+      ),
+      (
+        9, ["Fé"], ConnectionOpening(flowID: 1, session: nil),
+        "flow=9 findings= readEarlier=Fé openedIn=1 session=none"
+      ),
+    ]
+    for (flow, ids, opening, expected) in cases {
+      XCTAssertEqual(
+        EvidenceCaptureDocument.packetComment(
+          flowID: flow, findingIDs: ids, openedOutside: opening),
+        expected)
+      var bytes = Array("kept|".utf8)
+      EvidenceCaptureDocument.appendPacketComment(
+        flowID: flow, findingIDs: ids, openedOutside: opening, to: &bytes)
+      XCTAssertEqual(bytes, Array("kept|\(expected)".utf8))
+    }
+  }
+
   /// Whatever the pieces the capture comes in, the same packets, comments and problems.
   func testPacketsAndCommentsAreReadTheSameWhateverThePieces() {
     var capture =
