@@ -9,7 +9,7 @@
 
 #include <dlfcn.h>
 #include <fenv.h>
-#include <locale.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -100,7 +100,9 @@ int tv_fixed_point(char *out, size_t capacity, double value, int precision) {
 /// Whether printf writes digits here as `tv_fixed_point` does: a full stop for the decimal point
 /// (it writes the locale's), rounding to nearest (it rounds in the current mode).
 static int formats_as_here(void) {
-  const char *point = localeconv()->decimal_point;
+  // nl_langinfo reads the current locale's decimal point as localeconv does, without filling
+  // localeconv's whole structure for each of the draw's numbers (a tenth of their cost).
+  const char *point = nl_langinfo(RADIXCHAR);
   return point[0] == '.' && point[1] == 0 && fegetround() == FE_TONEAREST;
 }
 
