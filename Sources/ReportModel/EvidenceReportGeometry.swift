@@ -57,6 +57,14 @@ public enum EvidenceReportTextStyle: String, Sendable, Hashable, CaseIterable {
   /// Breaks only at spaces and after a host name's dots, never at a hyphen: values and table
   /// cells, which name hosts (`LiteralLineBreaking`); prose breaks as the text shaper does.
   public var keepsNamesWhole: Bool { isMonospace || self == .tableCell }
+
+  // Compared and hashed by case: with a raw value, both went through the name's text, and the
+  // report looks a style up each time it measures or draws a line (a quarter of a million times
+  // for the bench's reference report).
+  public static func == (a: Self, b: Self) -> Bool { a.ordinal == b.ordinal }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+  /// The byte a case without payload is stored as.
+  private var ordinal: UInt8 { withUnsafeBytes(of: self) { $0[0] } }
 }
 
 public enum EvidenceReportFill: String, Sendable, Hashable { case rule, quoteBar, headerBand }
