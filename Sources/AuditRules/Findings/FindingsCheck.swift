@@ -115,12 +115,16 @@ public struct CheckContext: Sendable {
   public let content: SessionContent?
   /// The servers' scans kept with the session, judged in the session's year.
   public let serverConfigurations: ServerConfigurations
+  /// The project's allowlist and the tracker lists asked of each host name once.
+  public let hosts: HostLookups
 
+  /// `flows`: those whose host names are looked up beforehand (any other is looked up when asked).
   public init(
     project: AuditProject, session: AuditSession, markers: [SessionMarker], policy: FindingsPolicy,
     runs: [RecorderRun] = [], baseline: TLSClientBaseline? = nil, trackers: TrackerLists? = nil,
-    content: SessionContent? = nil, serverScans: [ServerScanRun] = []
+    content: SessionContent? = nil, serverScans: [ServerScanRun] = [], flows: [StoredFlow] = []
   ) {
+    hosts = HostLookups(allowlist: project.allowlist, trackers: trackers, flows: flows)
     serverConfigurations = ServerConfigurations(
       serverScans, judge: ServerConfigurationJudge(policy: policy, year: session.startYear))
     self.content = content

@@ -59,7 +59,8 @@ public enum FindingsClassifier {
     let ordered = flows.inSessionOrder()
     let context = CheckContext(
       project: project, session: session, markers: markers, policy: policy, runs: runs,
-      baseline: baseline, trackers: trackers, content: content, serverScans: serverScans)
+      baseline: baseline, trackers: trackers, content: content, serverScans: serverScans,
+      flows: ordered)
     let checks = FindingsChecks.all
     // Every check of a flow is decided by the flow and the context alone, so the flows are
     // classified in parts, one on each core, and the parts' findings and coverage joined in

@@ -42,7 +42,12 @@ public enum ScanTargets {
   public static func isScannedUnasked(
     _ host: String, allowlist: [AllowlistEntry], trackers: TrackerLists?
   ) -> Bool {
-    allowlist.first(matching: host) != nil && trackers?.match(host) == nil
+    isScannedUnasked(host, hosts: HostLookups(allowlist: allowlist, trackers: trackers))
+  }
+
+  /// The same, the allowlist and the lists asked through `hosts`.
+  static func isScannedUnasked(_ host: String, hosts: HostLookups) -> Bool {
+    hosts.allowlistEntry(matching: host) != nil && hosts.trackerMatch(host) == nil
   }
 
   /// A flow's server end: the one with the lower port (a flow does not record which end the

@@ -63,13 +63,13 @@ public enum ConsentWithdrawalCheck: FindingsCheckRule {
     guard flow.firstSeen >= withdrawn else { return .notApplicable }
     guard let name = flow.name else { return .notAssessed(.unnamed) }
     let host = DomainPattern.normalised(host: name.text)
-    if let match = context.trackers?.match(host) {
+    if let match = context.hosts.trackerMatch(host) {
       return .finding(.thirdPartyAfterWithdrawal(host: host, tracker: match))
     }
     guard !context.project.allowlist.isEmpty else {
       return context.trackers == nil ? .notAssessed(.nothingToCompare) : .satisfied
     }
-    return context.project.allowlistEntry(matching: host) == nil
+    return context.hosts.allowlistEntry(matching: host) == nil
       ? .finding(.thirdPartyAfterWithdrawal(host: host, tracker: nil)) : .satisfied
   }
 }

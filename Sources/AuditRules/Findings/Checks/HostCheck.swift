@@ -57,7 +57,7 @@ public enum HostCheck: FindingsCheckRule {
   }
 
   static func assessName(_ flow: StoredFlow, in context: CheckContext) -> CheckOutcome<HostGap> {
-    switch HostAssessment(of: flow, project: context.project) {
+    switch HostAssessment(of: flow, project: context.project, hosts: context.hosts) {
     case .notInAllowlist(let name): return .finding(.hostNotInAllowlist(host: name))
     case .unnamed(let reason): return .finding(.unnamedFlow(reason))
     case .allowed: return .satisfied
@@ -91,6 +91,12 @@ public enum HostAssessment: Sendable, Hashable {
   case infrastructure(InfrastructureService)
 
   public init(of flow: borrowing StoredFlow, project: AuditProject) {
+    self.init(
+      of: flow, project: project, hosts: HostLookups(allowlist: project.allowlist, trackers: nil))
+  }
+
+  /// The same, with the allowlist asked through `hosts` (a session's checks ask once a name).
+  init(of flow: borrowing StoredFlow, project: AuditProject, hosts: HostLookups) {
     if let service = InfrastructureService(of: flow) {
       self = .infrastructure(service)
       return
@@ -113,7 +119,7 @@ public enum HostAssessment: Sendable, Hashable {
       return
     }
     let host = DomainPattern.normalised(host: name.text)
-    let covered = { (candidate: String) in project.allowlistEntry(matching: candidate) != nil }
+    let covered = { (candidate: String) in hosts.allowlistEntry(matching: candidate) != nil }
     switch name.origin {
     case .sni, .connect, .host:
       self = covered(host) ? .allowed : .notInAllowlist(host: host)

@@ -132,11 +132,11 @@ public enum PersonalDataCheck: FindingsCheckRule {
     let tracker: TrackerMatch?
     let isThirdParty: Bool
     init(host: String, context: CheckContext) {
-      tracker = context.trackers?.match(host)
+      tracker = context.hosts.trackerMatch(host)
       isThirdParty =
         tracker != nil
         || (!context.project.allowlist.isEmpty
-          && context.project.allowlistEntry(matching: host) == nil)
+          && context.hosts.allowlistEntry(matching: host) == nil)
     }
   }
 }

@@ -81,8 +81,7 @@ public enum ServerConfigurationCheck: FindingsCheckRule {
     let host = DomainPattern.normalised(host: name)
     let server = ScanTargets.server(of: flow)
     guard let judged = context.serverConfigurations.judged(server) else {
-      return ScanTargets.isScannedUnasked(
-        host, allowlist: context.project.allowlist, trackers: context.trackers)
+      return ScanTargets.isScannedUnasked(host, hosts: context.hosts)
         ? .notAssessed(.notScanned) : .notApplicable
     }
     guard !judged.observations.isEmpty else { return .satisfied }

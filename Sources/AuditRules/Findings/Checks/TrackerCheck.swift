@@ -61,13 +61,13 @@ public enum TrackerCheck: FindingsCheckRule {
     let lookup = flow.streamOpening == .dnsMessage
     let hosts = lookup ? flow.dnsQuestions : flow.name.map { [$0.text] } ?? []
     guard !hosts.isEmpty else { return .notApplicable }
-    guard let lists = context.trackers else { return .notAssessed(.noTrackerList) }
+    guard context.trackers != nil else { return .notAssessed(.noTrackerList) }
     let before =
       ConsentAssessment(of: flow, sessionKind: context.session.kind, consent: context.consent)
       == .beforeConsent
     var found: [FindingEvidence] = []
     for host in hosts {
-      guard let match = lists.match(host) else { continue }
+      guard let match = context.hosts.trackerMatch(host) else { continue }
       let name = DomainPattern.normalised(host: host)
       found.append(.trackerHost(name, match, lookup: lookup))
       if before { found.append(.trackerBeforeConsent(name, match, lookup: lookup)) }
