@@ -172,6 +172,12 @@ public protocol FindingsCheckRule: Sendable {
   /// too. A check that only adds findings where it can see (what requests sent) says no: its
   /// gaps leave the other checks' judgement standing.
   static var gapsCountBesideOtherChecks: Bool { get }
+  /// The outcomes of the flows in their order (given in the extension below). A requirement, so
+  /// that each check's is made for its own outcome type: made once for any check, it looked that
+  /// type up at run time for each flow, about 330 instructions each time.
+  static func outcomes(
+    of flows: inout [StoredFlow], in context: CheckContext,
+    into outcomes: inout [CheckOutcome<AnyCheckGap>])
 }
 
 extension FindingsCheckRule {
@@ -193,7 +199,7 @@ extension FindingsCheckRule {
   }
 
   /// The outcomes of the flows, in their order, in place of those `outcomes` held.
-  static func outcomes(
+  public static func outcomes(
     of flows: inout [StoredFlow], in context: CheckContext,
     into outcomes: inout [CheckOutcome<AnyCheckGap>]
   ) {
