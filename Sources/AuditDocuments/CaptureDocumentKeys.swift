@@ -24,17 +24,19 @@ public enum CaptureDocument {
 
   /// The packets of the session or of a flow: recorded, written, and those without their bytes
   /// by why (`EvidenceMissingReason`).
-  public enum TallyKey: String, CodingKey, DocumentKeys {
+  public enum TallyKey: String, CodingKey, WrittenKeys {
     case recorded, written, withoutBytes
     public static let prefix = "packets."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       self == .withoutBytes ? .object(EvidenceMissingReason.self) : .integer
     }
   }
 
-  public enum FlowKey: String, CodingKey, DocumentKeys {
+  public enum FlowKey: String, CodingKey, WrittenKeys {
     case id, recorded, written, withoutBytes
     public static let prefix = "flows[]."
+    public static let texts = JSONKeyTexts(Self.self)
     public var form: DocumentForm {
       self == .withoutBytes ? .object(EvidenceMissingReason.self) : .integer
     }
@@ -54,7 +56,8 @@ public enum CaptureDocument {
 }
 
 /// The keys of `withoutBytes`: each reason a recorded packet is not in the capture, a count.
-extension EvidenceMissingReason: CodingKey, DocumentKeys {
+extension EvidenceMissingReason: CodingKey, WrittenKeys {
   public static let prefix = "withoutBytes."
+  public static let texts = JSONKeyTexts(Self.self)
   public var form: DocumentForm { .integer }
 }

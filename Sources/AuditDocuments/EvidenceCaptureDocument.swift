@@ -11,6 +11,13 @@ public enum EvidenceMissingReason: String, Sendable, Hashable, CaseIterable {
   case captureFileMissing
   /// Its file is there but the record could not be read back.
   case recordUnreadable
+
+  // Compared and hashed by case: with a raw value, both went through the name's text, and
+  // capture.json reads each flow's count of each reason.
+  public static func == (a: Self, b: Self) -> Bool { a.ordinal == b.ordinal }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+  /// The byte a case without payload is stored as.
+  private var ordinal: UInt8 { withUnsafeBytes(of: self) { $0[0] } }
 }
 
 /// Packets counted: recorded = written + every reason of withoutBytes.
@@ -32,21 +39,30 @@ public struct EvidencePacketTally: Sendable, Hashable {
   public func write(id: Int64? = nil, to w: inout JSONWriter) {
     w.beginObject()
     if let id {
-      w.key(CaptureDocument.FlowKey.id.rawValue)
+      w.key(CaptureDocument.FlowKey.id)
       w.int(id)
+      writeCounts(to: &w, CaptureDocument.FlowKey.recorded, .withoutBytes, .written)
+    } else {
+      writeCounts(to: &w, CaptureDocument.TallyKey.recorded, .withoutBytes, .written)
     }
-    w.key(CaptureDocument.TallyKey.recorded.rawValue)
+    w.endObject()
+  }
+
+  /// The counts under the object's own keys, each key's text made once (`WrittenKeys`).
+  private func writeCounts<K: WrittenKeys>(
+    to w: inout JSONWriter, _ recordedKey: K, _ withoutBytesKey: K, _ writtenKey: K
+  ) {
+    w.key(recordedKey)
     w.int(recorded)
-    w.key(CaptureDocument.TallyKey.withoutBytes.rawValue)
+    w.key(withoutBytesKey)
     w.beginObject()
     for reason in Self.reasonsInKeyOrder {
-      w.key(reason.rawValue)
+      w.key(reason)
       w.int(withoutBytes[reason] ?? 0)
     }
     w.endObject()
-    w.key(CaptureDocument.TallyKey.written.rawValue)
+    w.key(writtenKey)
     w.int(written)
-    w.endObject()
   }
 
   static let reasonsInKeyOrder = JSONText.sortedKeys(EvidenceMissingReason.allCases.map(\.rawValue))
