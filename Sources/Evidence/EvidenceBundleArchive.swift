@@ -68,6 +68,10 @@ final class EvidenceBundleArchive {
   ) throws -> (EvidenceCapture, [WrittenFile]) {
     var streamed: (entry: ZipArchiveWriter.Archive.OpenEntry, forecastJSON: WrittenFile)?
     let folder = self.folder
+    // Every packet comment, made once: the entry's size bound measures them, the slicing writes
+    // them.
+    let comments = PacketComments(of: bundle)
+    let longestComment = comments.longest
     let sink = try EvidenceFileWriter(
       name: EvidenceCaptureDocument.fileName, hashingAlongside: true
     ) {
@@ -81,7 +85,8 @@ final class EvidenceBundleArchive {
       let forecastJSON = try captureJSON(forecast)
       try add(forecastJSON)
       let bound = EvidenceCaptureWriter.sizeBound(
-        for: bundle, counts: counts, captureDirectory: captureDirectory)
+        for: bundle, counts: counts, captureDirectory: captureDirectory,
+        longestComment: longestComment)
       streamed = (
         try zip.beginStoredEntry(name: EvidenceCaptureDocument.fileName, sizeBound: bound),
         forecastJSON
@@ -90,7 +95,7 @@ final class EvidenceBundleArchive {
     }
     let capture = try EvidenceCaptureWriter.write(
       for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: sink,
-      application: application)
+      application: application, comments: comments)
     let captureFile = WrittenFile(entry: capture.entry, crc32: capture.crc32)
     guard let (entry, forecastJSON) = streamed else {
       trace?("  capture.pcapng shrinks when deflated: written to a file of its own first", 0)

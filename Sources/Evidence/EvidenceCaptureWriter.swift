@@ -141,6 +141,16 @@ public enum EvidenceCaptureWriter {
   public static func sizeBound(
     for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL
   ) -> UInt64 {
+    sizeBound(
+      for: bundle, counts: counts, captureDirectory: captureDirectory,
+      longestComment: PacketComments(of: bundle).longest)
+  }
+
+  /// The same, the longest comment known.
+  static func sizeBound(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL,
+    longestComment: Int
+  ) -> UInt64 {
     var bound: UInt64 = 64 << 10
     for sequence in Set(counts.compactMap(\.fileSequence)) {
       let path = captureDirectory.appendingPathComponent(CaptureFileName.of(sequence: sequence))
@@ -148,13 +158,6 @@ public enum EvidenceCaptureWriter {
       bound +=
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value
         ?? 0
-    }
-    var longestComment = 0
-    var comment: [UInt8] = []
-    for id in bundle.flowIDs {
-      comment.removeAll(keepingCapacity: true)
-      bundle.appendPacketComment(ofFlow: id, to: &comment)
-      longestComment = max(longestComment, comment.count)
     }
     let packets = counts.reduce(0) { $0 + $1.packets }
     return bound + UInt64(packets) * UInt64(48 + 3 + longestComment + 3)
@@ -166,9 +169,20 @@ public enum EvidenceCaptureWriter {
     captureDirectory: URL,
     into file: EvidenceFileWriter, application: String
   ) throws -> EvidenceCapture {
+    try write(
+      for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file,
+      application: application, comments: PacketComments(of: bundle))
+  }
+
+  /// The same, with the packets' comments made already.
+  static func write(
+    for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
+    captureDirectory: URL,
+    into file: EvidenceFileWriter, application: String, comments: PacketComments
+  ) throws -> EvidenceCapture {
     let (document, written) = try slice(
       for: bundle, counts: counts, from: store, captureDirectory: captureDirectory, into: file,
-      application: application)
+      application: application, comments: comments)
     return EvidenceCapture(document: document, entry: written!.entry, crc32: written!.crc32)
   }
 
@@ -180,14 +194,14 @@ public enum EvidenceCaptureWriter {
     try slice(
       for: bundle, counts: try packetCounts(for: bundle, from: store), from: store,
       captureDirectory: captureDirectory,
-      into: nil, application: ""
+      into: nil, application: "", comments: PacketComments()
     ).document
   }
 
   static func slice(
     for bundle: EvidenceBundle, counts: [SessionPacketCount], from store: FlowStore,
     captureDirectory: URL,
-    into file: EvidenceFileWriter?, application: String
+    into file: EvidenceFileWriter?, application: String, comments: PacketComments
   ) throws -> (document: EvidenceCaptureDocument, written: WrittenFile?) {
     // Per flow, by its position in the bundle: one lookup per packet, not one per fact kept.
     let position = FlowPositions(bundle.flowIDs)
@@ -195,7 +209,6 @@ public enum EvidenceCaptureWriter {
     let perFile = try tally.count(counts, position)
     var snaplen: UInt32?
     var sources: [EvidenceSourceFile] = []
-    var comments = PacketComments(flowCount: bundle.flowCount)
     do {
       try file?.write(PcapngBlocks.sectionHeader(application: application))
       var interfaceWritten = false
@@ -219,8 +232,8 @@ public enum EvidenceCaptureWriter {
         }
         sources.append(
           try copy(
-            reader, of: bundle, from: store, position: position, into: file, tally: &tally,
-            comments: &comments))
+            reader, from: store, position: position, into: file, tally: &tally,
+            comments: comments))
       }
       if !interfaceWritten {
         try file?.write(PcapngBlocks.interface(snaplen: PcapFormat.defaultSnaplen))
@@ -261,9 +274,9 @@ public enum EvidenceCaptureWriter {
   /// Each of the bundle's packets in one capture file, by file offset, written as an enhanced
   /// packet block with its flow's comment (or only counted, without a file to write).
   private static func copy(
-    _ reader: CaptureFileReader, of bundle: EvidenceBundle, from store: FlowStore,
+    _ reader: CaptureFileReader, from store: FlowStore,
     position: FlowPositions, into file: EvidenceFileWriter?, tally: inout SliceTally,
-    comments: inout PacketComments
+    comments: PacketComments
   ) throws -> EvidenceSourceFile {
     var written = 0
     var count = 0
@@ -281,7 +294,7 @@ public enum EvidenceCaptureWriter {
         // The block is made in the writer's buffer, the record's bytes copied once, from the
         // reader's window (read again only at the next record's `locate`).
         let bytes = reader.bytes(of: record)
-        try comments.withComment(at: at, of: packet.flowID, in: bundle) { comment in
+        try comments.withComment(at: at) { comment in
           try file.write(
             count: PcapngBlocks.enhancedPacketLength(count: bytes.count, comment: comment.count)
           ) {
@@ -344,30 +357,32 @@ struct SliceTally {
   }
 }
 
-/// Each flow's packet comment, made once: packets come by file offset, so flows interleave, and
-/// all comments are kept in one buffer (an array each cost 20 000 flows 1.8 MB).
+/// Each flow's packet comment, by the flow's position in the bundle, all made at once before the
+/// slicing: the archive entry's size bound needs the longest, and packets come by file offset,
+/// so flows interleave. All are kept in one buffer (an array each cost 20 000 flows 1.8 MB).
 struct PacketComments {
   private var bytes: [UInt8] = []
-  private var start: [Int]
-  private var end: [Int]
+  private var ends: [Int] = []
+  /// The longest comment's length in bytes.
+  private(set) var longest = 0
 
-  init(flowCount: Int) {
-    start = Array(repeating: -1, count: flowCount)
-    end = Array(repeating: 0, count: flowCount)
+  /// None: for a slicing that writes no packet.
+  init() {}
+
+  init(of bundle: EvidenceBundle) {
+    ends.reserveCapacity(bundle.flowCount)
+    for id in bundle.flowIDs {
+      let start = bytes.count
+      bundle.appendPacketComment(ofFlow: id, to: &bytes)
+      ends.append(bytes.count)
+      longest = max(longest, bytes.count - start)
+    }
   }
 
-  mutating func withComment<R>(
-    at flow: Int, of flowID: Int64, in bundle: EvidenceBundle,
-    _ body: (UnsafeRawBufferPointer) throws -> R
-  ) rethrows -> R {
-    if start[flow] < 0 {
-      start[flow] = bytes.count
-      bundle.appendPacketComment(ofFlow: flowID, to: &bytes)
-      end[flow] = bytes.count
-    }
-    // The whole buffer's bytes, then the comment's among them: a slice of the array retained and
-    // released its buffer for each of the session's packets.
-    let (from, to) = (start[flow], end[flow])
+  /// The comment of the flow at `flow` in the bundle, lent from the buffer whole: a slice of the
+  /// array retained and released its buffer for each of the session's packets.
+  func withComment<R>(at flow: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let (from, to) = (flow == 0 ? 0 : ends[flow - 1], ends[flow])
     return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[from..<to])) }
   }
 }
