@@ -138,15 +138,6 @@ public enum EvidenceCaptureWriter {
 
   /// The most bytes capture.pcapng can take: every source file whole, and per recorded packet
   /// the most an Enhanced Packet Block adds to a pcap record (its longest comment included).
-  public static func sizeBound(
-    for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL
-  ) -> UInt64 {
-    sizeBound(
-      for: bundle, counts: counts, captureDirectory: captureDirectory,
-      longestComment: PacketComments(of: bundle).longest)
-  }
-
-  /// The same, the longest comment known.
   static func sizeBound(
     for bundle: EvidenceBundle, counts: [SessionPacketCount], captureDirectory: URL,
     longestComment: Int

@@ -2,7 +2,7 @@ import Audit
 
 /// The allowlist's entry and the tracker lists' match for each host name a session's flows
 /// carry, each found once per name as the checks ask for it: a session names most hosts in many
-/// connections (the bench's 20 000 connections name 2 013), and three checks ask of every
+/// connections (the bench's 20 000 connections name 2 013), and five checks ask of every
 /// connection (the lists' match alone costs some 3 800 instructions a name). A name not found
 /// beforehand is looked up when asked, as it would have been without them.
 public struct HostLookups: Sendable {
