@@ -22,14 +22,16 @@ public struct HostLookups: Sendable {
     self.allowlist = allowlist
     self.trackers = trackers
     var found: [String: Found] = [:]
-    func note(_ name: String) {
-      guard found[name] == nil else { return }
+    /// Whether `name` was new.
+    @discardableResult func note(_ name: String) -> Bool {
+      guard found[name] == nil else { return false }
       found[name] = Found(
         allowlisted: allowlist.first(matching: name), tracker: trackers?.match(name))
+      return true
     }
     for flow in flows {
-      if let name = flow.name?.text {
-        note(name)
+      // A name seen before had its normalised form noted then (or is asked for it when it comes).
+      if let name = flow.name?.text, note(name) {
         note(DomainPattern.normalised(host: name))
       }
       for question in flow.dnsQuestions { note(question) }
