@@ -430,17 +430,21 @@ extension FlowStore {
     let afterNanoseconds = after.overflow ? Int64.max : after.partialValue
     // Summed here rather than with GROUP BY: SQLite's temporary B-tree for the grouping cost
     // more than reading the rows (0.18 s against 0.07 s for 400 000 packets). The rows come a
-    // flow at a time, a file at a time within it: each run of one flow and file is one count,
-    // appended in turn. Should a flow come back to a file, or the rows come in another order,
-    // the counts are put in order and a key's merged.
+    // flow at a time (in the order the flows were first seen), a file at a time within it: a
+    // flow's runs are gathered apart, put in order and summed when the next flow comes. Should
+    // the flows not come by id, or a flow come back, the counts are put in order in place: a
+    // sorted copy and a merged one beside them set the heap's high-water mark.
     var counts: [SessionPacketCount] = []
+    var flowRuns: [SessionPacketCount] = []
     var inOrder = true
-    var run: SessionPacketCount?
     var packets: Int64 = 0
     var highestID: Int64 = 0
-    func close(_ run: SessionPacketCount) {
-      if let last = counts.last, !Self.precedes(last, run) { inOrder = false }
-      counts.append(run)
+    func closeFlow() {
+      guard let first = flowRuns.first else { return }
+      if let last = counts.last, last.flowID >= first.flowID { inOrder = false }
+      if flowRuns.count > 1 { Self.mergeInPlace(&flowRuns) }
+      counts.append(contentsOf: flowRuns)
+      flowRuns.removeAll(keepingCapacity: true)
     }
     try db.query(
       """
@@ -456,21 +460,22 @@ extension FlowStore {
       packets += 1
       highestID = max(highestID, row.int64(column: PacketCountColumn.id))
       let file = sequence == 0 && offset == 0 ? nil : UInt32(truncatingIfNeeded: sequence)
-      if let open = run, open.flowID != flow || open.fileSequence != file {
-        close(open)
-        run = nil
+      if let open = flowRuns.last, open.flowID != flow { closeFlow() }
+      let sum: SessionPacketCount
+      if let last = flowRuns.last, last.fileSequence == file {
+        sum = flowRuns.removeLast()
+      } else {
+        sum = SessionPacketCount(flowID: flow, fileSequence: file, packets: 0)
       }
-      let sum = run ?? SessionPacketCount(flowID: flow, fileSequence: file, packets: 0)
-      run = SessionPacketCount(
-        flowID: flow, fileSequence: file, packets: sum.packets + 1,
-        beforeStart: sum.beforeStart + (ts < beforeNanoseconds ? 1 : 0),
-        afterEnd: sum.afterEnd + (ts >= afterNanoseconds ? 1 : 0))
+      flowRuns.append(
+        SessionPacketCount(
+          flowID: flow, fileSequence: file, packets: sum.packets + 1,
+          beforeStart: sum.beforeStart + (ts < beforeNanoseconds ? 1 : 0),
+          afterEnd: sum.afterEnd + (ts >= afterNanoseconds ? 1 : 0)))
     }
-    if let open = run { close(open) }
-    return (
-      inOrder ? counts : Self.merged(counts),
-      PacketsFingerprint.text(count: packets, highestID: highestID)
-    )
+    closeFlow()
+    if !inOrder { Self.mergeInPlace(&counts) }
+    return (counts, PacketsFingerprint.text(count: packets, highestID: highestID))
   }
 
   /// By flow, then file, the never-captured first.
@@ -479,22 +484,26 @@ extension FlowStore {
       < (b.flowID, b.fileSequence.map { Int64($0) } ?? -1)
   }
 
-  /// Counts in order, those of one flow and file summed into one.
-  static func merged(_ counts: [SessionPacketCount]) -> [SessionPacketCount] {
-    var merged: [SessionPacketCount] = []
-    for count in counts.sorted(by: precedes) {
-      if let last = merged.last, last.flowID == count.flowID,
-        last.fileSequence == count.fileSequence
+  /// Counts put in order, those of one flow and file summed into one, in place.
+  static func mergeInPlace(_ counts: inout [SessionPacketCount]) {
+    counts.sort(by: precedes)
+    var kept = 0
+    for index in counts.indices {
+      let count = counts[index]
+      if kept > 0, counts[kept - 1].flowID == count.flowID,
+        counts[kept - 1].fileSequence == count.fileSequence
       {
-        merged[merged.count - 1] = SessionPacketCount(
+        let last = counts[kept - 1]
+        counts[kept - 1] = SessionPacketCount(
           flowID: last.flowID, fileSequence: last.fileSequence,
           packets: last.packets + count.packets, beforeStart: last.beforeStart + count.beforeStart,
           afterEnd: last.afterEnd + count.afterEnd)
       } else {
-        merged.append(count)
+        counts[kept] = count
+        kept += 1
       }
     }
-    return merged
+    counts.removeLast(counts.count - kept)
   }
 
   /// The session's packets whose bytes are in one file, by ascending offset; with `outside`, only

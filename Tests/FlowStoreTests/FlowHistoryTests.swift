@@ -155,6 +155,31 @@ final class FlowHistoryTests: StoreTestCase {
       "offset 0 of any other file is handed over, for the reader to find it is no record")
   }
 
+  func testPacketCountsComeByFlowIdThoughTheFlowsAreReadInTheOrderFirstSeen() throws {
+    let s = try store.startAuditSession(
+      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
+    let late = try write(FlowFixture.tcp(at: 30))
+    let early = try write(FlowFixture.tcp(at: 10))
+    _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
+    func packet(_ flow: Int64, _ seconds: Double, _ file: UInt32, _ offset: UInt64) -> StoredPacket
+    {
+      StoredPacket(
+        flowID: flow, date: FlowFixture.at(seconds), direction: .inbound, length: 60,
+        tcpFlags: 0x10, location: CaptureLocation(fileSequence: file, offset: offset))
+    }
+    try store.appendPackets([
+      packet(early, 10, 1, 24), packet(early, 11, 0, 0), packet(early, 12, 1, 100),
+      packet(late, 30, 2, 24), packet(late, 31, 1, 300),
+    ])
+    XCTAssertLessThan(late, early)
+    XCTAssertEqual(
+      try store.packetCounts(inAuditSession: s.id).map {
+        "\($0.flowID)/\($0.fileSequence.map(String.init) ?? "-")/\($0.packets)"
+      },
+      ["\(late)/1/1", "\(late)/2/1", "\(early)/-/1", "\(early)/1/2"],
+      "by flow id, then file, the never-captured first; a flow's runs in one file summed")
+  }
+
   func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
