@@ -2,6 +2,7 @@
 #include "CSystemCalls.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,10 @@ int tv_set_direct_io(int fd, int on) {
 }
 
 int tv_limit_malloc_arenas(int most) { return mallopt(M_ARENA_MAX, most); }
+
+int tv_map_malloc_allocations_from(size_t bytes) {
+  return bytes > INT_MAX ? 0 : mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}
 
 int tv_malloc_trim(void) { return malloc_trim(0); }
 

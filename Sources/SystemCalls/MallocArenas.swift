@@ -10,6 +10,19 @@ public enum MallocArenas {
     _ = tv_limit_malloc_arenas(Int32(clamping: max(most, 1)))
   }
 
+  /// Each allocation of `bytes` or more is mapped apart and its pages given back when it is
+  /// freed. Left to glibc, the threshold rises to the size of each such block freed, and later
+  /// ones go into the heap: a large array freed there (a grown copy's old buffer, a sorted copy)
+  /// leaves a hole the heap keeps resident, and the peak follows how the holes fell rather than
+  /// what is held.
+  public static func mapApart(from bytes: Int) {
+    _ = tv_map_malloc_allocations_from(max(bytes, 0))
+  }
+
+  /// The size from which a command's allocations are mapped apart (`mapApart(from:)`): a
+  /// mebibyte. The documents' writers' buffers, a quarter of one each, stay in the heap.
+  public static let mappedApartFrom = 1 << 20
+
   /// Gives the pages of memory freed and kept by malloc back to the system: a phase that freed
   /// much before one that allocates anew leaves the next one's pages to be touched afresh.
   public static func trim() { _ = tv_malloc_trim() }

@@ -97,6 +97,7 @@ public enum TunnelVisionCommand {
         return exitSuccess
       }
       MallocArenas.limit(to: command.mallocArenas)
+      MallocArenas.mapApart(from: MallocArenas.mappedApartFrom)
       try command.run!(parsed, context)
       return exitSuccess
     } catch let error as UsageError {

@@ -26,6 +26,11 @@ int tv_set_direct_io(int fd, int on);
 // Glibc module leaves out.
 int tv_limit_malloc_arenas(int most);
 
+// Has malloc map each allocation of `bytes` or more apart (mallopt M_MMAP_THRESHOLD, which also
+// stops glibc raising the threshold as such blocks are freed), so that freeing one gives its pages
+// back at once. 1 when set, 0 when not.
+int tv_map_malloc_allocations_from(size_t bytes);
+
 // Gives the pages of freed memory malloc keeps back to the system (malloc_trim(0)); 1 when any
 // were given back.
 int tv_malloc_trim(void);
