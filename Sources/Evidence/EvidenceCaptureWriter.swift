@@ -368,6 +368,8 @@ struct PacketComments {
       ends.append(bytes.count)
       longest = max(longest, bytes.count - start)
     }
+    // Held through the slicing: at its size.
+    bytes = bytes.fitted()
   }
 
   /// The comment of the flow at `flow` in the bundle, lent from the buffer whole: a slice of the

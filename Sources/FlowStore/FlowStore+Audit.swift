@@ -475,7 +475,8 @@ extension FlowStore {
     }
     closeFlow()
     if !inOrder { Self.mergeInPlace(&counts) }
-    return (counts, PacketsFingerprint.text(count: packets, highestID: highestID))
+    // Held through the slicing: at its size.
+    return (counts.fitted(), PacketsFingerprint.text(count: packets, highestID: highestID))
   }
 
   /// By flow, then file, the never-captured first.
