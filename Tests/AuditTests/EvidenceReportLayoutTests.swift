@@ -292,6 +292,23 @@ final class EvidenceReportTests: XCTestCase {
     XCTAssertEqual(table.rows.count, 2)
   }
 
+  func testEachHostRowHoldsRoomForItsCellsAndNoMore() throws {
+    let report = try ReportFixture.report()
+    let rows = report.section(.hosts).blocks.compactMap { block -> [[EvidenceReportCell]]? in
+      guard case .table(let t) = block,
+        t.columns.first
+          == EvidenceReportWording.hostColumns(
+            domains: false, registered: false
+          ).first
+      else { return nil }
+      return t.rows
+    }.joined()
+    XCTAssertFalse(rows.isEmpty)
+    // malloc rounds a block up to its size class: a cell more at most. Made from one cell and
+    // the rest appended, a row of seven held twelve.
+    for row in rows { XCTAssertLessThanOrEqual(row.capacity, row.count + 1, "\(row.count) cells") }
+  }
+
   func testACaptureOfAnotherSessionIsRefused() throws {
     let b = try ReportFixture.bundle()
     let other = EvidenceCaptureDocument(
