@@ -34,6 +34,21 @@ final class JSONValueTests: XCTestCase {
     XCTAssertEqual(parsed?["b"] as? Int, 2)
   }
 
+  func testAListOfIntegersIsTheSameValueAndTextHeldAsIntegersOrAsValues() {
+    let held = JSONValue.ints([3, -7, Int64.max])
+    let values = JSONValue.array([.integer(3), .integer(-7), .integer(.max)])
+    guard case .integers = held else { return XCTFail("ints are held as integers") }
+    XCTAssertEqual(held, values)
+    XCTAssertEqual(values, held)
+    XCTAssertEqual(held.hashValue, values.hashValue)
+    XCTAssertEqual(held.serialized(indent: 2), values.serialized(indent: 2))
+    XCTAssertEqual(JSONValue.ints([Int]()).serialized(), "[]")
+    XCTAssertNotEqual(held, .array([.integer(3), .integer(-7)]))
+    XCTAssertNotEqual(held, .array([.integer(3), .integer(-7), .string("9223372036854775807")]))
+    XCTAssertNotEqual(held, .ints([3, -7, 0]))
+    XCTAssertEqual(Set([held, values, .ints([1])]).count, 2)
+  }
+
   func testKeysThatShareAPrefixOrLeaveASCIIAreOrderedByTheirUTF8Bytes() {
     let keys = ["ab", "a", "é", "z", "Z", "ä", "a\u{0}", "🩺", "", "e\u{301}"]
     let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }

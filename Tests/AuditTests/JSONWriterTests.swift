@@ -19,13 +19,18 @@ final class JSONWriterTests: XCTestCase {
   /// control characters), booleans, null, arrays and objects, empty ones included.
   private func tree(depth: Int) -> JSONValue {
     let leaf = depth >= 4
-    switch Int.random(in: 0..<(leaf ? 4 : 7), using: &random) {
+    switch Int.random(in: 0..<(leaf ? 5 : 8), using: &random) {
     case 0: return .null
     case 1: return .bool(Bool.random(using: &random))
     case 2:
       return .integer(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random))
     case 3: return .string(text())
-    case 4, 5:
+    case 4:
+      return .ints(
+        (0..<Int.random(in: 0...4, using: &random)).map { _ in
+          Int64.random(in: .min ... .max, using: &random)
+        })
+    case 5, 6:
       var members: [String: JSONValue] = [:]
       for _ in 0..<Int.random(in: 0...4, using: &random) {
         members[text()] = tree(depth: depth + 1)

@@ -152,6 +152,13 @@ public struct JSONWriter: JSONBytesOutput {
         try drain(at: limit, sink)
       }
       endArray()
+    case .integers(let items):
+      beginArray()
+      for item in items {
+        int(item)
+        try drain(at: limit, sink)
+      }
+      endArray()
     case .object(let members):
       // Keys and values of one dictionary come in the same order: sort positions, not pairs.
       let keys = Array(members.keys)
