@@ -738,10 +738,13 @@ private final class SecondCore: @unchecked Sendable {
 /// The flows the bundle was made from, in its order, for flows.json and flows.csv: held in pieces
 /// that go as they are written. Read again from the history instead, a quarter of the second
 /// core's time on those two documents went to decoding the same rows a second time; held whole
-/// until the bundle goes, they raised the export's peak by 4 MB.
+/// until the bundle goes, they raised the export's peak by 4 MB. Each piece is large enough to be
+/// mapped apart (`MallocArenas.mappedApartFrom`): its pages go back as it goes, where pieces in
+/// the heap left it as large as they made it at the slicing's start.
 final class HeldFlows: @unchecked Sendable {
   private var pieces: [[StoredFlow]] = []
-  static let pieceCount = 512
+  static let pieceCount =
+    MallocArenas.mappedApartFrom / MemoryLayout<StoredFlow>.stride + 1
 
   init(_ flows: consuming [StoredFlow]) {
     var start = 0

@@ -10,6 +10,7 @@ import ReportContent
 import ReportLayout
 import ReportModel
 import Sample
+import SystemCalls
 import TestSupport
 import XCTest
 
@@ -89,6 +90,11 @@ final class HeldFlowsTests: XCTestCase {
     XCTAssertEqual(bundle.flowsDocument.prefix, prefix)
     XCTAssertEqual(drained(held), bundle.flowIDs)
     XCTAssertEqual(drained(held), [], "each piece is let go once written")
+  }
+
+  func testAPieceOfFlowsIsLargeEnoughToBeMappedApartFromTheHeap() {
+    XCTAssertGreaterThanOrEqual(
+      HeldFlows.pieceCount * MemoryLayout<StoredFlow>.stride, MallocArenas.mappedApartFrom)
   }
 
   func testFlowsAcrossSeveralPiecesComeInTheirOrderEachOnce() throws {
