@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// A small command tree in the shape of swift-argument-parser: OVERVIEW / USAGE / ARGUMENTS /
 /// OPTIONS / SUBCOMMANDS help, `Error: … Usage: …` on a usage error.
 package struct OptionDefinition {
@@ -50,6 +52,9 @@ package struct CommandDefinition {
   /// one core is reused on the other, unless the command's threads allocate at once and its memory
   /// is not held to a bound.
   package var mallocArenas = 1
+  /// The size from which the command's allocations are mapped apart from the heap
+  /// (`MallocArenas.mapApart`); nil: glibc's own threshold, which rises as large blocks are freed.
+  package var mappedApartFrom: Int? = MallocArenas.mappedApartFrom
 
   package init(
     name: String, abstract: String, discussion: String? = nil, usage: String? = nil,

@@ -97,7 +97,7 @@ public enum TunnelVisionCommand {
         return exitSuccess
       }
       MallocArenas.limit(to: command.mallocArenas)
-      MallocArenas.mapApart(from: MallocArenas.mappedApartFrom)
+      if let bytes = command.mappedApartFrom { MallocArenas.mapApart(from: bytes) }
       try command.run!(parsed, context)
       return exitSuccess
     } catch let error as UsageError {

@@ -1,7 +1,10 @@
 import Bytes
 import Foundation
+import SystemCalls
 import TestSupport
 import XCTest
+
+@testable import TunnelVisionCLI
 
 /// An export allocates from one malloc arena, however many threads it keeps busy; an import's
 /// reading and its rows' writing each allocate from arenas of their own.
@@ -25,6 +28,17 @@ final class MallocArenasTests: XCTestCase {
       phases.contains { $0.contains("archived the entries before report.pdf") }, export.error)
     for phase in phases {
       XCTAssertTrue(phase.hasSuffix(" MiB in use, 1 malloc arena)"), String(phase))
+    }
+  }
+
+  func testEveryCommandHasBlocksOfAMebibyteOrMoreMappedApart() {
+    func commands(_ definition: CommandDefinition) -> [CommandDefinition] {
+      [definition] + definition.subcommands.flatMap(commands)
+    }
+    let all = commands(TunnelVisionCommand.root)
+    XCTAssertGreaterThan(all.count, 20)
+    for command in all {
+      XCTAssertEqual(command.mappedApartFrom, MallocArenas.mappedApartFrom, command.name)
     }
   }
 
