@@ -578,8 +578,8 @@ struct EvidenceReportContent {
         EvidenceReportTable(
           columns: columns,
           rows: inventory.hosts.map { host in
-            // Made at its size: grown cell by cell, each of 2 000 rows held room for twice its
-            // cells until the report was drawn.
+            // Made at its size: begun with one cell and the rest appended, a row held room for
+            // nearly twice its cells from the layout until the report was drawn.
             var row: [EvidenceReportCell] = []
             row.reserveCapacity(columns.count)
             row.append(EvidenceReportCell(host.name, style: .literal))

@@ -77,9 +77,9 @@ package enum BenchCommand {
           }
         }
       })
-    // The floor is measured in this process, reading a mebibyte at a time: mapped apart, each
-    // read's buffer would be fresh pages, and the floor the slower for it (0.45-0.51 s against
-    // 0.32-0.47 s before). The floor stays what it was; the commands measured run as children.
+    // The floor is measured in this process, reading a mebibyte at a time into a new buffer:
+    // mapped apart, each buffer would be fresh pages and the floor the slower for it. The
+    // commands measured run as children, with their own setting.
     definition.mappedApartFrom = nil
     return definition
   }

@@ -155,18 +155,20 @@ final class FlowHistoryTests: StoreTestCase {
       "offset 0 of any other file is handed over, for the reader to find it is no record")
   }
 
+  /// An outbound packet of `flow` at `seconds`, at `offset` of capture file `file` (0, 0: never
+  /// captured).
+  func packet(_ flow: Int64, _ seconds: Double, _ file: UInt32, _ offset: UInt64) -> StoredPacket {
+    StoredPacket(
+      flowID: flow, date: FlowFixture.at(seconds), direction: .outbound, length: 60,
+      tcpFlags: 0x18, location: CaptureLocation(fileSequence: file, offset: offset))
+  }
+
   func testPacketCountsComeByFlowIdThoughTheFlowsAreReadInTheOrderFirstSeen() throws {
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
     let late = try write(FlowFixture.tcp(at: 30))
     let early = try write(FlowFixture.tcp(at: 10))
     _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
-    func packet(_ flow: Int64, _ seconds: Double, _ file: UInt32, _ offset: UInt64) -> StoredPacket
-    {
-      StoredPacket(
-        flowID: flow, date: FlowFixture.at(seconds), direction: .inbound, length: 60,
-        tcpFlags: 0x10, location: CaptureLocation(fileSequence: file, offset: offset))
-    }
     try store.appendPackets([
       packet(early, 10, 1, 24), packet(early, 11, 0, 0), packet(early, 12, 1, 100),
       packet(late, 30, 2, 24), packet(late, 31, 1, 300),
@@ -187,13 +189,6 @@ final class FlowHistoryTests: StoreTestCase {
     let b = try write(FlowFixture.tcp(at: 2))
     _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
     let outside = try write(FlowFixture.tcp(at: 200))
-    func packet(_ flow: Int64, _ seconds: Double, _ file: UInt32, _ offset: UInt64) -> StoredPacket
-    {
-      StoredPacket(
-        flowID: flow, date: FlowFixture.at(seconds), direction: .outbound, length: 60,
-        tcpFlags: 0x18,
-        location: CaptureLocation(fileSequence: file, offset: offset))
-    }
     try store.appendPackets([
       packet(a, 1, 1, 900), packet(a, 2, 1, 24), packet(a, 3, 2, 24), packet(a, 4, 0, 0),
       packet(b, 5, 2, 400), packet(b, 6, 0, 0), packet(b, 7, 0, 0),
