@@ -213,7 +213,7 @@ let package = Package(
       name: "TunnelVisionCLITests",
       dependencies: [
         "TunnelVisionCLI", "FlowStore", "Capture", "Crypto", "Audit", "AuditRules", "AuditWording",
-        "AuditDocuments", "AuditScreens", "Sample", "TestSupport", "Bytes", "Record",
+        "AuditDocuments", "AuditScreens", "Sample", "TestSupport", "Bytes", "Record", "SystemCalls",
       ],
       // Traffic: the real exchanges on loopback the recorder's tests record (Python).
       exclude: ["Golden", "Traffic"]),
