@@ -163,12 +163,18 @@ final class FlowHistoryTests: StoreTestCase {
       tcpFlags: 0x18, location: CaptureLocation(fileSequence: file, offset: offset))
   }
 
-  func testPacketCountsComeByFlowIdThoughTheFlowsAreReadInTheOrderFirstSeen() throws {
+  /// A session from 0 s to 100 s holding a flow first seen at each of `seconds`, in that order.
+  func session(flowsAt seconds: [Double]) throws -> (AuditSession, [Int64]) {
     let s = try store.startAuditSession(
       FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
-    let late = try write(FlowFixture.tcp(at: 30))
-    let early = try write(FlowFixture.tcp(at: 10))
+    let ids = try seconds.map { try write(FlowFixture.tcp(at: $0)) }
     _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
+    return (s, ids)
+  }
+
+  func testPacketCountsComeByFlowIdThoughTheFlowsAreReadInTheOrderFirstSeen() throws {
+    let (s, flows) = try session(flowsAt: [30, 10])
+    let (late, early) = (flows[0], flows[1])
     try store.appendPackets([
       packet(early, 10, 1, 24), packet(early, 11, 0, 0), packet(early, 12, 1, 100),
       packet(late, 30, 2, 24), packet(late, 31, 1, 300),
@@ -183,11 +189,8 @@ final class FlowHistoryTests: StoreTestCase {
   }
 
   func testPacketsAreCountedPerFlowAndFileWithTheUncapturedApart() throws {
-    let s = try store.startAuditSession(
-      FlowFixture.sessionDraft(project: projectID), at: FlowFixture.at(0))
-    let a = try write(FlowFixture.tcp(at: 1))
-    let b = try write(FlowFixture.tcp(at: 2))
-    _ = try store.endAuditSession(id: s.id, at: FlowFixture.at(100))
+    let (s, flows) = try session(flowsAt: [1, 2])
+    let (a, b) = (flows[0], flows[1])
     let outside = try write(FlowFixture.tcp(at: 200))
     try store.appendPackets([
       packet(a, 1, 1, 900), packet(a, 2, 1, 24), packet(a, 3, 2, 24), packet(a, 4, 0, 0),

@@ -44,6 +44,12 @@ public enum JSONValue: Sendable, Hashable {
   }
 
   public func hash(into hasher: inout Hasher) {
+    // A list hashes alike however it is held.
+    func list<C: Collection<JSONValue>>(_ items: C) {
+      hasher.combine(5 as UInt8)
+      hasher.combine(items.count)
+      for item in items { item.hash(into: &hasher) }
+    }
     switch self {
     case .null: hasher.combine(0 as UInt8)
     case .bool(let b):
@@ -58,14 +64,8 @@ public enum JSONValue: Sendable, Hashable {
     case .string(let s):
       hasher.combine(4 as UInt8)
       hasher.combine(s)
-    case .array(let items):
-      hasher.combine(5 as UInt8)
-      hasher.combine(items.count)
-      for item in items { item.hash(into: &hasher) }
-    case .integers(let items):
-      hasher.combine(5 as UInt8)
-      hasher.combine(items.count)
-      for item in items { JSONValue.integer(item).hash(into: &hasher) }
+    case .array(let items): list(items)
+    case .integers(let items): list(items.lazy.map(JSONValue.integer))
     case .object(let members):
       hasher.combine(6 as UInt8)
       hasher.combine(members)
