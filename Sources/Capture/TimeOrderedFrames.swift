@@ -64,13 +64,21 @@ package struct TimeOrderedFrames {
     while pending.count > head { try emit(body) }
   }
 
-  /// Hands over the frames held that are dated more than `span` µs before the latest one read: a
-  /// reader that has caught up with its source lets them go, keeping the last moments in order.
-  package mutating func release(olderThan span: Int64, _ body: (DecodedFrame) throws -> Void)
-    throws
-  {
+  /// How many frames have been added so far: the number the last one added was read as.
+  package var readCount: Int { read }
+
+  /// Hands over the frames held that are dated more than `span` µs before the latest one read and
+  /// were among the first `readUpTo` added: a reader that has caught up with its source lets them
+  /// go, keeping the last moments in order. The caller says which frames have been held long
+  /// enough by its own clock, because a stream replayed faster than it was captured covers a span
+  /// of its time between two reads that the reader only seemed to catch up between.
+  package mutating func release(
+    olderThan span: Int64, readUpTo number: Int, _ body: (DecodedFrame) throws -> Void
+  ) throws {
     guard let latest = pending.last?.frame.microseconds, pending.count > head else { return }
-    while pending.count > head, pending[head].frame.microseconds < latest - span {
+    while pending.count > head, pending[head].frame.microseconds < latest - span,
+      pending[head].number <= number
+    {
       try emit(body)
     }
   }

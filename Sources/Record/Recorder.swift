@@ -80,6 +80,7 @@ public final class Recorder: @unchecked Sendable {
   private let hold: Int64
   /// Frames held back to go in time order.
   private var ordered = TimeOrderedFrames()
+  private var holdTimes = FrameHoldTimes()
   /// By slot: the log line joined to the flow held in it.
   private var outcomes: [Int: InspectionLogEntry] = [:]
   /// The storage limits, applied on a thread of their own.
@@ -207,7 +208,8 @@ public final class Recorder: @unchecked Sendable {
 
   /// The most frames one transaction takes.
   static let batchLimit = 65_536
-  /// How far back in a stream's time frames are held for order once the reader has caught up.
+  /// How long frames are held for order once the reader has caught up: by the stream's time and,
+  /// as long, by the recorder's clock since the frame was taken.
   /// An interface's packets come as they arrive (libpcap's immediate mode), in the kernel's
   /// order: a short hold. A file or a pipe may be a capture of interfaces written out of step.
   static func holdMicroseconds(_ source: PacketSource) -> Int64 {
@@ -219,7 +221,8 @@ public final class Recorder: @unchecked Sendable {
   enum Release {
     /// Only those the window pushes out (more frames are waiting).
     case window
-    /// Also those dated more than `holdMicroseconds` before the latest (caught up).
+    /// Also those dated more than `holdMicroseconds` before the latest and taken as long ago
+    /// (caught up).
     case olderThanHold
     /// All (the source is idle, or ended).
     case all
@@ -250,10 +253,15 @@ public final class Recorder: @unchecked Sendable {
       openSession = try store.openSessionStart()
       do {
         for frame in frames { try ordered.add(frame) { try keep($0, writer) } }
+        let t = now()
+        if !frames.isEmpty { holdTimes.taken(at: t, through: ordered.readCount) }
+        // Batches are trimmed as they come, also while only the window lets frames go.
+        let heldLongEnough = holdTimes.readUpTo(
+          takenBy: t.addingTimeInterval(-Double(hold) / 1_000_000))
         switch held {
         case .window: break
         case .olderThanHold:
-          try ordered.release(olderThan: hold) { try keep($0, writer) }
+          try ordered.release(olderThan: hold, readUpTo: heldLongEnough) { try keep($0, writer) }
         case .all: try ordered.finish { try keep($0, writer) }
         }
       } catch let error as CaptureFileError {
