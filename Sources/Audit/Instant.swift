@@ -48,52 +48,89 @@ public enum Instant {
 
   /// The same for microseconds since 1970, which past 2100 a `Date` no longer holds exactly.
   public static func rfc3339(microseconds micros: Int64) -> String {
+    withRFC3339(microseconds: micros) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// `rfc3339(microseconds:)` as UTF-8 bytes, without a String where the year has four digits.
+  public static func withRFC3339<R>(
+    microseconds micros: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) -> R {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rfc3339Capacity) { out in
+      if let length = writeRFC3339(microseconds: micros, into: out) {
+        return body(UnsafeBufferPointer(rebasing: out[..<length]))
+      }
+      // A year that is not four digits is written by CivilTime ahead of the same fraction.
+      let (civil, fraction) = civilTime(micros)
+      let end = putFraction(fraction, into: out, at: 0)
+      var text =
+        civil.isoDate + "T" + civil.isoTime
+        + String(decoding: UnsafeBufferPointer(rebasing: out[..<end]), as: UTF8.self)
+      return text.withUTF8(body)
+    }
+  }
+
+  /// The most bytes `writeRFC3339` writes.
+  public static let rfc3339Capacity = 27
+
+  /// Writes the instant digit by digit into `out` (at least `rfc3339Capacity` bytes) and says
+  /// how many bytes it took; nil when its year is not four digits. Not generic, so that another
+  /// module calls it as it is (flows.json and flows.csv write three instants per flow).
+  public static func writeRFC3339(
+    microseconds micros: Int64, into out: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int? {
+    let (civil, fraction) = civilTime(micros)
+    guard (0...9999).contains(civil.year) else { return nil }
+    put(civil.year, 4, into: out, endingAt: 4)
+    out[4] = UInt8(ascii: "-")
+    put(civil.month, 2, into: out, endingAt: 7)
+    out[7] = UInt8(ascii: "-")
+    put(civil.day, 2, into: out, endingAt: 10)
+    out[10] = UInt8(ascii: "T")
+    put(civil.hour, 2, into: out, endingAt: 13)
+    out[13] = UInt8(ascii: ":")
+    put(civil.minute, 2, into: out, endingAt: 16)
+    out[16] = UInt8(ascii: ":")
+    put(civil.second, 2, into: out, endingAt: 19)
+    return putFraction(fraction, into: out, at: 19)
+  }
+
+  private static func civilTime(_ micros: Int64) -> (CivilTime, Int64) {
     var (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
     if fraction < 0 {
       seconds -= 1
       fraction += 1_000_000
     }
-    let civil = CivilTime(secondsSinceEpoch: seconds)
-    // Written digit by digit into one buffer (flows.json and flows.csv write three per flow);
-    // a year that is not four digits is written by CivilTime ahead of the same fraction.
-    let fourDigitYear = (0...9999).contains(civil.year)
+    return (CivilTime(secondsSinceEpoch: seconds), fraction)
+  }
+
+  /// The fraction's digits that exist after a point (none for a whole second), then Z, written
+  /// from `head`; where they end.
+  private static func putFraction(
+    _ fraction: Int64, into out: UnsafeMutableBufferPointer<UInt8>, at head: Int
+  ) -> Int {
     var digits = fraction
     var width = 6
     while digits != 0, digits % 10 == 0 {
       digits /= 10
       width -= 1
     }
-    let head = fourDigitYear ? 19 : 0
     let length = head + (fraction == 0 ? 1 : 2 + width)
-    let text = String(unsafeUninitializedCapacity: length) { out in
-      func put(_ value: Int, _ count: Int, at end: Int) {
-        var value = value
-        for at in stride(from: end - 1, through: end - count, by: -1) {
-          out[at] = UInt8(ascii: "0") + UInt8(value % 10)
-          value /= 10
-        }
-      }
-      if fourDigitYear {
-        put(civil.year, 4, at: 4)
-        out[4] = UInt8(ascii: "-")
-        put(civil.month, 2, at: 7)
-        out[7] = UInt8(ascii: "-")
-        put(civil.day, 2, at: 10)
-        out[10] = UInt8(ascii: "T")
-        put(civil.hour, 2, at: 13)
-        out[13] = UInt8(ascii: ":")
-        put(civil.minute, 2, at: 16)
-        out[16] = UInt8(ascii: ":")
-        put(civil.second, 2, at: 19)
-      }
-      if fraction != 0 {
-        out[head] = UInt8(ascii: ".")
-        put(Int(digits), width, at: head + 1 + width)
-      }
-      out[length - 1] = UInt8(ascii: "Z")
-      return length
+    if fraction != 0 {
+      out[head] = UInt8(ascii: ".")
+      put(Int(digits), width, into: out, endingAt: head + 1 + width)
     }
-    return fourDigitYear ? text : civil.isoDate + "T" + civil.isoTime + text
+    out[length - 1] = UInt8(ascii: "Z")
+    return length
+  }
+
+  private static func put(
+    _ value: Int, _ count: Int, into out: UnsafeMutableBufferPointer<UInt8>, endingAt end: Int
+  ) {
+    var value = value
+    for at in stride(from: end - 1, through: end - count, by: -1) {
+      out[at] = UInt8(ascii: "0") + UInt8(value % 10)
+      value /= 10
+    }
   }
 
   /// Reads an instant only as `rfc3339` writes it (UTC, no trailing zeros in the fraction): what

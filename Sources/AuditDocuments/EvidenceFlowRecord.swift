@@ -48,13 +48,13 @@ public enum EvidenceFlowRecord {
     w.key(Key.findingIDs)
     w.strings(findingIDs)
     w.key(Key.firstSeen)
-    w.string(Instant.rfc3339(f.firstSeen))
+    w.instant(f.firstSeen)
     w.key(Key.httpHost)
     w.string(f.httpHost)
     w.key(Key.id)
     w.int(f.id)
     w.key(Key.lastSeen)
-    w.string(Instant.rfc3339(f.lastSeen))
+    w.instant(f.lastSeen)
     w.key(Key.name)
     writeName(f.name, to: &w)
     w.key(Key.openedIn)
@@ -316,15 +316,26 @@ public enum EvidenceFlowsCSV {
         registrations: registrations))
   }
 
-  /// The row as UTF-8 bytes, appended: flows.csv is written so, 20 000 rows without a String each.
+  /// The row as UTF-8 bytes, appended: flows.csv is written so, 20 000 rows without a String for
+  /// each row or cell (numbers and instants are written as digits, texts as their bytes).
   public static func appendRow(
     _ f: StoredFlow, findingIDs: [String], registrableDomain: String? = nil,
     registrations: AddressRegistrations = AddressRegistrations(), to out: inout some JSONBytesOutput
   ) {
-    appendLine(
-      cells(
-        f, findingIDs: findingIDs, registrableDomain: registrableDomain,
-        registrations: registrations), to: &out)
+    var next = 0
+    forEachCell(
+      f, findingIDs: findingIDs, registrableDomain: registrableDomain,
+      registrations: registrations
+    ) { column, cell in
+      // The columns not given are empty: only their commas are written.
+      precondition(column.rawValue >= next, "flows.csv's cells are given in the columns' order")
+      for index in next...column.rawValue where index > 0 { out.put(UInt8(ascii: ",")) }
+      next = column.rawValue + 1
+      cell.withBytes { appendCell($0, to: &out) }
+    }
+    for index in next..<Column.allCases.count where index > 0 { out.put(UInt8(ascii: ",")) }
+    out.put(0x0D)
+    out.put(0x0A)
   }
 
   /// The flow's cells in the columns' order: what a column does not hold for it stays empty.
@@ -333,85 +344,163 @@ public enum EvidenceFlowsCSV {
     registrations: AddressRegistrations = AddressRegistrations()
   ) -> [String] {
     var row = ColumnValues<Column, String>(filledWith: "")
-    row[.id] = String(f.id)
-    row[.protocol] = f.ipProtocol.name
-    row[.firstSeen] = Instant.rfc3339(f.firstSeen)
-    row[.lastSeen] = Instant.rfc3339(f.lastSeen)
-    row[.durationSeconds] = JSONText.number(
-      Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000)
-    row[.bytesOut] = String(f.bytesOut)
-    row[.bytesIn] = String(f.bytesIn)
-    row[.packetCount] = String(f.packetCount)
-    row[.peerA] = f.peers.a.text
-    row[.peerB] = f.peers.b.text
-    for (end, columns) in registrations.isEmpty
-      ? []
-      : [
+    forEachCell(
+      f, findingIDs: findingIDs, registrableDomain: registrableDomain,
+      registrations: registrations
+    ) { row[$0] = $1.text }
+    return row.values
+  }
+
+  /// A cell's value as the row holds it, before it is spelled: the row written as bytes spells
+  /// numbers and instants without making a String of them.
+  public enum Cell {
+    case text(String)
+    case integer(Int64)
+    case count(UInt64)
+    case instant(Date)
+    case flag(Bool)
+    case spaced([String])
+    case base64(Data)
+
+    /// The cell's text.
+    public var text: String {
+      switch self {
+      case .text(let text): text
+      case .integer(let value): String(value)
+      case .count(let value): String(value)
+      case .instant(let date): Instant.rfc3339(date)
+      case .flag(let value): value ? "true" : "false"
+      case .spaced(let values): EvidenceFlowsCSV.spaced(values)
+      case .base64(let data): data.base64EncodedString()
+      }
+    }
+
+    private static func digits(
+      negative: Bool, magnitude: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONText.digitsCapacity) {
+        let start = JSONText.writeDigits(negative: negative, magnitude: magnitude, endingAt: $0)
+        body(UnsafeBufferPointer(rebasing: $0[start...]))
+      }
+    }
+
+    /// The cell's text as UTF-8 bytes, as `text` spells it.
+    func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+      switch self {
+      case .text(var text): text.withUTF8(body)
+      case .integer(let value): Self.digits(negative: value < 0, magnitude: value.magnitude, body)
+      case .count(let value): Self.digits(negative: false, magnitude: value, body)
+      case .instant(let date):
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.rfc3339Capacity) {
+          guard
+            let length = Instant.writeRFC3339(microseconds: Instant.microseconds(date), into: $0)
+          else { return Cell.text(text).withBytes(body) }
+          body(UnsafeBufferPointer(rebasing: $0[..<length]))
+        }
+      case .flag(let value):
+        var text = value ? "true" : "false"
+        text.withUTF8(body)
+      case .spaced(let values) where values.count < 2: Cell.text(values.first ?? "").withBytes(body)
+      case .spaced, .base64: Cell.text(text).withBytes(body)
+      }
+    }
+  }
+
+  /// Gives the flow's cells that are not empty, in the columns' order.
+  static func forEachCell(
+    _ f: StoredFlow, findingIDs: [String], registrableDomain: String?,
+    registrations: AddressRegistrations, _ cell: (Column, Cell) -> Void
+  ) {
+    func text(_ column: Column, _ value: String?) {
+      if let value, !value.isEmpty { cell(column, .text(value)) }
+    }
+    cell(.id, .integer(f.id))
+    cell(.protocol, .text(f.ipProtocol.name))
+    cell(.firstSeen, .instant(f.firstSeen))
+    cell(.lastSeen, .instant(f.lastSeen))
+    cell(
+      .durationSeconds,
+      .text(
+        JSONText.number(
+          Double(Instant.microseconds(f.lastSeen) - Instant.microseconds(f.firstSeen)) / 1_000_000
+        )))
+    cell(.bytesOut, .count(f.bytesOut))
+    cell(.bytesIn, .count(f.bytesIn))
+    cell(.packetCount, .integer(Int64(f.packetCount)))
+    cell(.peerA, .text(f.peers.a.text))
+    cell(.peerB, .text(f.peers.b.text))
+    if !registrations.isEmpty {
+      for (end, columns) in [
         (f.peers.a, (Column.peerACountry, Column.peerAASN, Column.peerAOrganisation)),
         (f.peers.b, (Column.peerBCountry, Column.peerBASN, Column.peerBOrganisation)),
-      ]
-    {
-      guard let registration = registrations.of(end.address) else { continue }
-      row[columns.0] = registration.country ?? ""
-      row[columns.1] = registration.asn.map { String($0) } ?? ""
-      row[columns.2] = registration.organisation ?? ""
+      ] {
+        guard let registration = registrations.of(end.address) else { continue }
+        text(columns.0, registration.country)
+        if let asn = registration.asn { cell(columns.1, .count(UInt64(asn))) }
+        text(columns.2, registration.organisation)
+      }
     }
-    row[.tlsStatus] = f.tlsStatus.name
-    row[.tlsStatusBasis] = f.tlsStatusBasis?.name ?? ""
+    cell(.tlsStatus, .text(f.tlsStatus.name))
+    text(.tlsStatusBasis, f.tlsStatusBasis?.name)
     if let name = f.name {
-      row[.name] = name.text
-      row[.nameOrigin] = name.origin.rawValue
+      text(.name, name.text)
+      text(.nameOrigin, name.origin.rawValue)
     }
-    row[.registrableDomain] = registrableDomain ?? ""
-    row[.sni] = f.sni ?? ""
-    row[.connectHost] = f.connectHost ?? ""
-    row[.httpHost] = f.httpHost ?? ""
-    row[.dnsName] = f.dnsName ?? ""
-    row[.dnsOtherNames] = spaced(f.dnsOtherNames)
-    row[.streamOpening] = f.streamOpening?.name ?? ""
-    row[.beganBeforeCapture] = f.beganBeforeCapture ? "true" : "false"
+    text(.registrableDomain, registrableDomain)
+    text(.sni, f.sni)
+    text(.connectHost, f.connectHost)
+    text(.httpHost, f.httpHost)
+    text(.dnsName, f.dnsName)
+    if !f.dnsOtherNames.isEmpty { cell(.dnsOtherNames, .spaced(f.dnsOtherNames)) }
+    text(.streamOpening, f.streamOpening?.name)
+    cell(.beganBeforeCapture, .flag(f.beganBeforeCapture))
     if let offer = f.clientTLS {
-      row[.clientVersionsForm] = offer.versionsForm.name
-      row[.clientVersions] = spaced(offer.versions.map(\.compactName))
-      row[.alpn] = spaced(offer.alpn)
-      row[.droppedALPNCount] = String(offer.droppedALPNCount)
-      row[.encryptedClientHello] = offer.encryptedClientHello ? "true" : "false"
-      row[.ja4] = offer.ja4 ?? ""
+      cell(.clientVersionsForm, .text(offer.versionsForm.name))
+      if !offer.versions.isEmpty {
+        cell(.clientVersions, .spaced(offer.versions.map(\.compactName)))
+      }
+      if !offer.alpn.isEmpty { cell(.alpn, .spaced(offer.alpn)) }
+      cell(.droppedALPNCount, .integer(Int64(offer.droppedALPNCount)))
+      cell(.encryptedClientHello, .flag(offer.encryptedClientHello))
+      text(.ja4, offer.ja4)
     }
     switch f.serverTLS {
     case nil: break
     case .negotiated(let handshake)?:
-      row[.serverAnswer] = "negotiated"
-      row[.serverVersion] = handshake.version.compactName
-      row[.cipherSuite] = EvidenceFlowRecord.cipherSuiteText(handshake.cipherSuite)
-      row[.cipherSuiteName] = TLSRegistry.cipherSuiteNames[handshake.cipherSuite] ?? ""
+      cell(.serverAnswer, .text("negotiated"))
+      cell(.serverVersion, .text(handshake.version.compactName))
+      cell(.cipherSuite, .text(EvidenceFlowRecord.cipherSuiteText(handshake.cipherSuite)))
+      text(.cipherSuiteName, TLSRegistry.cipherSuiteNames[handshake.cipherSuite])
+      cell(.fromHelloRetryRequest, .flag(handshake.fromHelloRetryRequest))
+      cell(.serverSource, .text(handshake.source.name))
       let parameters = handshake.parameters
-      row[.group] = parameters.group.map(TLSRegistry.groupText) ?? ""
-      row[.dhPrimeBits] = parameters.dhPrimeBits.map { String($0) } ?? ""
-      row[.signatureScheme] = parameters.signatureScheme.map(TLSRegistry.signatureSchemeText) ?? ""
-      row[.serverExtensions] =
-        parameters.extensions?.map { TLSRegistry.extensionNames[$0] ?? String($0) }
-        .joined(separator: " ") ?? ""
-      row[.compressionMethod] = parameters.compressionMethod.map { String($0) } ?? ""
-      row[.fromHelloRetryRequest] = handshake.fromHelloRetryRequest ? "true" : "false"
-      row[.serverSource] = handshake.source.name
+      text(.group, parameters.group.map(TLSRegistry.groupText))
+      if let bits = parameters.dhPrimeBits { cell(.dhPrimeBits, .integer(Int64(bits))) }
+      text(.signatureScheme, parameters.signatureScheme.map(TLSRegistry.signatureSchemeText))
+      if let extensions = parameters.extensions, !extensions.isEmpty {
+        cell(
+          .serverExtensions,
+          .spaced(extensions.map { TLSRegistry.extensionNames[$0] ?? String($0) }))
+      }
+      if let method = parameters.compressionMethod {
+        cell(.compressionMethod, .integer(Int64(method)))
+      }
     case .refused(let alert)?:
-      row[.serverAnswer] = "refused"
-      row[.alert] = String(alert)
+      cell(.serverAnswer, .text("refused"))
+      cell(.alert, .integer(Int64(alert)))
     }
-    row[.quicVersion] = f.quic?.versionName ?? ""
-    row[.quicEnd] = f.quic?.end.name ?? ""
-    row[.certificateVisibility] = f.serverCertificate.name
+    text(.quicVersion, f.quic?.versionName)
+    text(.quicEnd, f.quic?.end.name)
+    cell(.certificateVisibility, .text(f.serverCertificate.name))
     if let certificates = f.serverCertificate.presented {
-      row[.serverCertificate] = certificates.chain.first?.base64EncodedString() ?? ""
-      row[.chainIsComplete] = certificates.chainIsComplete ? "true" : "false"
+      if let first = certificates.chain.first { cell(.serverCertificate, .base64(first)) }
+      cell(.chainIsComplete, .flag(certificates.chainIsComplete))
     }
     if let key = f.serverKey {
-      row[.certificateKey] = TLSRegistry.keyText(key)
-      row[.certificateSignature] = key.signature
+      text(.certificateKey, TLSRegistry.keyText(key))
+      text(.certificateSignature, key.signature)
     }
-    row[.findingIDs] = spaced(findingIDs)
-    return row.values
+    if !findingIDs.isEmpty { cell(.findingIDs, .spaced(findingIDs)) }
   }
 
   /// Values in one cell, a space between: most lists of a flow are empty or of one value, which
@@ -436,34 +525,33 @@ public enum EvidenceFlowsCSV {
   public static func appendLine(_ cells: [String], to out: inout some JSONBytesOutput) {
     for (i, cell) in cells.enumerated() {
       if i > 0 { out.put(UInt8(ascii: ",")) }
-      // Scanned and appended in place; a cell that needs quotes is copied byte by byte.
-      func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let formula = bytes.first.map(startsFormula) ?? false
-        guard
-          bytes.contains(where: {
-            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
-          })
-        else {
-          if formula { out.put(UInt8(ascii: "'")) }
-          out.put(bytes)
-          return
-        }
-        out.put(UInt8(ascii: "\""))
-        if formula { out.put(UInt8(ascii: "'")) }
-        for byte in bytes {
-          out.put(byte)
-          if byte == UInt8(ascii: "\"") { out.put(byte) }
-        }
-        out.put(UInt8(ascii: "\""))
-      }
-      // A native string's bytes are contiguous; another's are made so in a copy.
-      if cell.utf8.withContiguousStorageIfAvailable(append) == nil {
-        var text = cell
-        text.withUTF8(append)
-      }
+      var cell = cell
+      cell.withUTF8 { appendCell($0, to: &out) }
     }
     out.put(0x0D)
     out.put(0x0A)
+  }
+
+  /// One cell's bytes, scanned and appended in place; a cell that needs quotes is copied byte by
+  /// byte.
+  static func appendCell(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout some JSONBytesOutput) {
+    let formula = bytes.first.map(startsFormula) ?? false
+    guard
+      bytes.contains(where: {
+        $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
+      })
+    else {
+      if formula { out.put(UInt8(ascii: "'")) }
+      out.put(bytes)
+      return
+    }
+    out.put(UInt8(ascii: "\""))
+    if formula { out.put(UInt8(ascii: "'")) }
+    for byte in bytes {
+      out.put(byte)
+      if byte == UInt8(ascii: "\"") { out.put(byte) }
+    }
+    out.put(UInt8(ascii: "\""))
   }
 
   /// A cell's text as flows.csv holds it: one that begins as a spreadsheet formula would (=, +,

@@ -24,17 +24,20 @@ struct FlowsCSVComparison {
   /// for the flow read back from flows.json.
   mutating func compare(_ record: EvidenceFlowRecord.Decoded) {
     guard headerHolds, let rows else { return }
-    let expected = EvidenceFlowsCSV.cells(
-      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
-      registrations: AddressRegistrations(record.registrations))
+    let registrations = AddressRegistrations(record.registrations)
     // The row export writes, byte for byte, is taken whole; any other is read cell by cell.
     line.bytes.removeAll(keepingCapacity: true)
-    EvidenceFlowsCSV.appendLine(expected, to: &line)
+    EvidenceFlowsCSV.appendRow(
+      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
+      registrations: registrations, to: &line)
     if rows.take(ifNextRecordIs: line.bytes) {
       compared += 1
       return
     }
     guard let row = rows.next() else { return }
+    let expected = EvidenceFlowsCSV.cells(
+      record.flow, findingIDs: record.findingIDs, registrableDomain: record.registrableDomain,
+      registrations: registrations)
     defer { compared += 1 }
     let header = EvidenceFlowsCSV.Column.allCases
     guard row.count == header.count else {

@@ -136,6 +136,28 @@ final class JSONWriterTests: XCTestCase {
     }
   }
 
+  func testAnInstantIsTheStringOfItsRFC3339Text() {
+    var dates = [
+      Date(timeIntervalSince1970: 0), Instant.date(microseconds: 1_791_540_000_000_010),
+      Instant.date(microseconds: 1_791_540_000_123_456),
+      // Years of five digits, which CivilTime writes.
+      Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: 253_402_300_800.5),
+    ]
+    for _ in 0..<2_000 {
+      dates.append(Instant.date(microseconds: Int64.random(in: 0...4_102_444_800_000_000)))
+    }
+    for date in dates {
+      var byBytes = JSONWriter()
+      byBytes.instant(date)
+      var byString = JSONWriter()
+      byString.string(Instant.rfc3339(date))
+      XCTAssertEqual(
+        String(decoding: byBytes.bytes, as: UTF8.self),
+        String(decoding: byString.bytes, as: UTF8.self))
+    }
+    XCTAssertEqual(Instant.rfc3339(Date(timeIntervalSince1970: 253_402_300_800.5)).suffix(3), ".5Z")
+  }
+
   /// The writer gathers bytes in a buffer of its own before its array: strings of every length
   /// around that buffer's, after prefixes that end anywhere in it, are the bytes written
   /// straight to an array; what `bytes` reads, or is changed to, midway includes every byte so far.

@@ -204,17 +204,39 @@ public enum JSONText {
       out.put(UInt8(ascii: "0") + UInt8(value))
       return
     }
-    if value < 0 { out.put(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var at = digits.count
-      repeat {
-        at -= 1
-        digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      out.put(UnsafeBufferPointer(rebasing: digits[at...]))
+    withDigits(negative: value < 0, magnitude: value.magnitude) { out.put($0) }
+  }
+
+  /// The decimal digits of an integer, a minus first when it is negative, without a String.
+  public static func withDigits<R>(
+    negative: Bool, magnitude: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> R
+  ) -> R {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digitsCapacity) { digits in
+      let start = writeDigits(negative: negative, magnitude: magnitude, endingAt: digits)
+      return body(UnsafeBufferPointer(rebasing: digits[start...]))
     }
+  }
+
+  /// The most bytes `writeDigits` writes.
+  public static let digitsCapacity = 21
+
+  /// Writes the digits (and a minus) to the end of `digits` (at least `digitsCapacity` bytes),
+  /// and says where they begin: not generic, so that another module calls it as it is.
+  public static func writeDigits(
+    negative: Bool, magnitude: UInt64, endingAt digits: UnsafeMutableBufferPointer<UInt8>
+  ) -> Int {
+    var magnitude = magnitude
+    var at = digits.count
+    repeat {
+      at -= 1
+      digits[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+      magnitude /= 10
+    } while magnitude > 0
+    if negative {
+      at -= 1
+      digits[at] = UInt8(ascii: "-")
+    }
+    return at
   }
 
   /// A finite double in the shortest form that reads back as the same value.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// JSON written as it is decided, into UTF-8 bytes: how a value is laid out (two spaces a level, an
 /// item a line, `": "` after a key, `{}` and `[]` when empty) is decided here alone — only the few
 /// bytes around a document's streamed array are `StreamedJSONObject`'s. A `JSONValue` is written
@@ -112,6 +114,14 @@ public struct JSONWriter: JSONBytesOutput {
     JSONText.appendString(value, to: &self)
   }
   public mutating func string(_ value: String?) { if let value { string(value) } else { null() } }
+  /// An instant as `Instant.rfc3339` spells it (nothing in it to escape), without a String: two
+  /// for each of a session's flows.
+  public mutating func instant(_ date: Date) {
+    startValue()
+    put(UInt8(ascii: "\""))
+    Instant.withRFC3339(microseconds: Instant.microseconds(date)) { put($0) }
+    put(UInt8(ascii: "\""))
+  }
 
   public mutating func ints<I: BinaryInteger>(_ values: [I]) {
     beginArray()
