@@ -69,10 +69,23 @@ public final class RunningProcess: @unchecked Sendable {
     }
   }
 
-  /// Sends the signal and waits for the end: status, standard output, standard error.
+  /// Sends the signal and waits for the end, at most `seconds` before SIGKILL: status, standard
+  /// output, standard error.
   @discardableResult
-  public func end(_ signal: Int32 = SIGINT) -> (status: Int32, output: String, error: String) {
+  public func end(_ signal: Int32 = SIGINT, within seconds: TimeInterval = 120) -> (
+    status: Int32, output: String, error: String
+  ) {
     if process.isRunning { kill(process.processIdentifier, signal) }
+    // A process that does not end is ended, said in its error output: a test fails on it
+    // rather than the suite waiting for ever.
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning, Date() < deadline { usleep(10_000) }
+    var killed = ""
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      killed =
+        "\n(ended by the test with SIGKILL: it had not ended \(Int(seconds)) s after signal \(signal))"
+    }
     process.waitUntilExit()
     // What was written before the end is read before the handlers are let go.
     for pipe in [out, err] {
@@ -86,7 +99,7 @@ public final class RunningProcess: @unchecked Sendable {
     defer { lock.unlock() }
     return (
       process.terminationStatus, String(decoding: outData, as: UTF8.self),
-      String(decoding: errData, as: UTF8.self)
+      String(decoding: errData, as: UTF8.self) + killed
     )
   }
 }
