@@ -35,14 +35,16 @@ public final class NetworkNamespace {
   /// The arguments of `ip` that run `arguments` inside the namespace.
   public func exec(_ arguments: [String]) -> [String] { ["netns", "exec", name] + arguments }
 
-  /// Runs `arguments` inside the namespace and waits for it: its status and output.
-  public func run(_ arguments: [String], input: Data? = nil) throws -> (
+  /// Runs `arguments` inside the namespace and waits for it, at most `seconds` before it is
+  /// killed: its status and output.
+  public func run(_ arguments: [String], within seconds: TimeInterval = 300) throws -> (
     status: Int32, output: String, error: String
   ) {
-    guard let result = try ExternalTool.run("ip", exec(arguments), input: input) else {
+    guard let ip = ExternalTool.which("ip") else {
       throw Readiness.NotReady(description: "ip is not installed (make test installs iproute2)")
     }
-    return result
+    // One that never ends fails the test instead of holding the suite (`RunningProcess.end`).
+    return try RunningProcess(ip, exec(arguments)).end(0, within: seconds)
   }
 
   /// Starts `arguments` inside the namespace.
