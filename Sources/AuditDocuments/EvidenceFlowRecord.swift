@@ -375,21 +375,13 @@ public enum EvidenceFlowsCSV {
       }
     }
 
-    private static func digits(
-      negative: Bool, magnitude: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> Void
-    ) {
-      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONText.digitsCapacity) {
-        let start = JSONText.writeDigits(negative: negative, magnitude: magnitude, endingAt: $0)
-        body(UnsafeBufferPointer(rebasing: $0[start...]))
-      }
-    }
-
     /// The cell's text as UTF-8 bytes, as `text` spells it.
     func withBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
       switch self {
       case .text(var text): text.withUTF8(body)
-      case .integer(let value): Self.digits(negative: value < 0, magnitude: value.magnitude, body)
-      case .count(let value): Self.digits(negative: false, magnitude: value, body)
+      case .integer(let value):
+        JSONText.withDigits(negative: value < 0, magnitude: value.magnitude, body)
+      case .count(let value): JSONText.withDigits(negative: false, magnitude: value, body)
       case .instant(let date):
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Instant.rfc3339Capacity) {
           guard

@@ -208,6 +208,8 @@ public enum JSONText {
   }
 
   /// The decimal digits of an integer, a minus first when it is negative, without a String.
+  /// Inlinable: another module's caller gets it specialized, not a generic call per number.
+  @inlinable
   public static func withDigits<R>(
     negative: Bool, magnitude: UInt64, _ body: (UnsafeBufferPointer<UInt8>) -> R
   ) -> R {
